@@ -1,0 +1,61 @@
+//! The crate's single error type, [`ClassFormatError`], and the internal `bail!`/`cfe!` helpers
+//! used to build it.
+
+use std::fmt;
+
+/// A class file failed to parse or violated a format check (JVMS 17 §4.8).
+///
+/// The message follows HotSpot's wording where there is one ("Truncated class file",
+/// "Invalid constant pool index 70 in class file a/B", ...). Once the class's own name is known
+/// (right after the constant pool), every message ends with " in class file NAME".
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClassFormatError(pub String);
+
+/// Prefix of the message used for versions this crate does not support; the VM should throw
+/// `java.lang.UnsupportedClassVersionError` instead of `ClassFormatError` for these.
+pub const UNSUPPORTED_VERSION_PREFIX: &str = "Unsupported major.minor version";
+
+impl ClassFormatError {
+    /// Builds an error from a message.
+    pub fn new(message: impl Into<String>) -> Self {
+        ClassFormatError(message.into())
+    }
+
+    /// The message (same as `Display`).
+    pub fn message(&self) -> &str {
+        &self.0
+    }
+
+    /// True when the error is about an unsupported class file version, which Java reports as
+    /// `UnsupportedClassVersionError` rather than `ClassFormatError`.
+    pub fn is_unsupported_version(&self) -> bool {
+        self.0.starts_with(UNSUPPORTED_VERSION_PREFIX)
+    }
+}
+
+impl fmt::Display for ClassFormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ClassFormatError {}
+
+/// `cfe!("fmt", args..)` builds a `ClassFormatError` with a formatted message.
+macro_rules! cfe {
+    ($($arg:tt)*) => {
+        $crate::error::ClassFormatError(format!($($arg)*))
+    };
+}
+
+/// `bail!("fmt", args..)` returns early with a `ClassFormatError`.
+macro_rules! bail {
+    ($($arg:tt)*) => {
+        return Err($crate::error::ClassFormatError(format!($($arg)*)))
+    };
+}
+
+pub(crate) use {bail, cfe};
+
+/// Crate-internal result alias.
+pub(crate) type Result<T> = std::result::Result<T, ClassFormatError>;

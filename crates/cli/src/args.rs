@@ -1,0 +1,216 @@
+//! java-compatible command-line parsing.
+
+use std::path::PathBuf;
+
+use vm::vm::Options;
+
+pub const USAGE: &str = "Usage: jxvm [options] <mainclass> [args...]
+           (to execute a class)
+   or  jxvm [options] -jar <jarfile> [args...]
+           (to execute a jar file)
+
+ Arguments following the main class or -jar <jarfile> are passed as the
+ arguments to main class.
+
+ where options include:
+    -cp <class search path of directories and zip/jar files>
+    -classpath <class search path of directories and zip/jar files>
+    --class-path <class search path of directories and zip/jar files>
+                  A : separated list of directories, JAR archives,
+                  and ZIP archives to search for class files.
+    -D<name>=<value>
+                  set a system property
+    -Xmx<size>    set maximum Java heap size
+    -Xms<size>    set initial Java heap size
+    -Xss<size>    set java thread stack size
+    -Xverify:none do not verify application classes
+    -version      print product version to the error stream and exit
+    --version     print product version to the output stream and exit
+    -help, -h, -?, --help
+                  print this help message
+";
+
+pub struct Run {
+    pub opts: Options,
+    pub main_class: String,
+    pub args: Vec<String>,
+}
+
+pub enum Command {
+    Help,
+    Version { to_stdout: bool },
+    Run(Run),
+}
+
+/// Parses a size like `512m`, `2G`, `1024k` or `4096` (bytes).
+pub fn parse_size(s: &str) -> Option<usize> {
+    let (num, mult) = match s.char_indices().last()? {
+        (i, 'k' | 'K') => (&s[..i], 1usize << 10),
+        (i, 'm' | 'M') => (&s[..i], 1 << 20),
+        (i, 'g' | 'G') => (&s[..i], 1 << 30),
+        (i, 't' | 'T') => (&s[..i], 1 << 40),
+        _ => (s, 1),
+    };
+    num.parse::<usize>().ok()?.checked_mul(mult)
+}
+
+/// The JDK to run on: JAVA_HOME, then Debian's standard location.
+pub fn find_java_home() -> Result<PathBuf, String> {
+    let mut candidates: Vec<PathBuf> = Vec::new();
+    if let Ok(h) = std::env::var("JAVA_HOME") {
+        candidates.push(PathBuf::from(h));
+    }
+    candidates.push(PathBuf::from("/usr/lib/jvm/java-17-openjdk-amd64"));
+    candidates.push(PathBuf::from("/usr/lib/jvm/java-17-openjdk"));
+    for c in candidates {
+        if c.join("lib/modules").is_file() && is_jdk17(&c) {
+            return Ok(c);
+        }
+    }
+    Err("Error: no JDK 17 found (set JAVA_HOME, or install one: apt-get install openjdk-17-jdk-headless)".into())
+}
+
+fn is_jdk17(home: &std::path::Path) -> bool {
+    std::fs::read_to_string(home.join("release")).map_or(true, |r| r.contains("JAVA_VERSION=\"17"))
+}
+
+pub fn version_text() -> String {
+    let (version, date, runtime) = match find_java_home() {
+        Ok(h) => {
+            let r = std::fs::read_to_string(h.join("release")).unwrap_or_default();
+            let get = |k: &str| {
+                r.lines()
+                    .find_map(|l| l.strip_prefix(&format!("{k}=")).map(|v| v.trim_matches('"').to_string()))
+                    .unwrap_or_default()
+            };
+            (get("JAVA_VERSION"), get("JAVA_VERSION_DATE"), get("JAVA_RUNTIME_VERSION"))
+        }
+        Err(_) => ("17".into(), String::new(), String::new()),
+    };
+    format!(
+        "openjdk version \"{version}\" {date}\nOpenJDK Runtime Environment (build {runtime})\njxvm (build {}, interpreted mode)\n",
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
+pub fn parse_args(argv: &[String]) -> Result<Command, String> {
+    let mut classpath: Option<String> = None;
+    let mut props: Vec<(String, String)> = Vec::new();
+    let mut xmx = None;
+    let mut xms = None;
+    let mut xss = None;
+    let mut verify = true;
+    let mut vm_args = Vec::new();
+    let mut jar: Option<String> = None;
+    let mut i = 0;
+    while i < argv.len() {
+        let a = argv[i].as_str();
+        if !a.starts_with('-') {
+            break;
+        }
+        match a {
+            "-cp" | "-classpath" | "--class-path" => {
+                i += 1;
+                classpath = Some(argv.get(i).ok_or_else(|| format!("Error: {a} requires class path specification"))?.clone());
+            }
+            "-jar" => {
+                i += 1;
+                jar = Some(argv.get(i).ok_or("Error: -jar requires jar file specification")?.clone());
+                i += 1;
+                break;
+            }
+            "-version" => return Ok(Command::Version { to_stdout: false }),
+            "--version" => return Ok(Command::Version { to_stdout: true }),
+            "-help" | "-h" | "-?" | "--help" => return Ok(Command::Help),
+            "-Xverify:none" | "-noverify" => {
+                verify = false;
+                vm_args.push(a.to_string());
+            }
+            "-server" | "-client" | "-Xint" | "-Xshare:auto" | "-Xshare:off" | "-Xbatch" => vm_args.push(a.to_string()),
+            _ if a.starts_with("-D") => {
+                let kv = &a[2..];
+                let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+                if k.is_empty() {
+                    return Err(format!("Error: invalid system property {a}"));
+                }
+                props.push((k.to_string(), v.to_string()));
+                vm_args.push(a.to_string());
+            }
+            _ if a.starts_with("-Xmx") => {
+                xmx = Some(parse_size(&a[4..]).ok_or_else(|| format!("Invalid maximum heap size: {a}"))?);
+                vm_args.push(a.to_string());
+            }
+            _ if a.starts_with("-Xms") => {
+                xms = Some(parse_size(&a[4..]).ok_or_else(|| format!("Invalid initial heap size: {a}"))?);
+                vm_args.push(a.to_string());
+            }
+            _ if a.starts_with("-Xss") => {
+                xss = Some(parse_size(&a[4..]).ok_or_else(|| format!("Invalid thread stack size: {a}"))?);
+                vm_args.push(a.to_string());
+            }
+            _ if a.starts_with("-verbose") || a.starts_with("-Xlog") || a.starts_with("-XX:") || a.starts_with("-ea") || a.starts_with("-da") || a.starts_with("-esa") || a.starts_with("-dsa") => {
+                vm_args.push(a.to_string());
+            }
+            _ => return Err(format!("Unrecognized option: {a}\nError: Could not create the Java Virtual Machine.\nError: A fatal exception has occurred. Program will exit.")),
+        }
+        i += 1;
+    }
+    let java_home = find_java_home()?;
+    let mut opts = Options::new(java_home);
+    if let Some(x) = xmx {
+        opts.max_heap = x;
+    }
+    if let Some(x) = xms {
+        opts.initial_heap = x;
+        if xmx.is_none() && x > opts.max_heap {
+            opts.max_heap = x;
+        }
+    }
+    if opts.initial_heap > opts.max_heap {
+        return Err("Error occurred during initialization of VM\nInitial heap size set to a larger value than the maximum heap size".into());
+    }
+    if let Some(x) = xss {
+        opts.stack_size = x.max(64 << 10);
+    }
+    opts.verify = verify;
+    opts.props = props;
+    opts.vm_args = vm_args;
+    let (main_class, args) = if let Some(jar) = jar {
+        let main = jar_main_class(&jar)?;
+        opts.classpath = jar.clone();
+        opts.java_command = std::iter::once(jar).chain(argv[i..].iter().cloned()).collect::<Vec<_>>().join(" ");
+        (main, argv[i..].to_vec())
+    } else {
+        let Some(main) = argv.get(i) else {
+            return Err(USAGE.to_string());
+        };
+        opts.classpath = classpath.or_else(|| std::env::var("CLASSPATH").ok()).unwrap_or_else(|| ".".into());
+        opts.java_command = argv[i..].join(" ");
+        (main.clone(), argv[i + 1..].to_vec())
+    };
+    Ok(Command::Run(Run { opts, main_class, args }))
+}
+
+/// Main-Class from a jar's manifest.
+fn jar_main_class(jar: &str) -> Result<String, String> {
+    let Some(manifest) = vm::class::loader::ClassPathEntry::open(jar).and_then(|e| e.read("META-INF/MANIFEST.MF")) else {
+        return Err(format!("Error: Unable to access jarfile {jar}"));
+    };
+    let text = String::from_utf8_lossy(&manifest);
+    text.lines()
+        .find_map(|l| l.strip_prefix("Main-Class:").map(|v| v.trim().to_string()))
+        .ok_or_else(|| format!("no main manifest attribute, in {jar}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("512m"), Some(512 << 20));
+        assert_eq!(parse_size("2G"), Some(2 << 30));
+        assert_eq!(parse_size("100"), Some(100));
+        assert_eq!(parse_size("x"), None);
+        assert_eq!(parse_size(""), None);
+    }
+}

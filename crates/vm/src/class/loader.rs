@@ -1,0 +1,686 @@
+//! Class loading, layout and dispatch tables (JVMS §5.3, §5.4).
+//!
+//! Owns the VM-wide class table (name + defining loader -> class, id -> class, id -> method),
+//! finds class bytes (the JDK's `lib/modules` for the boot loader; directories and jars of the
+//! class path for the application loader), builds [`Class`] metadata: field layout, method
+//! list, vtable and interface dispatch table. It does not initialize classes (that is per
+//! domain, in [`crate::domain`]) and holds no heap reference.
+
+use std::io::Read;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use classfile::ClassFile;
+use classfile::access::*;
+use parking_lot::{Mutex, ReentrantMutex, RwLock};
+use rustc_hash::FxHashMap;
+
+use super::{BasicType, Class, ClassId, ClassKind, Dispatch, Field, LoaderId, Method};
+use crate::heap::layout::HEADER_SIZE;
+use crate::idtable::IdTable;
+
+/// Why a class could not be loaded; the caller turns it into the right Java error.
+#[derive(Debug, Clone)]
+pub enum LoadError {
+    /// No class file with that name (NoClassDefFoundError / ClassNotFoundException).
+    NotFound(String),
+    /// ClassFormatError with message.
+    Format(String),
+    /// NoClassDefFoundError with message (e.g. wrong name).
+    NoClassDef(String),
+    /// IncompatibleClassChangeError with message.
+    Incompatible(String),
+    /// ClassCircularityError.
+    Circularity(String),
+    /// VerifyError (e.g. subclassing a final class).
+    Verify(String),
+    /// UnsupportedClassVersionError.
+    Version(String),
+}
+
+impl LoadError {
+    /// The Java exception class that reports this error.
+    pub fn java_class(&self) -> &'static str {
+        match self {
+            LoadError::NotFound(_) | LoadError::NoClassDef(_) => "java/lang/NoClassDefFoundError",
+            LoadError::Format(_) => "java/lang/ClassFormatError",
+            LoadError::Incompatible(_) => "java/lang/IncompatibleClassChangeError",
+            LoadError::Circularity(_) => "java/lang/ClassCircularityError",
+            LoadError::Verify(_) => "java/lang/VerifyError",
+            LoadError::Version(_) => "java/lang/UnsupportedClassVersionError",
+        }
+    }
+    pub fn message(&self) -> &str {
+        match self {
+            LoadError::NotFound(m)
+            | LoadError::Format(m)
+            | LoadError::NoClassDef(m)
+            | LoadError::Incompatible(m)
+            | LoadError::Circularity(m)
+            | LoadError::Verify(m)
+            | LoadError::Version(m) => m,
+        }
+    }
+}
+
+/// One entry of the application class path.
+pub enum ClassPathEntry {
+    Dir(PathBuf),
+    Jar(Mutex<zip::ZipArchive<std::fs::File>>),
+}
+
+impl ClassPathEntry {
+    pub fn open(path: &str) -> Option<ClassPathEntry> {
+        let p = PathBuf::from(if path.is_empty() { "." } else { path });
+        if p.is_dir() {
+            return Some(ClassPathEntry::Dir(p));
+        }
+        let f = std::fs::File::open(&p).ok()?;
+        zip::ZipArchive::new(f).ok().map(|z| ClassPathEntry::Jar(Mutex::new(z)))
+    }
+
+    /// Bytes of resource `path` ("a/b/C.class") in this entry.
+    pub fn read(&self, path: &str) -> Option<Vec<u8>> {
+        match self {
+            ClassPathEntry::Dir(d) => std::fs::read(d.join(path)).ok(),
+            ClassPathEntry::Jar(z) => {
+                let mut z = z.lock();
+                let mut e = z.by_name(path).ok()?;
+                let mut v = Vec::with_capacity(e.size() as usize);
+                e.read_to_end(&mut v).ok()?;
+                Some(v)
+            }
+        }
+    }
+}
+
+/// Where class bytes come from.
+pub struct ClassSources {
+    pub jimage: jimage::JImage,
+    pub classpath: Vec<ClassPathEntry>,
+}
+
+impl ClassSources {
+    /// Boot classes: (module, bytes).
+    pub fn boot(&self, name: &str) -> Option<(String, Vec<u8>)> {
+        self.jimage.find_class(name).ok().flatten()
+    }
+    pub fn app(&self, name: &str) -> Option<Vec<u8>> {
+        let path = format!("{name}.class");
+        self.classpath.iter().find_map(|e| e.read(&path))
+    }
+    /// An application resource (for the main jar's manifest and the like).
+    pub fn app_resource(&self, path: &str) -> Option<Vec<u8>> {
+        self.classpath.iter().find_map(|e| e.read(path))
+    }
+}
+
+/// The VM-wide class table.
+pub struct ClassTable {
+    by_name: RwLock<FxHashMap<(LoaderId, Box<str>), &'static Class>>,
+    by_id: IdTable<&'static Class>,
+    next_id: AtomicU32,
+    methods: IdTable<&'static Method>,
+    next_method: AtomicU32,
+    sigs: RwLock<FxHashMap<(Box<str>, Box<str>), u32>>,
+    /// Serializes definition; the Vec is the per-thread chain of classes being loaded.
+    define_lock: ReentrantMutex<std::cell::RefCell<Vec<(LoaderId, String)>>>,
+    primitives: OnceLock<Vec<&'static Class>>,
+    pub sources: ClassSources,
+    /// Classes outside the JDK are verified when true.
+    pub verify_app: bool,
+}
+
+impl ClassTable {
+    pub fn new(sources: ClassSources) -> ClassTable {
+        ClassTable {
+            by_name: RwLock::new(FxHashMap::default()),
+            by_id: IdTable::new(),
+            next_id: AtomicU32::new(0),
+            methods: IdTable::new(),
+            next_method: AtomicU32::new(0),
+            sigs: RwLock::new(FxHashMap::default()),
+            define_lock: ReentrantMutex::new(std::cell::RefCell::new(Vec::new())),
+            primitives: OnceLock::new(),
+            sources,
+            verify_app: true,
+        }
+    }
+
+    pub fn class_by_id(&self, id: u32) -> Option<&'static Class> {
+        self.by_id.get(id).copied()
+    }
+    pub fn method_by_id(&self, id: u32) -> Option<&'static Method> {
+        self.methods.get(id).copied()
+    }
+    pub fn class_count(&self) -> u32 {
+        self.next_id.load(Ordering::Relaxed)
+    }
+
+    /// Interned id of a (name, descriptor) pair, used as the interface dispatch key.
+    pub fn sig_id(&self, name: &str, desc: &str) -> u32 {
+        if let Some(&id) = self.sigs.read().get(&(Box::from(name), Box::from(desc))) {
+            return id;
+        }
+        let mut w = self.sigs.write();
+        let n = w.len() as u32;
+        *w.entry((name.into(), desc.into())).or_insert(n)
+    }
+
+    pub fn find_loaded(&self, loader: LoaderId, name: &str) -> Option<&'static Class> {
+        self.by_name.read().get(&(loader, Box::from(name))).copied()
+    }
+
+    /// The primitive class for a basic type (`int`, ..., `void`).
+    pub fn primitive(&self, t: BasicType) -> &'static Class {
+        let all = self.primitives.get_or_init(|| {
+            use BasicType::*;
+            [Boolean, Byte, Char, Short, Int, Float, Long, Double, Ref, Void]
+                .into_iter()
+                .map(|t| self.new_special(t.java_name(), ClassKind::Primitive(t), None, ACC_PUBLIC | ACC_FINAL | ACC_ABSTRACT))
+                .collect()
+        });
+        all[t as usize]
+    }
+
+    fn alloc_id(&self) -> ClassId {
+        ClassId(self.next_id.fetch_add(1, Ordering::Relaxed))
+    }
+
+    fn publish(&self, c: Class) -> &'static Class {
+        let c: &'static Class = Box::leak(Box::new(c));
+        self.by_id.get_or_init(c.id.0, || c);
+        c
+    }
+
+    fn new_special(&self, name: &str, kind: ClassKind, super_class: Option<&'static Class>, access: u16) -> &'static Class {
+        let c = Class {
+            id: self.alloc_id(),
+            name: name.into(),
+            loader: LoaderId::BOOT,
+            access,
+            kind,
+            super_class,
+            interfaces: Vec::new(),
+            supers: Vec::new(),
+            all_interfaces: Vec::new(),
+            fields: Vec::new(),
+            instance_size: HEADER_SIZE as u32,
+            ref_offsets: Vec::new(),
+            static_ref_offsets: Vec::new(),
+            statics_size: 0,
+            methods: OnceLock::new(),
+            dispatch: OnceLock::new(),
+            file: None,
+            cp_cache: Box::new([]),
+            module: Some("java.base".into()),
+            linked: OnceLock::new(),
+            hidden: false,
+            lambda: None,
+            array_of: OnceLock::new(),
+            dims: 0,
+        };
+        let c = self.publish(c);
+        let _ = c.methods.set(Vec::new());
+        let _ = c.linked.set(Ok(()));
+        c
+    }
+
+    /// The array class with the given component class.
+    pub fn array_of(&self, component: &'static Class) -> Result<&'static Class, LoadError> {
+        if let Some(a) = component.array_of.get() {
+            return Ok(a);
+        }
+        let object = self.load(LoaderId::BOOT, "java/lang/Object")?;
+        let cloneable = self.load(LoaderId::BOOT, "java/lang/Cloneable")?;
+        let serializable = self.load(LoaderId::BOOT, "java/io/Serializable")?;
+        let _g = self.define_lock.lock();
+        if let Some(a) = component.array_of.get() {
+            return Ok(a);
+        }
+        let (name, elem) = match component.kind {
+            ClassKind::Primitive(t) => (format!("[{}", t.descriptor_char()), t),
+            ClassKind::Array { .. } => (format!("[{}", component.name), BasicType::Ref),
+            ClassKind::Instance => (format!("[L{};", component.name), BasicType::Ref),
+        };
+        if component.dims >= 255 {
+            return Err(LoadError::NoClassDef(format!("array class {name} has too many dimensions")));
+        }
+        let access = (component.access & (ACC_PUBLIC | ACC_PRIVATE | ACC_PROTECTED)) | ACC_FINAL | ACC_ABSTRACT;
+        let c = Class {
+            id: self.alloc_id(),
+            name: name.clone().into(),
+            loader: component.loader,
+            access,
+            kind: ClassKind::Array { component, elem },
+            super_class: Some(object),
+            interfaces: vec![cloneable, serializable],
+            supers: supers_of(Some(object)),
+            all_interfaces: vec![cloneable, serializable],
+            fields: Vec::new(),
+            instance_size: HEADER_SIZE as u32,
+            ref_offsets: Vec::new(),
+            static_ref_offsets: Vec::new(),
+            statics_size: 0,
+            methods: OnceLock::new(),
+            dispatch: OnceLock::new(),
+            file: None,
+            cp_cache: Box::new([]),
+            module: component.module.clone(),
+            linked: OnceLock::new(),
+            hidden: false,
+            lambda: None,
+            array_of: OnceLock::new(),
+            dims: component.dims + 1,
+        };
+        let c = self.publish(c);
+        let _ = c.methods.set(Vec::new());
+        let _ = c.linked.set(Ok(()));
+        // Arrays dispatch like Object.
+        let _ = c.dispatch.set(Dispatch {
+            vtable: object.vtable().to_vec(),
+            itable: object.dispatch.get().map(|d| d.itable.clone()).unwrap_or_default(),
+        });
+        let _ = component.array_of.set(c);
+        self.by_name.write().insert((c.loader, name.into()), c);
+        Ok(c)
+    }
+
+    /// Loads (or finds) class `name` as seen by `loader`: boot classes first, then the class path
+    /// for the application loader. `name` is an internal name or an array descriptor.
+    pub fn load(&self, loader: LoaderId, name: &str) -> Result<&'static Class, LoadError> {
+        if let Some(c) = self.find_loaded(loader, name) {
+            return Ok(c);
+        }
+        if let Some(rest) = name.strip_prefix('[') {
+            let comp = match rest.as_bytes().first() {
+                Some(b'L') if rest.ends_with(';') && rest.len() > 2 => self.load(loader, &rest[1..rest.len() - 1])?,
+                Some(b'[') => self.load(loader, rest)?,
+                Some(&c) if rest.len() == 1 && !matches!(c, b'V' | b'L') => {
+                    self.primitive(BasicType::from_descriptor_char(c))
+                }
+                _ => return Err(LoadError::NotFound(name.to_string())),
+            };
+            return self.array_of(comp);
+        }
+        if loader != LoaderId::BOOT {
+            if let Ok(c) = self.load(LoaderId::BOOT, name) {
+                return Ok(c);
+            }
+        }
+        if let Some(c) = self.find_loaded(loader, name) {
+            return Ok(c);
+        }
+        let (bytes, module) = if loader == LoaderId::BOOT {
+            match self.sources.boot(name) {
+                Some((m, b)) => (b, Some(m)),
+                None => return Err(LoadError::NotFound(name.to_string())),
+            }
+        } else {
+            match self.sources.app(name) {
+                Some(b) => (b, None),
+                None => return Err(LoadError::NotFound(name.to_string())),
+            }
+        };
+        self.define(loader, Some(name), &bytes, module.as_deref(), false)
+    }
+
+    /// Defines a class from bytes (ClassLoader.defineClass, or the VM's own loading).
+    pub fn define(
+        &self,
+        loader: LoaderId,
+        expected: Option<&str>,
+        bytes: &[u8],
+        module: Option<&str>,
+        hidden: bool,
+    ) -> Result<&'static Class, LoadError> {
+        let cf = ClassFile::parse(bytes).map_err(|e| {
+            let m = e.to_string();
+            if m.starts_with("Unsupported major.minor") {
+                LoadError::Version(format!("{} has been compiled by a more recent version of the Java Runtime ({m})", expected.unwrap_or("class")))
+            } else {
+                LoadError::Format(m)
+            }
+        })?;
+        if let Some(exp) = expected {
+            if cf.name != exp {
+                return Err(LoadError::NoClassDef(format!("{exp} (wrong name: {})", cf.name)));
+            }
+        }
+        let guard = self.define_lock.lock();
+        if !hidden {
+            if let Some(c) = self.find_loaded(loader, &cf.name) {
+                return Ok(c);
+            }
+        }
+        let key = (loader, cf.name.clone());
+        if guard.borrow().contains(&key) {
+            return Err(LoadError::Circularity(cf.name.replace('/', ".")));
+        }
+        guard.borrow_mut().push(key);
+        let r = self.build(loader, cf, module, hidden);
+        guard.borrow_mut().pop();
+        let c = r?;
+        if !hidden {
+            self.by_name.write().insert((loader, c.name.clone()), c);
+        }
+        Ok(c)
+    }
+
+    fn build(&self, loader: LoaderId, cf: ClassFile, module: Option<&str>, hidden: bool) -> Result<&'static Class, LoadError> {
+        let super_class = match &cf.super_name {
+            Some(s) => {
+                let sc = self.load(loader, s)?;
+                if sc.is_interface() {
+                    return Err(LoadError::Incompatible(format!(
+                        "class {} has interface {} as super class",
+                        cf.name.replace('/', "."),
+                        sc.java_name()
+                    )));
+                }
+                if sc.access & ACC_FINAL != 0 {
+                    return Err(LoadError::Verify(format!(
+                        "Cannot inherit from final class {}",
+                        sc.java_name()
+                    )));
+                }
+                Some(sc)
+            }
+            None if cf.name == "java/lang/Object" => None,
+            None => return Err(LoadError::Format(format!("Invalid superclass index 0 in class file {}", cf.name))),
+        };
+        let mut interfaces = Vec::with_capacity(cf.interfaces.len());
+        for i in &cf.interfaces {
+            let ic = self.load(loader, i)?;
+            if !ic.is_interface() {
+                return Err(LoadError::Incompatible(format!(
+                    "class {} can not implement {}, because it is not an interface",
+                    cf.name.replace('/', "."),
+                    ic.java_name()
+                )));
+            }
+            interfaces.push(ic);
+        }
+        let mut all_interfaces: Vec<&'static Class> = super_class.map(|s| s.all_interfaces.clone()).unwrap_or_default();
+        for i in &interfaces {
+            for j in i.all_interfaces.iter().chain(std::iter::once(i)) {
+                if !all_interfaces.iter().any(|k| std::ptr::eq(*k, *j)) {
+                    all_interfaces.push(j);
+                }
+            }
+        }
+        let (fields, instance_size, ref_offsets, statics_size) = layout_fields(&cf, super_class);
+        let static_ref_offsets = fields.iter().filter(|f| f.is_static() && f.ty == BasicType::Ref).map(|f| f.offset).collect();
+        let cp_len = cf.constant_pool.len();
+        let c = Class {
+            id: self.alloc_id(),
+            name: cf.name.as_str().into(),
+            loader,
+            access: cf.access_flags,
+            kind: ClassKind::Instance,
+            super_class,
+            interfaces,
+            supers: supers_of(super_class),
+            all_interfaces,
+            fields,
+            instance_size,
+            ref_offsets,
+            static_ref_offsets,
+            statics_size,
+            methods: OnceLock::new(),
+            dispatch: OnceLock::new(),
+            cp_cache: (0..cp_len).map(|_| OnceLock::new()).collect(),
+            file: Some(cf),
+            module: module.map(Into::into),
+            linked: OnceLock::new(),
+            hidden,
+            lambda: None,
+            array_of: OnceLock::new(),
+            dims: 0,
+        };
+        let c = self.publish(c);
+        self.attach_methods(c);
+        self.link_dispatch(c);
+        if module.is_some() || !self.verify_app {
+            let _ = c.linked.set(Ok(()));
+        }
+        Ok(c)
+    }
+
+    /// Publishes a class built elsewhere (lambda proxies) and links it.
+    pub fn publish_synthetic(&self, build: impl FnOnce(ClassId) -> Class, methods: impl FnOnce(&'static Class) -> Vec<Method>) -> &'static Class {
+        let c = self.publish(build(self.alloc_id()));
+        let ms = methods(c);
+        let _ = c.methods.set(ms);
+        self.register_methods(c);
+        self.link_dispatch(c);
+        let _ = c.linked.set(Ok(()));
+        c
+    }
+
+    fn attach_methods(&self, c: &'static Class) {
+        let Some(cf) = &c.file else { return };
+        let mut ms = Vec::with_capacity(cf.methods.len());
+        for (i, mi) in cf.methods.iter().enumerate() {
+            let id = self.next_method.fetch_add(1, Ordering::Relaxed);
+            ms.push(new_method(c, id, i as u16, mi.clone()));
+        }
+        let _ = c.methods.set(ms);
+        for m in c.methods() {
+            self.methods.get_or_init(m.id, || m);
+        }
+    }
+
+    /// Allocates a fresh method id (for synthetic methods).
+    pub fn next_method_id(&self) -> u32 {
+        self.next_method.fetch_add(1, Ordering::Relaxed)
+    }
+    /// Makes synthetic methods findable by id once attached to their class.
+    pub fn register_methods(&self, c: &'static Class) {
+        for m in c.methods() {
+            self.methods.get_or_init(m.id, || m);
+        }
+    }
+
+    fn link_dispatch(&self, c: &'static Class) {
+        let mut vtable: Vec<&'static Method> = c.super_class.map(|s| s.vtable().to_vec()).unwrap_or_default();
+        if !c.is_interface() {
+            for m in c.methods() {
+                if m.is_static() || m.is_private() || &*m.name == "<init>" || &*m.name == "<clinit>" {
+                    continue;
+                }
+                let slot = vtable.iter().position(|old| overrides(m, old));
+                match slot {
+                    Some(i) => {
+                        vtable[i] = m;
+                        let _ = m.vtable_index.set(i as u32);
+                    }
+                    None => {
+                        let _ = m.vtable_index.set(vtable.len() as u32);
+                        vtable.push(m);
+                    }
+                }
+            }
+        }
+        let mut itable = FxHashMap::default();
+        if !c.is_interface() && !c.is_array() {
+            for iface in &c.all_interfaces {
+                for im in iface.methods() {
+                    if im.is_static() || im.is_private() || &*im.name == "<clinit>" {
+                        continue;
+                    }
+                    let key = self.sig_id(&im.name, &im.descriptor);
+                    if itable.contains_key(&key) {
+                        continue;
+                    }
+                    if let Some(sel) = select_interface_method(c, &im.name, &im.descriptor) {
+                        itable.insert(key, sel);
+                    }
+                }
+            }
+            // Object's public methods are also callable through interfaces.
+            for m in &vtable {
+                let key = self.sig_id(&m.name, &m.descriptor);
+                itable.entry(key).or_insert(*m);
+            }
+        }
+        let _ = c.dispatch.set(Dispatch { vtable, itable });
+    }
+}
+
+/// The superclass chain (java/lang/Object first) of a class whose superclass is `sup`.
+fn supers_of(sup: Option<&'static Class>) -> Vec<&'static Class> {
+    match sup {
+        Some(s) => {
+            let mut v = s.supers.clone();
+            v.push(s);
+            v
+        }
+        None => Vec::new(),
+    }
+}
+
+fn overrides(m: &Method, old: &Method) -> bool {
+    if m.name != old.name || m.descriptor != old.descriptor || old.is_private() {
+        return false;
+    }
+    if old.is_public() || old.is_protected() {
+        return true;
+    }
+    // Package-private: only from the same runtime package.
+    old.class.loader == m.class.loader && old.class.package() == m.class.package()
+}
+
+/// JVMS §5.4.6 selection for an interface method on class `c`.
+pub fn select_interface_method(c: &'static Class, name: &str, desc: &str) -> Option<&'static Method> {
+    let mut k = Some(c);
+    while let Some(cl) = k {
+        if let Some(m) = cl.methods().iter().find(|m| &*m.name == name && &*m.descriptor == desc && !m.is_static()) {
+            if !m.is_private() || std::ptr::eq(cl, c) {
+                return Some(m);
+            }
+        }
+        k = cl.super_class;
+    }
+    maximally_specific(c, name, desc)
+}
+
+/// The maximally-specific superinterface method (non-abstract preferred).
+pub fn maximally_specific(c: &'static Class, name: &str, desc: &str) -> Option<&'static Method> {
+    let mut cands: Vec<&'static Method> = Vec::new();
+    for i in &c.all_interfaces {
+        if let Some(m) = i.methods().iter().find(|m| &*m.name == name && &*m.descriptor == desc && !m.is_static() && !m.is_private()) {
+            cands.push(m);
+        }
+    }
+    // Drop candidates whose interface is a superinterface of another candidate's interface.
+    let specific: Vec<&'static Method> = cands
+        .iter()
+        .copied()
+        .filter(|m| !cands.iter().any(|o| !std::ptr::eq(o.class, m.class) && o.class.is_subtype_of(m.class)))
+        .collect();
+    specific.iter().copied().find(|m| !m.is_abstract()).or_else(|| specific.first().copied())
+}
+
+fn new_method(c: &'static Class, id: u32, index: u16, info: classfile::MethodInfo) -> Method {
+    let (param_types, ret, arg_slots) = parse_sig(&info.descriptor);
+    let is_static = info.access_flags & ACC_STATIC != 0;
+    Method {
+        class: c,
+        name: info.name.as_str().into(),
+        descriptor: info.descriptor.as_str().into(),
+        access: info.access_flags,
+        id,
+        index,
+        arg_slots: arg_slots + if is_static { 0 } else { 1 },
+        param_types,
+        ret,
+        vtable_index: OnceLock::new(),
+        info,
+        prepared: OnceLock::new(),
+        native: OnceLock::new(),
+    }
+}
+
+/// Splits a (valid) method descriptor into parameter basic types, return type and slot count.
+pub fn parse_sig(desc: &str) -> (Box<[BasicType]>, BasicType, u16) {
+    let b = desc.as_bytes();
+    let mut i = 1;
+    let mut params = Vec::new();
+    let mut slots = 0u16;
+    while i < b.len() && b[i] != b')' {
+        let start = i;
+        while i < b.len() && b[i] == b'[' {
+            i += 1;
+        }
+        if i < b.len() && b[i] == b'L' {
+            while i < b.len() && b[i] != b';' {
+                i += 1;
+            }
+        }
+        i += 1;
+        let t = if b[start] == b'[' { BasicType::Ref } else { BasicType::from_descriptor_char(b[start]) };
+        slots += t.slots() as u16;
+        params.push(t);
+    }
+    let ret = b.get(i + 1).map_or(BasicType::Void, |&c| BasicType::from_descriptor_char(c));
+    (params.into(), ret, slots)
+}
+
+/// Computes instance and static field offsets. Returns (fields, instance size, instance
+/// reference offsets, statics size).
+fn layout_fields(cf: &ClassFile, super_class: Option<&'static Class>) -> (Vec<Field>, u32, Vec<u32>, u32) {
+    let mut fields: Vec<Field> = cf
+        .fields
+        .iter()
+        .enumerate()
+        .map(|(i, f)| Field {
+            name: f.name.as_str().into(),
+            descriptor: f.descriptor.as_str().into(),
+            access: f.access_flags,
+            ty: BasicType::from_descriptor_char(f.descriptor.as_bytes()[0]),
+            offset: 0,
+            constant_value: f.constant_value,
+            index: i as u16,
+        })
+        .collect();
+    let mut inst_end = super_class.map_or(HEADER_SIZE as u32, |s| s.instance_size);
+    let mut static_end = 0u32;
+    let mut ref_offsets = super_class.map(|s| s.ref_offsets.clone()).unwrap_or_default();
+    let mut order: Vec<usize> = (0..fields.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(fields[i].ty.size()));
+    for i in order {
+        let f = &mut fields[i];
+        let size = f.ty.size() as u32;
+        let end = if f.is_static() { &mut static_end } else { &mut inst_end };
+        let off = end.next_multiple_of(size);
+        f.offset = off;
+        *end = off + size;
+        if !f.is_static() && f.ty == BasicType::Ref {
+            ref_offsets.push(off);
+        }
+    }
+    let mut size = inst_end.next_multiple_of(8);
+    if cf.name == "java/lang/Class" {
+        // The VM slot holding the `*const Class` of a mirror follows the Java fields.
+        size += 8;
+    }
+    (fields, size, ref_offsets, static_end.next_multiple_of(8))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn sig_parsing() {
+        let (p, r, s) = parse_sig("(IJ[Ljava/lang/String;DLjava/lang/Object;)V");
+        assert_eq!(&*p, &[BasicType::Int, BasicType::Long, BasicType::Ref, BasicType::Double, BasicType::Ref]);
+        assert_eq!(r, BasicType::Void);
+        assert_eq!(s, 7);
+        let (p, r, s) = parse_sig("()[[I");
+        assert!(p.is_empty());
+        assert_eq!(r, BasicType::Ref);
+        assert_eq!(s, 0);
+    }
+}

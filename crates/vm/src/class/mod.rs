@@ -1,0 +1,368 @@
+//! Class metadata: what the VM knows about a loaded class, shared by every domain.
+//!
+//! A [`Class`] is created once per (name, defining loader), leaked (`&'static`) and immutable
+//! once linked, except for lazily filled caches (`OnceLock`) that hold no heap reference.
+//! Everything that holds heap references (mirrors, statics, interned strings) is per domain and
+//! lives in [`crate::domain`]. Loading, layout and dispatch tables are built in [`loader`];
+//! constant-pool resolution in [`resolve`].
+
+pub mod loader;
+pub mod resolve;
+
+use std::sync::OnceLock;
+
+use classfile::{ClassFile, MethodInfo};
+
+use crate::interp::Prepared;
+use crate::native::NativeFn;
+
+/// Basic (JVM "computational" plus storage) types.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+#[repr(u8)]
+pub enum BasicType {
+    Boolean,
+    Byte,
+    Char,
+    Short,
+    Int,
+    Float,
+    Long,
+    Double,
+    Ref,
+    Void,
+}
+
+impl BasicType {
+    pub fn from_descriptor_char(c: u8) -> BasicType {
+        match c {
+            b'Z' => BasicType::Boolean,
+            b'B' => BasicType::Byte,
+            b'C' => BasicType::Char,
+            b'S' => BasicType::Short,
+            b'I' => BasicType::Int,
+            b'F' => BasicType::Float,
+            b'J' => BasicType::Long,
+            b'D' => BasicType::Double,
+            b'V' => BasicType::Void,
+            _ => BasicType::Ref,
+        }
+    }
+    /// Bytes this type occupies in an object or array.
+    pub fn size(self) -> usize {
+        match self {
+            BasicType::Boolean | BasicType::Byte => 1,
+            BasicType::Char | BasicType::Short => 2,
+            BasicType::Int | BasicType::Float => 4,
+            BasicType::Long | BasicType::Double | BasicType::Ref => 8,
+            BasicType::Void => 0,
+        }
+    }
+    /// Frame slots a value takes (JVMS category).
+    pub fn slots(self) -> usize {
+        match self {
+            BasicType::Long | BasicType::Double => 2,
+            BasicType::Void => 0,
+            _ => 1,
+        }
+    }
+    pub fn descriptor_char(self) -> char {
+        match self {
+            BasicType::Boolean => 'Z',
+            BasicType::Byte => 'B',
+            BasicType::Char => 'C',
+            BasicType::Short => 'S',
+            BasicType::Int => 'I',
+            BasicType::Float => 'F',
+            BasicType::Long => 'J',
+            BasicType::Double => 'D',
+            BasicType::Ref => 'L',
+            BasicType::Void => 'V',
+        }
+    }
+    pub fn java_name(self) -> &'static str {
+        match self {
+            BasicType::Boolean => "boolean",
+            BasicType::Byte => "byte",
+            BasicType::Char => "char",
+            BasicType::Short => "short",
+            BasicType::Int => "int",
+            BasicType::Float => "float",
+            BasicType::Long => "long",
+            BasicType::Double => "double",
+            BasicType::Ref => "object",
+            BasicType::Void => "void",
+        }
+    }
+}
+
+/// Identifies a class loader within the VM. Loader *objects* are per domain; ids are shared.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct LoaderId(pub u32);
+
+impl LoaderId {
+    pub const BOOT: LoaderId = LoaderId(0);
+    pub const PLATFORM: LoaderId = LoaderId(1);
+    pub const APP: LoaderId = LoaderId(2);
+}
+
+/// Dense id of a class, used to index per-domain class state.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct ClassId(pub u32);
+
+#[derive(Debug)]
+pub enum ClassKind {
+    Instance,
+    /// An array class; `elem` is the element's basic type.
+    Array { component: &'static Class, elem: BasicType },
+    Primitive(BasicType),
+}
+
+/// A field of a class, with its laid-out offset.
+#[derive(Debug)]
+pub struct Field {
+    pub name: Box<str>,
+    pub descriptor: Box<str>,
+    pub access: u16,
+    pub ty: BasicType,
+    /// Byte offset in the object (instance) or in the mirror (static).
+    pub offset: u32,
+    pub constant_value: Option<u16>,
+    /// Index of this field in the class file (for reflection's slot).
+    pub index: u16,
+}
+
+impl Field {
+    pub fn is_static(&self) -> bool {
+        self.access & classfile::access::ACC_STATIC != 0
+    }
+    pub fn is_volatile(&self) -> bool {
+        self.access & classfile::access::ACC_VOLATILE != 0
+    }
+}
+
+/// A method of a class.
+pub struct Method {
+    pub class: &'static Class,
+    pub name: Box<str>,
+    pub descriptor: Box<str>,
+    pub access: u16,
+    /// Global id (index into the VM's method table), used in backtraces.
+    pub id: u32,
+    /// Index in the declaring class's method list (reflection slot).
+    pub index: u16,
+    /// Argument slots including the receiver.
+    pub arg_slots: u16,
+    pub param_types: Box<[BasicType]>,
+    pub ret: BasicType,
+    pub vtable_index: OnceLock<u32>,
+    pub info: MethodInfo,
+    /// Pre-decoded code, built on first invocation.
+    pub prepared: OnceLock<Result<Prepared, String>>,
+    /// Bound native implementation, looked up on first invocation.
+    pub native: OnceLock<Option<NativeFn>>,
+}
+
+impl std::fmt::Debug for Method {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}{}", self.class.name, self.name, self.descriptor)
+    }
+}
+
+impl Method {
+    pub fn is_static(&self) -> bool {
+        self.access & classfile::access::ACC_STATIC != 0
+    }
+    pub fn is_native(&self) -> bool {
+        self.access & classfile::access::ACC_NATIVE != 0
+    }
+    pub fn is_abstract(&self) -> bool {
+        self.access & classfile::access::ACC_ABSTRACT != 0
+    }
+    pub fn is_private(&self) -> bool {
+        self.access & classfile::access::ACC_PRIVATE != 0
+    }
+    pub fn is_public(&self) -> bool {
+        self.access & classfile::access::ACC_PUBLIC != 0
+    }
+    pub fn is_protected(&self) -> bool {
+        self.access & classfile::access::ACC_PROTECTED != 0
+    }
+    pub fn is_synchronized(&self) -> bool {
+        self.access & classfile::access::ACC_SYNCHRONIZED != 0
+    }
+    pub fn is_varargs(&self) -> bool {
+        self.access & classfile::access::ACC_VARARGS != 0
+    }
+    /// Line number for bytecode index `bci`, if known.
+    pub fn line_number(&self, bci: u32) -> Option<u16> {
+        let code = self.info.code.as_ref()?;
+        let mut line = None;
+        for &(start, l) in &code.line_numbers {
+            if start as u32 <= bci {
+                line = Some(l);
+            } else {
+                break;
+            }
+        }
+        line
+    }
+    /// Whether this method is signature-polymorphic (JVMS §2.9.3).
+    pub fn is_signature_polymorphic(&self) -> bool {
+        let c = &*self.class.name;
+        (c == "java/lang/invoke/MethodHandle" || c == "java/lang/invoke/VarHandle")
+            && self.is_native()
+            && self.access & classfile::access::ACC_VARARGS != 0
+    }
+}
+
+/// Linked dispatch tables of an instance class.
+#[derive(Default)]
+pub struct Dispatch {
+    pub vtable: Vec<&'static Method>,
+    /// Interface method selection: key is (name, descriptor) interned id.
+    pub itable: rustc_hash::FxHashMap<u32, &'static Method>,
+}
+
+pub struct Class {
+    pub id: ClassId,
+    /// Internal name: "java/lang/String", "[I", "[Ljava/lang/Object;", or "int" for primitives.
+    pub name: Box<str>,
+    pub loader: LoaderId,
+    pub access: u16,
+    pub kind: ClassKind,
+    pub super_class: Option<&'static Class>,
+    pub interfaces: Vec<&'static Class>,
+    /// Every proper superclass, java/lang/Object first (so `supers.len()` is the depth).
+    pub supers: Vec<&'static Class>,
+    /// Every interface this class implements, transitively.
+    pub all_interfaces: Vec<&'static Class>,
+    /// Declared fields.
+    pub fields: Vec<Field>,
+    /// Size in bytes of an instance (header included).
+    pub instance_size: u32,
+    /// Offsets of every reference field of an instance (inherited included).
+    pub ref_offsets: Vec<u32>,
+    /// Offsets of reference static fields inside the mirror.
+    pub static_ref_offsets: Vec<u32>,
+    pub methods: OnceLock<Vec<Method>>,
+    pub dispatch: OnceLock<Dispatch>,
+    /// The parsed class file (constant pool, attributes); None for arrays and primitives.
+    pub file: Option<ClassFile>,
+    /// Per-constant-pool-entry resolution cache.
+    pub cp_cache: Box<[OnceLock<resolve::Resolved>]>,
+    /// Module name for JDK classes ("java.base"), None for unnamed-module classes.
+    pub module: Option<Box<str>>,
+    /// Result of verification/linking, computed once.
+    pub linked: OnceLock<Result<(), String>>,
+    /// Hidden classes (lambda proxies) are not found by name.
+    pub hidden: bool,
+    /// For lambda proxy classes: the call-site binding behind it.
+    pub lambda: Option<Box<crate::invoke::LambdaShape>>,
+    /// The array class whose component is this class, created on demand.
+    pub array_of: OnceLock<&'static Class>,
+    /// Size of this class's static fields block (inside the mirror, after the VM slot).
+    pub statics_size: u32,
+    /// Nesting depth of array classes (0 for non-arrays).
+    pub dims: u8,
+}
+
+impl std::fmt::Debug for Class {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Class({})", self.name)
+    }
+}
+
+impl Class {
+    pub fn methods(&self) -> &[Method] {
+        self.methods.get().map_or(&[], |v| v.as_slice())
+    }
+    pub fn is_interface(&self) -> bool {
+        self.access & classfile::access::ACC_INTERFACE != 0
+    }
+    pub fn is_abstract(&self) -> bool {
+        self.access & classfile::access::ACC_ABSTRACT != 0
+    }
+    pub fn is_array(&self) -> bool {
+        matches!(self.kind, ClassKind::Array { .. })
+    }
+    pub fn is_primitive(&self) -> bool {
+        matches!(self.kind, ClassKind::Primitive(_))
+    }
+    pub fn array_component(&self) -> Option<&'static Class> {
+        match self.kind {
+            ClassKind::Array { component, .. } => Some(component),
+            _ => None,
+        }
+    }
+    pub fn array_elem(&self) -> BasicType {
+        match self.kind {
+            ClassKind::Array { elem, .. } => elem,
+            _ => BasicType::Void,
+        }
+    }
+    /// Java-visible name with dots: "java.lang.String", "[I", "[Ljava.lang.Object;".
+    pub fn java_name(&self) -> String {
+        self.name.replace('/', ".")
+    }
+    /// The runtime package name (internal form, "" for the unnamed package).
+    pub fn package(&self) -> &str {
+        let n: &str = &self.name;
+        let n = n.trim_start_matches('[');
+        let n = n.strip_prefix('L').filter(|_| self.is_array()).unwrap_or(n);
+        match n.rfind('/') {
+            Some(i) => &n[..i],
+            None => "",
+        }
+    }
+    /// Whether instances of `self` are assignable to `target` (JVMS checkcast rules).
+    pub fn is_subtype_of(&'static self, target: &'static Class) -> bool {
+        if std::ptr::eq(self, target) {
+            return true;
+        }
+        match (&self.kind, &target.kind) {
+            (ClassKind::Array { component: sc, elem: se }, ClassKind::Array { component: tc, elem: te }) => {
+                if *se == BasicType::Ref && *te == BasicType::Ref {
+                    sc.is_subtype_of(tc)
+                } else {
+                    std::ptr::eq(*sc, *tc)
+                }
+            }
+            (ClassKind::Array { .. }, ClassKind::Instance) => {
+                &*target.name == "java/lang/Object"
+                    || &*target.name == "java/lang/Cloneable"
+                    || &*target.name == "java/io/Serializable"
+            }
+            (ClassKind::Instance, ClassKind::Instance) => {
+                if target.is_interface() {
+                    self.all_interfaces.iter().any(|i| std::ptr::eq(*i, target))
+                } else {
+                    self.supers.get(target.supers.len()).is_some_and(|s| std::ptr::eq(*s, target))
+                }
+            }
+            _ => false,
+        }
+    }
+    pub fn field(&self, name: &str, desc: &str) -> Option<&Field> {
+        self.fields.iter().find(|f| &*f.name == name && &*f.descriptor == desc)
+    }
+    /// Finds an instance field by name in this class or its superclasses.
+    pub fn instance_field(&'static self, name: &str) -> Option<&'static Field> {
+        let mut c = Some(self);
+        while let Some(k) = c {
+            if let Some(f) = k.fields.iter().find(|f| &*f.name == name && !f.is_static()) {
+                return Some(f);
+            }
+            c = k.super_class;
+        }
+        None
+    }
+    pub fn declared_method(&self, name: &str, desc: &str) -> Option<&Method> {
+        self.methods().iter().find(|m| &*m.name == name && &*m.descriptor == desc)
+    }
+    pub fn source_file(&self) -> Option<&str> {
+        self.file.as_ref()?.source_file.as_deref()
+    }
+    pub fn vtable(&self) -> &[&'static Method] {
+        self.dispatch.get().map_or(&[], |d| d.vtable.as_slice())
+    }
+}

@@ -1,0 +1,185 @@
+//! Symbolic reference resolution (JVMS §5.4.3) into the per-class constant-pool cache.
+//!
+//! Resolution results that hold no heap reference (classes, field offsets, methods) are
+//! shared metadata and cached in [`Class::cp_cache`]; failures are returned as
+//! [`ResolveError`] naming the Java error to throw and are not cached. String constants and
+//! other heap values are per domain and live in [`crate::domain`].
+
+use super::loader::{ClassTable, LoadError, maximally_specific};
+use super::{BasicType, Class, Method};
+
+/// A resolved constant-pool entry.
+#[derive(Clone, Copy, Debug)]
+pub enum Resolved {
+    Class(&'static Class),
+    Field(ResolvedField),
+    /// A method (class or interface method ref) with its interned (name, descriptor) id.
+    Method { method: &'static Method, sig: u32 },
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct ResolvedField {
+    pub holder: &'static Class,
+    pub offset: u32,
+    pub ty: BasicType,
+    pub is_static: bool,
+    pub volatile: bool,
+}
+
+/// The Java error to throw for a failed resolution.
+#[derive(Debug, Clone)]
+pub struct ResolveError {
+    pub class: &'static str,
+    pub message: String,
+}
+
+impl From<LoadError> for ResolveError {
+    fn from(e: LoadError) -> Self {
+        let message = match &e {
+            LoadError::NotFound(n) => n.clone(),
+            other => other.message().to_string(),
+        };
+        ResolveError { class: e.java_class(), message }
+    }
+}
+
+fn err(class: &'static str, message: String) -> ResolveError {
+    ResolveError { class, message }
+}
+
+fn cp(c: &Class) -> &classfile::ConstantPool {
+    &c.file.as_ref().expect("resolution on a class without a class file").constant_pool
+}
+
+/// Resolves the CONSTANT_Class at `index` of `from`.
+pub fn resolve_class(table: &ClassTable, from: &'static Class, index: u16) -> Result<&'static Class, ResolveError> {
+    if let Some(Resolved::Class(c)) = from.cp_cache.get(index as usize).and_then(|s| s.get()) {
+        return Ok(c);
+    }
+    let name = cp(from)
+        .class_name(index)
+        .ok_or_else(|| err("java/lang/VerifyError", format!("bad class index {index} in {}", from.name)))?;
+    let c = table.load(from.loader, name)?;
+    let _ = from.cp_cache[index as usize].set(Resolved::Class(c));
+    Ok(c)
+}
+
+/// Resolves a field reference (JVMS §5.4.3.2).
+pub fn resolve_field(table: &ClassTable, from: &'static Class, index: u16) -> Result<ResolvedField, ResolveError> {
+    if let Some(Resolved::Field(f)) = from.cp_cache.get(index as usize).and_then(|s| s.get()) {
+        return Ok(*f);
+    }
+    let r = cp(from)
+        .member_ref(index)
+        .ok_or_else(|| err("java/lang/VerifyError", format!("bad field index {index} in {}", from.name)))?;
+    let (name, desc) = (r.name, r.descriptor);
+    let c = table.load(from.loader, r.class_name)?;
+    let (holder, f) = find_field(c, name, desc).ok_or_else(|| err("java/lang/NoSuchFieldError", name.to_string()))?;
+    let rf = ResolvedField { holder, offset: f.offset, ty: f.ty, is_static: f.is_static(), volatile: f.is_volatile() };
+    let _ = from.cp_cache[index as usize].set(Resolved::Field(rf));
+    Ok(rf)
+}
+
+/// Field lookup: the class, its superinterfaces, then its superclass.
+pub fn find_field(c: &'static Class, name: &str, desc: &str) -> Option<(&'static Class, &'static super::Field)> {
+    if let Some(f) = c.field(name, desc) {
+        return Some((c, f));
+    }
+    for i in &c.interfaces {
+        if let Some(r) = find_field(i, name, desc) {
+            return Some(r);
+        }
+    }
+    c.super_class.and_then(|s| find_field(s, name, desc))
+}
+
+/// Resolves a Methodref or InterfaceMethodref (JVMS §5.4.3.3, §5.4.3.4).
+pub fn resolve_method(table: &ClassTable, from: &'static Class, index: u16) -> Result<(&'static Method, u32), ResolveError> {
+    if let Some(Resolved::Method { method, sig }) = from.cp_cache.get(index as usize).and_then(|s| s.get()) {
+        return Ok((method, *sig));
+    }
+    let cpool = cp(from);
+    let is_interface_ref = matches!(cpool.get(index), Some(classfile::Constant::InterfaceMethodRef { .. }));
+    let r = cpool
+        .member_ref(index)
+        .ok_or_else(|| err("java/lang/VerifyError", format!("bad method index {index} in {}", from.name)))?;
+    let c = table.load(from.loader, r.class_name)?;
+    let m = if is_interface_ref {
+        if !c.is_interface() {
+            return Err(err(
+                "java/lang/IncompatibleClassChangeError",
+                format!("Found class {}, but interface was expected", c.java_name()),
+            ));
+        }
+        lookup_interface_method(table, c, r.name, r.descriptor)
+    } else {
+        if c.is_interface() {
+            return Err(err(
+                "java/lang/IncompatibleClassChangeError",
+                format!("Found interface {}, but class was expected", c.java_name()),
+            ));
+        }
+        lookup_method(c, r.name, r.descriptor)
+    };
+    let m = m.ok_or_else(|| {
+        err("java/lang/NoSuchMethodError", format!("'{}'", pretty_method(c, r.name, r.descriptor)))
+    })?;
+    let sig = table.sig_id(r.name, r.descriptor);
+    let _ = from.cp_cache[index as usize].set(Resolved::Method { method: m, sig });
+    Ok((m, sig))
+}
+
+/// Method lookup in a class: the class and its superclasses (signature-polymorphic methods
+/// match by name), then maximally-specific superinterface methods.
+pub fn lookup_method(c: &'static Class, name: &str, desc: &str) -> Option<&'static Method> {
+    let mut k = Some(c);
+    while let Some(cl) = k {
+        if let Some(m) = cl.methods().iter().find(|m| &*m.name == name && &*m.descriptor == desc) {
+            return Some(m);
+        }
+        if let Some(m) = cl.methods().iter().find(|m| &*m.name == name && m.is_signature_polymorphic()) {
+            return Some(m);
+        }
+        k = cl.super_class;
+    }
+    maximally_specific(c, name, desc)
+}
+
+/// Interface method lookup: the interface, Object's public methods, superinterfaces.
+pub fn lookup_interface_method(table: &ClassTable, c: &'static Class, name: &str, desc: &str) -> Option<&'static Method> {
+    if let Some(m) = c.declared_method(name, desc) {
+        return Some(m);
+    }
+    if let Ok(obj) = table.load(super::LoaderId::BOOT, "java/lang/Object") {
+        if let Some(m) = obj.declared_method(name, desc).filter(|m| m.is_public() && !m.is_static()) {
+            return Some(m);
+        }
+    }
+    maximally_specific(c, name, desc)
+}
+
+/// "void Foo.bar(int, java.lang.String)" as HotSpot prints in NoSuchMethodError.
+pub fn pretty_method(c: &Class, name: &str, desc: &str) -> String {
+    let Ok(md) = classfile::descriptor::parse_method_descriptor(desc) else {
+        return format!("{}.{name}{desc}", c.java_name());
+    };
+    let ret = md.ret.as_ref().map_or("void".to_string(), pretty_type);
+    let params: Vec<String> = md.params.iter().map(pretty_type).collect();
+    format!("{ret} {}.{name}({})", c.java_name(), params.join(", "))
+}
+
+fn pretty_type(t: &classfile::descriptor::FieldType) -> String {
+    use classfile::descriptor::FieldType::*;
+    match t {
+        Byte => "byte".into(),
+        Char => "char".into(),
+        Double => "double".into(),
+        Float => "float".into(),
+        Int => "int".into(),
+        Long => "long".into(),
+        Short => "short".into(),
+        Boolean => "boolean".into(),
+        Object(n) => n.replace('/', "."),
+        Array(e) => format!("{}[]", pretty_type(e)),
+    }
+}

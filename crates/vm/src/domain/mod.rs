@@ -1,0 +1,168 @@
+//! Domains: the owners of every mutable runtime datum (JX §2).
+//!
+//! A domain has its own heap, its own Class mirrors and static fields (statics live inside
+//! the mirror, after the `java.lang.Class` fields and the VM slot), its own class
+//! initialization states, interned strings, resolved string constants, monitors and class
+//! loader objects. Class metadata is shared (see [`crate::class`]). The process boots
+//! DomainZero; a plain `jxvm -cp . Main` runs Main in one application domain.
+//!
+//! This module must never store a reference from one domain's heap into another's.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::OnceLock;
+
+use parking_lot::{Condvar, Mutex};
+use rustc_hash::FxHashMap;
+
+use crate::class::{Class, ClassId, LoaderId};
+use crate::heap::{Heap, ObjRef, from_slot};
+use crate::idtable::IdTable;
+use crate::thread::monitor::Monitor;
+
+/// Initialization state of one class in one domain (JVMS §5.5).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum InitState {
+    Uninitialized,
+    /// Being initialized by the thread with this id.
+    InProgress(u64),
+    Initialized,
+    Failed,
+}
+
+/// What a domain knows about one class.
+pub struct ClassState {
+    /// The mirror (java.lang.Class instance holding the statics), 0 until created.
+    pub mirror: AtomicU64,
+    pub initialized: AtomicBool,
+    pub init: Mutex<InitState>,
+    pub init_cond: Condvar,
+    /// Resolved String constants, indexed by constant-pool index.
+    pub cp_strings: OnceLock<Box<[AtomicU64]>>,
+}
+
+impl ClassState {
+    fn new() -> ClassState {
+        ClassState {
+            mirror: AtomicU64::new(0),
+            initialized: AtomicBool::new(false),
+            init: Mutex::new(InitState::Uninitialized),
+            init_cond: Condvar::new(),
+            cp_strings: OnceLock::new(),
+        }
+    }
+    pub fn mirror(&self) -> Option<ObjRef> {
+        from_slot(self.mirror.load(Ordering::Acquire))
+    }
+}
+
+pub struct Domain {
+    pub id: u32,
+    pub name: String,
+    pub heap: Heap,
+    classes: IdTable<ClassState>,
+    /// Interned strings: UTF-16 contents -> String object.
+    pub strings: Mutex<FxHashMap<Vec<u16>, ObjRef>>,
+    /// Inflated monitors; an object's mark word holds index + 1.
+    pub monitors: Mutex<Vec<Arc<Monitor>>>,
+    /// Class loader objects by id, and ids by object address.
+    pub loaders: Mutex<LoaderTable>,
+    /// Mirrors by class id are in `classes`; this finds the class of a mirror quickly.
+    pub next_hash: AtomicU32,
+    /// Lock serializing mirror creation.
+    pub mirror_lock: Mutex<()>,
+    /// Named modules defined in this domain (java.lang.Module objects by name).
+    pub modules: Mutex<FxHashMap<String, ObjRef>>,
+    /// The boot loader's unnamed module.
+    pub boot_unnamed_module: Mutex<Option<ObjRef>>,
+    /// Live Java threads of this domain, by Thread object address.
+    pub threads: Mutex<FxHashMap<usize, Arc<ThreadHandle>>>,
+    /// Count of live non-daemon threads other than main, with a condvar to wait for zero.
+    pub non_daemon: Mutex<u32>,
+    pub non_daemon_cond: Condvar,
+}
+
+/// What other threads may know about a Java thread.
+pub struct ThreadHandle {
+    pub id: u64,
+    pub interrupted: Arc<std::sync::atomic::AtomicBool>,
+    pub alive: AtomicBool,
+    /// LockSupport permit.
+    pub permit: Mutex<bool>,
+    pub permit_cond: Condvar,
+}
+
+#[derive(Default)]
+pub struct LoaderTable {
+    pub by_id: FxHashMap<u32, ObjRef>,
+    pub by_obj: FxHashMap<usize, LoaderId>,
+    pub next: u32,
+}
+
+impl Domain {
+    pub fn new(id: u32, name: &str, heap_bytes: usize) -> std::io::Result<Domain> {
+        Ok(Domain {
+            id,
+            name: name.to_string(),
+            heap: Heap::new(heap_bytes)?,
+            classes: IdTable::new(),
+            strings: Mutex::new(FxHashMap::default()),
+            monitors: Mutex::new(Vec::new()),
+            loaders: Mutex::new(LoaderTable { next: 3, ..Default::default() }),
+            next_hash: AtomicU32::new(0x2545_F491),
+            mirror_lock: Mutex::new(()),
+            modules: Mutex::new(FxHashMap::default()),
+            boot_unnamed_module: Mutex::new(None),
+            threads: Mutex::new(FxHashMap::default()),
+            non_daemon: Mutex::new(0),
+            non_daemon_cond: Condvar::new(),
+        })
+    }
+
+    #[inline]
+    pub fn class_state(&self, c: &Class) -> &ClassState {
+        self.class_state_by_id(c.id)
+    }
+    #[inline]
+    pub fn class_state_by_id(&self, id: ClassId) -> &ClassState {
+        self.classes.get_or_init(id.0, ClassState::new)
+    }
+
+    /// The loader object of `id` in this domain (None for the boot loader).
+    pub fn loader_object(&self, id: LoaderId) -> Option<ObjRef> {
+        self.loaders.lock().by_id.get(&id.0).copied()
+    }
+    /// The loader id of a loader object, registering a new id for an unseen loader.
+    pub fn loader_id(&self, obj: Option<ObjRef>) -> LoaderId {
+        let Some(o) = obj else { return LoaderId::BOOT };
+        let mut t = self.loaders.lock();
+        if let Some(&id) = t.by_obj.get(&o.addr()) {
+            return id;
+        }
+        let id = t.next;
+        t.next += 1;
+        t.by_obj.insert(o.addr(), LoaderId(id));
+        t.by_id.insert(id, o);
+        LoaderId(id)
+    }
+    /// Binds a well-known loader id (platform, app) to its object.
+    pub fn bind_loader(&self, id: LoaderId, obj: ObjRef) {
+        let mut t = self.loaders.lock();
+        t.by_obj.insert(obj.addr(), id);
+        t.by_id.insert(id.0, obj);
+    }
+
+    /// A fresh identity hash (31 bits, never 0): xorshift over a domain counter.
+    pub fn new_identity_hash(&self) -> u32 {
+        loop {
+            let mut x = self.next_hash.fetch_add(0x9E37_79B9, Ordering::Relaxed);
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let h = x & 0x7FFF_FFFF;
+            if h != 0 {
+                return h;
+            }
+        }
+    }
+}

@@ -1,0 +1,25 @@
+//! Object layout constants shared by the interpreter, natives (Unsafe) and the future JIT.
+//! Checked against the `#[repr(C)]` header with `offset_of!` in the tests below.
+
+/// Offset of the class pointer in every object.
+pub const CLASS_OFFSET: usize = 0;
+/// Offset of the mark word (identity hash and monitor index).
+pub const MARK_OFFSET: usize = 8;
+/// Size of the header of every object.
+pub const HEADER_SIZE: usize = 16;
+/// Offset of an array's u32 length.
+pub const ARRAY_LENGTH: usize = 16;
+/// Offset of an array's first element (8-aligned for longs and doubles).
+pub const ARRAY_BASE: usize = 24;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::heap::ObjHeader;
+    #[test]
+    fn header_offsets_match_repr_c() {
+        assert_eq!(std::mem::offset_of!(ObjHeader, class), CLASS_OFFSET);
+        assert_eq!(std::mem::offset_of!(ObjHeader, mark), MARK_OFFSET);
+        assert_eq!(std::mem::size_of::<ObjHeader>(), HEADER_SIZE);
+    }
+}

@@ -1,0 +1,103 @@
+//! A lock-free table from dense `u32` ids to values set once, grown in chunks.
+//!
+//! Used for the VM's id -> class and id -> method tables and for per-domain class state, so
+//! that the interpreter can look an id up with two atomic loads and no lock.
+
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicPtr, Ordering};
+
+const CHUNK_BITS: u32 = 10;
+const CHUNK: usize = 1 << CHUNK_BITS;
+const CHUNKS: usize = 1 << 12;
+
+type Chunk<T> = [OnceLock<T>; CHUNK];
+
+pub struct IdTable<T> {
+    chunks: Box<[AtomicPtr<Chunk<T>>]>,
+}
+
+impl<T> Default for IdTable<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T> IdTable<T> {
+    pub fn new() -> Self {
+        let chunks = (0..CHUNKS).map(|_| AtomicPtr::new(std::ptr::null_mut())).collect();
+        IdTable { chunks }
+    }
+
+    /// Capacity in ids.
+    pub const CAPACITY: usize = CHUNK * CHUNKS;
+
+    fn chunk(&self, id: u32) -> Option<&Chunk<T>> {
+        let slot = self.chunks.get((id >> CHUNK_BITS) as usize)?;
+        let p = slot.load(Ordering::Acquire);
+        // SAFETY: a non-null chunk pointer was published by `chunk_or_create` from a leaked
+        // Box and is only freed in Drop, which needs `&mut self`.
+        (!p.is_null()).then(|| unsafe { &*p })
+    }
+
+    fn chunk_or_create(&self, id: u32) -> &Chunk<T> {
+        if let Some(c) = self.chunk(id) {
+            return c;
+        }
+        let slot = &self.chunks[(id >> CHUNK_BITS) as usize];
+        let fresh: Box<Chunk<T>> = Box::new(std::array::from_fn(|_| OnceLock::new()));
+        let fresh = Box::into_raw(fresh);
+        match slot.compare_exchange(std::ptr::null_mut(), fresh, Ordering::AcqRel, Ordering::Acquire) {
+            // SAFETY: we just published `fresh`; it lives until Drop.
+            Ok(_) => unsafe { &*fresh },
+            Err(existing) => {
+                // SAFETY: `fresh` was never shared; `existing` was published by another thread.
+                unsafe {
+                    drop(Box::from_raw(fresh));
+                    &*existing
+                }
+            }
+        }
+    }
+
+    #[inline]
+    pub fn get(&self, id: u32) -> Option<&T> {
+        self.chunk(id)?[(id as usize) & (CHUNK - 1)].get()
+    }
+
+    /// Gets the value for `id`, creating it with `f` if absent. Panics if `id` exceeds capacity.
+    pub fn get_or_init(&self, id: u32, f: impl FnOnce() -> T) -> &T {
+        self.chunk_or_create(id)[(id as usize) & (CHUNK - 1)].get_or_init(f)
+    }
+}
+
+impl<T> Drop for IdTable<T> {
+    fn drop(&mut self) {
+        for slot in self.chunks.iter() {
+            let p = slot.load(Ordering::Acquire);
+            if !p.is_null() {
+                // SAFETY: chunk pointers come from Box::into_raw and are dropped once, here.
+                unsafe { drop(Box::from_raw(p)) };
+            }
+        }
+    }
+}
+
+// SAFETY: values are only reachable through OnceLock, which is Sync when T is Send + Sync.
+unsafe impl<T: Send + Sync> Sync for IdTable<T> {}
+// SAFETY: as above.
+unsafe impl<T: Send> Send for IdTable<T> {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn set_and_get_across_chunks() {
+        let t = IdTable::new();
+        assert!(t.get(5).is_none());
+        assert_eq!(*t.get_or_init(5, || 50), 50);
+        assert_eq!(*t.get_or_init(5, || 51), 50);
+        assert_eq!(*t.get_or_init(70_000, || 7), 7);
+        assert_eq!(t.get(70_000), Some(&7));
+        assert!(t.get(u32::MAX).is_none());
+    }
+}

@@ -1,0 +1,927 @@
+//! The interpreter loop: runs a method's [`Op`]s on the thread's slot stack.
+//!
+//! Exceptions are Rust `Err(Thrown)` with the exception object in `JThread::exception`; each
+//! frame searches its handler table and either continues at the handler or returns the error
+//! to its caller. Calls recurse on the native stack (the thread's stack is sized for it) and
+//! a depth limit turns runaway recursion into a catchable `StackOverflowError`.
+
+use std::sync::atomic::Ordering;
+
+use super::decode::Prepared;
+use super::op::Op;
+use crate::class::resolve::{self, ResolvedField};
+use crate::class::{BasicType, Class, Method};
+use crate::heap::layout::ARRAY_BASE;
+use crate::heap::{ObjRef, from_slot, to_slot};
+use crate::runtime::fields::{load_field, store_field};
+use crate::thread::{FrameRec, JResult, JThread, Thrown};
+use crate::thread::monitor::monitor_of;
+
+#[inline(always)]
+fn vi(v: i32) -> u64 {
+    v as u32 as u64
+}
+#[inline(always)]
+fn vf(v: f32) -> u64 {
+    v.to_bits() as u64
+}
+#[inline(always)]
+fn vd(v: f64) -> u64 {
+    v.to_bits()
+}
+#[inline(always)]
+fn ai(v: u64) -> i32 {
+    v as i32
+}
+#[inline(always)]
+fn af(v: u64) -> f32 {
+    f32::from_bits(v as u32)
+}
+#[inline(always)]
+fn ad(v: u64) -> f64 {
+    f64::from_bits(v)
+}
+
+/// Calls `m` from Rust with `args` (slot values, receiver first for instance methods).
+pub fn call(t: &mut JThread, m: &'static Method, args: &[u64]) -> JResult<u64> {
+    let base = t.sp;
+    if base + args.len() + 8 > t.stack.len() {
+        return Err(t.stack_overflow());
+    }
+    t.stack[base..base + args.len()].copy_from_slice(args);
+    let r = invoke(t, m, base);
+    t.sp = base;
+    r
+}
+
+/// Invokes `m` whose arguments are at `t.stack[base..]`.
+pub fn invoke(t: &mut JThread, m: &'static Method, base: usize) -> JResult<u64> {
+    if m.is_native() {
+        return crate::native::invoke_native(t, m, base);
+    }
+    if m.is_abstract() {
+        let msg = format!("'{}'", resolve::pretty_method(m.class, &m.name, &m.descriptor));
+        return Err(t.throw_new("java/lang/AbstractMethodError", Some(&msg)));
+    }
+    execute(t, m, base)
+}
+
+fn prepared(t: &mut JThread, m: &'static Method) -> JResult<&'static Prepared> {
+    let p = m.prepared.get_or_init(|| match (&m.info.code, &m.class.file) {
+        (Some(code), Some(cf)) => super::decode::prepare(code, &cf.constant_pool),
+        (None, _) => Err(format!("Method {}.{}{} has no code", m.class.java_name(), m.name, m.descriptor)),
+        (_, None) => Err("method of a class without a class file".into()),
+    });
+    match p {
+        Ok(p) => Ok(p),
+        Err(e) => {
+            let msg = format!("{} in method {}.{}{}", e, m.class.java_name(), m.name, m.descriptor);
+            Err(t.throw_new("java/lang/VerifyError", Some(&msg)))
+        }
+    }
+}
+
+/// Finds the handler for the pending exception at op `pc`.
+fn find_handler(t: &mut JThread, m: &'static Method, prep: &Prepared, pc: u32) -> Option<u32> {
+    let exc = t.exception?;
+    let ec = exc.class();
+    for h in prep.handlers.iter() {
+        if pc < h.start || pc >= h.end {
+            continue;
+        }
+        if h.catch_type == 0 {
+            return Some(h.target);
+        }
+        let saved = t.exception.take();
+        let cc = resolve::resolve_class(&t.vm.classes, m.class, h.catch_type);
+        t.exception = saved;
+        if let Ok(cc) = cc {
+            if ec.is_subtype_of(cc) {
+                return Some(h.target);
+            }
+        }
+    }
+    None
+}
+
+fn execute(t: &mut JThread, m: &'static Method, bp: usize) -> JResult<u64> {
+    let prep = prepared(t, m)?;
+    let code: &[Op] = &prep.ops;
+    let stack_base = bp + prep.max_locals as usize;
+    let frame_end = stack_base + prep.max_stack as usize + 2;
+    if frame_end > t.stack_limit() || t.frames.len() >= t.depth_limit() {
+        return Err(t.stack_overflow());
+    }
+    for s in &mut t.stack[bp + m.arg_slots as usize..stack_base] {
+        *s = 0;
+    }
+    let saved_sp = t.sp;
+    t.sp = frame_end;
+    t.frames.push(FrameRec { method: m, pc: 0 });
+    let fi = t.frames.len() - 1;
+    let sync_obj = if m.is_synchronized() {
+        let o = if m.is_static() {
+            match t.mirror(m.class) {
+                Ok(o) => o,
+                Err(e) => {
+                    t.frames.pop();
+                    t.sp = saved_sp;
+                    return Err(e);
+                }
+            }
+        } else {
+            from_slot(t.stack[bp]).expect("null receiver in synchronized method")
+        };
+        monitor_of(&t.domain, o).enter(t.id);
+        Some(o)
+    } else {
+        None
+    };
+    let r = run(t, m, prep, code, bp, stack_base, fi);
+    if let Some(o) = sync_obj {
+        let _ = monitor_of(&t.domain, o).exit(t.id);
+    }
+    t.frames.pop();
+    t.sp = saved_sp;
+    r
+}
+
+#[inline(always)]
+fn null_check(t: &mut JThread, v: u64) -> JResult<ObjRef> {
+    match from_slot(v) {
+        Some(o) => Ok(o),
+        None => Err(t.throw_new("java/lang/NullPointerException", None)),
+    }
+}
+
+#[inline(always)]
+fn array_index(t: &mut JThread, arr: ObjRef, idx: i32) -> JResult<usize> {
+    let len = arr.array_len();
+    if idx < 0 || idx as usize >= len {
+        let msg = format!("Index {idx} out of bounds for length {len}");
+        return Err(t.throw_new("java/lang/ArrayIndexOutOfBoundsException", Some(&msg)));
+    }
+    Ok(idx as usize)
+}
+
+fn static_field(t: &mut JThread, m: &'static Method, idx: u16) -> JResult<(ObjRef, ResolvedField)> {
+    let f = match resolve::resolve_field(&t.vm.classes, m.class, idx) {
+        Ok(f) => f,
+        Err(e) => return Err(t.throw_resolve(e)),
+    };
+    if !f.is_static {
+        let msg = format!("Expected static field {}", f.holder.java_name());
+        return Err(t.throw_new("java/lang/IncompatibleClassChangeError", Some(&msg)));
+    }
+    t.ensure_initialized(f.holder)?;
+    let mirror = t.mirror(f.holder)?;
+    let off = t.vm.wk().statics_base + f.offset;
+    Ok((mirror, ResolvedField { offset: off, ..f }))
+}
+
+fn instance_field(t: &mut JThread, m: &'static Method, idx: u16) -> JResult<ResolvedField> {
+    let f = match resolve::resolve_field(&t.vm.classes, m.class, idx) {
+        Ok(f) => f,
+        Err(e) => return Err(t.throw_resolve(e)),
+    };
+    if f.is_static {
+        let msg = format!("Expected non-static field {}", f.holder.java_name());
+        return Err(t.throw_new("java/lang/IncompatibleClassChangeError", Some(&msg)));
+    }
+    Ok(f)
+}
+
+fn resolve_class(t: &mut JThread, m: &'static Method, idx: u16) -> JResult<&'static Class> {
+    match resolve::resolve_class(&t.vm.classes, m.class, idx) {
+        Ok(c) => Ok(c),
+        Err(e) => Err(t.throw_resolve(e)),
+    }
+}
+
+fn resolve_method(t: &mut JThread, m: &'static Method, idx: u16) -> JResult<(&'static Method, u32)> {
+    match resolve::resolve_method(&t.vm.classes, m.class, idx) {
+        Ok(r) => Ok(r),
+        Err(e) => Err(t.throw_resolve(e)),
+    }
+}
+
+/// Selects the target of invokevirtual for receiver class `rc`.
+#[inline]
+fn select_virtual(rc: &'static Class, m: &'static Method, sig: u32) -> &'static Method {
+    if m.is_private() || m.access & classfile::access::ACC_FINAL != 0 {
+        return m;
+    }
+    if let Some(&vi) = m.vtable_index.get() {
+        if let Some(&sel) = rc.vtable().get(vi as usize) {
+            return sel;
+        }
+    }
+    rc.dispatch.get().and_then(|d| d.itable.get(&sig)).copied().unwrap_or(m)
+}
+
+fn select_interface(t: &mut JThread, rc: &'static Class, m: &'static Method, sig: u32) -> JResult<&'static Method> {
+    if m.is_private() {
+        return Ok(m);
+    }
+    if !m.class.is_interface() && m.vtable_index.get().is_some() {
+        return Ok(select_virtual(rc, m, sig));
+    }
+    match rc.dispatch.get().and_then(|d| d.itable.get(&sig)).copied() {
+        Some(sel) if !sel.is_abstract() => Ok(sel),
+        _ if !rc.is_subtype_of(m.class) => {
+            let msg = format!(
+                "Class {} does not implement the requested interface {}",
+                rc.java_name(),
+                m.class.java_name()
+            );
+            Err(t.throw_new("java/lang/IncompatibleClassChangeError", Some(&msg)))
+        }
+        _ => {
+            let msg = format!(
+                "Receiver class {} does not define or inherit an implementation of the resolved method '{}' of interface {}.",
+                rc.java_name(),
+                format!("abstract {}", resolve::pretty_method(m.class, &m.name, &m.descriptor))
+                    .replace(&format!(" {}.", m.class.java_name()), " "),
+                m.class.java_name()
+            );
+            Err(t.throw_new("java/lang/AbstractMethodError", Some(&msg)))
+        }
+    }
+}
+
+/// Selects the target of invokespecial.
+fn select_special(from: &'static Class, m: &'static Method) -> &'static Method {
+    if &*m.name == "<init>" || m.is_private() || m.class.is_interface() || std::ptr::eq(m.class, from) {
+        return m;
+    }
+    if from.is_subtype_of(m.class) {
+        if let Some(sup) = from.super_class {
+            if let Some(sel) = resolve::lookup_method(sup, &m.name, &m.descriptor) {
+                return sel;
+            }
+        }
+    }
+    m
+}
+
+fn array_store_check(t: &mut JThread, arr: ObjRef, v: Option<ObjRef>) -> JResult<()> {
+    if let Some(v) = v {
+        let comp = arr.class().array_component().expect("aastore on non-array");
+        if !v.class().is_subtype_of(comp) {
+            let msg = v.class().java_name();
+            return Err(t.throw_new("java/lang/ArrayStoreException", Some(&msg)));
+        }
+    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run(
+    t: &mut JThread,
+    m: &'static Method,
+    prep: &'static Prepared,
+    code: &'static [Op],
+    bp: usize,
+    stack_base: usize,
+    fi: usize,
+) -> JResult<u64> {
+    let mut pc: usize = 0;
+    let mut sp: usize = stack_base;
+
+    macro_rules! push {
+        ($v:expr) => {{
+            let v = $v;
+            t.stack[sp] = v;
+            sp += 1;
+        }};
+    }
+    macro_rules! pop {
+        () => {{
+            sp -= 1;
+            t.stack[sp]
+        }};
+    }
+    macro_rules! sync {
+        () => {
+            t.frames[fi].pc = (pc - 1) as u32;
+        };
+    }
+    // Evaluates a JResult; on error, dispatches to a handler or leaves the method.
+    macro_rules! tri {
+        ($e:expr) => {
+            match $e {
+                Ok(v) => v,
+                Err(Thrown) => {
+                    match find_handler(t, m, prep, (pc - 1) as u32) {
+                        Some(h) => {
+                            sp = stack_base;
+                            let exc = t.exception.take();
+                            push!(to_slot(exc));
+                            pc = h as usize;
+                            continue;
+                        }
+                        None => return Err(Thrown),
+                    }
+                }
+            }
+        };
+    }
+    macro_rules! throw {
+        ($cls:expr, $msg:expr) => {{
+            sync!();
+            let e: JResult<std::convert::Infallible> = Err(t.throw_new($cls, $msg));
+            let never = tri!(e);
+            match never {}
+        }};
+    }
+    macro_rules! int_binop {
+        ($f:expr) => {{
+            let b = ai(pop!());
+            let a = ai(t.stack[sp - 1]);
+            t.stack[sp - 1] = vi($f(a, b));
+        }};
+    }
+    macro_rules! long_binop {
+        ($f:expr) => {{
+            let b = t.stack[sp - 2] as i64;
+            let a = t.stack[sp - 4] as i64;
+            t.stack[sp - 4] = $f(a, b) as u64;
+            sp -= 2;
+        }};
+    }
+    macro_rules! float_binop {
+        ($f:expr) => {{
+            let b = af(pop!());
+            let a = af(t.stack[sp - 1]);
+            t.stack[sp - 1] = vf($f(a, b));
+        }};
+    }
+    macro_rules! double_binop {
+        ($f:expr) => {{
+            let b = ad(t.stack[sp - 2]);
+            let a = ad(t.stack[sp - 4]);
+            t.stack[sp - 4] = vd($f(a, b));
+            sp -= 2;
+        }};
+    }
+    macro_rules! push_result {
+        ($ret:expr, $v:expr) => {{
+            let v = $v;
+            match $ret {
+                BasicType::Void => {}
+                BasicType::Long | BasicType::Double => {
+                    push!(v);
+                    push!(0);
+                }
+                _ => push!(v),
+            }
+        }};
+    }
+
+    loop {
+        let op = code[pc];
+        pc += 1;
+        match op {
+            Op::Nop => {}
+            Op::AconstNull => push!(0),
+            Op::Iconst(v) => push!(vi(v)),
+            Op::Lconst(v) => {
+                push!(v as u64);
+                push!(0);
+            }
+            Op::Fconst(v) => push!(vf(v)),
+            Op::Dconst(v) => {
+                push!(vd(v));
+                push!(0);
+            }
+            Op::LdcString(idx) => {
+                sync!();
+                let s = tri!(t.ldc_string(m.class, idx));
+                push!(s.slot());
+            }
+            Op::LdcClass(idx) => {
+                sync!();
+                let c = tri!(resolve_class(t, m, idx));
+                let mirror = tri!(t.mirror(c));
+                push!(mirror.slot());
+            }
+            Op::LdcOther(idx) => {
+                sync!();
+                let v = tri!(crate::invoke::ldc_other(t, m.class, idx));
+                push!(to_slot(v));
+            }
+            Op::Load(n) => push!(t.stack[bp + n as usize]),
+            Op::Load2(n) => {
+                push!(t.stack[bp + n as usize]);
+                push!(0);
+            }
+            Op::Store(n) => {
+                let v = pop!();
+                t.stack[bp + n as usize] = v;
+            }
+            Op::Store2(n) => {
+                sp -= 2;
+                t.stack[bp + n as usize] = t.stack[sp];
+                t.stack[bp + n as usize + 1] = 0;
+            }
+            Op::ArrayLoad(ty) => {
+                let idx = ai(pop!());
+                sync!();
+                let arr = tri!(null_check(t, pop!()));
+                let i = tri!(array_index(t, arr, idx));
+                let v = match ty {
+                    BasicType::Int | BasicType::Float => arr.read::<u32>(ARRAY_BASE + i * 4) as u64,
+                    BasicType::Long | BasicType::Double => {
+                        push!(arr.read::<u64>(ARRAY_BASE + i * 8));
+                        push!(0);
+                        continue;
+                    }
+                    BasicType::Ref => arr.read::<u64>(ARRAY_BASE + i * 8),
+                    BasicType::Byte | BasicType::Boolean => vi(arr.read::<i8>(ARRAY_BASE + i) as i32),
+                    BasicType::Char => arr.read::<u16>(ARRAY_BASE + i * 2) as u64,
+                    BasicType::Short => vi(arr.read::<i16>(ARRAY_BASE + i * 2) as i32),
+                    BasicType::Void => unreachable!("void array"),
+                };
+                push!(v);
+            }
+            Op::ArrayStore(ty) => {
+                let wide = matches!(ty, BasicType::Long | BasicType::Double);
+                if wide {
+                    sp -= 1;
+                }
+                let v = pop!();
+                let idx = ai(pop!());
+                sync!();
+                let arr = tri!(null_check(t, pop!()));
+                let i = tri!(array_index(t, arr, idx));
+                match ty {
+                    BasicType::Int | BasicType::Float => arr.write::<u32>(ARRAY_BASE + i * 4, v as u32),
+                    BasicType::Long | BasicType::Double => arr.write::<u64>(ARRAY_BASE + i * 8, v),
+                    BasicType::Ref => {
+                        tri!(array_store_check(t, arr, from_slot(v)));
+                        arr.write::<u64>(ARRAY_BASE + i * 8, v)
+                    }
+                    BasicType::Byte | BasicType::Boolean => {
+                        let b = if arr.class().array_elem() == BasicType::Boolean { v as u8 & 1 } else { v as u8 };
+                        arr.write::<u8>(ARRAY_BASE + i, b)
+                    }
+                    BasicType::Char | BasicType::Short => arr.write::<u16>(ARRAY_BASE + i * 2, v as u16),
+                    BasicType::Void => unreachable!("void array"),
+                }
+            }
+            Op::Pop => sp -= 1,
+            Op::Pop2 => sp -= 2,
+            Op::Dup => {
+                let v = t.stack[sp - 1];
+                push!(v);
+            }
+            Op::DupX1 => {
+                let v1 = t.stack[sp - 1];
+                let v2 = t.stack[sp - 2];
+                t.stack[sp - 2] = v1;
+                t.stack[sp - 1] = v2;
+                push!(v1);
+            }
+            Op::DupX2 => {
+                let v1 = t.stack[sp - 1];
+                let v2 = t.stack[sp - 2];
+                let v3 = t.stack[sp - 3];
+                t.stack[sp - 3] = v1;
+                t.stack[sp - 2] = v3;
+                t.stack[sp - 1] = v2;
+                push!(v1);
+            }
+            Op::Dup2 => {
+                let v1 = t.stack[sp - 1];
+                let v2 = t.stack[sp - 2];
+                push!(v2);
+                push!(v1);
+            }
+            Op::Dup2X1 => {
+                let v1 = t.stack[sp - 1];
+                let v2 = t.stack[sp - 2];
+                let v3 = t.stack[sp - 3];
+                t.stack[sp - 3] = v2;
+                t.stack[sp - 2] = v1;
+                t.stack[sp - 1] = v3;
+                push!(v2);
+                push!(v1);
+            }
+            Op::Dup2X2 => {
+                let v1 = t.stack[sp - 1];
+                let v2 = t.stack[sp - 2];
+                let v3 = t.stack[sp - 3];
+                let v4 = t.stack[sp - 4];
+                t.stack[sp - 4] = v2;
+                t.stack[sp - 3] = v1;
+                t.stack[sp - 2] = v4;
+                t.stack[sp - 1] = v3;
+                push!(v2);
+                push!(v1);
+            }
+            Op::Swap => t.stack.swap(sp - 1, sp - 2),
+            Op::Iadd => int_binop!(|a: i32, b: i32| a.wrapping_add(b)),
+            Op::Ladd => long_binop!(|a: i64, b: i64| a.wrapping_add(b)),
+            Op::Fadd => float_binop!(|a: f32, b: f32| a + b),
+            Op::Dadd => double_binop!(|a: f64, b: f64| a + b),
+            Op::Isub => int_binop!(|a: i32, b: i32| a.wrapping_sub(b)),
+            Op::Lsub => long_binop!(|a: i64, b: i64| a.wrapping_sub(b)),
+            Op::Fsub => float_binop!(|a: f32, b: f32| a - b),
+            Op::Dsub => double_binop!(|a: f64, b: f64| a - b),
+            Op::Imul => int_binop!(|a: i32, b: i32| a.wrapping_mul(b)),
+            Op::Lmul => long_binop!(|a: i64, b: i64| a.wrapping_mul(b)),
+            Op::Fmul => float_binop!(|a: f32, b: f32| a * b),
+            Op::Dmul => double_binop!(|a: f64, b: f64| a * b),
+            Op::Idiv | Op::Irem => {
+                if ai(t.stack[sp - 1]) == 0 {
+                    throw!("java/lang/ArithmeticException", Some("/ by zero"));
+                }
+                if matches!(op, Op::Idiv) {
+                    int_binop!(|a: i32, b: i32| a.wrapping_div(b))
+                } else {
+                    int_binop!(|a: i32, b: i32| a.wrapping_rem(b))
+                }
+            }
+            Op::Ldiv | Op::Lrem => {
+                if t.stack[sp - 2] == 0 {
+                    throw!("java/lang/ArithmeticException", Some("/ by zero"));
+                }
+                if matches!(op, Op::Ldiv) {
+                    long_binop!(|a: i64, b: i64| a.wrapping_div(b))
+                } else {
+                    long_binop!(|a: i64, b: i64| a.wrapping_rem(b))
+                }
+            }
+            Op::Fdiv => float_binop!(|a: f32, b: f32| a / b),
+            Op::Ddiv => double_binop!(|a: f64, b: f64| a / b),
+            Op::Frem => float_binop!(|a: f32, b: f32| a % b),
+            Op::Drem => double_binop!(|a: f64, b: f64| a % b),
+            Op::Ineg => t.stack[sp - 1] = vi(ai(t.stack[sp - 1]).wrapping_neg()),
+            Op::Lneg => t.stack[sp - 2] = (t.stack[sp - 2] as i64).wrapping_neg() as u64,
+            Op::Fneg => t.stack[sp - 1] = vf(-af(t.stack[sp - 1])),
+            Op::Dneg => t.stack[sp - 2] = vd(-ad(t.stack[sp - 2])),
+            Op::Ishl => int_binop!(|a: i32, b: i32| a.wrapping_shl(b as u32 & 31)),
+            Op::Ishr => int_binop!(|a: i32, b: i32| a.wrapping_shr(b as u32 & 31)),
+            Op::Iushr => int_binop!(|a: i32, b: i32| ((a as u32) >> (b as u32 & 31)) as i32),
+            Op::Lshl | Op::Lshr | Op::Lushr => {
+                let s = ai(pop!()) as u32 & 63;
+                let a = t.stack[sp - 2] as i64;
+                t.stack[sp - 2] = match op {
+                    Op::Lshl => a.wrapping_shl(s) as u64,
+                    Op::Lshr => a.wrapping_shr(s) as u64,
+                    _ => (a as u64) >> s,
+                };
+            }
+            Op::Iand => int_binop!(|a: i32, b: i32| a & b),
+            Op::Land => long_binop!(|a: i64, b: i64| a & b),
+            Op::Ior => int_binop!(|a: i32, b: i32| a | b),
+            Op::Lor => long_binop!(|a: i64, b: i64| a | b),
+            Op::Ixor => int_binop!(|a: i32, b: i32| a ^ b),
+            Op::Lxor => long_binop!(|a: i64, b: i64| a ^ b),
+            Op::Iinc(n, d) => {
+                let i = bp + n as usize;
+                t.stack[i] = vi(ai(t.stack[i]).wrapping_add(d as i32));
+            }
+            Op::I2l => {
+                let v = ai(t.stack[sp - 1]) as i64;
+                t.stack[sp - 1] = v as u64;
+                push!(0);
+            }
+            Op::I2f => t.stack[sp - 1] = vf(ai(t.stack[sp - 1]) as f32),
+            Op::I2d => {
+                let v = ai(t.stack[sp - 1]) as f64;
+                t.stack[sp - 1] = vd(v);
+                push!(0);
+            }
+            Op::L2i => {
+                sp -= 1;
+                t.stack[sp - 1] = vi(t.stack[sp - 1] as i64 as i32);
+            }
+            Op::L2f => {
+                sp -= 1;
+                t.stack[sp - 1] = vf(t.stack[sp - 1] as i64 as f32);
+            }
+            Op::L2d => t.stack[sp - 2] = vd(t.stack[sp - 2] as i64 as f64),
+            Op::F2i => t.stack[sp - 1] = vi(af(t.stack[sp - 1]) as i32),
+            Op::F2l => {
+                let v = af(t.stack[sp - 1]) as i64;
+                t.stack[sp - 1] = v as u64;
+                push!(0);
+            }
+            Op::F2d => {
+                let v = af(t.stack[sp - 1]) as f64;
+                t.stack[sp - 1] = vd(v);
+                push!(0);
+            }
+            Op::D2i => {
+                sp -= 1;
+                t.stack[sp - 1] = vi(ad(t.stack[sp - 1]) as i32);
+            }
+            Op::D2l => t.stack[sp - 2] = ad(t.stack[sp - 2]) as i64 as u64,
+            Op::D2f => {
+                sp -= 1;
+                t.stack[sp - 1] = vf(ad(t.stack[sp - 1]) as f32);
+            }
+            Op::I2b => t.stack[sp - 1] = vi(ai(t.stack[sp - 1]) as i8 as i32),
+            Op::I2c => t.stack[sp - 1] = vi(ai(t.stack[sp - 1]) as u16 as i32),
+            Op::I2s => t.stack[sp - 1] = vi(ai(t.stack[sp - 1]) as i16 as i32),
+            Op::Lcmp => {
+                let b = t.stack[sp - 2] as i64;
+                let a = t.stack[sp - 4] as i64;
+                sp -= 4;
+                push!(vi(a.cmp(&b) as i32));
+            }
+            Op::Fcmpl | Op::Fcmpg => {
+                let b = af(pop!());
+                let a = af(pop!());
+                let r = match a.partial_cmp(&b) {
+                    Some(o) => o as i32,
+                    None => if matches!(op, Op::Fcmpg) { 1 } else { -1 },
+                };
+                push!(vi(r));
+            }
+            Op::Dcmpl | Op::Dcmpg => {
+                let b = ad(t.stack[sp - 2]);
+                let a = ad(t.stack[sp - 4]);
+                sp -= 4;
+                let r = match a.partial_cmp(&b) {
+                    Some(o) => o as i32,
+                    None => if matches!(op, Op::Dcmpg) { 1 } else { -1 },
+                };
+                push!(vi(r));
+            }
+            Op::If(c, target) => {
+                if c.test(ai(pop!()), 0) {
+                    pc = target as usize;
+                }
+            }
+            Op::IfIcmp(c, target) => {
+                let b = ai(pop!());
+                let a = ai(pop!());
+                if c.test(a, b) {
+                    pc = target as usize;
+                }
+            }
+            Op::IfAcmpEq(target) => {
+                let b = pop!();
+                let a = pop!();
+                if a == b {
+                    pc = target as usize;
+                }
+            }
+            Op::IfAcmpNe(target) => {
+                let b = pop!();
+                let a = pop!();
+                if a != b {
+                    pc = target as usize;
+                }
+            }
+            Op::IfNull(target) => {
+                if pop!() == 0 {
+                    pc = target as usize;
+                }
+            }
+            Op::IfNonNull(target) => {
+                if pop!() != 0 {
+                    pc = target as usize;
+                }
+            }
+            Op::Goto(target) => pc = target as usize,
+            Op::Jsr(target) => {
+                push!(pc as u64);
+                pc = target as usize;
+            }
+            Op::Ret(n) => pc = t.stack[bp + n as usize] as usize,
+            Op::TableSwitch(i) => {
+                let sw = &prep.switches[i as usize];
+                let k = ai(pop!()) as i64 - sw.low as i64;
+                pc = if k >= 0 && (k as usize) < sw.dense.len() { sw.dense[k as usize] } else { sw.default } as usize;
+            }
+            Op::LookupSwitch(i) => {
+                let sw = &prep.switches[i as usize];
+                let k = ai(pop!());
+                pc = match sw.pairs.binary_search_by_key(&k, |p| p.0) {
+                    Ok(j) => sw.pairs[j].1,
+                    Err(_) => sw.default,
+                } as usize;
+            }
+            Op::Return1 => return Ok(t.stack[sp - 1]),
+            Op::Return2 => return Ok(t.stack[sp - 2]),
+            Op::Return => return Ok(0),
+            Op::GetStatic(idx) => {
+                sync!();
+                let (mirror, f) = tri!(static_field(t, m, idx));
+                let v = load_field(mirror, f.offset as usize, f.ty, f.volatile);
+                push_result!(f.ty, v);
+            }
+            Op::PutStatic(idx) => {
+                sync!();
+                let (mirror, f) = tri!(static_field(t, m, idx));
+                if f.ty.slots() == 2 {
+                    sp -= 1;
+                }
+                let v = pop!();
+                store_field(mirror, f.offset as usize, f.ty, f.volatile, v);
+            }
+            Op::GetField(idx) => {
+                let f = match m.class.cp_cache[idx as usize].get() {
+                    Some(crate::class::resolve::Resolved::Field(f)) if !f.is_static => *f,
+                    _ => {
+                        sync!();
+                        tri!(instance_field(t, m, idx))
+                    }
+                };
+                let o = pop!();
+                let o = match from_slot(o) {
+                    Some(o) => o,
+                    None => throw!("java/lang/NullPointerException", None),
+                };
+                let v = load_field(o, f.offset as usize, f.ty, f.volatile);
+                push_result!(f.ty, v);
+            }
+            Op::PutField(idx) => {
+                let f = match m.class.cp_cache[idx as usize].get() {
+                    Some(crate::class::resolve::Resolved::Field(f)) if !f.is_static => *f,
+                    _ => {
+                        sync!();
+                        tri!(instance_field(t, m, idx))
+                    }
+                };
+                if f.ty.slots() == 2 {
+                    sp -= 1;
+                }
+                let v = pop!();
+                let o = pop!();
+                let o = match from_slot(o) {
+                    Some(o) => o,
+                    None => throw!("java/lang/NullPointerException", None),
+                };
+                store_field(o, f.offset as usize, f.ty, f.volatile, v);
+            }
+            Op::InvokeVirtual(idx) => {
+                sync!();
+                let (rm, sig) = tri!(resolve_method(t, m, idx));
+                if rm.is_signature_polymorphic() {
+                    let call_desc = m.class.file.as_ref().and_then(|f| f.constant_pool.member_ref(idx)).map(|r| r.descriptor).unwrap_or("");
+                    let (v, ret, nslots) = tri!(crate::invoke::invoke_polymorphic(t, rm, call_desc, sp));
+                    sp -= nslots;
+                    push_result!(ret, v);
+                    continue;
+                }
+                let n = rm.arg_slots as usize;
+                let recv = t.stack[sp - n];
+                let recv = match from_slot(recv) {
+                    Some(o) => o,
+                    None => throw!("java/lang/NullPointerException", None),
+                };
+                let target = select_virtual(recv.class(), rm, sig);
+                let v = tri!(invoke(t, target, sp - n));
+                sp -= n;
+                push_result!(rm.ret, v);
+            }
+            Op::InvokeSpecial(idx) => {
+                sync!();
+                let (rm, _) = tri!(resolve_method(t, m, idx));
+                let n = rm.arg_slots as usize;
+                if t.stack[sp - n] == 0 {
+                    throw!("java/lang/NullPointerException", None);
+                }
+                let target = select_special(m.class, rm);
+                let v = tri!(invoke(t, target, sp - n));
+                sp -= n;
+                push_result!(rm.ret, v);
+            }
+            Op::InvokeStatic(idx) => {
+                sync!();
+                let (rm, _) = tri!(resolve_method(t, m, idx));
+                if !rm.is_static() {
+                    let msg = format!("Expected static method '{}'", resolve::pretty_method(rm.class, &rm.name, &rm.descriptor));
+                    throw!("java/lang/IncompatibleClassChangeError", Some(&msg));
+                }
+                tri!(t.ensure_initialized(rm.class));
+                let n = rm.arg_slots as usize;
+                let v = tri!(invoke(t, rm, sp - n));
+                sp -= n;
+                push_result!(rm.ret, v);
+            }
+            Op::InvokeInterface(idx) => {
+                sync!();
+                let (rm, sig) = tri!(resolve_method(t, m, idx));
+                let n = rm.arg_slots as usize;
+                let recv = match from_slot(t.stack[sp - n]) {
+                    Some(o) => o,
+                    None => throw!("java/lang/NullPointerException", None),
+                };
+                let target = tri!(select_interface(t, recv.class(), rm, sig));
+                let v = tri!(invoke(t, target, sp - n));
+                sp -= n;
+                push_result!(rm.ret, v);
+            }
+            Op::InvokeDynamic(site) => {
+                sync!();
+                let (v, ret, nslots) = tri!(crate::invoke::invokedynamic(t, m, &prep.indy[site as usize], sp));
+                sp -= nslots;
+                push_result!(ret, v);
+            }
+            Op::New(idx) => {
+                sync!();
+                let c = tri!(resolve_class(t, m, idx));
+                if c.is_interface() || c.is_abstract() {
+                    let name = c.java_name();
+                    throw!("java/lang/InstantiationError", Some(&name));
+                }
+                tri!(t.ensure_initialized(c));
+                let o = tri!(t.alloc_object(c));
+                push!(o.slot());
+            }
+            Op::NewArray(ty) => {
+                sync!();
+                let len = ai(pop!());
+                let ac = tri!(t.array_class_of(t.vm.classes.primitive(ty)));
+                let a = tri!(t.alloc_array(ac, len));
+                push!(a.slot());
+            }
+            Op::ANewArray(idx) => {
+                sync!();
+                let len = ai(pop!());
+                let c = tri!(resolve_class(t, m, idx));
+                let ac = tri!(t.array_class_of(c));
+                let a = tri!(t.alloc_array(ac, len));
+                push!(a.slot());
+            }
+            Op::ArrayLength => {
+                let a = pop!();
+                let a = match from_slot(a) {
+                    Some(a) => a,
+                    None => throw!("java/lang/NullPointerException", None),
+                };
+                push!(vi(a.array_len() as i32));
+            }
+            Op::Athrow => {
+                let e = pop!();
+                let e = match from_slot(e) {
+                    Some(e) => e,
+                    None => throw!("java/lang/NullPointerException", None),
+                };
+                sync!();
+                t.exception = Some(e);
+                let r: JResult<()> = Err(Thrown);
+                tri!(r);
+            }
+            Op::CheckCast(idx) => {
+                if let Some(o) = from_slot(t.stack[sp - 1]) {
+                    sync!();
+                    let c = tri!(resolve_class(t, m, idx));
+                    if !o.class().is_subtype_of(c) {
+                        let msg = crate::runtime::class_cast_message(o.class(), c);
+                        throw!("java/lang/ClassCastException", Some(&msg));
+                    }
+                }
+            }
+            Op::InstanceOf(idx) => {
+                let o = pop!();
+                let r = match from_slot(o) {
+                    Some(o) => {
+                        sync!();
+                        let c = tri!(resolve_class(t, m, idx));
+                        o.class().is_subtype_of(c) as i32
+                    }
+                    None => 0,
+                };
+                push!(vi(r));
+            }
+            Op::MonitorEnter => {
+                let o = pop!();
+                let o = match from_slot(o) {
+                    Some(o) => o,
+                    None => throw!("java/lang/NullPointerException", None),
+                };
+                monitor_of(&t.domain, o).enter(t.id);
+            }
+            Op::MonitorExit => {
+                let o = pop!();
+                let o = match from_slot(o) {
+                    Some(o) => o,
+                    None => throw!("java/lang/NullPointerException", None),
+                };
+                if monitor_of(&t.domain, o).exit(t.id).is_err() {
+                    throw!("java/lang/IllegalMonitorStateException", None);
+                }
+            }
+            Op::MultiANewArray(idx, dims) => {
+                sync!();
+                let c = tri!(resolve_class(t, m, idx));
+                let n = dims as usize;
+                let lens: Vec<i32> = t.stack[sp - n..sp].iter().map(|&v| ai(v)).collect();
+                sp -= n;
+                let a = tri!(t.multi_array(c, &lens));
+                push!(a.slot());
+            }
+        }
+    }
+}
+
+/// Value of a `java.lang.Thread`'s interrupt status shared with blocking natives.
+pub fn interrupted(t: &JThread) -> bool {
+    t.interrupted.load(Ordering::Relaxed)
+}

@@ -1,0 +1,15 @@
+//! The interpreter: bytecode is pre-decoded once per method into [`Op`]s whose branch
+//! targets are instruction indices and whose constant-pool operands index the class's
+//! resolution cache; [`exec`] runs them on the thread's slot stack.
+//!
+//! Frame layout: locals at `stack[bp .. bp + max_locals]`, the operand stack right above.
+//! A call's arguments on the caller's operand stack become the callee's first locals (no
+//! copy). Longs and doubles take two slots (value, then a padding slot) in locals and on the
+//! operand stack, exactly as JVMS counts them, so `dup2`/`pop2` need no type information.
+
+pub mod decode;
+pub mod exec;
+pub mod op;
+
+pub use decode::Prepared;
+pub use op::Op;

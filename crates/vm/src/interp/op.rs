@@ -1,0 +1,164 @@
+//! The pre-decoded instruction set.
+
+use crate::class::BasicType;
+
+/// Comparison of an `if*` instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cond {
+    Eq,
+    Ne,
+    Lt,
+    Ge,
+    Gt,
+    Le,
+}
+
+impl Cond {
+    #[inline(always)]
+    pub fn test(self, a: i32, b: i32) -> bool {
+        match self {
+            Cond::Eq => a == b,
+            Cond::Ne => a != b,
+            Cond::Lt => a < b,
+            Cond::Ge => a >= b,
+            Cond::Gt => a > b,
+            Cond::Le => a <= b,
+        }
+    }
+}
+
+/// One decoded instruction. Branch targets are indices into the op array; `u16` operands
+/// are constant-pool indices unless named otherwise.
+#[derive(Clone, Copy, Debug)]
+pub enum Op {
+    Nop,
+    AconstNull,
+    Iconst(i32),
+    Lconst(i64),
+    Fconst(f32),
+    Dconst(f64),
+    LdcString(u16),
+    LdcClass(u16),
+    /// MethodType, MethodHandle or dynamic constant.
+    LdcOther(u16),
+    /// Load/store a one-slot local.
+    Load(u16),
+    Store(u16),
+    /// Load/store a two-slot local (long/double).
+    Load2(u16),
+    Store2(u16),
+    ArrayLoad(BasicType),
+    ArrayStore(BasicType),
+    Pop,
+    Pop2,
+    Dup,
+    DupX1,
+    DupX2,
+    Dup2,
+    Dup2X1,
+    Dup2X2,
+    Swap,
+    Iadd,
+    Ladd,
+    Fadd,
+    Dadd,
+    Isub,
+    Lsub,
+    Fsub,
+    Dsub,
+    Imul,
+    Lmul,
+    Fmul,
+    Dmul,
+    Idiv,
+    Ldiv,
+    Fdiv,
+    Ddiv,
+    Irem,
+    Lrem,
+    Frem,
+    Drem,
+    Ineg,
+    Lneg,
+    Fneg,
+    Dneg,
+    Ishl,
+    Lshl,
+    Ishr,
+    Lshr,
+    Iushr,
+    Lushr,
+    Iand,
+    Land,
+    Ior,
+    Lor,
+    Ixor,
+    Lxor,
+    Iinc(u16, i16),
+    I2l,
+    I2f,
+    I2d,
+    L2i,
+    L2f,
+    L2d,
+    F2i,
+    F2l,
+    F2d,
+    D2i,
+    D2l,
+    D2f,
+    I2b,
+    I2c,
+    I2s,
+    Lcmp,
+    Fcmpl,
+    Fcmpg,
+    Dcmpl,
+    Dcmpg,
+    If(Cond, u32),
+    IfIcmp(Cond, u32),
+    IfAcmpEq(u32),
+    IfAcmpNe(u32),
+    IfNull(u32),
+    IfNonNull(u32),
+    Goto(u32),
+    /// jsr: push the return op index, branch.
+    Jsr(u32),
+    Ret(u16),
+    /// Index into `Prepared::switches`.
+    TableSwitch(u32),
+    LookupSwitch(u32),
+    /// Return a one-slot value.
+    Return1,
+    /// Return a two-slot value.
+    Return2,
+    Return,
+    GetStatic(u16),
+    PutStatic(u16),
+    GetField(u16),
+    PutField(u16),
+    InvokeVirtual(u16),
+    InvokeSpecial(u16),
+    InvokeStatic(u16),
+    InvokeInterface(u16),
+    /// Index into `Prepared::indy`.
+    InvokeDynamic(u32),
+    New(u16),
+    NewArray(BasicType),
+    ANewArray(u16),
+    ArrayLength,
+    Athrow,
+    CheckCast(u16),
+    InstanceOf(u16),
+    MonitorEnter,
+    MonitorExit,
+    MultiANewArray(u16, u8),
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn op_is_compact() {
+        assert!(std::mem::size_of::<super::Op>() <= 16);
+    }
+}

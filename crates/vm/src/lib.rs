@@ -1,0 +1,25 @@
+//! jxvm's runtime: a Java virtual machine that boots the real OpenJDK 17 class library.
+//!
+//! Layout (each module's doc says what it owns and what it must not touch):
+//! - [`class`]: shared, immutable class metadata; loading, layout, dispatch, resolution.
+//! - [`heap`]: raw object memory of a domain and the object layout.
+//! - [`domain`]: per-domain mutable state (mirrors and statics, init states, strings, monitors).
+//! - [`thread`]: Java threads, frames, monitors.
+//! - [`interp`]: pre-decoding and the interpreter loop.
+//! - [`invoke`]: invokedynamic intrinsics (lambdas, string concatenation, record methods).
+//! - [`runtime`]: allocation, initialization, strings, exceptions and calls on a thread.
+//! - [`native`]: native methods, one module per Java package family.
+//! - [`port`]: the host interface every native goes through.
+//! - [`vm`]: process-wide state and the boot sequence.
+
+pub mod class;
+pub mod domain;
+pub mod heap;
+pub mod idtable;
+pub mod interp;
+pub mod invoke;
+pub mod native;
+pub mod port;
+pub mod runtime;
+pub mod thread;
+pub mod vm;

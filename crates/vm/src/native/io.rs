@@ -1,0 +1,297 @@
+//! Natives of java.io: FileDescriptor, FileInputStream, FileOutputStream, RandomAccessFile,
+//! UnixFileSystem and Console. Every host interaction goes through [`crate::port`].
+
+use super::{Registry, jint, nonnull, obj, ret_bool, ret_int};
+use crate::heap::ObjRef;
+use crate::heap::layout::ARRAY_BASE;
+use crate::port::{self, OpenMode, PortError};
+use crate::thread::{JResult, JThread, Thrown};
+
+pub fn register(r: &mut Registry) {
+    let fd = "java/io/FileDescriptor";
+    r.add(fd, "getHandle", "(I)J", |_, _| Ok(-1i64 as u64));
+    r.add(fd, "getAppend", "(I)Z", |_, a| Ok(ret_bool(port::is_append(jint(a[0])))));
+    r.add(fd, "close0", "()V", fd_close0);
+
+    let fos = "java/io/FileOutputStream";
+    r.add(fos, "writeBytes", "([BIIZ)V", fos_write_bytes);
+    r.add(fos, "write", "(IZ)V", fos_write);
+    r.add(fos, "open0", "(Ljava/lang/String;Z)V", fos_open);
+
+    let fis = "java/io/FileInputStream";
+    r.add(fis, "open0", "(Ljava/lang/String;)V", fis_open);
+    r.add(fis, "read0", "()I", fis_read0);
+    r.add(fis, "readBytes", "([BII)I", fis_read_bytes);
+    r.add(fis, "skip0", "(J)J", fis_skip);
+    r.add(fis, "available0", "()I", fis_available);
+    r.add(fis, "length0", "()J", |t, a| {
+        let fd = stream_fd(t, a[0])?;
+        io_result(t, port::file_length(fd)).map(|v| v as u64)
+    });
+    r.add(fis, "position0", "()J", |t, a| {
+        let fd = stream_fd(t, a[0])?;
+        io_result(t, port::seek(fd, 0, port::Whence::Current)).map(|v| v as u64)
+    });
+
+    let raf = "java/io/RandomAccessFile";
+    r.add(raf, "open0", "(Ljava/lang/String;I)V", raf_open);
+    r.add(raf, "read0", "()I", fis_read0);
+    r.add(raf, "readBytes", "([BII)I", fis_read_bytes);
+    r.add(raf, "write0", "(I)V", |t, a| fos_write(t, &[a[0], a[1], 0]));
+    r.add(raf, "writeBytes", "([BII)V", |t, a| fos_write_bytes(t, &[a[0], a[1], a[2], a[3], 0]));
+    r.add(raf, "getFilePointer", "()J", |t, a| {
+        let fd = stream_fd(t, a[0])?;
+        io_result(t, port::seek(fd, 0, port::Whence::Current)).map(|v| v as u64)
+    });
+    r.add(raf, "seek0", "(J)V", |t, a| {
+        let fd = stream_fd(t, a[0])?;
+        io_result(t, port::seek(fd, a[1] as i64, port::Whence::Start)).map(|_| 0)
+    });
+    r.add(raf, "length0", "()J", |t, a| {
+        let fd = stream_fd(t, a[0])?;
+        io_result(t, port::file_length(fd)).map(|v| v as u64)
+    });
+    r.add(raf, "setLength0", "(J)V", |t, a| {
+        let fd = stream_fd(t, a[0])?;
+        io_result(t, port::set_length(fd, a[1] as i64)).map(|_| 0)
+    });
+
+    let ufs = "java/io/UnixFileSystem";
+    r.add(ufs, "canonicalize0", "(Ljava/lang/String;)Ljava/lang/String;", ufs_canonicalize);
+    r.add(ufs, "getBooleanAttributes0", "(Ljava/io/File;)I", ufs_boolean_attributes);
+    r.add(ufs, "checkAccess0", "(Ljava/io/File;I)Z", |t, a| {
+        let p = file_path(t, a[1])?;
+        Ok(ret_bool(port::access(&p, jint(a[2]))))
+    });
+    r.add(ufs, "getLastModifiedTime0", "(Ljava/io/File;)J", |t, a| {
+        let p = file_path(t, a[1])?;
+        Ok(port::stat(&p).map_or(0, |s| s.mtime_ms) as u64)
+    });
+    r.add(ufs, "getLength0", "(Ljava/io/File;)J", |t, a| {
+        let p = file_path(t, a[1])?;
+        Ok(port::stat(&p).map_or(0, |s| s.size) as u64)
+    });
+    r.add(ufs, "setPermission0", "(Ljava/io/File;IZZ)Z", |t, a| {
+        let p = file_path(t, a[1])?;
+        Ok(ret_bool(port::set_permission(&p, jint(a[2]), a[3] != 0, a[4] != 0)))
+    });
+    r.add(ufs, "createFileExclusively0", "(Ljava/lang/String;)Z", |t, a| {
+        let n = nonnull(t, a[1])?;
+        let p = t.rust_string(n);
+        match port::create_exclusive(&p) {
+            Ok(created) => Ok(ret_bool(created)),
+            Err(e) => Err(io_exception(t, &e.message)),
+        }
+    });
+    r.add(ufs, "delete0", "(Ljava/io/File;)Z", |t, a| {
+        let p = file_path(t, a[1])?;
+        Ok(ret_bool(port::delete(&p)))
+    });
+    r.add(ufs, "list0", "(Ljava/io/File;)[Ljava/lang/String;", ufs_list);
+    r.add(ufs, "createDirectory0", "(Ljava/io/File;)Z", |t, a| {
+        let p = file_path(t, a[1])?;
+        Ok(ret_bool(port::mkdir(&p)))
+    });
+    r.add(ufs, "rename0", "(Ljava/io/File;Ljava/io/File;)Z", |t, a| {
+        let from = file_path(t, a[1])?;
+        let to = file_path(t, a[2])?;
+        Ok(ret_bool(port::rename(&from, &to)))
+    });
+    r.add(ufs, "setLastModifiedTime0", "(Ljava/io/File;J)Z", |t, a| {
+        let p = file_path(t, a[1])?;
+        Ok(ret_bool(port::set_mtime(&p, a[2] as i64)))
+    });
+    r.add(ufs, "setReadOnly0", "(Ljava/io/File;)Z", |t, a| {
+        let p = file_path(t, a[1])?;
+        Ok(ret_bool(port::set_permission(&p, 2, false, false)))
+    });
+    r.add(ufs, "getSpace0", "(Ljava/io/File;I)J", |t, a| {
+        let p = file_path(t, a[1])?;
+        Ok(port::space(&p, jint(a[2])) as u64)
+    });
+    r.add(ufs, "getNameMax0", "(Ljava/lang/String;)J", |_, _| Ok(255));
+
+    let con = "java/io/Console";
+    r.add(con, "istty", "()Z", |_, _| Ok(ret_bool(port::isatty(0) && port::isatty(1))));
+    r.add(con, "encoding", "()Ljava/lang/String;", |_, _| Ok(0));
+    r.add(con, "echo", "(Z)Z", |_, _| Ok(1));
+}
+
+fn field(o: ObjRef, name: &str) -> usize {
+    o.class().instance_field(name).unwrap_or_else(|| panic!("field {name} missing in {}", o.class().name)).offset as usize
+}
+
+/// The `fd` int inside a FileDescriptor.
+fn fd_of(fdo: ObjRef) -> i32 {
+    fdo.read::<i32>(field(fdo, "fd"))
+}
+
+/// The OS descriptor behind a stream object (its `fd` FileDescriptor field).
+fn stream_fd(t: &mut JThread, this: u64) -> JResult<i32> {
+    let s = nonnull(t, this)?;
+    let Some(fdo) = s.read_ref(field(s, "fd")) else {
+        return Err(io_exception(t, "Stream Closed"));
+    };
+    let fd = fd_of(fdo);
+    if fd < 0 {
+        return Err(io_exception(t, "Stream Closed"));
+    }
+    Ok(fd)
+}
+
+fn io_exception(t: &mut JThread, msg: &str) -> Thrown {
+    t.throw_new("java/io/IOException", Some(msg))
+}
+
+fn io_result<T>(t: &mut JThread, r: Result<T, PortError>) -> JResult<T> {
+    r.map_err(|e| io_exception(t, &e.message))
+}
+
+fn fd_close0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let fdo = nonnull(t, a[0])?;
+    let off = field(fdo, "fd");
+    let fd = fdo.read::<i32>(off);
+    if fd >= 0 {
+        fdo.write::<i32>(off, -1);
+        // Standard streams are not closed at the OS level, like the JDK's fileDescriptorClose.
+        if fd > 2 {
+            io_result(t, port::close(fd))?;
+        }
+    }
+    Ok(0)
+}
+
+fn byte_range(t: &mut JThread, b: u64, off: i32, len: i32) -> JResult<(ObjRef, usize, usize)> {
+    let arr = nonnull(t, b)?;
+    let n = arr.array_len();
+    if off < 0 || len < 0 || off as usize + len as usize > n {
+        return Err(t.throw_new("java/lang/IndexOutOfBoundsException", None));
+    }
+    Ok((arr, off as usize, len as usize))
+}
+
+fn fos_write_bytes(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let fd = stream_fd(t, a[0])?;
+    let (arr, off, len) = byte_range(t, a[1], jint(a[2]), jint(a[3]))?;
+    let data = arr.array_slice::<u8>()[off..off + len].to_vec();
+    io_result(t, port::write_all(fd, &data))?;
+    Ok(0)
+}
+
+fn fos_write(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let fd = stream_fd(t, a[0])?;
+    io_result(t, port::write_all(fd, &[a[1] as u8]))?;
+    Ok(0)
+}
+
+fn set_stream_fd(t: &mut JThread, this: u64, fd: i32) -> JResult<()> {
+    let s = nonnull(t, this)?;
+    let fdo = s.read_ref(field(s, "fd")).expect("stream without FileDescriptor");
+    fdo.write::<i32>(field(fdo, "fd"), fd);
+    Ok(())
+}
+
+fn open_path(t: &mut JThread, this: u64, path: u64, mode: OpenMode) -> JResult<u64> {
+    let p = nonnull(t, path)?;
+    let p = t.rust_string(p);
+    match port::open(&p, mode) {
+        Ok(fd) => {
+            set_stream_fd(t, this, fd)?;
+            Ok(0)
+        }
+        Err(e) => {
+            let msg = format!("{p} ({})", e.message);
+            Err(t.throw_new("java/io/FileNotFoundException", Some(&msg)))
+        }
+    }
+}
+
+fn fos_open(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let mode = if a[2] != 0 { OpenMode::Append } else { OpenMode::Truncate };
+    open_path(t, a[0], a[1], mode)
+}
+
+fn fis_open(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    open_path(t, a[0], a[1], OpenMode::Read)
+}
+
+fn raf_open(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    // RandomAccessFile modes: O_RDONLY = 1, O_RDWR = 2, O_SYNC = 4, O_DSYNC = 8
+    let mode = if jint(a[2]) & 2 != 0 { OpenMode::ReadWrite } else { OpenMode::Read };
+    open_path(t, a[0], a[1], mode)
+}
+
+fn fis_read0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let fd = stream_fd(t, a[0])?;
+    let mut b = [0u8; 1];
+    let n = io_result(t, port::read(fd, &mut b))?;
+    Ok(ret_int(if n == 0 { -1 } else { b[0] as i32 }))
+}
+
+fn fis_read_bytes(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let fd = stream_fd(t, a[0])?;
+    let (arr, off, len) = byte_range(t, a[1], jint(a[2]), jint(a[3]))?;
+    if len == 0 {
+        return Ok(0);
+    }
+    let mut buf = vec![0u8; len];
+    let n = io_result(t, port::read(fd, &mut buf))?;
+    if n == 0 {
+        return Ok(ret_int(-1));
+    }
+    arr.array_slice::<u8>()[off..off + n].copy_from_slice(&buf[..n]);
+    Ok(ret_int(n as i32))
+}
+
+fn fis_skip(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let fd = stream_fd(t, a[0])?;
+    let n = a[1] as i64;
+    let cur = io_result(t, port::seek(fd, 0, port::Whence::Current))?;
+    let end = io_result(t, port::seek(fd, n, port::Whence::Current))?;
+    Ok((end - cur) as u64)
+}
+
+fn fis_available(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let fd = stream_fd(t, a[0])?;
+    let n = io_result(t, port::available(fd))?;
+    Ok(ret_int(n.min(i32::MAX as i64) as i32))
+}
+
+fn file_path(t: &mut JThread, file: u64) -> JResult<String> {
+    let f = nonnull(t, file)?;
+    let p = f.read_ref(field(f, "path"));
+    Ok(p.map(|p| t.rust_string(p)).unwrap_or_default())
+}
+
+fn ufs_canonicalize(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let p = nonnull(t, a[1])?;
+    let p = t.rust_string(p);
+    let c = port::canonicalize(&p);
+    Ok(t.new_string(&c)?.slot())
+}
+
+fn ufs_boolean_attributes(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let p = file_path(t, a[1])?;
+    // BA_EXISTS = 1, BA_REGULAR = 2, BA_DIRECTORY = 4
+    let v = match port::stat(&p) {
+        Some(s) => 1 | if s.is_dir { 4 } else if s.is_file { 2 } else { 0 },
+        None => 0,
+    };
+    Ok(ret_int(v))
+}
+
+fn ufs_list(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let p = file_path(t, a[1])?;
+    let Some(names) = port::list_dir(&p) else { return Ok(0) };
+    let string = t.vm.wk().string;
+    let arr = t.new_array_of(string, names.len() as i32)?;
+    for (i, n) in names.iter().enumerate() {
+        let s = t.new_string(n)?;
+        arr.write_ref(ARRAY_BASE + i * 8, Some(s));
+    }
+    Ok(arr.slot())
+}
+
+pub fn unused(_: u64) -> Option<ObjRef> {
+    obj(0)
+}

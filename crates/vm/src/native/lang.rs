@@ -1,0 +1,643 @@
+//! Natives of java.lang (Object, Class basics, System, Runtime, String, Float/Double,
+//! StrictMath, Throwable and StackTraceElement, Module, ClassLoader, BootLoader, ref) and of
+//! java.security.AccessController and jdk.internal.reflect.Reflection.
+
+use std::sync::atomic::Ordering;
+
+use super::{Registry, jint, nonnull, obj, ret_bool, ret_int};
+use crate::class::{BasicType, Class, LoaderId};
+use crate::heap::layout::ARRAY_BASE;
+use crate::heap::{ObjRef, copy_array_bytes};
+use crate::thread::monitor::{MonitorError, identity_hash, monitor_of};
+use crate::thread::{JResult, JThread, Thrown};
+use crate::vm::Vm;
+
+pub fn register(r: &mut Registry) {
+    let o = "java/lang/Object";
+    r.add(o, "getClass", "()Ljava/lang/Class;", object_get_class);
+    r.add(o, "hashCode", "()I", object_hash_code);
+    r.add(o, "clone", "()Ljava/lang/Object;", object_clone);
+    r.add(o, "notify", "()V", |t, a| object_notify(t, a, false));
+    r.add(o, "notifyAll", "()V", |t, a| object_notify(t, a, true));
+    r.add(o, "wait", "(J)V", object_wait);
+
+    let s = "java/lang/System";
+    r.add(s, "arraycopy", "", system_arraycopy);
+    r.add(s, "currentTimeMillis", "()J", |_, _| Ok(crate::port::current_time_millis() as u64));
+    r.add(s, "nanoTime", "()J", |_, _| Ok(crate::port::nano_time() as u64));
+    r.add(s, "identityHashCode", "(Ljava/lang/Object;)I", system_identity_hash);
+    r.add(s, "mapLibraryName", "(Ljava/lang/String;)Ljava/lang/String;", map_library_name);
+    r.add(s, "setIn0", "(Ljava/io/InputStream;)V", |t, a| set_system_stream(t, "in", a[0]));
+    r.add(s, "setOut0", "(Ljava/io/PrintStream;)V", |t, a| set_system_stream(t, "out", a[0]));
+    r.add(s, "setErr0", "(Ljava/io/PrintStream;)V", |t, a| set_system_stream(t, "err", a[0]));
+
+    let rt = "java/lang/Runtime";
+    r.add(rt, "availableProcessors", "()I", |_, _| Ok(ret_int(crate::port::available_processors() as i32)));
+    r.add(rt, "freeMemory", "()J", |t, _| Ok((t.domain.heap.capacity() - t.domain.heap.used()) as u64));
+    r.add(rt, "totalMemory", "()J", |t, _| Ok(t.domain.heap.capacity() as u64));
+    r.add(rt, "maxMemory", "()J", |t, _| Ok(t.domain.heap.capacity() as u64));
+    r.add(rt, "gc", "()V", |_, _| Ok(0));
+    r.add("java/lang/Shutdown", "beforeHalt", "()V", |_, _| Ok(0));
+    r.add("java/lang/Shutdown", "halt0", "(I)V", |_, a| crate::port::exit(jint(a[0])));
+
+    r.add("java/lang/String", "intern", "()Ljava/lang/String;", string_intern);
+    r.add("java/lang/StringUTF16", "isBigEndian", "()Z", |_, _| Ok(0));
+    r.add("java/lang/Float", "floatToRawIntBits", "(F)I", |_, a| Ok(a[0] & 0xFFFF_FFFF));
+    r.add("java/lang/Float", "intBitsToFloat", "(I)F", |_, a| Ok(a[0] & 0xFFFF_FFFF));
+    r.add("java/lang/Double", "doubleToRawLongBits", "(D)J", |_, a| Ok(a[0]));
+    r.add("java/lang/Double", "longBitsToDouble", "(J)D", |_, a| Ok(a[0]));
+    register_strict_math(r);
+
+    r.add("java/lang/Throwable", "fillInStackTrace", "(I)Ljava/lang/Throwable;", throwable_fill_in);
+    r.add("java/lang/StackTraceElement", "initStackTraceElements", "([Ljava/lang/StackTraceElement;Ljava/lang/Throwable;)V", ste_init_all);
+
+    let m = "java/lang/Module";
+    r.add(m, "defineModule0", "", module_define);
+    r.add(m, "addReads0", "", |_, _| Ok(0));
+    r.add(m, "addExports0", "", |_, _| Ok(0));
+    r.add(m, "addExportsToAll0", "", |_, _| Ok(0));
+    r.add(m, "addExportsToAllUnnamed0", "", |_, _| Ok(0));
+
+    let cl = "java/lang/ClassLoader";
+    r.add(cl, "findBootstrapClass", "(Ljava/lang/String;)Ljava/lang/Class;", find_bootstrap_class);
+    r.add(cl, "findLoadedClass0", "(Ljava/lang/String;)Ljava/lang/Class;", find_loaded_class);
+    r.add(cl, "defineClass1", "", define_class1);
+    r.add(cl, "defineClass0", "", define_class0);
+    r.add(cl, "retrieveDirectives", "()Ljava/lang/AssertionStatusDirectives;", retrieve_directives);
+    let bl = "jdk/internal/loader/BootLoader";
+    r.add(bl, "setBootLoaderUnnamedModule0", "(Ljava/lang/Module;)V", |t, a| {
+        *t.domain.boot_unnamed_module.lock() = obj(a[0]);
+        Ok(0)
+    });
+    r.add(bl, "getSystemPackageLocation", "(Ljava/lang/String;)Ljava/lang/String;", system_package_location);
+    r.add(bl, "getSystemPackageNames", "()[Ljava/lang/String;", system_package_names);
+    let nl = "jdk/internal/loader/NativeLibraries";
+    r.add(nl, "findBuiltinLib", "(Ljava/lang/String;)Ljava/lang/String;", find_builtin_lib);
+    r.add(nl, "load", "", native_libraries_load);
+    r.add(nl, "unload", "", |_, _| Ok(0));
+
+    let rf = "java/lang/ref/Reference";
+    r.add(rf, "getAndClearReferencePendingList", "()Ljava/lang/ref/Reference;", |_, _| Ok(0));
+    r.add(rf, "hasReferencePendingList", "()Z", |_, _| Ok(0));
+    r.add(rf, "waitForReferencePendingList", "()V", wait_for_pending_list);
+    r.add(rf, "refersTo0", "(Ljava/lang/Object;)Z", reference_refers_to);
+    r.add("java/lang/ref/PhantomReference", "refersTo0", "(Ljava/lang/Object;)Z", reference_refers_to);
+    r.add(rf, "clear0", "()V", reference_clear);
+
+    let ac = "java/security/AccessController";
+    r.add(ac, "getStackAccessControlContext", "()Ljava/security/AccessControlContext;", |_, _| Ok(0));
+    r.add(ac, "getInheritedAccessControlContext", "()Ljava/security/AccessControlContext;", |_, _| Ok(0));
+    r.add(ac, "ensureMaterializedForStackWalk", "(Ljava/lang/Object;)V", |_, _| Ok(0));
+    r.add(ac, "getProtectionDomain", "(Ljava/lang/Class;)Ljava/security/ProtectionDomain;", |_, _| Ok(0));
+
+    let refl = "jdk/internal/reflect/Reflection";
+    r.add(refl, "getCallerClass", "()Ljava/lang/Class;", get_caller_class);
+    r.add(refl, "getClassAccessFlags", "(Ljava/lang/Class;)I", |t, a| {
+        let m = nonnull(t, a[0])?;
+        Ok(ret_int(t.class_of_mirror(m).access as i32))
+    });
+    r.add(refl, "areNestMates", "(Ljava/lang/Class;Ljava/lang/Class;)Z", are_nest_mates);
+}
+
+// ---- Object ----
+
+fn object_get_class(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let o = nonnull(t, a[0])?;
+    Ok(t.mirror(o.class())?.slot())
+}
+
+fn object_hash_code(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let o = nonnull(t, a[0])?;
+    Ok(ret_int(identity_hash(&t.domain, o)))
+}
+
+fn system_identity_hash(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    Ok(match obj(a[0]) {
+        Some(o) => ret_int(identity_hash(&t.domain, o)),
+        None => 0,
+    })
+}
+
+fn object_clone(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let o = nonnull(t, a[0])?;
+    let c = o.class();
+    if !c.is_array() {
+        let cloneable = t.load_boot("java/lang/Cloneable")?;
+        if !c.is_subtype_of(cloneable) {
+            return Err(t.throw_new("java/lang/CloneNotSupportedException", Some(&c.java_name())));
+        }
+    }
+    Ok(t.clone_object(o)?.slot())
+}
+
+fn monitor_error(t: &mut JThread, e: MonitorError) -> Thrown {
+    match e {
+        MonitorError::NotOwner => t.throw_new("java/lang/IllegalMonitorStateException", Some("current thread is not owner")),
+        MonitorError::Interrupted => t.throw_new("java/lang/InterruptedException", None),
+    }
+}
+
+fn object_notify(t: &mut JThread, a: &[u64], all: bool) -> JResult<u64> {
+    let o = nonnull(t, a[0])?;
+    match monitor_of(&t.domain, o).notify(t.id, all) {
+        Ok(()) => Ok(0),
+        Err(e) => Err(monitor_error(t, e)),
+    }
+}
+
+fn object_wait(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let o = nonnull(t, a[0])?;
+    let ms = a[1] as i64;
+    if ms < 0 {
+        return Err(t.throw_new("java/lang/IllegalArgumentException", Some("timeout value is negative")));
+    }
+    let timeout = (ms > 0).then(|| std::time::Duration::from_millis(ms as u64));
+    let flag = t.interrupted.clone();
+    let mon = monitor_of(&t.domain, o);
+    let me = t.id;
+    if flag.swap(false, Ordering::SeqCst) {
+        if !mon.is_owner(me) {
+            return Err(monitor_error(t, MonitorError::NotOwner));
+        }
+        super::thread::clear_interrupt_field(t);
+        return Err(monitor_error(t, MonitorError::Interrupted));
+    }
+    super::thread::set_current_status(t, super::thread::WAITING);
+    let r = mon.wait(me, timeout, &|| flag.load(Ordering::SeqCst));
+    super::thread::set_current_status(t, super::thread::RUNNABLE);
+    match r {
+        Ok(()) => Ok(0),
+        Err(MonitorError::Interrupted) => {
+            flag.store(false, Ordering::SeqCst);
+            super::thread::clear_interrupt_field(t);
+            Err(monitor_error(t, MonitorError::Interrupted))
+        }
+        Err(e) => Err(monitor_error(t, e)),
+    }
+}
+
+// ---- System ----
+
+fn system_arraycopy(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let (Some(src), Some(dst)) = (obj(a[0]), obj(a[2])) else {
+        return Err(t.throw_new("java/lang/NullPointerException", None));
+    };
+    let (sp, dp, len) = (jint(a[1]), jint(a[3]), jint(a[4]));
+    let (sc, dc) = (src.class(), dst.class());
+    if !sc.is_array() || !dc.is_array() {
+        let which = if !sc.is_array() { ("source", sc) } else { ("destination", dc) };
+        let msg = format!("arraycopy: {} type {} is not an array", which.0, which.1.java_name());
+        return Err(t.throw_new("java/lang/ArrayStoreException", Some(&msg)));
+    }
+    let (se, de) = (sc.array_elem(), dc.array_elem());
+    if se != de || (se != BasicType::Ref && !std::ptr::eq(sc, dc)) {
+        let msg = format!(
+            "arraycopy: type mismatch: can not copy {}[] into {}[]",
+            array_type_name(sc),
+            array_type_name(dc)
+        );
+        return Err(t.throw_new("java/lang/ArrayStoreException", Some(&msg)));
+    }
+    let (slen, dlen) = (src.array_len() as i64, dst.array_len() as i64);
+    let bad = |what: &str, idx: i64, l: i64| -> String {
+        format!("arraycopy: {what} index {idx} out of bounds for {}[{l}]", array_type_name(sc).replace("object array", "object array"))
+    };
+    if sp < 0 || dp < 0 || len < 0 || sp as i64 + len as i64 > slen || dp as i64 + len as i64 > dlen {
+        let msg = if sp < 0 {
+            bad("source", sp as i64, slen)
+        } else if dp < 0 {
+            format!("arraycopy: destination index {dp} out of bounds for {}[{dlen}]", array_type_name(dc))
+        } else if len < 0 {
+            format!("arraycopy: length {len} is negative")
+        } else if sp as i64 + len as i64 > slen {
+            format!("arraycopy: last source index {} out of bounds for {}[{slen}]", sp as i64 + len as i64, array_type_name(sc))
+        } else {
+            format!("arraycopy: last destination index {} out of bounds for {}[{dlen}]", dp as i64 + len as i64, array_type_name(dc))
+        };
+        return Err(t.throw_new("java/lang/ArrayIndexOutOfBoundsException", Some(&msg)));
+    }
+    let es = se.size();
+    if se == BasicType::Ref && !sc.array_component().zip(dc.array_component()).is_some_and(|(s, d)| s.is_subtype_of(d)) {
+        // Element-wise with store checks.
+        let comp = dc.array_component().expect("array");
+        for i in 0..len as usize {
+            let v = src.read_ref(ARRAY_BASE + (sp as usize + i) * 8);
+            if let Some(v) = v {
+                if !v.class().is_subtype_of(comp) {
+                    let msg = format!(
+                        "arraycopy: element type mismatch: can not cast one of the elements of {}[] to the type of the destination array, {}",
+                        sc.array_component().map_or(String::new(), |c| c.java_name()),
+                        comp.java_name()
+                    );
+                    return Err(t.throw_new("java/lang/ArrayStoreException", Some(&msg)));
+                }
+            }
+            dst.write_ref(ARRAY_BASE + (dp as usize + i) * 8, v);
+        }
+        return Ok(0);
+    }
+    copy_array_bytes(src, ARRAY_BASE + sp as usize * es, dst, ARRAY_BASE + dp as usize * es, len as usize * es);
+    Ok(0)
+}
+
+fn array_type_name(c: &Class) -> String {
+    match c.array_elem() {
+        BasicType::Ref => "object array".to_string(),
+        t => t.java_name().to_string(),
+    }
+}
+
+fn map_library_name(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let n = nonnull(t, a[0])?;
+    let s = format!("lib{}.so", t.rust_string(n));
+    Ok(t.new_string(&s)?.slot())
+}
+
+fn set_system_stream(t: &mut JThread, name: &str, v: u64) -> JResult<u64> {
+    let sys = t.load_boot("java/lang/System")?;
+    let f = sys.fields.iter().find(|f| &*f.name == name && f.is_static()).expect("System stream field");
+    let mirror = t.mirror(sys)?;
+    mirror.write::<u64>((t.vm.wk().statics_base + f.offset) as usize, v);
+    Ok(0)
+}
+
+fn string_intern(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let s = nonnull(t, a[0])?;
+    let units = t.string_utf16(s);
+    let mut table = t.domain.strings.lock();
+    Ok(table.entry(units).or_insert(s).slot())
+}
+
+// ---- StrictMath (fdlibm semantics via the libm crate, a port of the same algorithms) ----
+
+fn register_strict_math(r: &mut Registry) {
+    macro_rules! d1 {
+        ($name:literal, $f:expr) => {
+            r.add("java/lang/StrictMath", $name, "(D)D", |_, a| Ok(($f)(f64::from_bits(a[0])).to_bits()));
+        };
+    }
+    macro_rules! d2 {
+        ($name:literal, $f:expr) => {
+            r.add("java/lang/StrictMath", $name, "(DD)D", |_, a| {
+                Ok(($f)(f64::from_bits(a[0]), f64::from_bits(a[2])).to_bits())
+            });
+        };
+    }
+    d1!("sin", libm::sin);
+    d1!("cos", libm::cos);
+    d1!("tan", libm::tan);
+    d1!("asin", libm::asin);
+    d1!("acos", libm::acos);
+    d1!("atan", libm::atan);
+    d1!("exp", libm::exp);
+    d1!("log", libm::log);
+    d1!("log10", libm::log10);
+    d1!("sqrt", libm::sqrt);
+    d1!("cbrt", libm::cbrt);
+    d1!("sinh", libm::sinh);
+    d1!("cosh", libm::cosh);
+    d1!("tanh", libm::tanh);
+    d1!("expm1", libm::expm1);
+    d1!("log1p", libm::log1p);
+    d2!("atan2", libm::atan2);
+    d2!("pow", libm::pow);
+    d2!("hypot", libm::hypot);
+    d2!("IEEEremainder", libm::remainder);
+}
+
+// ---- Throwable backtraces ----
+
+/// One frame of a backtrace: method id and bytecode index (u32::MAX for native).
+fn encode_frame(method_id: u32, bci: u32) -> i64 {
+    ((method_id as i64) << 32) | bci as i64
+}
+
+fn throwable_fill_in(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let this = nonnull(t, a[0])?;
+    let ec = this.class();
+    let frames: Vec<(u32, u32)> = {
+        let mut it = t.frames.iter().rev().peekable();
+        // Skip fillInStackTrace frames, then the exception's constructors.
+        while it.peek().is_some_and(|f| &*f.method.name == "fillInStackTrace") {
+            it.next();
+        }
+        while it.peek().is_some_and(|f| &*f.method.name == "<init>" && ec.is_subtype_of(f.method.class)) {
+            it.next();
+        }
+        it.map(|f| {
+            let bci = if f.pc == u32::MAX {
+                u32::MAX
+            } else {
+                f.method.prepared.get().and_then(|p| p.as_ref().ok()).map_or(0, |p| p.bci(f.pc))
+            };
+            (f.method.id, bci)
+        })
+        .collect()
+    };
+    let long_class = t.vm.classes.primitive(BasicType::Long);
+    let bt = t.new_array_of(long_class, frames.len() as i32)?;
+    for (i, (id, bci)) in frames.iter().enumerate() {
+        bt.write::<i64>(ARRAY_BASE + i * 8, encode_frame(*id, *bci));
+    }
+    if std::env::var_os("JXVM_TRACE_EXCEPTIONS").is_some() {
+        eprintln!("[exception] {}", ec.java_name());
+        for f in backtrace_frames(t.vm, bt).iter().take(8) {
+            eprintln!("[exception]     at {f}");
+        }
+    }
+    let wk = t.vm.wk();
+    this.write_ref(wk.throwable_backtrace as usize, Some(bt));
+    this.write::<u32>(wk.throwable_depth as usize, frames.len() as u32);
+    Ok(this.slot())
+}
+
+/// Decodes a backtrace into "Class.method(File:line)" strings (for boot diagnostics).
+pub fn backtrace_frames(vm: &Vm, bt: ObjRef) -> Vec<String> {
+    if !bt.class().is_array() || bt.class().array_elem() != BasicType::Long {
+        return Vec::new();
+    }
+    bt.array_slice::<i64>()
+        .iter()
+        .filter_map(|&e| {
+            let m = vm.classes.method_by_id((e >> 32) as u32)?;
+            let bci = e as u32;
+            let file = m.class.source_file().unwrap_or("Unknown Source");
+            Some(match (bci == u32::MAX, m.line_number(bci)) {
+                (true, _) => format!("{}.{}(Native Method)", m.class.java_name(), m.name),
+                (false, Some(l)) => format!("{}.{}({file}:{l})", m.class.java_name(), m.name),
+                (false, None) => format!("{}.{}({file})", m.class.java_name(), m.name),
+            })
+        })
+        .collect()
+}
+
+fn ste_init_all(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let elems = nonnull(t, a[0])?;
+    let thr = nonnull(t, a[1])?;
+    let wk = t.vm.wk();
+    let Some(bt) = thr.read_ref(wk.throwable_backtrace as usize) else { return Ok(0) };
+    if !bt.class().is_array() {
+        return Ok(0);
+    }
+    let entries: Vec<i64> = bt.array_slice::<i64>().to_vec();
+    let ste = t.load_boot("java/lang/StackTraceElement")?;
+    let f = |n: &str| ste.instance_field(n).map(|f| f.offset as usize).expect("StackTraceElement field");
+    let (f_cls_obj, f_loader, f_module, f_version, f_decl, f_method, f_file, f_line) = (
+        f("declaringClassObject"),
+        f("classLoaderName"),
+        f("moduleName"),
+        f("moduleVersion"),
+        f("declaringClass"),
+        f("methodName"),
+        f("fileName"),
+        f("lineNumber"),
+    );
+    let n = elems.array_len().min(entries.len());
+    for (i, &e) in entries.iter().enumerate().take(n) {
+        let Some(el) = elems.read_ref(ARRAY_BASE + i * 8) else { continue };
+        let Some(m) = t.vm.classes.method_by_id((e >> 32) as u32) else { continue };
+        let bci = e as u32;
+        let c = m.class;
+        let mirror = t.mirror(c)?;
+        el.write_ref(f_cls_obj, Some(mirror));
+        let decl = t.intern(&c.java_name())?;
+        el.write_ref(f_decl, Some(decl));
+        let mname = t.intern(&m.name)?;
+        el.write_ref(f_method, Some(mname));
+        if let Some(file) = c.source_file() {
+            let s = t.intern(file)?;
+            el.write_ref(f_file, Some(s));
+        }
+        let line = if bci == u32::MAX { -2 } else { m.line_number(bci).map_or(-1, |l| l as i32) };
+        el.write::<i32>(f_line, line);
+        if c.loader == LoaderId::APP {
+            let s = t.intern("app")?;
+            el.write_ref(f_loader, Some(s));
+        } else if c.loader == LoaderId::PLATFORM {
+            let s = t.intern("platform")?;
+            el.write_ref(f_loader, Some(s));
+        }
+        if let Some(module) = &c.module {
+            let s = t.intern(module)?;
+            el.write_ref(f_module, Some(s));
+            let v = t.intern(&crate::native::misc::java_version(t.vm))?;
+            el.write_ref(f_version, Some(v));
+        }
+    }
+    Ok(0)
+}
+
+// ---- Module and loaders ----
+
+fn module_define(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let module = nonnull(t, a[0])?;
+    let Some(f) = module.class().instance_field("name") else { return Ok(0) };
+    let Some(name) = module.read_ref(f.offset as usize) else { return Ok(0) };
+    let name = t.rust_string(name);
+    t.domain.modules.lock().insert(name.clone(), module);
+    // Fix up mirrors created before the module existed.
+    let wk = t.vm.wk();
+    for id in 0..t.vm.classes.class_count() {
+        let Some(c) = t.vm.classes.class_by_id(id) else { continue };
+        if c.module.as_deref() != Some(name.as_str()) {
+            continue;
+        }
+        if let Some(m) = t.domain.class_state(c).mirror() {
+            m.write_ref(wk.class_module as usize, Some(module));
+        }
+    }
+    Ok(0)
+}
+
+fn find_bootstrap_class(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let n = nonnull(t, a[0])?;
+    let name = t.rust_string(n).replace('.', "/");
+    match t.vm.classes.load(LoaderId::BOOT, &name) {
+        Ok(c) => Ok(t.mirror(c)?.slot()),
+        Err(_) => Ok(0),
+    }
+}
+
+fn find_loaded_class(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let loader = t.domain.loader_id(obj(a[0]));
+    let Some(n) = obj(a[1]) else { return Ok(0) };
+    let name = t.rust_string(n).replace('.', "/");
+    match t.vm.classes.find_loaded(loader, &name) {
+        Some(c) => Ok(t.mirror(c)?.slot()),
+        None => Ok(0),
+    }
+}
+
+fn define_from_bytes(t: &mut JThread, loader: Option<ObjRef>, name: Option<ObjRef>, bytes: &[u8]) -> JResult<u64> {
+    let id = t.domain.loader_id(loader);
+    let name = name.map(|n| t.rust_string(n).replace('.', "/"));
+    match t.vm.classes.define(id, name.as_deref(), bytes, None, false) {
+        Ok(c) => Ok(t.mirror(c)?.slot()),
+        Err(e) => Err(t.throw_resolve(e.into())),
+    }
+}
+
+/// defineClass1(ClassLoader, String, byte[], int off, int len, ProtectionDomain, String source)
+fn define_class1(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let b = nonnull(t, a[2])?;
+    let (off, len) = (jint(a[3]), jint(a[4]));
+    let data = b.array_slice::<u8>();
+    if off < 0 || len < 0 || off as usize + len as usize > data.len() {
+        return Err(t.throw_new("java/lang/ArrayIndexOutOfBoundsException", None));
+    }
+    let bytes = data[off as usize..(off + len) as usize].to_vec();
+    define_from_bytes(t, obj(a[0]), obj(a[1]), &bytes)
+}
+
+/// defineClass0(ClassLoader, Class lookup, String, byte[], int, int, ProtectionDomain, boolean, int, Object)
+fn define_class0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let b = nonnull(t, a[3])?;
+    let (off, len) = (jint(a[4]), jint(a[5]));
+    let data = b.array_slice::<u8>();
+    if off < 0 || len < 0 || off as usize + len as usize > data.len() {
+        return Err(t.throw_new("java/lang/ArrayIndexOutOfBoundsException", None));
+    }
+    let bytes = data[off as usize..(off + len) as usize].to_vec();
+    define_from_bytes(t, obj(a[0]), obj(a[2]), &bytes)
+}
+
+fn retrieve_directives(t: &mut JThread, _: &[u64]) -> JResult<u64> {
+    let c = t.load_boot("java/lang/AssertionStatusDirectives")?;
+    t.ensure_initialized(c)?;
+    let o = t.alloc_object(c)?;
+    let string = t.vm.wk().string;
+    let bool_class = t.vm.classes.primitive(BasicType::Boolean);
+    for (field, elem) in [("classes", string), ("packages", string)] {
+        let arr = t.new_array_of(elem, 0)?;
+        if let Some(f) = c.instance_field(field) {
+            o.write_ref(f.offset as usize, Some(arr));
+        }
+    }
+    for field in ["classEnabled", "packageEnabled"] {
+        let arr = t.new_array_of(bool_class, 0)?;
+        if let Some(f) = c.instance_field(field) {
+            o.write_ref(f.offset as usize, Some(arr));
+        }
+    }
+    Ok(o.slot())
+}
+
+fn system_package_location(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let n = nonnull(t, a[0])?;
+    let pkg = t.rust_string(n);
+    match t.vm.classes.sources.jimage.module_of_package(&pkg) {
+        Some(m) => Ok(t.new_string(&format!("jrt:/{m}"))?.slot()),
+        None => Ok(0),
+    }
+}
+
+fn system_package_names(t: &mut JThread, _: &[u64]) -> JResult<u64> {
+    let mut names: Vec<String> = Vec::new();
+    for id in 0..t.vm.classes.class_count() {
+        if let Some(c) = t.vm.classes.class_by_id(id) {
+            if c.loader == LoaderId::BOOT && !c.is_array() && !c.is_primitive() {
+                let p = c.package().to_string();
+                if !p.is_empty() && !names.contains(&p) {
+                    names.push(p);
+                }
+            }
+        }
+    }
+    let string = t.vm.wk().string;
+    let arr = t.new_array_of(string, names.len() as i32)?;
+    for (i, n) in names.iter().enumerate() {
+        let s = t.new_string(n)?;
+        arr.write_ref(ARRAY_BASE + i * 8, Some(s));
+    }
+    Ok(arr.slot())
+}
+
+fn find_builtin_lib(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    // Every JDK native library's functions are built into the VM.
+    let n = nonnull(t, a[0])?;
+    let name = t.rust_string(n);
+    let lib = name.strip_prefix("lib").and_then(|s| s.strip_suffix(".so")).unwrap_or(&name).to_string();
+    Ok(t.new_string(&lib)?.slot())
+}
+
+/// NativeLibraries.load(NativeLibraryImpl impl, String name, boolean isBuiltin, boolean isJNI, boolean throwExceptionIfFail)
+fn native_libraries_load(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let is_builtin = a[2] != 0;
+    if is_builtin {
+        let imp = nonnull(t, a[0])?;
+        if let Some(f) = imp.class().instance_field("handle") {
+            imp.write::<i64>(f.offset as usize, 1);
+        }
+        if let Some(f) = imp.class().instance_field("jniVersion") {
+            imp.write::<i32>(f.offset as usize, 0x0001_0008);
+        }
+        return Ok(1);
+    }
+    let name = obj(a[1]).map(|n| t.rust_string(n)).unwrap_or_default();
+    let msg = format!("Can't load library: {name} (jxvm runs no native code)");
+    if a[4] != 0 {
+        return Err(t.throw_new("java/lang/UnsatisfiedLinkError", Some(&msg)));
+    }
+    Ok(0)
+}
+
+// ---- java.lang.ref ----
+
+fn referent_offset(t: &mut JThread) -> JResult<usize> {
+    let c = t.load_boot("java/lang/ref/Reference")?;
+    Ok(c.instance_field("referent").expect("Reference.referent").offset as usize)
+}
+
+fn reference_refers_to(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let this = nonnull(t, a[0])?;
+    let off = referent_offset(t)?;
+    Ok(ret_bool(this.read::<u64>(off) == a[1]))
+}
+
+fn reference_clear(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let this = nonnull(t, a[0])?;
+    let off = referent_offset(t)?;
+    this.write::<u64>(off, 0);
+    Ok(0)
+}
+
+fn wait_for_pending_list(_: &mut JThread, _: &[u64]) -> JResult<u64> {
+    // No collector yet, so nothing is ever enqueued: the reference handler sleeps.
+    loop {
+        std::thread::sleep(std::time::Duration::from_secs(3600));
+    }
+}
+
+// ---- Reflection ----
+
+fn get_caller_class(t: &mut JThread, _: &[u64]) -> JResult<u64> {
+    // frames: [..., caller, @CallerSensitive method, getCallerClass]
+    let skip_reflective = |m: &crate::class::Method| {
+        let c = &*m.class.name;
+        (c == "java/lang/reflect/Method" && &*m.name == "invoke") || c.starts_with("jdk/internal/reflect/")
+            || c.starts_with("java/lang/invoke/")
+    };
+    let caller = t.frames.iter().rev().skip(2).map(|f| f.method).find(|m| !skip_reflective(m));
+    match caller {
+        Some(m) => Ok(t.mirror(m.class)?.slot()),
+        None => Ok(0),
+    }
+}
+
+fn nest_host(t: &JThread, c: &'static Class) -> &'static Class {
+    let Some(cf) = &c.file else { return c };
+    let Some(idx) = cf.nest_host else { return c };
+    let Some(name) = cf.constant_pool.class_name(idx) else { return c };
+    t.vm.classes.load(c.loader, name).unwrap_or(c)
+}
+
+fn are_nest_mates(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let x = nonnull(t, a[0])?;
+    let y = nonnull(t, a[1])?;
+    let (cx, cy) = (t.class_of_mirror(x), t.class_of_mirror(y));
+    Ok(ret_bool(std::ptr::eq(nest_host(t, cx), nest_host(t, cy))))
+}
+
+pub fn class_nest_host(t: &JThread, c: &'static Class) -> &'static Class {
+    nest_host(t, c)
+}

@@ -1,0 +1,435 @@
+//! Natives of jdk.internal.misc (Unsafe, VM, CDS, Signal, ScopedMemoryAccess),
+//! jdk.internal.util.SystemProps$Raw, jdk.internal.perf.Perf and ProcessEnvironment.
+
+use std::sync::atomic::Ordering;
+
+use super::{Registry, jint, jlong, nonnull, obj, ret_bool, ret_int};
+use crate::class::BasicType;
+use crate::heap::layout::ARRAY_BASE;
+use crate::heap::raw;
+use crate::thread::{JResult, JThread, Thrown};
+use crate::vm::Vm;
+
+pub fn register(r: &mut Registry) {
+    register_unsafe(r);
+    let vm = "jdk/internal/misc/VM";
+    r.add(vm, "initialize", "()V", |_, _| Ok(0));
+    r.add(vm, "latestUserDefinedLoader0", "()Ljava/lang/ClassLoader;", |_, _| Ok(0));
+    r.add(vm, "getuid", "()J", |_, _| Ok(crate::port::ids().0));
+    r.add(vm, "geteuid", "()J", |_, _| Ok(crate::port::ids().1));
+    r.add(vm, "getgid", "()J", |_, _| Ok(crate::port::ids().2));
+    r.add(vm, "getegid", "()J", |_, _| Ok(crate::port::ids().3));
+    r.add(vm, "getNanoTimeAdjustment", "(J)J", nano_time_adjustment);
+    r.add(vm, "getRuntimeArguments", "()[Ljava/lang/String;", runtime_arguments);
+    let cds = "jdk/internal/misc/CDS";
+    r.add(cds, "isDumpingClassList0", "()Z", |_, _| Ok(0));
+    r.add(cds, "isDumpingArchive0", "()Z", |_, _| Ok(0));
+    r.add(cds, "isSharingEnabled0", "()Z", |_, _| Ok(0));
+    r.add(cds, "logLambdaFormInvoker", "(Ljava/lang/String;)V", |_, _| Ok(0));
+    r.add(cds, "initializeFromArchive", "(Ljava/lang/Class;)V", |_, _| Ok(0));
+    r.add(cds, "defineArchivedModules", "(Ljava/lang/ClassLoader;Ljava/lang/ClassLoader;)V", |_, _| Ok(0));
+    r.add(cds, "getRandomSeedForDumping", "()J", |_, _| Ok(0));
+    let sig = "jdk/internal/misc/Signal";
+    r.add(sig, "findSignal0", "(Ljava/lang/String;)I", find_signal);
+    r.add(sig, "handle0", "(IJ)J", |_, _| Ok(0));
+    r.add(sig, "raise0", "(I)V", |_, a| {
+        crate::port::raise(jint(a[0]));
+        Ok(0)
+    });
+    r.add("jdk/internal/misc/ScopedMemoryAccess", "closeScope0", "", |_, _| Ok(1));
+    let raw_props = "jdk/internal/util/SystemProps$Raw";
+    r.add(raw_props, "vmProperties", "()[Ljava/lang/String;", vm_properties);
+    r.add(raw_props, "platformProperties", "()[Ljava/lang/String;", platform_properties);
+    let perf = "jdk/internal/perf/Perf";
+    r.add(perf, "createLong", "", perf_create_long);
+    r.add(perf, "createByteArray", "", perf_create_bytes);
+    r.add(perf, "highResCounter", "()J", |_, _| Ok(crate::port::nano_time() as u64));
+    r.add(perf, "highResFrequency", "()J", |_, _| Ok(1_000_000_000));
+    r.add("java/lang/ProcessEnvironment", "environ", "()[[B", environ);
+}
+
+// ---- Unsafe ----
+
+fn register_unsafe(r: &mut Registry) {
+    let u = "jdk/internal/misc/Unsafe";
+    macro_rules! getter {
+        ($name:literal, $vname:literal, $t:ty, $conv:expr) => {
+            r.add(u, $name, "", |_, a| Ok(($conv)(raw::read::<$t>(raw::addr(obj(a[1]), jlong(a[2]))))));
+            r.add(u, $vname, "", |_, a| {
+                std::sync::atomic::fence(Ordering::SeqCst);
+                let v = ($conv)(raw::read::<$t>(raw::addr(obj(a[1]), jlong(a[2]))));
+                std::sync::atomic::fence(Ordering::SeqCst);
+                Ok(v)
+            });
+        };
+    }
+    macro_rules! putter {
+        ($name:literal, $vname:literal, $t:ty) => {
+            r.add(u, $name, "", |_, a| {
+                raw::write::<$t>(raw::addr(obj(a[1]), jlong(a[2])), a[4] as $t);
+                Ok(0)
+            });
+            r.add(u, $vname, "", |_, a| {
+                std::sync::atomic::fence(Ordering::SeqCst);
+                raw::write::<$t>(raw::addr(obj(a[1]), jlong(a[2])), a[4] as $t);
+                std::sync::atomic::fence(Ordering::SeqCst);
+                Ok(0)
+            });
+        };
+    }
+    getter!("getInt", "getIntVolatile", u32, |v: u32| v as u64);
+    getter!("getLong", "getLongVolatile", u64, |v: u64| v);
+    getter!("getReference", "getReferenceVolatile", u64, |v: u64| v);
+    getter!("getBoolean", "getBooleanVolatile", u8, |v: u8| (v != 0) as u64);
+    getter!("getByte", "getByteVolatile", i8, |v: i8| v as i32 as u32 as u64);
+    getter!("getShort", "getShortVolatile", i16, |v: i16| v as i32 as u32 as u64);
+    getter!("getChar", "getCharVolatile", u16, |v: u16| v as u64);
+    getter!("getFloat", "getFloatVolatile", u32, |v: u32| v as u64);
+    getter!("getDouble", "getDoubleVolatile", u64, |v: u64| v);
+    putter!("putInt", "putIntVolatile", u32);
+    putter!("putLong", "putLongVolatile", u64);
+    putter!("putReference", "putReferenceVolatile", u64);
+    putter!("putByte", "putByteVolatile", u8);
+    putter!("putShort", "putShortVolatile", u16);
+    putter!("putChar", "putCharVolatile", u16);
+    putter!("putFloat", "putFloatVolatile", u32);
+    putter!("putDouble", "putDoubleVolatile", u64);
+    r.add(u, "putBoolean", "", |_, a| {
+        raw::write::<u8>(raw::addr(obj(a[1]), jlong(a[2])), (a[4] != 0) as u8);
+        Ok(0)
+    });
+    r.add(u, "putBooleanVolatile", "", |_, a| {
+        raw::atomic_u8(raw::addr(obj(a[1]), jlong(a[2]))).store((a[4] != 0) as u8, Ordering::SeqCst);
+        Ok(0)
+    });
+    r.add(u, "compareAndSetInt", "", |_, a| {
+        let at = raw::atomic_u32(raw::addr(obj(a[1]), jlong(a[2])));
+        Ok(ret_bool(at.compare_exchange(a[4] as u32, a[5] as u32, Ordering::SeqCst, Ordering::SeqCst).is_ok()))
+    });
+    r.add(u, "compareAndExchangeInt", "", |_, a| {
+        let at = raw::atomic_u32(raw::addr(obj(a[1]), jlong(a[2])));
+        Ok(match at.compare_exchange(a[4] as u32, a[5] as u32, Ordering::SeqCst, Ordering::SeqCst) {
+            Ok(v) | Err(v) => v as u64,
+        })
+    });
+    r.add(u, "compareAndSetLong", "", |_, a| {
+        let at = raw::atomic_u64(raw::addr(obj(a[1]), jlong(a[2])));
+        Ok(ret_bool(at.compare_exchange(a[4], a[6], Ordering::SeqCst, Ordering::SeqCst).is_ok()))
+    });
+    r.add(u, "compareAndExchangeLong", "", |_, a| {
+        let at = raw::atomic_u64(raw::addr(obj(a[1]), jlong(a[2])));
+        Ok(match at.compare_exchange(a[4], a[6], Ordering::SeqCst, Ordering::SeqCst) {
+            Ok(v) | Err(v) => v,
+        })
+    });
+    r.add(u, "compareAndSetReference", "", |_, a| {
+        let at = raw::atomic_u64(raw::addr(obj(a[1]), jlong(a[2])));
+        Ok(ret_bool(at.compare_exchange(a[4], a[5], Ordering::SeqCst, Ordering::SeqCst).is_ok()))
+    });
+    r.add(u, "compareAndExchangeReference", "", |_, a| {
+        let at = raw::atomic_u64(raw::addr(obj(a[1]), jlong(a[2])));
+        Ok(match at.compare_exchange(a[4], a[5], Ordering::SeqCst, Ordering::SeqCst) {
+            Ok(v) | Err(v) => v,
+        })
+    });
+    r.add(u, "loadFence", "()V", |_, _| {
+        std::sync::atomic::fence(Ordering::Acquire);
+        Ok(0)
+    });
+    r.add(u, "storeFence", "()V", |_, _| {
+        std::sync::atomic::fence(Ordering::Release);
+        Ok(0)
+    });
+    r.add(u, "fullFence", "()V", |_, _| {
+        std::sync::atomic::fence(Ordering::SeqCst);
+        Ok(0)
+    });
+    r.add(u, "arrayBaseOffset0", "(Ljava/lang/Class;)I", |_, _| Ok(ARRAY_BASE as u64));
+    r.add(u, "arrayIndexScale0", "(Ljava/lang/Class;)I", |t, a| {
+        let c = super::reflect::mirror_class(t, a[1])?;
+        Ok(ret_int(c.array_elem().size() as i32))
+    });
+    r.add(u, "addressSize0", "()I", |_, _| Ok(8));
+    r.add(u, "pageSize", "()I", |_, _| Ok(4096));
+    r.add(u, "objectFieldOffset0", "(Ljava/lang/reflect/Field;)J", object_field_offset0);
+    r.add(u, "objectFieldOffset1", "(Ljava/lang/Class;Ljava/lang/String;)J", object_field_offset1);
+    r.add(u, "staticFieldOffset0", "(Ljava/lang/reflect/Field;)J", static_field_offset0);
+    r.add(u, "staticFieldBase0", "(Ljava/lang/reflect/Field;)Ljava/lang/Object;", static_field_base0);
+    r.add(u, "shouldBeInitialized0", "(Ljava/lang/Class;)Z", |t, a| {
+        let c = super::reflect::mirror_class(t, a[1])?;
+        Ok(ret_bool(!t.domain.class_state(c).initialized.load(Ordering::Acquire)))
+    });
+    r.add(u, "ensureClassInitialized0", "(Ljava/lang/Class;)V", |t, a| {
+        let c = super::reflect::mirror_class(t, a[1])?;
+        t.ensure_initialized(c)?;
+        Ok(0)
+    });
+    r.add(u, "allocateInstance", "(Ljava/lang/Class;)Ljava/lang/Object;", |t, a| {
+        let c = super::reflect::mirror_class(t, a[1])?;
+        if c.is_abstract() || c.is_array() || c.is_primitive() {
+            return Err(t.throw_new("java/lang/InstantiationException", Some(&c.java_name())));
+        }
+        t.ensure_initialized(c)?;
+        Ok(t.alloc_object(c)?.slot())
+    });
+    r.add(u, "throwException", "(Ljava/lang/Throwable;)V", |t, a| {
+        let e = nonnull(t, a[1])?;
+        t.exception = Some(e);
+        Err(Thrown)
+    });
+    r.add(u, "allocateMemory0", "(J)J", |_, a| Ok(crate::port::malloc(a[1] as usize) as u64));
+    r.add(u, "reallocateMemory0", "(JJ)J", |_, a| Ok(crate::port::realloc(a[1] as usize, a[3] as usize) as u64));
+    r.add(u, "freeMemory0", "(J)V", |_, a| {
+        crate::port::free(a[1] as usize);
+        Ok(0)
+    });
+    r.add(u, "setMemory0", "(Ljava/lang/Object;JJB)V", |_, a| {
+        raw::fill(raw::addr(obj(a[1]), jlong(a[2])), a[4] as usize, a[6] as u8);
+        Ok(0)
+    });
+    r.add(u, "copyMemory0", "(Ljava/lang/Object;JLjava/lang/Object;JJ)V", |_, a| {
+        raw::copy(raw::addr(obj(a[1]), jlong(a[2])), raw::addr(obj(a[4]), jlong(a[5])), a[7] as usize);
+        Ok(0)
+    });
+    r.add(u, "copySwapMemory0", "(Ljava/lang/Object;JLjava/lang/Object;JJJ)V", copy_swap_memory);
+    r.add(u, "park", "(ZJ)V", park);
+    r.add(u, "unpark", "(Ljava/lang/Object;)V", unpark);
+    r.add(u, "getLoadAverage0", "([DI)I", |_, _| Ok(ret_int(-1)));
+    r.add(u, "defineClass0", "", unsafe_define_class);
+}
+
+fn field_from_reflect(t: &mut JThread, f: u64) -> JResult<(&'static crate::class::Class, &'static crate::class::Field)> {
+    let fo = nonnull(t, f)?;
+    let fc = fo.class();
+    let clazz = fc.instance_field("clazz").expect("Field.clazz").offset as usize;
+    let slot = fc.instance_field("slot").expect("Field.slot").offset as usize;
+    let mirror = fo.read_ref(clazz).expect("Field without class");
+    let c = t.class_of_mirror(mirror);
+    let idx = fo.read::<i32>(slot) as u16;
+    let field = c.fields.iter().find(|f| f.index == idx).expect("Field slot");
+    Ok((c, field))
+}
+
+fn object_field_offset0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let (_, f) = field_from_reflect(t, a[1])?;
+    Ok(f.offset as u64)
+}
+
+fn object_field_offset1(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let c = super::reflect::mirror_class(t, a[1])?;
+    let n = nonnull(t, a[2])?;
+    let name = t.rust_string(n);
+    match c.fields.iter().find(|f| *f.name == *name && !f.is_static()) {
+        Some(f) => Ok(f.offset as u64),
+        None => Err(t.throw_new("java/lang/InternalError", Some(&name))),
+    }
+}
+
+fn static_field_offset0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let (_, f) = field_from_reflect(t, a[1])?;
+    Ok((t.vm.wk().statics_base + f.offset) as u64)
+}
+
+fn static_field_base0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let (c, _) = field_from_reflect(t, a[1])?;
+    Ok(t.mirror(c)?.slot())
+}
+
+fn copy_swap_memory(_: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let src = raw::addr(obj(a[1]), jlong(a[2]));
+    let dst = raw::addr(obj(a[4]), jlong(a[5]));
+    let (bytes, elem) = (a[7] as usize, a[9] as usize);
+    let mut buf = vec![0u8; bytes];
+    raw::copy(src, buf.as_mut_ptr() as usize, bytes);
+    for chunk in buf.chunks_mut(elem.max(1)) {
+        chunk.reverse();
+    }
+    raw::copy(buf.as_ptr() as usize, dst, bytes);
+    Ok(0)
+}
+
+fn current_handle(t: &JThread) -> Option<std::sync::Arc<crate::domain::ThreadHandle>> {
+    let th = t.thread_obj?;
+    t.domain.threads.lock().get(&th.addr()).cloned()
+}
+
+/// Unsafe.park(boolean isAbsolute, long time)
+fn park(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let Some(h) = current_handle(t) else { return Ok(0) };
+    let absolute = a[1] != 0;
+    let time = a[2] as i64;
+    let deadline = if absolute {
+        let now_ms = crate::port::current_time_millis();
+        if time <= now_ms {
+            return Ok(0);
+        }
+        Some(std::time::Instant::now() + std::time::Duration::from_millis((time - now_ms) as u64))
+    } else if time > 0 {
+        Some(std::time::Instant::now() + std::time::Duration::from_nanos(time as u64))
+    } else if time < 0 {
+        return Ok(0);
+    } else {
+        None
+    };
+    super::thread::set_current_status(t, if deadline.is_some() { super::thread::TIMED_WAITING } else { super::thread::WAITING });
+    let mut p = h.permit.lock();
+    loop {
+        if *p {
+            *p = false;
+            break;
+        }
+        if h.interrupted.load(Ordering::SeqCst) {
+            break;
+        }
+        let slice = std::time::Duration::from_millis(20);
+        match deadline {
+            Some(d) => {
+                let now = std::time::Instant::now();
+                if now >= d {
+                    break;
+                }
+                h.permit_cond.wait_for(&mut p, (d - now).min(slice));
+            }
+            None => {
+                h.permit_cond.wait_for(&mut p, slice);
+            }
+        }
+    }
+    drop(p);
+    super::thread::set_current_status(t, super::thread::RUNNABLE);
+    Ok(0)
+}
+
+fn unpark(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let Some(th) = obj(a[1]) else { return Ok(0) };
+    let h = t.domain.threads.lock().get(&th.addr()).cloned();
+    if let Some(h) = h {
+        *h.permit.lock() = true;
+        h.permit_cond.notify_all();
+    }
+    Ok(0)
+}
+
+/// Unsafe.defineClass0(String name, byte[] b, int off, int len, ClassLoader loader, ProtectionDomain pd)
+fn unsafe_define_class(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let b = nonnull(t, a[2])?;
+    let (off, len) = (jint(a[3]), jint(a[4]));
+    let data = b.array_slice::<u8>();
+    if off < 0 || len < 0 || off as usize + len as usize > data.len() {
+        return Err(t.throw_new("java/lang/ArrayIndexOutOfBoundsException", None));
+    }
+    let bytes = data[off as usize..(off + len) as usize].to_vec();
+    let loader = t.domain.loader_id(obj(a[5]));
+    let name = obj(a[1]).map(|n| t.rust_string(n).replace('.', "/"));
+    match t.vm.classes.define(loader, name.as_deref(), &bytes, None, false) {
+        Ok(c) => Ok(t.mirror(c)?.slot()),
+        Err(e) => Err(t.throw_resolve(e.into())),
+    }
+}
+
+// ---- VM ----
+
+fn nano_time_adjustment(_: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let offset = a[0] as i64;
+    let (secs, nanos) = crate::port::wall_clock();
+    let diff = secs - offset;
+    if !(-(1i64 << 32)..(1i64 << 32)).contains(&diff) {
+        return Ok(-1i64 as u64);
+    }
+    Ok((diff * 1_000_000_000 + nanos) as u64)
+}
+
+fn string_array(t: &mut JThread, items: &[Option<String>]) -> JResult<crate::heap::ObjRef> {
+    let string = t.vm.wk().string;
+    let arr = t.new_array_of(string, items.len() as i32)?;
+    for (i, s) in items.iter().enumerate() {
+        if let Some(s) = s {
+            let o = t.new_string(s)?;
+            arr.write_ref(ARRAY_BASE + i * 8, Some(o));
+        }
+    }
+    Ok(arr)
+}
+
+fn runtime_arguments(t: &mut JThread, _: &[u64]) -> JResult<u64> {
+    let args: Vec<Option<String>> = t.vm.opts.vm_args.iter().cloned().map(Some).collect();
+    Ok(string_array(t, &args)?.slot())
+}
+
+fn find_signal(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let n = nonnull(t, a[0])?;
+    let name = t.rust_string(n);
+    Ok(ret_int(crate::port::signal_number(&name)))
+}
+
+/// The JDK's version string ("17.0.21.1"), from its `release` file.
+pub fn java_version(vm: &Vm) -> String {
+    release_value(vm, "JAVA_VERSION").unwrap_or_else(|| "17".into())
+}
+
+fn release_value(vm: &Vm, key: &str) -> Option<String> {
+    let text = std::fs::read_to_string(vm.opts.java_home.join("release")).ok()?;
+    text.lines().find_map(|l| l.strip_prefix(&format!("{key}=")).map(|v| v.trim_matches('"').to_string()))
+}
+
+fn vm_properties(t: &mut JThread, _: &[u64]) -> JResult<u64> {
+    let vm = t.vm;
+    let home = vm.opts.java_home.display().to_string();
+    let version = release_value(vm, "JAVA_RUNTIME_VERSION").unwrap_or_else(|| java_version(vm));
+    let mut props: Vec<(String, String)> = vec![
+        ("java.home".into(), home.clone()),
+        ("java.vm.specification.name".into(), "Java Virtual Machine Specification".into()),
+        ("java.vm.specification.vendor".into(), "Oracle Corporation".into()),
+        ("java.vm.specification.version".into(), "17".into()),
+        ("java.vm.name".into(), "jxvm".into()),
+        ("java.vm.vendor".into(), "jxvm developers".into()),
+        ("java.vm.version".into(), version),
+        ("java.vm.info".into(), "interpreted mode".into()),
+        ("jdk.debug".into(), "release".into()),
+        ("sun.boot.library.path".into(), format!("{home}/lib")),
+        ("java.library.path".into(), "/usr/java/packages/lib:/usr/lib64:/lib64:/lib:/usr/lib".into()),
+        ("java.class.path".into(), vm.opts.classpath.clone()),
+        ("sun.java.launcher".into(), "SUN_STANDARD".into()),
+        ("sun.java.command".into(), vm.opts.java_command.clone()),
+        ("sun.nio.MaxDirectMemorySize".into(), "-1".into()),
+        ("sun.nio.PageAlignDirectMemory".into(), "false".into()),
+    ];
+    for (k, v) in &vm.opts.props {
+        props.retain(|(pk, _)| pk != k);
+        props.push((k.clone(), v.clone()));
+    }
+    let flat: Vec<Option<String>> = props.into_iter().flat_map(|(k, v)| [Some(k), Some(v)]).collect();
+    Ok(string_array(t, &flat)?.slot())
+}
+
+fn platform_properties(t: &mut JThread, _: &[u64]) -> JResult<u64> {
+    let p = crate::port::platform_properties();
+    Ok(string_array(t, &p)?.slot())
+}
+
+fn perf_buffer(t: &mut JThread, size: i32) -> JResult<u64> {
+    t.call_static("java/nio/ByteBuffer", "allocate", "(I)Ljava/nio/ByteBuffer;", &[size as u32 as u64])
+}
+
+fn perf_create_long(t: &mut JThread, _: &[u64]) -> JResult<u64> {
+    perf_buffer(t, 8)
+}
+
+fn perf_create_bytes(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    // createByteArray(String name, int variability, int units, byte[] value, int maxLength)
+    let max = jint(a[5]).max(obj(a[4]).map_or(0, |v| v.array_len() as i32));
+    perf_buffer(t, max.max(1))
+}
+
+fn environ(t: &mut JThread, _: &[u64]) -> JResult<u64> {
+    let vars = crate::port::environment();
+    let bytes_class = t.array_class_of(t.vm.classes.primitive(BasicType::Byte))?;
+    let arr = t.new_array_of(bytes_class, (vars.len() * 2) as i32)?;
+    for (i, (k, v)) in vars.iter().enumerate() {
+        let ko = t.new_byte_array(k)?;
+        let vo = t.new_byte_array(v)?;
+        arr.write_ref(ARRAY_BASE + i * 16, Some(ko));
+        arr.write_ref(ARRAY_BASE + i * 16 + 8, Some(vo));
+    }
+    Ok(arr.slot())
+}

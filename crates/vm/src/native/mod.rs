@@ -1,0 +1,123 @@
+//! Native methods: one module per Java package family, all registered in one table.
+//!
+//! A native is `fn(&mut JThread, &[u64]) -> JResult<u64>`: arguments arrive as slots (the
+//! receiver first for instance methods; longs and doubles take two slots), the result is a
+//! slot value. A native method with no entry here throws `UnsatisfiedLinkError` naming the
+//! method — never a made-up default. Natives reach the host only through [`crate::port`].
+
+pub mod io;
+pub mod lang;
+pub mod misc;
+pub mod reflect;
+pub mod thread;
+
+use rustc_hash::FxHashMap;
+
+use crate::class::{BasicType, Method};
+use crate::heap::{ObjRef, from_slot};
+use crate::thread::{FrameRec, JResult, JThread};
+
+pub type NativeFn = fn(&mut JThread, &[u64]) -> JResult<u64>;
+
+pub struct Registry {
+    map: FxHashMap<(&'static str, &'static str, &'static str), NativeFn>,
+}
+
+impl Default for Registry {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Registry {
+    pub fn new() -> Registry {
+        let mut r = Registry { map: FxHashMap::default() };
+        lang::register(&mut r);
+        thread::register(&mut r);
+        misc::register(&mut r);
+        io::register(&mut r);
+        reflect::register(&mut r);
+        r
+    }
+    /// Registers `f` for `class.name desc`; an empty `desc` matches any descriptor.
+    pub fn add(&mut self, class: &'static str, name: &'static str, desc: &'static str, f: NativeFn) {
+        self.map.insert((class, name, desc), f);
+    }
+    pub fn lookup(&self, class: &str, name: &str, desc: &str) -> Option<NativeFn> {
+        // The map is keyed by &'static str; look up through a temporary key of borrowed strs.
+        let key: (&str, &str, &str) = (class, name, desc);
+        self.map
+            .get(&key)
+            .or_else(|| self.map.get(&(class, name, "")))
+            .copied()
+    }
+}
+
+fn nop(_: &mut JThread, _: &[u64]) -> JResult<u64> {
+    Ok(0)
+}
+
+/// Runs native method `m` with arguments at `t.stack[base..]`.
+pub fn invoke_native(t: &mut JThread, m: &'static Method, base: usize) -> JResult<u64> {
+    let f = *m.native.get_or_init(|| {
+        if matches!(&*m.name, "registerNatives" | "initIDs") && m.is_static() {
+            return Some(nop as NativeFn);
+        }
+        t.vm.natives.lookup(&m.class.name, &m.name, &m.descriptor)
+    });
+    let Some(f) = f else {
+        let msg = format!("'{}'", crate::class::resolve::pretty_method(m.class, &m.name, &m.descriptor));
+        return Err(t.throw_new("java/lang/UnsatisfiedLinkError", Some(&msg)));
+    };
+    let n = m.arg_slots as usize;
+    let mut buf = [0u64; 24];
+    let args: Vec<u64>;
+    let args: &[u64] = if n <= buf.len() {
+        buf[..n].copy_from_slice(&t.stack[base..base + n]);
+        &buf[..n]
+    } else {
+        args = t.stack[base..base + n].to_vec();
+        &args
+    };
+    let saved_sp = t.sp;
+    t.sp = base + n;
+    t.frames.push(FrameRec { method: m, pc: u32::MAX });
+    let r = f(t, args);
+    t.frames.pop();
+    t.sp = saved_sp;
+    let r = r?;
+    Ok(match m.ret {
+        BasicType::Boolean => (r != 0) as u64,
+        _ => r,
+    })
+}
+
+// ---- helpers for natives ----
+
+pub fn obj(v: u64) -> Option<ObjRef> {
+    from_slot(v)
+}
+
+/// Non-null argument or NullPointerException.
+pub fn nonnull(t: &mut JThread, v: u64) -> JResult<ObjRef> {
+    match from_slot(v) {
+        Some(o) => Ok(o),
+        None => Err(t.throw_new("java/lang/NullPointerException", None)),
+    }
+}
+
+pub fn jint(v: u64) -> i32 {
+    v as i32
+}
+pub fn jlong(v: u64) -> i64 {
+    v as i64
+}
+pub fn ret_int(v: i32) -> u64 {
+    v as u32 as u64
+}
+pub fn ret_bool(v: bool) -> u64 {
+    v as u64
+}
+pub fn ret_obj(o: Option<ObjRef>) -> u64 {
+    crate::heap::to_slot(o)
+}

@@ -1,0 +1,734 @@
+//! Natives of java.lang.Class and core reflection: class queries, `forName0`, reflective
+//! Field/Method/Constructor objects (built with the JDK's own constructors), reflective
+//! invocation (`NativeMethodAccessorImpl.invoke0`, `NativeConstructorAccessorImpl`) and
+//! java.lang.reflect.Array.
+
+use super::{Registry, jint, nonnull, obj, ret_bool, ret_int};
+use crate::class::{BasicType, Class, ClassKind, LoaderId, Method};
+use crate::heap::layout::ARRAY_BASE;
+use crate::heap::{ObjRef, to_slot};
+use crate::runtime::unsafe_static;
+use crate::thread::{JResult, JThread, Thrown};
+use classfile::access::*;
+
+pub fn register(r: &mut Registry) {
+    let c = "java/lang/Class";
+    r.add(c, "getPrimitiveClass", "(Ljava/lang/String;)Ljava/lang/Class;", get_primitive_class);
+    r.add(c, "desiredAssertionStatus0", "(Ljava/lang/Class;)Z", |_, _| Ok(0));
+    r.add(c, "isInstance", "(Ljava/lang/Object;)Z", |t, a| {
+        let c = mirror_class(t, a[0])?;
+        Ok(ret_bool(obj(a[1]).is_some_and(|o| o.class().is_subtype_of(c))))
+    });
+    r.add(c, "isAssignableFrom", "(Ljava/lang/Class;)Z", |t, a| {
+        let c = mirror_class(t, a[0])?;
+        let other = mirror_class(t, a[1])?;
+        Ok(ret_bool(other.is_subtype_of(c)))
+    });
+    r.add(c, "isInterface", "()Z", |t, a| Ok(ret_bool(mirror_class(t, a[0])?.is_interface())));
+    r.add(c, "isArray", "()Z", |t, a| Ok(ret_bool(mirror_class(t, a[0])?.is_array())));
+    r.add(c, "isPrimitive", "()Z", |t, a| Ok(ret_bool(mirror_class(t, a[0])?.is_primitive())));
+    r.add(c, "isHidden", "()Z", |t, a| Ok(ret_bool(mirror_class(t, a[0])?.hidden)));
+    r.add(c, "isRecord0", "()Z", |t, a| {
+        let c = mirror_class(t, a[0])?;
+        Ok(ret_bool(c.file.as_ref().is_some_and(|f| f.record.is_some()) && c.super_class.is_some_and(|s| &*s.name == "java/lang/Record")))
+    });
+    r.add(c, "initClassName", "()Ljava/lang/String;", init_class_name);
+    r.add(c, "getSuperclass", "()Ljava/lang/Class;", get_superclass);
+    r.add(c, "getInterfaces0", "()[Ljava/lang/Class;", get_interfaces);
+    r.add(c, "getModifiers", "()I", get_modifiers);
+    r.add(c, "getDeclaringClass0", "()Ljava/lang/Class;", get_declaring_class);
+    r.add(c, "getSimpleBinaryName0", "()Ljava/lang/String;", get_simple_binary_name);
+    r.add(c, "getEnclosingMethod0", "()[Ljava/lang/Object;", get_enclosing_method);
+    r.add(c, "getGenericSignature0", "()Ljava/lang/String;", |t, a| {
+        let c = mirror_class(t, a[0])?;
+        match c.file.as_ref().and_then(|f| f.signature.clone()) {
+            Some(s) => Ok(t.new_string(&s)?.slot()),
+            None => Ok(0),
+        }
+    });
+    r.add(c, "getRawAnnotations", "()[B", |t, a| {
+        let c = mirror_class(t, a[0])?;
+        opt_bytes(t, c.file.as_ref().and_then(|f| f.runtime_visible_annotations.as_deref()))
+    });
+    r.add(c, "getRawTypeAnnotations", "()[B", |_, _| Ok(0));
+    r.add(c, "getConstantPool", "()Ljdk/internal/reflect/ConstantPool;", get_constant_pool);
+    r.add(c, "getProtectionDomain0", "()Ljava/security/ProtectionDomain;", |_, _| Ok(0));
+    r.add(c, "getSigners", "()[Ljava/lang/Object;", |_, _| Ok(0));
+    r.add(c, "setSigners", "([Ljava/lang/Object;)V", |_, _| Ok(0));
+    r.add(c, "forName0", "(Ljava/lang/String;ZLjava/lang/ClassLoader;Ljava/lang/Class;)Ljava/lang/Class;", for_name0);
+    r.add(c, "getDeclaredFields0", "(Z)[Ljava/lang/reflect/Field;", get_declared_fields);
+    r.add(c, "getDeclaredMethods0", "(Z)[Ljava/lang/reflect/Method;", |t, a| get_declared_methods(t, a, false));
+    r.add(c, "getDeclaredConstructors0", "(Z)[Ljava/lang/reflect/Constructor;", |t, a| get_declared_methods(t, a, true));
+    r.add(c, "getDeclaredClasses0", "()[Ljava/lang/Class;", get_declared_classes);
+    r.add(c, "getNestHost0", "()Ljava/lang/Class;", |t, a| {
+        let c = mirror_class(t, a[0])?;
+        let h = super::lang::class_nest_host(t, c);
+        Ok(t.mirror(h)?.slot())
+    });
+    r.add(c, "getPermittedSubclasses0", "()[Ljava/lang/Class;", get_permitted_subclasses);
+    r.add(c, "getRecordComponents0", "()[Ljava/lang/reflect/RecordComponent;", get_record_components);
+
+    let ar = "java/lang/reflect/Array";
+    r.add(ar, "newArray", "(Ljava/lang/Class;I)Ljava/lang/Object;", array_new);
+    r.add(ar, "getLength", "(Ljava/lang/Object;)I", array_get_length);
+    r.add(ar, "multiNewArray", "(Ljava/lang/Class;[I)Ljava/lang/Object;", array_multi_new);
+    r.add(ar, "get", "(Ljava/lang/Object;I)Ljava/lang/Object;", array_get);
+    r.add(ar, "set", "(Ljava/lang/Object;ILjava/lang/Object;)V", array_set);
+
+    r.add("jdk/internal/reflect/NativeMethodAccessorImpl", "invoke0", "", method_invoke0);
+    r.add("jdk/internal/reflect/NativeConstructorAccessorImpl", "newInstance0", "", constructor_new_instance0);
+}
+
+/// The class behind a non-null mirror argument.
+pub fn mirror_class(t: &mut JThread, v: u64) -> JResult<&'static Class> {
+    let m = nonnull(t, v)?;
+    Ok(t.class_of_mirror(m))
+}
+
+fn opt_bytes(t: &mut JThread, b: Option<&[u8]>) -> JResult<u64> {
+    match b {
+        Some(b) => Ok(t.new_byte_array(b)?.slot()),
+        None => Ok(0),
+    }
+}
+
+fn get_primitive_class(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let n = nonnull(t, a[0])?;
+    let name = t.rust_string(n);
+    use BasicType::*;
+    let ty = match name.as_str() {
+        "boolean" => Boolean,
+        "byte" => Byte,
+        "char" => Char,
+        "short" => Short,
+        "int" => Int,
+        "float" => Float,
+        "long" => Long,
+        "double" => Double,
+        "void" => Void,
+        _ => return Err(t.throw_new("java/lang/ClassNotFoundException", Some(&name))),
+    };
+    let c = t.vm.classes.primitive(ty);
+    Ok(t.mirror(c)?.slot())
+}
+
+fn init_class_name(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let m = nonnull(t, a[0])?;
+    let c = t.class_of_mirror(m);
+    let name = if c.hidden {
+        c.java_name().replacen("$$", "$$", 1)
+    } else {
+        c.java_name()
+    };
+    let s = t.intern(&name)?;
+    m.write_ref(t.vm.wk().class_name as usize, Some(s));
+    Ok(s.slot())
+}
+
+fn get_superclass(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let c = mirror_class(t, a[0])?;
+    if c.is_interface() || c.is_primitive() {
+        return Ok(0);
+    }
+    match c.super_class {
+        Some(s) => Ok(t.mirror(s)?.slot()),
+        None => Ok(0),
+    }
+}
+
+fn class_array(t: &mut JThread, classes: &[&'static Class]) -> JResult<ObjRef> {
+    let cc = t.vm.wk().class;
+    let arr = t.new_array_of(cc, classes.len() as i32)?;
+    for (i, c) in classes.iter().enumerate() {
+        let m = t.mirror(c)?;
+        arr.write_ref(ARRAY_BASE + i * 8, Some(m));
+    }
+    Ok(arr)
+}
+
+fn get_interfaces(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let c = mirror_class(t, a[0])?;
+    let ifaces = c.interfaces.clone();
+    Ok(class_array(t, &ifaces)?.slot())
+}
+
+/// Inner-class flags for `c` from its own InnerClasses attribute, if listed.
+fn inner_class_entry(c: &Class) -> Option<&classfile::InnerClass> {
+    let cf = c.file.as_ref()?;
+    cf.inner_classes.iter().find(|ic| cf.constant_pool.class_name(ic.inner_class_info) == Some(&*c.name))
+}
+
+fn get_modifiers(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let c = mirror_class(t, a[0])?;
+    let flags = match c.kind {
+        ClassKind::Primitive(_) => ACC_PUBLIC | ACC_FINAL | ACC_ABSTRACT,
+        ClassKind::Array { .. } => c.access,
+        ClassKind::Instance => match inner_class_entry(c) {
+            Some(ic) => ic.inner_flags,
+            None => c.access,
+        },
+    };
+    Ok(ret_int((flags & !ACC_SUPER) as i32 & 0x7631))
+}
+
+fn get_declaring_class(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let c = mirror_class(t, a[0])?;
+    let Some(ic) = inner_class_entry(c) else { return Ok(0) };
+    if ic.outer_class_info == 0 {
+        return Ok(0);
+    }
+    let cp = &c.file.as_ref().expect("file").constant_pool;
+    let Some(outer) = cp.class_name(ic.outer_class_info) else { return Ok(0) };
+    let oc = t.load_class(c.loader, outer)?;
+    Ok(t.mirror(oc)?.slot())
+}
+
+fn get_simple_binary_name(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let c = mirror_class(t, a[0])?;
+    let Some(ic) = inner_class_entry(c) else { return Ok(0) };
+    if ic.inner_name == 0 {
+        return Ok(0);
+    }
+    let cp = &c.file.as_ref().expect("file").constant_pool;
+    match cp.utf8(ic.inner_name) {
+        Some(n) => Ok(t.new_string(n)?.slot()),
+        None => Ok(0),
+    }
+}
+
+fn get_enclosing_method(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let c = mirror_class(t, a[0])?;
+    let Some(cf) = &c.file else { return Ok(0) };
+    let Some((cls, nat)) = cf.enclosing_method else { return Ok(0) };
+    let cp = &cf.constant_pool;
+    let Some(outer) = cp.class_name(cls) else { return Ok(0) };
+    let oc = t.load_class(c.loader, outer)?;
+    let object = t.vm.wk().object;
+    let arr = t.new_array_of(object, 3)?;
+    let om = t.mirror(oc)?;
+    arr.write_ref(ARRAY_BASE, Some(om));
+    if nat != 0 {
+        if let Some((n, d)) = cp.name_and_type(nat) {
+            let (n, d) = (n.to_string(), d.to_string());
+            let ns = t.new_string(&n)?;
+            let ds = t.new_string(&d)?;
+            arr.write_ref(ARRAY_BASE + 8, Some(ns));
+            arr.write_ref(ARRAY_BASE + 16, Some(ds));
+        }
+    }
+    Ok(arr.slot())
+}
+
+fn get_constant_pool(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let cpc = t.load_boot("jdk/internal/reflect/ConstantPool")?;
+    t.ensure_initialized(cpc)?;
+    let o = t.alloc_object(cpc)?;
+    if let Some(f) = cpc.instance_field("constantPoolOop") {
+        o.write::<u64>(f.offset as usize, a[0]);
+    }
+    Ok(o.slot())
+}
+
+fn for_name0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let n = nonnull(t, a[0])?;
+    let java_name = t.rust_string(n);
+    let initialize = a[1] != 0;
+    let loader = t.domain.loader_id(obj(a[2]));
+    let bad = java_name.contains('/') || java_name.is_empty() || (java_name.starts_with('[') && java_name.ends_with('.'));
+    let internal = java_name.replace('.', "/");
+    let r = if bad { Err(()) } else { t.vm.classes.load(loader, &internal).map_err(|_| ()) };
+    match r {
+        Ok(c) => {
+            if initialize {
+                t.ensure_initialized(c)?;
+            }
+            Ok(t.mirror(c)?.slot())
+        }
+        Err(()) => Err(t.throw_new("java/lang/ClassNotFoundException", Some(&java_name))),
+    }
+}
+
+/// The Class for a field descriptor, loaded through `loader`.
+fn class_for_descriptor(t: &mut JThread, loader: LoaderId, desc: &str) -> JResult<&'static Class> {
+    let b = desc.as_bytes();
+    match b.first() {
+        Some(b'L') => t.load_class(loader, &desc[1..desc.len() - 1]),
+        Some(b'[') => t.load_class(loader, desc),
+        Some(&c) => Ok(t.vm.classes.primitive(BasicType::from_descriptor_char(c))),
+        None => Err(t.throw_new("java/lang/NoClassDefFoundError", Some(desc))),
+    }
+}
+
+/// Splits "(I[JLjava/lang/String;)V" into parameter descriptors and the return descriptor.
+pub fn split_method_descriptor(desc: &str) -> (Vec<&str>, &str) {
+    let b = desc.as_bytes();
+    let mut i = 1;
+    let mut params = Vec::new();
+    while i < b.len() && b[i] != b')' {
+        let s = i;
+        while b[i] == b'[' {
+            i += 1;
+        }
+        if b[i] == b'L' {
+            while b[i] != b';' {
+                i += 1;
+            }
+        }
+        i += 1;
+        params.push(&desc[s..i]);
+    }
+    (params, &desc[i + 1..])
+}
+
+fn get_declared_fields(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let c = mirror_class(t, a[0])?;
+    let public_only = a[1] != 0;
+    let fc = t.load_boot("java/lang/reflect/Field")?;
+    t.ensure_initialized(fc)?;
+    let ctor = fc
+        .declared_method("<init>", "(Ljava/lang/Class;Ljava/lang/String;Ljava/lang/Class;IZILjava/lang/String;[B)V")
+        .map(unsafe_static)
+        .expect("Field constructor");
+    let fields: Vec<&crate::class::Field> = c.fields.iter().filter(|f| !public_only || f.access & ACC_PUBLIC != 0).collect();
+    let arr = t.new_array_of(fc, fields.len() as i32)?;
+    let mirror = t.mirror(c)?;
+    for (i, f) in fields.iter().enumerate() {
+        let o = t.alloc_object(fc)?;
+        let name = t.intern(&f.name)?;
+        let ty = class_for_descriptor(t, c.loader, &f.descriptor)?;
+        let tm = t.mirror(ty)?;
+        let info = &c.file.as_ref().expect("file").fields[f.index as usize];
+        let sig = match &info.signature {
+            Some(s) => t.new_string(s)?.slot(),
+            None => 0,
+        };
+        let ann = opt_bytes(t, info.runtime_visible_annotations.as_deref())?;
+        let trusted_final = f.access & ACC_FINAL != 0 && (f.is_static() || c.file.as_ref().is_some_and(|cf| cf.record.is_some()) || c.hidden);
+        crate::interp::exec::call(
+            t,
+            ctor,
+            &[o.slot(), mirror.slot(), name.slot(), tm.slot(), (f.access & 0x50df) as u64, trusted_final as u64, f.index as u64, sig, ann],
+        )?;
+        arr.write_ref(ARRAY_BASE + i * 8, Some(o));
+    }
+    Ok(arr.slot())
+}
+
+fn get_declared_methods(t: &mut JThread, a: &[u64], constructors: bool) -> JResult<u64> {
+    let c = mirror_class(t, a[0])?;
+    let public_only = a[1] != 0;
+    let methods: Vec<&'static Method> = c
+        .methods()
+        .iter()
+        .map(unsafe_static)
+        .filter(|m| (&*m.name == "<init>") == constructors && &*m.name != "<clinit>")
+        .filter(|m| !public_only || m.is_public())
+        .collect();
+    let rc = t.load_boot(if constructors { "java/lang/reflect/Constructor" } else { "java/lang/reflect/Method" })?;
+    t.ensure_initialized(rc)?;
+    let arr = t.new_array_of(rc, methods.len() as i32)?;
+    for (i, m) in methods.iter().enumerate() {
+        let o = reflect_method(t, m)?;
+        arr.write_ref(ARRAY_BASE + i * 8, Some(o));
+    }
+    Ok(arr.slot())
+}
+
+/// Builds a java.lang.reflect.Method or Constructor for `m`.
+pub fn reflect_method(t: &mut JThread, m: &'static Method) -> JResult<ObjRef> {
+    let c = m.class;
+    let is_ctor = &*m.name == "<init>";
+    let rc = t.load_boot(if is_ctor { "java/lang/reflect/Constructor" } else { "java/lang/reflect/Method" })?;
+    t.ensure_initialized(rc)?;
+    let mirror = t.mirror(c)?;
+    let (params, ret) = split_method_descriptor(&m.descriptor);
+    let cc = t.vm.wk().class;
+    let ptypes = t.new_array_of(cc, params.len() as i32)?;
+    for (j, p) in params.iter().enumerate() {
+        let pc = class_for_descriptor(t, c.loader, p)?;
+        let pm = t.mirror(pc)?;
+        ptypes.write_ref(ARRAY_BASE + j * 8, Some(pm));
+    }
+    let cp = &c.file.as_ref().expect("file").constant_pool;
+    let exc_names: Vec<String> = m.info.exceptions.iter().filter_map(|&i| cp.class_name(i).map(str::to_string)).collect();
+    let excs = t.new_array_of(cc, exc_names.len() as i32)?;
+    for (j, n) in exc_names.iter().enumerate() {
+        let ec = t.load_class(c.loader, n)?;
+        let em = t.mirror(ec)?;
+        excs.write_ref(ARRAY_BASE + j * 8, Some(em));
+    }
+    let sig = match &m.info.signature {
+        Some(s) => t.new_string(s)?.slot(),
+        None => 0,
+    };
+    let ann = opt_bytes(t, m.info.runtime_visible_annotations.as_deref())?;
+    let pann = opt_bytes(t, m.info.runtime_visible_parameter_annotations.as_deref())?;
+    let o = t.alloc_object(rc)?;
+    let mods = (m.access & 0x1dff) as u64;
+    if is_ctor {
+        let ctor = rc
+            .declared_method("<init>", "(Ljava/lang/Class;[Ljava/lang/Class;[Ljava/lang/Class;IILjava/lang/String;[B[B)V")
+            .map(unsafe_static)
+            .expect("Constructor constructor");
+        crate::interp::exec::call(t, ctor, &[o.slot(), mirror.slot(), ptypes.slot(), excs.slot(), mods, m.index as u64, sig, ann, pann])?;
+    } else {
+        let rt = class_for_descriptor(t, c.loader, ret)?;
+        let rtm = t.mirror(rt)?;
+        let name = t.intern(&m.name)?;
+        let adef = opt_bytes(t, m.info.annotation_default.as_deref())?;
+        let ctor = rc
+            .declared_method(
+                "<init>",
+                "(Ljava/lang/Class;Ljava/lang/String;[Ljava/lang/Class;Ljava/lang/Class;[Ljava/lang/Class;IILjava/lang/String;[B[B[B)V",
+            )
+            .map(unsafe_static)
+            .expect("Method constructor");
+        crate::interp::exec::call(
+            t,
+            ctor,
+            &[o.slot(), mirror.slot(), name.slot(), ptypes.slot(), rtm.slot(), excs.slot(), mods, m.index as u64, sig, ann, pann, adef],
+        )?;
+    }
+    Ok(o)
+}
+
+fn get_declared_classes(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let c = mirror_class(t, a[0])?;
+    let mut out = Vec::new();
+    if let Some(cf) = &c.file {
+        for ic in &cf.inner_classes {
+            if ic.outer_class_info == 0 || ic.inner_name == 0 {
+                continue;
+            }
+            if cf.constant_pool.class_name(ic.outer_class_info) != Some(&*c.name) {
+                continue;
+            }
+            if let Some(n) = cf.constant_pool.class_name(ic.inner_class_info) {
+                let n = n.to_string();
+                out.push(t.load_class(c.loader, &n)?);
+            }
+        }
+    }
+    Ok(class_array(t, &out)?.slot())
+}
+
+fn get_permitted_subclasses(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let c = mirror_class(t, a[0])?;
+    let Some(cf) = &c.file else { return Ok(0) };
+    if cf.permitted_subclasses.is_empty() {
+        return Ok(0);
+    }
+    let names: Vec<String> = cf.permitted_subclasses.iter().filter_map(|&i| cf.constant_pool.class_name(i).map(str::to_string)).collect();
+    let mut out = Vec::new();
+    for n in names {
+        out.push(t.load_class(c.loader, &n)?);
+    }
+    Ok(class_array(t, &out)?.slot())
+}
+
+fn get_record_components(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let c = mirror_class(t, a[0])?;
+    let Some(comps) = c.file.as_ref().and_then(|f| f.record.clone()) else { return Ok(0) };
+    let rcc = t.load_boot("java/lang/reflect/RecordComponent")?;
+    t.ensure_initialized(rcc)?;
+    let arr = t.new_array_of(rcc, comps.len() as i32)?;
+    let mirror = t.mirror(c)?;
+    for (i, rc) in comps.iter().enumerate() {
+        let o = t.alloc_object(rcc)?;
+        let set = |o: ObjRef, n: &str, v: u64| {
+            if let Some(f) = rcc.instance_field(n) {
+                o.write::<u64>(f.offset as usize, v);
+            }
+        };
+        set(o, "clazz", mirror.slot());
+        let name = t.intern(&rc.name)?;
+        set(o, "name", name.slot());
+        let ty = class_for_descriptor(t, c.loader, &rc.descriptor)?;
+        let tm = t.mirror(ty)?;
+        set(o, "type", tm.slot());
+        if let Some(acc) = c.declared_method(&rc.name, &format!("(){}", rc.descriptor)).map(unsafe_static) {
+            let mo = reflect_method(t, acc)?;
+            set(o, "accessor", mo.slot());
+        }
+        if let Some(s) = &rc.signature {
+            let s = t.new_string(s)?;
+            set(o, "signature", s.slot());
+        }
+        let ann = opt_bytes(t, rc.runtime_visible_annotations.as_deref())?;
+        set(o, "annotations", ann);
+        arr.write_ref(ARRAY_BASE + i * 8, Some(o));
+    }
+    Ok(arr.slot())
+}
+
+// ---- java.lang.reflect.Array ----
+
+fn array_new(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let c = mirror_class(t, a[0])?;
+    if c.is_primitive() && c.name.as_ref() == "void" {
+        return Err(t.throw_new("java/lang/IllegalArgumentException", None));
+    }
+    Ok(t.new_array_of(c, jint(a[1]))?.slot())
+}
+
+fn array_multi_new(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let mut c = mirror_class(t, a[0])?;
+    let dims = nonnull(t, a[1])?;
+    let lens: Vec<i32> = dims.array_slice::<i32>().to_vec();
+    if lens.is_empty() {
+        return Err(t.throw_new("java/lang/IllegalArgumentException", Some("Empty dimensions array")));
+    }
+    for _ in 0..lens.len() {
+        c = t.array_class_of(c)?;
+    }
+    Ok(t.multi_array(c, &lens)?.slot())
+}
+
+fn checked_array(t: &mut JThread, v: u64) -> JResult<ObjRef> {
+    let arr = nonnull(t, v)?;
+    if !arr.class().is_array() {
+        return Err(t.throw_new("java/lang/IllegalArgumentException", Some("Argument is not an array")));
+    }
+    Ok(arr)
+}
+
+fn array_get_length(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let arr = checked_array(t, a[0])?;
+    Ok(ret_int(arr.array_len() as i32))
+}
+
+fn array_get(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let arr = checked_array(t, a[0])?;
+    let i = jint(a[1]);
+    if i < 0 || i as usize >= arr.array_len() {
+        return Err(t.throw_new("java/lang/ArrayIndexOutOfBoundsException", Some(&format!("Index {i} out of bounds for length {}", arr.array_len()))));
+    }
+    let ty = arr.class().array_elem();
+    let off = ARRAY_BASE + i as usize * ty.size();
+    let v = crate::runtime::fields::load_field(arr, off, ty, false);
+    if ty == BasicType::Ref {
+        return Ok(v);
+    }
+    Ok(to_slot(Some(box_value(t, ty, v)?)))
+}
+
+fn array_set(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let arr = checked_array(t, a[0])?;
+    let i = jint(a[1]);
+    if i < 0 || i as usize >= arr.array_len() {
+        return Err(t.throw_new("java/lang/ArrayIndexOutOfBoundsException", Some(&format!("Index {i} out of bounds for length {}", arr.array_len()))));
+    }
+    let ty = arr.class().array_elem();
+    let off = ARRAY_BASE + i as usize * ty.size();
+    if ty == BasicType::Ref {
+        if let Some(v) = obj(a[2]) {
+            let comp = arr.class().array_component().expect("array");
+            if !v.class().is_subtype_of(comp) {
+                return Err(t.throw_new("java/lang/IllegalArgumentException", Some("array element type mismatch")));
+            }
+        }
+        arr.write::<u64>(off, a[2]);
+        return Ok(0);
+    }
+    let v = unbox_value(t, obj(a[2]), ty)?;
+    crate::runtime::fields::store_field(arr, off, ty, false, v);
+    Ok(0)
+}
+
+// ---- boxing ----
+
+fn wrapper_name(ty: BasicType) -> &'static str {
+    match ty {
+        BasicType::Boolean => "java/lang/Boolean",
+        BasicType::Byte => "java/lang/Byte",
+        BasicType::Char => "java/lang/Character",
+        BasicType::Short => "java/lang/Short",
+        BasicType::Int => "java/lang/Integer",
+        BasicType::Float => "java/lang/Float",
+        BasicType::Long => "java/lang/Long",
+        BasicType::Double => "java/lang/Double",
+        _ => "java/lang/Object",
+    }
+}
+
+/// Boxes a primitive slot value with the wrapper's `valueOf`.
+pub fn box_value(t: &mut JThread, ty: BasicType, v: u64) -> JResult<ObjRef> {
+    let desc = format!("({})L{};", ty.descriptor_char(), wrapper_name(ty));
+    let r = t.call_static(wrapper_name(ty), "valueOf", &desc, &[v, 0])?;
+    Ok(obj(r).expect("valueOf returned null"))
+}
+
+/// Unboxes (with widening) a wrapper into a primitive of type `ty`.
+pub fn unbox_value(t: &mut JThread, o: Option<ObjRef>, ty: BasicType) -> JResult<u64> {
+    let Some(o) = o else {
+        return Err(t.throw_new("java/lang/IllegalArgumentException", None));
+    };
+    let name = &*o.class().name;
+    let src = match name {
+        "java/lang/Boolean" => BasicType::Boolean,
+        "java/lang/Byte" => BasicType::Byte,
+        "java/lang/Character" => BasicType::Char,
+        "java/lang/Short" => BasicType::Short,
+        "java/lang/Integer" => BasicType::Int,
+        "java/lang/Float" => BasicType::Float,
+        "java/lang/Long" => BasicType::Long,
+        "java/lang/Double" => BasicType::Double,
+        _ => return Err(t.throw_new("java/lang/IllegalArgumentException", Some("argument type mismatch"))),
+    };
+    let f = o.class().instance_field("value").expect("wrapper value");
+    let raw = crate::runtime::fields::load_field(o, f.offset as usize, src, false);
+    widen(t, src, ty, raw)
+}
+
+/// Primitive widening conversion of a slot value (JLS §5.1.2); error if not allowed.
+pub fn widen(t: &mut JThread, src: BasicType, dst: BasicType, v: u64) -> JResult<u64> {
+    use BasicType::*;
+    if src == dst {
+        return Ok(v);
+    }
+    let as_i64 = |v: u64| -> i64 {
+        match src {
+            Long => v as i64,
+            Char => v as u16 as i64,
+            _ => v as i32 as i64,
+        }
+    };
+    let ok = matches!(
+        (src, dst),
+        (Byte, Short | Int | Long | Float | Double)
+            | (Short, Int | Long | Float | Double)
+            | (Char, Int | Long | Float | Double)
+            | (Int, Long | Float | Double)
+            | (Long, Float | Double)
+            | (Float, Double)
+    );
+    if !ok {
+        return Err(t.throw_new("java/lang/IllegalArgumentException", Some("argument type mismatch")));
+    }
+    Ok(match dst {
+        Short | Int => as_i64(v) as i32 as u32 as u64,
+        Long => as_i64(v) as u64,
+        Float => {
+            let f = if src == Long { as_i64(v) as f32 } else { as_i64(v) as i32 as f32 };
+            f.to_bits() as u64
+        }
+        Double => {
+            let d = match src {
+                Float => f32::from_bits(v as u32) as f64,
+                _ => as_i64(v) as f64,
+            };
+            d.to_bits()
+        }
+        _ => v,
+    })
+}
+
+// ---- reflective invocation ----
+
+fn method_from_reflect(t: &mut JThread, o: ObjRef) -> JResult<&'static Method> {
+    let c = o.class();
+    let clazz = c.instance_field("clazz").expect("clazz field");
+    let slot = c.instance_field("slot").expect("slot field");
+    let mirror = o.read_ref(clazz.offset as usize).expect("reflect object without class");
+    let k = t.class_of_mirror(mirror);
+    let idx = o.read::<i32>(slot.offset as usize) as usize;
+    Ok(unsafe_static(&k.methods()[idx]))
+}
+
+/// Unboxes `args` (an Object[]) into slots for `m`'s parameters.
+fn unpack_args(t: &mut JThread, m: &'static Method, args: Option<ObjRef>, out: &mut Vec<u64>) -> JResult<()> {
+    let n = args.map_or(0, |a| a.array_len());
+    if n != m.param_types.len() {
+        return Err(t.throw_new("java/lang/IllegalArgumentException", Some(&format!("wrong number of arguments: {n} expected: {}", m.param_types.len()))));
+    }
+    let (pdescs, _) = split_method_descriptor(&m.descriptor);
+    for (i, &ty) in m.param_types.iter().enumerate() {
+        let v = args.and_then(|a| a.read_ref(ARRAY_BASE + i * 8));
+        if ty == BasicType::Ref {
+            if let Some(v) = v {
+                let pc = class_for_descriptor(t, m.class.loader, pdescs[i])?;
+                if !v.class().is_subtype_of(pc) {
+                    return Err(t.throw_new("java/lang/IllegalArgumentException", Some("argument type mismatch")));
+                }
+            }
+            out.push(to_slot(v));
+        } else {
+            let raw = unbox_value(t, v, ty)?;
+            out.push(raw);
+            if ty.slots() == 2 {
+                out.push(0);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn wrap_invocation_target(t: &mut JThread) -> Thrown {
+    let cause = t.exception.take();
+    match t.load_boot("java/lang/reflect/InvocationTargetException") {
+        Ok(c) => {
+            let r: JResult<ObjRef> = (|| {
+                t.ensure_initialized(c)?;
+                let o = t.alloc_object(c)?;
+                let ctor = c.declared_method("<init>", "(Ljava/lang/Throwable;)V").map(unsafe_static).expect("ITE ctor");
+                crate::interp::exec::call(t, ctor, &[o.slot(), to_slot(cause)])?;
+                Ok(o)
+            })();
+            if let Ok(o) = r {
+                t.exception = Some(o);
+            }
+            Thrown
+        }
+        Err(e) => e,
+    }
+}
+
+fn method_invoke0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let mo = nonnull(t, a[0])?;
+    let m = method_from_reflect(t, mo)?;
+    let mut slots = Vec::with_capacity(m.arg_slots as usize);
+    let target = if m.is_static() {
+        t.ensure_initialized(m.class)?;
+        m
+    } else {
+        let recv = nonnull(t, a[1])?;
+        if !recv.class().is_subtype_of(m.class) {
+            return Err(t.throw_new("java/lang/IllegalArgumentException", Some("object is not an instance of declaring class")));
+        }
+        slots.push(recv.slot());
+        if m.is_private() {
+            m
+        } else {
+            crate::class::loader::select_interface_method(recv.class(), &m.name, &m.descriptor)
+                .filter(|s| !s.is_abstract())
+                .unwrap_or(m)
+        }
+    };
+    unpack_args(t, m, obj(a[2]), &mut slots)?;
+    let r = match crate::interp::exec::call(t, target, &slots) {
+        Ok(r) => r,
+        Err(Thrown) => return Err(wrap_invocation_target(t)),
+    };
+    match m.ret {
+        BasicType::Void => Ok(0),
+        BasicType::Ref => Ok(r),
+        ty => Ok(box_value(t, ty, r)?.slot()),
+    }
+}
+
+fn constructor_new_instance0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let co = nonnull(t, a[0])?;
+    let m = method_from_reflect(t, co)?;
+    let c = m.class;
+    if c.is_abstract() {
+        return Err(t.throw_new("java/lang/InstantiationException", None));
+    }
+    t.ensure_initialized(c)?;
+    let o = t.alloc_object(c)?;
+    let mut slots = vec![o.slot()];
+    unpack_args(t, m, obj(a[1]), &mut slots)?;
+    if crate::interp::exec::call(t, m, &slots).is_err() {
+        return Err(wrap_invocation_target(t));
+    }
+    Ok(o.slot())
+}

@@ -1,0 +1,188 @@
+//! Natives of java.lang.Thread: the current thread, starting threads on new OS threads,
+//! sleeping, interrupts, status, and the registry of a domain's live threads.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::{Registry, nonnull, obj, ret_bool};
+use crate::domain::ThreadHandle;
+use crate::heap::ObjRef;
+use crate::thread::{JResult, JThread};
+
+/// java.lang.Thread.State encodings used by `threadStatus` (JVMTI bits, as HotSpot).
+pub const NEW: i32 = 0;
+pub const RUNNABLE: i32 = 0x0005;
+pub const WAITING: i32 = 0x0191;
+pub const TIMED_WAITING: i32 = 0x01a1;
+pub const TERMINATED: i32 = 0x0002;
+
+pub fn register(r: &mut Registry) {
+    let th = "java/lang/Thread";
+    r.add(th, "currentThread", "()Ljava/lang/Thread;", |t, _| Ok(super::ret_obj(t.thread_obj)));
+    r.add(th, "start0", "()V", start0);
+    r.add(th, "isAlive", "()Z", is_alive);
+    r.add(th, "holdsLock", "(Ljava/lang/Object;)Z", |t, a| {
+        let o = nonnull(t, a[0])?;
+        Ok(ret_bool(crate::thread::monitor::monitor_of(&t.domain, o).is_owner(t.id)))
+    });
+    r.add(th, "setPriority0", "(I)V", |_, _| Ok(0));
+    r.add(th, "yield", "()V", |_, _| {
+        std::thread::yield_now();
+        Ok(0)
+    });
+    r.add(th, "sleep", "(J)V", sleep);
+    r.add(th, "interrupt0", "()V", interrupt0);
+    r.add(th, "setNativeName", "(Ljava/lang/String;)V", |_, _| Ok(0));
+    r.add(th, "clearInterruptEvent", "()V", |_, _| Ok(0));
+    r.add(th, "getStackTrace0", "()Ljava/lang/Object;", |_, _| Ok(0));
+    r.add(th, "getThreads", "()[Ljava/lang/Thread;", get_threads);
+}
+
+fn field_offset(o: ObjRef, name: &str) -> Option<usize> {
+    o.class().instance_field(name).map(|f| f.offset as usize)
+}
+
+/// Records `th` as the Thread object of thread `t` in its domain.
+pub fn register_thread(t: &JThread, th: ObjRef) {
+    let h = Arc::new(ThreadHandle { id: t.id, interrupted: t.interrupted.clone(), alive: AtomicBool::new(true), permit: parking_lot::Mutex::new(false), permit_cond: parking_lot::Condvar::new() });
+    t.domain.threads.lock().insert(th.addr(), h);
+    if let Some(off) = field_offset(th, "tid") {
+        if th.read::<i64>(off) == 0 {
+            th.write::<i64>(off, t.id as i64);
+        }
+    }
+}
+
+pub fn set_thread_status(_t: &JThread, th: ObjRef, status: i32) {
+    if let Some(off) = field_offset(th, "threadStatus") {
+        th.atomic_u32(off).store(status as u32, Ordering::SeqCst);
+    }
+}
+
+pub fn set_current_status(t: &JThread, status: i32) {
+    if let Some(th) = t.thread_obj {
+        set_thread_status(t, th, status);
+    }
+}
+
+/// Clears the Java-level `interrupted` field of the current thread.
+pub fn clear_interrupt_field(t: &JThread) {
+    if let Some(th) = t.thread_obj {
+        if let Some(off) = field_offset(th, "interrupted") {
+            th.write::<u8>(off, 0);
+        }
+    }
+}
+
+fn is_alive(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let th = nonnull(t, a[0])?;
+    let alive = t.domain.threads.lock().get(&th.addr()).is_some_and(|h| h.alive.load(Ordering::SeqCst));
+    Ok(ret_bool(alive))
+}
+
+fn sleep(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let ms = a[0] as i64;
+    if ms < 0 {
+        return Err(t.throw_new("java/lang/IllegalArgumentException", Some("timeout value is negative")));
+    }
+    let deadline = std::time::Instant::now() + std::time::Duration::from_millis(ms as u64);
+    set_current_status(t, TIMED_WAITING);
+    loop {
+        if t.interrupted.swap(false, Ordering::SeqCst) {
+            clear_interrupt_field(t);
+            set_current_status(t, RUNNABLE);
+            return Err(t.throw_new("java/lang/InterruptedException", Some("sleep interrupted")));
+        }
+        let now = std::time::Instant::now();
+        if now >= deadline {
+            break;
+        }
+        std::thread::sleep((deadline - now).min(std::time::Duration::from_millis(10)));
+    }
+    set_current_status(t, RUNNABLE);
+    Ok(0)
+}
+
+fn interrupt0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let th = nonnull(t, a[0])?;
+    if let Some(h) = t.domain.threads.lock().get(&th.addr()) {
+        h.interrupted.store(true, Ordering::SeqCst);
+    }
+    Ok(0)
+}
+
+fn get_threads(t: &mut JThread, _: &[u64]) -> JResult<u64> {
+    let addrs: Vec<usize> = t
+        .domain
+        .threads
+        .lock()
+        .iter()
+        .filter(|(_, h)| h.alive.load(Ordering::SeqCst))
+        .map(|(a, _)| *a)
+        .collect();
+    let tc = t.load_boot("java/lang/Thread")?;
+    let arr = t.new_array_of(tc, addrs.len() as i32)?;
+    for (i, a) in addrs.iter().enumerate() {
+        arr.write::<u64>(crate::heap::layout::ARRAY_BASE + i * 8, *a as u64);
+    }
+    Ok(arr.slot())
+}
+
+fn start0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let th = nonnull(t, a[0])?;
+    let vm = t.vm;
+    let domain = t.domain.clone();
+    let daemon = field_offset(th, "daemon").is_some_and(|off| th.read::<u8>(off) != 0);
+    let mut nt = vm.new_thread(domain.clone());
+    nt.thread_obj = Some(th);
+    register_thread(&nt, th);
+    set_thread_status(&nt, th, RUNNABLE);
+    if !daemon {
+        *domain.non_daemon.lock() += 1;
+    }
+    let stack = (vm.opts.stack_size * 64).max(256 << 20);
+    let name = format!("jxvm-{}", nt.id);
+    let spawned = std::thread::Builder::new().name(name).stack_size(stack).spawn(move || {
+        run_thread(&mut nt, th);
+        if !daemon {
+            let mut n = nt.domain.non_daemon.lock();
+            *n -= 1;
+            nt.domain.non_daemon_cond.notify_all();
+        }
+    });
+    if spawned.is_err() {
+        return Err(t.throw_new("java/lang/OutOfMemoryError", Some("unable to create native thread: possibly out of memory or process/resource limits reached")));
+    }
+    Ok(0)
+}
+
+/// Body of a started Java thread: `run()`, uncaught-exception dispatch, `exit()`, then wake
+/// joiners.
+fn run_thread(t: &mut JThread, th: ObjRef) {
+    if t.call_virtual(th, "run", "()V", &[]).is_err() {
+        crate::vm::dispatch_uncaught(t);
+    }
+    if t.call_virtual(th, "exit", "()V", &[]).is_err() {
+        t.exception = None;
+    }
+    set_thread_status(t, th, TERMINATED);
+    if let Some(h) = t.domain.threads.lock().get(&th.addr()) {
+        h.alive.store(false, Ordering::SeqCst);
+    }
+    let mon = crate::thread::monitor::monitor_of(&t.domain, th);
+    mon.enter(t.id);
+    let _ = mon.notify(t.id, true);
+    let _ = mon.exit(t.id);
+}
+
+/// Waits until every non-daemon thread of the domain has finished (DestroyJavaVM).
+pub fn wait_for_non_daemon(t: &JThread) {
+    let mut n = t.domain.non_daemon.lock();
+    while *n > 0 {
+        t.domain.non_daemon_cond.wait(&mut n);
+    }
+}
+
+pub fn is_null(v: u64) -> bool {
+    obj(v).is_none()
+}

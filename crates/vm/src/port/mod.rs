@@ -1,0 +1,447 @@
+//! The port: every interaction with the host (files, clock, environment, process, memory).
+//!
+//! Natives call only these functions, never libc or std::fs directly, so that a domain can
+//! later be given a different backend (the 9P gateway of the library-OS issue) behind the same
+//! functions. This module owns the system calls and their `unsafe`; it knows nothing about
+//! Java objects.
+
+use std::ffi::CString;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// A failed host operation, with the OS's message ("No such file or directory").
+#[derive(Debug, Clone)]
+pub struct PortError {
+    pub message: String,
+}
+
+impl PortError {
+    fn last() -> PortError {
+        PortError::from_io(std::io::Error::last_os_error())
+    }
+    fn from_io(e: std::io::Error) -> PortError {
+        let mut m = e.to_string();
+        if let Some(i) = m.find(" (os error") {
+            m.truncate(i);
+        }
+        PortError { message: m }
+    }
+}
+
+// ---- clock ----
+
+pub fn current_time_millis() -> i64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+}
+
+/// Seconds and nanoseconds since the epoch.
+pub fn wall_clock() -> (i64, i64) {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or((0, 0), |d| (d.as_secs() as i64, d.subsec_nanos() as i64))
+}
+
+pub fn nano_time() -> i64 {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: ts is a valid timespec to write into.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+    ts.tv_sec * 1_000_000_000 + ts.tv_nsec
+}
+
+// ---- process ----
+
+pub fn available_processors() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+pub fn exit(code: i32) -> ! {
+    std::process::exit(code)
+}
+
+/// (uid, euid, gid, egid)
+pub fn ids() -> (u64, u64, u64, u64) {
+    // SAFETY: these calls have no preconditions.
+    unsafe { (libc::getuid() as u64, libc::geteuid() as u64, libc::getgid() as u64, libc::getegid() as u64) }
+}
+
+pub fn raise(sig: i32) {
+    // SAFETY: raise has no memory-safety preconditions.
+    unsafe { libc::raise(sig) };
+}
+
+pub fn signal_number(name: &str) -> i32 {
+    match name {
+        "HUP" => libc::SIGHUP,
+        "INT" => libc::SIGINT,
+        "QUIT" => libc::SIGQUIT,
+        "TERM" => libc::SIGTERM,
+        "USR1" => libc::SIGUSR1,
+        "USR2" => libc::SIGUSR2,
+        "PIPE" => libc::SIGPIPE,
+        "ALRM" => libc::SIGALRM,
+        "CHLD" => libc::SIGCHLD,
+        "CONT" => libc::SIGCONT,
+        "TRAP" => libc::SIGTRAP,
+        "ABRT" => libc::SIGABRT,
+        "WINCH" => libc::SIGWINCH,
+        _ => -1,
+    }
+}
+
+pub fn environment() -> Vec<(Vec<u8>, Vec<u8>)> {
+    use std::os::unix::ffi::OsStringExt;
+    std::env::vars_os().map(|(k, v)| (k.into_vec(), v.into_vec())).collect()
+}
+
+// ---- native memory (Unsafe.allocateMemory) ----
+
+pub fn malloc(size: usize) -> usize {
+    // SAFETY: malloc with any size is safe; 0 may return null or a unique pointer.
+    unsafe { libc::malloc(size.max(1)) as usize }
+}
+pub fn realloc(addr: usize, size: usize) -> usize {
+    // SAFETY: addr came from malloc/realloc (Unsafe's contract) or is 0.
+    unsafe { libc::realloc(addr as *mut libc::c_void, size.max(1)) as usize }
+}
+pub fn free(addr: usize) {
+    // SAFETY: addr came from malloc/realloc (Unsafe's contract) or is 0.
+    unsafe { libc::free(addr as *mut libc::c_void) }
+}
+
+// ---- file descriptors ----
+
+#[derive(Clone, Copy, Debug)]
+pub enum OpenMode {
+    Read,
+    Truncate,
+    Append,
+    ReadWrite,
+}
+
+pub enum Whence {
+    Start,
+    Current,
+}
+
+fn cpath(path: &str) -> Result<CString, PortError> {
+    CString::new(path).map_err(|_| PortError { message: "Invalid file path".into() })
+}
+
+pub fn open(path: &str, mode: OpenMode) -> Result<i32, PortError> {
+    let flags = match mode {
+        OpenMode::Read => libc::O_RDONLY,
+        OpenMode::Truncate => libc::O_WRONLY | libc::O_CREAT | libc::O_TRUNC,
+        OpenMode::Append => libc::O_WRONLY | libc::O_CREAT | libc::O_APPEND,
+        OpenMode::ReadWrite => libc::O_RDWR | libc::O_CREAT,
+    } | libc::O_CLOEXEC;
+    let c = cpath(path)?;
+    // SAFETY: c is a NUL-terminated path.
+    let fd = unsafe { libc::open(c.as_ptr(), flags, 0o666) };
+    if fd < 0 {
+        return Err(PortError::last());
+    }
+    // Like the JDK, refuse to open directories as files.
+    if let Some(s) = fstat(fd) {
+        if s.is_dir {
+            close(fd).ok();
+            return Err(PortError { message: "Is a directory".into() });
+        }
+    }
+    Ok(fd)
+}
+
+pub fn close(fd: i32) -> Result<(), PortError> {
+    // SAFETY: closing an fd has no memory-safety preconditions.
+    if unsafe { libc::close(fd) } < 0 { Err(PortError::last()) } else { Ok(()) }
+}
+
+pub fn write_all(fd: i32, mut data: &[u8]) -> Result<(), PortError> {
+    while !data.is_empty() {
+        // SAFETY: data is a valid readable buffer of data.len() bytes.
+        let n = unsafe { libc::write(fd, data.as_ptr() as *const libc::c_void, data.len()) };
+        if n < 0 {
+            let e = std::io::Error::last_os_error();
+            if e.kind() == std::io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(PortError::from_io(e));
+        }
+        data = &data[n as usize..];
+    }
+    Ok(())
+}
+
+pub fn read(fd: i32, buf: &mut [u8]) -> Result<usize, PortError> {
+    loop {
+        // SAFETY: buf is a valid writable buffer of buf.len() bytes.
+        let n = unsafe { libc::read(fd, buf.as_mut_ptr() as *mut libc::c_void, buf.len()) };
+        if n < 0 {
+            let e = std::io::Error::last_os_error();
+            if e.kind() == std::io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(PortError::from_io(e));
+        }
+        return Ok(n as usize);
+    }
+}
+
+pub fn seek(fd: i32, off: i64, whence: Whence) -> Result<i64, PortError> {
+    let w = match whence {
+        Whence::Start => libc::SEEK_SET,
+        Whence::Current => libc::SEEK_CUR,
+    };
+    // SAFETY: lseek has no memory-safety preconditions.
+    let r = unsafe { libc::lseek(fd, off, w) };
+    if r < 0 { Err(PortError::last()) } else { Ok(r) }
+}
+
+pub struct Stat {
+    pub size: i64,
+    pub mtime_ms: i64,
+    pub is_dir: bool,
+    pub is_file: bool,
+}
+
+fn fstat(fd: i32) -> Option<Stat> {
+    // SAFETY: st is plain old data; fstat fills it.
+    let mut st: libc::stat = unsafe { std::mem::zeroed() };
+    // SAFETY: st is a valid out-pointer.
+    if unsafe { libc::fstat(fd, &mut st) } < 0 {
+        return None;
+    }
+    Some(Stat {
+        size: st.st_size,
+        mtime_ms: st.st_mtime * 1000 + st.st_mtime_nsec / 1_000_000,
+        is_dir: st.st_mode & libc::S_IFMT == libc::S_IFDIR,
+        is_file: st.st_mode & libc::S_IFMT == libc::S_IFREG,
+    })
+}
+
+pub fn file_length(fd: i32) -> Result<i64, PortError> {
+    fstat(fd).map(|s| s.size).ok_or_else(PortError::last)
+}
+
+pub fn set_length(fd: i32, len: i64) -> Result<(), PortError> {
+    // SAFETY: ftruncate has no memory-safety preconditions.
+    if unsafe { libc::ftruncate(fd, len) } < 0 { Err(PortError::last()) } else { Ok(()) }
+}
+
+pub fn available(fd: i32) -> Result<i64, PortError> {
+    if let Some(s) = fstat(fd) {
+        if s.is_file {
+            let pos = seek(fd, 0, Whence::Current)?;
+            return Ok((s.size - pos).max(0));
+        }
+    }
+    let mut n: libc::c_int = 0;
+    // SAFETY: FIONREAD writes one c_int into n.
+    if unsafe { libc::ioctl(fd, libc::FIONREAD, &mut n) } < 0 {
+        return Ok(0);
+    }
+    Ok(n as i64)
+}
+
+pub fn is_append(fd: i32) -> bool {
+    // SAFETY: fcntl F_GETFL has no memory-safety preconditions.
+    let fl = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+    fl >= 0 && fl & libc::O_APPEND != 0
+}
+
+pub fn isatty(fd: i32) -> bool {
+    // SAFETY: isatty has no memory-safety preconditions.
+    unsafe { libc::isatty(fd) == 1 }
+}
+
+// ---- paths ----
+
+pub fn stat(path: &str) -> Option<Stat> {
+    let m = std::fs::metadata(path).ok()?;
+    use std::os::unix::fs::MetadataExt;
+    Some(Stat {
+        size: m.size() as i64,
+        mtime_ms: m.mtime() * 1000 + m.mtime_nsec() / 1_000_000,
+        is_dir: m.is_dir(),
+        is_file: m.is_file(),
+    })
+}
+
+pub fn access(path: &str, mode: i32) -> bool {
+    let Ok(c) = cpath(path) else { return false };
+    // SAFETY: c is a NUL-terminated path.
+    unsafe { libc::access(c.as_ptr(), mode) == 0 }
+}
+
+pub fn set_permission(path: &str, access: i32, enable: bool, owner_only: bool) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let Ok(m) = std::fs::metadata(path) else { return false };
+    // ACCESS_READ = 4, ACCESS_WRITE = 2, ACCESS_EXECUTE = 1
+    let bits = if owner_only { (access as u32) << 6 } else { ((access as u32) << 6) | ((access as u32) << 3) | access as u32 };
+    let mode = m.permissions().mode();
+    let new = if enable { mode | bits } else { mode & !bits };
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(new)).is_ok()
+}
+
+pub fn create_exclusive(path: &str) -> Result<bool, PortError> {
+    match std::fs::OpenOptions::new().write(true).create_new(true).open(path) {
+        Ok(_) => Ok(true),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
+        Err(e) => Err(PortError::from_io(e)),
+    }
+}
+
+pub fn delete(path: &str) -> bool {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.is_dir() => std::fs::remove_dir(path).is_ok(),
+        Ok(_) => std::fs::remove_file(path).is_ok(),
+        Err(_) => false,
+    }
+}
+
+pub fn mkdir(path: &str) -> bool {
+    std::fs::create_dir(path).is_ok()
+}
+
+pub fn rename(from: &str, to: &str) -> bool {
+    std::fs::rename(from, to).is_ok()
+}
+
+pub fn set_mtime(path: &str, ms: i64) -> bool {
+    let Ok(f) = std::fs::File::options().write(true).open(path).or_else(|_| std::fs::File::open(path)) else { return false };
+    let t = UNIX_EPOCH + std::time::Duration::from_millis(ms.max(0) as u64);
+    f.set_modified(t).is_ok()
+}
+
+pub fn space(path: &str, which: i32) -> i64 {
+    let Ok(c) = cpath(path) else { return 0 };
+    // SAFETY: s is plain old data filled by statvfs.
+    let mut s: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: c is NUL-terminated and s a valid out-pointer.
+    if unsafe { libc::statvfs(c.as_ptr(), &mut s) } != 0 {
+        return 0;
+    }
+    let f = s.f_frsize as i64;
+    match which {
+        0 => s.f_blocks as i64 * f,
+        1 => s.f_bfree as i64 * f,
+        _ => s.f_bavail as i64 * f,
+    }
+}
+
+pub fn list_dir(path: &str) -> Option<Vec<String>> {
+    let rd = std::fs::read_dir(path).ok()?;
+    Some(rd.filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().into_owned()).collect())
+}
+
+/// Canonical form of `path`: symlinks resolved for the existing prefix, `.`/`..` collapsed.
+pub fn canonicalize(path: &str) -> String {
+    if let Ok(p) = std::fs::canonicalize(path) {
+        return p.to_string_lossy().into_owned();
+    }
+    let mut parts: Vec<&str> = Vec::new();
+    for comp in path.split('/') {
+        match comp {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            c => parts.push(c),
+        }
+    }
+    // Resolve the longest existing prefix, keep the rest as is.
+    for i in (0..=parts.len()).rev() {
+        let prefix = format!("/{}", parts[..i].join("/"));
+        if let Ok(p) = std::fs::canonicalize(&prefix) {
+            let mut s = p.to_string_lossy().into_owned();
+            for rest in &parts[i..] {
+                if !s.ends_with('/') {
+                    s.push('/');
+                }
+                s.push_str(rest);
+            }
+            return s;
+        }
+    }
+    format!("/{}", parts.join("/"))
+}
+
+// ---- platform properties (jdk.internal.util.SystemProps.Raw) ----
+
+fn locale_info() -> (String, Option<String>, String) {
+    // SAFETY: setlocale/nl_langinfo are called with valid arguments; the returned C strings are
+    // copied before any further locale call.
+    unsafe {
+        libc::setlocale(libc::LC_ALL, c"".as_ptr());
+        let name_ptr = libc::setlocale(libc::LC_CTYPE, std::ptr::null());
+        let name = if name_ptr.is_null() { "C".to_string() } else { std::ffi::CStr::from_ptr(name_ptr).to_string_lossy().into_owned() };
+        let cs = libc::nl_langinfo(libc::CODESET);
+        let codeset = if cs.is_null() { "ANSI_X3.4-1968".to_string() } else { std::ffi::CStr::from_ptr(cs).to_string_lossy().into_owned() };
+        let base = name.split(['.', '@']).next().unwrap_or("C").to_string();
+        let (lang, country) = if name == "C" || name == "POSIX" {
+            ("en".to_string(), Some("US".to_string()))
+        } else if base == "C" || base == "POSIX" {
+            ("en".to_string(), None)
+        } else {
+            let mut it = base.splitn(2, '_');
+            let l = it.next().unwrap_or("en").to_string();
+            (l, it.next().map(str::to_string))
+        };
+        let enc = if codeset == "UTF-8" || codeset == "utf8" { "UTF-8".to_string() } else { codeset };
+        (lang, country, enc)
+    }
+}
+
+fn os_version() -> String {
+    // SAFETY: u is plain old data filled by uname.
+    let mut u: libc::utsname = unsafe { std::mem::zeroed() };
+    // SAFETY: u is a valid out-pointer.
+    if unsafe { libc::uname(&mut u) } != 0 {
+        return String::new();
+    }
+    // SAFETY: uname NUL-terminates release.
+    unsafe { std::ffi::CStr::from_ptr(u.release.as_ptr()) }.to_string_lossy().into_owned()
+}
+
+fn user_info() -> (String, String) {
+    // SAFETY: getpwuid returns a pointer to static storage or null; fields are copied at once.
+    unsafe {
+        let pw = libc::getpwuid(libc::getuid());
+        if pw.is_null() {
+            return (std::env::var("USER").unwrap_or_else(|_| "?".into()), std::env::var("HOME").unwrap_or_else(|_| "?".into()));
+        }
+        let name = std::ffi::CStr::from_ptr((*pw).pw_name).to_string_lossy().into_owned();
+        let home = std::ffi::CStr::from_ptr((*pw).pw_dir).to_string_lossy().into_owned();
+        (name, home)
+    }
+}
+
+/// The values of SystemProps.Raw's `_xxx_NDX` slots (39 entries).
+pub fn platform_properties() -> Vec<Option<String>> {
+    let (lang, country, enc) = locale_info();
+    let (user, home) = user_info();
+    let cwd = std::env::current_dir().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut p: Vec<Option<String>> = vec![None; 39];
+    p[0] = country.clone();
+    p[1] = Some(lang.clone());
+    p[4] = Some(enc.clone());
+    p[5] = Some("/".into());
+    p[6] = country;
+    p[7] = Some(lang);
+    p[18] = Some("/tmp".into());
+    p[19] = Some("\n".into());
+    p[20] = Some("amd64".into());
+    p[21] = Some("Linux".into());
+    p[22] = Some(os_version());
+    p[23] = Some(":".into());
+    p[28] = Some("64".into());
+    p[29] = Some("little".into());
+    p[31] = Some("UnicodeLittle".into());
+    p[32] = Some(enc.clone());
+    if isatty(2) {
+        p[34] = Some(enc.clone());
+    }
+    if isatty(1) {
+        p[35] = Some(enc);
+    }
+    p[36] = Some(cwd);
+    p[37] = Some(home);
+    p[38] = Some(user);
+    p
+}

@@ -1,0 +1,550 @@
+//! Runtime services on a thread: allocation, class initialization (JVMS §5.5), mirrors,
+//! strings, exceptions and calls into Java by name. The interpreter and the natives use these;
+//! this module owns no state of its own (the domain and the class table do).
+
+pub mod fields;
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::class::resolve::ResolveError;
+use crate::class::{BasicType, Class, ClassKind, LoaderId, Method};
+use crate::domain::InitState;
+use crate::heap::layout::{ARRAY_BASE, HEADER_SIZE};
+use crate::heap::{ObjRef, from_slot};
+use crate::interp::exec;
+use crate::thread::{JResult, JThread, Thrown};
+
+/// Frames of headroom left for constructing a StackOverflowError.
+const OVERFLOW_RESERVE_FRAMES: usize = 64;
+const OVERFLOW_RESERVE_SLOTS: usize = 16 * 1024;
+
+impl JThread {
+    // ---- limits ----
+    pub fn stack_limit(&self) -> usize {
+        if self.in_overflow { self.stack.len() } else { self.stack.len() - OVERFLOW_RESERVE_SLOTS }
+    }
+    pub fn depth_limit(&self) -> usize {
+        if self.in_overflow { self.max_depth + OVERFLOW_RESERVE_FRAMES } else { self.max_depth }
+    }
+    /// Throws StackOverflowError (using the reserve to build it).
+    #[cold]
+    pub fn stack_overflow(&mut self) -> Thrown {
+        if self.in_overflow {
+            // Overflow while building the error: throw a preallocated-style bare error.
+            return match self.bare_exception("java/lang/StackOverflowError") {
+                Ok(e) => {
+                    self.exception = Some(e);
+                    Thrown
+                }
+                Err(t) => t,
+            };
+        }
+        self.in_overflow = true;
+        let r = self.throw_new("java/lang/StackOverflowError", None);
+        self.in_overflow = false;
+        r
+    }
+
+    // ---- allocation ----
+    #[cold]
+    fn out_of_memory(&mut self) -> Thrown {
+        self.throw_new("java/lang/OutOfMemoryError", Some("Java heap space"))
+    }
+
+    pub fn alloc_object(&mut self, c: &'static Class) -> JResult<ObjRef> {
+        match self.domain.heap.alloc(c, c.instance_size as usize) {
+            Ok(o) => Ok(o),
+            Err(_) => Err(self.out_of_memory()),
+        }
+    }
+
+    pub fn array_class_of(&mut self, component: &'static Class) -> JResult<&'static Class> {
+        match self.vm.classes.array_of(component) {
+            Ok(c) => Ok(c),
+            Err(e) => Err(self.throw_resolve(e.into())),
+        }
+    }
+
+    /// Allocates an array of class `ac` with `len` elements.
+    pub fn alloc_array(&mut self, ac: &'static Class, len: i32) -> JResult<ObjRef> {
+        if len < 0 {
+            return Err(self.throw_new("java/lang/NegativeArraySizeException", Some(&len.to_string())));
+        }
+        let esize = match ac.kind {
+            ClassKind::Array { elem, .. } => elem.size(),
+            _ => 8,
+        };
+        let Some(size) = (len as usize).checked_mul(esize).and_then(|s| s.checked_add(ARRAY_BASE)) else {
+            return Err(self.out_of_memory());
+        };
+        if size > i32::MAX as usize * 8 {
+            return Err(self.throw_new("java/lang/OutOfMemoryError", Some("Requested array size exceeds VM limit")));
+        }
+        match self.domain.heap.alloc(ac, size) {
+            Ok(o) => {
+                o.write::<u32>(crate::heap::layout::ARRAY_LENGTH, len as u32);
+                Ok(o)
+            }
+            Err(_) => Err(self.out_of_memory()),
+        }
+    }
+
+    /// Allocates an array whose element type is `elem` (a primitive or a class).
+    pub fn new_array_of(&mut self, elem: &'static Class, len: i32) -> JResult<ObjRef> {
+        let ac = self.array_class_of(elem)?;
+        self.alloc_array(ac, len)
+    }
+
+    pub fn new_byte_array(&mut self, data: &[u8]) -> JResult<ObjRef> {
+        let a = self.new_array_of(self.vm.classes.primitive(BasicType::Byte), data.len() as i32)?;
+        a.array_slice::<u8>().copy_from_slice(data);
+        Ok(a)
+    }
+
+    /// `multianewarray` with dimension lengths `lens` for array class `ac`.
+    pub fn multi_array(&mut self, ac: &'static Class, lens: &[i32]) -> JResult<ObjRef> {
+        if let Some(&neg) = lens.iter().find(|&&l| l < 0) {
+            return Err(self.throw_new("java/lang/NegativeArraySizeException", Some(&neg.to_string())));
+        }
+        let a = self.alloc_array(ac, lens[0])?;
+        if lens.len() > 1 {
+            let comp = ac.array_component().expect("multianewarray of non-array");
+            for i in 0..lens[0] as usize {
+                let sub = self.multi_array(comp, &lens[1..])?;
+                a.write_ref(ARRAY_BASE + i * 8, Some(sub));
+            }
+        }
+        Ok(a)
+    }
+
+    /// Object.clone for arrays and Cloneable objects (shallow copy).
+    pub fn clone_object(&mut self, o: ObjRef) -> JResult<ObjRef> {
+        let c = o.class();
+        let size = if c.is_array() { ARRAY_BASE + o.array_len() * c.array_elem().size() } else { c.instance_size as usize };
+        let n = match self.domain.heap.alloc(c, size) {
+            Ok(n) => n,
+            Err(_) => return Err(self.out_of_memory()),
+        };
+        o.copy_body_to(n, size.max(HEADER_SIZE));
+        Ok(n)
+    }
+
+    // ---- mirrors ----
+
+    /// The java.lang.Class mirror of `c` in this thread's domain (created on first use).
+    pub fn mirror(&mut self, c: &'static Class) -> JResult<ObjRef> {
+        if let Some(m) = self.domain.class_state(c).mirror() {
+            return Ok(m);
+        }
+        self.create_mirror(c)
+    }
+
+    #[cold]
+    fn create_mirror(&mut self, c: &'static Class) -> JResult<ObjRef> {
+        let wk = self.vm.wk();
+        let size = wk.statics_base as usize + c.statics_size as usize;
+        let m = match self.domain.heap.alloc(wk.class, size) {
+            Ok(m) => m,
+            Err(_) => return Err(self.out_of_memory()),
+        };
+        m.write::<u64>(wk.mirror_slot as usize, c as *const Class as u64);
+        if let Some(comp) = c.array_component() {
+            let cm = self.mirror(comp)?;
+            m.write_ref(wk.class_component_type as usize, Some(cm));
+        }
+        let loader = self.domain.loader_object(c.loader);
+        m.write_ref(wk.class_loader as usize, loader);
+        if let Some(module) = self.vm.module_object_for(&self.domain, c) {
+            m.write_ref(wk.class_module as usize, Some(module));
+        }
+        let st = self.domain.class_state(c);
+        let _g = self.domain.mirror_lock.lock();
+        if let Some(existing) = st.mirror() {
+            return Ok(existing);
+        }
+        st.mirror.store(m.slot(), Ordering::Release);
+        drop(_g);
+        self.set_constant_statics(c, m)?;
+        Ok(m)
+    }
+
+    /// Static final fields with a ConstantValue attribute get their values at preparation.
+    fn set_constant_statics(&mut self, c: &'static Class, mirror: ObjRef) -> JResult<()> {
+        let Some(cf) = &c.file else { return Ok(()) };
+        let base = self.vm.wk().statics_base as usize;
+        for f in c.fields.iter().filter(|f| f.is_static()) {
+            let Some(cv) = f.constant_value else { continue };
+            let off = base + f.offset as usize;
+            use classfile::Constant as K;
+            match cf.constant_pool.get(cv) {
+                Some(K::Integer(v)) => fields::store_field(mirror, off, f.ty, false, *v as u32 as u64),
+                Some(K::Float(v)) => mirror.write::<u32>(off, v.to_bits()),
+                Some(K::Long(v)) => mirror.write::<i64>(off, *v),
+                Some(K::Double(v)) => mirror.write::<u64>(off, v.to_bits()),
+                Some(K::String { string_index }) => {
+                    let Some(u) = cf.constant_pool.utf8_entry(*string_index) else { continue };
+                    let s = self.intern_utf16(&u.utf16())?;
+                    mirror.write_ref(off, Some(s));
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// The class a mirror stands for.
+    pub fn class_of_mirror(&self, mirror: ObjRef) -> &'static Class {
+        class_of_mirror(self.vm, mirror)
+    }
+
+    // ---- initialization (JVMS §5.5) ----
+
+    #[inline]
+    pub fn ensure_initialized(&mut self, c: &'static Class) -> JResult<()> {
+        if self.domain.class_state(c).initialized.load(Ordering::Acquire) {
+            return Ok(());
+        }
+        self.initialize(c)
+    }
+
+    #[cold]
+    fn initialize(&mut self, c: &'static Class) -> JResult<()> {
+        if c.is_array() || c.is_primitive() {
+            self.domain.class_state(c).initialized.store(true, Ordering::Release);
+            return Ok(());
+        }
+        self.link(c)?;
+        self.mirror(c)?;
+        let domain = self.domain.clone();
+        let st = domain.class_state(c);
+        {
+            let mut s = st.init.lock();
+            loop {
+                match *s {
+                    InitState::InProgress(tid) if tid == self.id => return Ok(()),
+                    InitState::InProgress(_) => st.init_cond.wait(&mut s),
+                    InitState::Initialized => return Ok(()),
+                    InitState::Failed => {
+                        drop(s);
+                        let msg = format!("Could not initialize class {}", c.java_name());
+                        return Err(self.throw_new("java/lang/NoClassDefFoundError", Some(&msg)));
+                    }
+                    InitState::Uninitialized => {
+                        *s = InitState::InProgress(self.id);
+                        break;
+                    }
+                }
+            }
+        }
+        let r = self.run_initializers(c);
+        let mut s = st.init.lock();
+        match r {
+            Ok(()) => {
+                *s = InitState::Initialized;
+                st.initialized.store(true, Ordering::Release);
+                st.init_cond.notify_all();
+                Ok(())
+            }
+            Err(Thrown) => {
+                *s = InitState::Failed;
+                st.init_cond.notify_all();
+                drop(s);
+                let exc = self.exception.take();
+                let is_error = exc.is_some_and(|e| {
+                    self.vm.classes.find_loaded(LoaderId::BOOT, "java/lang/Error").is_some_and(|err| e.class().is_subtype_of(err))
+                });
+                if is_error {
+                    self.exception = exc;
+                    return Err(Thrown);
+                }
+                self.exception = exc;
+                self.wrap_in_initializer_error()
+            }
+        }
+    }
+
+    fn run_initializers(&mut self, c: &'static Class) -> JResult<()> {
+        if !c.is_interface() {
+            if let Some(s) = c.super_class {
+                self.ensure_initialized(s)?;
+            }
+            for i in &c.interfaces {
+                if i.methods().iter().any(|m| !m.is_static() && !m.is_abstract()) {
+                    self.ensure_initialized(i)?;
+                }
+            }
+        }
+        if let Some(clinit) = c.declared_method("<clinit>", "()V") {
+            // SAFETY-free: methods of leaked classes are 'static.
+            let clinit: &'static Method = unsafe_static(clinit);
+            exec::call(self, clinit, &[])?;
+        }
+        crate::vm::after_class_init(self, c)
+    }
+
+    #[cold]
+    fn wrap_in_initializer_error(&mut self) -> JResult<()> {
+        let cause = self.exception.take();
+        let eiie = self.load_boot("java/lang/ExceptionInInitializerError")?;
+        let ctor = eiie.declared_method("<init>", "(Ljava/lang/Throwable;)V").map(unsafe_static);
+        let o = self.alloc_object(eiie)?;
+        if let Some(ctor) = ctor {
+            exec::call(self, ctor, &[o.slot(), crate::heap::to_slot(cause)])?;
+        }
+        self.exception = Some(o);
+        Err(Thrown)
+    }
+
+    /// Verifies `c` once (application classes only).
+    pub fn link(&mut self, c: &'static Class) -> JResult<()> {
+        let r = c.linked.get_or_init(|| crate::vm::verify(self.vm, c));
+        match r {
+            Ok(()) => Ok(()),
+            Err(msg) => {
+                let msg = msg.clone();
+                Err(self.throw_new("java/lang/VerifyError", Some(&msg)))
+            }
+        }
+    }
+
+    // ---- class lookup ----
+
+    pub fn load_boot(&mut self, name: &str) -> JResult<&'static Class> {
+        match self.vm.classes.load(LoaderId::BOOT, name) {
+            Ok(c) => Ok(c),
+            Err(e) => Err(self.throw_resolve(e.into())),
+        }
+    }
+
+    pub fn load_class(&mut self, loader: LoaderId, name: &str) -> JResult<&'static Class> {
+        match self.vm.classes.load(loader, name) {
+            Ok(c) => Ok(c),
+            Err(e) => Err(self.throw_resolve(e.into())),
+        }
+    }
+
+    // ---- strings ----
+
+    /// A new java.lang.String with the given contents.
+    pub fn new_string(&mut self, s: &str) -> JResult<ObjRef> {
+        if s.bytes().all(|b| b < 0x80) {
+            return self.new_string_latin1(s.as_bytes());
+        }
+        let units: Vec<u16> = s.encode_utf16().collect();
+        self.new_string_utf16(&units)
+    }
+
+    pub fn new_string_latin1(&mut self, bytes: &[u8]) -> JResult<ObjRef> {
+        let wk = self.vm.wk();
+        let value = self.new_byte_array(bytes)?;
+        let s = self.alloc_object(wk.string)?;
+        s.write_ref(wk.string_value as usize, Some(value));
+        s.write::<u8>(wk.string_coder as usize, 0);
+        Ok(s)
+    }
+
+    pub fn new_string_utf16(&mut self, units: &[u16]) -> JResult<ObjRef> {
+        if units.iter().all(|&u| u < 256) {
+            let bytes: Vec<u8> = units.iter().map(|&u| u as u8).collect();
+            return self.new_string_latin1(&bytes);
+        }
+        let wk = self.vm.wk();
+        let bytes: Vec<u8> = units.iter().flat_map(|u| u.to_le_bytes()).collect();
+        let value = self.new_byte_array(&bytes)?;
+        let s = self.alloc_object(wk.string)?;
+        s.write_ref(wk.string_value as usize, Some(value));
+        s.write::<u8>(wk.string_coder as usize, 1);
+        Ok(s)
+    }
+
+    /// The UTF-16 contents of a java.lang.String.
+    pub fn string_utf16(&self, s: ObjRef) -> Vec<u16> {
+        string_utf16(self.vm, s)
+    }
+
+    /// The contents of a java.lang.String as Rust text (lone surrogates replaced).
+    pub fn rust_string(&self, s: ObjRef) -> String {
+        String::from_utf16_lossy(&self.string_utf16(s))
+    }
+
+    pub fn opt_rust_string(&self, s: u64) -> Option<String> {
+        from_slot(s).map(|s| self.rust_string(s))
+    }
+
+    /// The interned String with these contents.
+    pub fn intern_utf16(&mut self, units: &[u16]) -> JResult<ObjRef> {
+        if let Some(&s) = self.domain.strings.lock().get(units) {
+            return Ok(s);
+        }
+        let s = self.new_string_utf16(units)?;
+        let mut table = self.domain.strings.lock();
+        Ok(*table.entry(units.to_vec()).or_insert(s))
+    }
+
+    pub fn intern(&mut self, s: &str) -> JResult<ObjRef> {
+        let units: Vec<u16> = s.encode_utf16().collect();
+        self.intern_utf16(&units)
+    }
+
+    /// The String constant at `idx` of `c` (interned, cached per domain).
+    pub fn ldc_string(&mut self, c: &'static Class, idx: u16) -> JResult<ObjRef> {
+        let st = self.domain.class_state(c);
+        let cache = st.cp_strings.get_or_init(|| (0..c.cp_cache.len()).map(|_| AtomicU64::new(0)).collect());
+        if let Some(s) = from_slot(cache[idx as usize].load(Ordering::Acquire)) {
+            return Ok(s);
+        }
+        let units = c
+            .file
+            .as_ref()
+            .and_then(|f| f.constant_pool.string(idx))
+            .map(|u| u.utf16())
+            .unwrap_or_default();
+        let s = self.intern_utf16(&units)?;
+        let domain = self.domain.clone();
+        let st = domain.class_state(c);
+        if let Some(cache) = st.cp_strings.get() {
+            cache[idx as usize].store(s.slot(), Ordering::Release);
+        }
+        Ok(s)
+    }
+
+    // ---- exceptions ----
+
+    /// Allocates exception `class` and runs its (String) constructor; returns `Thrown` with it
+    /// pending. If that fails, the failure is what is pending.
+    #[cold]
+    pub fn throw_new(&mut self, class: &str, msg: Option<&str>) -> Thrown {
+        match self.new_exception(class, msg) {
+            Ok(e) => {
+                self.exception = Some(e);
+                Thrown
+            }
+            Err(t) => t,
+        }
+    }
+
+    /// Creates (does not throw) an exception object with a message.
+    pub fn new_exception(&mut self, class: &str, msg: Option<&str>) -> JResult<ObjRef> {
+        let c = self.load_boot(class)?;
+        self.ensure_initialized(c)?;
+        let o = self.alloc_object(c)?;
+        let (desc, args): (&str, Vec<u64>) = match msg {
+            Some(m) => {
+                let s = self.new_string(m)?;
+                ("(Ljava/lang/String;)V", vec![o.slot(), s.slot()])
+            }
+            None => ("()V", vec![o.slot()]),
+        };
+        let ctor = c
+            .declared_method("<init>", desc)
+            .or_else(|| c.declared_method("<init>", "()V"))
+            .map(unsafe_static);
+        match ctor {
+            Some(ctor) => {
+                let args = if ctor.descriptor.as_ref() == "()V" { vec![o.slot()] } else { args };
+                exec::call(self, ctor, &args)?;
+            }
+            None => return Err(self.throw_new("java/lang/InternalError", Some(&format!("no constructor for {class}")))),
+        }
+        Ok(o)
+    }
+
+    /// An exception object whose constructor is not run (for errors during overflow).
+    fn bare_exception(&mut self, class: &str) -> JResult<ObjRef> {
+        let c = self.load_boot(class)?;
+        self.alloc_object(c)
+    }
+
+    pub fn throw_resolve(&mut self, e: ResolveError) -> Thrown {
+        let msg = e.message.replace('/', ".");
+        let msg = if e.class == "java/lang/NoClassDefFoundError" { e.message.clone() } else { msg };
+        let msg = if e.class == "java/lang/NoSuchMethodError" || e.class == "java/lang/NoSuchFieldError" || e.class == "java/lang/IncompatibleClassChangeError" || e.class == "java/lang/VerifyError" || e.class == "java/lang/ClassFormatError" || e.class == "java/lang/UnsupportedClassVersionError" {
+            e.message.clone()
+        } else {
+            msg
+        };
+        self.throw_new(e.class, Some(&msg))
+    }
+
+    // ---- calls into Java by name ----
+
+    /// Finds a method declared in `c` or its superclasses.
+    pub fn find_method(&self, c: &'static Class, name: &str, desc: &str) -> Option<&'static Method> {
+        crate::class::resolve::lookup_method(c, name, desc)
+    }
+
+    /// Calls a static method by class, name and descriptor (initializing the class).
+    pub fn call_static(&mut self, class: &str, name: &str, desc: &str, args: &[u64]) -> JResult<u64> {
+        let c = self.load_boot(class)?;
+        self.ensure_initialized(c)?;
+        let Some(m) = c.declared_method(name, desc).map(unsafe_static) else {
+            let msg = format!("{class}.{name}{desc}");
+            return Err(self.throw_new("java/lang/NoSuchMethodError", Some(&msg)));
+        };
+        exec::call(self, m, args)
+    }
+
+    /// Calls an instance method virtually on `recv`.
+    pub fn call_virtual(&mut self, recv: ObjRef, name: &str, desc: &str, args: &[u64]) -> JResult<u64> {
+        let Some(m) = self.find_method(recv.class(), name, desc).or_else(|| {
+            crate::class::loader::select_interface_method(recv.class(), name, desc)
+        }) else {
+            let msg = format!("{}.{name}{desc}", recv.class().java_name());
+            return Err(self.throw_new("java/lang/NoSuchMethodError", Some(&msg)));
+        };
+        let mut all = Vec::with_capacity(args.len() + 1);
+        all.push(recv.slot());
+        all.extend_from_slice(args);
+        exec::call(self, m, &all)
+    }
+}
+
+/// Methods live inside leaked classes, so a `&Method` from one is really `'static`.
+pub fn unsafe_static(m: &Method) -> &'static Method {
+    // SAFETY: every Method is stored in the `methods` Vec of a leaked `&'static Class`, set
+    // once and never dropped or moved afterwards.
+    unsafe { &*(m as *const Method) }
+}
+
+/// The class a mirror stands for.
+pub fn class_of_mirror(vm: &crate::vm::Vm, mirror: ObjRef) -> &'static Class {
+    let p = mirror.read::<u64>(vm.wk().mirror_slot as usize) as *const Class;
+    // SAFETY: mirrors are only created by `create_mirror`, which stores a pointer to a leaked
+    // Class in the VM slot.
+    unsafe { &*p }
+}
+
+/// UTF-16 contents of a java.lang.String.
+pub fn string_utf16(vm: &crate::vm::Vm, s: ObjRef) -> Vec<u16> {
+    let wk = vm.wk();
+    let Some(value) = s.read_ref(wk.string_value as usize) else { return Vec::new() };
+    let bytes = value.array_slice::<u8>();
+    if s.read::<u8>(wk.string_coder as usize) == 0 {
+        bytes.iter().map(|&b| b as u16).collect()
+    } else {
+        bytes.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect()
+    }
+}
+
+/// HotSpot's ClassCastException message.
+pub fn class_cast_message(from: &Class, to: &Class) -> String {
+    let desc = |c: &Class| -> String {
+        let loader = match c.loader {
+            LoaderId::BOOT => "'bootstrap'".to_string(),
+            LoaderId::PLATFORM => "'platform'".to_string(),
+            LoaderId::APP => "'app'".to_string(),
+            _ => "'other'".to_string(),
+        };
+        match &c.module {
+            Some(m) => format!("module {m} of loader {loader}"),
+            None => format!("unnamed module of loader {loader}"),
+        }
+    };
+    let (a, b) = (desc(from), desc(to));
+    let (fname, tname) = (from.java_name(), to.java_name());
+    if a == b {
+        format!("class {fname} cannot be cast to class {tname} ({fname} and {tname} are in {a})")
+    } else {
+        format!("class {fname} cannot be cast to class {tname} ({fname} is in {a}; {tname} is in {b})")
+    }
+}

@@ -1,0 +1,81 @@
+//! Java threads: one [`JThread`] per OS thread that runs Java code.
+//!
+//! A `JThread` owns the thread's Java stack (an array of 64-bit slots holding every
+//! interpreter frame's locals and operand stack, so the collector can find them), the list of
+//! frame records (method + current instruction, for stack traces and stack walks), the
+//! pending exception and the domain the thread currently runs in. It is passed as `&mut`
+//! through the interpreter and natives; other threads never touch it.
+
+pub mod monitor;
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use crate::class::Method;
+use crate::domain::Domain;
+use crate::heap::ObjRef;
+use crate::vm::Vm;
+
+/// Marker: a Java exception is pending in the thread (`JThread::exception`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Thrown;
+
+pub type JResult<T> = Result<T, Thrown>;
+
+/// One interpreter (or native) frame, as seen by stack walks.
+#[derive(Clone, Copy, Debug)]
+pub struct FrameRec {
+    pub method: &'static Method,
+    /// Index of the current instruction in the method's prepared code (u32::MAX for natives).
+    pub pc: u32,
+}
+
+pub struct JThread {
+    pub vm: &'static Vm,
+    pub domain: Arc<Domain>,
+    /// Monitor-owner id and Java thread id.
+    pub id: u64,
+    /// Locals and operand stacks of all interpreter frames.
+    pub stack: Vec<u64>,
+    /// First free slot of `stack` (frames above it belong to nobody).
+    pub sp: usize,
+    pub frames: Vec<FrameRec>,
+    pub exception: Option<ObjRef>,
+    pub thread_obj: Option<ObjRef>,
+    /// Maximum Java call depth before StackOverflowError.
+    pub max_depth: usize,
+    /// Set while a StackOverflowError is being constructed (so it can use some reserve).
+    pub in_overflow: bool,
+    pub interrupted: Arc<AtomicBool>,
+    /// Pending "VM is exiting" request from System.exit in another thread.
+    pub native_args: Vec<u64>,
+}
+
+impl JThread {
+    pub fn new(vm: &'static Vm, domain: Arc<Domain>, id: u64, stack_slots: usize, max_depth: usize) -> JThread {
+        JThread {
+            vm,
+            domain,
+            id,
+            stack: vec![0; stack_slots],
+            sp: 0,
+            frames: Vec::with_capacity(256),
+            exception: None,
+            thread_obj: None,
+            max_depth,
+            in_overflow: false,
+            interrupted: Arc::new(AtomicBool::new(false)),
+            native_args: Vec::with_capacity(16),
+        }
+    }
+
+    /// Takes the pending exception (after a `Thrown`).
+    pub fn take_exception(&mut self) -> Option<ObjRef> {
+        self.exception.take()
+    }
+
+    /// The method `depth` frames below the top (0 = top).
+    pub fn caller(&self, depth: usize) -> Option<&'static Method> {
+        self.frames.iter().rev().nth(depth).map(|f| f.method)
+    }
+}

@@ -1,0 +1,417 @@
+//! The VM: process-wide state (options, class table, domains) and the boot sequence.
+//!
+//! Boot follows HotSpot's order so that the JDK's own Java code runs for real: load the core
+//! classes, initialize String/System/Class/ThreadGroup, create the system and main thread
+//! groups and the main Thread, then `System.initPhase1`, `initPhase2` (the module system) and
+//! `initPhase3` (security manager, system class loader). DomainZero is created first; the
+//! program runs in the application domain.
+
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+
+use crate::class::loader::{ClassPathEntry, ClassSources, ClassTable};
+use crate::class::{Class, LoaderId};
+use crate::domain::Domain;
+use crate::heap::ObjRef;
+use crate::runtime::unsafe_static;
+use crate::thread::{JResult, JThread, Thrown};
+
+/// Command-line configuration of a VM.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub java_home: PathBuf,
+    pub classpath: String,
+    pub props: Vec<(String, String)>,
+    pub max_heap: usize,
+    pub initial_heap: usize,
+    pub stack_size: usize,
+    pub verify: bool,
+    /// Raw VM arguments, as `VM.getRuntimeArguments` reports them.
+    pub vm_args: Vec<String>,
+    pub java_command: String,
+}
+
+impl Options {
+    pub fn new(java_home: PathBuf) -> Options {
+        Options {
+            java_home,
+            classpath: ".".into(),
+            props: Vec::new(),
+            max_heap: default_max_heap(),
+            initial_heap: 8 << 20,
+            stack_size: 1 << 20,
+            verify: true,
+            vm_args: Vec::new(),
+            java_command: String::new(),
+        }
+    }
+}
+
+/// HotSpot's default maximum heap: a quarter of physical memory.
+pub fn default_max_heap() -> usize {
+    // SAFETY: sysconf has no memory-safety preconditions.
+    let (pages, page) = unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
+    if pages > 0 && page > 0 { (pages as usize * page as usize) / 4 } else { 1 << 30 }
+}
+
+/// Classes and field offsets the VM uses directly.
+pub struct WellKnown {
+    pub object: &'static Class,
+    pub class: &'static Class,
+    pub string: &'static Class,
+    pub string_value: u32,
+    pub string_coder: u32,
+    pub string_hash: u32,
+    pub class_loader: u32,
+    pub class_component_type: u32,
+    pub class_module: u32,
+    pub class_name: u32,
+    /// Offset of the VM slot (`*const Class`) in every mirror.
+    pub mirror_slot: u32,
+    /// Offset where a mirror's static fields start.
+    pub statics_base: u32,
+    pub throwable_backtrace: u32,
+    pub throwable_depth: u32,
+}
+
+pub struct Vm {
+    pub opts: Options,
+    pub classes: ClassTable,
+    wk: OnceLock<WellKnown>,
+    pub domain_zero: Arc<Domain>,
+    pub app_domain: Arc<Domain>,
+    pub next_thread_id: std::sync::atomic::AtomicU64,
+    pub start_time: std::time::Instant,
+    pub natives: crate::native::Registry,
+    /// Properties reported by VM.getRuntimeArguments and SystemProps.
+    pub launcher_props: Vec<(String, String)>,
+}
+
+/// Errors that stop the VM before Java code can report them.
+#[derive(Debug)]
+pub enum BootError {
+    Io(String),
+    /// A Java exception escaped during boot; message describes it.
+    Java(String),
+}
+
+impl std::fmt::Display for BootError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BootError::Io(m) | BootError::Java(m) => f.write_str(m),
+        }
+    }
+}
+
+impl Vm {
+    #[inline(always)]
+    pub fn wk(&self) -> &WellKnown {
+        self.wk.get().expect("well-known classes used before boot")
+    }
+
+    /// Creates the VM: opens the class sources and creates DomainZero and the app domain.
+    pub fn create(opts: Options) -> Result<&'static Vm, BootError> {
+        let modules = opts.java_home.join("lib/modules");
+        let jimage = jimage::JImage::open(&modules).map_err(|e| BootError::Io(format!("cannot open {}: {e}", modules.display())))?;
+        let classpath = opts.classpath.split(':').filter_map(ClassPathEntry::open).collect();
+        let mut classes = ClassTable::new(ClassSources { jimage, classpath });
+        classes.verify_app = opts.verify;
+        let domain_zero = Arc::new(Domain::new(0, "DomainZero", 16 << 20).map_err(|e| BootError::Io(e.to_string()))?);
+        let app_domain = Arc::new(Domain::new(1, "app", opts.max_heap).map_err(|e| BootError::Io(e.to_string()))?);
+        let vm = Box::leak(Box::new(Vm {
+            opts,
+            classes,
+            wk: OnceLock::new(),
+            domain_zero,
+            app_domain,
+            next_thread_id: std::sync::atomic::AtomicU64::new(1),
+            start_time: std::time::Instant::now(),
+            natives: crate::native::Registry::new(),
+            launcher_props: Vec::new(),
+        }));
+        vm.load_well_known()?;
+        Ok(vm)
+    }
+
+    fn load_well_known(&'static self) -> Result<(), BootError> {
+        let load = |n: &str| {
+            self.classes.load(LoaderId::BOOT, n).map_err(|e| BootError::Java(format!("cannot load {n}: {}", e.message())))
+        };
+        let object = load("java/lang/Object")?;
+        let class = load("java/lang/Class")?;
+        let string = load("java/lang/String")?;
+        let throwable = load("java/lang/Throwable")?;
+        let off = |c: &'static Class, n: &str| -> Result<u32, BootError> {
+            c.instance_field(n).map(|f| f.offset).ok_or_else(|| BootError::Java(format!("{}.{n} missing", c.name)))
+        };
+        let wk = WellKnown {
+            object,
+            class,
+            string,
+            string_value: off(string, "value")?,
+            string_coder: off(string, "coder")?,
+            string_hash: off(string, "hash")?,
+            class_loader: off(class, "classLoader")?,
+            class_component_type: off(class, "componentType")?,
+            class_module: off(class, "module")?,
+            class_name: off(class, "name")?,
+            mirror_slot: class.instance_size - 8,
+            statics_base: class.instance_size,
+            throwable_backtrace: off(throwable, "backtrace")?,
+            throwable_depth: off(throwable, "depth")?,
+        };
+        let _ = self.wk.set(wk);
+        Ok(())
+    }
+
+    /// A new Java thread context in `domain`.
+    pub fn new_thread(&'static self, domain: Arc<Domain>) -> JThread {
+        let id = self.next_thread_id.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let slots = (self.opts.stack_size / 8).max(64 * 1024) + 16 * 1024;
+        let depth = (self.opts.stack_size / 100).clamp(1000, 100_000);
+        JThread::new(self, domain, id, slots, depth)
+    }
+
+    /// The Module object a class's mirror should point to, if modules are set up.
+    pub fn module_object_for(&self, domain: &Domain, c: &Class) -> Option<ObjRef> {
+        match &c.module {
+            Some(name) => domain.modules.lock().get(&**name).copied(),
+            None => {
+                if c.loader == LoaderId::BOOT {
+                    *domain.boot_unnamed_module.lock()
+                } else {
+                    let loader = domain.loader_object(c.loader)?;
+                    let f = loader.class().instance_field("unnamedModule")?;
+                    loader.read_ref(f.offset as usize)
+                }
+            }
+        }
+    }
+}
+
+/// Verification of application classes (JDK classes are trusted).
+pub fn verify(vm: &'static Vm, c: &'static Class) -> Result<(), String> {
+    let Some(cf) = &c.file else { return Ok(()) };
+    if c.module.is_some() || !vm.classes.verify_app || cf.major_version < 50 {
+        return Ok(());
+    }
+    let h = Hierarchy { vm, loader: c.loader };
+    verifier::verify_class(cf, &h).map_err(|e| e.to_string())
+}
+
+struct Hierarchy {
+    vm: &'static Vm,
+    loader: LoaderId,
+}
+
+impl Hierarchy {
+    fn load(&self, n: &str) -> Result<&'static Class, String> {
+        self.vm.classes.load(self.loader, n).map_err(|e| e.message().to_string())
+    }
+}
+
+impl verifier::ClassHierarchy for Hierarchy {
+    fn is_assignable(&self, from: &str, to: &str) -> Result<bool, String> {
+        if from == to || to == "java/lang/Object" {
+            return Ok(true);
+        }
+        let t = self.load(to)?;
+        if t.is_interface() && !to.starts_with('[') {
+            return Ok(true);
+        }
+        let f = self.load(from)?;
+        Ok(f.is_subtype_of(t))
+    }
+    fn is_interface(&self, class: &str) -> Result<bool, String> {
+        Ok(self.load(class)?.is_interface())
+    }
+    fn superclass(&self, class: &str) -> Result<Option<String>, String> {
+        Ok(self.load(class)?.super_class.map(|s| s.name.to_string()))
+    }
+    fn protected_member_owner(&self, class: &str, name: &str, descriptor: &str, is_method: bool) -> Result<Option<String>, String> {
+        let mut k = Some(self.load(class)?);
+        while let Some(c) = k {
+            if is_method {
+                if let Some(m) = c.declared_method(name, descriptor) {
+                    return Ok(m.is_protected().then(|| c.name.to_string()));
+                }
+            } else if let Some(f) = c.field(name, descriptor) {
+                return Ok((f.access & classfile::access::ACC_PROTECTED != 0).then(|| c.name.to_string()));
+            }
+            k = c.super_class;
+        }
+        Ok(None)
+    }
+}
+
+/// Hook run after a class's static initializer completes (VM-injected values).
+pub fn after_class_init(t: &mut JThread, c: &'static Class) -> JResult<()> {
+    if &*c.name == "jdk/internal/misc/UnsafeConstants" {
+        let mirror = t.mirror(c)?;
+        let base = t.vm.wk().statics_base as usize;
+        // SAFETY: sysconf has no memory-safety preconditions.
+        let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) } as u32;
+        for f in &c.fields {
+            let off = base + f.offset as usize;
+            match &*f.name {
+                "ADDRESS_SIZE0" => mirror.write::<u32>(off, 8),
+                "PAGE_SIZE" => mirror.write::<u32>(off, page),
+                "BIG_ENDIAN" => mirror.write::<u8>(off, 0),
+                "UNALIGNED_ACCESS" => mirror.write::<u8>(off, 1),
+                "DATA_CACHE_LINE_FLUSH_SIZE" => mirror.write::<u32>(off, 0),
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Describes a pending exception for boot failures: "java.lang.Foo: message".
+pub fn describe_exception(t: &mut JThread) -> String {
+    let Some(e) = t.exception.take() else { return "unknown error".into() };
+    let name = e.class().java_name();
+    let msg = match t.call_virtual(e, "getMessage", "()Ljava/lang/String;", &[]) {
+        Ok(s) => t.opt_rust_string(s),
+        Err(_) => None,
+    };
+    let mut out = match msg {
+        Some(m) => format!("{name}: {m}"),
+        None => name,
+    };
+    // Append the Java frames recorded in the backtrace.
+    if let Some(bt) = e.read_ref(t.vm.wk().throwable_backtrace as usize) {
+        for frame in crate::native::lang::backtrace_frames(t.vm, bt).iter().take(12) {
+            out.push_str(&format!("\n\tat {frame}"));
+        }
+    }
+    out
+}
+
+/// Boots the JDK in the application domain and returns the main thread.
+pub fn boot(vm: &'static Vm) -> Result<JThread, BootError> {
+    let mut t = vm.new_thread(vm.app_domain.clone());
+    boot_java(&mut t).map_err(|_| BootError::Java(describe_exception(&mut t)))?;
+    Ok(t)
+}
+
+fn init(t: &mut JThread, name: &str) -> JResult<&'static Class> {
+    let c = t.load_boot(name)?;
+    t.ensure_initialized(c)?;
+    Ok(c)
+}
+
+fn boot_java(t: &mut JThread) -> JResult<()> {
+    for n in ["java/lang/Object", "java/lang/String", "java/lang/System", "java/lang/Class"] {
+        init(t, n)?;
+    }
+    let tg = init(t, "java/lang/ThreadGroup")?;
+    let system_group = t.alloc_object(tg)?;
+    let ctor = tg.declared_method("<init>", "()V").map(unsafe_static);
+    crate::interp::exec::call(t, ctor.expect("ThreadGroup()"), &[system_group.slot()])?;
+    let main_group = t.alloc_object(tg)?;
+    let main_name = t.new_string("main")?;
+    let ctor = tg.declared_method("<init>", "(Ljava/lang/ThreadGroup;Ljava/lang/String;)V").map(unsafe_static);
+    crate::interp::exec::call(t, ctor.expect("ThreadGroup(ThreadGroup,String)"), &[main_group.slot(), system_group.slot(), main_name.slot()])?;
+    let thread_class = init(t, "java/lang/Thread")?;
+    let th = t.alloc_object(thread_class)?;
+    if let Some(f) = thread_class.instance_field("priority") {
+        th.write::<u32>(f.offset as usize, 5);
+    }
+    t.thread_obj = Some(th);
+    crate::native::thread::register_thread(t, th);
+    let ctor = thread_class.declared_method("<init>", "(Ljava/lang/ThreadGroup;Ljava/lang/String;)V").map(unsafe_static);
+    crate::interp::exec::call(t, ctor.expect("Thread(ThreadGroup,String)"), &[th.slot(), main_group.slot(), main_name.slot()])?;
+    crate::native::thread::set_thread_status(t, th, crate::native::thread::RUNNABLE);
+    for n in ["java/lang/Module", "jdk/internal/misc/UnsafeConstants", "java/lang/reflect/Method", "java/lang/ref/Finalizer"] {
+        init(t, n)?;
+    }
+    t.call_static("java/lang/System", "initPhase1", "()V", &[])?;
+    for n in [
+        "java/lang/OutOfMemoryError",
+        "java/lang/NullPointerException",
+        "java/lang/ClassCastException",
+        "java/lang/ArrayStoreException",
+        "java/lang/ArithmeticException",
+        "java/lang/StackOverflowError",
+        "java/lang/IllegalMonitorStateException",
+        "java/lang/IllegalArgumentException",
+    ] {
+        init(t, n)?;
+    }
+    let status = t.call_static("java/lang/System", "initPhase2", "(ZZ)I", &[1, 1])? as i32;
+    if status != 0 {
+        return Err(t.throw_new("java/lang/InternalError", Some("initPhase2 failed")));
+    }
+    t.call_static("java/lang/System", "initPhase3", "()V", &[])?;
+    bind_builtin_loaders(t)?;
+    Ok(())
+}
+
+/// Binds the platform and application loader ids to the JDK's built-in loader objects.
+fn bind_builtin_loaders(t: &mut JThread) -> JResult<()> {
+    for (id, getter) in [(LoaderId::PLATFORM, "getPlatformClassLoader"), (LoaderId::APP, "getSystemClassLoader")] {
+        let l = t.call_static("java/lang/ClassLoader", getter, "()Ljava/lang/ClassLoader;", &[])?;
+        if let Some(l) = crate::heap::from_slot(l) {
+            t.domain.bind_loader(id, l);
+        }
+    }
+    Ok(())
+}
+
+/// Why the launcher could not run main.
+pub enum LaunchError {
+    /// Print these lines on stderr and exit 1 (java's launcher messages).
+    Message(String),
+    /// A Java exception escaped main (already pending in the thread).
+    Uncaught,
+}
+
+/// Loads the main class through the application loader and runs `main(String[])`.
+pub fn run_main(t: &mut JThread, main_class: &str, args: &[String]) -> Result<(), LaunchError> {
+    let internal = main_class.replace('.', "/");
+    let c = match t.vm.classes.load(LoaderId::APP, &internal) {
+        Ok(c) => c,
+        Err(e) => {
+            let cause = match e {
+                crate::class::loader::LoadError::NotFound(_) => format!("java.lang.ClassNotFoundException: {main_class}"),
+                other => format!("{}: {}", other.java_class().replace('/', "."), other.message()),
+            };
+            return Err(LaunchError::Message(format!("Error: Could not find or load main class {main_class}\nCaused by: {cause}")));
+        }
+    };
+    let main = c.declared_method("main", "([Ljava/lang/String;)V").map(unsafe_static);
+    let Some(main) = main.filter(|m| m.is_static() && m.is_public()) else {
+        return Err(LaunchError::Message(format!(
+            "Error: Main method not found in class {main_class}, please define the main method as:\n   public static void main(String[] args)\nor a JavaFX application class must extend javafx.application.Application"
+        )));
+    };
+    let r: JResult<()> = (|| {
+        t.link(c)?;
+        t.ensure_initialized(c)?;
+        let sc = t.load_boot("java/lang/String")?;
+        let arr = t.new_array_of(sc, args.len() as i32)?;
+        for (i, a) in args.iter().enumerate() {
+            let s = t.new_string(a)?;
+            arr.write_ref(crate::heap::layout::ARRAY_BASE + i * 8, Some(s));
+        }
+        crate::interp::exec::call(t, main, &[arr.slot()])?;
+        Ok(())
+    })();
+    r.map_err(|Thrown| LaunchError::Uncaught)
+}
+
+/// Reports an uncaught exception the way java.lang.Thread does (dispatchUncaughtException).
+pub fn dispatch_uncaught(t: &mut JThread) {
+    let Some(e) = t.exception.take() else { return };
+    let Some(th) = t.thread_obj else { return };
+    if t.call_virtual(th, "dispatchUncaughtException", "(Ljava/lang/Throwable;)V", &[e.slot()]).is_err() {
+        t.exception = None;
+    }
+}
+
+/// Runs `Shutdown.shutdown()` (shutdown hooks) when main returns normally.
+pub fn shutdown(t: &mut JThread) {
+    if t.call_static("java/lang/Shutdown", "shutdown", "()V", &[]).is_err() {
+        t.exception = None;
+    }
+}

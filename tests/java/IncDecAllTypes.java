@@ -1,0 +1,74 @@
+public class IncDecAllTypes {
+    static int sf = 0;
+    int inst = 100;
+    static long slong = Long.MAX_VALUE;
+
+    public static void main(String[] args) {
+        byte b = 127; b++; System.out.println("byte 127++ -> " + b);
+        b = -128; b--; System.out.println("byte -128-- -> " + b);
+        short s = 32767; s++; System.out.println("short 32767++ -> " + s);
+        s = -32768; --s; System.out.println("short --(-32768) -> " + s);
+        char c = 65535; c++; System.out.println("char 65535++ -> " + (int) c);
+        int i = Integer.MAX_VALUE; i++; System.out.println("int MAX++ -> " + i);
+        long l = Long.MIN_VALUE; l--; System.out.println("long MIN-- -> " + l);
+        float f = 0.5f; f++; System.out.println("float 0.5++ -> " + f);
+        f = 16777216f; f++; System.out.println("float 2^24++ -> " + f);
+        double d = -0.5; d--; System.out.println("double -0.5-- -> " + d);
+        d = Double.NaN; d++; System.out.println("NaN++ -> " + d);
+        int a = 5;
+        int r1 = a++;
+        int r2 = ++a;
+        int r3 = a--;
+        int r4 = --a;
+        System.out.println("post/pre: " + r1 + " " + r2 + " " + r3 + " " + r4 + " a=" + a);
+        sf++; ++sf; sf--; sf++;
+        System.out.println("static field: " + sf + " " + (sf++) + " " + (++sf));
+        slong++;
+        System.out.println("static long: " + slong);
+        IncDecAllTypes o = new IncDecAllTypes();
+        o.inst++; o.inst++; --o.inst;
+        System.out.println("instance field: " + o.inst + " " + o.inst-- + " " + o.inst);
+        int[] arr = {1, 2, 3};
+        arr[0]++; ++arr[1]; arr[2]--;
+        int j = 0;
+        arr[j++]++;
+        System.out.println("array: " + arr[0] + " " + arr[1] + " " + arr[2] + " j=" + j);
+        long[] la = {Long.MAX_VALUE};
+        la[0]++;
+        System.out.println("long array: " + la[0]);
+        double[] da = {1.25};
+        da[0]--; da[0]--;
+        System.out.println("double array: " + da[0]);
+        byte[] ba = {127};
+        ba[0]++;
+        System.out.println("byte array: " + ba[0]);
+        char[] ca = {'y'};
+        ca[0]++; ca[0]++;
+        System.out.println("char array: " + ca[0]);
+        short[] sa = {-32768};
+        sa[0]--;
+        System.out.println("short array: " + sa[0]);
+        float[] fa = {1e-8f};
+        fa[0]++;
+        System.out.println("float array: " + fa[0]);
+        Integer boxed = 127;
+        Integer before = boxed;
+        boxed++;
+        System.out.println("boxed: " + boxed + " before: " + before);
+        Long lb = 0L; lb--; System.out.println("Long boxed: " + lb);
+        Double db = 1.5; db++; System.out.println("Double boxed: " + db);
+        Character cb = 'a'; cb++; System.out.println("Character boxed: " + cb);
+        int loop = 0;
+        for (int k = 10; k > 0; k -= 3) loop++;
+        System.out.println("loop=" + loop);
+        int m = 0;
+        m = m++ + m++;
+        System.out.println("m=" + m);
+        int n = 0;
+        n = ++n + ++n;
+        System.out.println("n=" + n);
+        int big = 1000;
+        for (int k = 0; k < 1000; k++) { big++; big--; big++; }
+        System.out.println("big=" + big);
+    }
+}
