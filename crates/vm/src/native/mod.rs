@@ -6,8 +6,10 @@
 //! method — never a made-up default. Natives reach the host only through [`crate::port`].
 
 pub mod io;
+pub mod jli;
 pub mod lang;
 pub mod misc;
+pub mod nio;
 pub mod reflect;
 pub mod thread;
 
@@ -36,6 +38,8 @@ impl Registry {
         thread::register(&mut r);
         misc::register(&mut r);
         io::register(&mut r);
+        nio::register(&mut r);
+        jli::register(&mut r);
         reflect::register(&mut r);
         r
     }
