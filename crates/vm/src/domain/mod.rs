@@ -39,6 +39,9 @@ pub struct ClassState {
     pub init_cond: Condvar,
     /// Resolved String constants, indexed by constant-pool index.
     pub cp_strings: OnceLock<Box<[AtomicU64]>>,
+    /// The ExceptionInInitializerError recorded when initialization failed (JDK 17 style),
+    /// used as the cause of later NoClassDefFoundErrors.
+    pub init_error: Mutex<Option<ObjRef>>,
 }
 
 impl ClassState {
@@ -49,6 +52,7 @@ impl ClassState {
             init: Mutex::new(InitState::Uninitialized),
             init_cond: Condvar::new(),
             cp_strings: OnceLock::new(),
+            init_error: Mutex::new(None),
         }
     }
     pub fn mirror(&self) -> Option<ObjRef> {

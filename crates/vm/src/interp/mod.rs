@@ -9,6 +9,7 @@
 
 pub mod decode;
 pub mod exec;
+pub mod npe;
 pub mod op;
 
 pub use decode::Prepared;

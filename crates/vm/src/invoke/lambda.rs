@@ -163,7 +163,7 @@ pub fn spin(t: &mut JThread, caller: &'static Class, b: &Bootstrap) -> JResult<&
         Err(e) => return Err(t.throw_resolve(e)),
     };
     let (captured, iface_desc) = split_method_descriptor(b.site_desc);
-    let iface_name = iface_desc.trim_start_matches('L').trim_end_matches(';').to_string();
+    let iface_name = iface_desc.strip_prefix('L').and_then(|d| d.strip_suffix(';')).unwrap_or(iface_desc).to_string();
     let iface = t.load_class(caller.loader, &iface_name)?;
     let mut interfaces = vec![iface];
     let mut bridges: Vec<String> = Vec::new();

@@ -59,23 +59,23 @@ pub fn register(r: &mut Registry) {
     let ufs = "java/io/UnixFileSystem";
     r.add(ufs, "canonicalize0", "(Ljava/lang/String;)Ljava/lang/String;", ufs_canonicalize);
     r.add(ufs, "getBooleanAttributes0", "(Ljava/io/File;)I", ufs_boolean_attributes);
-    r.add(ufs, "checkAccess0", "(Ljava/io/File;I)Z", |t, a| {
+    r.add(ufs, "checkAccess", "(Ljava/io/File;I)Z", |t, a| {
         let p = file_path(t, a[1])?;
         Ok(ret_bool(port::access(&p, jint(a[2]))))
     });
-    r.add(ufs, "getLastModifiedTime0", "(Ljava/io/File;)J", |t, a| {
+    r.add(ufs, "getLastModifiedTime", "(Ljava/io/File;)J", |t, a| {
         let p = file_path(t, a[1])?;
         Ok(port::stat(&p).map_or(0, |s| s.mtime_ms) as u64)
     });
-    r.add(ufs, "getLength0", "(Ljava/io/File;)J", |t, a| {
+    r.add(ufs, "getLength", "(Ljava/io/File;)J", |t, a| {
         let p = file_path(t, a[1])?;
         Ok(port::stat(&p).map_or(0, |s| s.size) as u64)
     });
-    r.add(ufs, "setPermission0", "(Ljava/io/File;IZZ)Z", |t, a| {
+    r.add(ufs, "setPermission", "(Ljava/io/File;IZZ)Z", |t, a| {
         let p = file_path(t, a[1])?;
         Ok(ret_bool(port::set_permission(&p, jint(a[2]), a[3] != 0, a[4] != 0)))
     });
-    r.add(ufs, "createFileExclusively0", "(Ljava/lang/String;)Z", |t, a| {
+    r.add(ufs, "createFileExclusively", "(Ljava/lang/String;)Z", |t, a| {
         let n = nonnull(t, a[1])?;
         let p = t.rust_string(n);
         match port::create_exclusive(&p) {
@@ -87,8 +87,8 @@ pub fn register(r: &mut Registry) {
         let p = file_path(t, a[1])?;
         Ok(ret_bool(port::delete(&p)))
     });
-    r.add(ufs, "list0", "(Ljava/io/File;)[Ljava/lang/String;", ufs_list);
-    r.add(ufs, "createDirectory0", "(Ljava/io/File;)Z", |t, a| {
+    r.add(ufs, "list", "(Ljava/io/File;)[Ljava/lang/String;", ufs_list);
+    r.add(ufs, "createDirectory", "(Ljava/io/File;)Z", |t, a| {
         let p = file_path(t, a[1])?;
         Ok(ret_bool(port::mkdir(&p)))
     });
@@ -97,15 +97,15 @@ pub fn register(r: &mut Registry) {
         let to = file_path(t, a[2])?;
         Ok(ret_bool(port::rename(&from, &to)))
     });
-    r.add(ufs, "setLastModifiedTime0", "(Ljava/io/File;J)Z", |t, a| {
+    r.add(ufs, "setLastModifiedTime", "(Ljava/io/File;J)Z", |t, a| {
         let p = file_path(t, a[1])?;
         Ok(ret_bool(port::set_mtime(&p, a[2] as i64)))
     });
-    r.add(ufs, "setReadOnly0", "(Ljava/io/File;)Z", |t, a| {
+    r.add(ufs, "setReadOnly", "(Ljava/io/File;)Z", |t, a| {
         let p = file_path(t, a[1])?;
         Ok(ret_bool(port::set_permission(&p, 2, false, false)))
     });
-    r.add(ufs, "getSpace0", "(Ljava/io/File;I)J", |t, a| {
+    r.add(ufs, "getSpace", "(Ljava/io/File;I)J", |t, a| {
         let p = file_path(t, a[1])?;
         Ok(port::space(&p, jint(a[2])) as u64)
     });

@@ -49,6 +49,7 @@ pub fn register(r: &mut Registry) {
     register_strict_math(r);
 
     r.add("java/lang/Throwable", "fillInStackTrace", "(I)Ljava/lang/Throwable;", throwable_fill_in);
+    r.add("java/lang/NullPointerException", "getExtendedNPEMessage", "()Ljava/lang/String;", npe_extended_message);
     r.add("java/lang/StackTraceElement", "initStackTraceElements", "([Ljava/lang/StackTraceElement;Ljava/lang/Throwable;)V", ste_init_all);
 
     let m = "java/lang/Module";
@@ -349,6 +350,25 @@ fn throwable_fill_in(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     this.write_ref(wk.throwable_backtrace as usize, Some(bt));
     this.write::<u32>(wk.throwable_depth as usize, frames.len() as u32);
     Ok(this.slot())
+}
+
+/// NullPointerException.getExtendedNPEMessage: analyzes the bytecode at the top frame.
+fn npe_extended_message(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let this = nonnull(t, a[0])?;
+    let Some(bt) = this.read_ref(t.vm.wk().throwable_backtrace as usize) else { return Ok(0) };
+    if !bt.class().is_array() || bt.array_len() == 0 {
+        return Ok(0);
+    }
+    let top = bt.array_slice::<i64>()[0];
+    let Some(m) = t.vm.classes.method_by_id((top >> 32) as u32) else { return Ok(0) };
+    let bci = top as u32;
+    if bci == u32::MAX {
+        return Ok(0);
+    }
+    match crate::interp::npe::extended_message(m, bci) {
+        Some(msg) => Ok(t.new_string(&msg)?.slot()),
+        None => Ok(0),
+    }
 }
 
 /// Decodes a backtrace into "Class.method(File:line)" strings (for boot diagnostics).

@@ -168,7 +168,7 @@ fn get_modifiers(t: &mut JThread, a: &[u64]) -> JResult<u64> {
             None => c.access,
         },
     };
-    Ok(ret_int((flags & !ACC_SUPER) as i32 & 0x7631))
+    Ok(ret_int((flags & !ACC_SUPER & 0x7FFF) as i32))
 }
 
 fn get_declaring_class(t: &mut JThread, a: &[u64]) -> JResult<u64> {

@@ -226,8 +226,7 @@ impl JThread {
                     InitState::Initialized => return Ok(()),
                     InitState::Failed => {
                         drop(s);
-                        let msg = format!("Could not initialize class {}", c.java_name());
-                        return Err(self.throw_new("java/lang/NoClassDefFoundError", Some(&msg)));
+                        return Err(self.throw_no_class_def_after_failure(c));
                     }
                     InitState::Uninitialized => {
                         *s = InitState::InProgress(self.id);
@@ -250,6 +249,11 @@ impl JThread {
                 st.init_cond.notify_all();
                 drop(s);
                 let exc = self.exception.take();
+                if let Some(e) = exc {
+                    if let Ok(Some(record)) = self.initialization_error_record(e) {
+                        *st.init_error.lock() = Some(record);
+                    }
+                }
                 let is_error = exc.is_some_and(|e| {
                     self.vm.classes.find_loaded(LoaderId::BOOT, "java/lang/Error").is_some_and(|err| e.class().is_subtype_of(err))
                 });
@@ -260,6 +264,59 @@ impl JThread {
                 self.exception = exc;
                 self.wrap_in_initializer_error()
             }
+        }
+    }
+
+    /// HotSpot 17's record of a failed initialization: a new ExceptionInInitializerError whose
+    /// message names the original exception and thread, carrying the original's stack trace.
+    fn initialization_error_record(&mut self, e: ObjRef) -> JResult<Option<ObjRef>> {
+        let saved = self.exception.take();
+        let r = (|| {
+            let msg = self.call_virtual(e, "getMessage", "()Ljava/lang/String;", &[])?;
+            let msg = self.opt_rust_string(msg);
+            let thread_name = match self.thread_obj {
+                Some(th) => {
+                    let n = self.call_virtual(th, "getName", "()Ljava/lang/String;", &[])?;
+                    self.opt_rust_string(n).unwrap_or_default()
+                }
+                None => "main".to_string(),
+            };
+            let text = match msg {
+                Some(m) => format!("Exception {}: {m} [in thread \"{thread_name}\"]", e.class().java_name()),
+                None => format!("Exception {} [in thread \"{thread_name}\"]", e.class().java_name()),
+            };
+            let record = self.new_exception("java/lang/ExceptionInInitializerError", Some(&text))?;
+            let trace = self.call_virtual(e, "getStackTrace", "()[Ljava/lang/StackTraceElement;", &[])?;
+            let tc = self.load_boot("java/lang/Throwable")?;
+            if let Some(f) = tc.instance_field("stackTrace") {
+                record.write::<u64>(f.offset as usize, trace);
+            }
+            record.write_ref(self.vm.wk().throwable_backtrace as usize, None);
+            Ok(Some(record))
+        })();
+        if r.is_err() {
+            self.exception = None;
+        }
+        self.exception = saved;
+        r
+    }
+
+    /// NoClassDefFoundError for a class whose initialization failed earlier.
+    #[cold]
+    fn throw_no_class_def_after_failure(&mut self, c: &'static Class) -> Thrown {
+        let msg = format!("Could not initialize class {}", c.java_name());
+        let cause = *self.domain.class_state(c).init_error.lock();
+        match self.new_exception("java/lang/NoClassDefFoundError", Some(&msg)) {
+            Ok(e) => {
+                if let Some(cause) = cause {
+                    if self.call_virtual(e, "initCause", "(Ljava/lang/Throwable;)Ljava/lang/Throwable;", &[cause.slot()]).is_err() {
+                        self.exception = None;
+                    }
+                }
+                self.exception = Some(e);
+                Thrown
+            }
+            Err(t) => t,
         }
     }
 
