@@ -1,11 +1,17 @@
 public class ParseErrors {
+    static String esc(String s) {
+        StringBuilder sb = new StringBuilder();
+        for (char c : s.toCharArray()) sb.append(c >= 32 && c < 127 ? String.valueOf(c) : String.format("\\u%04X", (int) c));
+        return sb.toString();
+    }
+
     interface Parser { Object parse(String s); }
 
     static void tryParse(String label, Parser p, String input) {
         try {
-            System.out.println(label + "(" + (input == null ? "null" : "\"" + input + "\"") + ") = " + p.parse(input));
+            System.out.println(label + "(" + (input == null ? "null" : "\"" + esc(input) + "\"") + ") = " + p.parse(input));
         } catch (NumberFormatException e) {
-            System.out.println(label + "(" + (input == null ? "null" : "\"" + input + "\"") + ") NumberFormatException: " + e.getMessage());
+            System.out.println(label + "(" + (input == null ? "null" : "\"" + esc(input) + "\"") + ") NumberFormatException: " + e.getMessage());
         } catch (NullPointerException e) {
             System.out.println(label + "(null) NullPointerException");
         }

@@ -1,4 +1,10 @@
 public class StringConcat {
+    static String esc(String s) {
+        StringBuilder sb = new StringBuilder();
+        for (char c : s.toCharArray()) sb.append(c >= 32 && c < 127 ? String.valueOf(c) : String.format("\\u%04X", (int) c));
+        return sb.toString();
+    }
+
     static class Point {
         int x, y;
         Point(int x, int y) { this.x = x; this.y = y; }
@@ -39,7 +45,7 @@ public class StringConcat {
         System.out.println("big len=" + big.length() + " hash=" + big.hashCode());
         Integer boxed = 99; Long lboxed = null; Character cboxed = 'q';
         System.out.println("boxed: " + boxed + lboxed + cboxed);
-        System.out.println("unicode: " + "\u00e9\u4e2d\u6587" + " len=" + "\u00e9\u4e2d\u6587".length() + " emoji len=" + "\uD83D\uDE00".length());
+        System.out.println("unicode: " + esc("\u00e9\u4e2d\u6587") + " len=" + "\u00e9\u4e2d\u6587".length() + " emoji len=" + "\uD83D\uDE00".length());
         System.out.println("escapes: tab[\t] quote[\"] backslash[\\] apostrophe[']");
         String multi = """
             Text block line 1

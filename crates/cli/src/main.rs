@@ -79,5 +79,12 @@ fn launch(run: args::Run) -> u8 {
     };
     vm::native::thread::wait_for_non_daemon(&t);
     vm::vm::shutdown(&mut t);
+    if std::env::var_os("JXVM_STATS").is_some() {
+        eprintln!(
+            "[stats] classes={} heap_used={}KB",
+            t.vm.classes.class_count(),
+            t.domain.heap.used() / 1024
+        );
+    }
     code
 }

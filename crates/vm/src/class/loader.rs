@@ -666,6 +666,10 @@ fn layout_fields(cf: &ClassFile, super_class: Option<&'static Class>) -> (Vec<Fi
         // The VM slot holding the `*const Class` of a mirror follows the Java fields.
         size += 8;
     }
+    if cf.name == "java/lang/invoke/MemberName" {
+        // VM slots of a resolved MemberName (vmtarget, vmindex): see native/jli.rs.
+        size += 16;
+    }
     (fields, size, ref_offsets, static_end.next_multiple_of(8))
 }
 

@@ -51,6 +51,15 @@ fn cp(c: &Class) -> &classfile::ConstantPool {
     &c.file.as_ref().expect("resolution on a class without a class file").constant_pool
 }
 
+/// Loads `name` for a reference from `from`; a hidden class (not findable by name) refers to
+/// itself by its class-file name.
+fn load_from(table: &ClassTable, from: &'static Class, name: &str) -> Result<&'static Class, LoadError> {
+    if from.hidden && *from.name == *name {
+        return Ok(from);
+    }
+    table.load(from.loader, name)
+}
+
 /// Resolves the CONSTANT_Class at `index` of `from`.
 pub fn resolve_class(table: &ClassTable, from: &'static Class, index: u16) -> Result<&'static Class, ResolveError> {
     if let Some(Resolved::Class(c)) = from.cp_cache.get(index as usize).and_then(|s| s.get()) {
@@ -59,7 +68,7 @@ pub fn resolve_class(table: &ClassTable, from: &'static Class, index: u16) -> Re
     let name = cp(from)
         .class_name(index)
         .ok_or_else(|| err("java/lang/VerifyError", format!("bad class index {index} in {}", from.name)))?;
-    let c = table.load(from.loader, name)?;
+    let c = load_from(table, from, name)?;
     let _ = from.cp_cache[index as usize].set(Resolved::Class(c));
     Ok(c)
 }
@@ -73,7 +82,7 @@ pub fn resolve_field(table: &ClassTable, from: &'static Class, index: u16) -> Re
         .member_ref(index)
         .ok_or_else(|| err("java/lang/VerifyError", format!("bad field index {index} in {}", from.name)))?;
     let (name, desc) = (r.name, r.descriptor);
-    let c = table.load(from.loader, r.class_name)?;
+    let c = load_from(table, from, r.class_name)?;
     let (holder, f) = find_field(c, name, desc).ok_or_else(|| err("java/lang/NoSuchFieldError", name.to_string()))?;
     let rf = ResolvedField { holder, offset: f.offset, ty: f.ty, is_static: f.is_static(), volatile: f.is_volatile() };
     let _ = from.cp_cache[index as usize].set(Resolved::Field(rf));
@@ -103,7 +112,7 @@ pub fn resolve_method(table: &ClassTable, from: &'static Class, index: u16) -> R
     let r = cpool
         .member_ref(index)
         .ok_or_else(|| err("java/lang/VerifyError", format!("bad method index {index} in {}", from.name)))?;
-    let c = table.load(from.loader, r.class_name)?;
+    let c = load_from(table, from, r.class_name)?;
     let m = if is_interface_ref {
         if !c.is_interface() {
             return Err(err(

@@ -794,6 +794,13 @@ fn run(
             Op::InvokeStatic(idx) => {
                 sync!();
                 let (rm, _) = tri!(resolve_method(t, m, idx));
+                if rm.is_signature_polymorphic() {
+                    let call_desc = m.class.file.as_ref().and_then(|f| f.constant_pool.member_ref(idx)).map(|r| r.descriptor).unwrap_or("");
+                    let (v, ret, nslots) = tri!(crate::invoke::invoke_polymorphic(t, rm, call_desc, sp));
+                    sp -= nslots;
+                    push_result!(ret, v);
+                    continue;
+                }
                 if !rm.is_static() {
                     let msg = format!("Expected static method '{}'", resolve::pretty_method(rm.class, &rm.name, &rm.descriptor));
                     throw!("java/lang/IncompatibleClassChangeError", Some(&msg));

@@ -511,6 +511,9 @@ fn define_class1(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 
 /// defineClass0(ClassLoader, Class lookup, String, byte[], int, int, ProtectionDomain, boolean, int, Object)
 fn define_class0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    if jint(a[8]) & super::jli::HIDDEN_CLASS != 0 {
+        return super::jli::define_hidden_class(t, a);
+    }
     let b = nonnull(t, a[3])?;
     let (off, len) = (jint(a[4]), jint(a[5]));
     let data = b.array_slice::<u8>();

@@ -12,6 +12,7 @@ pub mod misc;
 pub mod nio;
 pub mod reflect;
 pub mod thread;
+pub mod util;
 
 use rustc_hash::FxHashMap;
 
@@ -41,6 +42,7 @@ impl Registry {
         nio::register(&mut r);
         jli::register(&mut r);
         reflect::register(&mut r);
+        util::register(&mut r);
         r
     }
     /// Registers `f` for `class.name desc`; an empty `desc` matches any descriptor.

@@ -1,5 +1,513 @@
-//! Natives of sun.nio.fs and sun.nio.ch (the NIO file system and file channels).
+//! Natives of sun.nio.fs and sun.nio.ch (the NIO file system and file channels) on Linux,
+//! following the JDK's libnio. Host calls go through [`crate::port::fs`].
+//!
+//! UnixNativeDispatcher natives report failures as `sun.nio.fs.UnixException(errno)`; the
+//! sun.nio.ch natives throw IOException with the OS message or return IOStatus codes. Paths
+//! arrive as addresses of NUL-terminated NativeBuffers; I/O buffers as native addresses.
 
-use super::Registry;
+use super::{Registry, jint, jlong, nonnull, ret_bool, ret_int};
+use crate::heap::ObjRef;
+use crate::port::fs::{self, Errno, FsResult};
+use crate::thread::{JResult, JThread, Thrown};
 
-pub fn register(_r: &mut Registry) {}
+pub fn register(r: &mut Registry) {
+    register_unix_dispatcher(r);
+    register_linux_dispatcher(r);
+    register_file_dispatcher(r);
+    register_channels(r);
+}
+
+// IOStatus codes.
+const IOS_EOF: i64 = -1;
+const IOS_UNAVAILABLE: i64 = -2;
+const IOS_INTERRUPTED: i64 = -3;
+const IOS_UNSUPPORTED_CASE: i64 = -6;
+
+// UnixNativeDispatcher capability bits.
+const SUPPORTS_OPENAT: i32 = 1 << 1;
+const SUPPORTS_FUTIMES: i32 = 1 << 2;
+const SUPPORTS_FUTIMENS: i32 = 1 << 3;
+const SUPPORTS_LUTIMES: i32 = 1 << 4;
+const SUPPORTS_XATTR: i32 = 1 << 5;
+const SUPPORTS_BIRTHTIME: i32 = 1 << 16;
+
+// ---- helpers ----
+
+fn field(o: ObjRef, name: &str) -> usize {
+    o.class().instance_field(name).unwrap_or_else(|| panic!("field {name} missing in {}", o.class().name)).offset as usize
+}
+
+/// The NUL-terminated path at native address `v`.
+fn path(v: u64) -> Vec<u8> {
+    fs::read_cstring(v as usize)
+}
+
+fn new_unix_exception(t: &mut JThread, errno: Errno) -> JResult<ObjRef> {
+    let c = t.load_boot("sun/nio/fs/UnixException")?;
+    t.ensure_initialized(c)?;
+    let o = t.alloc_object(c)?;
+    t.call_virtual(o, "<init>", "(I)V", &[ret_int(errno)])?;
+    Ok(o)
+}
+
+/// Throws `sun.nio.fs.UnixException(errno)`.
+fn unix_exception(t: &mut JThread, errno: Errno) -> Thrown {
+    match new_unix_exception(t, errno) {
+        Ok(e) => {
+            t.exception = Some(e);
+            Thrown
+        }
+        Err(thrown) => thrown,
+    }
+}
+
+/// Converts a port result, throwing UnixException on failure.
+fn ux<T>(t: &mut JThread, r: FsResult<T>) -> JResult<T> {
+    r.map_err(|e| unix_exception(t, e))
+}
+
+/// IOException with the OS message for `errno` (JNU_ThrowIOExceptionWithLastError).
+fn io_exception(t: &mut JThread, errno: Errno) -> Thrown {
+    let msg = fs::strerror(errno);
+    t.throw_new("java/io/IOException", Some(&msg))
+}
+
+fn io<T>(t: &mut JThread, r: FsResult<T>) -> JResult<T> {
+    r.map_err(|e| io_exception(t, e))
+}
+
+/// libnio's `handle()`: a failed call becomes IOS_INTERRUPTED on EINTR, else IOException.
+fn handle(t: &mut JThread, r: FsResult<i64>) -> JResult<u64> {
+    match r {
+        Ok(v) => Ok(v as u64),
+        Err(libc::EINTR) => Ok(IOS_INTERRUPTED as u64),
+        Err(e) => Err(io_exception(t, e)),
+    }
+}
+
+/// libnio's `convertReturnVal`: maps a read/write result to a count or an IOStatus code.
+fn convert(t: &mut JThread, r: FsResult<usize>, reading: bool) -> JResult<i64> {
+    match r {
+        Ok(0) if reading => Ok(IOS_EOF),
+        Ok(n) => Ok(n as i64),
+        Err(libc::EAGAIN) => Ok(IOS_UNAVAILABLE),
+        Err(libc::EINTR) => Ok(IOS_INTERRUPTED),
+        Err(e) => Err(io_exception(t, e)),
+    }
+}
+
+fn ret_i64(v: i64) -> u64 {
+    v as u64
+}
+
+fn byte_array(t: &mut JThread, bytes: &[u8]) -> JResult<u64> {
+    Ok(t.new_byte_array(bytes)?.slot())
+}
+
+/// The `fd` of a java.io.FileDescriptor argument.
+fn fdval(t: &mut JThread, v: u64) -> JResult<i32> {
+    let fdo = nonnull(t, v)?;
+    Ok(fdo.read::<i32>(field(fdo, "fd")))
+}
+
+/// Fills a UnixFileAttributes object from a stat result.
+fn set_attrs(t: &mut JThread, attrs: u64, s: &fs::FileStat) -> JResult<u64> {
+    let a = nonnull(t, attrs)?;
+    let set_int = |name: &str, v: i32| a.write::<i32>(field(a, name), v);
+    let set_long = |name: &str, v: i64| a.write::<i64>(field(a, name), v);
+    set_int("st_mode", s.mode as i32);
+    set_long("st_ino", s.ino as i64);
+    set_long("st_dev", s.dev as i64);
+    set_long("st_rdev", s.rdev as i64);
+    set_int("st_nlink", s.nlink as i32);
+    set_int("st_uid", s.uid as i32);
+    set_int("st_gid", s.gid as i32);
+    set_long("st_size", s.size);
+    set_long("st_atime_sec", s.atime_sec);
+    set_long("st_atime_nsec", s.atime_nsec);
+    set_long("st_mtime_sec", s.mtime_sec);
+    set_long("st_mtime_nsec", s.mtime_nsec);
+    set_long("st_ctime_sec", s.ctime_sec);
+    set_long("st_ctime_nsec", s.ctime_nsec);
+    set_long("st_birthtime_sec", s.birthtime_sec);
+    set_long("st_birthtime_nsec", s.birthtime_nsec);
+    Ok(0)
+}
+
+// ---- sun.nio.fs.UnixNativeDispatcher ----
+
+fn register_unix_dispatcher(r: &mut Registry) {
+    let u = "sun/nio/fs/UnixNativeDispatcher";
+    r.add(u, "init", "()I", und_init);
+    r.add(u, "getcwd", "()[B", |t, _| {
+        let cwd = ux(t, fs::getcwd())?;
+        byte_array(t, &cwd)
+    });
+    r.add(u, "dup", "(I)I", |t, a| ux(t, fs::dup(jint(a[0]))).map(ret_int));
+    r.add(u, "open0", "(JII)I", |t, a| ux(t, fs::open(&path(a[0]), jint(a[2]), jint(a[3]) as u32)).map(ret_int));
+    r.add(u, "openat0", "(IJII)I", |t, a| {
+        ux(t, fs::openat(jint(a[0]), &path(a[1]), jint(a[3]), jint(a[4]) as u32)).map(ret_int)
+    });
+    r.add(u, "close0", "(I)V", |t, a| ux(t, fs::close(jint(a[0]))).map(|_| 0));
+    r.add(u, "rewind", "(J)V", |t, a| ux(t, fs::mount_table_rewind(a[0])).map(|_| 0));
+    r.add(u, "getlinelen", "(J)I", |t, a| {
+        let n = ux(t, fs::mount_table_line_len(a[0]))?;
+        Ok(ret_int(n.map_or(-1, |n| n.min(i32::MAX as usize) as i32)))
+    });
+    r.add(u, "link0", "(JJ)V", |t, a| ux(t, fs::link(&path(a[0]), &path(a[2]))).map(|_| 0));
+    r.add(u, "unlink0", "(J)V", |t, a| ux(t, fs::unlink(&path(a[0]))).map(|_| 0));
+    r.add(u, "unlinkat0", "(IJI)V", |t, a| ux(t, fs::unlinkat(jint(a[0]), &path(a[1]), jint(a[3]))).map(|_| 0));
+    r.add(u, "mknod0", "(JIJ)V", |t, a| ux(t, fs::mknod(&path(a[0]), jint(a[2]) as u32, a[3])).map(|_| 0));
+    r.add(u, "rename0", "(JJ)V", |t, a| ux(t, fs::rename(&path(a[0]), &path(a[2]))).map(|_| 0));
+    r.add(u, "renameat0", "(IJIJ)V", |t, a| {
+        ux(t, fs::renameat(jint(a[0]), &path(a[1]), jint(a[3]), &path(a[4]))).map(|_| 0)
+    });
+    r.add(u, "mkdir0", "(JI)V", |t, a| ux(t, fs::mkdir(&path(a[0]), jint(a[2]) as u32)).map(|_| 0));
+    r.add(u, "rmdir0", "(J)V", |t, a| ux(t, fs::rmdir(&path(a[0]))).map(|_| 0));
+    r.add(u, "readlink0", "(J)[B", |t, a| {
+        let target = ux(t, fs::readlink(&path(a[0])))?;
+        byte_array(t, &target)
+    });
+    r.add(u, "realpath0", "(J)[B", |t, a| {
+        let real = ux(t, fs::realpath(&path(a[0])))?;
+        byte_array(t, &real)
+    });
+    r.add(u, "symlink0", "(JJ)V", |t, a| ux(t, fs::symlink(&path(a[0]), &path(a[2]))).map(|_| 0));
+    r.add(u, "stat0", "(JLsun/nio/fs/UnixFileAttributes;)V", |t, a| {
+        let s = ux(t, fs::stat(&path(a[0]), true))?;
+        set_attrs(t, a[2], &s)
+    });
+    r.add(u, "stat1", "(J)I", |_, a| Ok(ret_int(fs::stat(&path(a[0]), true).map_or(0, |s| s.mode as i32))));
+    r.add(u, "lstat0", "(JLsun/nio/fs/UnixFileAttributes;)V", |t, a| {
+        let s = ux(t, fs::stat(&path(a[0]), false))?;
+        set_attrs(t, a[2], &s)
+    });
+    r.add(u, "fstat", "(ILsun/nio/fs/UnixFileAttributes;)V", |t, a| {
+        let s = ux(t, fs::fstat(jint(a[0])))?;
+        set_attrs(t, a[1], &s)
+    });
+    r.add(u, "fstatat0", "(IJILsun/nio/fs/UnixFileAttributes;)V", |t, a| {
+        let s = ux(t, fs::fstatat(jint(a[0]), &path(a[1]), jint(a[3])))?;
+        set_attrs(t, a[4], &s)
+    });
+    r.add(u, "chown0", "(JII)V", |t, a| {
+        ux(t, fs::chown(&path(a[0]), jint(a[2]) as u32, jint(a[3]) as u32, true)).map(|_| 0)
+    });
+    r.add(u, "lchown0", "(JII)V", |t, a| {
+        ux(t, fs::chown(&path(a[0]), jint(a[2]) as u32, jint(a[3]) as u32, false)).map(|_| 0)
+    });
+    r.add(u, "fchown", "(III)V", |t, a| ux(t, fs::fchown(jint(a[0]), jint(a[1]) as u32, jint(a[2]) as u32)).map(|_| 0));
+    r.add(u, "chmod0", "(JI)V", |t, a| ux(t, fs::chmod(&path(a[0]), jint(a[2]) as u32)).map(|_| 0));
+    r.add(u, "fchmod", "(II)V", |t, a| ux(t, fs::fchmod(jint(a[0]), jint(a[1]) as u32)).map(|_| 0));
+    r.add(u, "utimes0", "(JJJ)V", |t, a| ux(t, fs::utimes(&path(a[0]), jlong(a[2]), jlong(a[4]), true)).map(|_| 0));
+    r.add(u, "lutimes0", "(JJJ)V", |t, a| ux(t, fs::utimes(&path(a[0]), jlong(a[2]), jlong(a[4]), false)).map(|_| 0));
+    r.add(u, "futimes", "(IJJ)V", |t, a| ux(t, fs::futimes(jint(a[0]), jlong(a[1]), jlong(a[3]))).map(|_| 0));
+    r.add(u, "futimens", "(IJJ)V", |t, a| ux(t, fs::futimens(jint(a[0]), jlong(a[1]), jlong(a[3]))).map(|_| 0));
+    r.add(u, "opendir0", "(J)J", |t, a| ux(t, fs::opendir(&path(a[0]))));
+    r.add(u, "fdopendir", "(I)J", |t, a| ux(t, fs::fdopendir(jint(a[0]))));
+    r.add(u, "closedir", "(J)V", |t, a| ux(t, fs::closedir(a[0])).map(|_| 0));
+    r.add(u, "readdir", "(J)[B", |t, a| match ux(t, fs::readdir(a[0]))? {
+        Some(name) => byte_array(t, &name),
+        None => Ok(0),
+    });
+    r.add(u, "read", "(IJI)I", |t, a| {
+        let n = ux(t, retry_eintr(|| fs::read(jint(a[0]), a[1] as usize, jint(a[3]).max(0) as usize)))?;
+        Ok(ret_int(n as i32))
+    });
+    r.add(u, "write", "(IJI)I", |t, a| {
+        let n = ux(t, retry_eintr(|| fs::write(jint(a[0]), a[1] as usize, jint(a[3]).max(0) as usize)))?;
+        Ok(ret_int(n as i32))
+    });
+    r.add(u, "access0", "(JI)V", |t, a| ux(t, fs::access(&path(a[0]), jint(a[2]))).map(|_| 0));
+    r.add(u, "exists0", "(J)Z", |_, a| Ok(ret_bool(fs::exists(&path(a[0])))));
+    r.add(u, "getpwuid", "(I)[B", |t, a| {
+        let name = ux(t, fs::user_name(jint(a[0]) as u32))?;
+        byte_array(t, &name)
+    });
+    r.add(u, "getgrgid", "(I)[B", |t, a| {
+        let name = ux(t, fs::group_name(jint(a[0]) as u32))?;
+        byte_array(t, &name)
+    });
+    r.add(u, "getpwnam0", "(J)I", |t, a| ux(t, fs::user_id(&path(a[0]))).map(|id| ret_int(id.map_or(-1, |v| v as i32))));
+    r.add(u, "getgrnam0", "(J)I", |t, a| ux(t, fs::group_id(&path(a[0]))).map(|id| ret_int(id.map_or(-1, |v| v as i32))));
+    r.add(u, "statvfs0", "(JLsun/nio/fs/UnixFileStoreAttributes;)V", und_statvfs);
+    r.add(u, "strerror", "(I)[B", |t, a| {
+        let msg = fs::strerror(jint(a[0]));
+        byte_array(t, msg.as_bytes())
+    });
+    r.add(u, "fgetxattr0", "(IJJI)I", |t, a| {
+        let n = ux(t, fs::fgetxattr(jint(a[0]), &path(a[1]), a[3] as usize, jint(a[5]).max(0) as usize))?;
+        Ok(ret_int(n as i32))
+    });
+    r.add(u, "fsetxattr0", "(IJJI)V", |t, a| {
+        ux(t, fs::fsetxattr(jint(a[0]), &path(a[1]), a[3] as usize, jint(a[5]).max(0) as usize)).map(|_| 0)
+    });
+    r.add(u, "fremovexattr0", "(IJ)V", |t, a| ux(t, fs::fremovexattr(jint(a[0]), &path(a[1]))).map(|_| 0));
+    r.add(u, "flistxattr", "(IJI)I", |t, a| {
+        let n = ux(t, fs::flistxattr(jint(a[0]), a[1] as usize, jint(a[3]).max(0) as usize))?;
+        Ok(ret_int(n as i32))
+    });
+
+    // UnixCopyFile.transfer(int dst, int src, long addressToPollForCancel)
+    r.add("sun/nio/fs/UnixCopyFile", "transfer", "(IIJ)V", |t, a| {
+        ux(t, fs::copy_fd(jint(a[0]), jint(a[1]), a[2] as usize)).map(|_| 0)
+    });
+}
+
+/// RESTARTABLE(): retries a call interrupted by a signal.
+fn retry_eintr<T>(mut f: impl FnMut() -> FsResult<T>) -> FsResult<T> {
+    loop {
+        match f() {
+            Err(libc::EINTR) => continue,
+            r => return r,
+        }
+    }
+}
+
+/// Capabilities as libnio reports them on Linux: the *at calls, futimes, futimens, lutimes and
+/// extended attributes, plus file birth times when statx works.
+fn und_init(_: &mut JThread, _: &[u64]) -> JResult<u64> {
+    let mut caps = SUPPORTS_OPENAT | SUPPORTS_FUTIMES | SUPPORTS_FUTIMENS | SUPPORTS_LUTIMES | SUPPORTS_XATTR;
+    if fs::birthtime_supported() {
+        caps |= SUPPORTS_BIRTHTIME;
+    }
+    Ok(ret_int(caps))
+}
+
+fn und_statvfs(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let s = ux(t, fs::statvfs(&path(a[0])))?;
+    let o = nonnull(t, a[2])?;
+    o.write::<i64>(field(o, "f_frsize"), s.frsize as i64);
+    o.write::<i64>(field(o, "f_blocks"), s.blocks as i64);
+    o.write::<i64>(field(o, "f_bfree"), s.bfree as i64);
+    o.write::<i64>(field(o, "f_bavail"), s.bavail as i64);
+    Ok(0)
+}
+
+// ---- sun.nio.fs.LinuxNativeDispatcher (mount tables for FileStore) ----
+
+fn register_linux_dispatcher(r: &mut Registry) {
+    let l = "sun/nio/fs/LinuxNativeDispatcher";
+    r.add(l, "init", "()V", |_, _| Ok(0));
+    r.add(l, "setmntent0", "(JJ)J", |t, a| ux(t, fs::mount_table_open(&path(a[0]))));
+    r.add(l, "getmntent0", "(JLsun/nio/fs/UnixMountEntry;JI)I", getmntent0);
+    r.add(l, "endmntent", "(J)V", |t, a| ux(t, fs::mount_table_close(a[0])).map(|_| 0));
+}
+
+fn getmntent0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let Some(e) = ux(t, fs::mount_table_next(a[0]))? else { return Ok(ret_int(-1)) };
+    let entry = nonnull(t, a[2])?;
+    for (name, value) in [("name", &e.name), ("dir", &e.dir), ("fstype", &e.fstype), ("opts", &e.opts)] {
+        let arr = t.new_byte_array(value)?;
+        entry.write_ref(field(entry, name), Some(arr));
+    }
+    Ok(0)
+}
+
+// ---- sun.nio.ch.FileDispatcherImpl ----
+
+fn register_file_dispatcher(r: &mut Registry) {
+    let d = "sun/nio/ch/FileDispatcherImpl";
+    r.add(d, "init", "()V", |_, _| Ok(0));
+    r.add(d, "read0", "(Ljava/io/FileDescriptor;JI)I", |t, a| {
+        let fd = fdval(t, a[0])?;
+        let r = fs::read(fd, a[1] as usize, jint(a[3]).max(0) as usize);
+        convert(t, r, true).map(|v| ret_int(v as i32))
+    });
+    r.add(d, "pread0", "(Ljava/io/FileDescriptor;JIJ)I", |t, a| {
+        let fd = fdval(t, a[0])?;
+        let r = fs::pread(fd, a[1] as usize, jint(a[3]).max(0) as usize, jlong(a[4]));
+        convert(t, r, true).map(|v| ret_int(v as i32))
+    });
+    r.add(d, "readv0", "(Ljava/io/FileDescriptor;JI)J", |t, a| {
+        let fd = fdval(t, a[0])?;
+        let r = fs::readv(fd, a[1] as usize, jint(a[3]));
+        convert(t, r, true).map(ret_i64)
+    });
+    r.add(d, "write0", "(Ljava/io/FileDescriptor;JI)I", |t, a| {
+        let fd = fdval(t, a[0])?;
+        let r = fs::write(fd, a[1] as usize, jint(a[3]).max(0) as usize);
+        convert(t, r, false).map(|v| ret_int(v as i32))
+    });
+    r.add(d, "pwrite0", "(Ljava/io/FileDescriptor;JIJ)I", |t, a| {
+        let fd = fdval(t, a[0])?;
+        let r = fs::pwrite(fd, a[1] as usize, jint(a[3]).max(0) as usize, jlong(a[4]));
+        convert(t, r, false).map(|v| ret_int(v as i32))
+    });
+    r.add(d, "writev0", "(Ljava/io/FileDescriptor;JI)J", |t, a| {
+        let fd = fdval(t, a[0])?;
+        let r = fs::writev(fd, a[1] as usize, jint(a[3]));
+        convert(t, r, false).map(ret_i64)
+    });
+    r.add(d, "force0", "(Ljava/io/FileDescriptor;Z)I", |t, a| {
+        let fd = fdval(t, a[0])?;
+        let r = fs::sync(fd, a[1] != 0).map(|_| 0);
+        handle(t, r)
+    });
+    r.add(d, "seek0", "(Ljava/io/FileDescriptor;J)J", |t, a| {
+        let fd = fdval(t, a[0])?;
+        let r = fs::seek(fd, jlong(a[1]));
+        handle(t, r)
+    });
+    r.add(d, "truncate0", "(Ljava/io/FileDescriptor;J)I", |t, a| {
+        let fd = fdval(t, a[0])?;
+        let r = fs::truncate(fd, jlong(a[1])).map(|_| 0);
+        handle(t, r).map(|v| ret_int(v as i32))
+    });
+    r.add(d, "size0", "(Ljava/io/FileDescriptor;)J", |t, a| {
+        let fd = fdval(t, a[0])?;
+        let r = fs::fstat(fd).map(|s| s.size);
+        handle(t, r)
+    });
+    r.add(d, "lock0", "(Ljava/io/FileDescriptor;ZJJZ)I", |t, a| {
+        let fd = fdval(t, a[0])?;
+        // FileDispatcher.LOCKED / NO_LOCK / INTERRUPTED
+        match io(t, fs::lock(fd, a[1] != 0, jlong(a[2]), jlong(a[4]), a[6] != 0))? {
+            fs::LockResult::Locked => Ok(ret_int(0)),
+            fs::LockResult::WouldBlock => Ok(ret_int(-1)),
+            fs::LockResult::Interrupted => Ok(ret_int(2)),
+        }
+    });
+    r.add(d, "release0", "(Ljava/io/FileDescriptor;JJ)V", |t, a| {
+        let fd = fdval(t, a[0])?;
+        io(t, fs::unlock(fd, jlong(a[1]), jlong(a[3]))).map(|_| 0)
+    });
+    r.add(d, "close0", "(Ljava/io/FileDescriptor;)V", |t, a| {
+        let fd = fdval(t, a[0])?;
+        close_int_fd(t, fd)
+    });
+    r.add(d, "closeIntFD", "(I)V", |t, a| close_int_fd(t, jint(a[0])));
+    r.add(d, "preClose0", "(Ljava/io/FileDescriptor;)V", |t, a| {
+        let fd = fdval(t, a[0])?;
+        let dead = io(t, fs::pre_close_fd())?;
+        io(t, fs::dup2(dead, fd)).map(|_| 0)
+    });
+    r.add(d, "dup0", "(Ljava/io/FileDescriptor;Ljava/io/FileDescriptor;)V", |t, a| {
+        let from = fdval(t, a[0])?;
+        let to = fdval(t, a[1])?;
+        io(t, fs::dup2(from, to)).map(|_| 0)
+    });
+    r.add(d, "canTransferToFromOverlappedMap0", "()Z", |_, _| Ok(ret_bool(true)));
+    r.add(d, "setDirect0", "(Ljava/io/FileDescriptor;)I", |t, a| {
+        let fd = fdval(t, a[0])?;
+        io(t, fs::set_direct(fd)).map(|v| ret_int(v as i32))
+    });
+}
+
+fn close_int_fd(t: &mut JThread, fd: i32) -> JResult<u64> {
+    if fd != -1 {
+        io(t, fs::close(fd))?;
+    }
+    Ok(0)
+}
+
+// ---- sun.nio.ch.IOUtil, FileChannelImpl, NativeThread, FileKey ----
+
+fn register_channels(r: &mut Registry) {
+    let io_util = "sun/nio/ch/IOUtil";
+    r.add(io_util, "fdVal", "(Ljava/io/FileDescriptor;)I", |t, a| fdval(t, a[0]).map(ret_int));
+    r.add(io_util, "setfdVal", "(Ljava/io/FileDescriptor;I)V", |t, a| {
+        let fdo = nonnull(t, a[0])?;
+        fdo.write::<i32>(field(fdo, "fd"), jint(a[1]));
+        Ok(0)
+    });
+    r.add(io_util, "iovMax", "()I", |_, _| Ok(ret_int(fs::iov_max())));
+    r.add(io_util, "fdLimit", "()I", |t, _| io(t, fs::fd_limit()).map(ret_int));
+    r.add(io_util, "configureBlocking", "(Ljava/io/FileDescriptor;Z)V", |t, a| {
+        let fd = fdval(t, a[0])?;
+        io(t, fs::set_blocking(fd, a[1] != 0)).map(|_| 0)
+    });
+    r.add(io_util, "makePipe", "(Z)J", |t, a| {
+        let (rd, wr) = io(t, fs::pipe(a[0] != 0))?;
+        Ok((((rd as u32 as u64) << 32) | wr as u32 as u64) as u64)
+    });
+    r.add(io_util, "write1", "(IB)I", |t, a| {
+        let r = fs::write_buf(jint(a[0]), &[a[1] as u8]);
+        convert(t, r, false).map(|v| ret_int(v as i32))
+    });
+    r.add(io_util, "drain", "(I)Z", |t, a| {
+        let mut buf = [0u8; 16];
+        let mut any = false;
+        loop {
+            match fs::read(jint(a[0]), buf.as_mut_ptr() as usize, buf.len()) {
+                Ok(n) => {
+                    any |= n > 0;
+                    if n < buf.len() {
+                        break;
+                    }
+                }
+                Err(libc::EINTR) => continue,
+                Err(libc::EAGAIN) => break,
+                Err(e) => return Err(io_exception(t, e)),
+            }
+        }
+        Ok(ret_bool(any))
+    });
+    r.add(io_util, "drain1", "(I)I", |t, a| {
+        let mut b = [0u8; 1];
+        match fs::read(jint(a[0]), b.as_mut_ptr() as usize, 1) {
+            Ok(n) => Ok(ret_int(n as i32)),
+            Err(libc::EAGAIN) => Ok(ret_int(0)),
+            Err(libc::EINTR) => Ok(ret_int(IOS_INTERRUPTED as i32)),
+            Err(e) => Err(io_exception(t, e)),
+        }
+    });
+    r.add(io_util, "randomBytes", "([B)Z", |t, _| Err(t.throw_new("java/lang/UnsupportedOperationException", None)));
+
+    let fc = "sun/nio/ch/FileChannelImpl";
+    r.add(fc, "maxDirectTransferSize0", "()I", |_, _| Ok(ret_int(0x7fff_f000)));
+    r.add(fc, "transferTo0", "(Ljava/io/FileDescriptor;JJLjava/io/FileDescriptor;)J", fc_transfer_to0);
+    r.add(fc, "map0", "(IJJZ)J", fc_map0);
+    r.add(fc, "unmap0", "(JJ)I", |t, a| io(t, fs::munmap(a[0] as usize, a[2] as usize)).map(|_| ret_int(0)));
+
+    let nt = "sun/nio/ch/NativeThread";
+    // No thread signalling: current() is the "no native thread" placeholder, signal a no-op.
+    r.add(nt, "current", "()J", |_, _| Ok(ret_i64(-1)));
+    r.add(nt, "signal", "(J)V", |_, _| Ok(0));
+    r.add(nt, "init", "()V", |_, _| Ok(0));
+    r.add(nt, "supportPendingSignals0", "()Z", |_, _| Ok(ret_bool(true)));
+
+    r.add("sun/nio/ch/FileKey", "init", "(Ljava/io/FileDescriptor;)V", |t, a| {
+        let fd = fdval(t, a[1])?;
+        let s = io(t, fs::fstat(fd))?;
+        let key = nonnull(t, a[0])?;
+        key.write::<i64>(field(key, "st_dev"), s.dev as i64);
+        key.write::<i64>(field(key, "st_ino"), s.ino as i64);
+        Ok(0)
+    });
+}
+
+/// `long transferTo0(FileDescriptor src, long position, long count, FileDescriptor dst)`:
+/// sendfile, with libnio's mapping of errors to IOStatus codes.
+fn fc_transfer_to0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let src = fdval(t, a[1])?;
+    let dst = fdval(t, a[6])?;
+    let count = jlong(a[4]);
+    match fs::sendfile(dst, src, jlong(a[2]), count.max(0) as usize) {
+        Ok(n) => Ok(ret_i64(n)),
+        Err(libc::EAGAIN) => Ok(ret_i64(IOS_UNAVAILABLE)),
+        Err(libc::EINVAL) if count >= 0 => Ok(ret_i64(IOS_UNSUPPORTED_CASE)),
+        Err(libc::EINTR) => Ok(ret_i64(IOS_INTERRUPTED)),
+        Err(e) => Err(io_exception(t, e)),
+    }
+}
+
+/// `long map0(int prot, long position, long length, boolean isSync)` on the channel's fd.
+fn fc_map0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let this = nonnull(t, a[0])?;
+    let fdo = this.read_ref(field(this, "fd"));
+    let fd = fdval(t, crate::heap::to_slot(fdo))?;
+    let mode = match jint(a[1]) {
+        0 => fs::MapMode::ReadOnly,
+        1 => fs::MapMode::ReadWrite,
+        _ => fs::MapMode::Private,
+    };
+    if a[6] != 0 {
+        return Err(t.throw_new("java/lang/UnsupportedOperationException", Some("MAP_SYNC is not supported")));
+    }
+    match fs::mmap(fd, mode, jlong(a[2]), jlong(a[4]).max(0) as usize) {
+        Ok(addr) => Ok(addr as u64),
+        Err(libc::ENOMEM) => Err(t.throw_new("java/lang/OutOfMemoryError", Some("Map failed"))),
+        Err(e) => Err(io_exception(t, e)),
+    }
+}

@@ -5,6 +5,8 @@
 //! functions. This module owns the system calls and their `unsafe`; it knows nothing about
 //! Java objects.
 
+pub mod fs;
+
 use std::ffi::CString;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -444,4 +446,40 @@ pub fn platform_properties() -> Vec<Option<String>> {
     p[37] = Some(home);
     p[38] = Some(user);
     p
+}
+
+// ---- time zone ----
+
+/// The host's time zone id (TZ, /etc/timezone, or the /etc/localtime link), like the JDK's
+/// TimeZone_md.c.
+pub fn system_time_zone() -> Option<String> {
+    if let Ok(tz) = std::env::var("TZ") {
+        let tz = tz.trim_start_matches(':').to_string();
+        if !tz.is_empty() {
+            return Some(tz);
+        }
+    }
+    if let Ok(s) = std::fs::read_to_string("/etc/timezone") {
+        let s = s.trim().to_string();
+        if !s.is_empty() {
+            return Some(s);
+        }
+    }
+    let link = std::fs::read_link("/etc/localtime").ok()?;
+    let s = link.to_string_lossy().into_owned();
+    s.find("zoneinfo/").map(|i| s[i + "zoneinfo/".len()..].to_string())
+}
+
+/// "GMT+hh:mm" for the host's current offset.
+pub fn gmt_offset_id() -> String {
+    // SAFETY: localtime_r writes into `tm`; `now` is a valid time_t.
+    let off = unsafe {
+        let now = libc::time(std::ptr::null_mut());
+        let mut tm: libc::tm = std::mem::zeroed();
+        libc::localtime_r(&now, &mut tm);
+        tm.tm_gmtoff
+    };
+    let sign = if off < 0 { '-' } else { '+' };
+    let off = off.abs();
+    format!("GMT{sign}{:02}:{:02}", off / 3600, (off % 3600) / 60)
 }

@@ -1,0 +1,1070 @@
+//! File-system host calls for NIO (sun.nio.fs / sun.nio.ch): typed wrappers around the POSIX
+//! calls the JDK's libnio makes. Failures are reported as the OS `errno` so that the Java side
+//! (UnixException, IOStatus) can interpret them exactly as on HotSpot.
+//!
+//! Paths are byte strings without the terminating NUL. Flag and mode values are the host's
+//! (the JDK's UnixConstants are generated from the same headers).
+//!
+//! NIO also hands us raw native-memory addresses (direct buffers, NativeBuffers). The few
+//! functions that read or write such memory document the contract they rely on: the address
+//! range was allocated by `Unsafe.allocateMemory` (or is a live mapping) and is at least
+//! `len` bytes long — the same contract the JDK's C code relies on.
+
+use std::collections::{HashMap, HashSet};
+use std::ffi::{CStr, CString};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
+
+/// An OS error number (`errno`).
+pub type Errno = i32;
+pub type FsResult<T> = Result<T, Errno>;
+
+fn errno() -> Errno {
+    std::io::Error::last_os_error().raw_os_error().unwrap_or(libc::EIO)
+}
+
+fn cpath(path: &[u8]) -> FsResult<CString> {
+    CString::new(path).map_err(|_| libc::EINVAL)
+}
+
+/// Runs `f` until it does not fail with EINTR; maps -1 to the errno.
+fn restartable<T: Copy + PartialEq + From<i8>>(mut f: impl FnMut() -> T) -> FsResult<T> {
+    loop {
+        let r = f();
+        if r != T::from(-1) {
+            return Ok(r);
+        }
+        let e = errno();
+        if e != libc::EINTR {
+            return Err(e);
+        }
+    }
+}
+
+/// Like [`restartable`] for calls returning 0 on success.
+fn check(r: libc::c_int) -> FsResult<()> {
+    if r == -1 { Err(errno()) } else { Ok(()) }
+}
+
+/// The message of an OS error ("No such file or directory").
+pub fn strerror(e: Errno) -> String {
+    let mut m = std::io::Error::from_raw_os_error(e).to_string();
+    if let Some(i) = m.find(" (os error") {
+        m.truncate(i);
+    }
+    m
+}
+
+// ---- native memory ----
+
+/// The NUL-terminated byte string at `addr` (without the NUL).
+pub fn read_cstring(addr: usize) -> Vec<u8> {
+    if addr == 0 {
+        return Vec::new();
+    }
+    // SAFETY: NIO passes the address of a NativeBuffer holding a NUL-terminated string.
+    unsafe { CStr::from_ptr(addr as *const libc::c_char) }.to_bytes().to_vec()
+}
+
+/// Copies `dst.len()` bytes of native memory at `addr` into `dst`.
+pub fn copy_from_native(addr: usize, dst: &mut [u8]) {
+    if dst.is_empty() {
+        return;
+    }
+    // SAFETY: the caller's address range is live native memory of at least dst.len() bytes
+    // (module contract); dst is a distinct Rust buffer.
+    unsafe { std::ptr::copy_nonoverlapping(addr as *const u8, dst.as_mut_ptr(), dst.len()) }
+}
+
+/// Copies `src` into native memory at `addr`.
+pub fn copy_to_native(addr: usize, src: &[u8]) {
+    if src.is_empty() {
+        return;
+    }
+    // SAFETY: the caller's address range is live native memory of at least src.len() bytes
+    // (module contract); src is a distinct Rust buffer.
+    unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), addr as *mut u8, src.len()) }
+}
+
+/// The `int` at native address `addr` (read volatile: another thread may set it).
+pub fn read_native_i32(addr: usize) -> i32 {
+    // SAFETY: the caller passes the address of a live, aligned int in native memory.
+    unsafe { std::ptr::read_volatile(addr as *const i32) }
+}
+
+// ---- file status ----
+
+/// The fields of `struct stat` that UnixFileAttributes records.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FileStat {
+    pub mode: u32,
+    pub ino: u64,
+    pub dev: u64,
+    pub rdev: u64,
+    pub nlink: u64,
+    pub uid: u32,
+    pub gid: u32,
+    pub size: i64,
+    pub atime_sec: i64,
+    pub atime_nsec: i64,
+    pub mtime_sec: i64,
+    pub mtime_nsec: i64,
+    pub ctime_sec: i64,
+    pub ctime_nsec: i64,
+    /// Creation time; zero when the file system does not record it.
+    pub birthtime_sec: i64,
+    pub birthtime_nsec: i64,
+}
+
+impl FileStat {
+    pub fn is_dir(&self) -> bool {
+        self.mode & libc::S_IFMT == libc::S_IFDIR
+    }
+    pub fn is_file(&self) -> bool {
+        self.mode & libc::S_IFMT == libc::S_IFREG
+    }
+    pub fn is_symlink(&self) -> bool {
+        self.mode & libc::S_IFMT == libc::S_IFLNK
+    }
+}
+
+fn from_statx(st: &libc::statx) -> FileStat {
+    let btime = st.stx_mask & libc::STATX_BTIME != 0;
+    FileStat {
+        mode: st.stx_mode as u32,
+        ino: st.stx_ino,
+        dev: libc::makedev(st.stx_dev_major, st.stx_dev_minor),
+        rdev: libc::makedev(st.stx_rdev_major, st.stx_rdev_minor),
+        nlink: st.stx_nlink as u64,
+        uid: st.stx_uid,
+        gid: st.stx_gid,
+        size: st.stx_size as i64,
+        atime_sec: st.stx_atime.tv_sec,
+        atime_nsec: st.stx_atime.tv_nsec as i64,
+        mtime_sec: st.stx_mtime.tv_sec,
+        mtime_nsec: st.stx_mtime.tv_nsec as i64,
+        ctime_sec: st.stx_ctime.tv_sec,
+        ctime_nsec: st.stx_ctime.tv_nsec as i64,
+        birthtime_sec: if btime { st.stx_btime.tv_sec } else { 0 },
+        birthtime_nsec: if btime { st.stx_btime.tv_nsec as i64 } else { 0 },
+    }
+}
+
+/// `statx(dfd, path, flags | AT_STATX_SYNC_AS_STAT, STATX_ALL)`, as the JDK's libnio does.
+fn do_statx(dfd: i32, path: &CStr, flags: i32) -> FsResult<FileStat> {
+    // SAFETY: struct statx is plain old data; all-zero is a valid value.
+    let mut st: libc::statx = unsafe { std::mem::zeroed() };
+    // SAFETY: path is NUL-terminated and st a valid out-pointer.
+    restartable(|| unsafe { libc::statx(dfd, path.as_ptr(), flags | libc::AT_STATX_SYNC_AS_STAT, libc::STATX_ALL, &mut st) })?;
+    Ok(from_statx(&st))
+}
+
+/// `stat` (following symbolic links) or `lstat`.
+pub fn stat(path: &[u8], follow: bool) -> FsResult<FileStat> {
+    let c = cpath(path)?;
+    do_statx(libc::AT_FDCWD, &c, if follow { 0 } else { libc::AT_SYMLINK_NOFOLLOW })
+}
+
+pub fn fstat(fd: i32) -> FsResult<FileStat> {
+    do_statx(fd, c"", libc::AT_EMPTY_PATH)
+}
+
+/// `fstatat(dfd, path, flags)`; `flags` may hold AT_SYMLINK_NOFOLLOW.
+pub fn fstatat(dfd: i32, path: &[u8], flags: i32) -> FsResult<FileStat> {
+    let c = cpath(path)?;
+    do_statx(dfd, &c, flags)
+}
+
+/// Whether file creation times are available (statx works on this host).
+pub fn birthtime_supported() -> bool {
+    static OK: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *OK.get_or_init(|| fstat(0).is_ok() || stat(b"/", true).is_ok())
+}
+
+/// File-system statistics (`struct statvfs`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FsStat {
+    pub frsize: u64,
+    pub blocks: u64,
+    pub bfree: u64,
+    pub bavail: u64,
+}
+
+pub fn statvfs(path: &[u8]) -> FsResult<FsStat> {
+    let c = cpath(path)?;
+    // SAFETY: struct statvfs is plain old data.
+    let mut s: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: c is NUL-terminated and s a valid out-pointer.
+    restartable(|| unsafe { libc::statvfs(c.as_ptr(), &mut s) })?;
+    Ok(FsStat { frsize: s.f_frsize as u64, blocks: s.f_blocks as u64, bfree: s.f_bfree as u64, bavail: s.f_bavail as u64 })
+}
+
+fn fstatvfs_frsize(fd: i32) -> FsResult<u64> {
+    // SAFETY: struct statvfs is plain old data.
+    let mut s: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: s is a valid out-pointer.
+    restartable(|| unsafe { libc::fstatvfs(fd, &mut s) })?;
+    Ok(s.f_frsize as u64)
+}
+
+// ---- paths ----
+
+pub fn getcwd() -> FsResult<Vec<u8>> {
+    let mut buf = vec![0u8; libc::PATH_MAX as usize + 1];
+    // SAFETY: buf is writable for buf.len() bytes.
+    let p = unsafe { libc::getcwd(buf.as_mut_ptr() as *mut libc::c_char, buf.len()) };
+    if p.is_null() {
+        return Err(errno());
+    }
+    let n = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+    buf.truncate(n);
+    Ok(buf)
+}
+
+pub fn access(path: &[u8], mode: i32) -> FsResult<()> {
+    let c = cpath(path)?;
+    // SAFETY: c is NUL-terminated.
+    restartable(|| unsafe { libc::access(c.as_ptr(), mode) }).map(|_| ())
+}
+
+pub fn exists(path: &[u8]) -> bool {
+    access(path, libc::F_OK).is_ok()
+}
+
+pub fn link(existing: &[u8], new: &[u8]) -> FsResult<()> {
+    let (a, b) = (cpath(existing)?, cpath(new)?);
+    // SAFETY: both paths are NUL-terminated.
+    restartable(|| unsafe { libc::link(a.as_ptr(), b.as_ptr()) }).map(|_| ())
+}
+
+pub fn unlink(path: &[u8]) -> FsResult<()> {
+    let c = cpath(path)?;
+    // SAFETY: c is NUL-terminated.
+    check(unsafe { libc::unlink(c.as_ptr()) })
+}
+
+/// `unlinkat(dfd, path, flags)`; `flags` may hold AT_REMOVEDIR.
+pub fn unlinkat(dfd: i32, path: &[u8], flags: i32) -> FsResult<()> {
+    let c = cpath(path)?;
+    // SAFETY: c is NUL-terminated.
+    check(unsafe { libc::unlinkat(dfd, c.as_ptr(), flags) })
+}
+
+pub fn mknod(path: &[u8], mode: u32, dev: u64) -> FsResult<()> {
+    let c = cpath(path)?;
+    // SAFETY: c is NUL-terminated.
+    restartable(|| unsafe { libc::mknod(c.as_ptr(), mode as libc::mode_t, dev as libc::dev_t) }).map(|_| ())
+}
+
+pub fn rename(from: &[u8], to: &[u8]) -> FsResult<()> {
+    let (a, b) = (cpath(from)?, cpath(to)?);
+    // SAFETY: both paths are NUL-terminated.
+    check(unsafe { libc::rename(a.as_ptr(), b.as_ptr()) })
+}
+
+pub fn renameat(from_dfd: i32, from: &[u8], to_dfd: i32, to: &[u8]) -> FsResult<()> {
+    let (a, b) = (cpath(from)?, cpath(to)?);
+    // SAFETY: both paths are NUL-terminated.
+    check(unsafe { libc::renameat(from_dfd, a.as_ptr(), to_dfd, b.as_ptr()) })
+}
+
+pub fn mkdir(path: &[u8], mode: u32) -> FsResult<()> {
+    let c = cpath(path)?;
+    // SAFETY: c is NUL-terminated.
+    check(unsafe { libc::mkdir(c.as_ptr(), mode as libc::mode_t) })
+}
+
+pub fn rmdir(path: &[u8]) -> FsResult<()> {
+    let c = cpath(path)?;
+    // SAFETY: c is NUL-terminated.
+    check(unsafe { libc::rmdir(c.as_ptr()) })
+}
+
+/// The target of symbolic link `path`.
+pub fn readlink(path: &[u8]) -> FsResult<Vec<u8>> {
+    let c = cpath(path)?;
+    let mut size = libc::PATH_MAX as usize + 1;
+    loop {
+        let mut buf = vec![0u8; size];
+        // SAFETY: c is NUL-terminated and buf writable for buf.len() bytes.
+        let n = restartable(|| unsafe { libc::readlink(c.as_ptr(), buf.as_mut_ptr() as *mut libc::c_char, buf.len()) })?;
+        let n = n as usize;
+        if n < buf.len() {
+            buf.truncate(n);
+            return Ok(buf);
+        }
+        size *= 2;
+    }
+}
+
+/// `realpath(path)`: absolute, with symbolic links, `.` and `..` resolved.
+pub fn realpath(path: &[u8]) -> FsResult<Vec<u8>> {
+    let c = cpath(path)?;
+    // SAFETY: c is NUL-terminated; a null buffer makes realpath malloc the result.
+    let p = unsafe { libc::realpath(c.as_ptr(), std::ptr::null_mut()) };
+    if p.is_null() {
+        return Err(errno());
+    }
+    // SAFETY: p is the NUL-terminated string realpath allocated; copied before freeing it.
+    let v = unsafe { CStr::from_ptr(p) }.to_bytes().to_vec();
+    // SAFETY: p was allocated by realpath with malloc.
+    unsafe { libc::free(p as *mut libc::c_void) };
+    Ok(v)
+}
+
+/// Creates symbolic link `link` pointing at `target`.
+pub fn symlink(target: &[u8], link: &[u8]) -> FsResult<()> {
+    let (a, b) = (cpath(target)?, cpath(link)?);
+    // SAFETY: both paths are NUL-terminated.
+    check(unsafe { libc::symlink(a.as_ptr(), b.as_ptr()) })
+}
+
+/// `chown` (following links) or `lchown`.
+pub fn chown(path: &[u8], uid: u32, gid: u32, follow: bool) -> FsResult<()> {
+    let c = cpath(path)?;
+    // SAFETY: c is NUL-terminated.
+    restartable(|| unsafe { if follow { libc::chown(c.as_ptr(), uid, gid) } else { libc::lchown(c.as_ptr(), uid, gid) } })
+        .map(|_| ())
+}
+
+pub fn fchown(fd: i32, uid: u32, gid: u32) -> FsResult<()> {
+    // SAFETY: fchown has no memory-safety preconditions.
+    restartable(|| unsafe { libc::fchown(fd, uid, gid) }).map(|_| ())
+}
+
+pub fn chmod(path: &[u8], mode: u32) -> FsResult<()> {
+    let c = cpath(path)?;
+    // SAFETY: c is NUL-terminated.
+    restartable(|| unsafe { libc::chmod(c.as_ptr(), mode as libc::mode_t) }).map(|_| ())
+}
+
+pub fn fchmod(fd: i32, mode: u32) -> FsResult<()> {
+    // SAFETY: fchmod has no memory-safety preconditions.
+    restartable(|| unsafe { libc::fchmod(fd, mode as libc::mode_t) }).map(|_| ())
+}
+
+fn timevals(atime_us: i64, mtime_us: i64) -> [libc::timeval; 2] {
+    let tv = |us: i64| libc::timeval { tv_sec: us / 1_000_000, tv_usec: us % 1_000_000 };
+    [tv(atime_us), tv(mtime_us)]
+}
+
+/// Sets access and modification times (microseconds since the epoch): `utimes` or `lutimes`.
+pub fn utimes(path: &[u8], atime_us: i64, mtime_us: i64, follow: bool) -> FsResult<()> {
+    let c = cpath(path)?;
+    let tv = timevals(atime_us, mtime_us);
+    // SAFETY: c is NUL-terminated and tv points at two timevals.
+    restartable(|| unsafe { if follow { libc::utimes(c.as_ptr(), tv.as_ptr()) } else { libc::lutimes(c.as_ptr(), tv.as_ptr()) } })
+        .map(|_| ())
+}
+
+/// `futimes` with microsecond times.
+pub fn futimes(fd: i32, atime_us: i64, mtime_us: i64) -> FsResult<()> {
+    let tv = timevals(atime_us, mtime_us);
+    // SAFETY: tv points at two timevals.
+    restartable(|| unsafe { libc::futimes(fd, tv.as_ptr()) }).map(|_| ())
+}
+
+/// `futimens` with nanosecond times.
+pub fn futimens(fd: i32, atime_ns: i64, mtime_ns: i64) -> FsResult<()> {
+    let ts = |ns: i64| libc::timespec { tv_sec: ns / 1_000_000_000, tv_nsec: ns % 1_000_000_000 };
+    let t = [ts(atime_ns), ts(mtime_ns)];
+    // SAFETY: t points at two timespecs.
+    restartable(|| unsafe { libc::futimens(fd, t.as_ptr()) }).map(|_| ())
+}
+
+// ---- file descriptors ----
+
+pub fn open(path: &[u8], flags: i32, mode: u32) -> FsResult<i32> {
+    let c = cpath(path)?;
+    // SAFETY: c is NUL-terminated.
+    restartable(|| unsafe { libc::open(c.as_ptr(), flags, mode as libc::c_uint) })
+}
+
+pub fn openat(dfd: i32, path: &[u8], flags: i32, mode: u32) -> FsResult<i32> {
+    let c = cpath(path)?;
+    // SAFETY: c is NUL-terminated.
+    restartable(|| unsafe { libc::openat(dfd, c.as_ptr(), flags, mode as libc::c_uint) })
+}
+
+/// Closes `fd`; an EINTR failure counts as closed (the descriptor is gone on Linux).
+pub fn close(fd: i32) -> FsResult<()> {
+    // SAFETY: close has no memory-safety preconditions.
+    match check(unsafe { libc::close(fd) }) {
+        Err(libc::EINTR) => Ok(()),
+        r => r,
+    }
+}
+
+pub fn dup(fd: i32) -> FsResult<i32> {
+    // SAFETY: dup has no memory-safety preconditions.
+    restartable(|| unsafe { libc::dup(fd) })
+}
+
+/// Makes `to` refer to the same open file as `from`.
+pub fn dup2(from: i32, to: i32) -> FsResult<()> {
+    // SAFETY: dup2 has no memory-safety preconditions.
+    restartable(|| unsafe { libc::dup2(from, to) }).map(|_| ())
+}
+
+/// `read(fd, addr, len)` into native memory; EINTR is reported, not retried (IOStatus).
+pub fn read(fd: i32, addr: usize, len: usize) -> FsResult<usize> {
+    // SAFETY: [addr, addr+len) is live native memory (module contract).
+    let n = unsafe { libc::read(fd, addr as *mut libc::c_void, len) };
+    if n < 0 { Err(errno()) } else { Ok(n as usize) }
+}
+
+pub fn write(fd: i32, addr: usize, len: usize) -> FsResult<usize> {
+    // SAFETY: [addr, addr+len) is live native memory (module contract).
+    let n = unsafe { libc::write(fd, addr as *const libc::c_void, len) };
+    if n < 0 { Err(errno()) } else { Ok(n as usize) }
+}
+
+pub fn pread(fd: i32, addr: usize, len: usize, pos: i64) -> FsResult<usize> {
+    // SAFETY: [addr, addr+len) is live native memory (module contract).
+    let n = unsafe { libc::pread(fd, addr as *mut libc::c_void, len, pos) };
+    if n < 0 { Err(errno()) } else { Ok(n as usize) }
+}
+
+pub fn pwrite(fd: i32, addr: usize, len: usize, pos: i64) -> FsResult<usize> {
+    // SAFETY: [addr, addr+len) is live native memory (module contract).
+    let n = unsafe { libc::pwrite(fd, addr as *const libc::c_void, len, pos) };
+    if n < 0 { Err(errno()) } else { Ok(n as usize) }
+}
+
+/// `readv` with `count` iovecs at native address `iov` (built by IOVecWrapper).
+pub fn readv(fd: i32, iov: usize, count: i32) -> FsResult<usize> {
+    // SAFETY: iov holds `count` iovec structs describing live native buffers (module contract).
+    let n = unsafe { libc::readv(fd, iov as *const libc::iovec, count) };
+    if n < 0 { Err(errno()) } else { Ok(n as usize) }
+}
+
+pub fn writev(fd: i32, iov: usize, count: i32) -> FsResult<usize> {
+    // SAFETY: iov holds `count` iovec structs describing live native buffers (module contract).
+    let n = unsafe { libc::writev(fd, iov as *const libc::iovec, count) };
+    if n < 0 { Err(errno()) } else { Ok(n as usize) }
+}
+
+/// Reads into a Rust buffer (EINTR retried).
+pub fn read_buf(fd: i32, buf: &mut [u8]) -> FsResult<usize> {
+    // SAFETY: buf is writable for buf.len() bytes.
+    restartable(|| unsafe { libc::read(fd, buf.as_mut_ptr() as *mut libc::c_void, buf.len()) }).map(|n| n as usize)
+}
+
+/// Writes from a Rust buffer (EINTR retried); returns the count written.
+pub fn write_buf(fd: i32, buf: &[u8]) -> FsResult<usize> {
+    // SAFETY: buf is readable for buf.len() bytes.
+    restartable(|| unsafe { libc::write(fd, buf.as_ptr() as *const libc::c_void, buf.len()) }).map(|n| n as usize)
+}
+
+/// Moves the file offset to `offset`, or reports it when `offset` is negative.
+pub fn seek(fd: i32, offset: i64) -> FsResult<i64> {
+    // SAFETY: lseek has no memory-safety preconditions.
+    let r = unsafe { if offset < 0 { libc::lseek(fd, 0, libc::SEEK_CUR) } else { libc::lseek(fd, offset, libc::SEEK_SET) } };
+    if r < 0 { Err(errno()) } else { Ok(r) }
+}
+
+/// `fsync` (with metadata) or `fdatasync`.
+pub fn sync(fd: i32, metadata: bool) -> FsResult<()> {
+    // SAFETY: fsync/fdatasync have no memory-safety preconditions.
+    check(unsafe { if metadata { libc::fsync(fd) } else { libc::fdatasync(fd) } })
+}
+
+pub fn truncate(fd: i32, size: i64) -> FsResult<()> {
+    // SAFETY: ftruncate has no memory-safety preconditions.
+    check(unsafe { libc::ftruncate(fd, size) })
+}
+
+fn flock_struct(kind: i32, pos: i64, size: i64) -> libc::flock {
+    // SAFETY: struct flock is plain old data.
+    let mut fl: libc::flock = unsafe { std::mem::zeroed() };
+    fl.l_whence = libc::SEEK_SET as i16;
+    fl.l_start = pos;
+    // Long.MAX_VALUE means "to the end of the file, however it grows".
+    fl.l_len = if size == i64::MAX { 0 } else { size };
+    fl.l_type = kind as i16;
+    fl
+}
+
+/// Outcome of a record-lock request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LockResult {
+    Locked,
+    WouldBlock,
+    Interrupted,
+}
+
+/// `fcntl(F_SETLK[W])` on `[pos, pos+size)`.
+pub fn lock(fd: i32, blocking: bool, pos: i64, size: i64, shared: bool) -> FsResult<LockResult> {
+    let fl = flock_struct(if shared { libc::F_RDLCK } else { libc::F_WRLCK }, pos, size);
+    let cmd = if blocking { libc::F_SETLKW } else { libc::F_SETLK };
+    // SAFETY: fl is a valid struct flock.
+    if unsafe { libc::fcntl(fd, cmd, &fl) } < 0 {
+        let e = errno();
+        if !blocking && (e == libc::EAGAIN || e == libc::EACCES) {
+            return Ok(LockResult::WouldBlock);
+        }
+        if e == libc::EINTR {
+            return Ok(LockResult::Interrupted);
+        }
+        return Err(e);
+    }
+    Ok(LockResult::Locked)
+}
+
+pub fn unlock(fd: i32, pos: i64, size: i64) -> FsResult<()> {
+    let fl = flock_struct(libc::F_UNLCK, pos, size);
+    // SAFETY: fl is a valid struct flock.
+    check(unsafe { libc::fcntl(fd, libc::F_SETLK, &fl) })
+}
+
+pub fn set_blocking(fd: i32, blocking: bool) -> FsResult<()> {
+    // SAFETY: fcntl F_GETFL/F_SETFL have no memory-safety preconditions.
+    let fl = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+    if fl < 0 {
+        return Err(errno());
+    }
+    let new = if blocking { fl & !libc::O_NONBLOCK } else { fl | libc::O_NONBLOCK };
+    if new == fl {
+        return Ok(());
+    }
+    // SAFETY: as above.
+    check(unsafe { libc::fcntl(fd, libc::F_SETFL, new) })
+}
+
+/// Sets O_DIRECT on `fd`; returns the file system's block size (alignment for direct I/O).
+pub fn set_direct(fd: i32) -> FsResult<i64> {
+    // SAFETY: fcntl F_GETFL/F_SETFL have no memory-safety preconditions.
+    let fl = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+    if fl < 0 {
+        return Err(errno());
+    }
+    // SAFETY: as above.
+    check(unsafe { libc::fcntl(fd, libc::F_SETFL, fl | libc::O_DIRECT) })?;
+    Ok(fstatvfs_frsize(fd)? as i64)
+}
+
+/// A pipe as (read end, write end), optionally non-blocking.
+pub fn pipe(blocking: bool) -> FsResult<(i32, i32)> {
+    let mut fds = [0 as libc::c_int; 2];
+    // SAFETY: fds has room for the two descriptors.
+    check(unsafe { libc::pipe(fds.as_mut_ptr()) })?;
+    if !blocking {
+        for &fd in &fds {
+            if let Err(e) = set_blocking(fd, false) {
+                close(fds[0]).ok();
+                close(fds[1]).ok();
+                return Err(e);
+            }
+        }
+    }
+    Ok((fds[0], fds[1]))
+}
+
+/// A descriptor whose reads see end-of-file and whose writes fail: `dup2`ed over a
+/// descriptor that is being closed (FileDispatcherImpl.preClose0), created on first use.
+pub fn pre_close_fd() -> FsResult<i32> {
+    static FD: AtomicI32 = AtomicI32::new(-1);
+    let fd = FD.load(Ordering::Acquire);
+    if fd >= 0 {
+        return Ok(fd);
+    }
+    let mut sp = [0 as libc::c_int; 2];
+    // SAFETY: sp has room for the two descriptors.
+    check(unsafe { libc::socketpair(libc::AF_UNIX, libc::SOCK_STREAM, 0, sp.as_mut_ptr()) })?;
+    close(sp[1]).ok();
+    match FD.compare_exchange(-1, sp[0], Ordering::AcqRel, Ordering::Acquire) {
+        Ok(_) => Ok(sp[0]),
+        Err(existing) => {
+            close(sp[0]).ok();
+            Ok(existing)
+        }
+    }
+}
+
+/// The soft limit on open descriptors, clamped to `i32::MAX`.
+pub fn fd_limit() -> FsResult<i32> {
+    // SAFETY: struct rlimit is plain old data.
+    let mut rl: libc::rlimit = unsafe { std::mem::zeroed() };
+    // SAFETY: rl is a valid out-pointer.
+    check(unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut rl) })?;
+    Ok(if rl.rlim_cur == libc::RLIM_INFINITY || rl.rlim_cur > i32::MAX as libc::rlim_t { i32::MAX } else { rl.rlim_cur as i32 })
+}
+
+/// The maximum number of iovecs per readv/writev (16 if unknown).
+pub fn iov_max() -> i32 {
+    // SAFETY: sysconf has no memory-safety preconditions.
+    let n = unsafe { libc::sysconf(libc::_SC_IOV_MAX) };
+    if n < 0 { 16 } else { n.min(i32::MAX as libc::c_long) as i32 }
+}
+
+/// `sendfile(out, in, &pos, count)`: bytes transferred.
+pub fn sendfile(out_fd: i32, in_fd: i32, pos: i64, count: usize) -> FsResult<i64> {
+    let mut off: libc::off_t = pos;
+    // SAFETY: off is a valid in/out offset.
+    let n = unsafe { libc::sendfile(out_fd, in_fd, &mut off, count) };
+    if n < 0 { Err(errno()) } else { Ok(n as i64) }
+}
+
+/// How a file is mapped (FileChannelImpl's MAP_RO / MAP_RW / MAP_PV).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MapMode {
+    ReadOnly,
+    ReadWrite,
+    Private,
+}
+
+/// Maps `len` bytes of `fd` at `pos`; returns the address.
+pub fn mmap(fd: i32, mode: MapMode, pos: i64, len: usize) -> FsResult<usize> {
+    let (prot, flags) = match mode {
+        MapMode::ReadOnly => (libc::PROT_READ, libc::MAP_SHARED),
+        MapMode::ReadWrite => (libc::PROT_READ | libc::PROT_WRITE, libc::MAP_SHARED),
+        MapMode::Private => (libc::PROT_READ | libc::PROT_WRITE, libc::MAP_PRIVATE),
+    };
+    // SAFETY: a fresh mapping chosen by the kernel (null hint) does not alias Rust memory.
+    let p = unsafe { libc::mmap(std::ptr::null_mut(), len, prot, flags, fd, pos) };
+    if p == libc::MAP_FAILED { Err(errno()) } else { Ok(p as usize) }
+}
+
+pub fn munmap(addr: usize, len: usize) -> FsResult<()> {
+    // SAFETY: Java unmaps only regions it obtained from mmap above (Unmapper).
+    check(unsafe { libc::munmap(addr as *mut libc::c_void, len) })
+}
+
+pub fn page_size() -> usize {
+    // SAFETY: sysconf has no memory-safety preconditions.
+    let n = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    if n <= 0 { 4096 } else { n as usize }
+}
+
+/// Copies all of `src` (from its offset) to `dst`, as UnixCopyFile.transfer does. If
+/// `cancel_addr` is non-zero it is polled between chunks; a non-zero int there cancels the
+/// copy with ECANCELED.
+pub fn copy_fd(dst: i32, src: i32, cancel_addr: usize) -> FsResult<()> {
+    let mut buf = vec![0u8; 8192];
+    loop {
+        let n = read_buf(src, &mut buf)?;
+        if n == 0 {
+            return Ok(());
+        }
+        let mut off = 0;
+        while off < n {
+            off += write_buf(dst, &buf[off..n])?;
+        }
+        if cancel_addr != 0 && read_native_i32(cancel_addr) != 0 {
+            return Err(libc::ECANCELED);
+        }
+    }
+}
+
+// ---- directory streams ----
+
+/// Live `DIR*` handles; Java holds them as longs, and only these are accepted back.
+fn dirs() -> &'static Mutex<HashSet<usize>> {
+    static DIRS: std::sync::OnceLock<Mutex<HashSet<usize>>> = std::sync::OnceLock::new();
+    DIRS.get_or_init(|| Mutex::new(HashSet::new()))
+}
+
+fn register_dir(d: *mut libc::DIR) -> FsResult<u64> {
+    if d.is_null() {
+        return Err(errno());
+    }
+    dirs().lock().unwrap_or_else(|e| e.into_inner()).insert(d as usize);
+    Ok(d as u64)
+}
+
+pub fn opendir(path: &[u8]) -> FsResult<u64> {
+    let c = cpath(path)?;
+    // SAFETY: c is NUL-terminated.
+    register_dir(unsafe { libc::opendir(c.as_ptr()) })
+}
+
+/// Opens a directory stream on `fd` (which the stream then owns).
+pub fn fdopendir(fd: i32) -> FsResult<u64> {
+    // SAFETY: fdopendir has no memory-safety preconditions.
+    register_dir(unsafe { libc::fdopendir(fd) })
+}
+
+fn live_dir(handle: u64) -> FsResult<*mut libc::DIR> {
+    if dirs().lock().unwrap_or_else(|e| e.into_inner()).contains(&(handle as usize)) {
+        Ok(handle as usize as *mut libc::DIR)
+    } else {
+        Err(libc::EBADF)
+    }
+}
+
+/// The next entry name (including "." and ".."), or None at the end.
+pub fn readdir(handle: u64) -> FsResult<Option<Vec<u8>>> {
+    let d = live_dir(handle)?;
+    // SAFETY: errno is thread-local; clearing it distinguishes end-of-stream from errors.
+    unsafe { *libc::__errno_location() = 0 };
+    // SAFETY: d is a live DIR* from opendir/fdopendir (checked against the table).
+    let e = unsafe { libc::readdir(d) };
+    if e.is_null() {
+        let err = errno();
+        return if err != 0 { Err(err) } else { Ok(None) };
+    }
+    // SAFETY: e points at a dirent whose d_name is NUL-terminated; copied at once.
+    Ok(Some(unsafe { CStr::from_ptr((*e).d_name.as_ptr()) }.to_bytes().to_vec()))
+}
+
+pub fn closedir(handle: u64) -> FsResult<()> {
+    let d = live_dir(handle)?;
+    dirs().lock().unwrap_or_else(|e| e.into_inner()).remove(&(handle as usize));
+    // SAFETY: d is a live DIR* removed from the table, so it is closed exactly once.
+    match check(unsafe { libc::closedir(d) }) {
+        Err(libc::EINTR) => Ok(()),
+        r => r,
+    }
+}
+
+// ---- users and groups ----
+
+fn name_lookup(f: impl Fn(&mut [u8]) -> (libc::c_int, *const libc::c_char)) -> FsResult<Option<Vec<u8>>> {
+    let mut size = 1024;
+    loop {
+        let mut buf = vec![0u8; size];
+        let (r, name) = f(&mut buf);
+        if r == libc::ERANGE && size < 1 << 20 {
+            size *= 4;
+            continue;
+        }
+        if r != 0 {
+            return Err(r);
+        }
+        if name.is_null() {
+            return Ok(None);
+        }
+        // SAFETY: name points into buf (still alive) at a NUL-terminated string.
+        let v = unsafe { CStr::from_ptr(name) }.to_bytes().to_vec();
+        return Ok(if v.is_empty() { None } else { Some(v) });
+    }
+}
+
+/// The user name of `uid` (ENOENT when there is none).
+pub fn user_name(uid: u32) -> FsResult<Vec<u8>> {
+    let r = name_lookup(|buf| {
+        // SAFETY: struct passwd is plain old data.
+        let mut pw: libc::passwd = unsafe { std::mem::zeroed() };
+        let mut out: *mut libc::passwd = std::ptr::null_mut();
+        // SAFETY: pw, buf and out are valid for getpwuid_r to fill.
+        let r = unsafe { libc::getpwuid_r(uid, &mut pw, buf.as_mut_ptr() as *mut libc::c_char, buf.len(), &mut out) };
+        (r, if out.is_null() { std::ptr::null() } else { pw.pw_name })
+    })?;
+    r.ok_or(libc::ENOENT)
+}
+
+/// The group name of `gid` (ENOENT when there is none).
+pub fn group_name(gid: u32) -> FsResult<Vec<u8>> {
+    let r = name_lookup(|buf| {
+        // SAFETY: struct group is plain old data.
+        let mut gr: libc::group = unsafe { std::mem::zeroed() };
+        let mut out: *mut libc::group = std::ptr::null_mut();
+        // SAFETY: gr, buf and out are valid for getgrgid_r to fill.
+        let r = unsafe { libc::getgrgid_r(gid, &mut gr, buf.as_mut_ptr() as *mut libc::c_char, buf.len(), &mut out) };
+        (r, if out.is_null() { std::ptr::null() } else { gr.gr_name })
+    })?;
+    r.ok_or(libc::ENOENT)
+}
+
+fn not_found_errno(e: Errno) -> bool {
+    matches!(e, 0 | libc::ENOENT | libc::ESRCH | libc::EBADF | libc::EPERM)
+}
+
+/// The uid of user `name`, None if there is no such user.
+pub fn user_id(name: &[u8]) -> FsResult<Option<u32>> {
+    let c = cpath(name)?;
+    let mut size = 1024;
+    loop {
+        let mut buf = vec![0u8; size];
+        // SAFETY: struct passwd is plain old data.
+        let mut pw: libc::passwd = unsafe { std::mem::zeroed() };
+        let mut out: *mut libc::passwd = std::ptr::null_mut();
+        // SAFETY: c is NUL-terminated; pw, buf and out are valid for getpwnam_r to fill.
+        let r = unsafe { libc::getpwnam_r(c.as_ptr(), &mut pw, buf.as_mut_ptr() as *mut libc::c_char, buf.len(), &mut out) };
+        if r == libc::ERANGE && size < 1 << 20 {
+            size *= 4;
+            continue;
+        }
+        if r != 0 || out.is_null() {
+            return if not_found_errno(r) { Ok(None) } else { Err(r) };
+        }
+        return Ok(Some(pw.pw_uid));
+    }
+}
+
+/// The gid of group `name`, None if there is no such group.
+pub fn group_id(name: &[u8]) -> FsResult<Option<u32>> {
+    let c = cpath(name)?;
+    let mut size = 1024;
+    loop {
+        let mut buf = vec![0u8; size];
+        // SAFETY: struct group is plain old data.
+        let mut gr: libc::group = unsafe { std::mem::zeroed() };
+        let mut out: *mut libc::group = std::ptr::null_mut();
+        // SAFETY: c is NUL-terminated; gr, buf and out are valid for getgrnam_r to fill.
+        let r = unsafe { libc::getgrnam_r(c.as_ptr(), &mut gr, buf.as_mut_ptr() as *mut libc::c_char, buf.len(), &mut out) };
+        if r == libc::ERANGE && size < 1 << 20 {
+            size *= 4;
+            continue;
+        }
+        if r != 0 || out.is_null() {
+            return if not_found_errno(r) { Ok(None) } else { Err(r) };
+        }
+        return Ok(Some(gr.gr_gid));
+    }
+}
+
+// ---- extended attributes ----
+
+/// `fgetxattr` into native memory (`len` 0 asks for the size).
+pub fn fgetxattr(fd: i32, name: &[u8], addr: usize, len: usize) -> FsResult<usize> {
+    let c = cpath(name)?;
+    // SAFETY: c is NUL-terminated; [addr, addr+len) is live native memory (module contract).
+    let n = unsafe { libc::fgetxattr(fd, c.as_ptr(), addr as *mut libc::c_void, len) };
+    if n < 0 { Err(errno()) } else { Ok(n as usize) }
+}
+
+pub fn fsetxattr(fd: i32, name: &[u8], addr: usize, len: usize) -> FsResult<()> {
+    let c = cpath(name)?;
+    // SAFETY: c is NUL-terminated; [addr, addr+len) is live native memory (module contract).
+    check(unsafe { libc::fsetxattr(fd, c.as_ptr(), addr as *const libc::c_void, len, 0) })
+}
+
+pub fn fremovexattr(fd: i32, name: &[u8]) -> FsResult<()> {
+    let c = cpath(name)?;
+    // SAFETY: c is NUL-terminated.
+    check(unsafe { libc::fremovexattr(fd, c.as_ptr()) })
+}
+
+/// `flistxattr` into native memory: NUL-separated names.
+pub fn flistxattr(fd: i32, addr: usize, len: usize) -> FsResult<usize> {
+    // SAFETY: [addr, addr+len) is live native memory (module contract).
+    let n = unsafe { libc::flistxattr(fd, addr as *mut libc::c_char, len) };
+    if n < 0 { Err(errno()) } else { Ok(n as usize) }
+}
+
+// ---- mount tables (setmntent / getmntent over /etc/mtab, /proc/mounts) ----
+
+/// One mount-table entry: file system, mount point, type, options.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MountEntry {
+    pub name: Vec<u8>,
+    pub dir: Vec<u8>,
+    pub fstype: Vec<u8>,
+    pub opts: Vec<u8>,
+}
+
+struct MountTable {
+    lines: Vec<Vec<u8>>,
+    pos: usize,
+}
+
+fn mount_tables() -> &'static Mutex<HashMap<u64, MountTable>> {
+    static TABLES: std::sync::OnceLock<Mutex<HashMap<u64, MountTable>>> = std::sync::OnceLock::new();
+    TABLES.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+/// Opens a mount table file; returns a handle for the functions below.
+pub fn mount_table_open(path: &[u8]) -> FsResult<u64> {
+    use std::os::unix::ffi::OsStrExt;
+    let data = std::fs::read(std::ffi::OsStr::from_bytes(path)).map_err(|e| e.raw_os_error().unwrap_or(libc::EIO))?;
+    let mut lines: Vec<Vec<u8>> = data.split_inclusive(|&b| b == b'\n').map(|l| l.to_vec()).collect();
+    lines.retain(|l| !l.is_empty());
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    let h = NEXT.fetch_add(1, Ordering::Relaxed);
+    mount_tables().lock().unwrap_or_else(|e| e.into_inner()).insert(h, MountTable { lines, pos: 0 });
+    Ok(h)
+}
+
+fn with_table<T>(h: u64, f: impl FnOnce(&mut MountTable) -> T) -> FsResult<T> {
+    let mut m = mount_tables().lock().unwrap_or_else(|e| e.into_inner());
+    m.get_mut(&h).map(f).ok_or(libc::EBADF)
+}
+
+/// Length of the next raw line (like `getline`), None at the end.
+pub fn mount_table_line_len(h: u64) -> FsResult<Option<usize>> {
+    with_table(h, |t| {
+        let l = t.lines.get(t.pos).map(Vec::len);
+        if l.is_some() {
+            t.pos += 1;
+        }
+        l
+    })
+}
+
+pub fn mount_table_rewind(h: u64) -> FsResult<()> {
+    with_table(h, |t| t.pos = 0)
+}
+
+/// Decodes getmntent's octal escapes (`\040` for a space).
+fn unescape_mount_field(f: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(f.len());
+    let mut i = 0;
+    while i < f.len() {
+        if f[i] == b'\\' && i + 3 < f.len() && f[i + 1..i + 4].iter().all(|c| (b'0'..=b'7').contains(c)) {
+            out.push((f[i + 1] - b'0') * 64 + (f[i + 2] - b'0') * 8 + (f[i + 3] - b'0'));
+            i += 4;
+        } else {
+            out.push(f[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The next entry (skipping blank and comment lines), None at the end.
+pub fn mount_table_next(h: u64) -> FsResult<Option<MountEntry>> {
+    with_table(h, |t| {
+        while let Some(line) = t.lines.get(t.pos) {
+            t.pos += 1;
+            let fields: Vec<&[u8]> = line.split(|b| b" \t\n".contains(b)).filter(|f| !f.is_empty()).collect();
+            if fields.is_empty() || fields[0].starts_with(b"#") {
+                continue;
+            }
+            let get = |i: usize| fields.get(i).map(|f| unescape_mount_field(f)).unwrap_or_default();
+            return Some(MountEntry { name: get(0), dir: get(1), fstype: get(2), opts: get(3) });
+        }
+        None
+    })
+}
+
+pub fn mount_table_close(h: u64) -> FsResult<()> {
+    mount_tables().lock().unwrap_or_else(|e| e.into_inner()).remove(&h).map(|_| ()).ok_or(libc::EBADF)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp_dir(tag: &str) -> Vec<u8> {
+        static N: AtomicU64 = AtomicU64::new(0);
+        let p = std::env::temp_dir().join(format!("jxvm-fs-{tag}-{}-{}", std::process::id(), N.fetch_add(1, Ordering::Relaxed)));
+        let p = p.to_str().unwrap().as_bytes().to_vec();
+        mkdir(&p, 0o755).unwrap();
+        p
+    }
+
+    fn join(dir: &[u8], name: &str) -> Vec<u8> {
+        let mut p = dir.to_vec();
+        p.push(b'/');
+        p.extend_from_slice(name.as_bytes());
+        p
+    }
+
+    #[test]
+    fn stat_of_created_file() {
+        let d = temp_dir("stat");
+        let f = join(&d, "a.txt");
+        let fd = open(&f, libc::O_CREAT | libc::O_WRONLY | libc::O_EXCL, 0o640).unwrap();
+        assert_eq!(write_buf(fd, b"hello").unwrap(), 5);
+        let fs = fstat(fd).unwrap();
+        close(fd).unwrap();
+        let s = stat(&f, true).unwrap();
+        assert_eq!(s, fs);
+        assert!(s.is_file() && !s.is_dir());
+        assert_eq!(s.size, 5);
+        assert_eq!(s.mode & 0o777, 0o640 & !current_umask());
+        assert_eq!(s.nlink, 1);
+        assert!(stat(&d, true).unwrap().is_dir());
+        symlink(b"a.txt", &join(&d, "l")).unwrap();
+        assert!(stat(&join(&d, "l"), false).unwrap().is_symlink());
+        assert_eq!(stat(&join(&d, "l"), true).unwrap().ino, s.ino);
+        assert_eq!(readlink(&join(&d, "l")).unwrap(), b"a.txt");
+        unlink(&join(&d, "l")).unwrap();
+        unlink(&f).unwrap();
+        rmdir(&d).unwrap();
+    }
+
+    fn current_umask() -> u32 {
+        // SAFETY: umask has no memory-safety preconditions; the old mask is restored at once.
+        unsafe {
+            let m = libc::umask(0o022);
+            libc::umask(m);
+            m as u32
+        }
+    }
+
+    #[test]
+    fn readdir_lists_entries() {
+        let d = temp_dir("readdir");
+        for n in ["x", "y", "z"] {
+            let fd = open(&join(&d, n), libc::O_CREAT | libc::O_WRONLY, 0o644).unwrap();
+            close(fd).unwrap();
+        }
+        mkdir(&join(&d, "sub"), 0o755).unwrap();
+        let h = opendir(&d).unwrap();
+        let mut names = Vec::new();
+        while let Some(n) = readdir(h).unwrap() {
+            names.push(String::from_utf8(n).unwrap());
+        }
+        closedir(h).unwrap();
+        assert_eq!(readdir(h), Err(libc::EBADF));
+        names.sort();
+        assert_eq!(names, [".", "..", "sub", "x", "y", "z"]);
+        for n in ["x", "y", "z"] {
+            unlink(&join(&d, n)).unwrap();
+        }
+        let dfd = open(&d, libc::O_RDONLY | libc::O_DIRECTORY, 0).unwrap();
+        assert!(fstatat(dfd, b"sub", libc::AT_SYMLINK_NOFOLLOW).unwrap().is_dir());
+        unlinkat(dfd, b"sub", libc::AT_REMOVEDIR).unwrap();
+        close(dfd).unwrap();
+        rmdir(&d).unwrap();
+    }
+
+    #[test]
+    fn errno_on_missing_file() {
+        let d = temp_dir("missing");
+        let f = join(&d, "nope");
+        assert_eq!(stat(&f, true), Err(libc::ENOENT));
+        assert_eq!(open(&f, libc::O_RDONLY, 0), Err(libc::ENOENT));
+        assert_eq!(unlink(&f), Err(libc::ENOENT));
+        assert_eq!(access(&f, libc::F_OK), Err(libc::ENOENT));
+        assert!(!exists(&f));
+        assert_eq!(mkdir(&d, 0o755), Err(libc::EEXIST));
+        assert_eq!(strerror(libc::ENOENT), "No such file or directory");
+        rmdir(&d).unwrap();
+        assert_eq!(opendir(&d), Err(libc::ENOENT));
+    }
+
+    #[test]
+    fn native_memory_io() {
+        let d = temp_dir("mem");
+        let f = join(&d, "data");
+        let fd = open(&f, libc::O_CREAT | libc::O_RDWR, 0o644).unwrap();
+        let mut src = *b"0123456789";
+        assert_eq!(write(fd, src.as_mut_ptr() as usize, 10).unwrap(), 10);
+        let mut dst = [0u8; 4];
+        assert_eq!(pread(fd, dst.as_mut_ptr() as usize, 4, 3).unwrap(), 4);
+        assert_eq!(&dst, b"3456");
+        assert_eq!(seek(fd, -1).unwrap(), 10);
+        assert_eq!(seek(fd, 2).unwrap(), 2);
+        truncate(fd, 5).unwrap();
+        assert_eq!(fstat(fd).unwrap().size, 5);
+        close(fd).unwrap();
+        let mut buf = vec![0u8; 6];
+        copy_to_native(buf.as_mut_ptr() as usize, b"abc\0");
+        assert_eq!(read_cstring(buf.as_ptr() as usize), b"abc");
+        let mut out = [0u8; 2];
+        copy_from_native(buf.as_ptr() as usize + 1, &mut out);
+        assert_eq!(&out, b"bc");
+        unlink(&f).unwrap();
+        rmdir(&d).unwrap();
+    }
+
+    #[test]
+    fn mount_table_parsing() {
+        let d = temp_dir("mtab");
+        let f = join(&d, "mtab");
+        std::fs::write(std::str::from_utf8(&f).unwrap(), "# c\n\nproc /proc proc rw,nosuid 0 0\n/dev/a /mnt/my\\040disk ext4 rw 0 0\n").unwrap();
+        let h = mount_table_open(&f).unwrap();
+        let e = mount_table_next(h).unwrap().unwrap();
+        assert_eq!((e.name.as_slice(), e.dir.as_slice(), e.fstype.as_slice(), e.opts.as_slice()), (&b"proc"[..], &b"/proc"[..], &b"proc"[..], &b"rw,nosuid"[..]));
+        assert_eq!(mount_table_next(h).unwrap().unwrap().dir, b"/mnt/my disk");
+        assert_eq!(mount_table_next(h).unwrap(), None);
+        mount_table_rewind(h).unwrap();
+        assert_eq!(mount_table_line_len(h).unwrap(), Some(4));
+        mount_table_close(h).unwrap();
+        unlink(&f).unwrap();
+        rmdir(&d).unwrap();
+    }
+}
