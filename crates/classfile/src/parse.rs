@@ -107,6 +107,10 @@ fn empty_attribute(name: &str, data: &[u8]) -> Result<()> {
 }
 
 fn parse_class(bytes: &[u8], known_name: &mut Option<String>) -> Result<ClassFile> {
+    // Like HotSpot, a file too short for magic and version is simply truncated.
+    if bytes.len() < 8 {
+        bail!("Truncated class file");
+    }
     let mut r = Reader::new(bytes);
     let magic = r.u32()?;
     if magic != 0xCAFE_BABE {

@@ -372,11 +372,21 @@ pub fn run_main(t: &mut JThread, main_class: &str, args: &[String]) -> Result<()
     let c = match t.vm.classes.load(LoaderId::APP, &internal) {
         Ok(c) => c,
         Err(e) => {
-            let cause = match e {
-                crate::class::loader::LoadError::NotFound(_) => format!("java.lang.ClassNotFoundException: {main_class}"),
-                other => format!("{}: {}", other.java_class().replace('/', "."), other.message()),
+            use crate::class::loader::LoadError;
+            let msg = match e {
+                LoadError::NotFound(_) => format!(
+                    "Error: Could not find or load main class {main_class}\nCaused by: java.lang.ClassNotFoundException: {main_class}"
+                ),
+                LoadError::NoClassDef(m) => {
+                    format!("Error: Could not find or load main class {main_class}\nCaused by: java.lang.NoClassDefFoundError: {m}")
+                }
+                other => format!(
+                    "Error: LinkageError occurred while loading main class {main_class}\n\t{}: {}",
+                    other.java_class().replace('/', "."),
+                    other.message()
+                ),
             };
-            return Err(LaunchError::Message(format!("Error: Could not find or load main class {main_class}\nCaused by: {cause}")));
+            return Err(LaunchError::Message(msg));
         }
     };
     let main = c.declared_method("main", "([Ljava/lang/String;)V").map(unsafe_static);
@@ -385,8 +395,16 @@ pub fn run_main(t: &mut JThread, main_class: &str, args: &[String]) -> Result<()
             "Error: Main method not found in class {main_class}, please define the main method as:\n   public static void main(String[] args)\nor a JavaFX application class must extend javafx.application.Application"
         )));
     };
+    if t.link(c).is_err() {
+        let e = t.exception.take();
+        let text = e
+            .and_then(|e| t.call_virtual(e, "toString", "()Ljava/lang/String;", &[]).ok())
+            .and_then(|s| t.opt_rust_string(s))
+            .unwrap_or_default();
+        t.exception = None;
+        return Err(LaunchError::Message(format!("Error: Unable to initialize main class {main_class}\nCaused by: {text}")));
+    }
     let r: JResult<()> = (|| {
-        t.link(c)?;
         t.ensure_initialized(c)?;
         let sc = t.load_boot("java/lang/String")?;
         let arr = t.new_array_of(sc, args.len() as i32)?;

@@ -339,8 +339,10 @@ impl ClassTable {
             let m = e.to_string();
             if m.starts_with("Unsupported major.minor") {
                 LoadError::Version(format!("{} has been compiled by a more recent version of the Java Runtime ({m})", expected.unwrap_or("class")))
-            } else {
+            } else if m.contains(" in class file ") || m == "Truncated class file" {
                 LoadError::Format(m)
+            } else {
+                LoadError::Format(format!("{m} in class file {}", expected.unwrap_or("<unknown>")))
             }
         })?;
         if let Some(exp) = expected {
