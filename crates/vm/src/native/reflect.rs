@@ -74,8 +74,24 @@ pub fn register(r: &mut Registry) {
     r.add(ar, "multiNewArray", "(Ljava/lang/Class;[I)Ljava/lang/Object;", array_multi_new);
     r.add(ar, "get", "(Ljava/lang/Object;I)Ljava/lang/Object;", array_get);
     r.add(ar, "set", "(Ljava/lang/Object;ILjava/lang/Object;)V", array_set);
+    macro_rules! typed {
+        ($get:literal, $gdesc:literal, $set:literal, $sdesc:literal, $ty:expr) => {
+            r.add(ar, $get, $gdesc, |t, a| array_get_typed(t, a, $ty));
+            r.add(ar, $set, $sdesc, |t, a| array_set_typed(t, a, $ty));
+        };
+    }
+    typed!("getBoolean", "(Ljava/lang/Object;I)Z", "setBoolean", "(Ljava/lang/Object;IZ)V", BasicType::Boolean);
+    typed!("getByte", "(Ljava/lang/Object;I)B", "setByte", "(Ljava/lang/Object;IB)V", BasicType::Byte);
+    typed!("getChar", "(Ljava/lang/Object;I)C", "setChar", "(Ljava/lang/Object;IC)V", BasicType::Char);
+    typed!("getShort", "(Ljava/lang/Object;I)S", "setShort", "(Ljava/lang/Object;IS)V", BasicType::Short);
+    typed!("getInt", "(Ljava/lang/Object;I)I", "setInt", "(Ljava/lang/Object;II)V", BasicType::Int);
+    typed!("getLong", "(Ljava/lang/Object;I)J", "setLong", "(Ljava/lang/Object;IJ)V", BasicType::Long);
+    typed!("getFloat", "(Ljava/lang/Object;I)F", "setFloat", "(Ljava/lang/Object;IF)V", BasicType::Float);
+    typed!("getDouble", "(Ljava/lang/Object;I)D", "setDouble", "(Ljava/lang/Object;ID)V", BasicType::Double);
 
     r.add("jdk/internal/reflect/NativeMethodAccessorImpl", "invoke0", "", method_invoke0);
+    r.add("java/lang/reflect/Executable", "getParameters0", "()[Ljava/lang/reflect/Parameter;", get_parameters);
+    register_constant_pool(r);
     r.add("jdk/internal/reflect/NativeConstructorAccessorImpl", "newInstance0", "", constructor_new_instance0);
 }
 
@@ -461,6 +477,126 @@ fn get_record_components(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     Ok(arr.slot())
 }
 
+fn get_parameters(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let this = nonnull(t, a[0])?;
+    let m = method_from_reflect(t, this)?;
+    let params = &m.info.method_parameters;
+    if params.is_empty() {
+        return Ok(0);
+    }
+    let pc = t.load_boot("java/lang/reflect/Parameter")?;
+    t.ensure_initialized(pc)?;
+    let ctor = pc
+        .declared_method("<init>", "(Ljava/lang/String;ILjava/lang/reflect/Executable;I)V")
+        .map(unsafe_static)
+        .expect("Parameter constructor");
+    let arr = t.new_array_of(pc, params.len() as i32)?;
+    let cp = &m.class.file.as_ref().expect("file").constant_pool;
+    for (i, &(name_idx, flags)) in params.iter().enumerate() {
+        let name = match (name_idx != 0).then(|| cp.utf8(name_idx)).flatten() {
+            Some(n) => t.new_string(n)?.slot(),
+            None => 0,
+        };
+        let p = t.alloc_object(pc)?;
+        crate::interp::exec::call(t, ctor, &[p.slot(), name, flags as u64, this.slot(), i as u64])?;
+        arr.write_ref(ARRAY_BASE + i * 8, Some(p));
+    }
+    Ok(arr.slot())
+}
+
+// ---- jdk.internal.reflect.ConstantPool (used by annotation parsing) ----
+
+fn register_constant_pool(r: &mut Registry) {
+    let k = "jdk/internal/reflect/ConstantPool";
+    r.add(k, "getSize0", "(Ljava/lang/Object;)I", |t, a| {
+        let c = mirror_class(t, a[1])?;
+        Ok(ret_int(c.file.as_ref().map_or(0, |f| f.constant_pool.len() as i32)))
+    });
+    r.add(k, "getTagAt0", "(Ljava/lang/Object;I)B", |t, a| {
+        let (c, i) = (mirror_class(t, a[1])?, jint(a[2]));
+        Ok(ret_int(constant(c, i).map_or(0, tag_of) as i32))
+    });
+    r.add(k, "getIntAt0", "(Ljava/lang/Object;I)I", |t, a| match cp_entry(t, a)? {
+        classfile::Constant::Integer(v) => Ok(ret_int(v)),
+        _ => Err(bad_cp(t)),
+    });
+    r.add(k, "getLongAt0", "(Ljava/lang/Object;I)J", |t, a| match cp_entry(t, a)? {
+        classfile::Constant::Long(v) => Ok(v as u64),
+        _ => Err(bad_cp(t)),
+    });
+    r.add(k, "getFloatAt0", "(Ljava/lang/Object;I)F", |t, a| match cp_entry(t, a)? {
+        classfile::Constant::Float(v) => Ok(v.to_bits() as u64),
+        _ => Err(bad_cp(t)),
+    });
+    r.add(k, "getDoubleAt0", "(Ljava/lang/Object;I)D", |t, a| match cp_entry(t, a)? {
+        classfile::Constant::Double(v) => Ok(v.to_bits()),
+        _ => Err(bad_cp(t)),
+    });
+    r.add(k, "getUTF8At0", "(Ljava/lang/Object;I)Ljava/lang/String;", |t, a| {
+        let c = mirror_class(t, a[1])?;
+        let u = c.file.as_ref().and_then(|f| f.constant_pool.utf8_entry(jint(a[2]) as u16)).map(|u| u.utf16());
+        match u {
+            Some(u) => Ok(t.intern_utf16(&u)?.slot()),
+            None => Err(bad_cp(t)),
+        }
+    });
+    r.add(k, "getStringAt0", "(Ljava/lang/Object;I)Ljava/lang/String;", |t, a| {
+        let c = mirror_class(t, a[1])?;
+        let u = c.file.as_ref().and_then(|f| f.constant_pool.string(jint(a[2]) as u16)).map(|u| u.utf16());
+        match u {
+            Some(u) => Ok(t.intern_utf16(&u)?.slot()),
+            None => Err(bad_cp(t)),
+        }
+    });
+    r.add(k, "getClassAt0", "(Ljava/lang/Object;I)Ljava/lang/Class;", |t, a| {
+        let c = mirror_class(t, a[1])?;
+        match crate::class::resolve::resolve_class(&t.vm.classes, c, jint(a[2]) as u16) {
+            Ok(k) => Ok(t.mirror(k)?.slot()),
+            Err(e) => Err(t.throw_resolve(e)),
+        }
+    });
+}
+
+fn constant(c: &Class, i: i32) -> Option<&classfile::Constant> {
+    c.file.as_ref()?.constant_pool.get(u16::try_from(i).ok()?)
+}
+
+fn tag_of(k: &classfile::Constant) -> u8 {
+    use classfile::{Constant as K, tag};
+    match k {
+        K::Unusable => 0,
+        K::Utf8(_) => tag::UTF8,
+        K::Integer(_) => tag::INTEGER,
+        K::Float(_) => tag::FLOAT,
+        K::Long(_) => tag::LONG,
+        K::Double(_) => tag::DOUBLE,
+        K::Class { .. } => tag::CLASS,
+        K::String { .. } => tag::STRING,
+        K::FieldRef { .. } => tag::FIELDREF,
+        K::MethodRef { .. } => tag::METHODREF,
+        K::InterfaceMethodRef { .. } => tag::INTERFACE_METHODREF,
+        K::NameAndType { .. } => tag::NAME_AND_TYPE,
+        K::MethodHandle { .. } => tag::METHOD_HANDLE,
+        K::MethodType { .. } => tag::METHOD_TYPE,
+        K::Dynamic { .. } => tag::DYNAMIC,
+        K::InvokeDynamic { .. } => tag::INVOKE_DYNAMIC,
+        K::Module { .. } => tag::MODULE,
+        K::Package { .. } => tag::PACKAGE,
+    }
+}
+
+fn cp_entry(t: &mut JThread, a: &[u64]) -> JResult<classfile::Constant> {
+    let c = mirror_class(t, a[1])?;
+    match constant(c, jint(a[2])) {
+        Some(k) => Ok(k.clone()),
+        None => Err(bad_cp(t)),
+    }
+}
+
+fn bad_cp(t: &mut JThread) -> Thrown {
+    t.throw_new("java/lang/IllegalArgumentException", Some("Wrong type at constant pool index"))
+}
+
 // ---- java.lang.reflect.Array ----
 
 fn array_new(t: &mut JThread, a: &[u64]) -> JResult<u64> {
@@ -531,6 +667,38 @@ fn array_set(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         return Ok(0);
     }
     let v = unbox_value(t, obj(a[2]), ty)?;
+    crate::runtime::fields::store_field(arr, off, ty, false, v);
+    Ok(0)
+}
+
+/// The element offset of `a[i]` after null, array and bounds checks.
+fn element(t: &mut JThread, arr: u64, i: i32) -> JResult<(ObjRef, BasicType, usize)> {
+    let arr = checked_array(t, arr)?;
+    if i < 0 || i as usize >= arr.array_len() {
+        let msg = format!("Index {i} out of bounds for length {}", arr.array_len());
+        return Err(t.throw_new("java/lang/ArrayIndexOutOfBoundsException", Some(&msg)));
+    }
+    let ty = arr.class().array_elem();
+    Ok((arr, ty, ARRAY_BASE + i as usize * ty.size()))
+}
+
+/// Array.getInt and friends: reads a primitive element and widens it to `want`.
+fn array_get_typed(t: &mut JThread, a: &[u64], want: BasicType) -> JResult<u64> {
+    let (arr, ty, off) = element(t, a[0], jint(a[1]))?;
+    if ty == BasicType::Ref || (ty == BasicType::Boolean) != (want == BasicType::Boolean) {
+        return Err(t.throw_new("java/lang/IllegalArgumentException", Some("Argument is not an array of primitive type")));
+    }
+    let v = crate::runtime::fields::load_field(arr, off, ty, false);
+    widen(t, ty, want, v)
+}
+
+/// Array.setInt and friends: widens the value to the element type and stores it.
+fn array_set_typed(t: &mut JThread, a: &[u64], have: BasicType) -> JResult<u64> {
+    let (arr, ty, off) = element(t, a[0], jint(a[1]))?;
+    if ty == BasicType::Ref || (ty == BasicType::Boolean) != (have == BasicType::Boolean) {
+        return Err(t.throw_new("java/lang/IllegalArgumentException", Some("argument type mismatch")));
+    }
+    let v = widen(t, have, ty, a[2])?;
     crate::runtime::fields::store_field(arr, off, ty, false, v);
     Ok(0)
 }

@@ -87,6 +87,13 @@ pub fn signal_number(name: &str) -> i32 {
     }
 }
 
+/// Whether process `pid` exists.
+pub fn process_alive(pid: i64) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else { return false };
+    // SAFETY: kill with signal 0 only checks for existence and permission.
+    pid > 0 && unsafe { libc::kill(pid, 0) == 0 || *libc::__errno_location() == libc::EPERM }
+}
+
 pub fn environment() -> Vec<(Vec<u8>, Vec<u8>)> {
     use std::os::unix::ffi::OsStringExt;
     std::env::vars_os().map(|(k, v)| (k.into_vec(), v.into_vec())).collect()
@@ -219,6 +226,11 @@ fn fstat(fd: i32) -> Option<Stat> {
 
 pub fn file_length(fd: i32) -> Result<i64, PortError> {
     fstat(fd).map(|s| s.size).ok_or_else(PortError::last)
+}
+
+pub fn fsync(fd: i32) -> Result<(), PortError> {
+    // SAFETY: fsync has no memory-safety preconditions.
+    if unsafe { libc::fsync(fd) } < 0 { Err(PortError::last()) } else { Ok(()) }
 }
 
 pub fn set_length(fd: i32, len: i64) -> Result<(), PortError> {
