@@ -30,7 +30,7 @@ public class ReflectionBasics {
         Arrays.sort(fields, Comparator.comparing(Field::getName));
         for (Field f : fields) System.out.println("field " + f.getName() + " type=" + f.getType().getSimpleName() + " mods=" + Modifier.toString(f.getModifiers()));
         Method[] methods = c.getDeclaredMethods();
-        Arrays.sort(methods, Comparator.comparing(Method::getName).thenComparing(m -> m.getParameterCount()).thenComparing(m -> m.getReturnType().getName()));
+        Arrays.sort(methods, Comparator.comparing(Method::getName).thenComparing(m -> Arrays.toString(m.getParameterTypes())).thenComparing(m -> m.getReturnType().getName()));
         for (Method m : methods) System.out.println("method " + m.getName() + Arrays.toString(Arrays.stream(m.getParameterTypes()).map(Class::getSimpleName).toArray())
             + " -> " + m.getReturnType().getSimpleName() + " synthetic=" + m.isSynthetic() + " bridge=" + m.isBridge());
         Constructor<?> ctor = c.getConstructor(int.class, String.class);

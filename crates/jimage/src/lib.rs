@@ -188,6 +188,12 @@ impl fmt::Debug for JImage {
 }
 
 impl JImage {
+    /// The whole image as bytes (the mapping, for `NativeImageBuffer.getNativeMap`, which hands
+    /// the JDK's own Java image reader a direct buffer over it).
+    pub fn bytes(&self) -> &[u8] {
+        self.data()
+    }
+
     /// Open and memory-map a jimage file, validating its header and index layout.
     pub fn open(path: &Path) -> Result<JImage, JImageError> {
         let file = File::open(path)?;

@@ -127,6 +127,9 @@ pub struct ClassTable {
     /// Serializes definition; the Vec is the per-thread chain of classes being loaded.
     define_lock: ReentrantMutex<std::cell::RefCell<Vec<(LoaderId, String)>>>,
     primitives: OnceLock<Vec<&'static Class>>,
+    /// Which built-in loader defines each JDK module (from the module system's boot layer);
+    /// modules not yet known are the boot loader's.
+    module_loaders: RwLock<FxHashMap<String, LoaderId>>,
     pub sources: ClassSources,
     /// Classes outside the JDK are verified when true.
     pub verify_app: bool,
@@ -143,6 +146,7 @@ impl ClassTable {
             sigs: RwLock::new(FxHashMap::default()),
             define_lock: ReentrantMutex::new(std::cell::RefCell::new(Vec::new())),
             primitives: OnceLock::new(),
+            module_loaders: RwLock::new(FxHashMap::default()),
             sources,
             verify_app: true,
         }
@@ -287,8 +291,20 @@ impl ClassTable {
         Ok(c)
     }
 
-    /// Loads (or finds) class `name` as seen by `loader`: boot classes first, then the class path
-    /// for the application loader. `name` is an internal name or an array descriptor.
+    /// Records that JDK module `module` is defined to `loader` (from `Module.defineModule0`).
+    pub fn set_module_loader(&self, module: &str, loader: LoaderId) {
+        self.module_loaders.write().insert(module.to_string(), loader);
+    }
+
+    /// The built-in loader that defines the classes of JDK module `module`.
+    pub fn module_loader(&self, module: &str) -> LoaderId {
+        self.module_loaders.read().get(module).copied().unwrap_or(LoaderId::BOOT)
+    }
+
+    /// Loads (or finds) class `name` as seen by `loader`, with the JDK's delegation: the boot
+    /// loader, then the platform loader, then the application loader's class path. Classes of
+    /// the JDK image are defined by the built-in loader their module belongs to.
+    /// `name` is an internal name or an array descriptor.
     pub fn load(&self, loader: LoaderId, name: &str) -> Result<&'static Class, LoadError> {
         if let Some(c) = self.find_loaded(loader, name) {
             return Ok(c);
@@ -304,26 +320,43 @@ impl ClassTable {
             };
             return self.array_of(comp);
         }
-        if loader != LoaderId::BOOT {
-            if let Ok(c) = self.load(LoaderId::BOOT, name) {
+        for parent in [LoaderId::BOOT, LoaderId::PLATFORM] {
+            if parent != loader && self.sees(loader, parent) {
+                if let Some(c) = self.find_loaded(parent, name) {
+                    return Ok(c);
+                }
+            }
+        }
+        let module = name.rfind('/').and_then(|i| self.sources.jimage.module_of_package_ref(&name[..i]));
+        if let Some(module) = module {
+            let owner = self.module_loader(module);
+            if !self.sees(loader, owner) {
+                return Err(LoadError::NotFound(name.to_string()));
+            }
+            if let Some(c) = self.find_loaded(owner, name) {
                 return Ok(c);
             }
+            let module = module.to_string();
+            let Some((_, bytes)) = self.sources.boot(name) else {
+                return Err(LoadError::NotFound(name.to_string()));
+            };
+            return self.define(owner, Some(name), &bytes, Some(&module), false);
         }
-        if let Some(c) = self.find_loaded(loader, name) {
-            return Ok(c);
+        if loader == LoaderId::BOOT || loader == LoaderId::PLATFORM {
+            return Err(LoadError::NotFound(name.to_string()));
         }
-        let (bytes, module) = if loader == LoaderId::BOOT {
-            match self.sources.boot(name) {
-                Some((m, b)) => (b, Some(m)),
-                None => return Err(LoadError::NotFound(name.to_string())),
-            }
-        } else {
-            match self.sources.app(name) {
-                Some(b) => (b, None),
-                None => return Err(LoadError::NotFound(name.to_string())),
-            }
+        let Some(bytes) = self.sources.app(name) else {
+            return Err(LoadError::NotFound(name.to_string()));
         };
-        self.define(loader, Some(name), &bytes, module.as_deref(), false)
+        self.define(loader, Some(name), &bytes, None, false)
+    }
+
+    /// Whether classes defined by `owner` are visible to `loader` through delegation.
+    fn sees(&self, loader: LoaderId, owner: LoaderId) -> bool {
+        owner == LoaderId::BOOT
+            || owner == loader
+            || (owner == LoaderId::PLATFORM && loader != LoaderId::BOOT)
+            || (owner == LoaderId::APP && loader.0 > LoaderId::APP.0)
     }
 
     /// Defines a class from bytes (ClassLoader.defineClass, or the VM's own loading).

@@ -12,6 +12,14 @@ pub fn register(r: &mut Registry) {
     r.add(fd, "getHandle", "(I)J", |_, _| Ok(-1i64 as u64));
     r.add(fd, "getAppend", "(I)Z", |_, a| Ok(ret_bool(port::is_append(jint(a[0])))));
     r.add(fd, "close0", "()V", fd_close0);
+    r.add(fd, "sync", "()V", |t, a| {
+        let fdo = nonnull(t, a[0])?;
+        let fd = fd_of(fdo);
+        match port::fsync(fd) {
+            Ok(()) => Ok(0),
+            Err(_) => Err(t.throw_new("java/io/SyncFailedException", Some("sync failed"))),
+        }
+    });
 
     let fos = "java/io/FileOutputStream";
     r.add(fos, "writeBytes", "([BIIZ)V", fos_write_bytes);
@@ -47,11 +55,11 @@ pub fn register(r: &mut Registry) {
         let fd = stream_fd(t, a[0])?;
         io_result(t, port::seek(fd, a[1] as i64, port::Whence::Start)).map(|_| 0)
     });
-    r.add(raf, "length0", "()J", |t, a| {
+    r.add(raf, "length", "()J", |t, a| {
         let fd = stream_fd(t, a[0])?;
         io_result(t, port::file_length(fd)).map(|v| v as u64)
     });
-    r.add(raf, "setLength0", "(J)V", |t, a| {
+    r.add(raf, "setLength", "(J)V", |t, a| {
         let fd = stream_fd(t, a[0])?;
         io_result(t, port::set_length(fd, a[1] as i64)).map(|_| 0)
     });
@@ -197,6 +205,12 @@ fn open_path(t: &mut JThread, this: u64, path: u64, mode: OpenMode) -> JResult<u
     match port::open(&p, mode) {
         Ok(fd) => {
             set_stream_fd(t, this, fd)?;
+            if matches!(mode, OpenMode::Append) {
+                let s = nonnull(t, this)?;
+                if let Some(fdo) = s.read_ref(field(s, "fd")) {
+                    fdo.write::<u8>(field(fdo, "append"), 1);
+                }
+            }
             Ok(0)
         }
         Err(e) => {

@@ -71,6 +71,7 @@ pub fn register(r: &mut Registry) {
     r.add(cl, "defineClass1", "", define_class1);
     r.add(cl, "defineClass0", "", define_class0);
     r.add(cl, "retrieveDirectives", "()Ljava/lang/AssertionStatusDirectives;", retrieve_directives);
+    r.add("jdk/internal/jimage/NativeImageBuffer", "getNativeMap", "(Ljava/lang/String;)Ljava/nio/ByteBuffer;", native_image_map);
     let bl = "jdk/internal/loader/BootLoader";
     r.add(bl, "setBootLoaderUnnamedModule0", "(Ljava/lang/Module;)V", |t, a| {
         *t.domain.boot_unnamed_module.lock() = obj(a[0]);
@@ -461,6 +462,9 @@ fn module_define(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let Some(name) = module.read_ref(f.offset as usize) else { return Ok(0) };
     let name = t.rust_string(name);
     t.domain.modules.lock().insert(name.clone(), module);
+    let loader_obj = module.class().instance_field("loader").and_then(|f| module.read_ref(f.offset as usize));
+    let loader = builtin_loader_id(t, loader_obj);
+    t.vm.classes.set_module_loader(&name, loader);
     // Fix up mirrors created before the module existed.
     let wk = t.vm.wk();
     for id in 0..t.vm.classes.class_count() {
@@ -475,6 +479,19 @@ fn module_define(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     Ok(0)
 }
 
+/// The loader id of a module's loader object, binding the JDK's platform and application
+/// loaders to their well-known ids the first time they are seen.
+fn builtin_loader_id(t: &mut JThread, loader: Option<ObjRef>) -> LoaderId {
+    let Some(l) = loader else { return LoaderId::BOOT };
+    let id = match &*l.class().name {
+        "jdk/internal/loader/ClassLoaders$PlatformClassLoader" => LoaderId::PLATFORM,
+        "jdk/internal/loader/ClassLoaders$AppClassLoader" => LoaderId::APP,
+        _ => return t.domain.loader_id(Some(l)),
+    };
+    t.domain.bind_loader(id, l);
+    id
+}
+
 fn find_bootstrap_class(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let n = nonnull(t, a[0])?;
     let name = t.rust_string(n).replace('.', "/");
@@ -484,14 +501,36 @@ fn find_bootstrap_class(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     }
 }
 
+/// findLoadedClass0. The VM defines the JDK image's classes itself (with the loader their
+/// module belongs to), so the JDK's built-in loaders find those here instead of defining a
+/// second copy from the image's bytes.
 fn find_loaded_class(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let loader = t.domain.loader_id(obj(a[0]));
     let Some(n) = obj(a[1]) else { return Ok(0) };
     let name = t.rust_string(n).replace('.', "/");
-    match t.vm.classes.find_loaded(loader, &name) {
-        Some(c) => Ok(t.mirror(c)?.slot()),
-        None => Ok(0),
+    if let Some(c) = t.vm.classes.find_loaded(loader, &name) {
+        return Ok(t.mirror(c)?.slot());
     }
+    let in_image = name.rfind('/').is_some_and(|i| t.vm.classes.sources.jimage.module_of_package(&name[..i]).is_some());
+    if in_image && matches!(loader, LoaderId::PLATFORM | LoaderId::APP) {
+        if let Ok(c) = t.vm.classes.load(loader, &name) {
+            return Ok(t.mirror(c)?.slot());
+        }
+    }
+    Ok(0)
+}
+
+/// NativeImageBuffer.getNativeMap: a direct ByteBuffer over the VM's mapping of lib/modules.
+fn native_image_map(t: &mut JThread, _: &[u64]) -> JResult<u64> {
+    let bytes = t.vm.classes.sources.jimage.bytes();
+    let (addr, len) = (bytes.as_ptr() as u64, bytes.len());
+    let Ok(cap) = i32::try_from(len) else { return Ok(0) };
+    let c = t.load_boot("java/nio/DirectByteBuffer")?;
+    t.ensure_initialized(c)?;
+    let o = t.alloc_object(c)?;
+    let ctor = c.declared_method("<init>", "(JI)V").map(crate::runtime::unsafe_static).expect("DirectByteBuffer(long,int)");
+    crate::interp::exec::call(t, ctor, &[o.slot(), addr, 0, cap as u32 as u64])?;
+    Ok(o.slot())
 }
 
 fn define_from_bytes(t: &mut JThread, loader: Option<ObjRef>, name: Option<ObjRef>, bytes: &[u8]) -> JResult<u64> {

@@ -66,10 +66,11 @@ fn nop(_: &mut JThread, _: &[u64]) -> JResult<u64> {
 /// Runs native method `m` with arguments at `t.stack[base..]`.
 pub fn invoke_native(t: &mut JThread, m: &'static Method, base: usize) -> JResult<u64> {
     let f = *m.native.get_or_init(|| {
-        if matches!(&*m.name, "registerNatives" | "initIDs") && m.is_static() {
-            return Some(nop as NativeFn);
-        }
-        t.vm.natives.lookup(&m.class.name, &m.name, &m.descriptor)
+        let found = t.vm.natives.lookup(&m.class.name, &m.name, &m.descriptor);
+        // registerNatives/initIDs only cache JNI ids in the JDK's C code: nothing to do here
+        // unless a module registers a real implementation (some return values).
+        let trivial = matches!(&*m.name, "registerNatives" | "initIDs") && m.is_static() && m.ret == BasicType::Void;
+        found.or(trivial.then_some(nop as NativeFn))
     });
     let Some(f) = f else {
         let msg = format!("'{}'", crate::class::resolve::pretty_method(m.class, &m.name, &m.descriptor));

@@ -145,9 +145,7 @@ fn register_unix_dispatcher(r: &mut Registry) {
     });
     r.add(u, "dup", "(I)I", |t, a| ux(t, fs::dup(jint(a[0]))).map(ret_int));
     r.add(u, "open0", "(JII)I", |t, a| ux(t, fs::open(&path(a[0]), jint(a[2]), jint(a[3]) as u32)).map(ret_int));
-    r.add(u, "openat0", "(IJII)I", |t, a| {
-        ux(t, fs::openat(jint(a[0]), &path(a[1]), jint(a[3]), jint(a[4]) as u32)).map(ret_int)
-    });
+    r.add(u, "openat0", "(IJII)I", |t, a| ux(t, fs::openat(jint(a[0]), &path(a[1]), jint(a[3]), jint(a[4]) as u32)).map(ret_int));
     r.add(u, "close0", "(I)V", |t, a| ux(t, fs::close(jint(a[0]))).map(|_| 0));
     r.add(u, "rewind", "(J)V", |t, a| ux(t, fs::mount_table_rewind(a[0])).map(|_| 0));
     r.add(u, "getlinelen", "(J)I", |t, a| {
@@ -159,9 +157,7 @@ fn register_unix_dispatcher(r: &mut Registry) {
     r.add(u, "unlinkat0", "(IJI)V", |t, a| ux(t, fs::unlinkat(jint(a[0]), &path(a[1]), jint(a[3]))).map(|_| 0));
     r.add(u, "mknod0", "(JIJ)V", |t, a| ux(t, fs::mknod(&path(a[0]), jint(a[2]) as u32, a[3])).map(|_| 0));
     r.add(u, "rename0", "(JJ)V", |t, a| ux(t, fs::rename(&path(a[0]), &path(a[2]))).map(|_| 0));
-    r.add(u, "renameat0", "(IJIJ)V", |t, a| {
-        ux(t, fs::renameat(jint(a[0]), &path(a[1]), jint(a[3]), &path(a[4]))).map(|_| 0)
-    });
+    r.add(u, "renameat0", "(IJIJ)V", |t, a| ux(t, fs::renameat(jint(a[0]), &path(a[1]), jint(a[3]), &path(a[4]))).map(|_| 0));
     r.add(u, "mkdir0", "(JI)V", |t, a| ux(t, fs::mkdir(&path(a[0]), jint(a[2]) as u32)).map(|_| 0));
     r.add(u, "rmdir0", "(J)V", |t, a| ux(t, fs::rmdir(&path(a[0]))).map(|_| 0));
     r.add(u, "readlink0", "(J)[B", |t, a| {
@@ -190,12 +186,8 @@ fn register_unix_dispatcher(r: &mut Registry) {
         let s = ux(t, fs::fstatat(jint(a[0]), &path(a[1]), jint(a[3])))?;
         set_attrs(t, a[4], &s)
     });
-    r.add(u, "chown0", "(JII)V", |t, a| {
-        ux(t, fs::chown(&path(a[0]), jint(a[2]) as u32, jint(a[3]) as u32, true)).map(|_| 0)
-    });
-    r.add(u, "lchown0", "(JII)V", |t, a| {
-        ux(t, fs::chown(&path(a[0]), jint(a[2]) as u32, jint(a[3]) as u32, false)).map(|_| 0)
-    });
+    r.add(u, "chown0", "(JII)V", |t, a| ux(t, fs::chown(&path(a[0]), jint(a[2]) as u32, jint(a[3]) as u32, true)).map(|_| 0));
+    r.add(u, "lchown0", "(JII)V", |t, a| ux(t, fs::chown(&path(a[0]), jint(a[2]) as u32, jint(a[3]) as u32, false)).map(|_| 0));
     r.add(u, "fchown", "(III)V", |t, a| ux(t, fs::fchown(jint(a[0]), jint(a[1]) as u32, jint(a[2]) as u32)).map(|_| 0));
     r.add(u, "chmod0", "(JI)V", |t, a| ux(t, fs::chmod(&path(a[0]), jint(a[2]) as u32)).map(|_| 0));
     r.add(u, "fchmod", "(II)V", |t, a| ux(t, fs::fchmod(jint(a[0]), jint(a[1]) as u32)).map(|_| 0));
@@ -249,9 +241,7 @@ fn register_unix_dispatcher(r: &mut Registry) {
     });
 
     // UnixCopyFile.transfer(int dst, int src, long addressToPollForCancel)
-    r.add("sun/nio/fs/UnixCopyFile", "transfer", "(IIJ)V", |t, a| {
-        ux(t, fs::copy_fd(jint(a[0]), jint(a[1]), a[2] as usize)).map(|_| 0)
-    });
+    r.add("sun/nio/fs/UnixCopyFile", "transfer", "(IIJ)V", |t, a| ux(t, fs::copy_fd(jint(a[0]), jint(a[1]), a[2] as usize)).map(|_| 0));
 }
 
 /// RESTARTABLE(): retries a call interrupted by a signal.
@@ -292,6 +282,31 @@ fn register_linux_dispatcher(r: &mut Registry) {
     r.add(l, "setmntent0", "(JJ)J", |t, a| ux(t, fs::mount_table_open(&path(a[0]))));
     r.add(l, "getmntent0", "(JLsun/nio/fs/UnixMountEntry;JI)I", getmntent0);
     r.add(l, "endmntent", "(J)V", |t, a| ux(t, fs::mount_table_close(a[0])).map(|_| 0));
+
+    let w = "sun/nio/fs/LinuxWatchService";
+    r.add(w, "eventSize", "()I", |_, _| Ok(ret_int(fs::inotify_event_layout().0 as i32)));
+    r.add(w, "eventOffsets", "()[I", |t, _| {
+        let offsets = fs::inotify_event_layout().1;
+        let arr = t.new_array_of(t.vm.classes.primitive(crate::class::BasicType::Int), offsets.len() as i32)?;
+        for (slot, off) in arr.array_slice::<i32>().iter_mut().zip(offsets) {
+            *slot = off as i32;
+        }
+        Ok(arr.slot())
+    });
+    r.add(w, "inotifyInit", "()I", |t, _| ux(t, fs::inotify_init()).map(ret_int));
+    r.add(w, "inotifyAddWatch", "(IJI)I", |t, a| ux(t, fs::inotify_add_watch(jint(a[0]), &path(a[1]), jint(a[3]) as u32)).map(ret_int));
+    r.add(w, "inotifyRmWatch", "(II)V", |t, a| ux(t, fs::inotify_rm_watch(jint(a[0]), jint(a[1]))).map(|_| 0));
+    r.add(w, "configureBlocking", "(IZ)V", |t, a| ux(t, fs::set_blocking(jint(a[0]), a[1] != 0)).map(|_| 0));
+    r.add(w, "socketpair", "([I)V", |t, a| {
+        let arr = nonnull(t, a[0])?;
+        if arr.array_len() < 2 {
+            return Err(t.throw_new("java/lang/ArrayIndexOutOfBoundsException", None));
+        }
+        let (s0, s1) = ux(t, fs::socketpair())?;
+        arr.array_slice::<i32>()[..2].copy_from_slice(&[s0, s1]);
+        Ok(0)
+    });
+    r.add(w, "poll", "(II)I", |t, a| ux(t, fs::poll_readable(jint(a[0]), jint(a[1]))).map(ret_int));
 }
 
 fn getmntent0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
@@ -419,7 +434,7 @@ fn register_channels(r: &mut Registry) {
     });
     r.add(io_util, "makePipe", "(Z)J", |t, a| {
         let (rd, wr) = io(t, fs::pipe(a[0] != 0))?;
-        Ok((((rd as u32 as u64) << 32) | wr as u32 as u64) as u64)
+        Ok(((rd as u32 as u64) << 32) | wr as u32 as u64)
     });
     r.add(io_util, "write1", "(IB)I", |t, a| {
         let r = fs::write_buf(jint(a[0]), &[a[1] as u8]);
@@ -455,10 +470,19 @@ fn register_channels(r: &mut Registry) {
     r.add(io_util, "randomBytes", "([B)Z", |t, _| Err(t.throw_new("java/lang/UnsupportedOperationException", None)));
 
     let fc = "sun/nio/ch/FileChannelImpl";
+    // Returns the mapping granularity. (invoke_native currently answers every static
+    // initIDs with a no-op before consulting this table.)
+    r.add(fc, "initIDs", "()J", |_, _| Ok(fs::page_size() as u64));
     r.add(fc, "maxDirectTransferSize0", "()I", |_, _| Ok(ret_int(0x7fff_f000)));
     r.add(fc, "transferTo0", "(Ljava/io/FileDescriptor;JJLjava/io/FileDescriptor;)J", fc_transfer_to0);
     r.add(fc, "map0", "(IJJZ)J", fc_map0);
     r.add(fc, "unmap0", "(JJ)I", |t, a| io(t, fs::munmap(a[0] as usize, a[2] as usize)).map(|_| ret_int(0)));
+
+    let mm = "java/nio/MappedMemoryUtils";
+    r.add(mm, "isLoaded0", "(JJJ)Z", |t, a| io(t, fs::mapping_resident(a[0] as usize, a[2] as usize, a[4] as usize)).map(ret_bool));
+    r.add(mm, "load0", "(JJ)V", |t, a| io(t, fs::advise_mapping(a[0] as usize, a[2] as usize, true)).map(|_| 0));
+    r.add(mm, "unload0", "(JJ)V", |t, a| io(t, fs::advise_mapping(a[0] as usize, a[2] as usize, false)).map(|_| 0));
+    r.add(mm, "force0", "(Ljava/io/FileDescriptor;JJ)V", |t, a| io(t, fs::sync_mapping(a[1] as usize, a[3] as usize)).map(|_| 0));
 
     let nt = "sun/nio/ch/NativeThread";
     // No thread signalling: current() is the "no native thread" placeholder, signal a no-op.

@@ -20,7 +20,6 @@ pub fn register(r: &mut Registry) {
     let th = "java/lang/Thread";
     r.add(th, "currentThread", "()Ljava/lang/Thread;", |t, _| Ok(super::ret_obj(t.thread_obj)));
     r.add(th, "start0", "()V", start0);
-    r.add(th, "isAlive", "()Z", is_alive);
     r.add(th, "holdsLock", "(Ljava/lang/Object;)Z", |t, a| {
         let o = nonnull(t, a[0])?;
         Ok(ret_bool(crate::thread::monitor::monitor_of(&t.domain, o).is_owner(t.id)))
@@ -46,10 +45,18 @@ fn field_offset(o: ObjRef, name: &str) -> Option<usize> {
 pub fn register_thread(t: &JThread, th: ObjRef) {
     let h = Arc::new(ThreadHandle { id: t.id, interrupted: t.interrupted.clone(), alive: AtomicBool::new(true), permit: parking_lot::Mutex::new(false), permit_cond: parking_lot::Condvar::new() });
     t.domain.threads.lock().insert(th.addr(), h);
+    set_eetop(th, t.id);
     if let Some(off) = field_offset(th, "tid") {
         if th.read::<i64>(off) == 0 {
             th.write::<i64>(off, t.id as i64);
         }
+    }
+}
+
+/// `eetop` is non-zero exactly while the thread is alive (Thread.isAlive reads it).
+fn set_eetop(th: ObjRef, v: u64) {
+    if let Some(off) = field_offset(th, "eetop") {
+        th.atomic_u64(off).store(v, Ordering::SeqCst);
     }
 }
 
@@ -72,12 +79,6 @@ pub fn clear_interrupt_field(t: &JThread) {
             th.write::<u8>(off, 0);
         }
     }
-}
-
-fn is_alive(t: &mut JThread, a: &[u64]) -> JResult<u64> {
-    let th = nonnull(t, a[0])?;
-    let alive = t.domain.threads.lock().get(&th.addr()).is_some_and(|h| h.alive.load(Ordering::SeqCst));
-    Ok(ret_bool(alive))
 }
 
 fn sleep(t: &mut JThread, a: &[u64]) -> JResult<u64> {
@@ -169,6 +170,7 @@ fn run_thread(t: &mut JThread, th: ObjRef) {
     if let Some(h) = t.domain.threads.lock().get(&th.addr()) {
         h.alive.store(false, Ordering::SeqCst);
     }
+    set_eetop(th, 0);
     let mon = crate::thread::monitor::monitor_of(&t.domain, th);
     mon.enter(t.id);
     let _ = mon.notify(t.id, true);

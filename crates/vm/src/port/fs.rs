@@ -323,8 +323,7 @@ pub fn symlink(target: &[u8], link: &[u8]) -> FsResult<()> {
 pub fn chown(path: &[u8], uid: u32, gid: u32, follow: bool) -> FsResult<()> {
     let c = cpath(path)?;
     // SAFETY: c is NUL-terminated.
-    restartable(|| unsafe { if follow { libc::chown(c.as_ptr(), uid, gid) } else { libc::lchown(c.as_ptr(), uid, gid) } })
-        .map(|_| ())
+    restartable(|| unsafe { if follow { libc::chown(c.as_ptr(), uid, gid) } else { libc::lchown(c.as_ptr(), uid, gid) } }).map(|_| ())
 }
 
 pub fn fchown(fd: i32, uid: u32, gid: u32) -> FsResult<()> {
@@ -630,6 +629,29 @@ pub fn munmap(addr: usize, len: usize) -> FsResult<()> {
     check(unsafe { libc::munmap(addr as *mut libc::c_void, len) })
 }
 
+/// Whether all `pages` pages of the mapping at `addr` are resident (`mincore`).
+pub fn mapping_resident(addr: usize, len: usize, pages: usize) -> FsResult<bool> {
+    let mut vec = vec![0u8; pages.max(1)];
+    // SAFETY: [addr, addr+len) is a live mapping from mmap (MappedByteBuffer) and vec has one
+    // byte per page of it.
+    check(unsafe { libc::mincore(addr as *mut libc::c_void, len, vec.as_mut_ptr()) })?;
+    Ok(vec[..pages].iter().all(|b| b & 1 != 0))
+}
+
+/// `madvise(MADV_WILLNEED)` (load) or `madvise(MADV_DONTNEED)` (unload) on a mapping.
+pub fn advise_mapping(addr: usize, len: usize, will_need: bool) -> FsResult<()> {
+    let advice = if will_need { libc::MADV_WILLNEED } else { libc::MADV_DONTNEED };
+    // SAFETY: [addr, addr+len) is a live file mapping from mmap (MappedByteBuffer); these
+    // advices do not change its contents (file-backed pages are re-read on access).
+    check(unsafe { libc::madvise(addr as *mut libc::c_void, len, advice) })
+}
+
+/// Writes a shared mapping's dirty pages back to the file (`msync(MS_SYNC)`).
+pub fn sync_mapping(addr: usize, len: usize) -> FsResult<()> {
+    // SAFETY: [addr, addr+len) is a live mapping from mmap (MappedByteBuffer).
+    check(unsafe { libc::msync(addr as *mut libc::c_void, len, libc::MS_SYNC) })
+}
+
 pub fn page_size() -> usize {
     // SAFETY: sysconf has no memory-safety preconditions.
     let n = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
@@ -841,6 +863,59 @@ pub fn flistxattr(fd: i32, addr: usize, len: usize) -> FsResult<usize> {
     // SAFETY: [addr, addr+len) is live native memory (module contract).
     let n = unsafe { libc::flistxattr(fd, addr as *mut libc::c_char, len) };
     if n < 0 { Err(errno()) } else { Ok(n as usize) }
+}
+
+// ---- change notification (LinuxWatchService) ----
+
+/// Layout of `struct inotify_event`: its size and the offsets of wd, mask, cookie, len, name.
+pub fn inotify_event_layout() -> (usize, [usize; 5]) {
+    (
+        std::mem::size_of::<libc::inotify_event>(),
+        [
+            std::mem::offset_of!(libc::inotify_event, wd),
+            std::mem::offset_of!(libc::inotify_event, mask),
+            std::mem::offset_of!(libc::inotify_event, cookie),
+            std::mem::offset_of!(libc::inotify_event, len),
+            std::mem::size_of::<libc::inotify_event>(),
+        ],
+    )
+}
+
+pub fn inotify_init() -> FsResult<i32> {
+    // SAFETY: inotify_init has no memory-safety preconditions.
+    restartable(|| unsafe { libc::inotify_init() })
+}
+
+/// Adds a watch on `path`; returns the watch descriptor.
+pub fn inotify_add_watch(fd: i32, path: &[u8], mask: u32) -> FsResult<i32> {
+    let c = cpath(path)?;
+    // SAFETY: c is NUL-terminated.
+    restartable(|| unsafe { libc::inotify_add_watch(fd, c.as_ptr(), mask) })
+}
+
+pub fn inotify_rm_watch(fd: i32, wd: i32) -> FsResult<()> {
+    // SAFETY: inotify_rm_watch has no memory-safety preconditions.
+    check(unsafe { libc::inotify_rm_watch(fd, wd) })
+}
+
+/// A connected pair of Unix stream sockets.
+pub fn socketpair() -> FsResult<(i32, i32)> {
+    let mut sp = [0 as libc::c_int; 2];
+    // SAFETY: sp has room for the two descriptors.
+    check(unsafe { libc::socketpair(libc::AF_UNIX, libc::SOCK_STREAM, 0, sp.as_mut_ptr()) })?;
+    Ok((sp[0], sp[1]))
+}
+
+/// Waits until `fd1` or `fd2` is readable; the number of ready descriptors (0 if interrupted).
+pub fn poll_readable(fd1: i32, fd2: i32) -> FsResult<i32> {
+    let mut fds = [libc::pollfd { fd: fd1, events: libc::POLLIN, revents: 0 }, libc::pollfd { fd: fd2, events: libc::POLLIN, revents: 0 }];
+    // SAFETY: fds is an array of two valid pollfd structs.
+    let n = unsafe { libc::poll(fds.as_mut_ptr(), 2, -1) };
+    match n {
+        -1 if errno() == libc::EINTR => Ok(0),
+        -1 => Err(errno()),
+        n => Ok(n),
+    }
 }
 
 // ---- mount tables (setmntent / getmntent over /etc/mtab, /proc/mounts) ----
@@ -1055,10 +1130,14 @@ mod tests {
     fn mount_table_parsing() {
         let d = temp_dir("mtab");
         let f = join(&d, "mtab");
-        std::fs::write(std::str::from_utf8(&f).unwrap(), "# c\n\nproc /proc proc rw,nosuid 0 0\n/dev/a /mnt/my\\040disk ext4 rw 0 0\n").unwrap();
+        std::fs::write(std::str::from_utf8(&f).unwrap(), "# c\n\nproc /proc proc rw,nosuid 0 0\n/dev/a /mnt/my\\040disk ext4 rw 0 0\n")
+            .unwrap();
         let h = mount_table_open(&f).unwrap();
         let e = mount_table_next(h).unwrap().unwrap();
-        assert_eq!((e.name.as_slice(), e.dir.as_slice(), e.fstype.as_slice(), e.opts.as_slice()), (&b"proc"[..], &b"/proc"[..], &b"proc"[..], &b"rw,nosuid"[..]));
+        assert_eq!(
+            (e.name.as_slice(), e.dir.as_slice(), e.fstype.as_slice(), e.opts.as_slice()),
+            (&b"proc"[..], &b"/proc"[..], &b"proc"[..], &b"rw,nosuid"[..])
+        );
         assert_eq!(mount_table_next(h).unwrap().unwrap().dir, b"/mnt/my disk");
         assert_eq!(mount_table_next(h).unwrap(), None);
         mount_table_rewind(h).unwrap();

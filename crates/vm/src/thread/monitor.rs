@@ -186,3 +186,35 @@ pub fn identity_hash(domain: &Domain, obj: ObjRef) -> i32 {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicU64;
+
+    #[test]
+    fn monitor_excludes_under_contention() {
+        let m = Arc::new(Monitor::default());
+        let counter = Arc::new(AtomicU64::new(0));
+        let hs: Vec<_> = (1..=4u64)
+            .map(|id| {
+                let (m, c) = (m.clone(), counter.clone());
+                std::thread::spawn(move || {
+                    for _ in 0..20_000 {
+                        m.enter(id);
+                        m.enter(id);
+                        let v = c.load(Ordering::Relaxed);
+                        c.store(v + 1, Ordering::Relaxed);
+                        m.exit(id).unwrap();
+                        m.exit(id).unwrap();
+                    }
+                })
+            })
+            .collect();
+        for h in hs {
+            h.join().unwrap();
+        }
+        assert_eq!(counter.load(Ordering::Relaxed), 80_000);
+        assert_eq!(m.exit(1), Err(MonitorError::NotOwner));
+    }
+}
