@@ -31,7 +31,7 @@ mod reader;
 pub use constant_pool::{Constant, ConstantPool, MemberRef, Utf8, ref_kind, tag};
 pub use error::{ClassFormatError, UNSUPPORTED_VERSION_PREFIX};
 pub use model::{
-    BootstrapMethod, ClassFile, Code, ExceptionHandler, FieldInfo, InnerClass, MethodInfo,
+    BootstrapMethod, ClassFile, Code, ExceptionHandler, FieldInfo, InnerClass, LocalVariable, MethodInfo,
     RecordComponent, StackMapFrame, VType,
 };
 pub use parse::{MAX_MAJOR_VERSION, MIN_MAJOR_VERSION, parse_stack_map_table};

@@ -83,6 +83,19 @@ pub struct Code {
     /// `None` when the method has no StackMapTable attribute (or the class file is older
     /// than version 50, where the attribute is not recognized).
     pub stack_map_table: Option<Vec<StackMapFrame>>,
+    /// Entries of every LocalVariableTable attribute, in file order.
+    pub local_variables: Vec<LocalVariable>,
+}
+
+/// One LocalVariableTable entry: local `index` is named `name_index` for pcs
+/// `start_pc..start_pc + length`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LocalVariable {
+    pub start_pc: u16,
+    pub length: u16,
+    pub name_index: u16,
+    pub descriptor_index: u16,
+    pub index: u16,
 }
 
 impl Code {

@@ -509,6 +509,7 @@ fn parse_code(data: &[u8], ctx: &Ctx<'_>) -> Result<Code> {
     }
 
     let mut line_numbers: Vec<(u16, u16)> = Vec::new();
+    let mut local_variables: Vec<LocalVariable> = Vec::new();
     let mut stack_map_table = None;
     let attribute_count = r.u16()?;
     for _ in 0..attribute_count {
@@ -529,7 +530,7 @@ fn parse_code(data: &[u8], ctx: &Ctx<'_>) -> Result<Code> {
                 a.finish()?;
             }
             "LocalVariableTable" => {
-                check_local_variables(data, ctx, code_len, "LocalVariableTable")?
+                local_variables.extend(check_local_variables(data, ctx, code_len, "LocalVariableTable")?)
             }
             "LocalVariableTypeTable" if ctx.major >= 49 => {
                 check_local_variables(data, ctx, code_len, "LocalVariableTypeTable")?;
@@ -554,6 +555,7 @@ fn parse_code(data: &[u8], ctx: &Ctx<'_>) -> Result<Code> {
         exception_table,
         line_numbers,
         stack_map_table,
+        local_variables,
     })
 }
 
@@ -562,15 +564,16 @@ fn check_local_variables(
     ctx: &Ctx<'_>,
     code_len: usize,
     what: &'static str,
-) -> Result<()> {
+) -> Result<Vec<LocalVariable>> {
     let mut a = Reader::attribute(data, what);
     let n = a.u16()?;
+    let mut out = Vec::with_capacity(a.capacity(usize::from(n), 10));
     for _ in 0..n {
         let start_pc = usize::from(a.u16()?);
         let length = usize::from(a.u16()?);
         let name_index = a.u16()?;
         let descriptor_index = a.u16()?;
-        let _slot = a.u16()?;
+        let index = a.u16()?;
         if start_pc >= code_len {
             bail!("Invalid start_pc {start_pc} in {what}");
         }
@@ -585,8 +588,16 @@ fn check_local_variables(
         if what == "LocalVariableTable" && !is_valid_field_descriptor(descriptor) {
             bail!("Local variable \"{name}\" has illegal signature \"{descriptor}\"");
         }
+        out.push(LocalVariable {
+            start_pc: start_pc as u16,
+            length: length as u16,
+            name_index,
+            descriptor_index,
+            index,
+        });
     }
-    a.finish()
+    a.finish()?;
+    Ok(out)
 }
 
 fn parse_vtype(r: &mut Reader<'_>) -> Result<VType> {

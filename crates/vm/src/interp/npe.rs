@@ -47,14 +47,12 @@ pub fn extended_message(m: &Method, bci: u32) -> Option<String> {
         .iter()
         .map(|h| u32::from(h.handler_pc))
         .collect();
-    let ctx = MethodCtx {
-        code: &code.code,
-        cp,
-        is_static: m.is_static(),
-        descriptor: &m.descriptor,
-        // TODO: fill from the Code attribute's LocalVariableTable once classfile keeps it.
-        local_vars: &[],
-    };
+    let vars: Vec<LocalVar<'_>> = code
+        .local_variables
+        .iter()
+        .filter_map(|v| Some(LocalVar { start: v.start_pc, length: v.length, slot: v.index, name: cp.utf8(v.name_index)? }))
+        .collect();
+    let ctx = MethodCtx { code: &code.code, cp, is_static: m.is_static(), descriptor: &m.descriptor, local_vars: &vars };
     message(&ctx, &exc_handlers, bci)
 }
 
