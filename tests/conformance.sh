@@ -25,7 +25,9 @@ SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO_ROOT="$(cd "$SCRIPT_DIR/.." && pwd)"
 JAVA_DIR="$REPO_ROOT/tests/java"
 OUT_DIR="$JAVA_DIR/out"
-RESULTS_DIR="$OUT_DIR/results"
+# Each run writes into its own directory (exported to the per-program workers) so that
+# concurrent runs cannot clobber each other; it becomes out/results when the run ends.
+RESULTS_DIR="${CONFORMANCE_RESULTS_DIR:-$OUT_DIR/results}"
 KNOWN_FAILURES_FILE="$JAVA_DIR/KNOWN_FAILURES"
 TIMEOUT_SECS="${CONFORMANCE_TIMEOUT:-120}"
 
@@ -53,12 +55,14 @@ if [[ "${1:-}" == "--run-one" ]]; then
 
     # Compile unless the class file is newer than the source.
     if [[ ! -f "$CLS_DIR/$NAME.class" || "$SRC" -nt "$CLS_DIR/$NAME.class" ]]; then
-        rm -rf "$CLS_DIR"
-        mkdir -p "$CLS_DIR"
-        if ! javac --release 17 -encoding UTF-8 -d "$CLS_DIR" "$SRC" >"$RES/javac.log" 2>&1; then
+        TMP_CLS="$(mktemp -d "$OUT_DIR/.classes.XXXXXX")"
+        if ! javac --release 17 -encoding UTF-8 -d "$TMP_CLS" "$SRC" >"$RES/javac.log" 2>&1; then
+            rm -rf "$TMP_CLS"
             echo "compile" >"$RES/status"
             exit 0
         fi
+        rm -rf "$CLS_DIR"
+        mv "$TMP_CLS" "$CLS_DIR"
     fi
 
     # Program arguments from a `// ARGS: ...` line in the first 10 lines.
@@ -181,7 +185,9 @@ if [[ -f "$KNOWN_FAILURES_FILE" ]]; then
 fi
 
 # --- run ------------------------------------------------------------------------
-mkdir -p "$RESULTS_DIR"
+mkdir -p "$OUT_DIR"
+RESULTS_DIR="$(mktemp -d "$OUT_DIR/.results.XXXXXX")"
+export CONFORMANCE_RESULTS_DIR="$RESULTS_DIR"
 printf '%s\n' "${NAMES[@]}" | xargs -P "$JOBS" -I{} bash "$SCRIPT_DIR/conformance.sh" --run-one "$JXVM" {}
 
 # --- report ---------------------------------------------------------------------
@@ -237,6 +243,8 @@ for n in "${NAMES[@]}"; do
 done
 
 echo "conformance: $passed passed, $failed failed, $skipped skipped"
+rm -rf "$OUT_DIR/results"
+mv "$RESULTS_DIR" "$OUT_DIR/results" 2>/dev/null || true
 if [[ $failed -gt 0 ]]; then
     exit 1
 fi

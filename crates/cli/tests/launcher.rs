@@ -148,3 +148,94 @@ fn version_help_and_bad_options() {
     let m = jxvm().arg("-Xmx12q").output().unwrap();
     assert_eq!(m.status.code(), Some(1));
 }
+
+/// A tiny class-file writer for instructions javac no longer emits (jsr/ret, goto_w, wide).
+mod asm {
+    pub struct Pool {
+        pub bytes: Vec<u8>,
+        pub count: u16,
+    }
+    impl Pool {
+        pub fn new() -> Pool {
+            Pool { bytes: Vec::new(), count: 1 }
+        }
+        fn add(&mut self, b: &[u8]) -> u16 {
+            self.bytes.extend_from_slice(b);
+            self.count += 1;
+            self.count - 1
+        }
+        pub fn utf8(&mut self, s: &str) -> u16 {
+            let mut b = vec![1];
+            b.extend_from_slice(&(s.len() as u16).to_be_bytes());
+            b.extend_from_slice(s.as_bytes());
+            self.add(&b)
+        }
+        pub fn class(&mut self, name: &str) -> u16 {
+            let n = self.utf8(name);
+            self.add(&[7, (n >> 8) as u8, n as u8])
+        }
+        fn nat(&mut self, name: &str, desc: &str) -> u16 {
+            let (n, d) = (self.utf8(name), self.utf8(desc));
+            self.add(&[12, (n >> 8) as u8, n as u8, (d >> 8) as u8, d as u8])
+        }
+        pub fn member(&mut self, tag: u8, class: &str, name: &str, desc: &str) -> u16 {
+            let (c, nt) = (self.class(class), self.nat(name, desc));
+            self.add(&[tag, (c >> 8) as u8, c as u8, (nt >> 8) as u8, nt as u8])
+        }
+    }
+
+    /// A public class `name` (version 49, no stack maps) with one `public static void
+    /// main(String[])` whose code is `code`.
+    pub fn class_with_main(name: &str, pool: &mut Pool, code: &[u8], max_stack: u16, max_locals: u16) -> Vec<u8> {
+        let this = pool.class(name);
+        let sup = pool.class("java/lang/Object");
+        let (mname, mdesc, code_attr) = (pool.utf8("main"), pool.utf8("([Ljava/lang/String;)V"), pool.utf8("Code"));
+        let mut out = vec![0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 49];
+        out.extend_from_slice(&pool.count.to_be_bytes());
+        out.extend_from_slice(&pool.bytes);
+        for v in [0x0021u16, this, sup, 0, 0, 1, 0x0009, mname, mdesc, 1, code_attr] {
+            out.extend_from_slice(&v.to_be_bytes());
+        }
+        out.extend_from_slice(&((12 + code.len()) as u32).to_be_bytes());
+        out.extend_from_slice(&max_stack.to_be_bytes());
+        out.extend_from_slice(&max_locals.to_be_bytes());
+        out.extend_from_slice(&(code.len() as u32).to_be_bytes());
+        out.extend_from_slice(code);
+        out.extend_from_slice(&[0, 0, 0, 0, 0, 0]); // no handlers, no code attributes, no class attributes
+        out
+    }
+}
+
+#[test]
+fn jsr_ret_goto_w_and_wide_run_like_hotspot() {
+    if !have_jdk() {
+        return;
+    }
+    let d = scratch("jsr");
+    let mut p = asm::Pool::new();
+    let out = p.member(9, "java/lang/System", "out", "Ljava/io/PrintStream;");
+    let println = p.member(10, "java/io/PrintStream", "println", "(I)V");
+    let [o1, o2] = out.to_be_bytes();
+    let [p1, p2] = println.to_be_bytes();
+    // Main body, then the subroutine, then the tail.
+    #[rustfmt::skip]
+    let code: Vec<u8> = vec![
+        /* 0 */ 0x10, 5, 0x3c,                   // bipush 5; istore_1
+        /* 3 */ 0xa8, 0, 15,                     // jsr 18
+        /* 6 */ 0xc4, 0x84, 0, 1, 0x03, 0xe8,    // wide iinc 1 1000
+        /* 12 */ 0xc8, 0, 0, 0, 17,              // goto_w 29
+        /* 17 */ 0x00,                           // nop (skipped)
+        /* 18 */ 0x4d,                           // astore_2 (return address)
+        /* 19 */ 0xb2, o1, o2, 0x1b, 0xb6, p1, p2, // getstatic out; iload_1; invokevirtual println
+        /* 26 */ 0xa9, 2,                        // ret 2
+        /* 28 */ 0x00,                           // nop (skipped)
+        /* 29 */ 0xb2, o1, o2,                   // getstatic out
+        /* 32 */ 0xc4, 0x15, 0, 1,               // wide iload 1
+        /* 36 */ 0xb6, p1, p2,                   // invokevirtual println
+        /* 39 */ 0xb1,                           // return
+    ];
+    std::fs::write(d.join("Jsr.class"), asm::class_with_main("Jsr", &mut p, &code, 2, 3)).unwrap();
+    let (j, x) = run_both(&d, &["Jsr"]);
+    assert_same(&j, &x, 1);
+    assert_eq!(String::from_utf8_lossy(&x.stdout), "5\n1005\n");
+}
