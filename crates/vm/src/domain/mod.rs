@@ -67,8 +67,10 @@ pub struct Domain {
     classes: IdTable<ClassState>,
     /// Interned strings: UTF-16 contents -> String object.
     pub strings: Mutex<FxHashMap<Vec<u16>, ObjRef>>,
-    /// Inflated monitors; an object's mark word holds index + 1.
-    pub monitors: Mutex<Vec<Arc<Monitor>>>,
+    /// Inflated monitors, by index + 1 as stored in an object's mark word (read lock-free).
+    pub monitors: IdTable<Arc<Monitor>>,
+    /// Serializes inflation; holds the number of monitors created so far.
+    pub monitor_count: Mutex<u32>,
     /// Class loader objects by id, and ids by object address.
     pub loaders: Mutex<LoaderTable>,
     /// Mirrors by class id are in `classes`; this finds the class of a mirror quickly.
@@ -111,7 +113,8 @@ impl Domain {
             heap: Heap::new(heap_bytes)?,
             classes: IdTable::new(),
             strings: Mutex::new(FxHashMap::default()),
-            monitors: Mutex::new(Vec::new()),
+            monitors: IdTable::new(),
+            monitor_count: Mutex::new(0),
             loaders: Mutex::new(LoaderTable { next: 3, ..Default::default() }),
             next_hash: AtomicU32::new(0x2545_F491),
             mirror_lock: Mutex::new(()),

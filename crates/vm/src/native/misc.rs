@@ -387,7 +387,7 @@ fn vm_properties(t: &mut JThread, _: &[u64]) -> JResult<u64> {
         ("java.vm.info".into(), "interpreted mode".into()),
         ("jdk.debug".into(), "release".into()),
         ("sun.boot.library.path".into(), format!("{home}/lib")),
-        ("java.library.path".into(), "/usr/java/packages/lib:/usr/lib64:/lib64:/lib:/usr/lib".into()),
+        ("java.library.path".into(), library_path()),
         ("java.class.path".into(), vm.opts.classpath.clone()),
         ("sun.java.launcher".into(), "SUN_STANDARD".into()),
         ("sun.java.command".into(), vm.opts.java_command.clone()),
@@ -400,6 +400,15 @@ fn vm_properties(t: &mut JThread, _: &[u64]) -> JResult<u64> {
     }
     let flat: Vec<Option<String>> = props.into_iter().flat_map(|(k, v)| [Some(k), Some(v)]).collect();
     Ok(string_array(t, &flat)?.slot())
+}
+
+/// java.library.path as the Debian JDK computes it: LD_LIBRARY_PATH, then the system list.
+fn library_path() -> String {
+    let system = "/usr/java/packages/lib:/usr/lib/x86_64-linux-gnu/jni:/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:/usr/lib/jni:/lib:/usr/lib";
+    match std::env::var("LD_LIBRARY_PATH") {
+        Ok(p) if !p.is_empty() => format!("{p}:{system}"),
+        _ => system.to_string(),
+    }
 }
 
 fn platform_properties(t: &mut JThread, _: &[u64]) -> JResult<u64> {

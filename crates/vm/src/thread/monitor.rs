@@ -136,30 +136,36 @@ impl Monitor {
 
 const MON_MASK: u64 = 0xFFFF_FFFF;
 
-/// The monitor of `obj`, inflating it on first use.
+/// The monitor of `obj`, inflating it on first use. The common case (already inflated) is
+/// one atomic load of the mark word and a lock-free table lookup.
 pub fn monitor_of(domain: &Domain, obj: ObjRef) -> Arc<Monitor> {
     let mark = obj.mark();
-    let m = mark.load(Ordering::Acquire);
-    let idx = m & MON_MASK;
+    let idx = mark.load(Ordering::Acquire) & MON_MASK;
     if idx != 0 {
-        if let Some(mon) = domain.monitors.lock().get(idx as usize - 1) {
+        if let Some(mon) = domain.monitors.get(idx as u32) {
             return mon.clone();
         }
     }
-    let mut table = domain.monitors.lock();
+    inflate(domain, obj)
+}
+
+#[cold]
+fn inflate(domain: &Domain, obj: ObjRef) -> Arc<Monitor> {
+    let mark = obj.mark();
+    let mut count = domain.monitor_count.lock();
     let m = mark.load(Ordering::Acquire);
     let idx = m & MON_MASK;
     if idx != 0 {
-        if let Some(mon) = table.get(idx as usize - 1) {
+        if let Some(mon) = domain.monitors.get(idx as u32) {
             return mon.clone();
         }
     }
-    let mon = Arc::new(Monitor::default());
-    table.push(mon.clone());
-    let new_idx = table.len() as u64;
+    *count += 1;
+    let new_idx = *count;
+    let mon = domain.monitors.get_or_init(new_idx, || Arc::new(Monitor::default())).clone();
     let mut cur = m;
     loop {
-        match mark.compare_exchange(cur, (cur & !MON_MASK) | new_idx, Ordering::AcqRel, Ordering::Acquire) {
+        match mark.compare_exchange(cur, (cur & !MON_MASK) | new_idx as u64, Ordering::AcqRel, Ordering::Acquire) {
             Ok(_) => break,
             Err(c) => cur = c,
         }
