@@ -27,7 +27,12 @@ use crate::native::jli::{self, Offsets};
 use crate::thread::{JResult, JThread};
 
 /// Dispatches a signature-polymorphic MethodHandle method (see module docs).
-pub fn invoke(t: &mut JThread, m: &'static Method, call_desc: &str, sp: usize) -> JResult<(u64, BasicType, usize)> {
+pub fn invoke(
+    t: &mut JThread,
+    m: &'static Method,
+    call_desc: &str,
+    sp: usize,
+) -> JResult<(u64, BasicType, usize)> {
     let (_, ret, slots) = parse_sig(call_desc);
     let slots = slots as usize;
     match &*m.name {
@@ -39,7 +44,7 @@ pub fn invoke(t: &mut JThread, m: &'static Method, call_desc: &str, sp: usize) -
         }
         "invokeExact" | "invoke" => {
             let base = sp - slots - 1;
-            let v = invoke_checked(t, &m.name == "invoke", call_desc, base)?;
+            let v = invoke_checked(t, &*m.name == "invoke", call_desc, base)?;
             Ok((v, ret, slots + 1))
         }
         "linkToStatic" | "linkToSpecial" | "linkToVirtual" | "linkToInterface" => {
@@ -63,10 +68,15 @@ fn receiver(t: &mut JThread, base: usize) -> JResult<ObjRef> {
 
 /// The method a handle's LambdaForm runs.
 fn vmentry(t: &mut JThread, o: &Offsets, mh: ObjRef) -> JResult<&'static Method> {
-    let entry = mh.read_ref(o.mh_form).and_then(|f| f.read_ref(o.lf_vmentry));
+    let entry = mh
+        .read_ref(o.mh_form)
+        .and_then(|f| f.read_ref(o.lf_vmentry));
     match entry.and_then(|e| jli::member_method(o, e)) {
         Some(m) => Ok(m),
-        None => Err(t.throw_new("java/lang/InternalError", Some("method handle without a compiled LambdaForm"))),
+        None => Err(t.throw_new(
+            "java/lang/InternalError",
+            Some("method handle without a compiled LambdaForm"),
+        )),
     }
 }
 
@@ -78,25 +88,35 @@ fn invoke_basic(t: &mut JThread, mh: ObjRef, base: usize) -> JResult<u64> {
 }
 
 /// `invokeExact` (`generic == false`) or `invoke` of the handle at `t.stack[base]`.
-fn invoke_checked(t: &mut JThread, generic: bool, call_desc: &str, base: usize) -> JResult<u64> {
+pub(crate) fn invoke_checked(
+    t: &mut JThread,
+    generic: bool,
+    call_desc: &str,
+    base: usize,
+) -> JResult<u64> {
     let o = jli::offsets(t)?;
     let mh = receiver(t, base)?;
     let ty = mh.read_ref(o.mh_type).expect("MethodHandle without a type");
     if jli::method_type_matches(t, o, ty, call_desc) {
         return invoke_basic(t, mh, base);
     }
-    if generic {
-        if let Some(cached) = mh.read_ref(o.mh_as_type_cache) {
-            if cached.read_ref(o.mh_type).is_some_and(|ct| jli::method_type_matches(t, o, ct, call_desc)) {
-                t.stack[base] = cached.slot();
-                return invoke_basic(t, cached, base);
-            }
-        }
+    if generic
+        && let Some(cached) = mh.read_ref(o.mh_as_type_cache)
+        && cached
+            .read_ref(o.mh_type)
+            .is_some_and(|ct| jli::method_type_matches(t, o, ct, call_desc))
+    {
+        t.stack[base] = cached.slot();
+        return invoke_basic(t, cached, base);
     }
     let loader = caller_class(t).map_or(crate::class::LoaderId::BOOT, |c| c.loader);
     let call_type = jli::method_type_for(t, loader, call_desc)?;
     if !generic {
-        let msg = format!("expected {} but found {}", java_to_string(t, ty)?, java_to_string(t, call_type)?);
+        let msg = format!(
+            "expected {} but found {}",
+            java_to_string(t, ty)?,
+            java_to_string(t, call_type)?
+        );
         return Err(t.throw_new("java/lang/invoke/WrongMethodTypeException", Some(&msg)));
     }
     let adapted = t.call_virtual(
@@ -127,7 +147,10 @@ fn link_to(t: &mut JThread, kind: &str, base: usize, sp: usize) -> JResult<u64> 
         None => return Err(t.throw_new("java/lang/NullPointerException", None)),
     };
     let Some(m) = jli::member_method(o, mn) else {
-        return Err(t.throw_new("java/lang/InternalError", Some("linkTo with an unresolved MemberName")));
+        return Err(t.throw_new(
+            "java/lang/InternalError",
+            Some("linkTo with an unresolved MemberName"),
+        ));
     };
     let target = match kind {
         "linkToStatic" => {
@@ -136,14 +159,20 @@ fn link_to(t: &mut JThread, kind: &str, base: usize, sp: usize) -> JResult<u64> 
         }
         _ => {
             let recv = receiver(t, base)?;
-            if kind == "linkToSpecial" { m } else { select(t, recv.class(), m)? }
+            if kind == "linkToSpecial" {
+                m
+            } else {
+                select(t, recv.class(), m)?
+            }
         }
     };
     if target.is_signature_polymorphic() {
         // A MemberName for MethodHandle.invokeBasic & co. (invokers): its type is the call's.
         let ty = mn.read_ref(o.mn_type);
         let desc = match ty {
-            Some(ty) if std::ptr::eq(ty.class(), o.mt_class) => jli::method_type_descriptor(t, o, ty),
+            Some(ty) if std::ptr::eq(ty.class(), o.mt_class) => {
+                jli::method_type_descriptor(t, o, ty)
+            }
             Some(ty) => t.rust_string(ty),
             None => String::from("()V"),
         };
@@ -157,15 +186,18 @@ fn link_to(t: &mut JThread, kind: &str, base: usize, sp: usize) -> JResult<u64> 
 
 /// Selects the implementation of `m` for receiver class `rc` (invokevirtual/invokeinterface).
 fn select(t: &mut JThread, rc: &'static Class, m: &'static Method) -> JResult<&'static Method> {
-    if m.is_private() || m.is_static() || m.access & classfile::access::ACC_FINAL != 0 || &*m.name == "<init>" {
+    if m.is_private()
+        || m.is_static()
+        || m.access & classfile::access::ACC_FINAL != 0
+        || &*m.name == "<init>"
+    {
         return Ok(m);
     }
-    if !m.class.is_interface() {
-        if let Some(&vi) = m.vtable_index.get() {
-            if let Some(&sel) = rc.vtable().get(vi as usize) {
-                return Ok(sel);
-            }
-        }
+    if !m.class.is_interface()
+        && let Some(&vi) = m.vtable_index.get()
+        && let Some(&sel) = rc.vtable().get(vi as usize)
+    {
+        return Ok(sel);
     }
     let sig = t.vm.classes.sig_id(&m.name, &m.descriptor);
     let sel = rc
@@ -177,7 +209,11 @@ fn select(t: &mut JThread, rc: &'static Class, m: &'static Method) -> JResult<&'
     match sel {
         Some(s) if !s.is_abstract() => Ok(s),
         _ if m.is_abstract() => {
-            let msg = format!("Receiver class {} does not define or inherit an implementation of the resolved method '{}'", rc.java_name(), crate::class::resolve::pretty_method(m.class, &m.name, &m.descriptor));
+            let msg = format!(
+                "Receiver class {} does not define or inherit an implementation of the resolved method '{}'",
+                rc.java_name(),
+                crate::class::resolve::pretty_method(m.class, &m.name, &m.descriptor)
+            );
             Err(t.throw_new("java/lang/AbstractMethodError", Some(&msg)))
         }
         _ => Ok(m),
@@ -188,19 +224,33 @@ fn select(t: &mut JThread, rc: &'static Class, m: &'static Method) -> JResult<&'
 pub fn ldc(t: &mut JThread, c: &'static Class, idx: u16) -> JResult<Option<ObjRef>> {
     let domain = t.domain.clone();
     let st = domain.class_state(c);
-    let cache = st.cp_strings.get_or_init(|| (0..c.cp_cache.len()).map(|_| std::sync::atomic::AtomicU64::new(0)).collect());
+    let cache = st.cp_strings.get_or_init(|| {
+        (0..c.cp_cache.len())
+            .map(|_| std::sync::atomic::AtomicU64::new(0))
+            .collect()
+    });
     if let Some(v) = from_slot(cache[idx as usize].load(Ordering::Acquire)) {
         return Ok(Some(v));
     }
-    let cp = &c.file.as_ref().expect("ldc in a class without a class file").constant_pool;
+    let cp = &c
+        .file
+        .as_ref()
+        .expect("ldc in a class without a class file")
+        .constant_pool;
     let v = match cp.get(idx) {
         Some(classfile::Constant::MethodType { descriptor_index }) => {
             let desc = cp.utf8(*descriptor_index).unwrap_or("()V");
             jli::method_type_for(t, c.loader, desc)?
         }
-        Some(classfile::Constant::MethodHandle { reference_kind, reference_index }) => {
+        Some(classfile::Constant::MethodHandle {
+            reference_kind,
+            reference_index,
+        }) => {
             let Some(r) = cp.member_ref(*reference_index) else {
-                return Err(t.throw_new("java/lang/ClassFormatError", Some("bad MethodHandle constant")));
+                return Err(t.throw_new(
+                    "java/lang/ClassFormatError",
+                    Some("bad MethodHandle constant"),
+                ));
             };
             let kind = *reference_kind as i32;
             let defc = t.load_class(c.loader, r.class_name)?;
@@ -222,11 +272,15 @@ pub fn ldc(t: &mut JThread, c: &'static Class, idx: u16) -> JResult<Option<ObjRe
             from_slot(mh).expect("linkMethodHandleConstant returned null")
         }
         _ => {
-            let msg = format!("jxvm does not support ldc of constant #{idx} (dynamic constant) in {}", c.java_name());
+            let msg = format!(
+                "jxvm does not support ldc of constant #{idx} (dynamic constant) in {}",
+                c.java_name()
+            );
             return Err(t.throw_new("java/lang/InternalError", Some(&msg)));
         }
     };
-    let prev = cache[idx as usize].compare_exchange(0, v.slot(), Ordering::AcqRel, Ordering::Acquire);
+    let prev =
+        cache[idx as usize].compare_exchange(0, v.slot(), Ordering::AcqRel, Ordering::Acquire);
     Ok(match prev {
         Ok(_) => Some(v),
         Err(existing) => from_slot(existing).or(Some(v)),

@@ -8,10 +8,18 @@
 //! toString/equals/hashCode ([`objmethods`]). Each call site is bound once, on first
 //! execution, and the binding (which holds no heap reference) is cached in the site.
 //! Bootstraps not listed throw `BootstrapMethodError` naming the bootstrap method.
+//!
+//! java.lang.invoke itself is the JDK's: method handles run their LambdaForms (pre-generated
+//! holder classes or hidden classes spun by `InvokerBytecodeGenerator`), with the VM providing
+//! the signature-polymorphic entry points and `ldc` of MethodHandle/MethodType ([`handles`],
+//! member resolution in `native/jli.rs`). VarHandle access modes call the handle class's
+//! static implementation methods directly ([`varhandle`]).
 
 pub mod concat;
+pub mod handles;
 pub mod lambda;
 pub mod objmethods;
+pub mod varhandle;
 
 use crate::class::{BasicType, Class, Method};
 use crate::heap::ObjRef;
@@ -88,16 +96,21 @@ fn bind(t: &mut JThread, caller: &'static Class, cp_index: u16) -> JResult<IndyB
     }
 }
 
-/// `ldc` of a MethodType, MethodHandle or dynamic constant.
+/// `ldc` of a MethodType or MethodHandle constant ([`handles::ldc`]); dynamic constants are
+/// not supported.
 pub fn ldc_other(t: &mut JThread, c: &'static Class, idx: u16) -> JResult<Option<ObjRef>> {
-    let msg = format!("jxvm does not support ldc of constant #{idx} (MethodHandle/MethodType/dynamic) in {}", c.java_name());
-    Err(t.throw_new("java/lang/InternalError", Some(&msg)))
+    handles::ldc(t, c, idx)
 }
 
-/// MethodHandle.invoke*/VarHandle access modes (signature-polymorphic).
-pub fn invoke_polymorphic(t: &mut JThread, m: &'static Method, call_desc: &str, _sp: usize) -> JResult<(u64, BasicType, usize)> {
-    let msg = format!("jxvm does not support {}.{}{call_desc} yet", m.class.java_name(), m.name);
-    Err(t.throw_new("java/lang/UnsupportedOperationException", Some(&msg)))
+/// MethodHandle.invoke*/linkTo* ([`handles`]) and VarHandle access modes ([`varhandle`]),
+/// the signature-polymorphic methods. Returns (result, result type, argument slots consumed
+/// including the receiver).
+pub fn invoke_polymorphic(t: &mut JThread, m: &'static Method, call_desc: &str, sp: usize) -> JResult<(u64, BasicType, usize)> {
+    if &*m.class.name == "java/lang/invoke/VarHandle" {
+        varhandle::invoke(t, m, call_desc, sp)
+    } else {
+        handles::invoke(t, m, call_desc, sp)
+    }
 }
 
 /// Reads the arguments of a call descriptor from the stack ending at `sp`: (type, value) per

@@ -8,6 +8,14 @@
 //! `&'static Class` holding a field — and `vmindex` — the field offset (for static fields, the
 //! offset inside the holder's mirror, so `staticFieldBase` is the mirror). `ResolvedMethodName`
 //! is not used: `MemberName.method` stays null.
+//!
+//! `resolve` follows HotSpot: the reference kind of a field follows the field found, an
+//! interface reference to an Object method becomes `invokeVirtual`, JVM access rules are
+//! checked against a non-null caller (a failure is an IllegalAccessError, which the JDK turns
+//! into IllegalAccessException), and `@CallerSensitive` JDK methods get
+//! `MN_CALLER_SENSITIVE` so the JDK binds their caller. Hidden classes get HotSpot's
+//! `name/0x...` names; their frames, and frames of `@Hidden` JDK methods (LambdaForms), are
+//! left out of stack traces ([`is_hidden_frame`]).
 
 use std::sync::OnceLock;
 
@@ -25,6 +33,7 @@ pub const HIDDEN_CLASS: i32 = 0x2;
 pub const MN_IS_METHOD: i32 = 0x0001_0000;
 pub const MN_IS_CONSTRUCTOR: i32 = 0x0002_0000;
 pub const MN_IS_FIELD: i32 = 0x0004_0000;
+pub const MN_CALLER_SENSITIVE: i32 = 0x0010_0000;
 pub const MN_TRUSTED_FINAL: i32 = 0x0020_0000;
 pub const MN_REFERENCE_KIND_SHIFT: i32 = 24;
 pub const MN_REFERENCE_KIND_MASK: i32 = 0xf;
@@ -136,7 +145,11 @@ fn member_field_holder(o: &Offsets, mn: ObjRef) -> Option<&'static Class> {
 
 fn set_field_target(t: &JThread, o: &Offsets, mn: ObjRef, holder: &'static Class, f: &Field) {
     mn.write::<u64>(o.mn_vmtarget, holder as *const Class as u64);
-    let off = if f.is_static() { t.vm.wk().statics_base + f.offset } else { f.offset };
+    let off = if f.is_static() {
+        t.vm.wk().statics_base + f.offset
+    } else {
+        f.offset
+    };
     mn.write::<i64>(o.mn_vmindex, off as i64);
 }
 
@@ -156,7 +169,12 @@ pub fn class_matches_descriptor(c: &Class, d: &str) -> bool {
     match c.kind {
         ClassKind::Primitive(ty) => d.len() == 1 && d.as_bytes()[0] as char == ty.descriptor_char(),
         ClassKind::Array { .. } => *c.name == *d,
-        ClassKind::Instance => d.len() == c.name.len() + 2 && d.starts_with('L') && d.ends_with(';') && d[1..d.len() - 1] == *c.name,
+        ClassKind::Instance => {
+            d.len() == c.name.len() + 2
+                && d.starts_with('L')
+                && d.ends_with(';')
+                && d[1..d.len() - 1] == *c.name
+        }
     }
 }
 
@@ -180,7 +198,9 @@ pub fn method_type_descriptor(t: &JThread, o: &Offsets, mt: ObjRef) -> String {
 /// Whether MethodType `mt` has exactly the method descriptor `desc` (no allocation).
 pub fn method_type_matches(t: &JThread, o: &Offsets, mt: ObjRef, desc: &str) -> bool {
     let b = desc.as_bytes();
-    let Some(pt) = mt.read_ref(o.mt_ptypes) else { return false };
+    let Some(pt) = mt.read_ref(o.mt_ptypes) else {
+        return false;
+    };
     let n = pt.array_len();
     let mut i = 1;
     let mut k = 0;
@@ -198,7 +218,9 @@ pub fn method_type_matches(t: &JThread, o: &Offsets, mt: ObjRef, desc: &str) -> 
         if k >= n {
             return false;
         }
-        let Some(m) = pt.read_ref(ARRAY_BASE + k * 8) else { return false };
+        let Some(m) = pt.read_ref(ARRAY_BASE + k * 8) else {
+            return false;
+        };
         if !class_matches_descriptor(t.class_of_mirror(m), &desc[s..i]) {
             return false;
         }
@@ -261,28 +283,105 @@ pub fn method_type_for(t: &mut JThread, loader: LoaderId, desc: &str) -> JResult
 
 pub fn register(r: &mut Registry) {
     let mhn = "java/lang/invoke/MethodHandleNatives";
-    r.add(mhn, "init", "(Ljava/lang/invoke/MemberName;Ljava/lang/Object;)V", mhn_init);
-    r.add(mhn, "expand", "(Ljava/lang/invoke/MemberName;)V", mhn_expand);
-    r.add(mhn, "resolve", "(Ljava/lang/invoke/MemberName;Ljava/lang/Class;IZ)Ljava/lang/invoke/MemberName;", mhn_resolve);
-    r.add(mhn, "objectFieldOffset", "(Ljava/lang/invoke/MemberName;)J", mhn_field_offset);
-    r.add(mhn, "staticFieldOffset", "(Ljava/lang/invoke/MemberName;)J", mhn_field_offset);
-    r.add(mhn, "staticFieldBase", "(Ljava/lang/invoke/MemberName;)Ljava/lang/Object;", mhn_static_field_base);
-    r.add(mhn, "getMemberVMInfo", "(Ljava/lang/invoke/MemberName;)Ljava/lang/Object;", mhn_get_member_vm_info);
+    r.add(
+        mhn,
+        "init",
+        "(Ljava/lang/invoke/MemberName;Ljava/lang/Object;)V",
+        mhn_init,
+    );
+    r.add(
+        mhn,
+        "expand",
+        "(Ljava/lang/invoke/MemberName;)V",
+        mhn_expand,
+    );
+    r.add(
+        mhn,
+        "resolve",
+        "(Ljava/lang/invoke/MemberName;Ljava/lang/Class;IZ)Ljava/lang/invoke/MemberName;",
+        mhn_resolve,
+    );
+    r.add(
+        mhn,
+        "objectFieldOffset",
+        "(Ljava/lang/invoke/MemberName;)J",
+        mhn_field_offset,
+    );
+    r.add(
+        mhn,
+        "staticFieldOffset",
+        "(Ljava/lang/invoke/MemberName;)J",
+        mhn_field_offset,
+    );
+    r.add(
+        mhn,
+        "staticFieldBase",
+        "(Ljava/lang/invoke/MemberName;)Ljava/lang/Object;",
+        mhn_static_field_base,
+    );
+    r.add(
+        mhn,
+        "getMemberVMInfo",
+        "(Ljava/lang/invoke/MemberName;)Ljava/lang/Object;",
+        mhn_get_member_vm_info,
+    );
     r.add(mhn, "getNamedCon", "(I[Ljava/lang/Object;)I", |_, _| Ok(0));
-    r.add(mhn, "setCallSiteTargetNormal", "(Ljava/lang/invoke/CallSite;Ljava/lang/invoke/MethodHandle;)V", set_call_site_target);
-    r.add(mhn, "setCallSiteTargetVolatile", "(Ljava/lang/invoke/CallSite;Ljava/lang/invoke/MethodHandle;)V", set_call_site_target);
-    r.add(mhn, "clearCallSiteContext", "(Ljava/lang/invoke/MethodHandleNatives$CallSiteContext;)V", |_, _| Ok(0));
+    r.add(
+        mhn,
+        "setCallSiteTargetNormal",
+        "(Ljava/lang/invoke/CallSite;Ljava/lang/invoke/MethodHandle;)V",
+        set_call_site_target,
+    );
+    r.add(
+        mhn,
+        "setCallSiteTargetVolatile",
+        "(Ljava/lang/invoke/CallSite;Ljava/lang/invoke/MethodHandle;)V",
+        set_call_site_target,
+    );
+    r.add(
+        mhn,
+        "clearCallSiteContext",
+        "(Ljava/lang/invoke/MethodHandleNatives$CallSiteContext;)V",
+        |_, _| Ok(0),
+    );
     r.add(mhn, "copyOutBootstrapArguments", "", |t, _| {
-        Err(t.throw_new("java/lang/InternalError", Some("jxvm does not support copyOutBootstrapArguments")))
+        Err(t.throw_new(
+            "java/lang/InternalError",
+            Some("jxvm does not support copyOutBootstrapArguments"),
+        ))
     });
-    r.add(mhn, "getMembers", "", |t, _| Err(t.throw_new("java/lang/InternalError", Some("jxvm does not support MethodHandleNatives.getMembers"))));
+    r.add(mhn, "getMembers", "", |t, _| {
+        Err(t.throw_new(
+            "java/lang/InternalError",
+            Some("jxvm does not support MethodHandleNatives.getMembers"),
+        ))
+    });
 
     // Signature-polymorphic methods reached reflectively (invokes go through invoke_polymorphic).
-    for name in ["invokeExact", "invoke", "invokeBasic", "linkToVirtual", "linkToStatic", "linkToSpecial", "linkToInterface", "linkToNative"] {
-        r.add("java/lang/invoke/MethodHandle", name, "", reflective_polymorphic);
+    for name in [
+        "invokeExact",
+        "invoke",
+        "invokeBasic",
+        "linkToVirtual",
+        "linkToStatic",
+        "linkToSpecial",
+        "linkToInterface",
+        "linkToNative",
+    ] {
+        r.add(
+            "java/lang/invoke/MethodHandle",
+            name,
+            "",
+            reflective_polymorphic,
+        );
     }
     for name in VARHANDLE_ACCESS_MODES {
-        r.add("java/lang/invoke/VarHandle", name, "", reflective_polymorphic);
+        r.add(
+            "java/lang/invoke/VarHandle",
+            name,
+            "",
+            reflective_polymorphic,
+        );
     }
 }
 
@@ -321,13 +420,17 @@ pub const VARHANDLE_ACCESS_MODES: [&str; 31] = [
 ];
 
 fn reflective_polymorphic(t: &mut JThread, _: &[u64]) -> JResult<u64> {
-    Err(t.throw_new("java/lang/UnsupportedOperationException", Some("cannot reflectively invoke MethodHandle")))
+    Err(t.throw_new(
+        "java/lang/UnsupportedOperationException",
+        Some("cannot reflectively invoke MethodHandle"),
+    ))
 }
 
 fn set_call_site_target(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let o = offsets(t)?;
     let cs = nonnull(t, a[0])?;
-    cs.atomic_u64(o.callsite_target).store(a[1], std::sync::atomic::Ordering::SeqCst);
+    cs.atomic_u64(o.callsite_target)
+        .store(a[1], std::sync::atomic::Ordering::SeqCst);
     Ok(0)
 }
 
@@ -335,22 +438,120 @@ fn reflect_slot(o: ObjRef) -> Option<(ObjRef, i32)> {
     let c = o.class();
     let clazz = c.instance_field("clazz")?;
     let slot = c.instance_field("slot")?;
-    Some((o.read_ref(clazz.offset as usize)?, o.read::<i32>(slot.offset as usize)))
+    Some((
+        o.read_ref(clazz.offset as usize)?,
+        o.read::<i32>(slot.offset as usize),
+    ))
 }
 
 fn is_trusted_final(holder: &Class, f: &Field) -> bool {
     f.access & classfile::access::ACC_FINAL != 0
-        && (f.is_static() || holder.hidden || holder.file.as_ref().is_some_and(|cf| cf.record.is_some()))
+        && (f.is_static()
+            || holder.hidden
+            || holder.file.as_ref().is_some_and(|cf| cf.record.is_some()))
 }
 
 fn method_flags(m: &Method, ref_kind: i32) -> i32 {
-    let kind = if &*m.name == "<init>" { MN_IS_CONSTRUCTOR } else { MN_IS_METHOD };
-    (m.access as i32 & RECOGNIZED_METHOD_MODIFIERS) | kind | (ref_kind << MN_REFERENCE_KIND_SHIFT)
+    let kind = if &*m.name == "<init>" {
+        MN_IS_CONSTRUCTOR
+    } else {
+        MN_IS_METHOD
+    };
+    let cs = if is_caller_sensitive(m) {
+        MN_CALLER_SENSITIVE
+    } else {
+        0
+    };
+    (m.access as i32 & RECOGNIZED_METHOD_MODIFIERS)
+        | kind
+        | cs
+        | (ref_kind << MN_REFERENCE_KIND_SHIFT)
+}
+
+/// Whether `m` is a JDK method annotated `@jdk.internal.reflect.CallerSensitive` (honoured,
+/// like HotSpot, only for classes of the boot and platform loaders).
+fn is_caller_sensitive(m: &Method) -> bool {
+    has_vm_annotation(m, "Ljdk/internal/reflect/CallerSensitive;")
+}
+
+/// Whether a frame of `m` is left out of stack traces, as HotSpot does without
+/// -XX:+ShowHiddenFrames: methods of hidden classes (LambdaForms, lambda proxies) and JDK
+/// methods annotated `@jdk.internal.vm.annotation.Hidden` (LambdaForm holders, invokers).
+pub fn is_hidden_frame(m: &Method) -> bool {
+    m.class.hidden || has_vm_annotation(m, "Ljdk/internal/vm/annotation/Hidden;")
+}
+
+/// Whether JDK method `m` carries annotation `desc` (VM annotations are honoured only for
+/// classes of the boot and platform loaders).
+fn has_vm_annotation(m: &Method, desc: &str) -> bool {
+    if m.class.loader != LoaderId::BOOT && m.class.loader != LoaderId::PLATFORM {
+        return false;
+    }
+    let (Some(bytes), Some(cf)) = (
+        m.info.runtime_visible_annotations.as_deref(),
+        m.class.file.as_ref(),
+    ) else {
+        return false;
+    };
+    annotation_types(bytes)
+        .into_iter()
+        .any(|i| cf.constant_pool.utf8(i) == Some(desc))
+}
+
+/// The type indices of the annotations in a RuntimeVisibleAnnotations attribute.
+fn annotation_types(b: &[u8]) -> Vec<u16> {
+    fn u2(b: &[u8], at: &mut usize) -> Option<u16> {
+        let v = u16::from_be_bytes([*b.get(*at)?, *b.get(*at + 1)?]);
+        *at += 2;
+        Some(v)
+    }
+    fn element_value(b: &[u8], at: &mut usize) -> Option<()> {
+        let tag = *b.get(*at)?;
+        *at += 1;
+        match tag {
+            b'e' => *at += 4,
+            b'@' => annotation(b, at, &mut Vec::new())?,
+            b'[' => {
+                for _ in 0..u2(b, at)? {
+                    element_value(b, at)?;
+                }
+            }
+            _ => *at += 2,
+        }
+        Some(())
+    }
+    fn annotation(b: &[u8], at: &mut usize, types: &mut Vec<u16>) -> Option<()> {
+        types.push(u2(b, at)?);
+        for _ in 0..u2(b, at)? {
+            u2(b, at)?;
+            element_value(b, at)?;
+        }
+        Some(())
+    }
+    let mut types = Vec::new();
+    let mut at = 0;
+    if let Some(n) = u2(b, &mut at) {
+        for _ in 0..n {
+            let mut inner = Vec::new();
+            if annotation(b, &mut at, &mut inner).is_none() {
+                break;
+            }
+            types.push(inner[0]);
+        }
+    }
+    types
 }
 
 fn field_flags(holder: &Class, f: &Field, ref_kind: i32) -> i32 {
-    let tf = if is_trusted_final(holder, f) { MN_TRUSTED_FINAL } else { 0 };
-    (f.access as i32 & RECOGNIZED_FIELD_MODIFIERS) | MN_IS_FIELD | tf | (ref_kind << MN_REFERENCE_KIND_SHIFT)
+    let tf = if is_trusted_final(holder, f) {
+        MN_TRUSTED_FINAL
+    } else {
+        0
+    };
+    (f.access as i32 & RECOGNIZED_FIELD_MODIFIERS)
+        | MN_IS_FIELD
+        | tf
+        | (ref_kind << MN_REFERENCE_KIND_SHIFT)
 }
 
 /// init(MemberName self, Object ref): fills a MemberName from a reflective Method,
@@ -360,18 +561,29 @@ fn mhn_init(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let mn = nonnull(t, a[0])?;
     let r = nonnull(t, a[1])?;
     let Some((mirror, slot)) = reflect_slot(r) else {
-        return Err(t.throw_new("java/lang/InternalError", Some("unsupported reference for MemberName.init")));
+        return Err(t.throw_new(
+            "java/lang/InternalError",
+            Some("unsupported reference for MemberName.init"),
+        ));
     };
     let c = t.class_of_mirror(mirror);
     if &*r.class().name == "java/lang/reflect/Field" {
-        let Some(f) = c.fields.iter().find(|f| f.index as i32 == slot) else { return Ok(0) };
-        let kind = if f.is_static() { REF_GET_STATIC } else { REF_GET_FIELD };
+        let Some(f) = c.fields.iter().find(|f| f.index as i32 == slot) else {
+            return Ok(0);
+        };
+        let kind = if f.is_static() {
+            REF_GET_STATIC
+        } else {
+            REF_GET_FIELD
+        };
         mn.write::<i32>(o.mn_flags, field_flags(c, f, kind));
         mn.write_ref(o.mn_clazz, Some(mirror));
         set_field_target(t, o, mn, c, f);
         return Ok(0);
     }
-    let Some(m) = c.methods().get(slot as usize).map(unsafe_static) else { return Ok(0) };
+    let Some(m) = c.methods().get(slot as usize).map(unsafe_static) else {
+        return Ok(0);
+    };
     let kind = if m.is_static() {
         REF_INVOKE_STATIC
     } else if &*m.name == "<init>" || (m.is_private() && !c.is_interface()) {
@@ -410,7 +622,11 @@ fn mhn_expand(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         let base = if is_static { t.vm.wk().statics_base } else { 0 };
         let mut c = Some(holder);
         while let Some(k) = c {
-            if let Some(f) = k.fields.iter().find(|f| f.is_static() == is_static && f.offset + base == off) {
+            if let Some(f) = k
+                .fields
+                .iter()
+                .find(|f| f.is_static() == is_static && f.offset + base == off)
+            {
                 if mn.read_ref(o.mn_name).is_none() {
                     let s = t.intern(&f.name)?;
                     mn.write_ref(o.mn_name, Some(s));
@@ -434,7 +650,11 @@ fn mhn_resolve(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let mn = nonnull(t, a[0])?;
     let speculative = a[3] != 0;
     let fail = |t: &mut JThread, class: &str, msg: &str| -> JResult<u64> {
-        if speculative { Ok(0) } else { Err(t.throw_new(class, Some(msg))) }
+        if speculative {
+            Ok(0)
+        } else {
+            Err(t.throw_new(class, Some(msg)))
+        }
     };
     let Some(clazz) = mn.read_ref(o.mn_clazz) else {
         return fail(t, "java/lang/InternalError", "MemberName without a class");
@@ -443,19 +663,37 @@ fn mhn_resolve(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let Some(name) = mn.read_ref(o.mn_name).map(|n| t.rust_string(n)) else {
         return fail(t, "java/lang/InternalError", "MemberName without a name");
     };
-    let Some(desc) = mn.read_ref(o.mn_type).and_then(|ty| member_type_descriptor(t, o, ty)) else {
+    let Some(desc) = mn
+        .read_ref(o.mn_type)
+        .and_then(|ty| member_type_descriptor(t, o, ty))
+    else {
         return fail(t, "java/lang/InternalError", "MemberName without a type");
     };
     let flags = mn.read::<i32>(o.mn_flags);
     let ref_kind = (flags >> MN_REFERENCE_KIND_SHIFT) & MN_REFERENCE_KIND_MASK;
+    // A null caller is a trusted lookup: no access checks.
+    let caller = obj(a[1]).map(|c| t.class_of_mirror(c));
     if flags & MN_IS_FIELD != 0 {
         let Some((holder, f)) = find_field(defc, &name, &desc) else {
             return fail(t, "java/lang/NoSuchFieldError", &name);
         };
-        let want_static = ref_kind == REF_GET_STATIC || ref_kind == REF_PUT_STATIC;
-        if f.is_static() != want_static {
-            let msg = format!("Expected {}static field {}.{name}", if want_static { "" } else { "non-" }, holder.java_name());
-            return fail(t, "java/lang/IncompatibleClassChangeError", &msg);
+        // Like HotSpot, the reference kind follows the field found (getter or setter kept).
+        let setter = ref_kind == REF_PUT_FIELD || ref_kind == REF_PUT_STATIC;
+        let ref_kind = match (f.is_static(), setter) {
+            (false, false) => REF_GET_FIELD,
+            (true, false) => REF_GET_STATIC,
+            (false, true) => REF_PUT_FIELD,
+            (true, true) => REF_PUT_STATIC,
+        };
+        if let Some(caller) = caller
+            && !accessible(t, caller, holder, f.access)
+        {
+            let msg = format!(
+                "class {} tried to access field {}.{name}",
+                caller.java_name(),
+                holder.java_name()
+            );
+            return fail(t, "java/lang/IllegalAccessError", &msg);
         }
         let hm = t.mirror(holder)?;
         mn.write_ref(o.mn_clazz, Some(hm));
@@ -464,7 +702,11 @@ fn mhn_resolve(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         return Ok(mn.slot());
     }
     if flags & (MN_IS_METHOD | MN_IS_CONSTRUCTOR) == 0 {
-        return fail(t, "java/lang/InternalError", "jxvm cannot resolve this kind of MemberName");
+        return fail(
+            t,
+            "java/lang/InternalError",
+            "jxvm cannot resolve this kind of MemberName",
+        );
     }
     let m = if name == "<init>" {
         defc.declared_method(&name, &desc).map(unsafe_static)
@@ -482,8 +724,26 @@ fn mhn_resolve(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         return fail(t, "java/lang/NoSuchMethodError", &format!("'{msg}'"));
     };
     if (ref_kind == REF_INVOKE_STATIC) != m.is_static() {
-        let msg = format!("{} method '{}'", if m.is_static() { "Expected non-static" } else { "Expected static" }, crate::class::resolve::pretty_method(m.class, &m.name, &m.descriptor));
+        let msg = format!(
+            "{} method '{}'",
+            if m.is_static() {
+                "Expected non-static"
+            } else {
+                "Expected static"
+            },
+            crate::class::resolve::pretty_method(m.class, &m.name, &m.descriptor)
+        );
         return fail(t, "java/lang/IncompatibleClassChangeError", &msg);
+    }
+    if let Some(caller) = caller
+        && !accessible(t, caller, m.class, m.access)
+    {
+        let msg = format!(
+            "class {} tried to access method '{}'",
+            caller.java_name(),
+            crate::class::resolve::pretty_method(m.class, &m.name, &m.descriptor)
+        );
+        return fail(t, "java/lang/IllegalAccessError", &msg);
     }
     let mut kind = ref_kind;
     if kind == REF_INVOKE_INTERFACE && !m.class.is_interface() {
@@ -492,12 +752,31 @@ fn mhn_resolve(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     }
     // A virtual method found in an interface (a default or miranda method) keeps the
     // symbolic class as its holder, like HotSpot.
-    let holder = if kind == REF_INVOKE_VIRTUAL && m.class.is_interface() { defc } else { m.class };
+    let holder = if kind == REF_INVOKE_VIRTUAL && m.class.is_interface() {
+        defc
+    } else {
+        m.class
+    };
     let hm = t.mirror(holder)?;
     mn.write_ref(o.mn_clazz, Some(hm));
     mn.write::<i32>(o.mn_flags, method_flags(m, kind));
     set_method_target(o, mn, m);
     Ok(mn.slot())
+}
+
+/// JVM access rules (JVMS §5.4.4) for a member of `holder` with flags `access`, seen from
+/// `caller`; the lookup modes are checked by `MethodHandles.Lookup` itself.
+fn accessible(t: &JThread, caller: &'static Class, holder: &'static Class, access: u16) -> bool {
+    use classfile::access::{ACC_PRIVATE, ACC_PROTECTED, ACC_PUBLIC};
+    if access & ACC_PUBLIC != 0 || std::ptr::eq(caller, holder) {
+        return true;
+    }
+    if access & ACC_PRIVATE != 0 {
+        let host = super::lang::class_nest_host(t, caller);
+        return std::ptr::eq(host, super::lang::class_nest_host(t, holder));
+    }
+    let same_package = caller.loader == holder.loader && caller.package() == holder.package();
+    same_package || (access & ACC_PROTECTED != 0 && caller.is_subtype_of(holder))
 }
 
 fn mhn_field_offset(t: &mut JThread, a: &[u64]) -> JResult<u64> {
@@ -554,12 +833,23 @@ pub fn define_hidden_class(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let lookup = nonnull(t, a[1])?;
     let lookup = t.class_of_mirror(lookup);
     let loader = t.domain.loader_id(obj(a[0]));
-    let c = match t.vm.classes.define(loader, None, &bytes, lookup.module.as_deref(), true) {
+    let c = match t
+        .vm
+        .classes
+        .define(loader, None, &bytes, lookup.module.as_deref(), true)
+    {
         Ok(c) => c,
         Err(e) => return Err(t.throw_resolve(e.into())),
     };
     let mirror = t.mirror(c)?;
     mirror.write::<u64>(o.class_class_data, a[9]);
+    // Like HotSpot, a hidden class's name is its given name with a unique suffix.
+    // The name given by the JDK wins over the class file's (InjectedInvoker is renamed so).
+    let given = obj(a[2]).map(|n| t.rust_string(n).replace('/', "."));
+    let given = given.unwrap_or_else(|| c.java_name());
+    let name = format!("{given}/0x{:016x}", c as *const Class as usize);
+    let name = t.intern(&name)?;
+    mirror.write_ref(t.vm.wk().class_name as usize, Some(name));
     if a[7] != 0 {
         t.ensure_initialized(c)?;
     }

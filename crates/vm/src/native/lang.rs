@@ -332,7 +332,7 @@ fn throwable_fill_in(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         while it.peek().is_some_and(|f| &*f.method.name == "<init>" && ec.is_subtype_of(f.method.class)) {
             it.next();
         }
-        it.map(|f| {
+        it.filter(|f| !super::jli::is_hidden_frame(f.method)).map(|f| {
             let bci = if f.pc == u32::MAX {
                 u32::MAX
             } else {

@@ -1,0 +1,372 @@
+//! VarHandle access modes (`vh.get(...)`, `vh.compareAndSet(...)`, ...) as direct calls.
+//!
+//! Every concrete VarHandle class of the JDK (`VarHandleInts$FieldInstanceReadWrite`,
+//! `VarHandleReferences$Array`, ...) implements each access mode it supports as a *static*
+//! method named after the mode, taking `(VarHandle handle, coordinates..., values...)` with
+//! reference types erased to Object. A call `vh.compareAndSet(obj, 1, 2)` with call-site
+//! descriptor `(LFoo;II)Z` runs the static `compareAndSet` with one more parameter found in
+//! the receiver's class or its superclasses, with `vh` prepended. Arguments and the result are
+//! adapted like `MethodHandle.invoke` would: primitive widening, boxing and unboxing where the
+//! call site's types differ, and a cast of a reference result to the call site's return type.
+//! The selection (a [`Plan`]) is cached per (VarHandle class, access mode, call descriptor).
+//!
+//! VarHandles without such a static method (e.g. `IndirectVarHandle`, or modes a read-only
+//! handle lacks) fall back to the JDK: `vh.toMethodHandle(mode)` invoked with `invoke`
+//! semantics, which also produces the JDK's UnsupportedOperationException for unsupported
+//! modes.
+
+use std::sync::OnceLock;
+
+use parking_lot::RwLock;
+use rustc_hash::FxHashMap;
+
+use crate::class::loader::parse_sig;
+use crate::class::{BasicType, Class, LoaderId, Method};
+use crate::heap::{ObjRef, from_slot, to_slot};
+use crate::interp::exec;
+use crate::native::reflect::{box_value, unbox_value, widen};
+use crate::thread::{JResult, JThread};
+
+#[derive(Clone, Copy, Debug)]
+enum Conv {
+    Move,
+    Widen(BasicType, BasicType),
+    Box(BasicType),
+    Unbox(BasicType),
+}
+
+struct Plan {
+    target: &'static Method,
+    args: Vec<Conv>,
+    ret: Conv,
+    /// Class the reference result must be an instance of (call site return type).
+    ret_cast: Option<&'static Class>,
+}
+
+type Key = (usize, usize, usize);
+type Cache = RwLock<FxHashMap<Key, Vec<(Box<str>, Option<&'static Plan>)>>>;
+
+static PLANS: OnceLock<Cache> = OnceLock::new();
+
+fn cache() -> &'static Cache {
+    PLANS.get_or_init(|| RwLock::new(FxHashMap::default()))
+}
+
+/// Runs VarHandle access-mode method `m` with call-site descriptor `call_desc`; the handle and
+/// its arguments end at `sp`.
+pub fn invoke(
+    t: &mut JThread,
+    m: &'static Method,
+    call_desc: &str,
+    sp: usize,
+) -> JResult<(u64, BasicType, usize)> {
+    let (params, ret, slots) = parse_sig(call_desc);
+    let slots = slots as usize;
+    let base = sp - slots - 1;
+    let Some(vh) = from_slot(t.stack[base]) else {
+        return Err(t.throw_new("java/lang/NullPointerException", None));
+    };
+    let exact = vh.read::<u8>(exact_offset(t)?) != 0;
+    let plan = if exact {
+        None
+    } else {
+        plan_for(t, vh, m, call_desc)?
+    };
+    let Some(plan) = plan else {
+        let v = via_method_handle(t, vh, m, call_desc, base, exact)?;
+        return Ok((v, ret, slots + 1));
+    };
+    let mut args: Vec<u64> = Vec::with_capacity(plan.target.arg_slots as usize);
+    args.push(vh.slot());
+    let mut at = base + 1;
+    for (i, conv) in plan.args.iter().enumerate() {
+        let v = t.stack[at];
+        at += params[i].slots();
+        let (v, ty) = match *conv {
+            Conv::Move => (v, params[i]),
+            Conv::Widen(s, d) => (widen(t, s, d, v)?, d),
+            Conv::Box(s) => (to_slot(Some(box_value(t, s, v)?)), BasicType::Ref),
+            Conv::Unbox(d) => (unbox(t, v, d)?, d),
+        };
+        args.push(v);
+        if ty.slots() == 2 {
+            args.push(0);
+        }
+    }
+    let r = exec::call(t, plan.target, &args)?;
+    let r = match plan.ret {
+        Conv::Move => r,
+        Conv::Widen(s, d) => widen(t, s, d, r)?,
+        Conv::Box(s) => to_slot(Some(box_value(t, s, r)?)),
+        Conv::Unbox(d) => unbox(t, r, d)?,
+    };
+    if let (Some(c), Some(o)) = (plan.ret_cast, from_slot(r))
+        && !o.class().is_subtype_of(c)
+    {
+        let msg = crate::runtime::class_cast_message(o.class(), c);
+        return Err(t.throw_new("java/lang/ClassCastException", Some(&msg)));
+    }
+    let r = if ret == BasicType::Void { 0 } else { r };
+    Ok((r, ret, slots + 1))
+}
+
+/// Offset of `VarHandle.exact` (handles made by `withInvokeExactBehavior`).
+fn exact_offset(t: &mut JThread) -> JResult<usize> {
+    static OFFSET: OnceLock<usize> = OnceLock::new();
+    if let Some(&o) = OFFSET.get() {
+        return Ok(o);
+    }
+    let c = t.load_boot("java/lang/invoke/VarHandle")?;
+    let Some(f) = c.instance_field("exact") else {
+        return Err(t.throw_new(
+            "java/lang/InternalError",
+            Some("jxvm: no field VarHandle.exact"),
+        ));
+    };
+    Ok(*OFFSET.get_or_init(|| f.offset as usize))
+}
+
+fn unbox(t: &mut JThread, v: u64, ty: BasicType) -> JResult<u64> {
+    match from_slot(v) {
+        None => Err(t.throw_new("java/lang/NullPointerException", None)),
+        Some(o) => unbox_value(t, Some(o), ty),
+    }
+}
+
+fn plan_for(
+    t: &mut JThread,
+    vh: ObjRef,
+    m: &'static Method,
+    call_desc: &str,
+) -> JResult<Option<&'static Plan>> {
+    let vc = vh.class();
+    let key = (
+        vc as *const Class as usize,
+        m as *const Method as usize,
+        call_desc.as_ptr() as usize,
+    );
+    if let Some(v) = cache().read().get(&key)
+        && let Some((_, p)) = v.iter().find(|(d, _)| **d == *call_desc)
+    {
+        return Ok(*p);
+    }
+    let plan = build_plan(t, vh, m, call_desc)?.map(|p| &*Box::leak(Box::new(p)));
+    cache()
+        .write()
+        .entry(key)
+        .or_default()
+        .push((call_desc.into(), plan));
+    Ok(plan)
+}
+
+fn prim_conv(src: BasicType, dst: BasicType) -> Option<Conv> {
+    use BasicType::*;
+    if src == dst {
+        return Some(Conv::Move);
+    }
+    let ok = matches!(
+        (src, dst),
+        (Byte, Short | Int | Long | Float | Double)
+            | (Short, Int | Long | Float | Double)
+            | (Char, Int | Long | Float | Double)
+            | (Int, Long | Float | Double)
+            | (Long, Float | Double)
+            | (Float, Double)
+    );
+    ok.then_some(Conv::Widen(src, dst))
+}
+
+fn wrapper_name(ty: BasicType) -> &'static str {
+    match ty {
+        BasicType::Boolean => "java/lang/Boolean",
+        BasicType::Byte => "java/lang/Byte",
+        BasicType::Char => "java/lang/Character",
+        BasicType::Short => "java/lang/Short",
+        BasicType::Int => "java/lang/Integer",
+        BasicType::Float => "java/lang/Float",
+        BasicType::Long => "java/lang/Long",
+        BasicType::Double => "java/lang/Double",
+        _ => "java/lang/Object",
+    }
+}
+
+fn wrapped_type(c: &Class) -> Option<BasicType> {
+    use BasicType::*;
+    Some(match &*c.name {
+        "java/lang/Boolean" => Boolean,
+        "java/lang/Byte" => Byte,
+        "java/lang/Character" => Char,
+        "java/lang/Short" => Short,
+        "java/lang/Integer" => Int,
+        "java/lang/Float" => Float,
+        "java/lang/Long" => Long,
+        "java/lang/Double" => Double,
+        _ => return None,
+    })
+}
+
+/// `MethodType.canConvert` for a reference of class `src` to primitive `dst`: unboxing from
+/// a dynamically chosen wrapper, or from a wrapper whose primitive widens to `dst`.
+fn can_unbox(t: &mut JThread, src: &'static Class, dst: BasicType) -> JResult<bool> {
+    let w = t.load_boot(wrapper_name(dst))?;
+    Ok(w.is_subtype_of(src) || wrapped_type(src).is_some_and(|s| prim_conv(s, dst).is_some()))
+}
+
+/// The class named by field descriptor `d`, loaded by the calling method's loader.
+fn call_site_class(t: &mut JThread, d: &str) -> JResult<&'static Class> {
+    let loader = t
+        .frames
+        .last()
+        .map_or(LoaderId::BOOT, |f| f.method.class.loader);
+    crate::native::jli::class_for_descriptor(t, loader, d)
+}
+
+/// Conversion of a call-site value of type `src` (descriptor `src_desc`) to `dst`, where a
+/// reference `dst` is the erased type of the implementation method.
+fn conv(t: &mut JThread, src: BasicType, src_desc: &str, dst: BasicType) -> JResult<Option<Conv>> {
+    Ok(match (src, dst) {
+        (BasicType::Ref, BasicType::Ref) => Some(Conv::Move),
+        (BasicType::Ref, d) => {
+            let c = call_site_class(t, src_desc)?;
+            can_unbox(t, c, d)?.then_some(Conv::Unbox(d))
+        }
+        (s, BasicType::Ref) => Some(Conv::Box(s)),
+        (s, d) => prim_conv(s, d),
+    })
+}
+
+fn build_plan(
+    t: &mut JThread,
+    vh: ObjRef,
+    m: &'static Method,
+    call_desc: &str,
+) -> JResult<Option<Plan>> {
+    let (params, ret, _) = parse_sig(call_desc);
+    let (pdescs, ret_desc) = crate::native::reflect::split_method_descriptor(call_desc);
+    let mut k = Some(vh.class());
+    let mut target = None;
+    while let Some(c) = k {
+        if &*c.name == "java/lang/invoke/VarHandle" {
+            break;
+        }
+        target = c
+            .methods()
+            .iter()
+            .find(|x| x.is_static() && x.name == m.name && x.param_types.len() == params.len() + 1);
+        if target.is_some() {
+            break;
+        }
+        k = c.super_class;
+    }
+    let Some(target) = target.map(crate::runtime::unsafe_static) else {
+        return Ok(None);
+    };
+    let mut args = Vec::with_capacity(params.len());
+    for (i, &p) in params.iter().enumerate() {
+        match conv(t, p, pdescs[i], target.param_types[i + 1])? {
+            Some(c) => args.push(c),
+            None => return Err(wrong_type(t, vh, m, call_desc)),
+        }
+    }
+    let ret_conv = match (target.ret, ret) {
+        (_, BasicType::Void) | (BasicType::Void, _) => Conv::Move,
+        (BasicType::Ref, d) if d != BasicType::Ref => Conv::Unbox(d),
+        (s, BasicType::Ref) if s != BasicType::Ref => {
+            let c = call_site_class(t, ret_desc)?;
+            let w = t.load_boot(wrapper_name(s))?;
+            if !w.is_subtype_of(c) {
+                return Err(wrong_type(t, vh, m, call_desc));
+            }
+            Conv::Box(s)
+        }
+        (s, d) => match prim_conv(s, d) {
+            Some(c) => c,
+            None => return Err(wrong_type(t, vh, m, call_desc)),
+        },
+    };
+    let ret_cast = if ret == BasicType::Ref && ret_desc != "Ljava/lang/Object;" {
+        Some(call_site_class(t, ret_desc)?)
+    } else {
+        None
+    };
+    Ok(Some(Plan {
+        target,
+        args,
+        ret: ret_conv,
+        ret_cast,
+    }))
+}
+
+fn access_mode(t: &mut JThread, m: &Method) -> JResult<u64> {
+    let name = t.new_string(&m.name)?;
+    t.call_static(
+        "java/lang/invoke/VarHandle$AccessMode",
+        "valueFromMethodName",
+        "(Ljava/lang/String;)Ljava/lang/invoke/VarHandle$AccessMode;",
+        &[name.slot()],
+    )
+}
+
+/// WrongMethodTypeException as `asType` from the access mode's type would throw it.
+fn wrong_type(t: &mut JThread, vh: ObjRef, m: &Method, call_desc: &str) -> crate::thread::Thrown {
+    let r: JResult<String> = (|| {
+        let mode = access_mode(t, m)?;
+        let amt = t.call_virtual(
+            vh,
+            "accessModeType",
+            "(Ljava/lang/invoke/VarHandle$AccessMode;)Ljava/lang/invoke/MethodType;",
+            &[mode],
+        )?;
+        let amt = t.call_virtual(
+            from_slot(amt).expect("accessModeType"),
+            "toString",
+            "()Ljava/lang/String;",
+            &[],
+        )?;
+        let amt = t.opt_rust_string(amt).unwrap_or_default();
+        let loader = t
+            .frames
+            .last()
+            .map_or(LoaderId::BOOT, |f| f.method.class.loader);
+        let ct = crate::native::jli::method_type_for(t, loader, call_desc)?;
+        let ct = t.call_virtual(ct, "toString", "()Ljava/lang/String;", &[])?;
+        let ct = t.opt_rust_string(ct).unwrap_or_default();
+        let with_vh = |s: &str| {
+            if s.starts_with("()") {
+                format!("(VarHandle{}", &s[1..])
+            } else {
+                format!("(VarHandle,{}", &s[1..])
+            }
+        };
+        Ok(format!(
+            "cannot convert MethodHandle{} to {}",
+            with_vh(&amt),
+            with_vh(&ct)
+        ))
+    })();
+    match r {
+        Ok(msg) => t.throw_new("java/lang/invoke/WrongMethodTypeException", Some(&msg)),
+        Err(e) => e,
+    }
+}
+
+/// Generic path: `vh.toMethodHandle(mode).invoke(args...)`, or `invokeExact` for a handle
+/// with exact invocation behavior.
+fn via_method_handle(
+    t: &mut JThread,
+    vh: ObjRef,
+    m: &'static Method,
+    call_desc: &str,
+    base: usize,
+    exact: bool,
+) -> JResult<u64> {
+    let mode = access_mode(t, m)?;
+    let mh = t.call_virtual(
+        vh,
+        "toMethodHandle",
+        "(Ljava/lang/invoke/VarHandle$AccessMode;)Ljava/lang/invoke/MethodHandle;",
+        &[mode],
+    )?;
+    t.stack[base] = mh;
+    super::handles::invoke_checked(t, !exact, call_desc, base)
+}
