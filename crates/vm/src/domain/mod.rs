@@ -132,6 +132,14 @@ impl Domain {
     }
     #[inline]
     pub fn class_state_by_id(&self, id: ClassId) -> &ClassState {
+        match self.classes.get(id.0) {
+            Some(s) => s,
+            None => self.new_class_state(id),
+        }
+    }
+
+    #[cold]
+    fn new_class_state(&self, id: ClassId) -> &ClassState {
         self.classes.get_or_init(id.0, ClassState::new)
     }
 

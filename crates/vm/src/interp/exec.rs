@@ -9,7 +9,7 @@ use std::sync::atomic::Ordering;
 
 use super::decode::Prepared;
 use super::op::Op;
-use crate::class::resolve::{self, ResolvedField};
+use crate::class::resolve::{self, Resolved, ResolvedField};
 use crate::class::{BasicType, Class, Method};
 use crate::heap::layout::ARRAY_BASE;
 use crate::heap::{ObjRef, from_slot, to_slot};
@@ -164,7 +164,24 @@ fn array_index(t: &mut JThread, arr: ObjRef, idx: i32) -> JResult<usize> {
     Ok(idx as usize)
 }
 
+#[inline(always)]
 fn static_field(t: &mut JThread, m: &'static Method, idx: u16) -> JResult<(ObjRef, ResolvedField)> {
+    if let Some(Resolved::Field(f)) = m.class.cp_cache[idx as usize].get() {
+        if f.is_static {
+            let st = t.domain.class_state(f.holder);
+            if st.initialized.load(std::sync::atomic::Ordering::Acquire) {
+                if let Some(mirror) = st.mirror() {
+                    let off = t.vm.wk().statics_base + f.offset;
+                    return Ok((mirror, ResolvedField { offset: off, ..*f }));
+                }
+            }
+        }
+    }
+    static_field_slow(t, m, idx)
+}
+
+#[cold]
+fn static_field_slow(t: &mut JThread, m: &'static Method, idx: u16) -> JResult<(ObjRef, ResolvedField)> {
     let f = match resolve::resolve_field(&t.vm.classes, m.class, idx) {
         Ok(f) => f,
         Err(e) => return Err(t.throw_resolve(e)),
@@ -191,14 +208,32 @@ fn instance_field(t: &mut JThread, m: &'static Method, idx: u16) -> JResult<Reso
     Ok(f)
 }
 
+#[inline(always)]
 fn resolve_class(t: &mut JThread, m: &'static Method, idx: u16) -> JResult<&'static Class> {
+    if let Some(Resolved::Class(c)) = m.class.cp_cache[idx as usize].get() {
+        return Ok(c);
+    }
+    resolve_class_slow(t, m, idx)
+}
+
+#[cold]
+fn resolve_class_slow(t: &mut JThread, m: &'static Method, idx: u16) -> JResult<&'static Class> {
     match resolve::resolve_class(&t.vm.classes, m.class, idx) {
         Ok(c) => Ok(c),
         Err(e) => Err(t.throw_resolve(e)),
     }
 }
 
+#[inline(always)]
 fn resolve_method(t: &mut JThread, m: &'static Method, idx: u16) -> JResult<(&'static Method, u32)> {
+    if let Some(Resolved::Method { method, sig }) = m.class.cp_cache[idx as usize].get() {
+        return Ok((method, *sig));
+    }
+    resolve_method_slow(t, m, idx)
+}
+
+#[cold]
+fn resolve_method_slow(t: &mut JThread, m: &'static Method, idx: u16) -> JResult<(&'static Method, u32)> {
     match resolve::resolve_method(&t.vm.classes, m.class, idx) {
         Ok(r) => Ok(r),
         Err(e) => Err(t.throw_resolve(e)),
@@ -725,7 +760,7 @@ fn run(
             }
             Op::GetField(idx) => {
                 let f = match m.class.cp_cache[idx as usize].get() {
-                    Some(crate::class::resolve::Resolved::Field(f)) if !f.is_static => *f,
+                    Some(Resolved::Field(f)) if !f.is_static => *f,
                     _ => {
                         sync!();
                         tri!(instance_field(t, m, idx))
@@ -741,7 +776,7 @@ fn run(
             }
             Op::PutField(idx) => {
                 let f = match m.class.cp_cache[idx as usize].get() {
-                    Some(crate::class::resolve::Resolved::Field(f)) if !f.is_static => *f,
+                    Some(Resolved::Field(f)) if !f.is_static => *f,
                     _ => {
                         sync!();
                         tri!(instance_field(t, m, idx))
