@@ -8,3 +8,7 @@ cd "$ROOT"
 cargo build --release --workspace
 cargo test --release --workspace
 bash tests/conformance.sh --jobs "$(nproc)"
+# The collector's reference maps, checked against real execution: every interpreter frame is
+# verified at every call on a sample of programs.
+JXVM_VERIFY_FRAMES=1 bash tests/conformance.sh --jobs "$(nproc)" StreamsCollectors LambdaCapture ExceptionsNested \
+    MethodHandlesBasic VarHandles AlgoGraph Records TryWithResources SwitchString StackTraceFrames

@@ -29,6 +29,8 @@ pub struct Options {
     /// Raw VM arguments, as `VM.getRuntimeArguments` reports them.
     pub vm_args: Vec<String>,
     pub java_command: String,
+    /// Debug mode: check reference maps of all frames every N calls (0 = off).
+    pub verify_frames_every: u32,
 }
 
 impl Options {
@@ -43,6 +45,7 @@ impl Options {
             verify: true,
             vm_args: Vec::new(),
             java_command: String::new(),
+            verify_frames_every: std::env::var("JXVM_VERIFY_FRAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(0),
         }
     }
 }
@@ -169,7 +172,9 @@ impl Vm {
         let id = self.next_thread_id.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let slots = (self.opts.stack_size / 8).max(64 * 1024) + 16 * 1024;
         let depth = (self.opts.stack_size / 100).clamp(1000, 100_000);
-        JThread::new(self, domain, id, slots, depth)
+        let mut t = JThread::new(self, domain, id, slots, depth);
+        t.verify_frames_every = self.opts.verify_frames_every;
+        t
     }
 
     /// The Module object a class's mirror should point to, if modules are set up.

@@ -13,6 +13,7 @@
 //! by the OS and filled by an atomic bump pointer; collection arrives with the collector issue.
 
 pub mod layout;
+pub mod verify;
 
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -57,6 +58,10 @@ impl ObjRef {
     #[inline(always)]
     pub fn slot(self) -> u64 {
         self.addr() as u64
+    }
+    /// The raw class pointer in the header (for heap verification).
+    pub fn raw_class_word(self) -> usize {
+        self.read::<u64>(layout::CLASS_OFFSET) as usize
     }
     #[inline(always)]
     pub fn class(self) -> &'static Class {
@@ -216,6 +221,15 @@ impl Heap {
     pub fn capacity(&self) -> usize {
         self.limit - self.base
     }
+    /// The object starting at `addr`, if `addr` is an 8-aligned address inside the allocated
+    /// part of this heap (the header is not checked).
+    pub fn object_at(&self, addr: usize) -> Option<ObjRef> {
+        if addr % 8 != 0 || !self.contains(addr) {
+            return None;
+        }
+        NonNull::new(addr as *mut ObjHeader).map(ObjRef)
+    }
+
     /// Whether `addr` points into this heap.
     pub fn contains(&self, addr: usize) -> bool {
         addr >= self.base && addr < self.top.load(Ordering::Relaxed)

@@ -51,6 +51,8 @@ pub struct Prepared {
     pub indy: Box<[IndySite]>,
     pub max_locals: u16,
     pub max_stack: u16,
+    /// Reference maps for the collector, computed on first use.
+    pub oopmaps: OnceLock<Result<super::oopmap::OopMaps, String>>,
 }
 
 impl Prepared {
@@ -124,6 +126,7 @@ pub fn prepare(code: &Code, cp: &ConstantPool) -> Result<Prepared, String> {
         indy: indy.into(),
         max_locals: code.max_locals,
         max_stack: code.max_stack,
+        oopmaps: OnceLock::new(),
     })
 }
 

@@ -117,8 +117,17 @@ fn execute(t: &mut JThread, m: &'static Method, bp: usize) -> JResult<u64> {
     }
     let saved_sp = t.sp;
     t.sp = frame_end;
-    t.frames.push(FrameRec { method: m, pc: 0 });
+    t.frames.push(FrameRec { method: m, pc: 0, bp: bp as u32 });
     let fi = t.frames.len() - 1;
+    if t.verify_frames_every != 0 {
+        t.calls_since_verify += 1;
+        if t.calls_since_verify >= t.verify_frames_every {
+            t.calls_since_verify = 0;
+            if let Err(e) = crate::heap::verify::verify_frames(t) {
+                panic!("frame verification failed: {e}");
+            }
+        }
+    }
     let sync_obj = if m.is_synchronized() {
         let o = if m.is_static() {
             match t.mirror(m.class) {

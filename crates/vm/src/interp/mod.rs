@@ -10,6 +10,7 @@
 pub mod decode;
 pub mod exec;
 pub mod npe;
+pub mod oopmap;
 pub mod op;
 
 pub use decode::Prepared;

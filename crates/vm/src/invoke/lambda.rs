@@ -404,6 +404,7 @@ fn emit_body(
         indy: Box::new([]),
         max_locals,
         max_stack,
+        oopmaps: OnceLock::new(),
     })
 }
 

@@ -88,7 +88,7 @@ pub fn invoke_native(t: &mut JThread, m: &'static Method, base: usize) -> JResul
     };
     let saved_sp = t.sp;
     t.sp = base + n;
-    t.frames.push(FrameRec { method: m, pc: u32::MAX });
+    t.frames.push(FrameRec { method: m, pc: u32::MAX, bp: base as u32 });
     let r = f(t, args);
     t.frames.pop();
     t.sp = saved_sp;

@@ -28,6 +28,8 @@ pub struct FrameRec {
     pub method: &'static Method,
     /// Index of the current instruction in the method's prepared code (u32::MAX for natives).
     pub pc: u32,
+    /// First slot of the frame (its locals; for natives, its arguments) in the thread's stack.
+    pub bp: u32,
 }
 
 pub struct JThread {
@@ -47,8 +49,10 @@ pub struct JThread {
     /// Set while a StackOverflowError is being constructed (so it can use some reserve).
     pub in_overflow: bool,
     pub interrupted: Arc<AtomicBool>,
-    /// Pending "VM is exiting" request from System.exit in another thread.
     pub native_args: Vec<u64>,
+    /// Check every frame's reference map against the heap every this many calls (0 = never).
+    pub verify_frames_every: u32,
+    pub calls_since_verify: u32,
 }
 
 impl JThread {
@@ -66,6 +70,8 @@ impl JThread {
             in_overflow: false,
             interrupted: Arc::new(AtomicBool::new(false)),
             native_args: Vec::with_capacity(16),
+            verify_frames_every: 0,
+            calls_since_verify: 0,
         }
     }
 
