@@ -31,6 +31,12 @@ pub struct Options {
     pub java_command: String,
     /// Debug mode: check reference maps of all frames every N calls (0 = off).
     pub verify_frames_every: u32,
+    /// -verbose:gc / -Xlog:gc
+    pub gc_log: bool,
+    /// Collect at every allocation poll (-Xgc:stress or JXVM_GC_STRESS=1).
+    pub gc_stress: bool,
+    /// Verify the heap after every collection (-Xgc:verify or JXVM_GC_VERIFY=1).
+    pub gc_verify: bool,
 }
 
 impl Options {
@@ -46,6 +52,9 @@ impl Options {
             vm_args: Vec::new(),
             java_command: String::new(),
             verify_frames_every: std::env::var("JXVM_VERIFY_FRAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(0),
+            gc_log: false,
+            gc_stress: std::env::var_os("JXVM_GC_STRESS").is_some_and(|v| v != "0"),
+            gc_verify: std::env::var_os("JXVM_GC_VERIFY").is_some_and(|v| v != "0"),
         }
     }
 }
@@ -119,8 +128,12 @@ impl Vm {
         let classpath = opts.classpath.split(':').filter_map(ClassPathEntry::open).collect();
         let mut classes = ClassTable::new(ClassSources { jimage, classpath });
         classes.verify_app = opts.verify;
-        let domain_zero = Arc::new(Domain::new(0, "DomainZero", 16 << 20).map_err(|e| BootError::Io(e.to_string()))?);
-        let app_domain = Arc::new(Domain::new(1, "app", opts.max_heap).map_err(|e| BootError::Io(e.to_string()))?);
+        let domain_zero = Arc::new(Domain::new(0, "DomainZero", 16 << 20, 4 << 20).map_err(|e| BootError::Io(e.to_string()))?);
+        let app_domain =
+            Arc::new(Domain::new(1, "app", opts.max_heap, opts.initial_heap).map_err(|e| BootError::Io(e.to_string()))?);
+        app_domain.gc.log.store(opts.gc_log, std::sync::atomic::Ordering::Relaxed);
+        app_domain.gc.stress.store(opts.gc_stress, std::sync::atomic::Ordering::Relaxed);
+        app_domain.gc.verify.store(opts.gc_verify, std::sync::atomic::Ordering::Relaxed);
         let vm = Box::leak(Box::new(Vm {
             opts,
             classes,
@@ -167,13 +180,14 @@ impl Vm {
         Ok(())
     }
 
-    /// A new Java thread context in `domain`.
-    pub fn new_thread(&'static self, domain: Arc<Domain>) -> JThread {
+    /// A new Java thread context in `domain`, registered with the domain's safepoint.
+    pub fn new_thread(&'static self, domain: Arc<Domain>) -> Box<JThread> {
         let id = self.next_thread_id.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let slots = (self.opts.stack_size / 8).max(64 * 1024) + 16 * 1024;
         let depth = (self.opts.stack_size / 100).clamp(1000, 100_000);
-        let mut t = JThread::new(self, domain, id, slots, depth);
+        let mut t = Box::new(JThread::new(self, domain, id, slots, depth));
         t.verify_frames_every = self.opts.verify_frames_every;
+        t.attach();
         t
     }
 
@@ -275,10 +289,12 @@ pub fn after_class_init(t: &mut JThread, c: &'static Class) -> JResult<()> {
 pub fn describe_exception(t: &mut JThread) -> String {
     let Some(e) = t.exception.take() else { return "unknown error".into() };
     let name = e.class().java_name();
+    let h = t.handle(e);
     let msg = match t.call_virtual(e, "getMessage", "()Ljava/lang/String;", &[]) {
         Ok(s) => t.opt_rust_string(s),
         Err(_) => None,
     };
+    let e = t.handle_get(h);
     let mut out = match msg {
         Some(m) => format!("{name}: {m}"),
         None => name,
@@ -293,7 +309,7 @@ pub fn describe_exception(t: &mut JThread) -> String {
 }
 
 /// Boots the JDK in the application domain and returns the main thread.
-pub fn boot(vm: &'static Vm) -> Result<JThread, BootError> {
+pub fn boot(vm: &'static Vm) -> Result<Box<JThread>, BootError> {
     let mut t = vm.new_thread(vm.app_domain.clone());
     boot_java(&mut t).map_err(|_| BootError::Java(describe_exception(&mut t)))?;
     Ok(t)
@@ -310,13 +326,10 @@ fn boot_java(t: &mut JThread) -> JResult<()> {
         init(t, n)?;
     }
     let tg = init(t, "java/lang/ThreadGroup")?;
-    let system_group = t.alloc_object(tg)?;
-    let ctor = tg.declared_method("<init>", "()V").map(unsafe_static);
-    crate::interp::exec::call(t, ctor.expect("ThreadGroup()"), &[system_group.slot()])?;
-    let main_group = t.alloc_object(tg)?;
+    let system_group = t.construct(tg, "()V", &[])?;
     let main_name = t.new_string("main")?;
-    let ctor = tg.declared_method("<init>", "(Ljava/lang/ThreadGroup;Ljava/lang/String;)V").map(unsafe_static);
-    crate::interp::exec::call(t, ctor.expect("ThreadGroup(ThreadGroup,String)"), &[main_group.slot(), system_group.slot(), main_name.slot()])?;
+    let main_group = t.construct(tg, "(Ljava/lang/ThreadGroup;Ljava/lang/String;)V", &[system_group.slot(), main_name.slot()])?;
+    let group_h = t.handle(main_group);
     let thread_class = init(t, "java/lang/Thread")?;
     let th = t.alloc_object(thread_class)?;
     if let Some(f) = thread_class.instance_field("priority") {
@@ -325,7 +338,11 @@ fn boot_java(t: &mut JThread) -> JResult<()> {
     t.thread_obj = Some(th);
     crate::native::thread::register_thread(t, th);
     let ctor = thread_class.declared_method("<init>", "(Ljava/lang/ThreadGroup;Ljava/lang/String;)V").map(unsafe_static);
+    let main_group = t.handle_get(group_h);
+    t.handles.truncate(group_h);
+    let main_name = t.new_string("main")?;
     crate::interp::exec::call(t, ctor.expect("Thread(ThreadGroup,String)"), &[th.slot(), main_group.slot(), main_name.slot()])?;
+    let th = t.thread_obj.expect("main Thread object");
     crate::native::thread::set_thread_status(t, th, crate::native::thread::RUNNABLE);
     for n in ["java/lang/Module", "jdk/internal/misc/UnsafeConstants", "java/lang/reflect/Method", "java/lang/ref/Finalizer"] {
         init(t, n)?;

@@ -83,6 +83,13 @@ pub struct Domain {
     pub boot_unnamed_module: Mutex<Option<ObjRef>>,
     /// Live Java threads of this domain, by Thread object address.
     pub threads: Mutex<FxHashMap<usize, Arc<ThreadHandle>>>,
+    /// Stops this domain's threads for collections.
+    pub safepoint: crate::thread::safepoint::Safepoint,
+    /// Cleared references waiting for the ReferenceHandler thread (linked by `discovered`).
+    pub pending_refs: Mutex<Option<ObjRef>>,
+    pub pending_refs_cond: Condvar,
+    /// Collection statistics and options.
+    pub gc: crate::heap::roots::GcState,
     /// Count of live non-daemon threads other than main, with a condvar to wait for zero.
     pub non_daemon: Mutex<u32>,
     pub non_daemon_cond: Condvar,
@@ -106,11 +113,11 @@ pub struct LoaderTable {
 }
 
 impl Domain {
-    pub fn new(id: u32, name: &str, heap_bytes: usize) -> std::io::Result<Domain> {
+    pub fn new(id: u32, name: &str, heap_bytes: usize, initial_bytes: usize) -> std::io::Result<Domain> {
         Ok(Domain {
             id,
             name: name.to_string(),
-            heap: Heap::new(heap_bytes)?,
+            heap: Heap::new(heap_bytes, initial_bytes)?,
             classes: IdTable::new(),
             strings: Mutex::new(FxHashMap::default()),
             monitors: IdTable::new(),
@@ -121,6 +128,10 @@ impl Domain {
             modules: Mutex::new(FxHashMap::default()),
             boot_unnamed_module: Mutex::new(None),
             threads: Mutex::new(FxHashMap::default()),
+            safepoint: Default::default(),
+            pending_refs: Mutex::new(None),
+            pending_refs_cond: Condvar::new(),
+            gc: Default::default(),
             non_daemon: Mutex::new(0),
             non_daemon_cond: Condvar::new(),
         })
@@ -141,6 +152,11 @@ impl Domain {
     #[cold]
     fn new_class_state(&self, id: ClassId) -> &ClassState {
         self.classes.get_or_init(id.0, ClassState::new)
+    }
+
+    /// The state of class `id` if this domain has one (never creates it).
+    pub fn existing_class_state(&self, id: u32) -> Option<&ClassState> {
+        self.classes.get(id)
     }
 
     /// The loader object of `id` in this domain (None for the boot loader).

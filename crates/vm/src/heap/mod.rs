@@ -12,7 +12,9 @@
 //! Objects are 8-byte aligned. A heap is one reserved virtual range (`-Xmx`) committed lazily
 //! by the OS and filled by an atomic bump pointer; collection arrives with the collector issue.
 
+pub mod collector;
 pub mod layout;
+pub mod roots;
 pub mod verify;
 
 use std::ptr::NonNull;
@@ -58,6 +60,21 @@ impl ObjRef {
     #[inline(always)]
     pub fn slot(self) -> u64 {
         self.addr() as u64
+    }
+    /// Makes an object reference from an address the caller knows holds an object (the
+    /// collector, walking a space it filled).
+    pub fn from_addr(addr: usize) -> ObjRef {
+        ObjRef(NonNull::new(addr as *mut ObjHeader).expect("null object address"))
+    }
+    /// Overwrites the class word (the collector's forwarding pointer, tagged with bit 0).
+    pub fn set_raw_class_word(self, w: usize) {
+        self.write::<u64>(layout::CLASS_OFFSET, w as u64)
+    }
+    /// Copies `size` bytes of this object (header included) to `dst`.
+    pub fn copy_to(self, dst: usize, size: usize) {
+        // SAFETY: the collector copies a whole object from the evacuated space into fresh,
+        // non-overlapping to-space memory it reserved for it.
+        unsafe { std::ptr::copy_nonoverlapping(self.0.as_ptr() as *const u8, dst as *mut u8, size) }
     }
     /// The raw class pointer in the header (for heap verification).
     pub fn raw_class_word(self) -> usize {
@@ -156,27 +173,37 @@ pub fn copy_array_bytes(src: ObjRef, src_off: usize, dst: ObjRef, dst_off: usize
 #[derive(Debug)]
 pub struct OutOfMemory;
 
-/// One domain's heap: a reserved range filled by a bump pointer.
+/// One domain's heap: two semispaces of `max` bytes each in one reservation; objects are
+/// bump-allocated in the current space, and the copying collector ([`collector`]) evacuates
+/// the live ones into the other space and flips.
 pub struct Heap {
     base: usize,
-    limit: usize,
+    max: usize,
+    /// Start of the space being allocated in.
+    space: AtomicUsize,
     top: AtomicUsize,
+    /// Allocation polls start a collection once `used()` passes this.
+    threshold: AtomicUsize,
+    min_threshold: usize,
 }
 
-// SAFETY: the heap is a range of raw memory; concurrent allocation uses an atomic bump pointer.
+// SAFETY: the heap is a range of raw memory; concurrent allocation uses an atomic bump pointer,
+// and the collector runs only while every thread of the domain is stopped.
 unsafe impl Send for Heap {}
 // SAFETY: as above.
 unsafe impl Sync for Heap {}
 
 impl Heap {
-    /// Reserves `max_bytes` of address space (committed lazily by the OS on first touch).
-    pub fn new(max_bytes: usize) -> std::io::Result<Heap> {
-        let size = max_bytes.max(1 << 20).next_multiple_of(4096);
+    /// Reserves two semispaces of `max_bytes` (committed lazily by the OS on first touch);
+    /// collections start when the live part passes `initial_bytes` (and grow from there).
+    pub fn new(max_bytes: usize, initial_bytes: usize) -> std::io::Result<Heap> {
+        let max = max_bytes.max(1 << 20).next_multiple_of(4096);
+        let total = max.checked_mul(2).ok_or_else(|| std::io::Error::other("heap size overflows"))?;
         // SAFETY: an anonymous private mapping with no fixed address; the result is checked.
         let p = unsafe {
             libc::mmap(
                 std::ptr::null_mut(),
-                size,
+                total,
                 libc::PROT_READ | libc::PROT_WRITE,
                 libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
                 -1,
@@ -187,17 +214,26 @@ impl Heap {
             return Err(std::io::Error::last_os_error());
         }
         let base = p as usize;
-        Ok(Heap { base, limit: base + size, top: AtomicUsize::new(base) })
+        let min_threshold = initial_bytes.clamp(1 << 20, max);
+        Ok(Heap {
+            base,
+            max,
+            space: AtomicUsize::new(base),
+            top: AtomicUsize::new(base),
+            threshold: AtomicUsize::new(min_threshold),
+            min_threshold,
+        })
     }
 
-    /// Allocates `size` zeroed bytes with `class` in the header.
+    /// Allocates `size` zeroed bytes with `class` in the header, up to the heap's maximum.
     #[inline]
     pub fn alloc(&self, class: &'static Class, size: usize) -> Result<ObjRef, OutOfMemory> {
         let size = size.next_multiple_of(8);
+        let limit = self.space.load(Ordering::Relaxed) + self.max;
         let mut top = self.top.load(Ordering::Relaxed);
         loop {
             let end = top.checked_add(size).ok_or(OutOfMemory)?;
-            if end > self.limit {
+            if end > limit {
                 return Err(OutOfMemory);
             }
             match self.top.compare_exchange_weak(top, end, Ordering::Relaxed, Ordering::Relaxed) {
@@ -207,22 +243,64 @@ impl Heap {
         }
         let p = top as *mut ObjHeader;
         // SAFETY: [top, top+size) was just claimed by this thread alone, lies inside the
-        // mapping, is 8-aligned and zero (fresh anonymous memory is never reused before a GC).
+        // current space and is zero: spaces are zeroed (MADV_DONTNEED) when they are
+        // evacuated, and bump allocation never hands out memory twice between collections.
         unsafe {
             p.write(ObjHeader { class: class as *const Class, mark: AtomicU64::new(0) });
             Ok(ObjRef(NonNull::new_unchecked(p)))
         }
     }
 
-    /// Bytes handed out so far.
+    /// Whether an allocation of `size` more bytes should first run a collection.
+    #[inline]
+    pub fn should_collect(&self, size: usize) -> bool {
+        self.used() + size > self.threshold.load(Ordering::Relaxed)
+    }
+
+    /// Whether `size` more bytes fit at all.
+    pub fn fits(&self, size: usize) -> bool {
+        self.used() + size <= self.max
+    }
+
+    /// Bytes allocated in the current space.
     pub fn used(&self) -> usize {
-        self.top.load(Ordering::Relaxed) - self.base
+        self.top.load(Ordering::Relaxed) - self.space.load(Ordering::Relaxed)
     }
+    /// The maximum heap size (-Xmx).
     pub fn capacity(&self) -> usize {
-        self.limit - self.base
+        self.max
     }
+    /// The current collection threshold (what Runtime.totalMemory reports).
+    pub fn committed(&self) -> usize {
+        self.threshold.load(Ordering::Relaxed).max(self.used())
+    }
+
+    /// (start, end) of the space being allocated in, and of the other one.
+    pub fn spaces(&self) -> ((usize, usize), (usize, usize)) {
+        let cur = self.space.load(Ordering::Relaxed);
+        let other = if cur == self.base { self.base + self.max } else { self.base };
+        ((cur, self.top.load(Ordering::Relaxed)), (other, other + self.max))
+    }
+
+    /// After a collection copied `live` bytes to the other space starting at its base: makes
+    /// it current, returns the evacuated space's pages to the OS (they read as zero after),
+    /// and sets the next threshold.
+    pub fn flip(&self, live: usize) {
+        let ((from, from_top), (to, _)) = self.spaces();
+        self.space.store(to, Ordering::Relaxed);
+        self.top.store(to + live, Ordering::Relaxed);
+        let len = (from_top - from).next_multiple_of(4096).min(self.max);
+        // SAFETY: [from, from+len) lies inside our mapping and no live object remains there:
+        // every reachable object was copied and every root updated before the flip.
+        unsafe {
+            libc::madvise(from as *mut libc::c_void, len, libc::MADV_DONTNEED);
+        }
+        let next = (live.saturating_mul(3)).clamp(self.min_threshold, self.max);
+        self.threshold.store(next, Ordering::Relaxed);
+    }
+
     /// The object starting at `addr`, if `addr` is an 8-aligned address inside the allocated
-    /// part of this heap (the header is not checked).
+    /// part of the current space (the header is not checked).
     pub fn object_at(&self, addr: usize) -> Option<ObjRef> {
         if addr % 8 != 0 || !self.contains(addr) {
             return None;
@@ -230,9 +308,10 @@ impl Heap {
         NonNull::new(addr as *mut ObjHeader).map(ObjRef)
     }
 
-    /// Whether `addr` points into this heap.
+    /// Whether `addr` points into the allocated part of the current space.
     pub fn contains(&self, addr: usize) -> bool {
-        addr >= self.base && addr < self.top.load(Ordering::Relaxed)
+        let ((start, top), _) = self.spaces();
+        addr >= start && addr < top
     }
 }
 
@@ -240,7 +319,7 @@ impl Drop for Heap {
     fn drop(&mut self) {
         // SAFETY: the range was mapped by `Heap::new` and no object of it outlives the heap.
         unsafe {
-            libc::munmap(self.base as *mut libc::c_void, self.limit - self.base);
+            libc::munmap(self.base as *mut libc::c_void, self.max * 2);
         }
     }
 }

@@ -51,7 +51,10 @@ pub fn verify_frames(t: &JThread) -> Result<(), String> {
             let op = prep.ops[f.pc as usize];
             let operands = MethodOperands { class: f.method.class, prep };
             if let Some((pops, _)) = operands.invoke(&op) {
-                depth = depth.saturating_sub(pops);
+                let args_base = f.bp as usize + prep.max_locals as usize + depth.saturating_sub(pops);
+                if t.frames[i + 1].bp as usize == args_base {
+                    depth = depth.saturating_sub(pops);
+                }
             }
         }
         let width = prep.max_locals as usize + depth;

@@ -116,6 +116,7 @@ fn execute(t: &mut JThread, m: &'static Method, bp: usize) -> JResult<u64> {
         *s = 0;
     }
     let saved_sp = t.sp;
+    let handles_mark = t.handles.len();
     t.sp = frame_end;
     t.frames.push(FrameRec { method: m, pc: 0, bp: bp as u32 });
     let fi = t.frames.len() - 1;
@@ -141,18 +142,31 @@ fn execute(t: &mut JThread, m: &'static Method, bp: usize) -> JResult<u64> {
         } else {
             from_slot(t.stack[bp]).expect("null receiver in synchronized method")
         };
-        monitor_of(&t.domain, o).enter(t.id);
-        Some(o)
+        monitor_enter(t, o);
+        Some(t.handle(o))
     } else {
         None
     };
+    t.poll_safepoint();
     let r = run(t, m, prep, code, bp, stack_base, fi);
-    if let Some(o) = sync_obj {
+    if let Some(h) = sync_obj {
+        let o = t.handle_get(h);
         let _ = monitor_of(&t.domain, o).exit(t.id);
     }
+    t.handles.truncate(handles_mark);
     t.frames.pop();
     t.sp = saved_sp;
     r
+}
+
+/// Enters `o`'s monitor; a contended entry blocks as a safepoint-safe operation.
+#[inline]
+fn monitor_enter(t: &mut JThread, o: ObjRef) {
+    let mon = monitor_of(&t.domain, o);
+    if !mon.try_enter(t.id) {
+        let id = t.id;
+        t.blocking(|| mon.enter(id));
+    }
 }
 
 #[inline(always)]
@@ -696,6 +710,10 @@ fn run(
             }
             Op::If(c, target) => {
                 if c.test(ai(pop!()), 0) {
+                    if (target as usize) < pc {
+                        sync!();
+                        t.poll_safepoint();
+                    }
                     pc = target as usize;
                 }
             }
@@ -703,6 +721,10 @@ fn run(
                 let b = ai(pop!());
                 let a = ai(pop!());
                 if c.test(a, b) {
+                    if (target as usize) < pc {
+                        sync!();
+                        t.poll_safepoint();
+                    }
                     pc = target as usize;
                 }
             }
@@ -730,7 +752,13 @@ fn run(
                     pc = target as usize;
                 }
             }
-            Op::Goto(target) => pc = target as usize,
+            Op::Goto(target) => {
+                if (target as usize) < pc {
+                    sync!();
+                    t.poll_safepoint();
+                }
+                pc = target as usize
+            }
             Op::Jsr(target) => {
                 push!(pc as u64);
                 pc = target as usize;
@@ -882,20 +910,25 @@ fn run(
                     throw!("java/lang/InstantiationError", Some(&name));
                 }
                 tri!(t.ensure_initialized(c));
+                tri!(crate::heap::roots::poll_alloc(t, c.instance_size as usize));
                 let o = tri!(t.alloc_object(c));
                 push!(o.slot());
             }
             Op::NewArray(ty) => {
                 sync!();
-                let len = ai(pop!());
+                let len = ai(t.stack[sp - 1]);
+                tri!(crate::heap::roots::poll_alloc(t, crate::heap::roots::array_bytes(ty, len)));
+                sp -= 1;
                 let ac = tri!(t.array_class_of(t.vm.classes.primitive(ty)));
                 let a = tri!(t.alloc_array(ac, len));
                 push!(a.slot());
             }
             Op::ANewArray(idx) => {
                 sync!();
-                let len = ai(pop!());
+                let len = ai(t.stack[sp - 1]);
                 let c = tri!(resolve_class(t, m, idx));
+                tri!(crate::heap::roots::poll_alloc(t, crate::heap::roots::array_bytes(BasicType::Ref, len)));
+                sp -= 1;
                 let ac = tri!(t.array_class_of(c));
                 let a = tri!(t.alloc_array(ac, len));
                 push!(a.slot());
@@ -947,7 +980,8 @@ fn run(
                     Some(o) => o,
                     None => throw!("java/lang/NullPointerException", None),
                 };
-                monitor_of(&t.domain, o).enter(t.id);
+                sync!();
+                monitor_enter(t, o);
             }
             Op::MonitorExit => {
                 let o = pop!();
@@ -964,6 +998,7 @@ fn run(
                 let c = tri!(resolve_class(t, m, idx));
                 let n = dims as usize;
                 let lens: Vec<i32> = t.stack[sp - n..sp].iter().map(|&v| ai(v)).collect();
+                tri!(crate::heap::roots::poll_alloc(t, crate::heap::roots::array_bytes(BasicType::Ref, lens[0])));
                 sp -= n;
                 let a = tri!(t.multi_array(c, &lens));
                 push!(a.slot());

@@ -113,17 +113,29 @@ pub fn append_value(t: &mut JThread, out: &mut Vec<u16>, ty: BasicType, v: u64) 
 }
 
 pub fn run(t: &mut JThread, r: &Recipe, sp: usize) -> JResult<(u64, BasicType, usize)> {
-    let (args, slots) = super::stack_args(t, &r.desc, sp);
+    let (mut args, slots) = super::stack_args(t, &r.desc, sp);
+    // toString() of one argument may collect: reference arguments live in handles meanwhile.
+    let mark = t.handles.len();
+    for (ty, v) in args.iter_mut() {
+        if *ty == BasicType::Ref {
+            t.handles.push(*v);
+            *v = (t.handles.len() - 1) as u64;
+        }
+    }
     let mut out: Vec<u16> = Vec::with_capacity(64);
     for p in &r.parts {
         match p {
             Part::Text(s) => out.extend_from_slice(s),
             Part::Arg(i) => {
-                let (ty, v) = args[*i];
+                let (ty, mut v) = args[*i];
+                if ty == BasicType::Ref {
+                    v = t.handles[v as usize];
+                }
                 append_value(t, &mut out, ty, v)?;
             }
         }
     }
+    t.handles.truncate(mark);
     let s = t.new_string_utf16(&out)?;
     Ok((s.slot(), BasicType::Ref, slots))
 }

@@ -100,12 +100,22 @@ fn simple_name(c: &Class) -> String {
 }
 
 pub fn run(t: &mut JThread, r: &RecordMethod, sp: usize) -> JResult<(u64, BasicType, usize)> {
+    // Component hashCode/equals/toString run Java code that may collect: the receiver (and
+    // the other record) are re-read from handles after each call.
+    let mark = t.handles.len();
+    let r = run_inner(t, r, sp);
+    t.handles.truncate(mark);
+    r
+}
+
+fn run_inner(t: &mut JThread, r: &RecordMethod, sp: usize) -> JResult<(u64, BasicType, usize)> {
     match r.kind {
         Kind::HashCode => {
             let o = receiver(t, t.stack[sp - 1])?;
+            let h_o = t.handle(o);
             let mut h: i32 = 0;
             for &(_, off, ty) in &r.components {
-                let v = load_field(o, off, ty, false);
+                let v = load_field(t.handle_get(h_o), off, ty, false);
                 h = h.wrapping_mul(31).wrapping_add(hash_of(t, ty, v)?);
             }
             Ok((h as u32 as u64, BasicType::Int, 1))
@@ -116,8 +126,9 @@ pub fn run(t: &mut JThread, r: &RecordMethod, sp: usize) -> JResult<(u64, BasicT
             let Some(other) = other.filter(|x| x.class().is_subtype_of(r.record)) else {
                 return Ok((0, BasicType::Boolean, 2));
             };
+            let (h_o, h_other) = (t.handle(o), t.handle(other));
             for &(_, off, ty) in &r.components {
-                let (a, b) = (load_field(o, off, ty, false), load_field(other, off, ty, false));
+                let (a, b) = (load_field(t.handle_get(h_o), off, ty, false), load_field(t.handle_get(h_other), off, ty, false));
                 if !equal_values(t, ty, a, b)? {
                     return Ok((0, BasicType::Boolean, 2));
                 }
@@ -126,6 +137,7 @@ pub fn run(t: &mut JThread, r: &RecordMethod, sp: usize) -> JResult<(u64, BasicT
         }
         Kind::ToString => {
             let o = receiver(t, t.stack[sp - 1])?;
+            let h_o = t.handle(o);
             let mut out: Vec<u16> = simple_name(r.record).encode_utf16().collect();
             out.push('[' as u16);
             for (i, (name, off, ty)) in r.components.iter().enumerate() {
@@ -134,7 +146,7 @@ pub fn run(t: &mut JThread, r: &RecordMethod, sp: usize) -> JResult<(u64, BasicT
                 }
                 out.extend(name.encode_utf16());
                 out.push('=' as u16);
-                let v = load_field(o, *off, *ty, false);
+                let v = load_field(t.handle_get(h_o), *off, *ty, false);
                 super::concat::append_value(t, &mut out, *ty, v)?;
             }
             out.push(']' as u16);

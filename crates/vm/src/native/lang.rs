@@ -33,10 +33,13 @@ pub fn register(r: &mut Registry) {
 
     let rt = "java/lang/Runtime";
     r.add(rt, "availableProcessors", "()I", |_, _| Ok(ret_int(crate::port::available_processors() as i32)));
-    r.add(rt, "freeMemory", "()J", |t, _| Ok((t.domain.heap.capacity() - t.domain.heap.used()) as u64));
-    r.add(rt, "totalMemory", "()J", |t, _| Ok(t.domain.heap.capacity() as u64));
+    r.add(rt, "freeMemory", "()J", |t, _| Ok((t.domain.heap.committed() - t.domain.heap.used()) as u64));
+    r.add(rt, "totalMemory", "()J", |t, _| Ok(t.domain.heap.committed() as u64));
     r.add(rt, "maxMemory", "()J", |t, _| Ok(t.domain.heap.capacity() as u64));
-    r.add(rt, "gc", "()V", |_, _| Ok(0));
+    r.add(rt, "gc", "()V", |t, _| {
+        crate::heap::roots::collect(t, false, "System.gc()");
+        Ok(0)
+    });
     r.add("java/lang/Shutdown", "beforeHalt", "()V", |_, _| Ok(0));
     r.add("java/lang/Shutdown", "halt0", "(I)V", |_, a| crate::port::exit(jint(a[0])));
 
@@ -85,8 +88,10 @@ pub fn register(r: &mut Registry) {
     r.add(nl, "unload", "", |_, _| Ok(0));
 
     let rf = "java/lang/ref/Reference";
-    r.add(rf, "getAndClearReferencePendingList", "()Ljava/lang/ref/Reference;", |_, _| Ok(0));
-    r.add(rf, "hasReferencePendingList", "()Z", |_, _| Ok(0));
+    r.add(rf, "getAndClearReferencePendingList", "()Ljava/lang/ref/Reference;", |t, _| {
+        Ok(super::ret_obj(t.domain.pending_refs.lock().take()))
+    });
+    r.add(rf, "hasReferencePendingList", "()Z", |t, _| Ok(ret_bool(t.domain.pending_refs.lock().is_some())));
     r.add(rf, "waitForReferencePendingList", "()V", wait_for_pending_list);
     r.add(rf, "refersTo0", "(Ljava/lang/Object;)Z", reference_refers_to);
     r.add("java/lang/ref/PhantomReference", "refersTo0", "(Ljava/lang/Object;)Z", reference_refers_to);
@@ -163,6 +168,7 @@ fn object_wait(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let flag = t.interrupted.clone();
     let mon = monitor_of(&t.domain, o);
     let me = t.id;
+    let _ = o;
     if flag.swap(false, Ordering::SeqCst) {
         if !mon.is_owner(me) {
             return Err(monitor_error(t, MonitorError::NotOwner));
@@ -171,7 +177,7 @@ fn object_wait(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         return Err(monitor_error(t, MonitorError::Interrupted));
     }
     super::thread::set_current_status(t, super::thread::WAITING);
-    let r = mon.wait(me, timeout, &|| flag.load(Ordering::SeqCst));
+    let r = t.blocking(|| mon.wait(me, timeout, &|| flag.load(Ordering::SeqCst)));
     super::thread::set_current_status(t, super::thread::RUNNABLE);
     match r {
         Ok(()) => Ok(0),
@@ -526,11 +532,7 @@ fn native_image_map(t: &mut JThread, _: &[u64]) -> JResult<u64> {
     let (addr, len) = (bytes.as_ptr() as u64, bytes.len());
     let Ok(cap) = i32::try_from(len) else { return Ok(0) };
     let c = t.load_boot("java/nio/DirectByteBuffer")?;
-    t.ensure_initialized(c)?;
-    let o = t.alloc_object(c)?;
-    let ctor = c.declared_method("<init>", "(JI)V").map(crate::runtime::unsafe_static).expect("DirectByteBuffer(long,int)");
-    crate::interp::exec::call(t, ctor, &[o.slot(), addr, 0, cap as u32 as u64])?;
-    Ok(o.slot())
+    Ok(t.construct(c, "(JI)V", &[addr, 0, cap as u32 as u64])?.slot())
 }
 
 fn define_from_bytes(t: &mut JThread, loader: Option<ObjRef>, name: Option<ObjRef>, bytes: &[u8]) -> JResult<u64> {
@@ -669,11 +671,17 @@ fn reference_clear(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     Ok(0)
 }
 
-fn wait_for_pending_list(_: &mut JThread, _: &[u64]) -> JResult<u64> {
-    // No collector yet, so nothing is ever enqueued: the reference handler sleeps.
-    loop {
-        std::thread::sleep(std::time::Duration::from_secs(3600));
-    }
+/// Reference.waitForReferencePendingList: blocks (safely for collections) until a collection
+/// has cleared references.
+fn wait_for_pending_list(t: &mut JThread, _: &[u64]) -> JResult<u64> {
+    let domain = t.domain.clone();
+    t.blocking(|| {
+        let mut p = domain.pending_refs.lock();
+        while p.is_none() {
+            domain.pending_refs_cond.wait(&mut p);
+        }
+    });
+    Ok(0)
 }
 
 // ---- Reflection ----

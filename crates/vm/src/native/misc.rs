@@ -272,30 +272,31 @@ fn park(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         None
     };
     super::thread::set_current_status(t, if deadline.is_some() { super::thread::TIMED_WAITING } else { super::thread::WAITING });
-    let mut p = h.permit.lock();
-    loop {
-        if *p {
-            *p = false;
-            break;
-        }
-        if h.interrupted.load(Ordering::SeqCst) {
-            break;
-        }
-        let slice = std::time::Duration::from_millis(20);
-        match deadline {
-            Some(d) => {
-                let now = std::time::Instant::now();
-                if now >= d {
-                    break;
+    t.blocking(|| {
+        let mut p = h.permit.lock();
+        loop {
+            if *p {
+                *p = false;
+                break;
+            }
+            if h.interrupted.load(Ordering::SeqCst) {
+                break;
+            }
+            let slice = std::time::Duration::from_millis(20);
+            match deadline {
+                Some(d) => {
+                    let now = std::time::Instant::now();
+                    if now >= d {
+                        break;
+                    }
+                    h.permit_cond.wait_for(&mut p, (d - now).min(slice));
                 }
-                h.permit_cond.wait_for(&mut p, (d - now).min(slice));
-            }
-            None => {
-                h.permit_cond.wait_for(&mut p, slice);
+                None => {
+                    h.permit_cond.wait_for(&mut p, slice);
+                }
             }
         }
-    }
-    drop(p);
+    });
     super::thread::set_current_status(t, super::thread::RUNNABLE);
     Ok(0)
 }

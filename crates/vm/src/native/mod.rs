@@ -87,10 +87,12 @@ pub fn invoke_native(t: &mut JThread, m: &'static Method, base: usize) -> JResul
         &args
     };
     let saved_sp = t.sp;
+    let handles_mark = t.handles.len();
     t.sp = base + n;
     t.frames.push(FrameRec { method: m, pc: u32::MAX, bp: base as u32 });
     let r = f(t, args);
     t.frames.pop();
+    t.handles.truncate(handles_mark);
     t.sp = saved_sp;
     let r = r?;
     Ok(match m.ret {

@@ -44,10 +44,7 @@ fn path(v: u64) -> Vec<u8> {
 
 fn new_unix_exception(t: &mut JThread, errno: Errno) -> JResult<ObjRef> {
     let c = t.load_boot("sun/nio/fs/UnixException")?;
-    t.ensure_initialized(c)?;
-    let o = t.alloc_object(c)?;
-    t.call_virtual(o, "<init>", "(I)V", &[ret_int(errno)])?;
-    Ok(o)
+    t.construct(c, "(I)V", &[ret_int(errno)])
 }
 
 /// Throws `sun.nio.fs.UnixException(errno)`.

@@ -301,15 +301,11 @@ fn get_declared_fields(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let public_only = a[1] != 0;
     let fc = t.load_boot("java/lang/reflect/Field")?;
     t.ensure_initialized(fc)?;
-    let ctor = fc
-        .declared_method("<init>", "(Ljava/lang/Class;Ljava/lang/String;Ljava/lang/Class;IZILjava/lang/String;[B)V")
-        .map(unsafe_static)
-        .expect("Field constructor");
     let fields: Vec<&crate::class::Field> = c.fields.iter().filter(|f| !public_only || f.access & ACC_PUBLIC != 0).collect();
     let arr = t.new_array_of(fc, fields.len() as i32)?;
-    let mirror = t.mirror(c)?;
+    let arr_h = t.handle(arr);
     for (i, f) in fields.iter().enumerate() {
-        let o = t.alloc_object(fc)?;
+        let mirror = t.mirror(c)?;
         let name = t.intern(&f.name)?;
         let ty = class_for_descriptor(t, c.loader, &f.descriptor)?;
         let tm = t.mirror(ty)?;
@@ -320,13 +316,14 @@ fn get_declared_fields(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         };
         let ann = opt_bytes(t, info.runtime_visible_annotations.as_deref())?;
         let trusted_final = f.access & ACC_FINAL != 0 && (f.is_static() || c.file.as_ref().is_some_and(|cf| cf.record.is_some()) || c.hidden);
-        crate::interp::exec::call(
-            t,
-            ctor,
-            &[o.slot(), mirror.slot(), name.slot(), tm.slot(), (f.access & 0x50df) as u64, trusted_final as u64, f.index as u64, sig, ann],
+        let o = t.construct(
+            fc,
+            "(Ljava/lang/Class;Ljava/lang/String;Ljava/lang/Class;IZILjava/lang/String;[B)V",
+            &[mirror.slot(), name.slot(), tm.slot(), (f.access & 0x50df) as u64, trusted_final as u64, f.index as u64, sig, ann],
         )?;
-        arr.write_ref(ARRAY_BASE + i * 8, Some(o));
+        t.handle_get(arr_h).write_ref(ARRAY_BASE + i * 8, Some(o));
     }
+    let arr = t.handle_get(arr_h);
     Ok(arr.slot())
 }
 
@@ -343,11 +340,12 @@ fn get_declared_methods(t: &mut JThread, a: &[u64], constructors: bool) -> JResu
     let rc = t.load_boot(if constructors { "java/lang/reflect/Constructor" } else { "java/lang/reflect/Method" })?;
     t.ensure_initialized(rc)?;
     let arr = t.new_array_of(rc, methods.len() as i32)?;
+    let arr_h = t.handle(arr);
     for (i, m) in methods.iter().enumerate() {
         let o = reflect_method(t, m)?;
-        arr.write_ref(ARRAY_BASE + i * 8, Some(o));
+        t.handle_get(arr_h).write_ref(ARRAY_BASE + i * 8, Some(o));
     }
-    Ok(arr.slot())
+    Ok(t.handle_get(arr_h).slot())
 }
 
 /// Builds a java.lang.reflect.Method or Constructor for `m`.
@@ -379,33 +377,24 @@ pub fn reflect_method(t: &mut JThread, m: &'static Method) -> JResult<ObjRef> {
     };
     let ann = opt_bytes(t, m.info.runtime_visible_annotations.as_deref())?;
     let pann = opt_bytes(t, m.info.runtime_visible_parameter_annotations.as_deref())?;
-    let o = t.alloc_object(rc)?;
     let mods = (m.access & 0x1dff) as u64;
     if is_ctor {
-        let ctor = rc
-            .declared_method("<init>", "(Ljava/lang/Class;[Ljava/lang/Class;[Ljava/lang/Class;IILjava/lang/String;[B[B)V")
-            .map(unsafe_static)
-            .expect("Constructor constructor");
-        crate::interp::exec::call(t, ctor, &[o.slot(), mirror.slot(), ptypes.slot(), excs.slot(), mods, m.index as u64, sig, ann, pann])?;
+        t.construct(
+            rc,
+            "(Ljava/lang/Class;[Ljava/lang/Class;[Ljava/lang/Class;IILjava/lang/String;[B[B)V",
+            &[mirror.slot(), ptypes.slot(), excs.slot(), mods, m.index as u64, sig, ann, pann],
+        )
     } else {
         let rt = class_for_descriptor(t, c.loader, ret)?;
         let rtm = t.mirror(rt)?;
         let name = t.intern(&m.name)?;
         let adef = opt_bytes(t, m.info.annotation_default.as_deref())?;
-        let ctor = rc
-            .declared_method(
-                "<init>",
-                "(Ljava/lang/Class;Ljava/lang/String;[Ljava/lang/Class;Ljava/lang/Class;[Ljava/lang/Class;IILjava/lang/String;[B[B[B)V",
-            )
-            .map(unsafe_static)
-            .expect("Method constructor");
-        crate::interp::exec::call(
-            t,
-            ctor,
-            &[o.slot(), mirror.slot(), name.slot(), ptypes.slot(), rtm.slot(), excs.slot(), mods, m.index as u64, sig, ann, pann, adef],
-        )?;
+        t.construct(
+            rc,
+            "(Ljava/lang/Class;Ljava/lang/String;[Ljava/lang/Class;Ljava/lang/Class;[Ljava/lang/Class;IILjava/lang/String;[B[B[B)V",
+            &[mirror.slot(), name.slot(), ptypes.slot(), rtm.slot(), excs.slot(), mods, m.index as u64, sig, ann, pann, adef],
+        )
     }
-    Ok(o)
 }
 
 fn get_declared_classes(t: &mut JThread, a: &[u64]) -> JResult<u64> {
@@ -448,23 +437,28 @@ fn get_record_components(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let rcc = t.load_boot("java/lang/reflect/RecordComponent")?;
     t.ensure_initialized(rcc)?;
     let arr = t.new_array_of(rcc, comps.len() as i32)?;
-    let mirror = t.mirror(c)?;
+    let arr_h = t.handle(arr);
     for (i, rc) in comps.iter().enumerate() {
+        let accessor = match c.declared_method(&rc.name, &format!("(){}", rc.descriptor)).map(unsafe_static) {
+            Some(acc) => Some(reflect_method(t, acc)?),
+            None => None,
+        };
+        let acc_h = accessor.map(|a| t.handle(a));
         let o = t.alloc_object(rcc)?;
         let set = |o: ObjRef, n: &str, v: u64| {
             if let Some(f) = rcc.instance_field(n) {
                 o.write::<u64>(f.offset as usize, v);
             }
         };
+        let mirror = t.mirror(c)?;
         set(o, "clazz", mirror.slot());
         let name = t.intern(&rc.name)?;
         set(o, "name", name.slot());
         let ty = class_for_descriptor(t, c.loader, &rc.descriptor)?;
         let tm = t.mirror(ty)?;
         set(o, "type", tm.slot());
-        if let Some(acc) = c.declared_method(&rc.name, &format!("(){}", rc.descriptor)).map(unsafe_static) {
-            let mo = reflect_method(t, acc)?;
-            set(o, "accessor", mo.slot());
+        if let Some(h) = acc_h {
+            set(o, "accessor", t.handle_get(h).slot());
         }
         if let Some(s) = &rc.signature {
             let s = t.new_string(s)?;
@@ -472,9 +466,12 @@ fn get_record_components(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         }
         let ann = opt_bytes(t, rc.runtime_visible_annotations.as_deref())?;
         set(o, "annotations", ann);
-        arr.write_ref(ARRAY_BASE + i * 8, Some(o));
+        t.handle_get(arr_h).write_ref(ARRAY_BASE + i * 8, Some(o));
+        if let Some(h) = acc_h {
+            t.handles.truncate(h);
+        }
     }
-    Ok(arr.slot())
+    Ok(t.handle_get(arr_h).slot())
 }
 
 fn get_parameters(t: &mut JThread, a: &[u64]) -> JResult<u64> {
@@ -486,22 +483,19 @@ fn get_parameters(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     }
     let pc = t.load_boot("java/lang/reflect/Parameter")?;
     t.ensure_initialized(pc)?;
-    let ctor = pc
-        .declared_method("<init>", "(Ljava/lang/String;ILjava/lang/reflect/Executable;I)V")
-        .map(unsafe_static)
-        .expect("Parameter constructor");
     let arr = t.new_array_of(pc, params.len() as i32)?;
+    let arr_h = t.handle(arr);
     let cp = &m.class.file.as_ref().expect("file").constant_pool;
     for (i, &(name_idx, flags)) in params.iter().enumerate() {
         let name = match (name_idx != 0).then(|| cp.utf8(name_idx)).flatten() {
             Some(n) => t.new_string(n)?.slot(),
             None => 0,
         };
-        let p = t.alloc_object(pc)?;
-        crate::interp::exec::call(t, ctor, &[p.slot(), name, flags as u64, this.slot(), i as u64])?;
-        arr.write_ref(ARRAY_BASE + i * 8, Some(p));
+        let this = t.arg(0);
+        let p = t.construct(pc, "(Ljava/lang/String;ILjava/lang/reflect/Executable;I)V", &[name, flags as u64, this, i as u64])?;
+        t.handle_get(arr_h).write_ref(ARRAY_BASE + i * 8, Some(p));
     }
-    Ok(arr.slot())
+    Ok(t.handle_get(arr_h).slot())
 }
 
 // ---- jdk.internal.reflect.ConstantPool (used by annotation parsing) ----
@@ -835,14 +829,7 @@ fn wrap_invocation_target(t: &mut JThread) -> Thrown {
     let cause = t.exception.take();
     match t.load_boot("java/lang/reflect/InvocationTargetException") {
         Ok(c) => {
-            let r: JResult<ObjRef> = (|| {
-                t.ensure_initialized(c)?;
-                let o = t.alloc_object(c)?;
-                let ctor = c.declared_method("<init>", "(Ljava/lang/Throwable;)V").map(unsafe_static).expect("ITE ctor");
-                crate::interp::exec::call(t, ctor, &[o.slot(), to_slot(cause)])?;
-                Ok(o)
-            })();
-            if let Ok(o) = r {
+            if let Ok(o) = t.construct(c, "(Ljava/lang/Throwable;)V", &[to_slot(cause)]) {
                 t.exception = Some(o);
             }
             Thrown
@@ -893,10 +880,11 @@ fn constructor_new_instance0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     }
     t.ensure_initialized(c)?;
     let o = t.alloc_object(c)?;
+    let h = t.handle(o);
     let mut slots = vec![o.slot()];
     unpack_args(t, m, obj(a[1]), &mut slots)?;
     if crate::interp::exec::call(t, m, &slots).is_err() {
         return Err(wrap_invocation_target(t));
     }
-    Ok(o.slot())
+    Ok(t.handle_get(h).slot())
 }

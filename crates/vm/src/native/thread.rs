@@ -88,17 +88,21 @@ fn sleep(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     }
     let deadline = std::time::Instant::now() + std::time::Duration::from_millis(ms as u64);
     set_current_status(t, TIMED_WAITING);
-    loop {
-        if t.interrupted.swap(false, Ordering::SeqCst) {
-            clear_interrupt_field(t);
-            set_current_status(t, RUNNABLE);
-            return Err(t.throw_new("java/lang/InterruptedException", Some("sleep interrupted")));
+    let flag = t.interrupted.clone();
+    let interrupted = t.blocking(|| loop {
+        if flag.swap(false, Ordering::SeqCst) {
+            return true;
         }
         let now = std::time::Instant::now();
         if now >= deadline {
-            break;
+            return false;
         }
         std::thread::sleep((deadline - now).min(std::time::Duration::from_millis(10)));
+    });
+    if interrupted {
+        clear_interrupt_field(t);
+        set_current_status(t, RUNNABLE);
+        return Err(t.throw_new("java/lang/InterruptedException", Some("sleep interrupted")));
     }
     set_current_status(t, RUNNABLE);
     Ok(0)
@@ -144,6 +148,7 @@ fn start0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let stack = (vm.opts.stack_size * 64).max(256 << 20);
     let name = format!("jxvm-{}", nt.id);
     let spawned = std::thread::Builder::new().name(name).stack_size(stack).spawn(move || {
+        let th = nt.thread_obj.expect("started thread has its Thread object");
         run_thread(&mut nt, th);
         if !daemon {
             let mut n = nt.domain.non_daemon.lock();
@@ -163,26 +168,32 @@ fn run_thread(t: &mut JThread, th: ObjRef) {
     if t.call_virtual(th, "run", "()V", &[]).is_err() {
         crate::vm::dispatch_uncaught(t);
     }
+    // The Thread object may have moved: `thread_obj` is a root the collector updates.
+    let th = t.thread_obj.unwrap_or(th);
     if t.call_virtual(th, "exit", "()V", &[]).is_err() {
         t.exception = None;
     }
+    let th = t.thread_obj.unwrap_or(th);
     set_thread_status(t, th, TERMINATED);
     if let Some(h) = t.domain.threads.lock().get(&th.addr()) {
         h.alive.store(false, Ordering::SeqCst);
     }
     set_eetop(th, 0);
     let mon = crate::thread::monitor::monitor_of(&t.domain, th);
-    mon.enter(t.id);
+    t.blocking(|| mon.enter(t.id));
     let _ = mon.notify(t.id, true);
     let _ = mon.exit(t.id);
 }
 
 /// Waits until every non-daemon thread of the domain has finished (DestroyJavaVM).
 pub fn wait_for_non_daemon(t: &JThread) {
-    let mut n = t.domain.non_daemon.lock();
-    while *n > 0 {
-        t.domain.non_daemon_cond.wait(&mut n);
-    }
+    let domain = t.domain.clone();
+    t.blocking(|| {
+        let mut n = domain.non_daemon.lock();
+        while *n > 0 {
+            domain.non_daemon_cond.wait(&mut n);
+        }
+    });
 }
 
 pub fn is_null(v: u64) -> bool {

@@ -222,7 +222,17 @@ impl JThread {
             loop {
                 match *s {
                     InitState::InProgress(tid) if tid == self.id => return Ok(()),
-                    InitState::InProgress(_) => st.init_cond.wait(&mut s),
+                    InitState::InProgress(_) => {
+                        drop(s);
+                        let me = self.id;
+                        self.blocking(|| {
+                            let mut s = st.init.lock();
+                            while matches!(*s, InitState::InProgress(other) if other != me) {
+                                st.init_cond.wait(&mut s);
+                            }
+                        });
+                        s = st.init.lock();
+                    }
                     InitState::Initialized => return Ok(()),
                     InitState::Failed => {
                         drop(s);
@@ -271,6 +281,8 @@ impl JThread {
     /// message names the original exception and thread, carrying the original's stack trace.
     fn initialization_error_record(&mut self, e: ObjRef) -> JResult<Option<ObjRef>> {
         let saved = self.exception.take();
+        let saved_h = saved.map(|s| self.handle(s));
+        let eh = self.handle(e);
         let r = (|| {
             let msg = self.call_virtual(e, "getMessage", "()Ljava/lang/String;", &[])?;
             let msg = self.opt_rust_string(msg);
@@ -281,12 +293,16 @@ impl JThread {
                 }
                 None => "main".to_string(),
             };
+            let e = self.handle_get(eh);
             let text = match msg {
                 Some(m) => format!("Exception {}: {m} [in thread \"{thread_name}\"]", e.class().java_name()),
                 None => format!("Exception {} [in thread \"{thread_name}\"]", e.class().java_name()),
             };
             let record = self.new_exception("java/lang/ExceptionInInitializerError", Some(&text))?;
+            let rh = self.handle(record);
+            let e = self.handle_get(eh);
             let trace = self.call_virtual(e, "getStackTrace", "()[Ljava/lang/StackTraceElement;", &[])?;
+            let record = self.handle_get(rh);
             let tc = self.load_boot("java/lang/Throwable")?;
             if let Some(f) = tc.instance_field("stackTrace") {
                 record.write::<u64>(f.offset as usize, trace);
@@ -297,7 +313,8 @@ impl JThread {
         if r.is_err() {
             self.exception = None;
         }
-        self.exception = saved;
+        self.exception = saved_h.map(|h| self.handle_get(h));
+        self.handles.truncate(saved_h.unwrap_or(eh));
         r
     }
 
@@ -308,12 +325,14 @@ impl JThread {
         let cause = *self.domain.class_state(c).init_error.lock();
         match self.new_exception("java/lang/NoClassDefFoundError", Some(&msg)) {
             Ok(e) => {
+                let h = self.handle(e);
                 if let Some(cause) = cause {
                     if self.call_virtual(e, "initCause", "(Ljava/lang/Throwable;)Ljava/lang/Throwable;", &[cause.slot()]).is_err() {
                         self.exception = None;
                     }
                 }
-                self.exception = Some(e);
+                self.exception = Some(self.handle_get(h));
+                self.handles.truncate(h);
                 Thrown
             }
             Err(t) => t,
@@ -343,11 +362,7 @@ impl JThread {
     fn wrap_in_initializer_error(&mut self) -> JResult<()> {
         let cause = self.exception.take();
         let eiie = self.load_boot("java/lang/ExceptionInInitializerError")?;
-        let ctor = eiie.declared_method("<init>", "(Ljava/lang/Throwable;)V").map(unsafe_static);
-        let o = self.alloc_object(eiie)?;
-        if let Some(ctor) = ctor {
-            exec::call(self, ctor, &[o.slot(), crate::heap::to_slot(cause)])?;
-        }
+        let o = self.construct(eiie, "(Ljava/lang/Throwable;)V", &[crate::heap::to_slot(cause)])?;
         self.exception = Some(o);
         Err(Thrown)
     }
@@ -483,27 +498,32 @@ impl JThread {
     /// Creates (does not throw) an exception object with a message.
     pub fn new_exception(&mut self, class: &str, msg: Option<&str>) -> JResult<ObjRef> {
         let c = self.load_boot(class)?;
-        self.ensure_initialized(c)?;
-        let o = self.alloc_object(c)?;
-        let (desc, args): (&str, Vec<u64>) = match msg {
-            Some(m) => {
+        match msg {
+            Some(m) if c.declared_method("<init>", "(Ljava/lang/String;)V").is_some() => {
                 let s = self.new_string(m)?;
-                ("(Ljava/lang/String;)V", vec![o.slot(), s.slot()])
+                self.construct(c, "(Ljava/lang/String;)V", &[s.slot()])
             }
-            None => ("()V", vec![o.slot()]),
-        };
-        let ctor = c
-            .declared_method("<init>", desc)
-            .or_else(|| c.declared_method("<init>", "()V"))
-            .map(unsafe_static);
-        match ctor {
-            Some(ctor) => {
-                let args = if ctor.descriptor.as_ref() == "()V" { vec![o.slot()] } else { args };
-                exec::call(self, ctor, &args)?;
-            }
-            None => return Err(self.throw_new("java/lang/InternalError", Some(&format!("no constructor for {class}")))),
+            _ => self.construct(c, "()V", &[]),
         }
-        Ok(o)
+    }
+
+    /// Allocates an instance of `c` and runs its constructor `desc` with `args` (receiver not
+    /// included). The object is kept in a handle while the constructor runs (it may collect).
+    pub fn construct(&mut self, c: &'static Class, desc: &str, args: &[u64]) -> JResult<ObjRef> {
+        self.ensure_initialized(c)?;
+        let Some(ctor) = c.declared_method("<init>", desc).map(unsafe_static) else {
+            let msg = format!("{}.<init>{desc}", c.java_name());
+            return Err(self.throw_new("java/lang/NoSuchMethodError", Some(&msg)));
+        };
+        let o = self.alloc_object(c)?;
+        let h = self.handle(o);
+        let mut all = Vec::with_capacity(args.len() + 1);
+        all.push(o.slot());
+        all.extend_from_slice(args);
+        let r = exec::call(self, ctor, &all);
+        let o = self.handle_get(h);
+        self.handles.truncate(h);
+        r.map(|_| o)
     }
 
     /// An exception object whose constructor is not run (for errors during overflow).

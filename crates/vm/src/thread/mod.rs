@@ -7,6 +7,7 @@
 //! through the interpreter and natives; other threads never touch it.
 
 pub mod monitor;
+pub mod safepoint;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -53,6 +54,10 @@ pub struct JThread {
     /// Check every frame's reference map against the heap every this many calls (0 = never).
     pub verify_frames_every: u32,
     pub calls_since_verify: u32,
+    /// References held by VM code across calls into Java (roots, updated by the collector).
+    pub handles: Vec<u64>,
+    /// Whether this thread is registered with its domain's safepoint (see `attach`).
+    attached: bool,
 }
 
 impl JThread {
@@ -72,6 +77,50 @@ impl JThread {
             native_args: Vec::with_capacity(16),
             verify_frames_every: 0,
             calls_since_verify: 0,
+            handles: Vec::new(),
+            attached: false,
+        }
+    }
+
+    /// Registers this (boxed, so immovable) thread with its domain so collections can find
+    /// its roots. Done once, before it runs Java code.
+    pub fn attach(self: &mut Box<Self>) {
+        if !self.attached {
+            self.attached = true;
+            let p: *mut JThread = &mut **self;
+            self.domain.safepoint.attach(p);
+        }
+    }
+
+    /// Argument `i` (a slot) of the running native method, read from the thread's stack, where
+    /// the collector keeps it current.
+    pub fn arg(&self, i: usize) -> u64 {
+        let f = self.frames.last().expect("no frame");
+        self.stack[f.bp as usize + i]
+    }
+
+    /// Keeps `o` as a root; returns its handle index.
+    pub fn handle(&mut self, o: crate::heap::ObjRef) -> usize {
+        self.handles.push(o.slot());
+        self.handles.len() - 1
+    }
+
+    /// The current address of the object behind handle `h`.
+    pub fn handle_get(&self, h: usize) -> crate::heap::ObjRef {
+        crate::heap::from_slot(self.handles[h]).expect("handle to null")
+    }
+
+    /// Runs `f` as a blocking operation: the domain may collect meanwhile; `f` must not touch
+    /// the heap.
+    pub fn blocking<R>(&self, f: impl FnOnce() -> R) -> R {
+        if self.attached { self.domain.safepoint.blocking(f) } else { f() }
+    }
+
+    /// Safepoint poll: stops here if another thread of the domain wants to collect.
+    #[inline(always)]
+    pub fn poll_safepoint(&self) {
+        if self.domain.safepoint.requested.load(std::sync::atomic::Ordering::Relaxed) && self.attached {
+            self.domain.safepoint.block();
         }
     }
 
@@ -80,8 +129,22 @@ impl JThread {
         self.exception.take()
     }
 
+    /// Whether this thread is registered with its domain's safepoint.
+    pub fn is_attached(&self) -> bool {
+        self.attached
+    }
+
     /// The method `depth` frames below the top (0 = top).
     pub fn caller(&self, depth: usize) -> Option<&'static Method> {
         self.frames.iter().rev().nth(depth).map(|f| f.method)
+    }
+}
+
+impl Drop for JThread {
+    fn drop(&mut self) {
+        if self.attached {
+            let p: *mut JThread = self;
+            self.domain.safepoint.detach(p);
+        }
     }
 }

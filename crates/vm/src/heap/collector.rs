@@ -1,0 +1,163 @@
+//! The copying collector's core: Cheney-style evacuation of one domain's live objects from
+//! the current semispace into the other, with forwarding pointers in the class word.
+//!
+//! This module knows object layout (sizes, where references are) and how to copy; it does not
+//! know where roots come from (that is [`super::roots`]) and never runs Java code. It is the
+//! only code that moves objects. `java.lang.ref.Reference` objects are discovered while their
+//! holders are scanned: their referent is not traced, so that the roots module can decide to
+//! keep it (soft references), clear it, or update it if the referent survived anyway.
+
+use super::layout::{ARRAY_BASE, ARRAY_LENGTH};
+use super::ObjRef;
+use crate::class::{BasicType, Class};
+
+const FORWARDED: usize = 1;
+
+/// What the copier needs to know about the VM's classes.
+pub struct Layouts {
+    /// java.lang.Class: instances are mirrors whose size depends on the class they mirror.
+    pub class_class: &'static Class,
+    /// Offset of a mirror's `*const Class` VM slot, and of its static fields.
+    pub mirror_slot: usize,
+    pub statics_base: usize,
+    /// java.lang.ref.Reference and its `referent` offset (None before it is loaded).
+    pub reference: Option<(&'static Class, usize)>,
+}
+
+impl Layouts {
+    fn is_reference(&self, c: &'static Class) -> bool {
+        self.reference.is_some_and(|(r, _)| c.supers.get(r.supers.len()).is_some_and(|s| std::ptr::eq(*s, r)))
+    }
+}
+
+/// The size in bytes (8-aligned) of object `o`, given its class.
+pub fn object_size(l: &Layouts, o: ObjRef, c: &'static Class) -> usize {
+    if c.is_array() {
+        let len = o.read::<u32>(ARRAY_LENGTH) as usize;
+        return (ARRAY_BASE + len * c.array_elem().size()).next_multiple_of(8);
+    }
+    if std::ptr::eq(c, l.class_class) {
+        let mirrored = o.read::<u64>(l.mirror_slot) as *const Class;
+        // SAFETY: mirrors are created only by `JThread::create_mirror`, which stores a pointer
+        // to a leaked, never-freed Class in the VM slot.
+        let statics = if mirrored.is_null() { 0 } else { unsafe { (*mirrored).statics_size as usize } };
+        return (l.statics_base + statics).next_multiple_of(8);
+    }
+    (c.instance_size as usize).next_multiple_of(8)
+}
+
+pub struct Copier<'a> {
+    l: &'a Layouts,
+    from: (usize, usize),
+    to_start: usize,
+    to_top: usize,
+    to_end: usize,
+    /// Reference objects (in to-space) whose referent was not traced.
+    pub discovered: Vec<ObjRef>,
+    pub copied_objects: usize,
+}
+
+impl<'a> Copier<'a> {
+    /// A copier evacuating `[from.0, from.1)` into `[to.0, to.1)`.
+    pub fn new(l: &'a Layouts, from: (usize, usize), to: (usize, usize)) -> Copier<'a> {
+        Copier { l, from, to_start: to.0, to_top: to.0, to_end: to.1, discovered: Vec::new(), copied_objects: 0 }
+    }
+
+    pub fn in_from_space(&self, addr: usize) -> bool {
+        addr >= self.from.0 && addr < self.from.1
+    }
+
+    /// Bytes copied so far.
+    pub fn live_bytes(&self) -> usize {
+        self.to_top - self.to_start
+    }
+
+    /// If `o` was evacuated (or is outside the evacuated space), its current address.
+    pub fn forwardee(&self, o: ObjRef) -> Option<ObjRef> {
+        if !self.in_from_space(o.addr()) {
+            return Some(o);
+        }
+        let w = o.raw_class_word();
+        (w & FORWARDED != 0).then(|| ObjRef::from_addr(w & !FORWARDED))
+    }
+
+    /// Evacuates `o` (once) and returns its new address.
+    pub fn forward(&mut self, o: ObjRef) -> ObjRef {
+        if let Some(n) = self.forwardee(o) {
+            return n;
+        }
+        let c = o.class();
+        let size = object_size(self.l, o, c);
+        let dst = self.to_top;
+        assert!(dst + size <= self.to_end, "to-space overflow: live data exceeds a semispace");
+        o.copy_to(dst, size);
+        self.to_top += size;
+        self.copied_objects += 1;
+        o.set_raw_class_word(dst | FORWARDED);
+        ObjRef::from_addr(dst)
+    }
+
+    /// Forwards the reference held in a slot (0 stays 0).
+    pub fn forward_slot(&mut self, slot: &mut u64) {
+        if let Some(o) = super::from_slot(*slot) {
+            *slot = self.forward(o).slot();
+        }
+    }
+
+    fn forward_field(&mut self, o: ObjRef, off: usize) {
+        let mut v = o.read::<u64>(off);
+        if v != 0 {
+            self.forward_slot(&mut v);
+            o.write::<u64>(off, v);
+        }
+    }
+
+    /// Scans to-space from `from` (an address previously returned by `scan_position`) until
+    /// every copied object's references are forwarded.
+    pub fn scan(&mut self, mut at: usize) -> usize {
+        while at < self.to_top {
+            let o = ObjRef::from_addr(at);
+            let c = o.class();
+            let size = object_size(self.l, o, c);
+            self.scan_object(o, c);
+            at += size;
+        }
+        at
+    }
+
+    pub fn scan_start(&self) -> usize {
+        self.to_start
+    }
+
+    fn scan_object(&mut self, o: ObjRef, c: &'static Class) {
+        if c.is_array() {
+            if c.array_elem() == BasicType::Ref {
+                let len = o.read::<u32>(ARRAY_LENGTH) as usize;
+                for i in 0..len {
+                    self.forward_field(o, ARRAY_BASE + i * 8);
+                }
+            }
+            return;
+        }
+        let referent = if self.l.is_reference(c) { self.l.reference.map(|(_, off)| off) } else { None };
+        for &off in &c.ref_offsets {
+            if Some(off as usize) == referent {
+                continue;
+            }
+            self.forward_field(o, off as usize);
+        }
+        if referent.is_some() {
+            self.discovered.push(o);
+        }
+        if std::ptr::eq(c, self.l.class_class) {
+            let mirrored = o.read::<u64>(self.l.mirror_slot) as *const Class;
+            if !mirrored.is_null() {
+                // SAFETY: see `object_size`.
+                let m: &'static Class = unsafe { &*mirrored };
+                for &off in &m.static_ref_offsets {
+                    self.forward_field(o, self.l.statics_base + off as usize);
+                }
+            }
+        }
+    }
+}
