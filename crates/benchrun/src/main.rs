@@ -60,6 +60,7 @@ struct Options {
     timeout: Duration,
     only: Vec<String>,
     label: String,
+    load_start: String,
 }
 
 fn usage() -> String {
@@ -79,6 +80,7 @@ fn parse_args() -> Result<Options, String> {
         timeout: Duration::from_secs(300),
         only: Vec::new(),
         label: String::new(),
+        load_start: load_average(),
     };
     let mut args = std::env::args().skip(1).peekable();
     while let Some(a) = args.next() {
@@ -470,6 +472,14 @@ fn markdown_table(rows: &[Row]) -> String {
     s
 }
 
+/// The one-minute load average: other work on the machine while the suite ran.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().map(String::from))
+        .unwrap_or_else(|| "unknown".into())
+}
+
 fn cpu_model() -> String {
     std::fs::read_to_string("/proc/cpuinfo")
         .ok()
@@ -536,6 +546,11 @@ fn markdown_report(
         s.push_str(&format!("- jxvm: {}\n", o.label));
     }
     s.push_str(&format!("- HotSpot: {}\n", java_version(&o.java)));
+    s.push_str(&format!(
+        "- load average (1 min) at the start and at the end: {} and {}\n",
+        o.load_start,
+        load_average()
+    ));
     s.push_str(&format!("- total time of the run: {secs:.0} s\n\n"));
     s.push_str(table);
     s.push('\n');
