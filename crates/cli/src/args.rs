@@ -24,6 +24,10 @@ pub const USAGE: &str = "Usage: jxvm [options] <mainclass> [args...]
     -Xms<size>    set initial Java heap size
     -Xss<size>    set java thread stack size
     -Xverify:none do not verify application classes
+    -verbose:gc, -Xlog:gc
+                  print a line for every garbage collection
+    -Xgc:stress   collect at every allocation (testing)
+    -Xgc:verify   verify the whole heap after every collection (testing)
     -version      print product version to the error stream and exit
     --version     print product version to the output stream and exit
     -help, -h, -?, --help
@@ -102,6 +106,7 @@ pub fn parse_args(argv: &[String]) -> Result<Command, String> {
     let mut verify = true;
     let mut vm_args = Vec::new();
     let mut jar: Option<String> = None;
+    let (mut gc_log, mut gc_stress, mut gc_verify) = (false, false, false);
     let mut i = 0;
     while i < argv.len() {
         let a = argv[i].as_str();
@@ -148,6 +153,18 @@ pub fn parse_args(argv: &[String]) -> Result<Command, String> {
                 xss = Some(parse_size(&a[4..]).ok_or_else(|| format!("Invalid thread stack size: {a}"))?);
                 vm_args.push(a.to_string());
             }
+            "-verbose:gc" | "-Xlog:gc" | "-Xlog:gc*" | "-Xlog:gc:stdout" => {
+                gc_log = true;
+                vm_args.push(a.to_string());
+            }
+            "-Xgc:stress" => {
+                gc_stress = true;
+                vm_args.push(a.to_string());
+            }
+            "-Xgc:verify" => {
+                gc_verify = true;
+                vm_args.push(a.to_string());
+            }
             _ if a.starts_with("-verbose") || a.starts_with("-Xlog") || a.starts_with("-XX:") || a.starts_with("-ea") || a.starts_with("-da") || a.starts_with("-esa") || a.starts_with("-dsa") => {
                 vm_args.push(a.to_string());
             }
@@ -173,6 +190,9 @@ pub fn parse_args(argv: &[String]) -> Result<Command, String> {
         opts.stack_size = x.max(64 << 10);
     }
     opts.verify = verify;
+    opts.gc_log = gc_log;
+    opts.gc_stress |= gc_stress;
+    opts.gc_verify |= gc_verify;
     opts.props = props;
     opts.vm_args = vm_args;
     let (main_class, args) = if let Some(jar) = jar {

@@ -16,6 +16,12 @@
 //! - `ldc` of MethodType constants goes through `MethodHandleNatives.findMethodHandleType`,
 //!   of MethodHandle constants through `MethodHandleNatives.linkMethodHandleConstant`; the
 //!   results are cached per domain in the class's constant-pool object cache.
+//!
+//! Moving collector: the arguments of these calls sit on the caller's operand stack. Code
+//! here that calls into Java before passing them on (building a MethodType, `asType`, a
+//! class initializer before `linkToStatic`) keeps their references in handles
+//! ([`SavedArgs`]) and writes the current addresses back to the stack afterwards; a local
+//! `ObjRef` is never used across such a call.
 
 use std::sync::atomic::Ordering;
 
@@ -49,7 +55,7 @@ pub fn invoke(
         }
         "linkToStatic" | "linkToSpecial" | "linkToVirtual" | "linkToInterface" => {
             let base = sp - slots;
-            let v = link_to(t, &m.name, base, sp)?;
+            let v = link_to(t, &m.name, call_desc, base, sp)?;
             Ok((v, ret, slots))
         }
         _ => {
@@ -87,6 +93,61 @@ fn invoke_basic(t: &mut JThread, mh: ObjRef, base: usize) -> JResult<u64> {
     exec::invoke(t, target, base)
 }
 
+/// The reference arguments of a signature-polymorphic call at `t.stack[base..]`, kept in
+/// handles while VM code calls into Java (the calling frame is not relied on to keep them
+/// current meanwhile). [`SavedArgs::restore`] writes their current addresses back to the
+/// stack and releases the handles; it must run on every path, errors included.
+pub(crate) struct SavedArgs {
+    mark: usize,
+    /// Stack slots holding references, in handle order from `mark`.
+    slots: Vec<usize>,
+}
+
+impl SavedArgs {
+    /// Saves the receiver at `t.stack[base]` (if `receiver`) and the reference parameters of
+    /// `desc` after it.
+    pub(crate) fn save(t: &mut JThread, desc: &str, base: usize, receiver: bool) -> SavedArgs {
+        let (params, _, _) = parse_sig(desc);
+        let mark = t.handles.len();
+        let mut slots = Vec::with_capacity(params.len() + 1);
+        let mut at = base;
+        if receiver {
+            slots.push(at);
+            at += 1;
+        }
+        for &p in params.iter() {
+            if p == BasicType::Ref {
+                slots.push(at);
+            }
+            at += p.slots();
+        }
+        for &s in &slots {
+            t.handles.push(t.stack[s]);
+        }
+        SavedArgs { mark, slots }
+    }
+
+    /// The handle index of saved stack slot `slot`.
+    pub(crate) fn handle_of(&self, slot: usize) -> usize {
+        let i = self.slots.iter().position(|&s| s == slot).expect("stack slot not saved");
+        self.mark + i
+    }
+
+    /// The current value of saved stack slot `slot`.
+    pub(crate) fn get(&self, t: &JThread, slot: usize) -> u64 {
+        t.handles[self.handle_of(slot)]
+    }
+
+    /// Writes the current references back to the stack and releases the handles (and any
+    /// taken after them).
+    pub(crate) fn restore(self, t: &mut JThread) {
+        for (i, &s) in self.slots.iter().enumerate() {
+            t.stack[s] = t.handles[self.mark + i];
+        }
+        t.handles.truncate(self.mark);
+    }
+}
+
 /// `invokeExact` (`generic == false`) or `invoke` of the handle at `t.stack[base]`.
 pub(crate) fn invoke_checked(
     t: &mut JThread,
@@ -109,15 +170,39 @@ pub(crate) fn invoke_checked(
         t.stack[base] = cached.slot();
         return invoke_basic(t, cached, base);
     }
+    // Slow path: calls into Java, so the arguments (the handle included) live in handles.
+    let saved = SavedArgs::save(t, call_desc, base, true);
+    let r = adapt(t, o, generic, call_desc, base, &saved);
+    saved.restore(t);
+    match r? {
+        Ok(adapted) => {
+            t.stack[base] = adapted.slot();
+            invoke_basic(t, adapted, base)
+        }
+        Err(msg) => Err(t.throw_new("java/lang/invoke/WrongMethodTypeException", Some(&msg))),
+    }
+}
+
+/// The handle at `t.stack[base]` (saved in `saved`) adapted to `call_desc` with `asType`, or,
+/// for `invokeExact`, the WrongMethodTypeException message.
+fn adapt(
+    t: &mut JThread,
+    o: &Offsets,
+    generic: bool,
+    call_desc: &str,
+    base: usize,
+    saved: &SavedArgs,
+) -> JResult<Result<ObjRef, String>> {
     let loader = caller_class(t).map_or(crate::class::LoaderId::BOOT, |c| c.loader);
     let call_type = jli::method_type_for(t, loader, call_desc)?;
+    let mh = from_slot(saved.get(t, base)).expect("null MethodHandle");
     if !generic {
-        let msg = format!(
-            "expected {} but found {}",
-            java_to_string(t, ty)?,
-            java_to_string(t, call_type)?
-        );
-        return Err(t.throw_new("java/lang/invoke/WrongMethodTypeException", Some(&msg)));
+        let ct = t.handle(call_type);
+        let ty = mh.read_ref(o.mh_type).expect("MethodHandle without a type");
+        let expected = java_to_string(t, ty)?;
+        let ct = t.handle_get(ct);
+        let found = java_to_string(t, ct)?;
+        return Ok(Err(format!("expected {expected} but found {found}")));
     }
     let adapted = t.call_virtual(
         mh,
@@ -125,9 +210,7 @@ pub(crate) fn invoke_checked(
         "(Ljava/lang/invoke/MethodType;)Ljava/lang/invoke/MethodHandle;",
         &[call_type.slot()],
     )?;
-    let adapted = from_slot(adapted).expect("asType returned null");
-    t.stack[base] = adapted.slot();
-    invoke_basic(t, adapted, base)
+    Ok(Ok(from_slot(adapted).expect("asType returned null")))
 }
 
 fn caller_class(t: &JThread) -> Option<&'static Class> {
@@ -139,8 +222,9 @@ fn java_to_string(t: &mut JThread, o: ObjRef) -> JResult<String> {
     Ok(t.opt_rust_string(s).unwrap_or_default())
 }
 
-/// `linkTo*(args..., MemberName)` with the arguments at `t.stack[base..sp]`.
-fn link_to(t: &mut JThread, kind: &str, base: usize, sp: usize) -> JResult<u64> {
+/// `linkTo*(args..., MemberName)` with the arguments at `t.stack[base..sp]` (call-site
+/// descriptor `call_desc`, the MemberName last).
+fn link_to(t: &mut JThread, kind: &str, call_desc: &str, base: usize, sp: usize) -> JResult<u64> {
     let o = jli::offsets(t)?;
     let mn = match from_slot(t.stack[sp - 1]) {
         Some(mn) => mn,
@@ -154,7 +238,13 @@ fn link_to(t: &mut JThread, kind: &str, base: usize, sp: usize) -> JResult<u64> 
     };
     let target = match kind {
         "linkToStatic" => {
-            t.ensure_initialized(m.class)?;
+            if !t.domain.class_state(m.class).initialized.load(Ordering::Acquire) {
+                // The class initializer runs Java: keep the arguments in handles meanwhile.
+                let saved = SavedArgs::save(t, call_desc, base, false);
+                let r = t.ensure_initialized(m.class);
+                saved.restore(t);
+                r?;
+            }
             m
         }
         _ => {
@@ -168,6 +258,8 @@ fn link_to(t: &mut JThread, kind: &str, base: usize, sp: usize) -> JResult<u64> 
     };
     if target.is_signature_polymorphic() {
         // A MemberName for MethodHandle.invokeBasic & co. (invokers): its type is the call's.
+        // (Re-read: a class initializer may have run since.)
+        let mn = from_slot(t.stack[sp - 1]).expect("MemberName");
         let ty = mn.read_ref(o.mn_type);
         let desc = match ty {
             Some(ty) if std::ptr::eq(ty.class(), o.mt_class) => {
@@ -254,15 +346,17 @@ pub fn ldc(t: &mut JThread, c: &'static Class, idx: u16) -> JResult<Option<ObjRe
             };
             let kind = *reference_kind as i32;
             let defc = t.load_class(c.loader, r.class_name)?;
-            let defm = t.mirror(defc)?;
-            let caller = t.mirror(c)?;
-            let name = t.intern(r.name)?;
+            // The MethodType first: building it runs Java (class loading, mirrors and
+            // interning below do not collect, so no reference goes stale after it).
             let ty = if kind <= jli::REF_PUT_STATIC {
                 let fc = jli::class_for_descriptor(t, c.loader, r.descriptor)?;
                 t.mirror(fc)?
             } else {
                 jli::method_type_for(t, c.loader, r.descriptor)?
             };
+            let defm = t.mirror(defc)?;
+            let caller = t.mirror(c)?;
+            let name = t.intern(r.name)?;
             let mh = t.call_static(
                 "java/lang/invoke/MethodHandleNatives",
                 "linkMethodHandleConstant",

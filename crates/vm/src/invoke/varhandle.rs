@@ -14,6 +14,10 @@
 //! handle lacks) fall back to the JDK: `vh.toMethodHandle(mode)` invoked with `invoke`
 //! semantics, which also produces the JDK's UnsupportedOperationException for unsupported
 //! modes.
+//!
+//! Moving collector: boxing an argument (`Integer.valueOf`...), `toMethodHandle` and the
+//! WrongMethodTypeException message run Java, so around them the handle and the reference
+//! arguments on the caller's stack are kept in handles ([`SavedArgs`]), never in locals.
 
 use std::sync::OnceLock;
 
@@ -24,6 +28,7 @@ use crate::class::loader::parse_sig;
 use crate::class::{BasicType, Class, LoaderId, Method};
 use crate::heap::{ObjRef, from_slot, to_slot};
 use crate::interp::exec;
+use crate::invoke::handles::SavedArgs;
 use crate::native::reflect::{box_value, unbox_value, widen};
 use crate::thread::{JResult, JThread};
 
@@ -73,26 +78,18 @@ pub fn invoke(
         plan_for(t, vh, m, call_desc)?
     };
     let Some(plan) = plan else {
-        let v = via_method_handle(t, vh, m, call_desc, base, exact)?;
+        let v = via_method_handle(t, m, call_desc, base, exact)?;
         return Ok((v, ret, slots + 1));
     };
-    let mut args: Vec<u64> = Vec::with_capacity(plan.target.arg_slots as usize);
-    args.push(vh.slot());
-    let mut at = base + 1;
-    for (i, conv) in plan.args.iter().enumerate() {
-        let v = t.stack[at];
-        at += params[i].slots();
-        let (v, ty) = match *conv {
-            Conv::Move => (v, params[i]),
-            Conv::Widen(s, d) => (widen(t, s, d, v)?, d),
-            Conv::Box(s) => (to_slot(Some(box_value(t, s, v)?)), BasicType::Ref),
-            Conv::Unbox(d) => (unbox(t, v, d)?, d),
-        };
-        args.push(v);
-        if ty.slots() == 2 {
-            args.push(0);
-        }
-    }
+    let args = if plan.args.iter().any(|c| matches!(c, Conv::Box(_))) {
+        // Boxing runs Java: keep the stack arguments and the boxes made so far in handles.
+        let saved = SavedArgs::save(t, call_desc, base, true);
+        let r = convert_args(t, plan, &params, base, Some(&saved));
+        saved.restore(t);
+        r?
+    } else {
+        convert_args(t, plan, &params, base, None)?
+    };
     let r = exec::call(t, plan.target, &args)?;
     let r = match plan.ret {
         Conv::Move => r,
@@ -108,6 +105,65 @@ pub fn invoke(
     }
     let r = if ret == BasicType::Void { 0 } else { r };
     Ok((r, ret, slots + 1))
+}
+
+/// A converted argument: a value, or a reference kept in handle `.0`.
+enum Arg {
+    Val(u64),
+    Handle(usize),
+}
+
+/// The implementation method's arguments for the call at `t.stack[base..]`: the handle, then
+/// the call's arguments converted by the plan. With `saved` (the stack's references in
+/// handles) the conversions may run Java; without, the plan must not box.
+fn convert_args(
+    t: &mut JThread,
+    plan: &Plan,
+    params: &[BasicType],
+    base: usize,
+    saved: Option<&SavedArgs>,
+) -> JResult<Vec<u64>> {
+    let mut conv: Vec<Arg> = Vec::with_capacity(plan.args.len());
+    let mut tys: Vec<BasicType> = Vec::with_capacity(plan.args.len());
+    let mut at = base + 1;
+    for (i, c) in plan.args.iter().enumerate() {
+        let p = params[i];
+        let v = match saved {
+            Some(s) if p == BasicType::Ref => s.get(t, at),
+            _ => t.stack[at],
+        };
+        let (a, ty) = match *c {
+            Conv::Move => match saved {
+                Some(s) if p == BasicType::Ref => (Arg::Handle(s.handle_of(at)), p),
+                _ => (Arg::Val(v), p),
+            },
+            Conv::Widen(s, d) => (Arg::Val(widen(t, s, d, v)?), d),
+            Conv::Box(s) => {
+                assert!(saved.is_some(), "boxing without saved arguments");
+                let b = box_value(t, s, v)?;
+                (Arg::Handle(t.handle(b)), BasicType::Ref)
+            }
+            Conv::Unbox(d) => (Arg::Val(unbox(t, v, d)?), d),
+        };
+        at += p.slots();
+        conv.push(a);
+        tys.push(ty);
+    }
+    let mut args: Vec<u64> = Vec::with_capacity(plan.target.arg_slots as usize);
+    args.push(match saved {
+        Some(s) => s.get(t, base),
+        None => t.stack[base],
+    });
+    for (a, ty) in conv.into_iter().zip(tys) {
+        args.push(match a {
+            Arg::Val(v) => v,
+            Arg::Handle(h) => t.handles[h],
+        });
+        if ty.slots() == 2 {
+            args.push(0);
+        }
+    }
+    Ok(args)
 }
 
 /// Offset of `VarHandle.exact` (handles made by `withInvokeExactBehavior`).
@@ -309,8 +365,11 @@ fn access_mode(t: &mut JThread, m: &Method) -> JResult<u64> {
 
 /// WrongMethodTypeException as `asType` from the access mode's type would throw it.
 fn wrong_type(t: &mut JThread, vh: ObjRef, m: &Method, call_desc: &str) -> crate::thread::Thrown {
+    // `vh` is used after a call into Java: keep it in a handle.
+    let h = t.handle(vh);
     let r: JResult<String> = (|| {
         let mode = access_mode(t, m)?;
+        let vh = t.handle_get(h);
         let amt = t.call_virtual(
             vh,
             "accessModeType",
@@ -344,6 +403,7 @@ fn wrong_type(t: &mut JThread, vh: ObjRef, m: &Method, call_desc: &str) -> crate
             with_vh(&ct)
         ))
     })();
+    t.handles.truncate(h);
     match r {
         Ok(msg) => t.throw_new("java/lang/invoke/WrongMethodTypeException", Some(&msg)),
         Err(e) => e,
@@ -354,19 +414,26 @@ fn wrong_type(t: &mut JThread, vh: ObjRef, m: &Method, call_desc: &str) -> crate
 /// with exact invocation behavior.
 fn via_method_handle(
     t: &mut JThread,
-    vh: ObjRef,
     m: &'static Method,
     call_desc: &str,
     base: usize,
     exact: bool,
 ) -> JResult<u64> {
+    let saved = SavedArgs::save(t, call_desc, base, true);
+    let r = to_method_handle(t, m, base, &saved);
+    saved.restore(t);
+    t.stack[base] = r?;
+    super::handles::invoke_checked(t, !exact, call_desc, base)
+}
+
+/// `vh.toMethodHandle(mode)` for the handle saved at stack slot `base`.
+fn to_method_handle(t: &mut JThread, m: &Method, base: usize, saved: &SavedArgs) -> JResult<u64> {
     let mode = access_mode(t, m)?;
-    let mh = t.call_virtual(
+    let vh = from_slot(saved.get(t, base)).expect("null VarHandle");
+    t.call_virtual(
         vh,
         "toMethodHandle",
         "(Ljava/lang/invoke/VarHandle$AccessMode;)Ljava/lang/invoke/MethodHandle;",
         &[mode],
-    )?;
-    t.stack[base] = mh;
-    super::handles::invoke_checked(t, !exact, call_desc, base)
+    )
 }

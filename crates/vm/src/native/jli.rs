@@ -261,12 +261,17 @@ pub fn class_for_descriptor(t: &mut JThread, loader: LoaderId, d: &str) -> JResu
 /// A MethodType for method descriptor `desc`, its classes loaded through `loader`.
 pub fn method_type_for(t: &mut JThread, loader: LoaderId, desc: &str) -> JResult<ObjRef> {
     let (params, ret) = super::reflect::split_method_descriptor(desc);
+    // Classes first (a failed load throws, which runs Java), then the mirrors and the array
+    // (VM allocations, which do not collect).
     let rc = class_for_descriptor(t, loader, ret)?;
+    let mut pcs = Vec::with_capacity(params.len());
+    for p in params.iter() {
+        pcs.push(class_for_descriptor(t, loader, p)?);
+    }
     let rm = t.mirror(rc)?;
     let cc = t.vm.wk().class;
-    let arr = t.new_array_of(cc, params.len() as i32)?;
-    for (i, p) in params.iter().enumerate() {
-        let pc = class_for_descriptor(t, loader, p)?;
+    let arr = t.new_array_of(cc, pcs.len() as i32)?;
+    for (i, &pc) in pcs.iter().enumerate() {
         let pm = t.mirror(pc)?;
         arr.write_ref(ARRAY_BASE + i * 8, Some(pm));
     }
@@ -801,9 +806,11 @@ fn mhn_static_field_base(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 fn mhn_get_member_vm_info(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let o = offsets(t)?;
     let mn = nonnull(t, a[0])?;
+    // Boxing runs Java (Long.valueOf): box first, then re-read the MemberName and allocate.
+    let idx = super::reflect::box_value(t, BasicType::Long, mn.read::<u64>(o.mn_vmindex))?;
+    let mn = nonnull(t, t.arg(0))?;
     let object = t.vm.wk().object;
     let arr = t.new_array_of(object, 2)?;
-    let idx = super::reflect::box_value(t, BasicType::Long, mn.read::<u64>(o.mn_vmindex))?;
     arr.write_ref(ARRAY_BASE, Some(idx));
     let target = if let Some(h) = member_field_holder(o, mn) {
         Some(t.mirror(h)?)
@@ -852,6 +859,8 @@ pub fn define_hidden_class(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     mirror.write_ref(t.vm.wk().class_name as usize, Some(name));
     if a[7] != 0 {
         t.ensure_initialized(c)?;
+        // The initializer ran Java: `mirror` may have moved.
+        return Ok(to_slot(Some(t.mirror(c)?)));
     }
     Ok(to_slot(Some(mirror)))
 }

@@ -260,10 +260,14 @@ impl JThread {
                 drop(s);
                 let exc = self.exception.take();
                 if let Some(e) = exc {
+                    let h = self.handle(e);
                     if let Ok(Some(record)) = self.initialization_error_record(e) {
                         *st.init_error.lock() = Some(record);
                     }
+                    self.exception = Some(self.handle_get(h));
+                    self.handles.truncate(h);
                 }
+                let exc = self.exception.take();
                 let is_error = exc.is_some_and(|e| {
                     self.vm.classes.find_loaded(LoaderId::BOOT, "java/lang/Error").is_some_and(|err| e.class().is_subtype_of(err))
                 });
@@ -510,16 +514,33 @@ impl JThread {
     /// Allocates an instance of `c` and runs its constructor `desc` with `args` (receiver not
     /// included). The object is kept in a handle while the constructor runs (it may collect).
     pub fn construct(&mut self, c: &'static Class, desc: &str, args: &[u64]) -> JResult<ObjRef> {
-        self.ensure_initialized(c)?;
         let Some(ctor) = c.declared_method("<init>", desc).map(unsafe_static) else {
             let msg = format!("{}.<init>{desc}", c.java_name());
             return Err(self.throw_new("java/lang/NoSuchMethodError", Some(&msg)));
         };
-        let o = self.alloc_object(c)?;
-        let h = self.handle(o);
+        // Initializing the class runs Java code: the reference arguments wait in handles.
+        let mark = self.handles.len();
         let mut all = Vec::with_capacity(args.len() + 1);
-        all.push(o.slot());
+        all.push(0);
         all.extend_from_slice(args);
+        let mut at = 1;
+        let mut ref_slots = Vec::new();
+        for &ty in ctor.param_types.iter() {
+            if ty == BasicType::Ref && at < all.len() {
+                ref_slots.push(at);
+                self.handles.push(all[at]);
+            }
+            at += ty.slots();
+        }
+        let init = self.ensure_initialized(c);
+        for (k, &i) in ref_slots.iter().enumerate() {
+            all[i] = self.handles[mark + k];
+        }
+        self.handles.truncate(mark);
+        init?;
+        let o = self.alloc_object(c)?;
+        all[0] = o.slot();
+        let h = self.handle(o);
         let r = exec::call(self, ctor, &all);
         let o = self.handle_get(h);
         self.handles.truncate(h);
