@@ -55,12 +55,27 @@ pub struct Copier<'a> {
     /// Reference objects (in to-space) whose referent was not traced.
     pub discovered: Vec<ObjRef>,
     pub copied_objects: usize,
+    /// Large objects (never moved): all of them, those found live, those left to scan.
+    large: rustc_hash::FxHashSet<usize>,
+    pub large_live: rustc_hash::FxHashSet<usize>,
+    large_queue: Vec<ObjRef>,
 }
 
 impl<'a> Copier<'a> {
     /// A copier evacuating `[from.0, from.1)` into `[to.0, to.1)`.
-    pub fn new(l: &'a Layouts, from: (usize, usize), to: (usize, usize)) -> Copier<'a> {
-        Copier { l, from, to_start: to.0, to_top: to.0, to_end: to.1, discovered: Vec::new(), copied_objects: 0 }
+    pub fn new(l: &'a Layouts, from: (usize, usize), to: (usize, usize), large: rustc_hash::FxHashSet<usize>) -> Copier<'a> {
+        Copier {
+            l,
+            from,
+            to_start: to.0,
+            to_top: to.0,
+            to_end: to.1,
+            discovered: Vec::new(),
+            copied_objects: 0,
+            large,
+            large_live: rustc_hash::FxHashSet::default(),
+            large_queue: Vec::new(),
+        }
     }
 
     pub fn in_from_space(&self, addr: usize) -> bool {
@@ -72,9 +87,12 @@ impl<'a> Copier<'a> {
         self.to_top - self.to_start
     }
 
-    /// If `o` was evacuated (or is outside the evacuated space), its current address.
+    /// If `o` was evacuated or marked (or is outside the collected heap), its current address.
     pub fn forwardee(&self, o: ObjRef) -> Option<ObjRef> {
         if !self.in_from_space(o.addr()) {
+            if self.large.contains(&o.addr()) && !self.large_live.contains(&o.addr()) {
+                return None;
+            }
             return Some(o);
         }
         let w = o.raw_class_word();
@@ -83,6 +101,12 @@ impl<'a> Copier<'a> {
 
     /// Evacuates `o` (once) and returns its new address.
     pub fn forward(&mut self, o: ObjRef) -> ObjRef {
+        if !self.in_from_space(o.addr()) {
+            if self.large.contains(&o.addr()) && self.large_live.insert(o.addr()) {
+                self.large_queue.push(o);
+            }
+            return o;
+        }
         if let Some(n) = self.forwardee(o) {
             return n;
         }
@@ -115,14 +139,19 @@ impl<'a> Copier<'a> {
     /// Scans to-space from `from` (an address previously returned by `scan_position`) until
     /// every copied object's references are forwarded.
     pub fn scan(&mut self, mut at: usize) -> usize {
-        while at < self.to_top {
-            let o = ObjRef::from_addr(at);
-            let c = o.class();
-            let size = object_size(self.l, o, c);
-            self.scan_object(o, c);
-            at += size;
+        loop {
+            while at < self.to_top {
+                let o = ObjRef::from_addr(at);
+                let c = o.class();
+                let size = object_size(self.l, o, c);
+                self.scan_object(o, c);
+                at += size;
+            }
+            match self.large_queue.pop() {
+                Some(o) => self.scan_object(o, o.class()),
+                None => return at,
+            }
         }
-        at
     }
 
     pub fn scan_start(&self) -> usize {

@@ -185,7 +185,14 @@ pub struct Heap {
     /// Allocation polls start a collection once `used()` passes this.
     threshold: AtomicUsize,
     min_threshold: usize,
+    /// Large objects, each in its own mapping (start -> mapped length); never moved.
+    large: parking_lot::Mutex<std::collections::BTreeMap<usize, usize>>,
+    large_bytes: AtomicUsize,
 }
+
+/// Objects at least this big live in the large-object space instead of a semispace, so the
+/// collector marks them in place rather than copying them.
+pub const LARGE_OBJECT: usize = 256 << 10;
 
 // SAFETY: the heap is a range of raw memory; concurrent allocation uses an atomic bump pointer,
 // and the collector runs only while every thread of the domain is stopped.
@@ -222,6 +229,8 @@ impl Heap {
             top: AtomicUsize::new(base),
             threshold: AtomicUsize::new(min_threshold),
             min_threshold,
+            large: parking_lot::Mutex::new(std::collections::BTreeMap::new()),
+            large_bytes: AtomicUsize::new(0),
         })
     }
 
@@ -229,6 +238,9 @@ impl Heap {
     #[inline]
     pub fn alloc(&self, class: &'static Class, size: usize) -> Result<ObjRef, OutOfMemory> {
         let size = size.next_multiple_of(8);
+        if size >= LARGE_OBJECT {
+            return self.alloc_large(class, size);
+        }
         let limit = self.space.load(Ordering::Relaxed) + self.max;
         let mut top = self.top.load(Ordering::Relaxed);
         loop {
@@ -242,12 +254,62 @@ impl Heap {
             }
         }
         let p = top as *mut ObjHeader;
-        // SAFETY: [top, top+size) was just claimed by this thread alone, lies inside the
-        // current space and is zero: spaces are zeroed (MADV_DONTNEED) when they are
-        // evacuated, and bump allocation never hands out memory twice between collections.
+        // SAFETY: [top, top+size) was just claimed by this thread alone and lies inside the
+        // current space; it may hold a previous cycle's dead objects, so it is zeroed here.
+        unsafe {
+            std::ptr::write_bytes(p as *mut u8, 0, size);
+            p.write(ObjHeader { class: class as *const Class, mark: AtomicU64::new(0) });
+            Ok(ObjRef(NonNull::new_unchecked(p)))
+        }
+    }
+
+    #[cold]
+    fn alloc_large(&self, class: &'static Class, size: usize) -> Result<ObjRef, OutOfMemory> {
+        if self.used() + size > self.max {
+            return Err(OutOfMemory);
+        }
+        let len = size.next_multiple_of(4096);
+        // SAFETY: an anonymous private mapping with no fixed address; the result is checked.
+        let p = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+                -1,
+                0,
+            )
+        };
+        if p == libc::MAP_FAILED {
+            return Err(OutOfMemory);
+        }
+        self.large.lock().insert(p as usize, len);
+        self.large_bytes.fetch_add(len, Ordering::Relaxed);
+        let p = p as *mut ObjHeader;
+        // SAFETY: a fresh zeroed mapping of at least `size` bytes, owned by this object alone.
         unsafe {
             p.write(ObjHeader { class: class as *const Class, mark: AtomicU64::new(0) });
             Ok(ObjRef(NonNull::new_unchecked(p)))
+        }
+    }
+
+    /// Starts of the large objects.
+    pub fn large_objects(&self) -> Vec<usize> {
+        self.large.lock().keys().copied().collect()
+    }
+
+    /// Frees the large objects not in `live` (after a collection).
+    pub fn sweep_large(&self, live: &rustc_hash::FxHashSet<usize>) {
+        let mut large = self.large.lock();
+        let dead: Vec<(usize, usize)> = large.iter().filter(|(s, _)| !live.contains(s)).map(|(s, l)| (*s, *l)).collect();
+        for (start, len) in dead {
+            large.remove(&start);
+            self.large_bytes.fetch_sub(len, Ordering::Relaxed);
+            // SAFETY: the mapping was created by `alloc_large` and nothing refers to the object:
+            // the collection found no path to it.
+            unsafe {
+                libc::munmap(start as *mut libc::c_void, len);
+            }
         }
     }
 
@@ -262,8 +324,12 @@ impl Heap {
         self.used() + size <= self.max
     }
 
-    /// Bytes allocated in the current space.
+    /// Bytes in use: the current space's allocated part plus the large objects.
     pub fn used(&self) -> usize {
+        self.space_used() + self.large_bytes.load(Ordering::Relaxed)
+    }
+    /// Bytes allocated in the current semispace.
+    pub fn space_used(&self) -> usize {
         self.top.load(Ordering::Relaxed) - self.space.load(Ordering::Relaxed)
     }
     /// The maximum heap size (-Xmx).
@@ -283,19 +349,25 @@ impl Heap {
     }
 
     /// After a collection copied `live` bytes to the other space starting at its base: makes
-    /// it current, returns the evacuated space's pages to the OS (they read as zero after),
-    /// and sets the next threshold.
+    /// it current, returns the evacuated space's pages beyond what the next cycle is likely to
+    /// reuse to the OS, and sets the next threshold.
     pub fn flip(&self, live: usize) {
         let ((from, from_top), (to, _)) = self.spaces();
         self.space.store(to, Ordering::Relaxed);
         self.top.store(to + live, Ordering::Relaxed);
-        let len = (from_top - from).next_multiple_of(4096).min(self.max);
-        // SAFETY: [from, from+len) lies inside our mapping and no live object remains there:
-        // every reachable object was copied and every root updated before the flip.
-        unsafe {
-            libc::madvise(from as *mut libc::c_void, len, libc::MADV_DONTNEED);
+        // Keep as much of the evacuated space mapped as the next cycle will allocate (it is
+        // zeroed at allocation); give back the rest, so the resident size follows the heap.
+        let keep = (live.saturating_mul(3)).max(self.min_threshold).next_multiple_of(4096);
+        let used = (from_top - from).next_multiple_of(4096).min(self.max);
+        if used > keep {
+            // SAFETY: [from+keep, from+used) lies inside our mapping and no live object remains
+            // there: every reachable object was copied and every root updated before the flip.
+            unsafe {
+                libc::madvise((from + keep) as *mut libc::c_void, used - keep, libc::MADV_DONTNEED);
+            }
         }
-        let next = (live.saturating_mul(3)).clamp(self.min_threshold, self.max);
+        let live_total = live + self.large_bytes.load(Ordering::Relaxed);
+        let next = (live_total.saturating_mul(3)).clamp(self.min_threshold, self.max);
         self.threshold.store(next, Ordering::Relaxed);
     }
 
@@ -308,15 +380,19 @@ impl Heap {
         NonNull::new(addr as *mut ObjHeader).map(ObjRef)
     }
 
-    /// Whether `addr` points into the allocated part of the current space.
+    /// Whether `addr` points into the allocated part of the current space or a large object.
     pub fn contains(&self, addr: usize) -> bool {
         let ((start, top), _) = self.spaces();
-        addr >= start && addr < top
+        if addr >= start && addr < top {
+            return true;
+        }
+        self.large.lock().range(..=addr).next_back().is_some_and(|(s, l)| addr < s + l)
     }
 }
 
 impl Drop for Heap {
     fn drop(&mut self) {
+        self.sweep_large(&rustc_hash::FxHashSet::default());
         // SAFETY: the range was mapped by `Heap::new` and no object of it outlives the heap.
         unsafe {
             libc::munmap(self.base as *mut libc::c_void, self.max * 2);

@@ -89,7 +89,8 @@ pub fn collect(t: &mut JThread, clear_soft: bool, cause: &str) {
     if std::env::var_os("JXVM_GC_DEBUG").is_some() {
         eprintln!("GC from {from:#x}..{from_top:#x} to {:#x} first word {:#x}", to.0, ObjRef::from_addr(from).raw_class_word());
     }
-    let mut cp = Copier::new(&layouts, (from, from_top), to);
+    let large: rustc_hash::FxHashSet<usize> = domain.heap.large_objects().into_iter().collect();
+    let mut cp = Copier::new(&layouts, (from, from_top), to, large);
     let me: *mut JThread = t;
     for p in domain.safepoint.threads() {
         if p == me as usize {
@@ -107,6 +108,7 @@ pub fn collect(t: &mut JThread, clear_soft: bool, cause: &str) {
     let at = cp.scan(cp.scan_start());
     process_references(&mut cp, &domain, vm, clear_soft, at);
     rekey_tables(&cp, &domain);
+    domain.heap.sweep_large(&cp.large_live);
     let live = cp.live_bytes();
     domain.heap.flip(live);
     if std::env::var_os("JXVM_GC_DEBUG").is_some() {
@@ -124,7 +126,7 @@ pub fn collect(t: &mut JThread, clear_soft: bool, cause: &str) {
             "[{:.3}s][info][gc] GC({n}) Pause Copy ({cause}) {}M->{}M({}M) {:.3}ms",
             domain.gc.start.elapsed().as_secs_f64(),
             mb(before),
-            mb(live),
+            mb(domain.heap.used()),
             mb(domain.heap.capacity()),
             start.elapsed().as_secs_f64() * 1000.0
         );
@@ -327,6 +329,14 @@ pub fn verify_heap(t: &JThread) -> Result<(), String> {
         reference: None,
     };
     let mut starts = rustc_hash::FxHashSet::default();
+    let large = t.domain.heap.large_objects();
+    for &l in &large {
+        let w = ObjRef::from_addr(l).raw_class_word();
+        if !classes.contains(&w) {
+            return Err(format!("large object at {l:#x} has an invalid class word {w:#x}"));
+        }
+        starts.insert(l);
+    }
     let mut at = start;
     while at < top {
         let o = ObjRef::from_addr(at);
@@ -343,8 +353,13 @@ pub fn verify_heap(t: &JThread) -> Result<(), String> {
         }
         Ok(())
     };
+    let mut objects: Vec<usize> = large;
     let mut at = start;
     while at < top {
+        objects.push(at);
+        at += super::collector::object_size(&layouts, ObjRef::from_addr(at), ObjRef::from_addr(at).class());
+    }
+    for at in objects {
         let o = ObjRef::from_addr(at);
         let c = o.class();
         if c.is_array() {
@@ -358,7 +373,6 @@ pub fn verify_heap(t: &JThread) -> Result<(), String> {
                 check(o.read::<u64>(off as usize), &|| format!("{}+{off} at {at:#x}", c.name))?;
             }
         }
-        at += super::collector::object_size(&layouts, o, c);
     }
     super::verify::verify_frames(t)
 }
