@@ -68,7 +68,8 @@ pub fn collect(t: &mut JThread, clear_soft: bool, cause: &str) {
     if !t.is_attached() {
         return;
     }
-    if !domain.safepoint.begin_collection() {
+    let me: *mut JThread = t;
+    if !domain.safepoint.begin_collection(me) {
         return;
     }
     let start = Instant::now();
@@ -91,18 +92,13 @@ pub fn collect(t: &mut JThread, clear_soft: bool, cause: &str) {
     }
     let large: rustc_hash::FxHashSet<usize> = domain.heap.large_objects().into_iter().collect();
     let mut cp = Copier::new(&layouts, (from, from_top), to, large);
-    let me: *mut JThread = t;
-    for p in domain.safepoint.threads() {
-        if p == me as usize {
-            thread_roots(&mut cp, t);
-        } else {
-            // SAFETY: `p` is an attached thread's boxed JThread (attach/detach keep the registry
-            // exact), and `begin_collection` returned only once every other attached thread is
-            // stopped or blocked in the safepoint module, where it does not touch its JThread
-            // until `end_collection`.
-            let other = unsafe { &mut *(p as *mut JThread) };
-            thread_roots(&mut cp, other);
-        }
+    thread_roots(&mut cp, t);
+    for p in domain.safepoint.stopped_threads() {
+        // SAFETY: `p` was derived from a stopped thread's own `&mut JThread` when it stopped
+        // (safepoint `block`/`blocking`); that thread does not use its JThread again until it
+        // resumes after `end_collection`, so for the collection this is the only live access.
+        let other = unsafe { &mut *(p as *mut JThread) };
+        thread_roots(&mut cp, other);
     }
     domain_roots(&mut cp, &domain, vm);
     let at = cp.scan(cp.scan_start());

@@ -180,13 +180,14 @@ fn run_thread(t: &mut JThread, th: ObjRef) {
     }
     set_eetop(th, 0);
     let mon = crate::thread::monitor::monitor_of(&t.domain, th);
-    t.blocking(|| mon.enter(t.id));
+    let id = t.id;
+    t.blocking(|| mon.enter(id));
     let _ = mon.notify(t.id, true);
     let _ = mon.exit(t.id);
 }
 
 /// Waits until every non-daemon thread of the domain has finished (DestroyJavaVM).
-pub fn wait_for_non_daemon(t: &JThread) {
+pub fn wait_for_non_daemon(t: &mut JThread) {
     let domain = t.domain.clone();
     t.blocking(|| {
         let mut n = domain.non_daemon.lock();

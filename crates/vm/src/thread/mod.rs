@@ -87,8 +87,7 @@ impl JThread {
     pub fn attach(self: &mut Box<Self>) {
         if !self.attached {
             self.attached = true;
-            let p: *mut JThread = &mut **self;
-            self.domain.safepoint.attach(p);
+            self.domain.safepoint.attach();
         }
     }
 
@@ -110,17 +109,24 @@ impl JThread {
         crate::heap::from_slot(self.handles[h]).expect("handle to null")
     }
 
-    /// Runs `f` as a blocking operation: the domain may collect meanwhile; `f` must not touch
-    /// the heap.
-    pub fn blocking<R>(&self, f: impl FnOnce() -> R) -> R {
-        if self.attached { self.domain.safepoint.blocking(f) } else { f() }
+    /// Runs `f` as a blocking operation: the domain may collect meanwhile (updating this
+    /// thread's roots, which is why this takes `&mut self`); `f` must not touch the heap.
+    pub fn blocking<R>(&mut self, f: impl FnOnce() -> R) -> R {
+        if !self.attached {
+            return f();
+        }
+        let domain = self.domain.clone();
+        let p: *mut JThread = self;
+        domain.safepoint.blocking(p, f)
     }
 
     /// Safepoint poll: stops here if another thread of the domain wants to collect.
     #[inline(always)]
-    pub fn poll_safepoint(&self) {
+    pub fn poll_safepoint(&mut self) {
         if self.domain.safepoint.requested.load(std::sync::atomic::Ordering::Relaxed) && self.attached {
-            self.domain.safepoint.block();
+            let domain = self.domain.clone();
+            let p: *mut JThread = self;
+            domain.safepoint.block(p);
         }
     }
 
@@ -143,8 +149,7 @@ impl JThread {
 impl Drop for JThread {
     fn drop(&mut self) {
         if self.attached {
-            let p: *mut JThread = self;
-            self.domain.safepoint.detach(p);
+            self.domain.safepoint.detach();
         }
     }
 }

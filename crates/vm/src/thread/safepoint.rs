@@ -6,9 +6,9 @@
 //! interpreter polls at allocations, back edges and method entries) and around blocking
 //! operations (sleep, wait, park, contended monitor entry, class-initialization waits). A
 //! collector sets `requested`, waits until no other thread is running, collects, and releases
-//! them. Stopped threads' stacks are read and updated by the collector through the registry of
-//! attached threads: a stopped thread is parked inside this module and does not touch its
-//! `JThread` until released.
+//! them. A thread that stops lends its `JThread` to the collector: it publishes a pointer derived
+//! from its own `&mut JThread` for exactly as long as it is stopped (the collector reads and
+//! updates its roots through it) and takes it back before touching the `JThread` again.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -21,6 +21,8 @@ struct State {
     /// Attached threads currently running (not stopped or blocked).
     running: usize,
     collecting: bool,
+    /// Threads lent to the collector while stopped (addresses of their JThreads).
+    stopped: Vec<usize>,
 }
 
 #[derive(Default)]
@@ -28,13 +30,13 @@ pub struct Safepoint {
     pub requested: AtomicBool,
     state: Mutex<State>,
     cond: Condvar,
-    /// Addresses of attached threads' `JThread`s (boxed, so they do not move).
-    threads: Mutex<Vec<usize>>,
+    /// Number of attached threads.
+    attached: Mutex<usize>,
 }
 
 impl Safepoint {
-    pub fn attach(&self, t: *mut JThread) {
-        self.threads.lock().push(t as usize);
+    pub fn attach(&self) {
+        *self.attached.lock() += 1;
         let mut s = self.state.lock();
         while s.collecting {
             self.cond.wait(&mut s);
@@ -42,31 +44,35 @@ impl Safepoint {
         s.running += 1;
     }
 
-    pub fn detach(&self, t: *mut JThread) {
-        self.threads.lock().retain(|&p| p != t as usize);
+    pub fn detach(&self) {
+        *self.attached.lock() -= 1;
         let mut s = self.state.lock();
         s.running -= 1;
         self.cond.notify_all();
     }
 
-    /// Called by a running thread when `requested` is set: stops until the collection ends.
+    /// Called by a running thread when `requested` is set: stops (lending `t`) until the
+    /// collection ends.
     #[cold]
-    pub fn block(&self) {
+    pub fn block(&self, t: *mut JThread) {
         let mut s = self.state.lock();
         s.running -= 1;
+        s.stopped.push(t as usize);
         self.cond.notify_all();
         while s.collecting || self.requested.load(Ordering::Acquire) {
             self.cond.wait(&mut s);
         }
+        s.stopped.retain(|&p| p != t as usize);
         s.running += 1;
     }
 
-    /// Marks the calling thread as blocked (safe for collection) while `f` runs; `f` must not
-    /// touch the heap.
-    pub fn blocking<R>(&self, f: impl FnOnce() -> R) -> R {
+    /// Marks the calling thread as blocked (safe for collection, lending `t`) while `f` runs;
+    /// `f` must not touch the heap or `t`.
+    pub fn blocking<R>(&self, t: *mut JThread, f: impl FnOnce() -> R) -> R {
         {
             let mut s = self.state.lock();
             s.running -= 1;
+            s.stopped.push(t as usize);
             self.cond.notify_all();
         }
         let r = f();
@@ -74,20 +80,23 @@ impl Safepoint {
         while s.collecting {
             self.cond.wait(&mut s);
         }
+        s.stopped.retain(|&p| p != t as usize);
         s.running += 1;
         r
     }
 
     /// Stops every other thread; returns false (after waiting) if another thread is already
     /// collecting, in which case the caller must not collect.
-    pub fn begin_collection(&self) -> bool {
+    pub fn begin_collection(&self, t: *mut JThread) -> bool {
         let mut s = self.state.lock();
         if s.collecting {
             s.running -= 1;
+            s.stopped.push(t as usize);
             self.cond.notify_all();
             while s.collecting {
                 self.cond.wait(&mut s);
             }
+            s.stopped.retain(|&p| p != t as usize);
             s.running += 1;
             return false;
         }
@@ -108,8 +117,9 @@ impl Safepoint {
         self.cond.notify_all();
     }
 
-    /// The attached threads (valid only between begin and end of a collection).
-    pub fn threads(&self) -> Vec<usize> {
-        self.threads.lock().clone()
+    /// The threads lent to the collector (valid only between begin and end of a collection,
+    /// when every attached thread but the collector's is stopped).
+    pub fn stopped_threads(&self) -> Vec<usize> {
+        self.state.lock().stopped.clone()
     }
 }
