@@ -180,14 +180,13 @@ impl Vm {
         Ok(())
     }
 
-    /// A new Java thread context in `domain`, registered with the domain's safepoint.
+    /// A new Java thread context in `domain`; the OS thread that runs it must `attach` it.
     pub fn new_thread(&'static self, domain: Arc<Domain>) -> Box<JThread> {
         let id = self.next_thread_id.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let slots = (self.opts.stack_size / 8).max(64 * 1024) + 16 * 1024;
         let depth = (self.opts.stack_size / 100).clamp(1000, 100_000);
         let mut t = Box::new(JThread::new(self, domain, id, slots, depth));
         t.verify_frames_every = self.opts.verify_frames_every;
-        t.attach();
         t
     }
 
@@ -311,6 +310,7 @@ pub fn describe_exception(t: &mut JThread) -> String {
 /// Boots the JDK in the application domain and returns the main thread.
 pub fn boot(vm: &'static Vm) -> Result<Box<JThread>, BootError> {
     let mut t = vm.new_thread(vm.app_domain.clone());
+    t.attach();
     boot_java(&mut t).map_err(|_| BootError::Java(describe_exception(&mut t)))?;
     Ok(t)
 }

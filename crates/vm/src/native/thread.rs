@@ -148,8 +148,15 @@ fn start0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let stack = (vm.opts.stack_size * 64).max(256 << 20);
     let name = format!("jxvm-{}", nt.id);
     let spawned = std::thread::Builder::new().name(name).stack_size(stack).spawn(move || {
-        let th = nt.thread_obj.expect("started thread has its Thread object");
-        run_thread(&mut nt, th);
+        nt.attach();
+        // Collections between start0 and here moved the Thread object; the domain's thread
+        // table (re-keyed by every collection) knows where it is now.
+        let id = nt.id;
+        let th = nt.domain.threads.lock().iter().find(|(_, h)| h.id == id).map(|(a, _)| ObjRef::from_addr(*a));
+        if let Some(th) = th {
+            nt.thread_obj = Some(th);
+            run_thread(&mut nt, th);
+        }
         if !daemon {
             let mut n = nt.domain.non_daemon.lock();
             *n -= 1;

@@ -82,12 +82,12 @@ impl JThread {
         }
     }
 
-    /// Registers this (boxed, so immovable) thread with its domain so collections can find
-    /// its roots. Done once, before it runs Java code.
-    pub fn attach(self: &mut Box<Self>) {
+    /// Registers this thread with its domain's safepoint, on the OS thread that will run it,
+    /// before it runs Java code (collections then wait for it to stop, and find its roots).
+    pub fn attach(&mut self) {
         if !self.attached {
             self.attached = true;
-            self.domain.safepoint.attach();
+            self.domain.safepoint.enter();
         }
     }
 
@@ -149,7 +149,7 @@ impl JThread {
 impl Drop for JThread {
     fn drop(&mut self) {
         if self.attached {
-            self.domain.safepoint.detach();
+            self.domain.safepoint.leave();
         }
     }
 }

@@ -35,7 +35,9 @@ pub struct Safepoint {
 }
 
 impl Safepoint {
-    pub fn attach(&self) {
+    /// Counts the calling OS thread as running (waiting out a collection in progress). A
+    /// thread enters once, on its own OS thread, before it runs Java code.
+    pub fn enter(&self) {
         *self.attached.lock() += 1;
         let mut s = self.state.lock();
         while s.collecting {
@@ -44,7 +46,8 @@ impl Safepoint {
         s.running += 1;
     }
 
-    pub fn detach(&self) {
+    /// The entered thread ends.
+    pub fn leave(&self) {
         *self.attached.lock() -= 1;
         let mut s = self.state.lock();
         s.running -= 1;
