@@ -10,7 +10,9 @@
 # Usage: tests/conformance.sh [--jxvm PATH] [--jobs N] [NAME...]
 #
 # Program arguments come from a `// ARGS: a b c` comment line near the top of the
-# source file (simple whitespace splitting, no quoting).
+# source file (simple whitespace splitting, no quoting). VM flags passed to BOTH java
+# and jxvm before -cp come from a `// JVMFLAGS: -Xmx64m ...` line the same way (only use
+# flags jxvm accepts: -Xmx/-Xms/-Xss/-D/-verbose:gc/-Xlog:gc).
 #
 # tests/java/KNOWN_FAILURES lists programs expected to fail (one name per line,
 # optional reason after the name, `#` comments allowed). Their failures are
@@ -68,12 +70,15 @@ if [[ "${1:-}" == "--run-one" ]]; then
     # Program arguments from a `// ARGS: ...` line in the first 10 lines.
     ARGS_LINE="$(head -n 10 "$SRC" | sed -n 's#^[[:space:]]*//[[:space:]]*ARGS:[[:space:]]*##p' | head -n 1)"
     read -r -a PROG_ARGS <<<"$ARGS_LINE" || true
+    # VM flags for both VMs from a `// JVMFLAGS: ...` line in the first 10 lines.
+    FLAGS_LINE="$(head -n 10 "$SRC" | sed -n 's#^[[:space:]]*//[[:space:]]*JVMFLAGS:[[:space:]]*##p' | head -n 1)"
+    read -r -a VM_FLAGS <<<"$FLAGS_LINE" || true
 
     set +e
-    timeout "$TIMEOUT_SECS" java -Xshare:auto -cp "$CLS_DIR" "$NAME" ${PROG_ARGS[@]+"${PROG_ARGS[@]}"} \
+    timeout "$TIMEOUT_SECS" java -Xshare:auto ${VM_FLAGS[@]+"${VM_FLAGS[@]}"} -cp "$CLS_DIR" "$NAME" ${PROG_ARGS[@]+"${PROG_ARGS[@]}"} \
         >"$RES/expected.out" 2>"$RES/expected.err" </dev/null
     echo $? >"$RES/expected.rc"
-    timeout "$TIMEOUT_SECS" "$JXVM" -cp "$CLS_DIR" "$NAME" ${PROG_ARGS[@]+"${PROG_ARGS[@]}"} \
+    timeout "$TIMEOUT_SECS" "$JXVM" ${VM_FLAGS[@]+"${VM_FLAGS[@]}"} -cp "$CLS_DIR" "$NAME" ${PROG_ARGS[@]+"${PROG_ARGS[@]}"} \
         >"$RES/actual.out" 2>"$RES/actual.err" </dev/null
     echo $? >"$RES/actual.rc"
     set -e

@@ -9,8 +9,12 @@
 //! object: [ class: *const Class | mark: u64 (identity hash, monitor index) | fields... ]
 //! array:  [ class: *const Class | mark: u64 | length: u32 | pad: u32 | elements... ]
 //! ```
-//! Objects are 8-byte aligned. A heap is one reserved virtual range (`-Xmx`) committed lazily
-//! by the OS and filled by an atomic bump pointer; collection arrives with the collector issue.
+//! Objects are 8-byte aligned. A heap is two semispaces of `-Xmx` bytes each in one reserved
+//! range (committed lazily by the OS) plus a large-object space; objects are bump-allocated
+//! with an atomic pointer, and the copying collector ([`collector`], driven by [`roots`])
+//! evacuates the live ones. Finalization (`Object.finalize`) is not supported: objects are
+//! never registered with `java.lang.ref.Finalizer`, so `finalize` methods never run (the
+//! method is deprecated for removal); `java.lang.ref` references and `Cleaner` work.
 
 pub mod collector;
 pub mod layout;
