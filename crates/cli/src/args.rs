@@ -176,6 +176,9 @@ pub fn parse_args(argv: &[String]) -> Result<Command, String> {
     let mut opts = Options::new(java_home);
     if let Some(x) = xmx {
         opts.max_heap = x;
+        if xms.is_none() {
+            opts.initial_heap = opts.initial_heap.min(x);
+        }
     }
     if let Some(x) = xms {
         opts.initial_heap = x;

@@ -348,6 +348,8 @@ fn boot_java(t: &mut JThread) -> JResult<()> {
         init(t, n)?;
     }
     t.call_static("java/lang/System", "initPhase1", "()V", &[])?;
+    let oom = t.new_exception("java/lang/OutOfMemoryError", Some("Java heap space"))?;
+    *t.domain.oom_error.lock() = Some(oom);
     for n in [
         "java/lang/OutOfMemoryError",
         "java/lang/NullPointerException",

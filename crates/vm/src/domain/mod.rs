@@ -85,6 +85,8 @@ pub struct Domain {
     pub threads: Mutex<FxHashMap<usize, Arc<ThreadHandle>>>,
     /// Stops this domain's threads for collections.
     pub safepoint: crate::thread::safepoint::Safepoint,
+    /// An OutOfMemoryError made at boot, thrown when there is no memory left to build one.
+    pub oom_error: Mutex<Option<ObjRef>>,
     /// Cleared references waiting for the ReferenceHandler thread (linked by `discovered`).
     pub pending_refs: Mutex<Option<ObjRef>>,
     pub pending_refs_cond: Condvar,
@@ -129,6 +131,7 @@ impl Domain {
             boot_unnamed_module: Mutex::new(None),
             threads: Mutex::new(FxHashMap::default()),
             safepoint: Default::default(),
+            oom_error: Mutex::new(None),
             pending_refs: Mutex::new(None),
             pending_refs_cond: Condvar::new(),
             gc: Default::default(),

@@ -225,7 +225,7 @@ impl Heap {
             return Err(std::io::Error::last_os_error());
         }
         let base = p as usize;
-        let min_threshold = initial_bytes.clamp(1 << 20, max);
+        let min_threshold = initial_bytes.clamp(1 << 20, max - max / 8);
         Ok(Heap {
             base,
             max,
@@ -371,7 +371,10 @@ impl Heap {
             }
         }
         let live_total = live + self.large_bytes.load(Ordering::Relaxed);
-        let next = (live_total.saturating_mul(3)).clamp(self.min_threshold, self.max);
+        // Collect before the heap is full, so that threads racing between their allocation
+        // poll and their allocation still find room.
+        let ceiling = self.max - self.max / 8;
+        let next = (live_total.saturating_mul(3)).max(self.min_threshold).min(ceiling);
         self.threshold.store(next, Ordering::Relaxed);
     }
 

@@ -16,7 +16,7 @@ use crate::class::BasicType;
 /// What a slot holds at an instruction.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Kind {
-    /// Not reached / never written.
+    /// Never written (an uninitialized local).
     Bottom,
     /// A primitive (or half of one), or a return address.
     Val,
@@ -27,11 +27,9 @@ pub enum Kind {
 
 impl Kind {
     fn join(self, other: Kind) -> Kind {
-        match (self, other) {
-            (Kind::Bottom, k) | (k, Kind::Bottom) => k,
-            (a, b) if a == b => a,
-            _ => Kind::Conflict,
-        }
+        // An unwritten slot merging with a written one is dead, as in HotSpot (so a loop's
+        // local does not keep its last value alive after the loop).
+        if self == other { self } else { Kind::Conflict }
     }
     fn of(t: BasicType) -> Kind {
         if t == BasicType::Ref { Kind::Ref } else { Kind::Val }

@@ -46,9 +46,20 @@ impl JThread {
     }
 
     // ---- allocation ----
+    /// Throws `OutOfMemoryError: Java heap space`. If building that error itself runs out of
+    /// memory, throws the domain's preallocated one instead (as HotSpot does).
     #[cold]
-    fn out_of_memory(&mut self) -> Thrown {
-        self.throw_new("java/lang/OutOfMemoryError", Some("Java heap space"))
+    pub fn out_of_memory(&mut self) -> Thrown {
+        if self.in_oom {
+            if let Some(e) = *self.domain.oom_error.lock() {
+                self.exception = Some(e);
+            }
+            return Thrown;
+        }
+        self.in_oom = true;
+        let r = self.throw_new("java/lang/OutOfMemoryError", Some("Java heap space"));
+        self.in_oom = false;
+        r
     }
 
     pub fn alloc_object(&mut self, c: &'static Class) -> JResult<ObjRef> {
@@ -77,7 +88,7 @@ impl JThread {
         let Some(size) = (len as usize).checked_mul(esize).and_then(|s| s.checked_add(ARRAY_BASE)) else {
             return Err(self.out_of_memory());
         };
-        if size > i32::MAX as usize * 8 {
+        if len > i32::MAX - 2 {
             return Err(self.throw_new("java/lang/OutOfMemoryError", Some("Requested array size exceeds VM limit")));
         }
         match self.domain.heap.alloc(ac, size) {

@@ -56,6 +56,8 @@ pub struct JThread {
     pub calls_since_verify: u32,
     /// References held by VM code across calls into Java (roots, updated by the collector).
     pub handles: Vec<u64>,
+    /// Set while an OutOfMemoryError is being built.
+    pub in_oom: bool,
     /// Whether this thread is registered with its domain's safepoint (see `attach`).
     attached: bool,
 }
@@ -78,6 +80,7 @@ impl JThread {
             verify_frames_every: 0,
             calls_since_verify: 0,
             handles: Vec::new(),
+            in_oom: false,
             attached: false,
         }
     }
