@@ -325,14 +325,16 @@ pub fn verify_heap(t: &JThread) -> Result<(), String> {
         statics_base: wk.statics_base as usize,
         reference: None,
     };
-    let mut starts = rustc_hash::FxHashSet::default();
+    // Object starts: a bitmap over the space (one bit per 8 bytes), plus the large objects.
+    let mut bits = vec![0u64; (top - start) / 8 / 64 + 1];
+    let mut large_starts = rustc_hash::FxHashSet::default();
     let large = t.domain.heap.large_objects();
     for &l in &large {
         let w = ObjRef::from_addr(l).raw_class_word();
         if !classes.contains(&w) {
             return Err(format!("large object at {l:#x} has an invalid class word {w:#x}"));
         }
-        starts.insert(l);
+        large_starts.insert(l);
     }
     let mut at = start;
     while at < top {
@@ -341,11 +343,19 @@ pub fn verify_heap(t: &JThread) -> Result<(), String> {
         if !classes.contains(&w) {
             return Err(format!("object at {at:#x} has an invalid class word {w:#x}"));
         }
-        starts.insert(at);
+        let i = (at - start) / 8;
+        bits[i / 64] |= 1 << (i % 64);
         at += super::collector::object_size(&layouts, o, o.class());
     }
+    let is_start = |v: usize| -> bool {
+        if v >= start && v < top && v % 8 == 0 {
+            let i = (v - start) / 8;
+            return bits[i / 64] >> (i % 64) & 1 == 1;
+        }
+        large_starts.contains(&v)
+    };
     let check = |v: u64, what: &dyn Fn() -> String| -> Result<(), String> {
-        if v != 0 && !starts.contains(&(v as usize)) {
+        if v != 0 && !is_start(v as usize) {
             return Err(format!("{} = {v:#x} is not an object of the heap", what()));
         }
         Ok(())
