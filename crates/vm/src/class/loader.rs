@@ -723,3 +723,17 @@ mod tests {
         assert_eq!(s, 0);
     }
 }
+
+#[cfg(test)]
+mod descriptor_tests {
+    use crate::class::{param_descriptors, return_descriptor};
+    #[test]
+    fn splits_parameters_without_allocating() {
+        let d = "(I[JLa/B;[[Ljava/lang/String;D)V";
+        let v: Vec<&str> = param_descriptors(d).collect();
+        assert_eq!(v, ["I", "[J", "La/B;", "[[Ljava/lang/String;", "D"]);
+        assert_eq!(return_descriptor(d), "V");
+        assert_eq!(param_descriptors("()V").count(), 0);
+        assert_eq!(param_descriptors("(La/B").count(), 0);
+    }
+}

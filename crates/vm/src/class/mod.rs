@@ -95,6 +95,58 @@ impl BasicType {
     }
 }
 
+impl BasicType {
+    /// The wrapper class of a primitive type ("java/lang/Integer"; Object for others).
+    pub fn wrapper_class(self) -> &'static str {
+        match self {
+            BasicType::Boolean => "java/lang/Boolean",
+            BasicType::Byte => "java/lang/Byte",
+            BasicType::Char => "java/lang/Character",
+            BasicType::Short => "java/lang/Short",
+            BasicType::Int => "java/lang/Integer",
+            BasicType::Float => "java/lang/Float",
+            BasicType::Long => "java/lang/Long",
+            BasicType::Double => "java/lang/Double",
+            _ => "java/lang/Object",
+        }
+    }
+}
+
+/// The parameter descriptors of a method descriptor, in order, without allocating
+/// ("(I[JLa/B;)V" gives "I", "[J", "La/B;"). Stops at the first malformed one.
+pub struct ParamDescriptors<'a> {
+    desc: &'a str,
+    at: usize,
+}
+
+impl<'a> Iterator for ParamDescriptors<'a> {
+    type Item = &'a str;
+    fn next(&mut self) -> Option<&'a str> {
+        let b = self.desc.as_bytes();
+        let start = self.at;
+        let mut i = start;
+        while b.get(i) == Some(&b'[') {
+            i += 1;
+        }
+        match b.get(i)? {
+            b')' if i == start => return None,
+            b'L' => i += b[i..].iter().position(|&c| c == b';')? + 1,
+            _ => i += 1,
+        }
+        self.at = i;
+        self.desc.get(start..i)
+    }
+}
+
+pub fn param_descriptors(desc: &str) -> ParamDescriptors<'_> {
+    ParamDescriptors { desc, at: 1 }
+}
+
+/// The return descriptor of a method descriptor (after the ')').
+pub fn return_descriptor(desc: &str) -> &str {
+    desc.rfind(')').map_or("", |i| &desc[i + 1..])
+}
+
 /// Identifies a class loader within the VM. Loader *objects* are per domain; ids are shared.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct LoaderId(pub u32);

@@ -233,17 +233,7 @@ fn prim_conv(src: BasicType, dst: BasicType) -> Option<Conv> {
 }
 
 fn wrapper_name(ty: BasicType) -> &'static str {
-    match ty {
-        BasicType::Boolean => "java/lang/Boolean",
-        BasicType::Byte => "java/lang/Byte",
-        BasicType::Char => "java/lang/Character",
-        BasicType::Short => "java/lang/Short",
-        BasicType::Int => "java/lang/Integer",
-        BasicType::Float => "java/lang/Float",
-        BasicType::Long => "java/lang/Long",
-        BasicType::Double => "java/lang/Double",
-        _ => "java/lang/Object",
-    }
+    ty.wrapper_class()
 }
 
 fn wrapped_type(c: &Class) -> Option<BasicType> {

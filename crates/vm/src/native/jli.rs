@@ -202,35 +202,24 @@ pub fn method_type_matches(t: &JThread, o: &Offsets, mt: ObjRef, desc: &str) -> 
         return false;
     };
     let n = pt.array_len();
-    let mut i = 1;
     let mut k = 0;
-    while i < b.len() && b[i] != b')' {
-        let s = i;
-        while b[i] == b'[' {
-            i += 1;
-        }
-        if b[i] == b'L' {
-            while b[i] != b';' {
-                i += 1;
-            }
-        }
-        i += 1;
+    for p in crate::class::param_descriptors(desc) {
         if k >= n {
             return false;
         }
         let Some(m) = pt.read_ref(ARRAY_BASE + k * 8) else {
             return false;
         };
-        if !class_matches_descriptor(t.class_of_mirror(m), &desc[s..i]) {
+        if !class_matches_descriptor(t.class_of_mirror(m), p) {
             return false;
         }
         k += 1;
     }
-    if k != n || i >= b.len() {
+    if k != n || !b.contains(&b')') {
         return false;
     }
     match mt.read_ref(o.mt_rtype) {
-        Some(r) => class_matches_descriptor(t.class_of_mirror(r), &desc[i + 1..]),
+        Some(r) => class_matches_descriptor(t.class_of_mirror(r), crate::class::return_descriptor(desc)),
         None => false,
     }
 }
@@ -830,13 +819,7 @@ fn mhn_get_member_vm_info(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 /// class's loader and module, and `classData` goes into its mirror.
 pub fn define_hidden_class(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let o = offsets(t)?;
-    let b = nonnull(t, a[3])?;
-    let (off, len) = (jint(a[4]), jint(a[5]));
-    let data = b.array_slice::<u8>();
-    if off < 0 || len < 0 || off as usize + len as usize > data.len() {
-        return Err(t.throw_new("java/lang/ArrayIndexOutOfBoundsException", None));
-    }
-    let bytes = data[off as usize..(off + len) as usize].to_vec();
+    let bytes = super::bytes_of(t, a[3], jint(a[4]), jint(a[5]))?;
     let lookup = nonnull(t, a[1])?;
     let lookup = t.class_of_mirror(lookup);
     let loader = t.domain.loader_id(obj(a[0]));

@@ -546,13 +546,7 @@ fn define_from_bytes(t: &mut JThread, loader: Option<ObjRef>, name: Option<ObjRe
 
 /// defineClass1(ClassLoader, String, byte[], int off, int len, ProtectionDomain, String source)
 fn define_class1(t: &mut JThread, a: &[u64]) -> JResult<u64> {
-    let b = nonnull(t, a[2])?;
-    let (off, len) = (jint(a[3]), jint(a[4]));
-    let data = b.array_slice::<u8>();
-    if off < 0 || len < 0 || off as usize + len as usize > data.len() {
-        return Err(t.throw_new("java/lang/ArrayIndexOutOfBoundsException", None));
-    }
-    let bytes = data[off as usize..(off + len) as usize].to_vec();
+    let bytes = super::bytes_of(t, a[2], jint(a[3]), jint(a[4]))?;
     define_from_bytes(t, obj(a[0]), obj(a[1]), &bytes)
 }
 
@@ -561,13 +555,7 @@ fn define_class0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     if jint(a[8]) & super::jli::HIDDEN_CLASS != 0 {
         return super::jli::define_hidden_class(t, a);
     }
-    let b = nonnull(t, a[3])?;
-    let (off, len) = (jint(a[4]), jint(a[5]));
-    let data = b.array_slice::<u8>();
-    if off < 0 || len < 0 || off as usize + len as usize > data.len() {
-        return Err(t.throw_new("java/lang/ArrayIndexOutOfBoundsException", None));
-    }
-    let bytes = data[off as usize..(off + len) as usize].to_vec();
+    let bytes = super::bytes_of(t, a[3], jint(a[4]), jint(a[5]))?;
     define_from_bytes(t, obj(a[0]), obj(a[2]), &bytes)
 }
 

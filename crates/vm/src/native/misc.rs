@@ -313,13 +313,7 @@ fn unpark(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 
 /// Unsafe.defineClass0(String name, byte[] b, int off, int len, ClassLoader loader, ProtectionDomain pd)
 fn unsafe_define_class(t: &mut JThread, a: &[u64]) -> JResult<u64> {
-    let b = nonnull(t, a[2])?;
-    let (off, len) = (jint(a[3]), jint(a[4]));
-    let data = b.array_slice::<u8>();
-    if off < 0 || len < 0 || off as usize + len as usize > data.len() {
-        return Err(t.throw_new("java/lang/ArrayIndexOutOfBoundsException", None));
-    }
-    let bytes = data[off as usize..(off + len) as usize].to_vec();
+    let bytes = super::bytes_of(t, a[2], jint(a[3]), jint(a[4]))?;
     let loader = t.domain.loader_id(obj(a[5]));
     let name = obj(a[1]).map(|n| t.rust_string(n).replace('.', "/"));
     match t.vm.classes.define(loader, name.as_deref(), &bytes, None, false) {

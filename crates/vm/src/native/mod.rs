@@ -115,6 +115,16 @@ pub fn nonnull(t: &mut JThread, v: u64) -> JResult<ObjRef> {
     }
 }
 
+/// A copy of `len` bytes at `off` of byte array `arr`, or ArrayIndexOutOfBoundsException.
+pub fn bytes_of(t: &mut JThread, arr: u64, off: i32, len: i32) -> JResult<Vec<u8>> {
+    let arr = nonnull(t, arr)?;
+    let data = arr.array_slice::<u8>();
+    if off < 0 || len < 0 || off as usize + len as usize > data.len() {
+        return Err(t.throw_new("java/lang/ArrayIndexOutOfBoundsException", None));
+    }
+    Ok(data[off as usize..off as usize + len as usize].to_vec())
+}
+
 pub fn jint(v: u64) -> i32 {
     v as i32
 }

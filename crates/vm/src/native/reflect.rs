@@ -277,23 +277,7 @@ fn class_for_descriptor(t: &mut JThread, loader: LoaderId, desc: &str) -> JResul
 
 /// Splits "(I[JLjava/lang/String;)V" into parameter descriptors and the return descriptor.
 pub fn split_method_descriptor(desc: &str) -> (Vec<&str>, &str) {
-    let b = desc.as_bytes();
-    let mut i = 1;
-    let mut params = Vec::new();
-    while i < b.len() && b[i] != b')' {
-        let s = i;
-        while b[i] == b'[' {
-            i += 1;
-        }
-        if b[i] == b'L' {
-            while b[i] != b';' {
-                i += 1;
-            }
-        }
-        i += 1;
-        params.push(&desc[s..i]);
-    }
-    (params, &desc[i + 1..])
+    (crate::class::param_descriptors(desc).collect(), crate::class::return_descriptor(desc))
 }
 
 fn get_declared_fields(t: &mut JThread, a: &[u64]) -> JResult<u64> {
@@ -700,17 +684,7 @@ fn array_set_typed(t: &mut JThread, a: &[u64], have: BasicType) -> JResult<u64> 
 // ---- boxing ----
 
 fn wrapper_name(ty: BasicType) -> &'static str {
-    match ty {
-        BasicType::Boolean => "java/lang/Boolean",
-        BasicType::Byte => "java/lang/Byte",
-        BasicType::Char => "java/lang/Character",
-        BasicType::Short => "java/lang/Short",
-        BasicType::Int => "java/lang/Integer",
-        BasicType::Float => "java/lang/Float",
-        BasicType::Long => "java/lang/Long",
-        BasicType::Double => "java/lang/Double",
-        _ => "java/lang/Object",
-    }
+    ty.wrapper_class()
 }
 
 /// Boxes a primitive slot value with the wrapper's `valueOf`.

@@ -133,12 +133,7 @@ fn adler32(init: i32, data: &[u8]) -> i32 {
 }
 
 fn byte_slice(t: &mut JThread, arr: u64, off: i32, len: i32) -> JResult<Vec<u8>> {
-    let arr = nonnull(t, arr)?;
-    let data = arr.array_slice::<u8>();
-    if off < 0 || len < 0 || off as usize + len as usize > data.len() {
-        return Err(t.throw_new("java/lang/ArrayIndexOutOfBoundsException", None));
-    }
-    Ok(data[off as usize..off as usize + len as usize].to_vec())
+    super::bytes_of(t, arr, off, len)
 }
 
 fn native_bytes(addr: i64, len: i32) -> Vec<u8> {
