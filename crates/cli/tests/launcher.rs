@@ -239,3 +239,42 @@ fn jsr_ret_goto_w_and_wide_run_like_hotspot() {
     assert_same(&j, &x, 1);
     assert_eq!(String::from_utf8_lossy(&x.stdout), "5\n1005\n");
 }
+
+#[test]
+fn thread_blocked_reading_stdin_does_not_hold_up_collections() {
+    if !have_jdk() {
+        return;
+    }
+    use std::io::Write;
+    let d = scratch("stdin");
+    compile(
+        &d,
+        "In.java",
+        r#"import java.io.*; import java.util.*;
+public class In { public static void main(String[] a) throws Exception {
+  Thread t = new Thread(() -> { List<int[]> l = new ArrayList<>(); for (int i = 0; i < 200000; i++) { l.add(new int[16]); if (l.size() > 1000) l.clear(); } System.out.println("alloc done"); });
+  t.start(); t.join(10000);
+  System.out.println("allocator finished while main was running: " + !t.isAlive());
+  BufferedReader r = new BufferedReader(new InputStreamReader(System.in));
+  Thread u = new Thread(() -> { List<int[]> l = new ArrayList<>(); for (int i = 0; i < 200000; i++) { l.add(new int[16]); if (l.size() > 1000) l.clear(); } System.out.println("alloc done while main reads"); });
+  u.start();
+  String line = r.readLine();
+  System.out.println("other thread finished before the input came: " + !u.isAlive());
+  u.join(); System.out.println("read " + line.length()); } }"#,
+    );
+    let mut child = jxvm()
+        .arg("-Xmx16m")
+        .arg("-cp")
+        .arg(&d)
+        .arg("In")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Keep stdin open (main blocked in read) long enough for the other thread to finish.
+    std::thread::sleep(std::time::Duration::from_secs(4));
+    child.stdin.take().unwrap().write_all(b"hello\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("alloc done while main reads\nother thread finished before the input came: true\nread 5"), "{text}");
+}

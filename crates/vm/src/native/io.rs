@@ -238,21 +238,26 @@ fn raf_open(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 fn fis_read0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let fd = stream_fd(t, a[0])?;
     let mut b = [0u8; 1];
-    let n = io_result(t, port::read(fd, &mut b))?;
+    // A read may wait indefinitely (a terminal, a pipe): other threads may collect meanwhile.
+    let r = t.blocking(|| port::read(fd, &mut b));
+    let n = io_result(t, r)?;
     Ok(ret_int(if n == 0 { -1 } else { b[0] as i32 }))
 }
 
 fn fis_read_bytes(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let fd = stream_fd(t, a[0])?;
-    let (arr, off, len) = byte_range(t, a[1], jint(a[2]), jint(a[3]))?;
+    let (_, off, len) = byte_range(t, a[1], jint(a[2]), jint(a[3]))?;
     if len == 0 {
         return Ok(0);
     }
     let mut buf = vec![0u8; len];
-    let n = io_result(t, port::read(fd, &mut buf))?;
+    let r = t.blocking(|| port::read(fd, &mut buf));
+    let n = io_result(t, r)?;
     if n == 0 {
         return Ok(ret_int(-1));
     }
+    // The array may have moved while this thread was blocked: re-read the argument.
+    let arr = nonnull(t, t.arg(1))?;
     arr.array_slice::<u8>()[off..off + n].copy_from_slice(&buf[..n]);
     Ok(ret_int(n as i32))
 }
