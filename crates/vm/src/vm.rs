@@ -97,6 +97,8 @@ pub struct Vm {
     pub natives: crate::native::Registry,
     /// Properties reported by VM.getRuntimeArguments and SystemProps.
     pub launcher_props: Vec<(String, String)>,
+    /// The JDK's version ("17.0.21.1"), read from its release file on first use.
+    pub java_version: OnceLock<String>,
 }
 
 /// Errors that stop the VM before Java code can report them.
@@ -144,6 +146,7 @@ impl Vm {
             start_time: std::time::Instant::now(),
             natives: crate::native::Registry::new(),
             launcher_props: Vec::new(),
+            java_version: OnceLock::new(),
         }));
         vm.load_well_known()?;
         Ok(vm)

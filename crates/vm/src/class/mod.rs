@@ -96,6 +96,20 @@ impl BasicType {
 }
 
 impl BasicType {
+    /// Whether a value of this primitive type converts to `dst` by widening (JLS §5.1.2).
+    pub fn widens_to(self, dst: BasicType) -> bool {
+        use BasicType::*;
+        matches!(
+            (self, dst),
+            (Byte, Short | Int | Long | Float | Double)
+                | (Short, Int | Long | Float | Double)
+                | (Char, Int | Long | Float | Double)
+                | (Int, Long | Float | Double)
+                | (Long, Float | Double)
+                | (Float, Double)
+        )
+    }
+
     /// The wrapper class of a primitive type ("java/lang/Integer"; Object for others).
     pub fn wrapper_class(self) -> &'static str {
         match self {

@@ -87,9 +87,6 @@ pub fn collect(t: &mut JThread, clear_soft: bool, cause: &str) {
         reference,
     };
     let ((from, from_top), to) = domain.heap.spaces();
-    if std::env::var_os("JXVM_GC_DEBUG").is_some() {
-        eprintln!("GC from {from:#x}..{from_top:#x} to {:#x} first word {:#x}", to.0, ObjRef::from_addr(from).raw_class_word());
-    }
     let large: rustc_hash::FxHashSet<usize> = domain.heap.large_objects().into_iter().collect();
     let mut cp = Copier::new(&layouts, (from, from_top), to, large);
     thread_roots(&mut cp, t);
@@ -107,9 +104,6 @@ pub fn collect(t: &mut JThread, clear_soft: bool, cause: &str) {
     domain.heap.sweep_large(&cp.large_live);
     let live = cp.live_bytes();
     domain.heap.flip(live);
-    if std::env::var_os("JXVM_GC_DEBUG").is_some() {
-        eprintln!("GC done live {live} first word {:#x}", ObjRef::from_addr(to.0).raw_class_word());
-    }
     let n = domain.gc.count.fetch_add(1, Ordering::Relaxed);
     if domain.gc.verify.load(Ordering::Relaxed) {
         if let Err(e) = verify_heap(t) {
@@ -174,9 +168,6 @@ fn thread_roots(cp: &mut Copier, th: &mut JThread) {
         }
         for slot in 0..prep.max_locals as usize + depth {
             if map.is_ref(slot) {
-                if std::env::var_os("JXVM_GC_DEBUG").is_some() {
-                    eprintln!("root {:?} pc {} op {:?} slot {slot} = {:#x}", f.method, f.pc, prep.ops[f.pc as usize], th.stack[bp + slot]);
-                }
                 cp.forward_slot(&mut th.stack[bp + slot]);
             }
         }
@@ -259,16 +250,23 @@ enum RefKind {
     Strong,
 }
 
-fn ref_kind(vm: &crate::vm::Vm, c: &'static crate::class::Class) -> RefKind {
-    let is = |n: &str| vm.classes.find_loaded(LoaderId::BOOT, n).is_some_and(|k| c.is_subtype_of(k));
-    if is("java/lang/ref/SoftReference") {
-        RefKind::Soft
-    } else if is("java/lang/ref/WeakReference") {
-        RefKind::Weak
-    } else if is("java/lang/ref/PhantomReference") {
-        RefKind::Phantom
-    } else {
-        RefKind::Strong
+/// The soft, weak and phantom reference classes, looked up once per collection.
+struct RefClasses([Option<&'static crate::class::Class>; 3]);
+
+impl RefClasses {
+    fn new(vm: &crate::vm::Vm) -> RefClasses {
+        let find = |n: &str| vm.classes.find_loaded(LoaderId::BOOT, n);
+        RefClasses([find("java/lang/ref/SoftReference"), find("java/lang/ref/WeakReference"), find("java/lang/ref/PhantomReference")])
+    }
+
+    fn kind(&self, c: &'static crate::class::Class) -> RefKind {
+        let is = |k: Option<&'static crate::class::Class>| k.is_some_and(|k| c.is_subtype_of(k));
+        match self.0 {
+            [soft, _, _] if is(soft) => RefKind::Soft,
+            [_, weak, _] if is(weak) => RefKind::Weak,
+            [_, _, phantom] if is(phantom) => RefKind::Phantom,
+            _ => RefKind::Strong,
+        }
     }
 }
 
@@ -278,6 +276,7 @@ fn process_references(cp: &mut Copier, d: &Domain, vm: &crate::vm::Vm, clear_sof
     let Some(reference) = vm.classes.find_loaded(LoaderId::BOOT, "java/lang/ref/Reference") else { return };
     let Some(referent_off) = reference.instance_field("referent").map(|f| f.offset as usize) else { return };
     let Some(discovered_off) = reference.instance_field("discovered").map(|f| f.offset as usize) else { return };
+    let kinds = RefClasses::new(vm);
     let mut deferred: Vec<(ObjRef, RefKind)> = Vec::new();
     loop {
         let batch = std::mem::take(&mut cp.discovered);
@@ -290,7 +289,7 @@ fn process_references(cp: &mut Copier, d: &Domain, vm: &crate::vm::Vm, clear_sof
                 r.write::<u64>(referent_off, n.slot());
                 continue;
             }
-            let kind = ref_kind(vm, r.class());
+            let kind = kinds.kind(r.class());
             if kind == RefKind::Strong || (kind == RefKind::Soft && !clear_soft) {
                 let n = cp.forward(referent);
                 r.write::<u64>(referent_off, n.slot());

@@ -5,7 +5,6 @@
 //! to its caller. Calls recurse on the native stack (the thread's stack is sized for it) and
 //! a depth limit turns runaway recursion into a catchable `StackOverflowError`.
 
-use std::sync::atomic::Ordering;
 
 use super::decode::Prepared;
 use super::op::Op;
@@ -261,6 +260,12 @@ fn resolve_method_slow(t: &mut JThread, m: &'static Method, idx: u16) -> JResult
         Ok(r) => Ok(r),
         Err(e) => Err(t.throw_resolve(e)),
     }
+}
+
+/// A signature-polymorphic call (MethodHandle/VarHandle): typed by the call site's descriptor.
+fn invoke_polymorphic(t: &mut JThread, m: &'static Method, rm: &'static Method, idx: u16, sp: usize) -> JResult<(u64, BasicType, usize)> {
+    let call_desc = m.class.file.as_ref().and_then(|f| f.constant_pool.member_ref(idx)).map_or("", |r| r.descriptor);
+    crate::invoke::invoke_polymorphic(t, rm, call_desc, sp)
 }
 
 /// Selects the target of invokevirtual for receiver class `rc`.
@@ -834,8 +839,7 @@ fn run(
                 sync!();
                 let (rm, sig) = tri!(resolve_method(t, m, idx));
                 if rm.is_signature_polymorphic() {
-                    let call_desc = m.class.file.as_ref().and_then(|f| f.constant_pool.member_ref(idx)).map(|r| r.descriptor).unwrap_or("");
-                    let (v, ret, nslots) = tri!(crate::invoke::invoke_polymorphic(t, rm, call_desc, sp));
+                    let (v, ret, nslots) = tri!(invoke_polymorphic(t, m, rm, idx, sp));
                     sp -= nslots;
                     push_result!(ret, v);
                     continue;
@@ -867,8 +871,7 @@ fn run(
                 sync!();
                 let (rm, _) = tri!(resolve_method(t, m, idx));
                 if rm.is_signature_polymorphic() {
-                    let call_desc = m.class.file.as_ref().and_then(|f| f.constant_pool.member_ref(idx)).map(|r| r.descriptor).unwrap_or("");
-                    let (v, ret, nslots) = tri!(crate::invoke::invoke_polymorphic(t, rm, call_desc, sp));
+                    let (v, ret, nslots) = tri!(invoke_polymorphic(t, m, rm, idx, sp));
                     sp -= nslots;
                     push_result!(ret, v);
                     continue;
@@ -1005,9 +1008,4 @@ fn run(
             }
         }
     }
-}
-
-/// Value of a `java.lang.Thread`'s interrupt status shared with blocking natives.
-pub fn interrupted(t: &JThread) -> bool {
-    t.interrupted.load(Ordering::Relaxed)
 }

@@ -216,20 +216,10 @@ fn plan_for(
 }
 
 fn prim_conv(src: BasicType, dst: BasicType) -> Option<Conv> {
-    use BasicType::*;
     if src == dst {
         return Some(Conv::Move);
     }
-    let ok = matches!(
-        (src, dst),
-        (Byte, Short | Int | Long | Float | Double)
-            | (Short, Int | Long | Float | Double)
-            | (Char, Int | Long | Float | Double)
-            | (Int, Long | Float | Double)
-            | (Long, Float | Double)
-            | (Float, Double)
-    );
-    ok.then_some(Conv::Widen(src, dst))
+    src.widens_to(dst).then_some(Conv::Widen(src, dst))
 }
 
 fn wrapper_name(ty: BasicType) -> &'static str {

@@ -1,7 +1,7 @@
 //! Natives of java.io: FileDescriptor, FileInputStream, FileOutputStream, RandomAccessFile,
 //! UnixFileSystem and Console. Every host interaction goes through [`crate::port`].
 
-use super::{Registry, jint, nonnull, obj, ret_bool, ret_int};
+use super::{Registry, jint, nonnull, ret_bool, ret_int};
 use crate::heap::ObjRef;
 use crate::heap::layout::ARRAY_BASE;
 use crate::port::{self, OpenMode, PortError};
@@ -309,8 +309,4 @@ fn ufs_list(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         arr.write_ref(ARRAY_BASE + i * 8, Some(s));
     }
     Ok(arr.slot())
-}
-
-pub fn unused(_: u64) -> Option<ObjRef> {
-    obj(0)
 }

@@ -214,7 +214,7 @@ fn system_arraycopy(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     }
     let (slen, dlen) = (src.array_len() as i64, dst.array_len() as i64);
     let bad = |what: &str, idx: i64, l: i64| -> String {
-        format!("arraycopy: {what} index {idx} out of bounds for {}[{l}]", array_type_name(sc).replace("object array", "object array"))
+        format!("arraycopy: {what} index {idx} out of bounds for {}[{l}]", array_type_name(sc))
     };
     if sp < 0 || dp < 0 || len < 0 || sp as i64 + len as i64 > slen || dp as i64 + len as i64 > dlen {
         let msg = if sp < 0 {
@@ -453,7 +453,7 @@ fn ste_init_all(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         if let Some(module) = &c.module {
             let s = t.intern(module)?;
             el.write_ref(f_module, Some(s));
-            let v = t.intern(&crate::native::misc::java_version(t.vm))?;
+            let v = t.intern(crate::native::misc::java_version(t.vm))?;
             el.write_ref(f_version, Some(v));
         }
     }

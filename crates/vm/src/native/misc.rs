@@ -358,8 +358,8 @@ fn find_signal(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 }
 
 /// The JDK's version string ("17.0.21.1"), from its `release` file.
-pub fn java_version(vm: &Vm) -> String {
-    release_value(vm, "JAVA_VERSION").unwrap_or_else(|| "17".into())
+pub fn java_version(vm: &Vm) -> &str {
+    vm.java_version.get_or_init(|| release_value(vm, "JAVA_VERSION").unwrap_or_else(|| "17".into()))
 }
 
 fn release_value(vm: &Vm, key: &str) -> Option<String> {
@@ -370,7 +370,7 @@ fn release_value(vm: &Vm, key: &str) -> Option<String> {
 fn vm_properties(t: &mut JThread, _: &[u64]) -> JResult<u64> {
     let vm = t.vm;
     let home = vm.opts.java_home.display().to_string();
-    let version = release_value(vm, "JAVA_RUNTIME_VERSION").unwrap_or_else(|| java_version(vm));
+    let version = release_value(vm, "JAVA_RUNTIME_VERSION").unwrap_or_else(|| java_version(vm).to_string());
     let mut props: Vec<(String, String)> = vec![
         ("java.home".into(), home.clone()),
         ("java.vm.specification.name".into(), "Java Virtual Machine Specification".into()),

@@ -131,12 +131,7 @@ fn get_primitive_class(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 fn init_class_name(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let m = nonnull(t, a[0])?;
     let c = t.class_of_mirror(m);
-    let name = if c.hidden {
-        c.java_name().replacen("$$", "$$", 1)
-    } else {
-        c.java_name()
-    };
-    let s = t.intern(&name)?;
+    let s = t.intern(&c.java_name())?;
     m.write_ref(t.vm.wk().class_name as usize, Some(s));
     Ok(s.slot())
 }
@@ -729,16 +724,7 @@ pub fn widen(t: &mut JThread, src: BasicType, dst: BasicType, v: u64) -> JResult
             _ => v as i32 as i64,
         }
     };
-    let ok = matches!(
-        (src, dst),
-        (Byte, Short | Int | Long | Float | Double)
-            | (Short, Int | Long | Float | Double)
-            | (Char, Int | Long | Float | Double)
-            | (Int, Long | Float | Double)
-            | (Long, Float | Double)
-            | (Float, Double)
-    );
-    if !ok {
+    if !src.widens_to(dst) {
         return Err(t.throw_new("java/lang/IllegalArgumentException", Some("argument type mismatch")));
     }
     Ok(match dst {

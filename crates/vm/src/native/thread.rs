@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::{Registry, nonnull, obj, ret_bool};
+use super::{Registry, nonnull, ret_bool};
 use crate::domain::ThreadHandle;
 use crate::heap::ObjRef;
 use crate::thread::{JResult, JThread};
@@ -202,8 +202,4 @@ pub fn wait_for_non_daemon(t: &mut JThread) {
             domain.non_daemon_cond.wait(&mut n);
         }
     });
-}
-
-pub fn is_null(v: u64) -> bool {
-    obj(v).is_none()
 }

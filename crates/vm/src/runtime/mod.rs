@@ -564,15 +564,9 @@ impl JThread {
         self.alloc_object(c)
     }
 
+    /// Throws the error a failed resolution names (its message is already in Java's form).
     pub fn throw_resolve(&mut self, e: ResolveError) -> Thrown {
-        let msg = e.message.replace('/', ".");
-        let msg = if e.class == "java/lang/NoClassDefFoundError" { e.message.clone() } else { msg };
-        let msg = if e.class == "java/lang/NoSuchMethodError" || e.class == "java/lang/NoSuchFieldError" || e.class == "java/lang/IncompatibleClassChangeError" || e.class == "java/lang/VerifyError" || e.class == "java/lang/ClassFormatError" || e.class == "java/lang/UnsupportedClassVersionError" {
-            e.message.clone()
-        } else {
-            msg
-        };
-        self.throw_new(e.class, Some(&msg))
+        self.throw_new(e.class, Some(&e.message))
     }
 
     // ---- calls into Java by name ----

@@ -50,7 +50,6 @@ pub struct JThread {
     /// Set while a StackOverflowError is being constructed (so it can use some reserve).
     pub in_overflow: bool,
     pub interrupted: Arc<AtomicBool>,
-    pub native_args: Vec<u64>,
     /// Check every frame's reference map against the heap every this many calls (0 = never).
     pub verify_frames_every: u32,
     pub calls_since_verify: u32,
@@ -76,7 +75,6 @@ impl JThread {
             max_depth,
             in_overflow: false,
             interrupted: Arc::new(AtomicBool::new(false)),
-            native_args: Vec::with_capacity(16),
             verify_frames_every: 0,
             calls_since_verify: 0,
             handles: Vec::new(),
