@@ -102,6 +102,7 @@ pub fn parse_args(argv: &[String]) -> Result<Command, String> {
     let mut props: Vec<(String, String)> = Vec::new();
     let mut xmx = None;
     let mut xms = None;
+    let mut xmn = None;
     let mut xss = None;
     let mut verify = true;
     let mut vm_args = Vec::new();
@@ -149,6 +150,10 @@ pub fn parse_args(argv: &[String]) -> Result<Command, String> {
                 xms = Some(parse_size(&a[4..]).ok_or_else(|| format!("Invalid initial heap size: {a}"))?);
                 vm_args.push(a.to_string());
             }
+            _ if a.starts_with("-Xmn") => {
+                xmn = Some(parse_size(&a[4..]).ok_or_else(|| format!("Invalid initial young generation size: {a}"))?);
+                vm_args.push(a.to_string());
+            }
             _ if a.starts_with("-Xss") => {
                 xss = Some(parse_size(&a[4..]).ok_or_else(|| format!("Invalid thread stack size: {a}"))?);
                 vm_args.push(a.to_string());
@@ -186,9 +191,13 @@ pub fn parse_args(argv: &[String]) -> Result<Command, String> {
             opts.max_heap = x;
         }
     }
+    if opts.max_heap < 2 << 20 {
+        return Err("Error occurred during initialization of VM\nToo small maximum heap".into());
+    }
     if opts.initial_heap > opts.max_heap {
         return Err("Error occurred during initialization of VM\nInitial heap size set to a larger value than the maximum heap size".into());
     }
+    opts.young_heap = xmn;
     if let Some(x) = xss {
         opts.stack_size = x.max(64 << 10);
     }

@@ -147,6 +147,12 @@ fn version_help_and_bad_options() {
     assert!(String::from_utf8_lossy(&b.stderr).contains("Unrecognized option: -Xbogus"));
     let m = jxvm().arg("-Xmx12q").output().unwrap();
     assert_eq!(m.status.code(), Some(1));
+    let tiny = jxvm().args(["-Xmx1m", "-cp", ".", "Hello"]).output().unwrap();
+    assert_eq!(tiny.status.code(), Some(1));
+    assert_eq!(first_lines(&tiny.stderr, 2), "Error occurred during initialization of VM\nToo small maximum heap");
+    let mn = jxvm().arg("-Xmn4x").output().unwrap();
+    assert_eq!(mn.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&mn.stderr).contains("Invalid initial young generation size: -Xmn4x"));
 }
 
 /// A tiny class-file writer for instructions javac no longer emits (jsr/ret, goto_w, wide).

@@ -24,6 +24,8 @@ pub struct Options {
     pub props: Vec<(String, String)>,
     pub max_heap: usize,
     pub initial_heap: usize,
+    /// The nursery size (-Xmn); by default `heap::default_nursery(max_heap)`.
+    pub young_heap: Option<usize>,
     pub stack_size: usize,
     pub verify: bool,
     /// Raw VM arguments, as `VM.getRuntimeArguments` reports them.
@@ -47,6 +49,7 @@ impl Options {
             props: Vec::new(),
             max_heap: default_max_heap(),
             initial_heap: 8 << 20,
+            young_heap: None,
             stack_size: 1 << 20,
             verify: true,
             vm_args: Vec::new(),
@@ -130,9 +133,9 @@ impl Vm {
         let classpath = opts.classpath.split(':').filter_map(ClassPathEntry::open).collect();
         let mut classes = ClassTable::new(ClassSources { jimage, classpath });
         classes.verify_app = opts.verify;
-        let domain_zero = Arc::new(Domain::new(0, "DomainZero", 16 << 20, 4 << 20).map_err(|e| BootError::Io(e.to_string()))?);
+        let domain_zero = Arc::new(Domain::new(0, "DomainZero", 16 << 20, 4 << 20, None).map_err(|e| BootError::Io(e.to_string()))?);
         let app_domain =
-            Arc::new(Domain::new(1, "app", opts.max_heap, opts.initial_heap).map_err(|e| BootError::Io(e.to_string()))?);
+            Arc::new(Domain::new(1, "app", opts.max_heap, opts.initial_heap, opts.young_heap).map_err(|e| BootError::Io(e.to_string()))?);
         app_domain.gc.log.store(opts.gc_log, std::sync::atomic::Ordering::Relaxed);
         app_domain.gc.stress.store(opts.gc_stress, std::sync::atomic::Ordering::Relaxed);
         app_domain.gc.verify.store(opts.gc_verify, std::sync::atomic::Ordering::Relaxed);
@@ -437,7 +440,7 @@ pub fn run_main(t: &mut JThread, main_class: &str, args: &[String]) -> Result<()
         let arr = t.new_array_of(sc, args.len() as i32)?;
         for (i, a) in args.iter().enumerate() {
             let s = t.new_string(a)?;
-            arr.write_ref(crate::heap::layout::ARRAY_BASE + i * 8, Some(s));
+            t.domain.heap.write_ref(arr, crate::heap::layout::ARRAY_BASE + i * 8, Some(s));
         }
         crate::interp::exec::call(t, main, &[arr.slot()])?;
         Ok(())

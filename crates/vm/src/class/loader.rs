@@ -199,33 +199,7 @@ impl ClassTable {
     }
 
     fn new_special(&self, name: &str, kind: ClassKind, super_class: Option<&'static Class>, access: u16) -> &'static Class {
-        let c = Class {
-            id: self.alloc_id(),
-            name: name.into(),
-            loader: LoaderId::BOOT,
-            access,
-            kind,
-            super_class,
-            interfaces: Vec::new(),
-            supers: Vec::new(),
-            all_interfaces: Vec::new(),
-            fields: Vec::new(),
-            instance_size: HEADER_SIZE as u32,
-            ref_offsets: Vec::new(),
-            static_ref_offsets: Vec::new(),
-            statics_size: 0,
-            methods: OnceLock::new(),
-            dispatch: OnceLock::new(),
-            file: None,
-            cp_cache: Box::new([]),
-            module: Some("java.base".into()),
-            linked: OnceLock::new(),
-            hidden: false,
-            lambda: None,
-            array_of: OnceLock::new(),
-            dims: 0,
-        };
-        let c = self.publish(c);
+        let c = self.publish(Class::bare(self.alloc_id(), name, kind, super_class, access));
         let _ = c.methods.set(Vec::new());
         let _ = c.linked.set(Ok(()));
         c

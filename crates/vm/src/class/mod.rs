@@ -339,6 +339,37 @@ impl std::fmt::Debug for Class {
 }
 
 impl Class {
+    /// A boot-loader class of java.base with no fields, methods or class file (primitive and
+    /// array classes start so; tests use it for synthetic classes).
+    pub fn bare(id: ClassId, name: &str, kind: ClassKind, super_class: Option<&'static Class>, access: u16) -> Class {
+        Class {
+            id,
+            name: name.into(),
+            loader: LoaderId::BOOT,
+            access,
+            kind,
+            super_class,
+            interfaces: Vec::new(),
+            supers: Vec::new(),
+            all_interfaces: Vec::new(),
+            fields: Vec::new(),
+            instance_size: crate::heap::layout::HEADER_SIZE as u32,
+            ref_offsets: Vec::new(),
+            static_ref_offsets: Vec::new(),
+            statics_size: 0,
+            methods: OnceLock::new(),
+            dispatch: OnceLock::new(),
+            file: None,
+            cp_cache: Box::new([]),
+            module: Some("java.base".into()),
+            linked: OnceLock::new(),
+            hidden: false,
+            lambda: None,
+            array_of: OnceLock::new(),
+            dims: 0,
+        }
+    }
+
     pub fn methods(&self) -> &[Method] {
         self.methods.get().map_or(&[], |v| v.as_slice())
     }

@@ -115,11 +115,12 @@ pub struct LoaderTable {
 }
 
 impl Domain {
-    pub fn new(id: u32, name: &str, heap_bytes: usize, initial_bytes: usize) -> std::io::Result<Domain> {
+    pub fn new(id: u32, name: &str, heap_bytes: usize, initial_bytes: usize, nursery_bytes: Option<usize>) -> std::io::Result<Domain> {
+        let nursery_bytes = nursery_bytes.unwrap_or_else(|| crate::heap::default_nursery(heap_bytes));
         Ok(Domain {
             id,
             name: name.to_string(),
-            heap: Heap::new(heap_bytes, initial_bytes)?,
+            heap: Heap::new(heap_bytes, initial_bytes, nursery_bytes)?,
             classes: IdTable::new(),
             strings: Mutex::new(FxHashMap::default()),
             monitors: IdTable::new(),

@@ -1,5 +1,6 @@
 //! The copying collector's core: Cheney-style evacuation of one domain's live objects from
-//! the current semispace into the other, with forwarding pointers in the class word.
+//! the ranges a collection evacuates (the nursery for a young collection; the nursery and the
+//! old semispace for a full one) into to-space, with forwarding pointers in the class word.
 //!
 //! This module knows object layout (sizes, where references are) and how to copy; it does not
 //! know where roots come from (that is [`super::roots`]) and never runs Java code. It is the
@@ -48,28 +49,30 @@ pub fn object_size(l: &Layouts, o: ObjRef, c: &'static Class) -> usize {
 
 pub struct Copier<'a> {
     l: &'a Layouts,
-    from: (usize, usize),
+    from: [(usize, usize); 2],
     to_start: usize,
     to_top: usize,
     to_end: usize,
     /// Reference objects (in to-space) whose referent was not traced.
     pub discovered: Vec<ObjRef>,
     pub copied_objects: usize,
-    /// Large objects (never moved): all of them, those found live, those left to scan.
+    /// Large objects (never moved): all of them (none in a young collection, which keeps them
+    /// all), those found live, those left to scan.
     large: rustc_hash::FxHashSet<usize>,
     pub large_live: rustc_hash::FxHashSet<usize>,
     large_queue: Vec<ObjRef>,
 }
 
 impl<'a> Copier<'a> {
-    /// A copier evacuating `[from.0, from.1)` into `[to.0, to.1)`.
-    pub fn new(l: &'a Layouts, from: (usize, usize), to: (usize, usize), large: rustc_hash::FxHashSet<usize>) -> Copier<'a> {
+    /// A copier evacuating `plan.from` into `plan.to`; `large` are the large objects this
+    /// collection may free.
+    pub fn new(l: &'a Layouts, plan: &super::Plan, large: rustc_hash::FxHashSet<usize>) -> Copier<'a> {
         Copier {
             l,
-            from,
-            to_start: to.0,
-            to_top: to.0,
-            to_end: to.1,
+            from: plan.from,
+            to_start: plan.to.0,
+            to_top: plan.to.0,
+            to_end: plan.to.1,
             discovered: Vec::new(),
             copied_objects: 0,
             large,
@@ -78,8 +81,14 @@ impl<'a> Copier<'a> {
         }
     }
 
+    #[inline]
     pub fn in_from_space(&self, addr: usize) -> bool {
-        addr >= self.from.0 && addr < self.from.1
+        self.from.iter().any(|&(s, e)| addr >= s && addr < e)
+    }
+
+    /// The end of what was copied so far (a young collection's new old-space top).
+    pub fn to_top(&self) -> usize {
+        self.to_top
     }
 
     /// Bytes copied so far.
@@ -156,6 +165,12 @@ impl<'a> Copier<'a> {
 
     pub fn scan_start(&self) -> usize {
         self.to_start
+    }
+
+    /// Forwards the references of an object outside from-space that may refer into it (a
+    /// remembered old object in a young collection).
+    pub fn scan_remembered(&mut self, o: ObjRef) {
+        self.scan_object(o, o.class());
     }
 
     fn scan_object(&mut self, o: ObjRef, c: &'static Class) {

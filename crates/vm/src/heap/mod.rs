@@ -9,10 +9,13 @@
 //! object: [ class: *const Class | mark: u64 (identity hash, monitor index) | fields... ]
 //! array:  [ class: *const Class | mark: u64 | length: u32 | pad: u32 | elements... ]
 //! ```
-//! Objects are 8-byte aligned. A heap is two semispaces of `-Xmx` bytes each in one reserved
-//! range (committed lazily by the OS) plus a large-object space; objects are bump-allocated
-//! with an atomic pointer, and the copying collector ([`collector`], driven by [`roots`])
-//! evacuates the live ones. Finalization (`Object.finalize`) is not supported: objects are
+//! Objects are 8-byte aligned. A heap is generational: a nursery where objects are
+//! bump-allocated with an atomic pointer, an old generation of two semispaces of `-Xmx` bytes
+//! each in the same reserved range (committed lazily by the OS), and a large-object space. The
+//! copying collector ([`collector`], driven by [`roots`]) promotes the nursery's survivors in
+//! young collections and copies everything in full ones. Every store of a reference into an
+//! object goes through the write barrier ([`Heap::write_ref`], [`Heap::post_write`]), which
+//! records old objects that come to refer into the nursery. Finalization (`Object.finalize`) is not supported: objects are
 //! never registered with `java.lang.ref.Finalizer`, so `finalize` methods never run (the
 //! method is deprecated for removal); `java.lang.ref` references and `Cleaner` work.
 
@@ -140,10 +143,6 @@ impl ObjRef {
     pub fn read_ref(self, offset: usize) -> Option<ObjRef> {
         from_slot(self.read::<u64>(offset))
     }
-    #[inline(always)]
-    pub fn write_ref(self, offset: usize, v: Option<ObjRef>) {
-        self.write::<u64>(offset, to_slot(v))
-    }
     /// Raw pointer to array element storage (for bulk copies by natives).
     #[inline(always)]
     pub fn array_data(self) -> *mut u8 {
@@ -177,39 +176,91 @@ pub fn copy_array_bytes(src: ObjRef, src_off: usize, dst: ObjRef, dst_off: usize
 #[derive(Debug)]
 pub struct OutOfMemory;
 
-/// One domain's heap: two semispaces of `max` bytes each in one reservation; objects are
-/// bump-allocated in the current space, and the copying collector ([`collector`]) evacuates
-/// the live ones into the other space and flips.
+/// One domain's heap. One reservation holds two old semispaces of `max` bytes each and the
+/// nursery:
+/// ```text
+/// base: [ old semispace A: max | old semispace B: max | nursery ]
+/// ```
+/// Objects are bump-allocated in the nursery (or, when it is full and the allocation may not
+/// collect, in the current old semispace). A young collection promotes the nursery's live
+/// objects into the current old semispace; a full collection copies the nursery and the old
+/// semispace into the other old semispace and flips. Invariant: old bytes + nursery bytes never
+/// exceed `max`, so both always fit their destination.
 pub struct Heap {
     base: usize,
     max: usize,
-    /// Start of the space being allocated in.
+    /// Start of the current old semispace, and its bump pointer.
     space: AtomicUsize,
     top: AtomicUsize,
-    /// Allocation polls start a collection once `used()` passes this.
+    nursery_start: usize,
+    nursery_size: usize,
+    nursery_top: AtomicUsize,
+    /// The nursery allocates below this (less than its end when the old generation is so full
+    /// that a whole nursery would not fit beside it).
+    nursery_limit: AtomicUsize,
+    /// A full collection follows a young one once old and large bytes pass this.
     threshold: AtomicUsize,
     min_threshold: usize,
     /// Large objects, each in its own mapping (start -> mapped length); never moved.
     large: parking_lot::Mutex<std::collections::BTreeMap<usize, usize>>,
     large_bytes: AtomicUsize,
+    /// Old objects (and large ones) that may hold references into the nursery: the roots of a
+    /// young collection, recorded by the write barrier, each once (MARK_REMEMBERED).
+    remembered: parking_lot::Mutex<Vec<ObjRef>>,
 }
 
 /// Objects at least this big live in the large-object space instead of a semispace, so the
 /// collector marks them in place rather than copying them.
 pub const LARGE_OBJECT: usize = 256 << 10;
 
-// SAFETY: the heap is a range of raw memory; concurrent allocation uses an atomic bump pointer,
+/// The nursery size for a heap of `max` bytes unless -Xmn says otherwise: a quarter of the heap,
+/// between 1 MB and 16 MB (big enough that most objects die before a collection, small enough
+/// that allocation stays in cache-friendly, quickly recycled memory).
+pub fn default_nursery(max: usize) -> usize {
+    (max / 4).clamp(1 << 20, 16 << 20)
+}
+
+// SAFETY: the heap is a range of raw memory; concurrent allocation uses atomic bump pointers,
 // and the collector runs only while every thread of the domain is stopped.
 unsafe impl Send for Heap {}
 // SAFETY: as above.
 unsafe impl Sync for Heap {}
 
+/// Claims `size` bytes below `limit` from the bump pointer `top`.
+#[inline(always)]
+fn bump(top: &AtomicUsize, size: usize, limit: usize) -> Option<usize> {
+    let mut cur = top.load(Ordering::Relaxed);
+    loop {
+        let end = cur.checked_add(size)?;
+        if end > limit {
+            return None;
+        }
+        match top.compare_exchange_weak(cur, end, Ordering::Relaxed, Ordering::Relaxed) {
+            Ok(_) => return Some(cur),
+            Err(t) => cur = t,
+        }
+    }
+}
+
+/// What a collection evacuates and where to.
+pub struct Plan {
+    /// The ranges being evacuated (the second may be empty).
+    pub from: [(usize, usize); 2],
+    /// Where survivors are copied: [start, end).
+    pub to: (usize, usize),
+}
+
 impl Heap {
-    /// Reserves two semispaces of `max_bytes` (committed lazily by the OS on first touch);
-    /// collections start when the live part passes `initial_bytes` (and grow from there).
-    pub fn new(max_bytes: usize, initial_bytes: usize) -> std::io::Result<Heap> {
+    /// Reserves the old semispaces and a nursery of `nursery_bytes` (committed lazily by the OS
+    /// on first touch); full collections start when old data passes `initial_bytes` (and the
+    /// threshold grows from there).
+    pub fn new(max_bytes: usize, initial_bytes: usize, nursery_bytes: usize) -> std::io::Result<Heap> {
         let max = max_bytes.max(1 << 20).next_multiple_of(4096);
-        let total = max.checked_mul(2).ok_or_else(|| std::io::Error::other("heap size overflows"))?;
+        let nursery_size = nursery_bytes.clamp(64 << 10, max / 2).next_multiple_of(4096);
+        let total = max
+            .checked_mul(2)
+            .and_then(|t| t.checked_add(nursery_size))
+            .ok_or_else(|| std::io::Error::other("heap size overflows"))?;
         // SAFETY: an anonymous private mapping with no fixed address; the result is checked.
         let p = unsafe {
             libc::mmap(
@@ -225,46 +276,57 @@ impl Heap {
             return Err(std::io::Error::last_os_error());
         }
         let base = p as usize;
-        let min_threshold = initial_bytes.clamp(1 << 20, max - max / 8);
+        let min_threshold = initial_bytes.max(1 << 20).min(max - max / 8);
+        let nursery_start = base + 2 * max;
         Ok(Heap {
             base,
             max,
             space: AtomicUsize::new(base),
             top: AtomicUsize::new(base),
+            nursery_start,
+            nursery_size,
+            nursery_top: AtomicUsize::new(nursery_start),
+            nursery_limit: AtomicUsize::new(nursery_start + nursery_size),
             threshold: AtomicUsize::new(min_threshold),
             min_threshold,
             large: parking_lot::Mutex::new(std::collections::BTreeMap::new()),
             large_bytes: AtomicUsize::new(0),
+            remembered: parking_lot::Mutex::new(Vec::new()),
         })
     }
 
     /// Allocates `size` zeroed bytes with `class` in the header, up to the heap's maximum.
+    /// Never collects: VM code may hold raw references across its own allocations.
     #[inline]
     pub fn alloc(&self, class: &'static Class, size: usize) -> Result<ObjRef, OutOfMemory> {
         let size = size.next_multiple_of(8);
         if size >= LARGE_OBJECT {
             return self.alloc_large(class, size);
         }
-        let limit = self.space.load(Ordering::Relaxed) + self.max;
-        let mut top = self.top.load(Ordering::Relaxed);
-        loop {
-            let end = top.checked_add(size).ok_or(OutOfMemory)?;
-            if end > limit {
-                return Err(OutOfMemory);
-            }
-            match self.top.compare_exchange_weak(top, end, Ordering::Relaxed, Ordering::Relaxed) {
-                Ok(_) => break,
-                Err(t) => top = t,
-            }
-        }
-        let p = top as *mut ObjHeader;
-        // SAFETY: [top, top+size) was just claimed by this thread alone and lies inside the
-        // current space; it may hold a previous cycle's dead objects, so it is zeroed here.
+        let at = match bump(&self.nursery_top, size, self.nursery_limit.load(Ordering::Relaxed)) {
+            Some(at) => at,
+            None => self.alloc_old(size)?,
+        };
+        let p = at as *mut ObjHeader;
+        // SAFETY: [at, at+size) was just claimed by this thread alone inside the nursery or the
+        // current old space; it may hold a previous cycle's dead objects, so it is zeroed here.
         unsafe {
             std::ptr::write_bytes(p as *mut u8, 0, size);
             p.write(ObjHeader { class: class as *const Class, mark: AtomicU64::new(0) });
             Ok(ObjRef(NonNull::new_unchecked(p)))
         }
+    }
+
+    /// Allocation straight into the old generation, when the nursery is full and the caller may
+    /// not collect. Leaves room for the nursery's current capacity (the invariant above).
+    #[cold]
+    fn alloc_old(&self, size: usize) -> Result<usize, OutOfMemory> {
+        let nursery_cap = self.nursery_limit.load(Ordering::Relaxed) - self.nursery_start;
+        let limit = self.space.load(Ordering::Relaxed) + self.max - nursery_cap;
+        if self.used() + size > self.max {
+            return Err(OutOfMemory);
+        }
+        bump(&self.top, size, limit).ok_or(OutOfMemory)
     }
 
     #[cold]
@@ -302,7 +364,7 @@ impl Heap {
         self.large.lock().keys().copied().collect()
     }
 
-    /// Frees the large objects not in `live` (after a collection).
+    /// Frees the large objects not in `live` (after a full collection).
     pub fn sweep_large(&self, live: &rustc_hash::FxHashSet<usize>) {
         let mut large = self.large.lock();
         let dead: Vec<(usize, usize)> = large.iter().filter(|(s, _)| !live.contains(s)).map(|(s, l)| (*s, *l)).collect();
@@ -317,10 +379,85 @@ impl Heap {
         }
     }
 
-    /// Whether an allocation of `size` more bytes should first run a collection.
+    // ---- the write barrier ----
+
+    /// Whether `addr` lies in the nursery.
+    #[inline(always)]
+    pub fn is_young(&self, addr: usize) -> bool {
+        addr.wrapping_sub(self.nursery_start) < self.nursery_size
+    }
+
+    /// The write barrier, run after storing the reference slot `value` into `holder`: an old
+    /// object that now refers into the nursery joins the remembered set. Must not be separated
+    /// from its store by a safepoint.
+    #[inline(always)]
+    pub fn post_write(&self, holder: ObjRef, value: u64) {
+        if self.is_young(value as usize) && !self.is_young(holder.addr()) {
+            self.remember(holder);
+        }
+    }
+
+    /// Stores a reference field or element, with the write barrier.
+    #[inline(always)]
+    pub fn write_ref(&self, holder: ObjRef, offset: usize, v: Option<ObjRef>) {
+        self.write_slot(holder, offset, to_slot(v));
+    }
+
+    /// Stores a reference in slot form (0 for null) into a field or element, with the write
+    /// barrier.
+    #[inline(always)]
+    pub fn write_slot(&self, holder: ObjRef, offset: usize, slot: u64) {
+        holder.write::<u64>(offset, slot);
+        self.post_write(holder, slot);
+    }
+
+    /// The write barrier after references were copied into `holder` in bulk (arraycopy,
+    /// clone): an old holder is remembered whatever was copied.
+    #[inline]
+    pub fn post_bulk_write(&self, holder: ObjRef) {
+        if !self.is_young(holder.addr()) {
+            self.remember(holder);
+        }
+    }
+
+    #[cold]
+    fn remember(&self, holder: ObjRef) {
+        let mark = holder.mark();
+        if mark.load(Ordering::Relaxed) & layout::MARK_REMEMBERED != 0 {
+            return;
+        }
+        if mark.fetch_or(layout::MARK_REMEMBERED, Ordering::AcqRel) & layout::MARK_REMEMBERED == 0 {
+            self.remembered.lock().push(holder);
+        }
+    }
+
+    /// Empties the remembered set (at the start of a collection, before anything moves) and
+    /// clears the objects' remembered bits.
+    pub fn take_remembered(&self) -> Vec<ObjRef> {
+        let set = std::mem::take(&mut *self.remembered.lock());
+        for o in &set {
+            o.mark().fetch_and(!layout::MARK_REMEMBERED, Ordering::Relaxed);
+        }
+        set
+    }
+
+    // ---- sizes and policy ----
+
+    /// Whether an allocation of `size` bytes should first run a collection: the nursery is
+    /// full, or a large object would take the old generation past its threshold.
     #[inline]
     pub fn should_collect(&self, size: usize) -> bool {
-        self.used() + size > self.threshold.load(Ordering::Relaxed)
+        if size >= LARGE_OBJECT {
+            return self.wants_full(size);
+        }
+        self.nursery_top.load(Ordering::Relaxed) + size > self.nursery_limit.load(Ordering::Relaxed)
+    }
+
+    /// Whether a young collection should be followed by a full one, before allocating
+    /// `pending` more bytes.
+    pub fn wants_full(&self, pending: usize) -> bool {
+        let pending = if pending >= LARGE_OBJECT { pending } else { 0 };
+        self.old_used() + self.large_bytes.load(Ordering::Relaxed) + pending > self.threshold.load(Ordering::Relaxed)
     }
 
     /// Whether `size` more bytes fit at all.
@@ -328,40 +465,68 @@ impl Heap {
         self.used() + size <= self.max
     }
 
-    /// Bytes in use: the current space's allocated part plus the large objects.
+    /// Bytes in use: the old space's allocated part, the nursery's, and the large objects.
     pub fn used(&self) -> usize {
-        self.space_used() + self.large_bytes.load(Ordering::Relaxed)
+        self.old_used() + self.nursery_used() + self.large_bytes.load(Ordering::Relaxed)
     }
-    /// Bytes allocated in the current semispace.
-    pub fn space_used(&self) -> usize {
+    /// Bytes allocated in the current old semispace.
+    pub fn old_used(&self) -> usize {
         self.top.load(Ordering::Relaxed) - self.space.load(Ordering::Relaxed)
+    }
+    /// Bytes allocated in the nursery.
+    pub fn nursery_used(&self) -> usize {
+        self.nursery_top.load(Ordering::Relaxed) - self.nursery_start
     }
     /// The maximum heap size (-Xmx).
     pub fn capacity(&self) -> usize {
         self.max
     }
-    /// The current collection threshold (what Runtime.totalMemory reports).
+    /// The current collection threshold plus the nursery (what Runtime.totalMemory reports).
     pub fn committed(&self) -> usize {
-        self.threshold.load(Ordering::Relaxed).max(self.used())
+        (self.threshold.load(Ordering::Relaxed) + self.nursery_size).min(self.max).max(self.used())
     }
 
-    /// (start, end) of the space being allocated in, and of the other one.
-    pub fn spaces(&self) -> ((usize, usize), (usize, usize)) {
+    /// (start, top) of the current old space.
+    pub fn old_space(&self) -> (usize, usize) {
+        (self.space.load(Ordering::Relaxed), self.top.load(Ordering::Relaxed))
+    }
+    /// (start, top) of the nursery.
+    pub fn nursery(&self) -> (usize, usize) {
+        (self.nursery_start, self.nursery_top.load(Ordering::Relaxed))
+    }
+
+    /// A young collection: the nursery into the free part of the old space.
+    pub fn young_plan(&self) -> Plan {
+        let (space, top) = self.old_space();
+        Plan { from: [self.nursery(), (0, 0)], to: (top, space + self.max) }
+    }
+
+    /// A full collection: the old space and the nursery into the other old semispace.
+    pub fn full_plan(&self) -> Plan {
         let cur = self.space.load(Ordering::Relaxed);
         let other = if cur == self.base { self.base + self.max } else { self.base };
-        ((cur, self.top.load(Ordering::Relaxed)), (other, other + self.max))
+        Plan { from: [self.old_space(), self.nursery()], to: (other, other + self.max) }
     }
 
-    /// After a collection copied `live` bytes to the other space starting at its base: makes
-    /// it current, returns the evacuated space's pages beyond what the next cycle is likely to
-    /// reuse to the OS, and sets the next threshold.
-    pub fn flip(&self, live: usize) {
-        let ((from, from_top), (to, _)) = self.spaces();
+    /// After a young collection promoted the nursery's survivors up to `new_top`.
+    pub fn finish_young(&self, new_top: usize) {
+        self.top.store(new_top, Ordering::Relaxed);
+        self.reset_nursery();
+    }
+
+    /// After a full collection copied `live` bytes to the other semispace starting at its base:
+    /// makes it current, returns the evacuated space's pages beyond what the next cycle is likely
+    /// to reuse to the OS, and sets the next threshold.
+    pub fn finish_full(&self, live: usize) {
+        let plan = self.full_plan();
+        let (from, from_top) = plan.from[0];
+        let to = plan.to.0;
         self.space.store(to, Ordering::Relaxed);
         self.top.store(to + live, Ordering::Relaxed);
-        // Keep as much of the evacuated space mapped as the next cycle will allocate (it is
-        // zeroed at allocation); give back the rest, so the resident size follows the heap.
-        let keep = (live.saturating_mul(3)).max(self.min_threshold).next_multiple_of(4096);
+        // The evacuated space is the next full collection's to-space: keep mapped about what it
+        // will receive (the live data and some growth), give the rest back to the OS so the
+        // resident size follows the live data.
+        let keep = (live + live / 4 + (1 << 20)).next_multiple_of(4096);
         let used = (from_top - from).next_multiple_of(4096).min(self.max);
         if used > keep {
             // SAFETY: [from+keep, from+used) lies inside our mapping and no live object remains
@@ -376,10 +541,19 @@ impl Heap {
         let ceiling = self.max - self.max / 8;
         let next = (live_total.saturating_mul(3)).max(self.min_threshold).min(ceiling);
         self.threshold.store(next, Ordering::Relaxed);
+        self.reset_nursery();
+    }
+
+    /// Empties the nursery; it may fill only as far as the old space leaves room for.
+    fn reset_nursery(&self) {
+        self.nursery_top.store(self.nursery_start, Ordering::Relaxed);
+        let room = self.max.saturating_sub(self.old_used() + self.large_bytes.load(Ordering::Relaxed));
+        let cap = self.nursery_size.min(room) & !7;
+        self.nursery_limit.store(self.nursery_start + cap, Ordering::Relaxed);
     }
 
     /// The object starting at `addr`, if `addr` is an 8-aligned address inside the allocated
-    /// part of the current space (the header is not checked).
+    /// part of the heap (the header is not checked).
     pub fn object_at(&self, addr: usize) -> Option<ObjRef> {
         if addr % 8 != 0 || !self.contains(addr) {
             return None;
@@ -387,10 +561,11 @@ impl Heap {
         NonNull::new(addr as *mut ObjHeader).map(ObjRef)
     }
 
-    /// Whether `addr` points into the allocated part of the current space or a large object.
+    /// Whether `addr` points into the allocated part of the old space, the nursery or a large
+    /// object.
     pub fn contains(&self, addr: usize) -> bool {
-        let ((start, top), _) = self.spaces();
-        if addr >= start && addr < top {
+        let in_range = |(s, t): (usize, usize)| addr >= s && addr < t;
+        if in_range(self.old_space()) || in_range(self.nursery()) {
             return true;
         }
         self.large.lock().range(..=addr).next_back().is_some_and(|(s, l)| addr < s + l)
@@ -402,7 +577,7 @@ impl Drop for Heap {
         self.sweep_large(&rustc_hash::FxHashSet::default());
         // SAFETY: the range was mapped by `Heap::new` and no object of it outlives the heap.
         unsafe {
-            libc::munmap(self.base as *mut libc::c_void, self.max * 2);
+            libc::munmap(self.base as *mut libc::c_void, self.max * 2 + self.nursery_size);
         }
     }
 }
@@ -454,5 +629,115 @@ pub mod raw {
     pub fn copy(src: usize, dst: usize, len: usize) {
         // SAFETY: as for `read`; both ranges are valid for `len` bytes.
         unsafe { std::ptr::copy(src as *const u8, dst as *mut u8, len) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::class::{ClassId, ClassKind};
+
+    /// A synthetic class of 24-byte instances with one reference field at offset 16.
+    fn node_class() -> &'static Class {
+        let mut c = Class::bare(ClassId(1), "T", ClassKind::Instance, None, 0);
+        c.instance_size = 24;
+        c.ref_offsets = vec![16];
+        Box::leak(Box::new(c))
+    }
+
+    const NURSERY: usize = 64 << 10;
+
+    /// Fills the nursery; returns one young object and one allocated in the old space.
+    fn young_and_old(heap: &Heap, c: &'static Class) -> (ObjRef, ObjRef) {
+        let young = heap.alloc(c, 24).unwrap();
+        while !heap.should_collect(24) {
+            heap.alloc(c, 24).unwrap();
+        }
+        let old = heap.alloc(c, 24).unwrap();
+        (young, old)
+    }
+
+    #[test]
+    fn allocation_fills_the_nursery_then_spills_into_the_old_space() {
+        let heap = Heap::new(4 << 20, 1 << 20, NURSERY).unwrap();
+        let (young, old) = young_and_old(&heap, node_class());
+        assert!(heap.is_young(young.addr()));
+        assert!(!heap.is_young(old.addr()));
+        assert_eq!(heap.nursery_used(), NURSERY - NURSERY % 24);
+        assert_eq!(heap.old_used(), 24);
+        assert!(heap.contains(old.addr()) && heap.contains(young.addr()));
+        assert_eq!(old.read_ref(16), None, "allocation zeroes");
+    }
+
+    #[test]
+    fn the_barrier_remembers_an_old_holder_of_a_young_reference_once() {
+        let heap = Heap::new(4 << 20, 1 << 20, NURSERY).unwrap();
+        let c = node_class();
+        let (young, old) = young_and_old(&heap, c);
+        heap.write_ref(young, 16, Some(old));
+        heap.write_ref(old, 16, Some(old));
+        heap.write_ref(old, 16, None);
+        assert!(heap.take_remembered().is_empty(), "only old-to-young stores are remembered");
+        heap.write_ref(old, 16, Some(young));
+        heap.write_ref(old, 16, Some(young));
+        assert_eq!(old.mark().load(Ordering::Relaxed) & layout::MARK_REMEMBERED, layout::MARK_REMEMBERED);
+        assert_eq!(heap.take_remembered(), vec![old]);
+        assert_eq!(old.mark().load(Ordering::Relaxed) & layout::MARK_REMEMBERED, 0, "taking clears the bit");
+        heap.post_bulk_write(young);
+        heap.post_bulk_write(old);
+        assert_eq!(heap.take_remembered(), vec![old]);
+    }
+
+    #[test]
+    fn the_remembered_bit_leaves_hash_and_monitor_alone() {
+        let heap = Heap::new(4 << 20, 1 << 20, NURSERY).unwrap();
+        let (young, old) = young_and_old(&heap, node_class());
+        old.mark().store(0x1234_5678_0000_0042, Ordering::Relaxed);
+        heap.write_ref(old, 16, Some(young));
+        heap.take_remembered();
+        assert_eq!(old.mark().load(Ordering::Relaxed), 0x1234_5678_0000_0042);
+    }
+
+    #[test]
+    fn a_young_collection_plan_promotes_into_the_old_space_and_empties_the_nursery() {
+        let heap = Heap::new(4 << 20, 1 << 20, NURSERY).unwrap();
+        young_and_old(&heap, node_class());
+        let plan = heap.young_plan();
+        assert_eq!(plan.from[0], heap.nursery());
+        assert_eq!(plan.to.0, heap.old_space().1);
+        heap.finish_young(plan.to.0 + 4096);
+        assert_eq!(heap.nursery_used(), 0);
+        assert_eq!(heap.old_used(), 24 + 4096);
+        assert!(!heap.should_collect(24));
+    }
+
+    #[test]
+    fn the_nursery_shrinks_when_the_old_generation_nearly_fills_the_heap() {
+        let heap = Heap::new(1 << 20, 1 << 20, NURSERY).unwrap();
+        let (space, _) = heap.old_space();
+        heap.finish_young(space + (1 << 20) - 8192);
+        assert!(heap.should_collect(8192 + 8), "old + nursery must fit one semispace");
+        assert!(!heap.should_collect(8192));
+    }
+
+    #[test]
+    fn a_full_collection_plan_evacuates_both_generations_into_the_other_semispace() {
+        let heap = Heap::new(4 << 20, 1 << 20, NURSERY).unwrap();
+        young_and_old(&heap, node_class());
+        let plan = heap.full_plan();
+        assert_eq!(plan.from, [heap.old_space(), heap.nursery()]);
+        assert_ne!(plan.to.0, heap.old_space().0);
+        heap.finish_full(48);
+        assert_eq!((heap.old_space().0, heap.old_used(), heap.nursery_used()), (plan.to.0, 48, 0));
+    }
+
+    #[test]
+    fn large_objects_are_old_and_count_against_the_threshold() {
+        let heap = Heap::new(4 << 20, 1 << 20, NURSERY).unwrap();
+        let c = node_class();
+        let big = heap.alloc(c, LARGE_OBJECT).unwrap();
+        assert!(!heap.is_young(big.addr()) && heap.contains(big.addr()));
+        assert!(heap.should_collect(LARGE_OBJECT * 4), "a large allocation past the threshold collects");
+        assert!(!heap.fits(4 << 20));
     }
 }

@@ -1,5 +1,11 @@
 //! A domain's collections: stopping its threads, enumerating every root exactly, driving the
-//! copier, processing `java.lang.ref` references, flipping the heap, verification, logging.
+//! copier, processing `java.lang.ref` references, the young/full policy, verification, logging.
+//!
+//! A young collection evacuates the nursery into the old generation; its roots are those below
+//! plus the remembered set (old objects the write barrier recorded as referring into the
+//! nursery). A full collection evacuates the nursery and the old semispace into the other
+//! semispace and frees unreachable large objects. An allocation poll runs a young collection,
+//! followed in the same stop by a full one when the old generation passed its threshold.
 //!
 //! Roots: each attached thread's interpreter frames (through their reference maps), native
 //! frames' arguments (through the native method's parameter types), the thread's handles,
@@ -30,6 +36,17 @@ pub struct GcState {
     pub verify: AtomicBool,
     pub count: AtomicU32,
     start: Instant,
+    /// Bookkeeping of the collecting thread (collections of a domain never overlap).
+    policy: parking_lot::Mutex<Policy>,
+}
+
+/// When stress mode runs a full collection, and when verification checks the whole heap.
+#[derive(Default)]
+struct Policy {
+    promoted_since_full: usize,
+    live_after_full: usize,
+    promoted_since_verify: usize,
+    old_at_verify: usize,
 }
 
 impl Default for GcState {
@@ -40,21 +57,35 @@ impl Default for GcState {
             verify: AtomicBool::new(false),
             count: AtomicU32::new(0),
             start: Instant::now(),
+            policy: Default::default(),
         }
     }
 }
 
-/// Allocation poll: collects if the heap passed its threshold (or in stress mode), and throws
-/// `OutOfMemoryError: Java heap space` if `size` bytes still do not fit after a collection that
-/// also cleared soft references.
+/// What a caller asks of the collector.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Collection {
+    /// A young collection, followed by a full one if the old generation passed its threshold
+    /// (counting a pending large allocation of this many bytes).
+    Auto(usize),
+    /// A full collection (System.gc()).
+    Full,
+    /// A full collection that also clears soft references (the last try before an
+    /// OutOfMemoryError).
+    FullClearSoft,
+}
+
+/// Allocation poll: collects if the nursery cannot take `size` more bytes (or in stress mode),
+/// and throws `OutOfMemoryError: Java heap space` if `size` bytes still do not fit after a full
+/// collection that also cleared soft references.
 pub fn poll_alloc(t: &mut JThread, size: usize) -> JResult<()> {
     let heap = &t.domain.heap;
     if !t.domain.gc.stress.load(Ordering::Relaxed) && !heap.should_collect(size) {
         return Ok(());
     }
-    collect(t, false, "Allocation Failure");
+    collect(t, Collection::Auto(size), "Allocation Failure");
     if !t.domain.heap.fits(size) {
-        collect(t, true, "Allocation Failure, clearing soft references");
+        collect(t, Collection::FullClearSoft, "Allocation Failure, clearing soft references");
         if !t.domain.heap.fits(size) {
             return Err(t.throw_new("java/lang/OutOfMemoryError", Some("Java heap space")));
         }
@@ -63,7 +94,7 @@ pub fn poll_alloc(t: &mut JThread, size: usize) -> JResult<()> {
 }
 
 /// Runs a collection of `t`'s domain (or waits for one another thread is running).
-pub fn collect(t: &mut JThread, clear_soft: bool, cause: &str) {
+pub fn collect(t: &mut JThread, what: Collection, cause: &str) {
     let domain = t.domain.clone();
     if !t.is_attached() {
         return;
@@ -72,59 +103,127 @@ pub fn collect(t: &mut JThread, clear_soft: bool, cause: &str) {
     if !domain.safepoint.begin_collection(me) {
         return;
     }
+    let gc = &domain.gc;
+    let mut full = !matches!(what, Collection::Auto(_));
+    if let Collection::Auto(pending) = what {
+        let promoted = run_phase(t, false, false, cause);
+        let mut p = gc.policy.lock();
+        p.promoted_since_full += promoted;
+        let stress_due = gc.stress.load(Ordering::Relaxed) && p.promoted_since_full >= (p.live_after_full / 8).max(64 << 10);
+        full = domain.heap.wants_full(pending) || stress_due;
+    }
+    if full {
+        let live = run_phase(t, true, what == Collection::FullClearSoft, cause);
+        let mut p = gc.policy.lock();
+        p.promoted_since_full = 0;
+        p.live_after_full = live;
+    }
+    if domain.pending_refs.lock().is_some() {
+        domain.pending_refs_cond.notify_all();
+    }
+    domain.safepoint.end_collection();
+}
+
+/// One young (promoting) or full collection while the domain is stopped; verifies and logs
+/// it. Returns the bytes promoted (young) or live afterwards (full).
+fn run_phase(t: &mut JThread, full: bool, clear_soft: bool, cause: &str) -> usize {
+    let domain = t.domain.clone();
+    let gc = &domain.gc;
     let start = Instant::now();
     let before = domain.heap.used();
-    let vm = t.vm;
-    let wk = vm.wk();
-    let reference = vm
-        .classes
-        .find_loaded(LoaderId::BOOT, "java/lang/ref/Reference")
-        .and_then(|c| c.instance_field("referent").map(|f| (c, f.offset as usize)));
-    let layouts = Layouts {
-        class_class: wk.class,
-        mirror_slot: wk.mirror_slot as usize,
-        statics_base: wk.statics_base as usize,
-        reference,
+    let verify = gc.verify.load(Ordering::Relaxed);
+    // Verification checks the whole heap after every collection, except for the young
+    // collections of stress mode (one per allocation): those check what they touched, and the
+    // whole heap once as many bytes were promoted as the old generation held at the last
+    // whole check, which keeps stress+verify runs linear in the bytes allocated.
+    let whole = verify && {
+        let p = gc.policy.lock();
+        full || !gc.stress.load(Ordering::Relaxed) || p.promoted_since_verify >= p.old_at_verify.max(1 << 20)
     };
-    let ((from, from_top), to) = domain.heap.spaces();
-    let large: rustc_hash::FxHashSet<usize> = domain.heap.large_objects().into_iter().collect();
-    let mut cp = Copier::new(&layouts, (from, from_top), to, large);
-    thread_roots(&mut cp, t);
-    for p in domain.safepoint.stopped_threads() {
-        // SAFETY: `p` was derived from a stopped thread's own `&mut JThread` when it stopped
-        // (safepoint `block`/`blocking`); that thread does not use its JThread again until it
-        // resumes after `end_collection`, so for the collection this is the only live access.
-        let other = unsafe { &mut *(p as *mut JThread) };
-        thread_roots(&mut cp, other);
-    }
-    domain_roots(&mut cp, &domain, vm);
-    let at = cp.scan(cp.scan_start());
-    process_references(&mut cp, &domain, vm, clear_soft, at);
-    rekey_tables(&cp, &domain);
-    domain.heap.sweep_large(&cp.large_live);
-    let live = cp.live_bytes();
-    domain.heap.flip(live);
-    let n = domain.gc.count.fetch_add(1, Ordering::Relaxed);
-    if domain.gc.verify.load(Ordering::Relaxed) {
-        if let Err(e) = verify_heap(t) {
-            panic!("heap verification failed after GC({n}): {e}");
+    if whole && !full {
+        if let Err(e) = super::verify::verify_remembered(t) {
+            panic!("heap verification failed before GC({}): {e}", gc.count.load(Ordering::Relaxed));
         }
     }
-    if domain.gc.log.load(Ordering::Relaxed) {
+    let remembered = domain.heap.take_remembered();
+    let layouts = layouts_of(t);
+    let (plan, large) = if full {
+        (domain.heap.full_plan(), domain.heap.large_objects().into_iter().collect())
+    } else {
+        (domain.heap.young_plan(), Default::default())
+    };
+    let mut cp = Copier::new(&layouts, &plan, large);
+    if !full {
+        for &o in &remembered {
+            cp.scan_remembered(o);
+        }
+    }
+    evacuate(t, &mut cp, clear_soft);
+    let moved = cp.live_bytes();
+    let promoted_range = (plan.to.0, cp.to_top());
+    if full {
+        domain.heap.sweep_large(&cp.large_live);
+        domain.heap.finish_full(moved);
+    } else {
+        domain.heap.finish_young(cp.to_top());
+    }
+    let n = gc.count.fetch_add(1, Ordering::Relaxed);
+    if verify {
+        let result = if whole { super::verify::verify_heap(t) } else { super::verify::verify_young(t, promoted_range, &remembered) };
+        if let Err(e) = result {
+            panic!("heap verification failed after GC({n}): {e}");
+        }
+        let mut p = gc.policy.lock();
+        if whole {
+            p.promoted_since_verify = 0;
+            p.old_at_verify = domain.heap.old_used();
+        } else {
+            p.promoted_since_verify += moved;
+        }
+    }
+    if gc.log.load(Ordering::Relaxed) {
         let mb = |b: usize| b >> 20;
         println!(
-            "[{:.3}s][info][gc] GC({n}) Pause Copy ({cause}) {}M->{}M({}M) {:.3}ms",
-            domain.gc.start.elapsed().as_secs_f64(),
+            "[{:.3}s][info][gc] GC({n}) Pause {} ({cause}) {}M->{}M({}M) {:.3}ms",
+            gc.start.elapsed().as_secs_f64(),
+            if full { "Full" } else { "Young" },
             mb(before),
             mb(domain.heap.used()),
             mb(domain.heap.capacity()),
             start.elapsed().as_secs_f64() * 1000.0
         );
     }
-    if domain.pending_refs.lock().is_some() {
-        domain.pending_refs_cond.notify_all();
+    moved
+}
+
+/// The object layouts the copier and the verifier need, from the VM's well-known classes.
+pub fn layouts_of(t: &JThread) -> Layouts {
+    let vm = t.vm;
+    let wk = vm.wk();
+    let reference = vm
+        .classes
+        .find_loaded(LoaderId::BOOT, "java/lang/ref/Reference")
+        .and_then(|c| c.instance_field("referent").map(|f| (c, f.offset as usize)));
+    Layouts { class_class: wk.class, mirror_slot: wk.mirror_slot as usize, statics_base: wk.statics_base as usize, reference }
+}
+
+/// Forwards every root of the stopped domain, evacuates what they reach, processes
+/// references and re-keys the address-keyed tables.
+fn evacuate(t: &mut JThread, cp: &mut Copier, clear_soft: bool) {
+    let domain = t.domain.clone();
+    let vm = t.vm;
+    thread_roots(cp, t);
+    for p in domain.safepoint.stopped_threads() {
+        // SAFETY: `p` was derived from a stopped thread's own `&mut JThread` when it stopped
+        // (safepoint `block`/`blocking`); that thread does not use its JThread again until it
+        // resumes after `end_collection`, so for the collection this is the only live access.
+        let other = unsafe { &mut *(p as *mut JThread) };
+        thread_roots(cp, other);
     }
-    domain.safepoint.end_collection();
+    domain_roots(cp, &domain, vm);
+    let at = cp.scan(cp.scan_start());
+    process_references(cp, &domain, vm, clear_soft, at);
+    rekey_tables(cp, &domain);
 }
 
 fn thread_roots(cp: &mut Copier, th: &mut JThread) {
@@ -310,77 +409,6 @@ fn process_references(cp: &mut Copier, d: &Domain, vm: &crate::vm::Vm, clear_sof
         r.write::<u64>(discovered_off, pending.map_or(0, |p| p.slot()));
         *pending = Some(r);
     }
-}
-
-/// Checks every object of the domain's heap (class words valid, every reference field null or
-/// pointing at an object start) and every attached thread's frames.
-pub fn verify_heap(t: &JThread) -> Result<(), String> {
-    let classes = super::verify::known_classes(t);
-    let ((start, top), _) = t.domain.heap.spaces();
-    let wk = t.vm.wk();
-    let layouts = Layouts {
-        class_class: wk.class,
-        mirror_slot: wk.mirror_slot as usize,
-        statics_base: wk.statics_base as usize,
-        reference: None,
-    };
-    // Object starts: a bitmap over the space (one bit per 8 bytes), plus the large objects.
-    let mut bits = vec![0u64; (top - start) / 8 / 64 + 1];
-    let mut large_starts = rustc_hash::FxHashSet::default();
-    let large = t.domain.heap.large_objects();
-    for &l in &large {
-        let w = ObjRef::from_addr(l).raw_class_word();
-        if !classes.contains(&w) {
-            return Err(format!("large object at {l:#x} has an invalid class word {w:#x}"));
-        }
-        large_starts.insert(l);
-    }
-    let mut at = start;
-    while at < top {
-        let o = ObjRef::from_addr(at);
-        let w = o.raw_class_word();
-        if !classes.contains(&w) {
-            return Err(format!("object at {at:#x} has an invalid class word {w:#x}"));
-        }
-        let i = (at - start) / 8;
-        bits[i / 64] |= 1 << (i % 64);
-        at += super::collector::object_size(&layouts, o, o.class());
-    }
-    let is_start = |v: usize| -> bool {
-        if v >= start && v < top && v % 8 == 0 {
-            let i = (v - start) / 8;
-            return bits[i / 64] >> (i % 64) & 1 == 1;
-        }
-        large_starts.contains(&v)
-    };
-    let check = |v: u64, what: &dyn Fn() -> String| -> Result<(), String> {
-        if v != 0 && !is_start(v as usize) {
-            return Err(format!("{} = {v:#x} is not an object of the heap", what()));
-        }
-        Ok(())
-    };
-    let mut objects: Vec<usize> = large;
-    let mut at = start;
-    while at < top {
-        objects.push(at);
-        at += super::collector::object_size(&layouts, ObjRef::from_addr(at), ObjRef::from_addr(at).class());
-    }
-    for at in objects {
-        let o = ObjRef::from_addr(at);
-        let c = o.class();
-        if c.is_array() {
-            if c.array_elem() == BasicType::Ref {
-                for i in 0..o.array_len() {
-                    check(o.read::<u64>(super::layout::ARRAY_BASE + i * 8), &|| format!("{}[{i}] at {at:#x}", c.name))?;
-                }
-            }
-        } else {
-            for &off in &c.ref_offsets {
-                check(o.read::<u64>(off as usize), &|| format!("{}+{off} at {at:#x}", c.name))?;
-            }
-        }
-    }
-    super::verify::verify_frames(t)
 }
 
 /// Whether a collection is needed before allocating an array of `len` elements of `elem`.

@@ -14,7 +14,7 @@ use crate::heap::layout::ARRAY_BASE;
 use crate::heap::{ObjRef, from_slot, to_slot};
 use crate::runtime::fields::{load_field, store_field};
 use crate::thread::{FrameRec, JResult, JThread, Thrown};
-use crate::thread::monitor::monitor_of;
+use crate::thread::monitor;
 
 #[inline(always)]
 fn vi(v: i32) -> u64 {
@@ -150,7 +150,7 @@ fn execute(t: &mut JThread, m: &'static Method, bp: usize) -> JResult<u64> {
     let r = run(t, m, prep, code, bp, stack_base, fi);
     if let Some(h) = sync_obj {
         let o = t.handle_get(h);
-        let _ = monitor_of(&t.domain, o).exit(t.id);
+        let _ = monitor::unlock(&t.domain, o, t.lock_id.0);
     }
     t.handles.truncate(handles_mark);
     t.frames.pop();
@@ -161,10 +161,9 @@ fn execute(t: &mut JThread, m: &'static Method, bp: usize) -> JResult<u64> {
 /// Enters `o`'s monitor; a contended entry blocks as a safepoint-safe operation.
 #[inline]
 fn monitor_enter(t: &mut JThread, o: ObjRef) {
-    let mon = monitor_of(&t.domain, o);
-    if !mon.try_enter(t.id) {
-        let id = t.id;
-        t.blocking(|| mon.enter(id));
+    let me = t.lock_id.0;
+    if let Some(mon) = monitor::try_lock(&t.domain, o, me) {
+        t.blocking(|| mon.enter(me as u64));
     }
 }
 
@@ -522,7 +521,7 @@ fn run(
                     BasicType::Long | BasicType::Double => arr.write::<u64>(ARRAY_BASE + i * 8, v),
                     BasicType::Ref => {
                         tri!(array_store_check(t, arr, from_slot(v)));
-                        arr.write::<u64>(ARRAY_BASE + i * 8, v)
+                        t.domain.heap.write_slot(arr, ARRAY_BASE + i * 8, v)
                     }
                     BasicType::Byte | BasicType::Boolean => {
                         let b = if arr.class().array_elem() == BasicType::Boolean { v as u8 & 1 } else { v as u8 };
@@ -798,7 +797,7 @@ fn run(
                     sp -= 1;
                 }
                 let v = pop!();
-                store_field(mirror, f.offset as usize, f.ty, f.volatile, v);
+                store_field(&t.domain.heap, mirror, f.offset as usize, f.ty, f.volatile, v);
             }
             Op::GetField(idx) => {
                 let f = match m.class.cp_cache[idx as usize].get() {
@@ -833,7 +832,7 @@ fn run(
                     Some(o) => o,
                     None => throw!("java/lang/NullPointerException", None),
                 };
-                store_field(o, f.offset as usize, f.ty, f.volatile, v);
+                store_field(&t.domain.heap, o, f.offset as usize, f.ty, f.volatile, v);
             }
             Op::InvokeVirtual(idx) => {
                 sync!();
@@ -992,7 +991,7 @@ fn run(
                     Some(o) => o,
                     None => throw!("java/lang/NullPointerException", None),
                 };
-                if monitor_of(&t.domain, o).exit(t.id).is_err() {
+                if monitor::unlock(&t.domain, o, t.lock_id.0).is_err() {
                     throw!("java/lang/IllegalMonitorStateException", None);
                 }
             }

@@ -131,7 +131,10 @@ pub fn run(t: &mut JThread, r: &Recipe, sp: usize) -> JResult<(u64, BasicType, u
                 if ty == BasicType::Ref {
                     v = t.handles[v as usize];
                 }
-                append_value(t, &mut out, ty, v)?;
+                if let Err(e) = append_value(t, &mut out, ty, v) {
+                    t.handles.truncate(mark);
+                    return Err(e);
+                }
             }
         }
     }

@@ -414,7 +414,11 @@ pub fn instantiate(t: &mut JThread, proxy: &'static Class, sp: usize) -> JResult
     let o = t.alloc_object(proxy)?;
     let mut at = sp - shape.captured_slots;
     for &(ty, off) in &shape.captured {
-        o.write::<u64>(off as usize, t.stack[at]);
+        if ty == BasicType::Ref {
+            t.domain.heap.write_slot(o, off as usize, t.stack[at]);
+        } else {
+            o.write::<u64>(off as usize, t.stack[at]);
+        }
         at += ty.slots();
     }
     Ok((o.slot(), BasicType::Ref, shape.captured_slots))

@@ -306,7 +306,7 @@ fn ufs_list(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let arr = t.new_array_of(string, names.len() as i32)?;
     for (i, n) in names.iter().enumerate() {
         let s = t.new_string(n)?;
-        arr.write_ref(ARRAY_BASE + i * 8, Some(s));
+        t.domain.heap.write_ref(arr, ARRAY_BASE + i * 8, Some(s));
     }
     Ok(arr.slot())
 }

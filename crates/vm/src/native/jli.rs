@@ -262,7 +262,7 @@ pub fn method_type_for(t: &mut JThread, loader: LoaderId, desc: &str) -> JResult
     let arr = t.new_array_of(cc, pcs.len() as i32)?;
     for (i, &pc) in pcs.iter().enumerate() {
         let pm = t.mirror(pc)?;
-        arr.write_ref(ARRAY_BASE + i * 8, Some(pm));
+        t.domain.heap.write_ref(arr, ARRAY_BASE + i * 8, Some(pm));
     }
     let r = t.call_static(
         "java/lang/invoke/MethodHandleNatives",
@@ -423,8 +423,8 @@ fn reflective_polymorphic(t: &mut JThread, _: &[u64]) -> JResult<u64> {
 fn set_call_site_target(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let o = offsets(t)?;
     let cs = nonnull(t, a[0])?;
-    cs.atomic_u64(o.callsite_target)
-        .store(a[1], std::sync::atomic::Ordering::SeqCst);
+    cs.atomic_u64(o.callsite_target).store(a[1], std::sync::atomic::Ordering::SeqCst);
+    t.domain.heap.post_write(cs, a[1]);
     Ok(0)
 }
 
@@ -571,7 +571,7 @@ fn mhn_init(t: &mut JThread, a: &[u64]) -> JResult<u64> {
             REF_GET_FIELD
         };
         mn.write::<i32>(o.mn_flags, field_flags(c, f, kind));
-        mn.write_ref(o.mn_clazz, Some(mirror));
+        t.domain.heap.write_ref(mn, o.mn_clazz, Some(mirror));
         set_field_target(t, o, mn, c, f);
         return Ok(0);
     }
@@ -588,7 +588,7 @@ fn mhn_init(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         REF_INVOKE_VIRTUAL
     };
     mn.write::<i32>(o.mn_flags, method_flags(m, kind));
-    mn.write_ref(o.mn_clazz, Some(mirror));
+    t.domain.heap.write_ref(mn, o.mn_clazz, Some(mirror));
     set_method_target(o, mn, m);
     Ok(0)
 }
@@ -600,15 +600,15 @@ fn mhn_expand(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     if let Some(m) = member_method(o, mn) {
         if mn.read_ref(o.mn_clazz).is_none() {
             let mirror = t.mirror(m.class)?;
-            mn.write_ref(o.mn_clazz, Some(mirror));
+            t.domain.heap.write_ref(mn, o.mn_clazz, Some(mirror));
         }
         if mn.read_ref(o.mn_name).is_none() {
             let s = t.intern(&m.name)?;
-            mn.write_ref(o.mn_name, Some(s));
+            t.domain.heap.write_ref(mn, o.mn_name, Some(s));
         }
         if mn.read_ref(o.mn_type).is_none() {
             let s = t.intern(&m.descriptor)?;
-            mn.write_ref(o.mn_type, Some(s));
+            t.domain.heap.write_ref(mn, o.mn_type, Some(s));
         }
     } else if let Some(holder) = member_field_holder(o, mn) {
         let off = mn.read::<i64>(o.mn_vmindex) as u32;
@@ -623,12 +623,12 @@ fn mhn_expand(t: &mut JThread, a: &[u64]) -> JResult<u64> {
             {
                 if mn.read_ref(o.mn_name).is_none() {
                     let s = t.intern(&f.name)?;
-                    mn.write_ref(o.mn_name, Some(s));
+                    t.domain.heap.write_ref(mn, o.mn_name, Some(s));
                 }
                 if mn.read_ref(o.mn_type).is_none() {
                     let fc = class_for_descriptor(t, k.loader, &f.descriptor)?;
                     let m = t.mirror(fc)?;
-                    mn.write_ref(o.mn_type, Some(m));
+                    t.domain.heap.write_ref(mn, o.mn_type, Some(m));
                 }
                 break;
             }
@@ -690,7 +690,7 @@ fn mhn_resolve(t: &mut JThread, a: &[u64]) -> JResult<u64> {
             return fail(t, "java/lang/IllegalAccessError", &msg);
         }
         let hm = t.mirror(holder)?;
-        mn.write_ref(o.mn_clazz, Some(hm));
+        t.domain.heap.write_ref(mn, o.mn_clazz, Some(hm));
         mn.write::<i32>(o.mn_flags, field_flags(holder, f, ref_kind));
         set_field_target(t, o, mn, holder, f);
         return Ok(mn.slot());
@@ -752,7 +752,7 @@ fn mhn_resolve(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         m.class
     };
     let hm = t.mirror(holder)?;
-    mn.write_ref(o.mn_clazz, Some(hm));
+    t.domain.heap.write_ref(mn, o.mn_clazz, Some(hm));
     mn.write::<i32>(o.mn_flags, method_flags(m, kind));
     set_method_target(o, mn, m);
     Ok(mn.slot())
@@ -800,7 +800,7 @@ fn mhn_get_member_vm_info(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let mn = nonnull(t, t.arg(0))?;
     let object = t.vm.wk().object;
     let arr = t.new_array_of(object, 2)?;
-    arr.write_ref(ARRAY_BASE, Some(idx));
+    t.domain.heap.write_ref(arr, ARRAY_BASE, Some(idx));
     let target = if let Some(h) = member_field_holder(o, mn) {
         Some(t.mirror(h)?)
     } else if member_method(o, mn).is_some() {
@@ -808,7 +808,7 @@ fn mhn_get_member_vm_info(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     } else {
         None
     };
-    arr.write_ref(ARRAY_BASE + 8, target);
+    t.domain.heap.write_ref(arr, ARRAY_BASE + 8, target);
     Ok(arr.slot())
 }
 
@@ -832,14 +832,14 @@ pub fn define_hidden_class(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         Err(e) => return Err(t.throw_resolve(e.into())),
     };
     let mirror = t.mirror(c)?;
-    mirror.write::<u64>(o.class_class_data, a[9]);
+    t.domain.heap.write_slot(mirror, o.class_class_data, a[9]);
     // Like HotSpot, a hidden class's name is its given name with a unique suffix.
     // The name given by the JDK wins over the class file's (InjectedInvoker is renamed so).
     let given = obj(a[2]).map(|n| t.rust_string(n).replace('/', "."));
     let given = given.unwrap_or_else(|| c.java_name());
     let name = format!("{given}/0x{:016x}", c as *const Class as usize);
     let name = t.intern(&name)?;
-    mirror.write_ref(t.vm.wk().class_name as usize, Some(name));
+    t.domain.heap.write_ref(mirror, t.vm.wk().class_name as usize, Some(name));
     if a[7] != 0 {
         t.ensure_initialized(c)?;
         // The initializer ran Java: `mirror` may have moved.

@@ -8,7 +8,7 @@ use super::{Registry, jint, nonnull, obj, ret_bool, ret_int};
 use crate::class::{BasicType, Class, LoaderId};
 use crate::heap::layout::ARRAY_BASE;
 use crate::heap::{ObjRef, copy_array_bytes};
-use crate::thread::monitor::{MonitorError, identity_hash, monitor_of};
+use crate::thread::monitor::{MonitorError, identity_hash, monitor_of, notify};
 use crate::thread::{JResult, JThread, Thrown};
 use crate::vm::Vm;
 
@@ -37,7 +37,7 @@ pub fn register(r: &mut Registry) {
     r.add(rt, "totalMemory", "()J", |t, _| Ok(t.domain.heap.committed() as u64));
     r.add(rt, "maxMemory", "()J", |t, _| Ok(t.domain.heap.capacity() as u64));
     r.add(rt, "gc", "()V", |t, _| {
-        crate::heap::roots::collect(t, false, "System.gc()");
+        crate::heap::roots::collect(t, crate::heap::roots::Collection::Full, "System.gc()");
         Ok(0)
     });
     r.add("java/lang/Shutdown", "beforeHalt", "()V", |_, _| Ok(0));
@@ -152,7 +152,7 @@ fn monitor_error(t: &mut JThread, e: MonitorError) -> Thrown {
 
 fn object_notify(t: &mut JThread, a: &[u64], all: bool) -> JResult<u64> {
     let o = nonnull(t, a[0])?;
-    match monitor_of(&t.domain, o).notify(t.id, all) {
+    match notify(&t.domain, o, t.lock_id.0, all) {
         Ok(()) => Ok(0),
         Err(e) => Err(monitor_error(t, e)),
     }
@@ -167,7 +167,7 @@ fn object_wait(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let timeout = (ms > 0).then(|| std::time::Duration::from_millis(ms as u64));
     let flag = t.interrupted.clone();
     let mon = monitor_of(&t.domain, o);
-    let me = t.id;
+    let me = t.lock_id.0 as u64;
     let _ = o;
     if flag.swap(false, Ordering::SeqCst) {
         if !mon.is_owner(me) {
@@ -246,11 +246,14 @@ fn system_arraycopy(t: &mut JThread, a: &[u64]) -> JResult<u64> {
                     return Err(t.throw_new("java/lang/ArrayStoreException", Some(&msg)));
                 }
             }
-            dst.write_ref(ARRAY_BASE + (dp as usize + i) * 8, v);
+            t.domain.heap.write_ref(dst, ARRAY_BASE + (dp as usize + i) * 8, v);
         }
         return Ok(0);
     }
     copy_array_bytes(src, ARRAY_BASE + sp as usize * es, dst, ARRAY_BASE + dp as usize * es, len as usize * es);
+    if se == BasicType::Ref && len > 0 {
+        t.domain.heap.post_bulk_write(dst);
+    }
     Ok(0)
 }
 
@@ -271,7 +274,7 @@ fn set_system_stream(t: &mut JThread, name: &str, v: u64) -> JResult<u64> {
     let sys = t.load_boot("java/lang/System")?;
     let f = sys.fields.iter().find(|f| &*f.name == name && f.is_static()).expect("System stream field");
     let mirror = t.mirror(sys)?;
-    mirror.write::<u64>((t.vm.wk().statics_base + f.offset) as usize, v);
+    t.domain.heap.write_slot(mirror, (t.vm.wk().statics_base + f.offset) as usize, v);
     Ok(0)
 }
 
@@ -360,7 +363,7 @@ fn throwable_fill_in(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         }
     }
     let wk = t.vm.wk();
-    this.write_ref(wk.throwable_backtrace as usize, Some(bt));
+    t.domain.heap.write_ref(this, wk.throwable_backtrace as usize, Some(bt));
     this.write::<u32>(wk.throwable_depth as usize, frames.len() as u32);
     Ok(this.slot())
 }
@@ -432,29 +435,29 @@ fn ste_init_all(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         let bci = e as u32;
         let c = m.class;
         let mirror = t.mirror(c)?;
-        el.write_ref(f_cls_obj, Some(mirror));
+        t.domain.heap.write_ref(el, f_cls_obj, Some(mirror));
         let decl = t.intern(&c.java_name())?;
-        el.write_ref(f_decl, Some(decl));
+        t.domain.heap.write_ref(el, f_decl, Some(decl));
         let mname = t.intern(&m.name)?;
-        el.write_ref(f_method, Some(mname));
+        t.domain.heap.write_ref(el, f_method, Some(mname));
         if let Some(file) = c.source_file() {
             let s = t.intern(file)?;
-            el.write_ref(f_file, Some(s));
+            t.domain.heap.write_ref(el, f_file, Some(s));
         }
         let line = if bci == u32::MAX { -2 } else { m.line_number(bci).map_or(-1, |l| l as i32) };
         el.write::<i32>(f_line, line);
         if c.loader == LoaderId::APP {
             let s = t.intern("app")?;
-            el.write_ref(f_loader, Some(s));
+            t.domain.heap.write_ref(el, f_loader, Some(s));
         } else if c.loader == LoaderId::PLATFORM {
             let s = t.intern("platform")?;
-            el.write_ref(f_loader, Some(s));
+            t.domain.heap.write_ref(el, f_loader, Some(s));
         }
         if let Some(module) = &c.module {
             let s = t.intern(module)?;
-            el.write_ref(f_module, Some(s));
+            t.domain.heap.write_ref(el, f_module, Some(s));
             let v = t.intern(crate::native::misc::java_version(t.vm))?;
-            el.write_ref(f_version, Some(v));
+            t.domain.heap.write_ref(el, f_version, Some(v));
         }
     }
     Ok(0)
@@ -479,7 +482,7 @@ fn module_define(t: &mut JThread, a: &[u64]) -> JResult<u64> {
             continue;
         }
         if let Some(m) = t.domain.class_state(c).mirror() {
-            m.write_ref(wk.class_module as usize, Some(module));
+            t.domain.heap.write_ref(m, wk.class_module as usize, Some(module));
         }
     }
     Ok(0)
@@ -568,13 +571,13 @@ fn retrieve_directives(t: &mut JThread, _: &[u64]) -> JResult<u64> {
     for (field, elem) in [("classes", string), ("packages", string)] {
         let arr = t.new_array_of(elem, 0)?;
         if let Some(f) = c.instance_field(field) {
-            o.write_ref(f.offset as usize, Some(arr));
+            t.domain.heap.write_ref(o, f.offset as usize, Some(arr));
         }
     }
     for field in ["classEnabled", "packageEnabled"] {
         let arr = t.new_array_of(bool_class, 0)?;
         if let Some(f) = c.instance_field(field) {
-            o.write_ref(f.offset as usize, Some(arr));
+            t.domain.heap.write_ref(o, f.offset as usize, Some(arr));
         }
     }
     Ok(o.slot())
@@ -605,7 +608,7 @@ fn system_package_names(t: &mut JThread, _: &[u64]) -> JResult<u64> {
     let arr = t.new_array_of(string, names.len() as i32)?;
     for (i, n) in names.iter().enumerate() {
         let s = t.new_string(n)?;
-        arr.write_ref(ARRAY_BASE + i * 8, Some(s));
+        t.domain.heap.write_ref(arr, ARRAY_BASE + i * 8, Some(s));
     }
     Ok(arr.slot())
 }

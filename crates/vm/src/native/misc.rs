@@ -88,7 +88,16 @@ fn register_unsafe(r: &mut Registry) {
     getter!("getDouble", "getDoubleVolatile", u64, |v: u64| v);
     putter!("putInt", "putIntVolatile", u32);
     putter!("putLong", "putLongVolatile", u64);
-    putter!("putReference", "putReferenceVolatile", u64);
+    r.add(u, "putReference", "", |t, a| {
+        put_reference(t, a);
+        Ok(0)
+    });
+    r.add(u, "putReferenceVolatile", "", |t, a| {
+        std::sync::atomic::fence(Ordering::SeqCst);
+        put_reference(t, a);
+        std::sync::atomic::fence(Ordering::SeqCst);
+        Ok(0)
+    });
     putter!("putByte", "putByteVolatile", u8);
     putter!("putShort", "putShortVolatile", u16);
     putter!("putChar", "putCharVolatile", u16);
@@ -122,13 +131,9 @@ fn register_unsafe(r: &mut Registry) {
             Ok(v) | Err(v) => v,
         })
     });
-    r.add(u, "compareAndSetReference", "", |_, a| {
-        let at = raw::atomic_u64(raw::addr(obj(a[1]), jlong(a[2])));
-        Ok(ret_bool(at.compare_exchange(a[4], a[5], Ordering::SeqCst, Ordering::SeqCst).is_ok()))
-    });
-    r.add(u, "compareAndExchangeReference", "", |_, a| {
-        let at = raw::atomic_u64(raw::addr(obj(a[1]), jlong(a[2])));
-        Ok(match at.compare_exchange(a[4], a[5], Ordering::SeqCst, Ordering::SeqCst) {
+    r.add(u, "compareAndSetReference", "", |t, a| Ok(ret_bool(cas_reference(t, a).is_ok())));
+    r.add(u, "compareAndExchangeReference", "", |t, a| {
+        Ok(match cas_reference(t, a) {
             Ok(v) | Err(v) => v,
         })
     });
@@ -340,7 +345,7 @@ fn string_array(t: &mut JThread, items: &[Option<String>]) -> JResult<crate::hea
     for (i, s) in items.iter().enumerate() {
         if let Some(s) = s {
             let o = t.new_string(s)?;
-            arr.write_ref(ARRAY_BASE + i * 8, Some(o));
+            t.domain.heap.write_ref(arr, ARRAY_BASE + i * 8, Some(o));
         }
     }
     Ok(arr)
@@ -432,8 +437,27 @@ fn environ(t: &mut JThread, _: &[u64]) -> JResult<u64> {
     for (i, (k, v)) in vars.iter().enumerate() {
         let ko = t.new_byte_array(k)?;
         let vo = t.new_byte_array(v)?;
-        arr.write_ref(ARRAY_BASE + i * 16, Some(ko));
-        arr.write_ref(ARRAY_BASE + i * 16 + 8, Some(vo));
+        t.domain.heap.write_ref(arr, ARRAY_BASE + i * 16, Some(ko));
+        t.domain.heap.write_ref(arr, ARRAY_BASE + i * 16 + 8, Some(vo));
     }
     Ok(arr.slot())
+}
+
+/// Unsafe.putReference(o, offset, x), with the write barrier when `o` is an object.
+fn put_reference(t: &mut JThread, a: &[u64]) {
+    let base = obj(a[1]);
+    raw::write::<u64>(raw::addr(base, jlong(a[2])), a[4]);
+    if let Some(b) = base {
+        t.domain.heap.post_write(b, a[4]);
+    }
+}
+
+/// Unsafe.compareAndSetReference(o, offset, expected, x): the witness value, Ok if swapped.
+fn cas_reference(t: &mut JThread, a: &[u64]) -> Result<u64, u64> {
+    let base = obj(a[1]);
+    let r = raw::atomic_u64(raw::addr(base, jlong(a[2]))).compare_exchange(a[4], a[5], Ordering::SeqCst, Ordering::SeqCst);
+    if let (Ok(_), Some(b)) = (r, base) {
+        t.domain.heap.post_write(b, a[5]);
+    }
+    r
 }

@@ -311,7 +311,7 @@ fn getmntent0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let entry = nonnull(t, a[2])?;
     for (name, value) in [("name", &e.name), ("dir", &e.dir), ("fstype", &e.fstype), ("opts", &e.opts)] {
         let arr = t.new_byte_array(value)?;
-        entry.write_ref(field(entry, name), Some(arr));
+        t.domain.heap.write_ref(entry, field(entry, name), Some(arr));
     }
     Ok(0)
 }

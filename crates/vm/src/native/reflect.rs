@@ -132,7 +132,7 @@ fn init_class_name(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let m = nonnull(t, a[0])?;
     let c = t.class_of_mirror(m);
     let s = t.intern(&c.java_name())?;
-    m.write_ref(t.vm.wk().class_name as usize, Some(s));
+    t.domain.heap.write_ref(m, t.vm.wk().class_name as usize, Some(s));
     Ok(s.slot())
 }
 
@@ -152,7 +152,7 @@ fn class_array(t: &mut JThread, classes: &[&'static Class]) -> JResult<ObjRef> {
     let arr = t.new_array_of(cc, classes.len() as i32)?;
     for (i, c) in classes.iter().enumerate() {
         let m = t.mirror(c)?;
-        arr.write_ref(ARRAY_BASE + i * 8, Some(m));
+        t.domain.heap.write_ref(arr, ARRAY_BASE + i * 8, Some(m));
     }
     Ok(arr)
 }
@@ -217,25 +217,27 @@ fn get_enclosing_method(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let object = t.vm.wk().object;
     let arr = t.new_array_of(object, 3)?;
     let om = t.mirror(oc)?;
-    arr.write_ref(ARRAY_BASE, Some(om));
+    t.domain.heap.write_ref(arr, ARRAY_BASE, Some(om));
     if nat != 0 {
         if let Some((n, d)) = cp.name_and_type(nat) {
             let (n, d) = (n.to_string(), d.to_string());
             let ns = t.new_string(&n)?;
             let ds = t.new_string(&d)?;
-            arr.write_ref(ARRAY_BASE + 8, Some(ns));
-            arr.write_ref(ARRAY_BASE + 16, Some(ds));
+            t.domain.heap.write_ref(arr, ARRAY_BASE + 8, Some(ns));
+            t.domain.heap.write_ref(arr, ARRAY_BASE + 16, Some(ds));
         }
     }
     Ok(arr.slot())
 }
 
-fn get_constant_pool(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+fn get_constant_pool(t: &mut JThread, _a: &[u64]) -> JResult<u64> {
     let cpc = t.load_boot("jdk/internal/reflect/ConstantPool")?;
     t.ensure_initialized(cpc)?;
     let o = t.alloc_object(cpc)?;
+    // Initializing ConstantPool may have run a collection: read the argument afresh.
+    let holder = t.arg(0);
     if let Some(f) = cpc.instance_field("constantPoolOop") {
-        o.write::<u64>(f.offset as usize, a[0]);
+        t.domain.heap.write_slot(o, f.offset as usize, holder);
     }
     Ok(o.slot())
 }
@@ -300,7 +302,8 @@ fn get_declared_fields(t: &mut JThread, a: &[u64]) -> JResult<u64> {
             "(Ljava/lang/Class;Ljava/lang/String;Ljava/lang/Class;IZILjava/lang/String;[B)V",
             &[mirror.slot(), name.slot(), tm.slot(), (f.access & 0x50df) as u64, trusted_final as u64, f.index as u64, sig, ann],
         )?;
-        t.handle_get(arr_h).write_ref(ARRAY_BASE + i * 8, Some(o));
+        let arr = t.handle_get(arr_h);
+        t.domain.heap.write_ref(arr, ARRAY_BASE + i * 8, Some(o));
     }
     let arr = t.handle_get(arr_h);
     Ok(arr.slot())
@@ -322,7 +325,8 @@ fn get_declared_methods(t: &mut JThread, a: &[u64], constructors: bool) -> JResu
     let arr_h = t.handle(arr);
     for (i, m) in methods.iter().enumerate() {
         let o = reflect_method(t, m)?;
-        t.handle_get(arr_h).write_ref(ARRAY_BASE + i * 8, Some(o));
+        let arr = t.handle_get(arr_h);
+        t.domain.heap.write_ref(arr, ARRAY_BASE + i * 8, Some(o));
     }
     Ok(t.handle_get(arr_h).slot())
 }
@@ -340,7 +344,7 @@ pub fn reflect_method(t: &mut JThread, m: &'static Method) -> JResult<ObjRef> {
     for (j, p) in params.iter().enumerate() {
         let pc = class_for_descriptor(t, c.loader, p)?;
         let pm = t.mirror(pc)?;
-        ptypes.write_ref(ARRAY_BASE + j * 8, Some(pm));
+        t.domain.heap.write_ref(ptypes, ARRAY_BASE + j * 8, Some(pm));
     }
     let cp = &c.file.as_ref().expect("file").constant_pool;
     let exc_names: Vec<String> = m.info.exceptions.iter().filter_map(|&i| cp.class_name(i).map(str::to_string)).collect();
@@ -348,7 +352,7 @@ pub fn reflect_method(t: &mut JThread, m: &'static Method) -> JResult<ObjRef> {
     for (j, n) in exc_names.iter().enumerate() {
         let ec = t.load_class(c.loader, n)?;
         let em = t.mirror(ec)?;
-        excs.write_ref(ARRAY_BASE + j * 8, Some(em));
+        t.domain.heap.write_ref(excs, ARRAY_BASE + j * 8, Some(em));
     }
     let sig = match &m.info.signature {
         Some(s) => t.new_string(s)?.slot(),
@@ -424,9 +428,10 @@ fn get_record_components(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         };
         let acc_h = accessor.map(|a| t.handle(a));
         let o = t.alloc_object(rcc)?;
+        let domain = t.domain.clone();
         let set = |o: ObjRef, n: &str, v: u64| {
             if let Some(f) = rcc.instance_field(n) {
-                o.write::<u64>(f.offset as usize, v);
+                domain.heap.write_slot(o, f.offset as usize, v);
             }
         };
         let mirror = t.mirror(c)?;
@@ -445,7 +450,8 @@ fn get_record_components(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         }
         let ann = opt_bytes(t, rc.runtime_visible_annotations.as_deref())?;
         set(o, "annotations", ann);
-        t.handle_get(arr_h).write_ref(ARRAY_BASE + i * 8, Some(o));
+        let arr = t.handle_get(arr_h);
+        t.domain.heap.write_ref(arr, ARRAY_BASE + i * 8, Some(o));
         if let Some(h) = acc_h {
             t.handles.truncate(h);
         }
@@ -472,7 +478,8 @@ fn get_parameters(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         };
         let this = t.arg(0);
         let p = t.construct(pc, "(Ljava/lang/String;ILjava/lang/reflect/Executable;I)V", &[name, flags as u64, this, i as u64])?;
-        t.handle_get(arr_h).write_ref(ARRAY_BASE + i * 8, Some(p));
+        let arr = t.handle_get(arr_h);
+        t.domain.heap.write_ref(arr, ARRAY_BASE + i * 8, Some(p));
     }
     Ok(t.handle_get(arr_h).slot())
 }
@@ -636,11 +643,11 @@ fn array_set(t: &mut JThread, a: &[u64]) -> JResult<u64> {
                 return Err(t.throw_new("java/lang/IllegalArgumentException", Some("array element type mismatch")));
             }
         }
-        arr.write::<u64>(off, a[2]);
+        t.domain.heap.write_slot(arr, off, a[2]);
         return Ok(0);
     }
     let v = unbox_value(t, obj(a[2]), ty)?;
-    crate::runtime::fields::store_field(arr, off, ty, false, v);
+    crate::runtime::fields::store_field(&t.domain.heap, arr, off, ty, false, v);
     Ok(0)
 }
 
@@ -672,7 +679,7 @@ fn array_set_typed(t: &mut JThread, a: &[u64], have: BasicType) -> JResult<u64> 
         return Err(t.throw_new("java/lang/IllegalArgumentException", Some("argument type mismatch")));
     }
     let v = widen(t, have, ty, a[2])?;
-    crate::runtime::fields::store_field(arr, off, ty, false, v);
+    crate::runtime::fields::store_field(&t.domain.heap, arr, off, ty, false, v);
     Ok(0)
 }
 
@@ -819,7 +826,8 @@ fn method_invoke0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
                 .unwrap_or(m)
         }
     };
-    unpack_args(t, m, obj(a[2]), &mut slots)?;
+    // Initializing a static method's class may have run a collection: read `args` afresh.
+    unpack_args(t, m, obj(t.arg(2)), &mut slots)?;
     let r = match crate::interp::exec::call(t, target, &slots) {
         Ok(r) => r,
         Err(Thrown) => return Err(wrap_invocation_target(t)),
@@ -842,7 +850,8 @@ fn constructor_new_instance0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let o = t.alloc_object(c)?;
     let h = t.handle(o);
     let mut slots = vec![o.slot()];
-    unpack_args(t, m, obj(a[1]), &mut slots)?;
+    // Initializing the class may have run a collection: read `args` afresh.
+    unpack_args(t, m, obj(t.arg(1)), &mut slots)?;
     if crate::interp::exec::call(t, m, &slots).is_err() {
         return Err(wrap_invocation_target(t));
     }

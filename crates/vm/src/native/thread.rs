@@ -22,7 +22,7 @@ pub fn register(r: &mut Registry) {
     r.add(th, "start0", "()V", start0);
     r.add(th, "holdsLock", "(Ljava/lang/Object;)Z", |t, a| {
         let o = nonnull(t, a[0])?;
-        Ok(ret_bool(crate::thread::monitor::monitor_of(&t.domain, o).is_owner(t.id)))
+        Ok(ret_bool(crate::thread::monitor::holds_lock(&t.domain, o, t.lock_id.0)))
     });
     r.add(th, "setPriority0", "(I)V", |_, _| Ok(0));
     r.add(th, "yield", "()V", |_, _| {
@@ -128,7 +128,7 @@ fn get_threads(t: &mut JThread, _: &[u64]) -> JResult<u64> {
     let tc = t.load_boot("java/lang/Thread")?;
     let arr = t.new_array_of(tc, addrs.len() as i32)?;
     for (i, a) in addrs.iter().enumerate() {
-        arr.write::<u64>(crate::heap::layout::ARRAY_BASE + i * 8, *a as u64);
+        t.domain.heap.write_slot(arr, crate::heap::layout::ARRAY_BASE + i * 8, *a as u64);
     }
     Ok(arr.slot())
 }
@@ -187,10 +187,10 @@ fn run_thread(t: &mut JThread, th: ObjRef) {
     }
     set_eetop(th, 0);
     let mon = crate::thread::monitor::monitor_of(&t.domain, th);
-    let id = t.id;
-    t.blocking(|| mon.enter(id));
-    let _ = mon.notify(t.id, true);
-    let _ = mon.exit(t.id);
+    let me = t.lock_id.0 as u64;
+    t.blocking(|| mon.enter(me));
+    let _ = mon.notify(me, true);
+    let _ = mon.exit(me);
 }
 
 /// Waits until every non-daemon thread of the domain has finished (DestroyJavaVM).

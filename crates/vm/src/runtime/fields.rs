@@ -4,7 +4,7 @@
 use std::sync::atomic::{Ordering, fence};
 
 use crate::class::BasicType;
-use crate::heap::ObjRef;
+use crate::heap::{Heap, ObjRef};
 
 /// Loads a field of type `ty` at `off` as a slot value.
 #[inline(always)]
@@ -32,16 +32,21 @@ pub fn load_field(o: ObjRef, off: usize, ty: BasicType, volatile: bool) -> u64 {
     }
 }
 
-/// Stores slot value `v` into a field of type `ty` at `off`.
+/// Stores slot value `v` into a field of type `ty` at `off` (references through `heap`'s write
+/// barrier).
 #[inline(always)]
-pub fn store_field(o: ObjRef, off: usize, ty: BasicType, volatile: bool, v: u64) {
+pub fn store_field(heap: &Heap, o: ObjRef, off: usize, ty: BasicType, volatile: bool, v: u64) {
     if volatile {
         match ty {
-            BasicType::Long | BasicType::Double | BasicType::Ref => o.atomic_u64(off).store(v, Ordering::SeqCst),
+            BasicType::Long | BasicType::Double => o.atomic_u64(off).store(v, Ordering::SeqCst),
+            BasicType::Ref => {
+                o.atomic_u64(off).store(v, Ordering::SeqCst);
+                heap.post_write(o, v);
+            }
             BasicType::Int | BasicType::Float => o.atomic_u32(off).store(v as u32, Ordering::SeqCst),
             _ => {
                 fence(Ordering::SeqCst);
-                store_field(o, off, ty, false, v);
+                store_field(heap, o, off, ty, false, v);
                 fence(Ordering::SeqCst);
             }
         }
@@ -49,7 +54,8 @@ pub fn store_field(o: ObjRef, off: usize, ty: BasicType, volatile: bool, v: u64)
     }
     match ty {
         BasicType::Int | BasicType::Float => o.write::<u32>(off, v as u32),
-        BasicType::Long | BasicType::Double | BasicType::Ref => o.write::<u64>(off, v),
+        BasicType::Long | BasicType::Double => o.write::<u64>(off, v),
+        BasicType::Ref => heap.write_slot(o, off, v),
         BasicType::Boolean => o.write::<u8>(off, v as u8 & 1),
         BasicType::Byte => o.write::<u8>(off, v as u8),
         BasicType::Char | BasicType::Short => o.write::<u16>(off, v as u16),

@@ -122,7 +122,7 @@ impl JThread {
             let comp = ac.array_component().expect("multianewarray of non-array");
             for i in 0..lens[0] as usize {
                 let sub = self.multi_array(comp, &lens[1..])?;
-                a.write_ref(ARRAY_BASE + i * 8, Some(sub));
+                self.domain.heap.write_ref(a, ARRAY_BASE + i * 8, Some(sub));
             }
         }
         Ok(a)
@@ -137,6 +137,9 @@ impl JThread {
             Err(_) => return Err(self.out_of_memory()),
         };
         o.copy_body_to(n, size.max(HEADER_SIZE));
+        if c.array_elem() == BasicType::Ref || !c.ref_offsets.is_empty() {
+            self.domain.heap.post_bulk_write(n);
+        }
         Ok(n)
     }
 
@@ -161,12 +164,12 @@ impl JThread {
         m.write::<u64>(wk.mirror_slot as usize, c as *const Class as u64);
         if let Some(comp) = c.array_component() {
             let cm = self.mirror(comp)?;
-            m.write_ref(wk.class_component_type as usize, Some(cm));
+            self.domain.heap.write_ref(m, wk.class_component_type as usize, Some(cm));
         }
         let loader = self.domain.loader_object(c.loader);
-        m.write_ref(wk.class_loader as usize, loader);
+        self.domain.heap.write_ref(m, wk.class_loader as usize, loader);
         if let Some(module) = self.vm.module_object_for(&self.domain, c) {
-            m.write_ref(wk.class_module as usize, Some(module));
+            self.domain.heap.write_ref(m, wk.class_module as usize, Some(module));
         }
         let st = self.domain.class_state(c);
         let _g = self.domain.mirror_lock.lock();
@@ -188,14 +191,14 @@ impl JThread {
             let off = base + f.offset as usize;
             use classfile::Constant as K;
             match cf.constant_pool.get(cv) {
-                Some(K::Integer(v)) => fields::store_field(mirror, off, f.ty, false, *v as u32 as u64),
+                Some(K::Integer(v)) => fields::store_field(&self.domain.heap, mirror, off, f.ty, false, *v as u32 as u64),
                 Some(K::Float(v)) => mirror.write::<u32>(off, v.to_bits()),
                 Some(K::Long(v)) => mirror.write::<i64>(off, *v),
                 Some(K::Double(v)) => mirror.write::<u64>(off, v.to_bits()),
                 Some(K::String { string_index }) => {
                     let Some(u) = cf.constant_pool.utf8_entry(*string_index) else { continue };
                     let s = self.intern_utf16(&u.utf16())?;
-                    mirror.write_ref(off, Some(s));
+                    self.domain.heap.write_ref(mirror, off, Some(s));
                 }
                 _ => {}
             }
@@ -320,9 +323,9 @@ impl JThread {
             let record = self.handle_get(rh);
             let tc = self.load_boot("java/lang/Throwable")?;
             if let Some(f) = tc.instance_field("stackTrace") {
-                record.write::<u64>(f.offset as usize, trace);
+                self.domain.heap.write_slot(record, f.offset as usize, trace);
             }
-            record.write_ref(self.vm.wk().throwable_backtrace as usize, None);
+            self.domain.heap.write_ref(record, self.vm.wk().throwable_backtrace as usize, None);
             Ok(Some(record))
         })();
         if r.is_err() {
@@ -425,7 +428,7 @@ impl JThread {
         let wk = self.vm.wk();
         let value = self.new_byte_array(bytes)?;
         let s = self.alloc_object(wk.string)?;
-        s.write_ref(wk.string_value as usize, Some(value));
+        self.domain.heap.write_ref(s, wk.string_value as usize, Some(value));
         s.write::<u8>(wk.string_coder as usize, 0);
         Ok(s)
     }
@@ -439,7 +442,7 @@ impl JThread {
         let bytes: Vec<u8> = units.iter().flat_map(|u| u.to_le_bytes()).collect();
         let value = self.new_byte_array(&bytes)?;
         let s = self.alloc_object(wk.string)?;
-        s.write_ref(wk.string_value as usize, Some(value));
+        self.domain.heap.write_ref(s, wk.string_value as usize, Some(value));
         s.write::<u8>(wk.string_coder as usize, 1);
         Ok(s)
     }

@@ -36,8 +36,10 @@ pub struct FrameRec {
 pub struct JThread {
     pub vm: &'static Vm,
     pub domain: Arc<Domain>,
-    /// Monitor-owner id and Java thread id.
+    /// The VM's thread id (Java's Thread.tid for threads the VM starts).
     pub id: u64,
+    /// Identifies this thread as the owner of monitors (see `monitor`).
+    pub lock_id: monitor::LockId,
     /// Locals and operand stacks of all interpreter frames.
     pub stack: Vec<u64>,
     /// First free slot of `stack` (frames above it belong to nobody).
@@ -67,6 +69,7 @@ impl JThread {
             vm,
             domain,
             id,
+            lock_id: monitor::LockId::new(),
             stack: vec![0; stack_slots],
             sp: 0,
             frames: Vec::with_capacity(256),

@@ -1,12 +1,26 @@
 //! Java monitors (`synchronized`, `wait`/`notify`) and identity hashes in the mark word.
 //!
-//! Mark word: bits 0..32 hold the index + 1 of the object's inflated monitor in its domain's
-//! monitor table (0 = none); bits 32..63 hold the identity hash (0 = not yet assigned). Both
-//! are installed with compare-and-swap, so they are stable when a moving collector copies
-//! the header. Monitors are always inflated for now; thin locks come with the threads issue.
+//! Mark word: bits 32..63 hold the identity hash (0 = not yet assigned); bit 31 belongs to the
+//! collector's write barrier (see `heap::layout::MARK_REMEMBERED`); bits 0..31 are the lock:
+//!
+//! ```text
+//! 0                                   unlocked, never inflated
+//! owner lock id (20 bits) << 10 | n   thin lock: held by that thread, n + 1 times
+//! 1 << 30 | monitor index             inflated: the domain's monitor table entry
+//! ```
+//!
+//! A thin lock is taken and released with one compare-and-swap on the mark word and no system
+//! call; it is inflated into a [`Monitor`] (a mutex and condition variables) when another
+//! thread contends for it, when its owner waits on it, or when its recursion count overflows.
+//! Inflation transfers the owner and count, so the owner's later exit finds the monitor. All
+//! updates are compare-and-swaps on the whole word, so they never lose a concurrent update of
+//! the hash or the remembered bit, and every value is stable when a moving collector copies the
+//! header. Monitors are not deflated.
+//!
+//! Owners are identified by small per-thread *lock ids* ([`LockId`]), not Java thread ids.
 
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use parking_lot::{Condvar, Mutex};
@@ -80,6 +94,12 @@ impl Monitor {
         }
         Ok(())
     }
+    /// Sets the owner and count of a monitor nobody else can see yet (inflation).
+    fn preset(&self, owner: u64, count: u32) {
+        let mut s = self.state.lock();
+        s.owner = owner;
+        s.count = count;
+    }
     pub fn is_owner(&self, me: u64) -> bool {
         self.state.lock().owner == me
     }
@@ -150,43 +170,186 @@ impl Monitor {
     }
 }
 
-const MON_MASK: u64 = 0xFFFF_FFFF;
+/// The lock bits of the mark word (below the remembered bit).
+const LOCK_BITS: u64 = crate::heap::layout::MARK_MONITOR;
+const INFLATED: u64 = 1 << 30;
+const MONITOR_INDEX: u64 = INFLATED - 1;
+const OWNER_SHIFT: u32 = 10;
+/// The recursion count of a thin lock (number of re-entries).
+const RECURSION: u64 = (1 << OWNER_SHIFT) - 1;
 
-/// The monitor of `obj`, inflating it on first use. The common case (already inflated) is
-/// one atomic load of the mark word and a lock-free table lookup.
-pub fn monitor_of(domain: &Domain, obj: ObjRef) -> Arc<Monitor> {
-    let mark = obj.mark();
-    let idx = mark.load(Ordering::Acquire) & MON_MASK;
-    if idx != 0 {
-        if let Some(mon) = domain.monitors.get(idx as u32) {
-            return mon.clone();
+/// The largest lock id: lock ids fill the 20 bits above the recursion count.
+pub const MAX_LOCK_ID: u32 = (1 << 20) - 1;
+
+/// A thread's lock id, unique among live threads, returned to the pool when dropped.
+pub struct LockId(pub u32);
+
+static LOCK_IDS: Mutex<(u32, Vec<u32>)> = Mutex::new((0, Vec::new()));
+
+impl LockId {
+    pub fn new() -> LockId {
+        let mut ids = LOCK_IDS.lock();
+        if let Some(id) = ids.1.pop() {
+            return LockId(id);
         }
+        ids.0 += 1;
+        assert!(ids.0 <= MAX_LOCK_ID, "more than {MAX_LOCK_ID} live threads");
+        LockId(ids.0)
     }
-    inflate(domain, obj)
 }
 
+impl Default for LockId {
+    fn default() -> Self {
+        LockId::new()
+    }
+}
+
+impl Drop for LockId {
+    fn drop(&mut self) {
+        LOCK_IDS.lock().1.push(self.0);
+    }
+}
+
+/// What a thin-lock operation on the mark word found.
+#[derive(Debug, PartialEq, Eq)]
+enum Thin {
+    Done,
+    /// The lock is inflated: the monitor's index.
+    Inflated(u32),
+    /// Held by another thread, or the recursion count is full: inflate.
+    Contended,
+    NotOwner,
+}
+
+fn inflated_index(low: u64) -> Option<u32> {
+    (low & INFLATED != 0).then_some((low & MONITOR_INDEX) as u32)
+}
+
+fn thin_owner(low: u64) -> u32 {
+    (low >> OWNER_SHIFT) as u32
+}
+
+/// Takes a thin lock for `me` (or re-enters it).
+fn thin_enter(mark: &AtomicU64, me: u32) -> Thin {
+    let mut m = mark.load(Ordering::Relaxed);
+    loop {
+        let low = m & LOCK_BITS;
+        let new = if low == 0 {
+            m | (me as u64) << OWNER_SHIFT
+        } else if let Some(idx) = inflated_index(low) {
+            return Thin::Inflated(idx);
+        } else if thin_owner(low) == me && low & RECURSION != RECURSION {
+            m + 1
+        } else {
+            return Thin::Contended;
+        };
+        match mark.compare_exchange_weak(m, new, Ordering::Acquire, Ordering::Relaxed) {
+            Ok(_) => return Thin::Done,
+            Err(cur) => m = cur,
+        }
+    }
+}
+
+/// Releases (one level of) a thin lock held by `me`.
+fn thin_exit(mark: &AtomicU64, me: u32) -> Thin {
+    let mut m = mark.load(Ordering::Relaxed);
+    loop {
+        let low = m & LOCK_BITS;
+        if let Some(idx) = inflated_index(low) {
+            return Thin::Inflated(idx);
+        }
+        if low == 0 || thin_owner(low) != me {
+            return Thin::NotOwner;
+        }
+        let new = if low & RECURSION == 0 { m & !LOCK_BITS } else { m - 1 };
+        match mark.compare_exchange_weak(m, new, Ordering::Release, Ordering::Relaxed) {
+            Ok(_) => return Thin::Done,
+            Err(cur) => m = cur,
+        }
+    }
+}
+
+/// Enters `obj`'s monitor for the thread with lock id `me` if that needs no waiting; otherwise
+/// returns the (inflated) monitor to block on with [`Monitor::enter`].
+#[inline]
+pub fn try_lock(domain: &Domain, obj: ObjRef, me: u32) -> Option<Arc<Monitor>> {
+    let mon = match thin_enter(obj.mark(), me) {
+        Thin::Done => return None,
+        Thin::Inflated(idx) => monitor_at(domain, obj, idx),
+        _ => inflate(domain, obj),
+    };
+    if mon.try_enter(me as u64) { None } else { Some(mon) }
+}
+
+/// Exits `obj`'s monitor once.
+#[inline]
+pub fn unlock(domain: &Domain, obj: ObjRef, me: u32) -> Result<(), MonitorError> {
+    match thin_exit(obj.mark(), me) {
+        Thin::Done => Ok(()),
+        Thin::Inflated(idx) => monitor_at(domain, obj, idx).exit(me as u64),
+        _ => Err(MonitorError::NotOwner),
+    }
+}
+
+/// Whether the thread with lock id `me` holds `obj`'s monitor (Thread.holdsLock).
+pub fn holds_lock(domain: &Domain, obj: ObjRef, me: u32) -> bool {
+    let low = obj.mark().load(Ordering::Acquire) & LOCK_BITS;
+    match inflated_index(low) {
+        Some(idx) => monitor_at(domain, obj, idx).is_owner(me as u64),
+        None => low != 0 && thin_owner(low) == me,
+    }
+}
+
+/// Object.notify/notifyAll: nobody waits on a thin lock, so its owner's notify is a no-op.
+pub fn notify(domain: &Domain, obj: ObjRef, me: u32, all: bool) -> Result<(), MonitorError> {
+    let low = obj.mark().load(Ordering::Acquire) & LOCK_BITS;
+    match inflated_index(low) {
+        Some(idx) => monitor_at(domain, obj, idx).notify(me as u64, all),
+        None if low != 0 && thin_owner(low) == me => Ok(()),
+        None => Err(MonitorError::NotOwner),
+    }
+}
+
+/// The monitor of `obj`, inflating its lock if needed (for `wait`, which needs a wait set).
+pub fn monitor_of(domain: &Domain, obj: ObjRef) -> Arc<Monitor> {
+    match inflated_index(obj.mark().load(Ordering::Acquire) & LOCK_BITS) {
+        Some(idx) => monitor_at(domain, obj, idx),
+        None => inflate(domain, obj),
+    }
+}
+
+fn monitor_at(domain: &Domain, obj: ObjRef, idx: u32) -> Arc<Monitor> {
+    match domain.monitors.get(idx) {
+        Some(mon) => mon.clone(),
+        // Published before the mark word names it, so only a bug gets here.
+        None => panic!("{:#x}'s mark word names monitor {idx}, which does not exist", obj.addr()),
+    }
+}
+
+/// Replaces `obj`'s lock bits with a new monitor that takes over a thin lock's owner and count.
 #[cold]
 fn inflate(domain: &Domain, obj: ObjRef) -> Arc<Monitor> {
     let mark = obj.mark();
+    // Inflations of a domain are serialized, so nobody else inflates `obj` meanwhile.
     let mut count = domain.monitor_count.lock();
-    let m = mark.load(Ordering::Acquire);
-    let idx = m & MON_MASK;
-    if idx != 0 {
-        if let Some(mon) = domain.monitors.get(idx as u32) {
-            return mon.clone();
-        }
+    if let Some(idx) = inflated_index(mark.load(Ordering::Acquire) & LOCK_BITS) {
+        return monitor_at(domain, obj, idx);
     }
     *count += 1;
-    let new_idx = *count;
-    let mon = domain.monitors.get_or_init(new_idx, || Arc::new(Monitor::default())).clone();
-    let mut cur = m;
+    let idx = *count;
+    assert!((idx as u64) < INFLATED, "monitor table full");
+    let mon = domain.monitors.get_or_init(idx, || Arc::new(Monitor::default())).clone();
+    let mut m = mark.load(Ordering::Acquire);
     loop {
-        match mark.compare_exchange(cur, (cur & !MON_MASK) | new_idx as u64, Ordering::AcqRel, Ordering::Acquire) {
-            Ok(_) => break,
-            Err(c) => cur = c,
+        let low = m & LOCK_BITS;
+        let owner = thin_owner(low) as u64;
+        let held = if low == 0 { 0 } else { (low & RECURSION) as u32 + 1 };
+        mon.preset(owner, held);
+        match mark.compare_exchange(m, (m & !LOCK_BITS) | INFLATED | idx as u64, Ordering::AcqRel, Ordering::Acquire) {
+            Ok(_) => return mon,
+            Err(cur) => m = cur,
         }
     }
-    mon
 }
 
 /// The identity hash of `obj`, assigned on first request.
@@ -202,7 +365,7 @@ pub fn identity_hash(domain: &Domain, obj: ObjRef) -> i32 {
         if cur >> 32 != 0 {
             return (cur >> 32) as i32;
         }
-        match mark.compare_exchange(cur, (cur & MON_MASK) | (h << 32), Ordering::AcqRel, Ordering::Acquire) {
+        match mark.compare_exchange(cur, (cur & 0xFFFF_FFFF) | (h << 32), Ordering::AcqRel, Ordering::Acquire) {
             Ok(_) => return h as i32,
             Err(c) => cur = c,
         }
@@ -212,7 +375,6 @@ pub fn identity_hash(domain: &Domain, obj: ObjRef) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::AtomicU64;
 
     #[test]
     fn monitor_excludes_under_contention() {
@@ -238,5 +400,49 @@ mod tests {
         }
         assert_eq!(counter.load(Ordering::Relaxed), 80_000);
         assert_eq!(m.exit(1), Err(MonitorError::NotOwner));
+    }
+
+    #[test]
+    fn thin_locks_nest_release_and_keep_the_other_mark_bits() {
+        let hash_and_remembered = 0xABCD_0000_0000_0000 | crate::heap::layout::MARK_REMEMBERED;
+        let mark = AtomicU64::new(hash_and_remembered);
+        assert_eq!(thin_enter(&mark, 7), Thin::Done);
+        assert_eq!(thin_enter(&mark, 7), Thin::Done);
+        assert_eq!(thin_enter(&mark, 8), Thin::Contended);
+        assert_eq!(thin_exit(&mark, 8), Thin::NotOwner);
+        assert_eq!(thin_exit(&mark, 7), Thin::Done);
+        assert_eq!(thin_exit(&mark, 7), Thin::Done);
+        assert_eq!(mark.load(Ordering::Relaxed), hash_and_remembered);
+        assert_eq!(thin_exit(&mark, 7), Thin::NotOwner);
+    }
+
+    #[test]
+    fn a_full_recursion_count_asks_for_inflation() {
+        let mark = AtomicU64::new(0);
+        for _ in 0..=RECURSION {
+            assert_eq!(thin_enter(&mark, MAX_LOCK_ID), Thin::Done);
+        }
+        assert_eq!(thin_enter(&mark, MAX_LOCK_ID), Thin::Contended);
+        assert_eq!(thin_owner(mark.load(Ordering::Relaxed) & LOCK_BITS), MAX_LOCK_ID);
+    }
+
+    #[test]
+    fn inflated_words_are_reported_not_changed() {
+        let mark = AtomicU64::new(INFLATED | 5);
+        assert_eq!(thin_enter(&mark, 1), Thin::Inflated(5));
+        assert_eq!(thin_exit(&mark, 1), Thin::Inflated(5));
+        assert_eq!(mark.load(Ordering::Relaxed), INFLATED | 5);
+    }
+
+    #[test]
+    fn lock_ids_are_unique_among_live_threads_and_reused() {
+        let a = LockId::new();
+        let b = LockId::new();
+        assert_ne!(a.0, b.0);
+        assert!(a.0 >= 1 && b.0 <= MAX_LOCK_ID);
+        let freed = a.0;
+        drop(a);
+        let c = LockId::new();
+        assert_eq!(c.0, freed);
     }
 }
