@@ -17,6 +17,7 @@ pub mod domain;
 pub mod heap;
 pub mod idtable;
 pub mod interp;
+pub mod intrinsics;
 pub mod invoke;
 pub mod native;
 pub mod port;

@@ -595,6 +595,7 @@ pub fn maximally_specific(c: &'static Class, name: &str, desc: &str) -> Option<&
 fn new_method(c: &'static Class, id: u32, index: u16, info: classfile::MethodInfo) -> Method {
     let (param_types, ret, arg_slots) = parse_sig(&info.descriptor);
     let is_static = info.access_flags & ACC_STATIC != 0;
+    let intrinsic = if is_static { crate::intrinsics::pure_intrinsic(&c.name, &info.name, &info.descriptor) } else { None };
     Method {
         class: c,
         name: info.name.as_str().into(),
@@ -609,6 +610,7 @@ fn new_method(c: &'static Class, id: u32, index: u16, info: classfile::MethodInf
         info,
         prepared: OnceLock::new(),
         native: OnceLock::new(),
+        intrinsic,
     }
 }
 

@@ -226,6 +226,8 @@ pub struct Method {
     pub prepared: OnceLock<Result<Prepared, String>>,
     /// Bound native implementation, looked up on first invocation.
     pub native: OnceLock<Option<NativeFn>>,
+    /// A VM primitive that replaces the method (see `intrinsics`), found when it is loaded.
+    pub intrinsic: Option<crate::intrinsics::PureFn>,
 }
 
 impl std::fmt::Debug for Method {

@@ -55,6 +55,9 @@ pub fn call(t: &mut JThread, m: &'static Method, args: &[u64]) -> JResult<u64> {
 
 /// Invokes `m` whose arguments are at `t.stack[base..]`.
 pub fn invoke(t: &mut JThread, m: &'static Method, base: usize) -> JResult<u64> {
+    if let Some(f) = m.intrinsic {
+        return Ok(f(&t.stack[base..base + m.arg_slots as usize]));
+    }
     if m.is_native() {
         return crate::native::invoke_native(t, m, base);
     }
@@ -869,6 +872,14 @@ fn run(
             Op::InvokeStatic(idx) => {
                 sync!();
                 let (rm, _) = tri!(resolve_method(t, m, idx));
+                if let Some(f) = rm.intrinsic {
+                    // A pure primitive: no frame, no class initialization needed.
+                    let n = rm.arg_slots as usize;
+                    let v = f(&t.stack[sp - n..sp]);
+                    sp -= n;
+                    push_result!(rm.ret, v);
+                    continue;
+                }
                 if rm.is_signature_polymorphic() {
                     let (v, ret, nslots) = tri!(invoke_polymorphic(t, m, rm, idx, sp));
                     sp -= nslots;

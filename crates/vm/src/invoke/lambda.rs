@@ -323,6 +323,7 @@ fn proxy_method(table: &crate::class::loader::ClassTable, c: &'static Class, nam
         },
         prepared: OnceLock::new(),
         native: OnceLock::new(),
+        intrinsic: None,
     };
     let _ = m.prepared.set(Ok(prep));
     m

@@ -1,0 +1,191 @@
+//! Pure intrinsics: static methods of the class library whose result depends only on their
+//! arguments, which the interpreter runs as one VM primitive instead of a call into their
+//! bytecode or native (DESIGN: "intrinsics, a table from method to a VM primitive, applied when
+//! code is prepared"). The table is consulted once per method, when its class is loaded.
+//!
+//! Each primitive computes exactly what the method's Java code or HotSpot's interpreter
+//! computes: `Math.sqrt`, `floor`, `ceil`, `rint`, `abs`, `max`, `min` are exact IEEE
+//! operations written to the JDK's definitions (NaN and signed-zero cases included); the
+//! transcendental functions are fdlibm's algorithms (the libm crate, a port of them), which is
+//! what `StrictMath` specifies and within the 1 ulp `Math` allows. Methods HotSpot does not
+//! intrinsify and whose Java code is not fdlibm-exact in the libm port (`hypot`, `cbrt`) are left
+//! out so their results stay identical to HotSpot's.
+//!
+//! Must not touch the heap or a thread: a primitive gets its argument slots and returns the
+//! result slot (ints zero-extended, floats and doubles as their bits; a long or double argument
+//! takes two slots, its value in the first).
+
+/// A pure intrinsic: argument slots in, result slot out.
+pub type PureFn = fn(&[u64]) -> u64;
+
+/// The primitive for `class.name descriptor`, if there is one.
+pub fn pure_intrinsic(class: &str, name: &str, descriptor: &str) -> Option<PureFn> {
+    match class {
+        "java/lang/Math" => math(name, descriptor),
+        "java/lang/StrictMath" => strict_math(name, descriptor),
+        _ => None,
+    }
+}
+
+fn d(v: u64) -> f64 {
+    f64::from_bits(v)
+}
+fn f(v: u64) -> f32 {
+    f32::from_bits(v as u32)
+}
+fn ret_f(v: f32) -> u64 {
+    v.to_bits() as u64
+}
+fn ret_i(v: i32) -> u64 {
+    v as u32 as u64
+}
+
+fn math(name: &str, descriptor: &str) -> Option<PureFn> {
+    let f: PureFn = match (name, descriptor) {
+        ("sin", "(D)D") => |a| libm::sin(d(a[0])).to_bits(),
+        ("cos", "(D)D") => |a| libm::cos(d(a[0])).to_bits(),
+        ("tan", "(D)D") => |a| libm::tan(d(a[0])).to_bits(),
+        ("asin", "(D)D") => |a| libm::asin(d(a[0])).to_bits(),
+        ("acos", "(D)D") => |a| libm::acos(d(a[0])).to_bits(),
+        ("atan", "(D)D") => |a| libm::atan(d(a[0])).to_bits(),
+        ("exp", "(D)D") => |a| libm::exp(d(a[0])).to_bits(),
+        ("log", "(D)D") => |a| libm::log(d(a[0])).to_bits(),
+        ("log10", "(D)D") => |a| libm::log10(d(a[0])).to_bits(),
+        ("pow", "(DD)D") => |a| pow(d(a[0]), d(a[2])).to_bits(),
+        ("atan2", "(DD)D") => |a| libm::atan2(d(a[0]), d(a[2])).to_bits(),
+        _ => return exact(name, descriptor),
+    };
+    Some(f)
+}
+
+fn strict_math(name: &str, descriptor: &str) -> Option<PureFn> {
+    exact(name, descriptor)
+}
+
+/// The methods `Math` and `StrictMath` define identically and exactly.
+fn exact(name: &str, descriptor: &str) -> Option<PureFn> {
+    let f: PureFn = match (name, descriptor) {
+        ("sqrt", "(D)D") => |a| d(a[0]).sqrt().to_bits(),
+        ("floor", "(D)D") => |a| d(a[0]).floor().to_bits(),
+        ("ceil", "(D)D") => |a| d(a[0]).ceil().to_bits(),
+        ("rint", "(D)D") => |a| d(a[0]).round_ties_even().to_bits(),
+        ("abs", "(D)D") => |a| abs_d(d(a[0])).to_bits(),
+        ("abs", "(F)F") => |a| ret_f(abs_f(f(a[0]))),
+        ("abs", "(I)I") => |a| ret_i((a[0] as i32).wrapping_abs()),
+        ("abs", "(J)J") => |a| (a[0] as i64).wrapping_abs() as u64,
+        ("max", "(DD)D") => |a| max_d(d(a[0]), d(a[2])).to_bits(),
+        ("min", "(DD)D") => |a| min_d(d(a[0]), d(a[2])).to_bits(),
+        ("max", "(FF)F") => |a| ret_f(max_f(f(a[0]), f(a[1]))),
+        ("min", "(FF)F") => |a| ret_f(min_f(f(a[0]), f(a[1]))),
+        ("max", "(II)I") => |a| ret_i((a[0] as i32).max(a[1] as i32)),
+        ("min", "(II)I") => |a| ret_i((a[0] as i32).min(a[1] as i32)),
+        ("max", "(JJ)J") => |a| (a[0] as i64).max(a[2] as i64) as u64,
+        ("min", "(JJ)J") => |a| (a[0] as i64).min(a[2] as i64) as u64,
+        _ => return None,
+    };
+    Some(f)
+}
+
+/// `Math.pow`: fdlibm's, whose special cases differ from C99's (which the libm crate follows)
+/// in two places: a NaN exponent gives NaN even for a base of 1, and ±1 to an infinite power
+/// is NaN, not 1.
+fn pow(x: f64, y: f64) -> f64 {
+    if y.is_nan() || (y.is_infinite() && x.abs() == 1.0) {
+        return f64::NAN;
+    }
+    libm::pow(x, y)
+}
+
+/// `Math.abs(double)`: `(a <= 0.0) ? 0.0 - a : a` (a NaN comes back unchanged).
+fn abs_d(a: f64) -> f64 {
+    if a <= 0.0 { 0.0 - a } else { a }
+}
+fn abs_f(a: f32) -> f32 {
+    if a <= 0.0 { 0.0 - a } else { a }
+}
+
+/// `Math.max(double, double)`: NaN if either is NaN, +0.0 above -0.0.
+fn max_d(a: f64, b: f64) -> f64 {
+    if a.is_nan() {
+        return a;
+    }
+    if a == 0.0 && b == 0.0 && a.is_sign_negative() {
+        return b;
+    }
+    if a >= b { a } else { b }
+}
+/// `Math.min(double, double)`: NaN if either is NaN, -0.0 below +0.0.
+fn min_d(a: f64, b: f64) -> f64 {
+    if a.is_nan() {
+        return a;
+    }
+    if a == 0.0 && b == 0.0 && b.is_sign_negative() {
+        return b;
+    }
+    if a <= b { a } else { b }
+}
+fn max_f(a: f32, b: f32) -> f32 {
+    if a.is_nan() {
+        return a;
+    }
+    if a == 0.0 && b == 0.0 && a.is_sign_negative() {
+        return b;
+    }
+    if a >= b { a } else { b }
+}
+fn min_f(a: f32, b: f32) -> f32 {
+    if a.is_nan() {
+        return a;
+    }
+    if a == 0.0 && b == 0.0 && b.is_sign_negative() {
+        return b;
+    }
+    if a <= b { a } else { b }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(class: &str, name: &str, desc: &str, args: &[u64]) -> u64 {
+        pure_intrinsic(class, name, desc).expect("intrinsic")(args)
+    }
+
+    #[test]
+    fn min_max_follow_the_jdk_for_nan_and_signed_zeros() {
+        let (pz, nz, nan) = (0.0f64.to_bits(), (-0.0f64).to_bits(), f64::NAN.to_bits());
+        assert_eq!(call("java/lang/Math", "max", "(DD)D", &[nz, 0, pz, 0]), pz);
+        assert_eq!(call("java/lang/Math", "max", "(DD)D", &[pz, 0, nz, 0]), pz);
+        assert_eq!(call("java/lang/Math", "min", "(DD)D", &[pz, 0, nz, 0]), nz);
+        assert_eq!(call("java/lang/Math", "min", "(DD)D", &[nz, 0, pz, 0]), nz);
+        assert!(d(call("java/lang/Math", "max", "(DD)D", &[pz, 0, nan, 0])).is_nan());
+        assert!(d(call("java/lang/Math", "min", "(DD)D", &[nan, 0, pz, 0])).is_nan());
+        let (fpz, fnz) = (0.0f32.to_bits() as u64, (-0.0f32).to_bits() as u64);
+        assert_eq!(call("java/lang/Math", "min", "(FF)F", &[fpz, fnz]), fnz);
+        assert_eq!(call("java/lang/Math", "max", "(FF)F", &[fnz, fpz]), fpz);
+    }
+
+    #[test]
+    fn abs_and_rounding_match_java() {
+        assert_eq!(call("java/lang/Math", "abs", "(D)D", &[(-0.0f64).to_bits(), 0]), 0.0f64.to_bits());
+        assert_eq!(call("java/lang/Math", "abs", "(I)I", &[i32::MIN as u32 as u64]), i32::MIN as u32 as u64);
+        assert_eq!(call("java/lang/Math", "abs", "(J)J", &[(-5i64) as u64, 0]), 5);
+        assert_eq!(d(call("java/lang/Math", "rint", "(D)D", &[2.5f64.to_bits(), 0])), 2.0);
+        assert_eq!(d(call("java/lang/Math", "rint", "(D)D", &[(-3.5f64).to_bits(), 0])), -4.0);
+        assert_eq!(d(call("java/lang/StrictMath", "floor", "(D)D", &[(-1.5f64).to_bits(), 0])), -2.0);
+        assert_eq!(call("java/lang/Math", "max", "(II)I", &[(-3i32) as u32 as u64, 2]), 2);
+        assert_eq!(call("java/lang/Math", "min", "(JJ)J", &[(-3i64) as u64, 0, 2, 0]), (-3i64) as u64);
+    }
+
+    #[test]
+    fn transcendental_functions_are_fdlibm() {
+        assert_eq!(d(call("java/lang/Math", "pow", "(DD)D", &[2.0f64.to_bits(), 0, 10.0f64.to_bits(), 0])), 1024.0);
+        assert_eq!(d(call("java/lang/Math", "sin", "(D)D", &[0.0f64.to_bits(), 0])), 0.0);
+        let pow = |x: f64, y: f64| d(call("java/lang/Math", "pow", "(DD)D", &[x.to_bits(), 0, y.to_bits(), 0]));
+        assert!(pow(-1.0, f64::INFINITY).is_nan() && pow(1.0, f64::NEG_INFINITY).is_nan());
+        assert!(pow(1.0, f64::NAN).is_nan());
+        assert_eq!((pow(f64::NAN, 0.0), pow(0.0, 0.0), pow(-0.0, -1.0)), (1.0, 1.0, f64::NEG_INFINITY));
+        assert!(pure_intrinsic("java/lang/Math", "hypot", "(DD)D").is_none());
+        assert!(pure_intrinsic("java/lang/String", "length", "()I").is_none());
+    }
+}
