@@ -77,6 +77,7 @@ fn launch(run: args::Run) -> u8 {
             1
         }
     };
+    vm::native::thread::exit_thread(&mut t);
     vm::native::thread::wait_for_non_daemon(&mut t);
     vm::vm::shutdown(&mut t);
     if std::env::var_os("JXVM_STATS").is_some() {

@@ -166,7 +166,10 @@ fn execute(t: &mut JThread, m: &'static Method, bp: usize) -> JResult<u64> {
 fn monitor_enter(t: &mut JThread, o: ObjRef) {
     let me = t.lock_id.0;
     if let Some(mon) = monitor::try_lock(&t.domain, o, me) {
+        use crate::native::thread::{BLOCKED, RUNNABLE, set_current_status};
+        set_current_status(t, BLOCKED);
         t.blocking(|| mon.enter(me as u64));
+        set_current_status(t, RUNNABLE);
     }
 }
 

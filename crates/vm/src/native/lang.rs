@@ -176,7 +176,8 @@ fn object_wait(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         super::thread::clear_interrupt_field(t);
         return Err(monitor_error(t, MonitorError::Interrupted));
     }
-    super::thread::set_current_status(t, super::thread::WAITING);
+    let status = if timeout.is_some() { super::thread::TIMED_WAITING } else { super::thread::WAITING };
+    super::thread::set_current_status(t, status);
     let r = t.blocking(|| mon.wait(me, timeout, &|| flag.load(Ordering::SeqCst)));
     super::thread::set_current_status(t, super::thread::RUNNABLE);
     match r {

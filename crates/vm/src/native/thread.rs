@@ -15,6 +15,8 @@ pub const RUNNABLE: i32 = 0x0005;
 pub const WAITING: i32 = 0x0191;
 pub const TIMED_WAITING: i32 = 0x01a1;
 pub const TERMINATED: i32 = 0x0002;
+/// Alive and blocked entering a monitor (JVMTI_THREAD_STATE_BLOCKED_ON_MONITOR_ENTER).
+pub const BLOCKED: i32 = 0x0401;
 
 pub fn register(r: &mut Registry) {
     let th = "java/lang/Thread";
@@ -32,12 +34,16 @@ pub fn register(r: &mut Registry) {
     r.add(th, "sleep", "(J)V", sleep);
     r.add(th, "interrupt0", "()V", interrupt0);
     r.add(th, "setNativeName", "(Ljava/lang/String;)V", |_, _| Ok(0));
-    r.add(th, "clearInterruptEvent", "()V", |_, _| Ok(0));
+    // Thread.interrupted() cleared the Java field; the VM's copy of the flag follows it.
+    r.add(th, "clearInterruptEvent", "()V", |t, _| {
+        t.interrupted.store(false, Ordering::SeqCst);
+        Ok(0)
+    });
     r.add(th, "getStackTrace0", "()Ljava/lang/Object;", |_, _| Ok(0));
     r.add(th, "getThreads", "()[Ljava/lang/Thread;", get_threads);
 }
 
-fn field_offset(o: ObjRef, name: &str) -> Option<usize> {
+pub(crate) fn field_offset(o: ObjRef, name: &str) -> Option<usize> {
     o.class().instance_field(name).map(|f| f.offset as usize)
 }
 
@@ -112,6 +118,9 @@ fn interrupt0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let th = nonnull(t, a[0])?;
     if let Some(h) = t.domain.threads.lock().get(&th.addr()) {
         h.interrupted.store(true, Ordering::SeqCst);
+        // Wake it if it is parked (sleep and wait poll the flag).
+        let _permit = h.permit.lock();
+        h.permit_cond.notify_all();
     }
     Ok(0)
 }
@@ -175,8 +184,14 @@ fn run_thread(t: &mut JThread, th: ObjRef) {
     if t.call_virtual(th, "run", "()V", &[]).is_err() {
         crate::vm::dispatch_uncaught(t);
     }
+    exit_thread(t);
+}
+
+/// The end of a Java thread (also of the main thread once `main` returned or threw, as in
+/// HotSpot's DestroyJavaVM): `Thread.exit()`, state TERMINATED, not alive, joiners woken.
+pub fn exit_thread(t: &mut JThread) {
     // The Thread object may have moved: `thread_obj` is a root the collector updates.
-    let th = t.thread_obj.unwrap_or(th);
+    let Some(th) = t.thread_obj else { return };
     if t.call_virtual(th, "exit", "()V", &[]).is_err() {
         t.exception = None;
     }

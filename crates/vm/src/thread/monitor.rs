@@ -32,10 +32,11 @@ use crate::heap::ObjRef;
 struct State {
     owner: u64,
     count: u32,
-    /// Incremented by notify/notifyAll; waiters wake when it passes their ticket.
-    notify_seq: u64,
-    notify_all_seq: u64,
-    waiters: u32,
+    /// The wait set in arrival order: (waiter ticket, notified). `notify` marks the oldest
+    /// unnotified waiter, `notifyAll` every waiter; a waiter leaves when it sees its mark, its
+    /// timeout or an interrupt.
+    waiting: std::collections::VecDeque<(u64, bool)>,
+    next_ticket: u64,
 }
 
 /// An inflated monitor.
@@ -113,38 +114,29 @@ impl Monitor {
         s.owner = 0;
         s.count = 0;
         self.entry.notify_one();
-        let ticket = s.notify_seq;
-        let all_ticket = s.notify_all_seq;
-        s.waiters += 1;
+        let ticket = s.next_ticket;
+        s.next_ticket += 1;
+        s.waiting.push_back((ticket, false));
         let deadline = timeout.map(|t| Instant::now() + t);
         let mut result = Ok(());
         loop {
-            if s.notify_all_seq != all_ticket {
+            let at = s.waiting.iter().position(|w| w.0 == ticket).expect("a waiter stays in the wait set until it leaves");
+            let notified = s.waiting[at].1;
+            let timed_out = deadline.is_some_and(|d| Instant::now() >= d);
+            // A notified thread returns normally even if also interrupted or timed out, so that
+            // no notification is lost (JLS 17.2.4); its interrupt stays pending.
+            if notified || timed_out || interrupted() {
+                s.waiting.remove(at);
+                if !notified && !timed_out {
+                    result = Err(MonitorError::Interrupted);
+                }
                 break;
             }
-            if s.notify_seq != ticket {
-                // Consume one notification.
-                break;
-            }
-            if interrupted() {
-                result = Err(MonitorError::Interrupted);
-                break;
-            }
+            // Interrupts are polled: wake at least this often to look.
             let slice = Duration::from_millis(50);
-            match deadline {
-                Some(d) => {
-                    let now = Instant::now();
-                    if now >= d {
-                        break;
-                    }
-                    self.waitset.wait_for(&mut s, (d - now).min(slice));
-                }
-                None => {
-                    self.waitset.wait_for(&mut s, slice);
-                }
-            }
+            let wait = deadline.map_or(slice, |d| d.saturating_duration_since(Instant::now()).min(slice));
+            self.waitset.wait_for(&mut s, wait);
         }
-        s.waiters -= 1;
         while s.owner != 0 {
             self.entry.wait(&mut s);
         }
@@ -157,14 +149,16 @@ impl Monitor {
         if s.owner != me {
             return Err(MonitorError::NotOwner);
         }
-        if s.waiters > 0 {
-            if all {
-                s.notify_all_seq += 1;
-                self.waitset.notify_all();
-            } else {
-                s.notify_seq += 1;
-                self.waitset.notify_all();
+        let mut woke = false;
+        for w in s.waiting.iter_mut().filter(|w| !w.1) {
+            w.1 = true;
+            woke = true;
+            if !all {
+                break;
             }
+        }
+        if woke {
+            self.waitset.notify_all();
         }
         Ok(())
     }
@@ -444,5 +438,55 @@ mod tests {
         drop(a);
         let c = LockId::new();
         assert_eq!(c.0, freed);
+    }
+
+    #[test]
+    fn notify_wakes_one_waiter_and_notify_all_the_rest() {
+        let m = Arc::new(Monitor::default());
+        let woken = Arc::new(AtomicU64::new(0));
+        let hs: Vec<_> = (1..=3u64)
+            .map(|id| {
+                let (m, w) = (m.clone(), woken.clone());
+                std::thread::spawn(move || {
+                    m.enter(id);
+                    m.wait(id, Some(Duration::from_secs(20)), &|| false).unwrap();
+                    w.fetch_add(1, Ordering::SeqCst);
+                    m.exit(id).unwrap();
+                })
+            })
+            .collect();
+        let waiting = || m.state.lock().waiting.len();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while waiting() < 3 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        m.enter(9);
+        m.notify(9, false).unwrap();
+        m.exit(9).unwrap();
+        while woken.load(Ordering::SeqCst) < 1 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        std::thread::sleep(Duration::from_millis(100));
+        assert_eq!((woken.load(Ordering::SeqCst), waiting()), (1, 2));
+        m.enter(9);
+        m.notify(9, true).unwrap();
+        m.exit(9).unwrap();
+        for h in hs {
+            h.join().unwrap();
+        }
+        assert_eq!(woken.load(Ordering::SeqCst), 3);
+    }
+
+    #[test]
+    fn a_timed_wait_returns_after_its_timeout_owning_the_monitor() {
+        let m = Monitor::default();
+        m.enter(1);
+        let start = Instant::now();
+        m.wait(1, Some(Duration::from_millis(30)), &|| false).unwrap();
+        assert!(start.elapsed() >= Duration::from_millis(30));
+        assert!(m.is_owner(1));
+        assert_eq!(m.wait(2, None, &|| false), Err(MonitorError::NotOwner));
+        assert_eq!(m.wait(1, None, &|| true), Err(MonitorError::Interrupted));
+        assert!(m.is_owner(1));
     }
 }
