@@ -9,6 +9,9 @@
 #
 # Usage: tests/conformance.sh [--jxvm PATH] [--jobs N] [NAME...]
 #
+# CONFORMANCE_REPEAT=N runs jxvm N times per program (HotSpot once) and fails the program at
+# the first run that differs (for threaded programs, whose bugs may show only sometimes).
+#
 # Program arguments come from a `// ARGS: a b c` comment line near the top of the
 # source file (simple whitespace splitting, no quoting). VM flags passed to BOTH java
 # and jxvm before -cp come from a `// JVMFLAGS: -Xmx64m ...` line the same way (only use
@@ -32,6 +35,7 @@ OUT_DIR="$JAVA_DIR/out"
 RESULTS_DIR="${CONFORMANCE_RESULTS_DIR:-$OUT_DIR/results}"
 KNOWN_FAILURES_FILE="$JAVA_DIR/KNOWN_FAILURES"
 TIMEOUT_SECS="${CONFORMANCE_TIMEOUT:-120}"
+REPEAT="${CONFORMANCE_REPEAT:-1}"
 
 usage() {
     echo "usage: $0 [--jxvm PATH] [--jobs N] [NAME...]" >&2
@@ -78,23 +82,30 @@ if [[ "${1:-}" == "--run-one" ]]; then
     timeout "$TIMEOUT_SECS" java -Xshare:auto ${VM_FLAGS[@]+"${VM_FLAGS[@]}"} -cp "$CLS_DIR" "$NAME" ${PROG_ARGS[@]+"${PROG_ARGS[@]}"} \
         >"$RES/expected.out" 2>"$RES/expected.err" </dev/null
     echo $? >"$RES/expected.rc"
-    timeout "$TIMEOUT_SECS" "$JXVM" ${VM_FLAGS[@]+"${VM_FLAGS[@]}"} -cp "$CLS_DIR" "$NAME" ${PROG_ARGS[@]+"${PROG_ARGS[@]}"} \
-        >"$RES/actual.out" 2>"$RES/actual.err" </dev/null
-    echo $? >"$RES/actual.rc"
-    set -e
-
+    # jxvm runs CONFORMANCE_REPEAT times (default once); the first run that differs fails it.
     status=pass
-    if ! cmp -s "$RES/expected.out" "$RES/actual.out"; then
-        status=fail
-    fi
-    if [[ "$(cat "$RES/expected.rc")" != "$(cat "$RES/actual.rc")" ]]; then
-        status=fail
-    fi
-    if [[ -s "$RES/expected.err" ]]; then
-        if [[ "$(head -n 1 "$RES/expected.err")" != "$(head -n 1 "$RES/actual.err")" ]]; then
+    for ((rep = 1; rep <= REPEAT; rep++)); do
+        timeout "$TIMEOUT_SECS" "$JXVM" ${VM_FLAGS[@]+"${VM_FLAGS[@]}"} -cp "$CLS_DIR" "$NAME" ${PROG_ARGS[@]+"${PROG_ARGS[@]}"} \
+            >"$RES/actual.out" 2>"$RES/actual.err" </dev/null
+        echo $? >"$RES/actual.rc"
+        if ! cmp -s "$RES/expected.out" "$RES/actual.out"; then
             status=fail
         fi
-    fi
+        if [[ "$(cat "$RES/expected.rc")" != "$(cat "$RES/actual.rc")" ]]; then
+            status=fail
+        fi
+        if [[ -s "$RES/expected.err" ]]; then
+            if [[ "$(head -n 1 "$RES/expected.err")" != "$(head -n 1 "$RES/actual.err")" ]]; then
+                status=fail
+            fi
+        fi
+        if [[ "$status" == fail ]]; then
+            ((REPEAT > 1)) && echo "run $rep of $REPEAT" >"$RES/repeat"
+            break
+        fi
+    done
+    set -e
+
     echo "$status" >"$RES/status"
     exit 0
 fi
@@ -223,7 +234,7 @@ for n in "${NAMES[@]}"; do
         continue
     fi
     failed=$((failed + 1))
-    echo "FAIL $n"
+    echo "FAIL $n${RES:+$( [[ -f "$RES/repeat" ]] && echo " (on $(cat "$RES/repeat"))")}"
     if [[ "$status" == "missing" ]]; then
         echo "    (no result recorded)"
         continue

@@ -227,30 +227,13 @@ impl ClassTable {
         }
         let access = (component.access & (ACC_PUBLIC | ACC_PRIVATE | ACC_PROTECTED)) | ACC_FINAL | ACC_ABSTRACT;
         let c = Class {
-            id: self.alloc_id(),
-            name: name.clone().into(),
             loader: component.loader,
-            access,
-            kind: ClassKind::Array { component, elem },
-            super_class: Some(object),
             interfaces: vec![cloneable, serializable],
             supers: supers_of(Some(object)),
             all_interfaces: vec![cloneable, serializable],
-            fields: Vec::new(),
-            instance_size: HEADER_SIZE as u32,
-            ref_offsets: Vec::new(),
-            static_ref_offsets: Vec::new(),
-            statics_size: 0,
-            methods: OnceLock::new(),
-            dispatch: OnceLock::new(),
-            file: None,
-            cp_cache: Box::new([]),
             module: component.module.clone(),
-            linked: OnceLock::new(),
-            hidden: false,
-            lambda: None,
-            array_of: OnceLock::new(),
             dims: component.dims + 1,
+            ..Class::bare(self.alloc_id(), &name, ClassKind::Array { component, elem }, Some(object), access)
         };
         let c = self.publish(c);
         let _ = c.methods.set(Vec::new());
