@@ -152,6 +152,8 @@ impl Vm {
             java_version: OnceLock::new(),
         }));
         vm.load_well_known()?;
+        // Before the VM starts any thread: they inherit the SIGQUIT mask set here.
+        crate::thread::dump::install(vm);
         Ok(vm)
     }
 
@@ -453,7 +455,16 @@ pub fn dispatch_uncaught(t: &mut JThread) {
     let Some(e) = t.exception.take() else { return };
     let Some(th) = t.thread_obj else { return };
     if t.call_virtual(th, "dispatchUncaughtException", "(Ljava/lang/Throwable;)V", &[e.slot()]).is_err() {
-        t.exception = None;
+        // As HotSpot reports a handler that throws.
+        let thrown = t.exception.take().map(|x| x.class().java_name()).unwrap_or_default();
+        let th = t.thread_obj.unwrap_or(th);
+        let name = th
+            .class()
+            .instance_field("name")
+            .and_then(|f| crate::heap::from_slot(th.read::<u64>(f.offset as usize)))
+            .map(|s| t.rust_string(s))
+            .unwrap_or_default();
+        eprintln!("\nException: {thrown} thrown from the UncaughtExceptionHandler in thread \"{name}\"");
     }
 }
 
