@@ -22,12 +22,14 @@ pub const USAGE: &str = "Usage: jxvm [options] <mainclass> [args...]
                   set a system property
     -Xmx<size>    set maximum Java heap size
     -Xms<size>    set initial Java heap size
+    -Xmn<size>    set the size of the young generation (nursery)
     -Xss<size>    set java thread stack size
     -Xverify:none do not verify application classes
     -verbose:gc, -Xlog:gc
                   print a line for every garbage collection
     -Xgc:stress   collect at every allocation (testing)
     -Xgc:verify   verify the whole heap after every collection (testing)
+    --api-jar     print the path of the jxvm API jar (jx.memory, ...) for javac -cp
     -version      print product version to the error stream and exit
     --version     print product version to the output stream and exit
     -help, -h, -?, --help
@@ -42,6 +44,8 @@ pub struct Run {
 
 pub enum Command {
     Help,
+    /// `--api-jar`: print the path of the jxvm API jar (writing it out first).
+    ApiJar,
     Version { to_stdout: bool },
     Run(Run),
 }
@@ -128,6 +132,7 @@ pub fn parse_args(argv: &[String]) -> Result<Command, String> {
             "-version" => return Ok(Command::Version { to_stdout: false }),
             "--version" => return Ok(Command::Version { to_stdout: true }),
             "-help" | "-h" | "-?" | "--help" => return Ok(Command::Help),
+            "--api-jar" => return Ok(Command::ApiJar),
             "-Xverify:none" | "-noverify" => {
                 verify = false;
                 vm_args.push(a.to_string());

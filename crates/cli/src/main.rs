@@ -21,6 +21,16 @@ fn main() -> ExitCode {
         }
     };
     match cmd {
+        Command::ApiJar => match vm::api::write_jar() {
+            Ok(path) => {
+                println!("{}", path.display());
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("jxvm: cannot write the API jar: {e}");
+                ExitCode::FAILURE
+            }
+        },
         Command::Help => {
             print!("{}", args::USAGE);
             ExitCode::SUCCESS

@@ -12,6 +12,7 @@
 //! - [`port`]: the host interface every native goes through.
 //! - [`vm`]: process-wide state and the boot sequence.
 
+pub mod api;
 pub mod class;
 pub mod domain;
 pub mod heap;
@@ -19,6 +20,7 @@ pub mod idtable;
 pub mod interp;
 pub mod intrinsics;
 pub mod invoke;
+pub mod memory;
 pub mod native;
 pub mod port;
 pub mod runtime;

@@ -299,6 +299,13 @@ impl ClassTable {
             };
             return self.define(owner, Some(name), &bytes, Some(&module), false);
         }
+        if let Some(bytes) = crate::api::class_bytes(name) {
+            // The jxvm API belongs to the boot loader, whichever loader asks.
+            if let Some(c) = self.find_loaded(LoaderId::BOOT, name) {
+                return Ok(c);
+            }
+            return self.define(LoaderId::BOOT, Some(name), &bytes, None, false);
+        }
         if loader == LoaderId::BOOT || loader == LoaderId::PLATFORM {
             return Err(LoadError::NotFound(name.to_string()));
         }
@@ -658,6 +665,10 @@ fn layout_fields(cf: &ClassFile, super_class: Option<&'static Class>) -> (Vec<Fi
     let mut size = inst_end.next_multiple_of(8);
     if cf.name == "java/lang/Class" {
         // The VM slot holding the `*const Class` of a mirror follows the Java fields.
+        size += 8;
+    }
+    if cf.name == crate::memory::VIEW_CLASS {
+        // The VM slot holding the memory view behind a jx.memory object: see `memory`.
         size += 8;
     }
     if cf.name == "java/lang/invoke/MemberName" {

@@ -87,6 +87,11 @@ pub struct Domain {
     pub safepoint: crate::thread::safepoint::Safepoint,
     /// An OutOfMemoryError made at boot, thrown when there is no memory left to build one.
     pub oom_error: Mutex<Option<ObjRef>>,
+    /// The memory objects (jx.memory) of this domain's heap, by object address, owning the view
+    /// each one stands for; the collector re-keys it and drops the entries of dead objects.
+    pub memory_objects: Mutex<FxHashMap<usize, Arc<crate::memory::View>>>,
+    /// Bytes of memory objects allocated since `jx.memory.Memory.allocate` last collected.
+    pub memory_allocated: std::sync::atomic::AtomicU64,
     /// Cleared references waiting for the ReferenceHandler thread (linked by `discovered`).
     pub pending_refs: Mutex<Option<ObjRef>>,
     pub pending_refs_cond: Condvar,
@@ -133,6 +138,8 @@ impl Domain {
             threads: Mutex::new(FxHashMap::default()),
             safepoint: Default::default(),
             oom_error: Mutex::new(None),
+            memory_objects: Mutex::new(FxHashMap::default()),
+            memory_allocated: Default::default(),
             pending_refs: Mutex::new(None),
             pending_refs_cond: Condvar::new(),
             gc: Default::default(),

@@ -323,20 +323,25 @@ fn domain_roots(cp: &mut Copier, d: &Domain, vm: &crate::vm::Vm) {
     }
 }
 
-/// Tables keyed by object address get their new keys (must run before the flip).
+/// Tables keyed by object address get their new keys (must run before the flip); entries of
+/// dead objects are dropped (a dead memory object's view, and with the last view its memory,
+/// is released).
 fn rekey_tables(cp: &Copier, d: &Domain) {
-    let mut threads = d.threads.lock();
-    let old = std::mem::take(&mut *threads);
-    for (k, h) in old {
-        if let Some(n) = cp.forwardee(ObjRef::from_addr(k)) {
-            threads.insert(n.addr(), h);
-        }
-    }
+    rekey(cp, &mut d.threads.lock());
+    rekey(cp, &mut d.memory_objects.lock());
     let mut loaders = d.loaders.lock();
     let by_id: Vec<(u32, ObjRef)> = loaders.by_id.iter().map(|(k, v)| (*k, *v)).collect();
     loaders.by_obj.clear();
     for (id, o) in by_id {
         loaders.by_obj.insert(o.addr(), LoaderId(id));
+    }
+}
+
+fn rekey<V>(cp: &Copier, table: &mut rustc_hash::FxHashMap<usize, V>) {
+    for (k, v) in std::mem::take(table) {
+        if let Some(n) = cp.forwardee(ObjRef::from_addr(k)) {
+            table.insert(n.addr(), v);
+        }
     }
 }
 

@@ -8,6 +8,7 @@
 pub mod io;
 pub mod jli;
 pub mod lang;
+pub mod memory;
 pub mod misc;
 pub mod nio;
 pub mod reflect;
@@ -43,6 +44,7 @@ impl Registry {
         jli::register(&mut r);
         reflect::register(&mut r);
         util::register(&mut r);
+        memory::register(&mut r);
         r
     }
     /// Registers `f` for `class.name desc`; an empty `desc` matches any descriptor.

@@ -1,0 +1,34 @@
+package jx.memory;
+
+/**
+ * A range of off-heap memory that can be read and written. {@link #readOnly()} gives a view that
+ * can never be turned back into a writable one; {@link #revoke()} invalidates every existing view
+ * of this range (including sub-ranges and read-only views made from it) and returns a new,
+ * valid reference to it. The memory is released when the last reference to it is gone.
+ */
+public final class Memory extends ReadOnlyMemory {
+    private Memory() {}
+
+    /** Allocates {@code size} zeroed bytes. */
+    public static native Memory allocate(long size);
+
+    public native void setByte(long offset, byte v);
+    public native void setShort(long offset, short v);
+    public native void setInt(long offset, int v);
+    public native void setLong(long offset, long v);
+
+    public void setFloat(long offset, float v) { setInt(offset, Float.floatToRawIntBits(v)); }
+    public void setDouble(long offset, double v) { setLong(offset, Double.doubleToRawLongBits(v)); }
+
+    /** Copies {@code length} bytes from {@code src[srcOffset..]} to this memory at {@code offset}. */
+    public native void copyFrom(byte[] src, int srcOffset, long offset, int length);
+
+    @Override
+    public native Memory subRange(long offset, long length);
+
+    /** A read-only view of this range. */
+    public native ReadOnlyMemory readOnly();
+
+    /** Invalidates every existing view of this range; returns a new reference to it. */
+    public native Memory revoke();
+}

@@ -1,0 +1,81 @@
+//! The jxvm Java API end to end: `jxvm --api-jar` gives a jar javac compiles against, and the
+//! self-checking programs of `tests/jx/` (which HotSpot cannot run: they use `jx.*`) pass on
+//! jxvm. Each program prints one `ok <what>` line per check and throws on a failed one; the
+//! expected exception messages are asserted here.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn jxvm() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_jxvm"))
+}
+
+fn api_jar() -> PathBuf {
+    let out = jxvm().arg("--api-jar").output().unwrap();
+    assert!(out.status.success(), "--api-jar failed: {}", String::from_utf8_lossy(&out.stderr));
+    PathBuf::from(String::from_utf8(out.stdout).unwrap().trim())
+}
+
+/// Compiles `tests/jx/NAME.java` against the API jar into a scratch directory.
+fn compile(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("jxvm-api-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/jx").join(format!("{name}.java"));
+    let ok = Command::new("javac").args(["--release", "17", "-cp"]).arg(api_jar()).arg("-d").arg(&dir).arg(src).status().unwrap();
+    assert!(ok.success(), "javac failed for {name}");
+    dir
+}
+
+/// Runs a compiled program; returns its stdout after checking it exited 0 with no failure.
+fn run(dir: &Path, name: &str, env: &[(&str, &str)]) -> String {
+    let out = jxvm().arg("-cp").arg(dir).arg(name).envs(env.iter().copied()).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{name} failed:\n{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!stdout.contains("FAILED"), "{name}:\n{stdout}");
+    stdout
+}
+
+#[test]
+fn the_api_jar_is_a_jar_of_the_api_classes() {
+    let jar = api_jar();
+    let bytes = std::fs::read(&jar).unwrap();
+    assert_eq!(&bytes[..2], b"PK", "{} is not a zip", jar.display());
+    for class in ["jx/memory/Memory.class", "jx/memory/ReadOnlyMemory.class", "jx/memory/RevokedMemoryException.class"] {
+        assert!(bytes.windows(class.len()).any(|w| w == class.as_bytes()), "{class} missing");
+    }
+    assert_eq!(api_jar(), jar, "the same path every time");
+}
+
+const MEMORY_CHECKS: &[&str] = &[
+    "ok allocate: 64 zeroed bytes",
+    "ok ints are little-endian and unaligned",
+    "ok long, short, double and float round-trip",
+    "ok copyFrom and copyTo",
+    "ok a sub-range sees the same memory",
+    "ok writes through a sub-range are seen by the whole",
+    "ok read-only views read, cannot be cast to Memory",
+    "IndexOutOfBoundsException: Range [60, 60 + 8) out of bounds for length 64",
+    "IndexOutOfBoundsException: Range [-1, -1 + 1) out of bounds for length 64",
+    "IndexOutOfBoundsException: Range [8, 8 + 9) out of bounds for length 16",
+    "ArrayIndexOutOfBoundsException: Range [2, 2 + 3) out of bounds for length 4",
+    "NullPointerException: null",
+    "IllegalArgumentException: negative size: -1",
+    "ok revoke invalidates every derived view",
+    "RevokedMemoryException: the memory was revoked",
+    "ok the revoked range's data is kept for the new holder",
+    "ok toString",
+    "ok revocation racing with 4 readers, 20 rounds",
+    "ok 2 GB of memory objects allocated and released",
+];
+
+#[test]
+fn memory_objects() {
+    let dir = compile("MemoryObjects");
+    for env in [&[][..], &[("JXVM_GC_STRESS", "1"), ("JXVM_GC_VERIFY", "1")][..]] {
+        let out = run(&dir, "MemoryObjects", env);
+        for line in MEMORY_CHECKS {
+            assert!(out.lines().any(|l| l == *line), "missing `{line}` in:\n{out}");
+        }
+    }
+}
