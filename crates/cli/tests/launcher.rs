@@ -284,3 +284,184 @@ public class In { public static void main(String[] a) throws Exception {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("alloc done while main reads\nother thread finished before the input came: true\nread 5"), "{text}");
 }
+
+const DUMPED: &str = r#"import java.nio.file.*;
+public class Dumped {
+    static final Object lock = new Object(), gate = new Object();
+    static volatile boolean done, holding;
+    static volatile long spins;
+    static void sleeper(Path stop) throws Exception {
+        long end = System.currentTimeMillis() + 30000;
+        while (!Files.exists(stop) && System.currentTimeMillis() < end) {
+            Thread.sleep(20); // sleeper line
+        }
+    }
+    static void waiter() throws InterruptedException {
+        synchronized (lock) {
+            while (!done) lock.wait(); // waiter line
+        }
+    }
+    static void holder() throws InterruptedException {
+        synchronized (gate) {
+            holding = true;
+            while (!done) Thread.sleep(10);
+        }
+    }
+    static void blocker() {
+        synchronized (gate) { // blocker line
+            spins += 0;
+        }
+    }
+    static void spin() {
+        long x = 1;
+        while (!done) { x = x * 31 + 7; if ((x & 1023) == 0) spins++; } // spin line
+    }
+    static Thread start(String name, Runnable r) {
+        Thread t = new Thread(r, name);
+        t.start();
+        return t;
+    }
+    public static void main(String[] a) throws Exception {
+        Thread w = new Thread(() -> { try { waiter(); } catch (InterruptedException e) { } }, "waiter");
+        w.setDaemon(true);
+        w.start();
+        Thread h = start("holder", () -> { try { holder(); } catch (InterruptedException e) { } });
+        while (!holding || w.getState() != Thread.State.WAITING) Thread.sleep(1);
+        Thread b = start("blocked", Dumped::blocker);
+        Thread s = new Thread(Dumped::spin, "spinner");
+        s.setPriority(7);
+        s.start();
+        System.out.println("ready");
+        sleeper(Paths.get(a[0]));
+        done = true;
+        synchronized (lock) { lock.notifyAll(); }
+        for (Thread t : new Thread[] { w, h, b, s }) t.join();
+        System.out.println("all threads finished");
+        System.out.println("done");
+    }
+}
+"#;
+
+/// The block of a thread dump about thread `name` (from its header line to the blank line).
+fn dump_entry<'a>(dump: &'a str, name: &str) -> Option<&'a str> {
+    let start = dump.find(&format!("\n\"{name}\" #"))? + 1;
+    let len = dump[start..].find("\n\n").unwrap_or(dump.len() - start);
+    Some(&dump[start..start + len])
+}
+
+/// What a thread dump of `Dumped` must show, or the first thing it lacks.
+fn check_dump(dump: &str, src: &str) -> Result<(), String> {
+    let line = |marker: &str| src.lines().position(|l| l.contains(marker)).expect("marker") + 1;
+    let expect: [(&str, Vec<String>); 5] = [
+        ("main", vec![
+            "\"main\" #1 prio=5 os_prio=0".into(),
+            "java.lang.Thread.State: TIMED_WAITING (sleeping)\n\tat java.lang.Thread.sleep(java.base@".into(),
+            "/Native Method)\n".into(),
+            format!("\tat Dumped.sleeper(Dumped.java:{})\n\tat Dumped.main(Dumped.java:", line("// sleeper line")),
+        ]),
+        ("waiter", vec![
+            " daemon prio=5 ".into(),
+            "in Object.wait()".into(),
+            "java.lang.Thread.State: WAITING (on object monitor)\n\tat java.lang.Object.wait(java.base@".into(),
+            "\t- waiting on <0x".into(),
+            format!("\tat Dumped.waiter(Dumped.java:{})\n", line("// waiter line")),
+        ]),
+        ("holder", vec!["java.lang.Thread.State: TIMED_WAITING (sleeping)".into(), "\tat Dumped.holder(Dumped.java:".into()]),
+        ("blocked", vec![
+            "waiting for monitor entry".into(),
+            format!("java.lang.Thread.State: BLOCKED (on object monitor)\n\tat Dumped.blocker(Dumped.java:{})\n", line("// blocker line")),
+        ]),
+        ("spinner", vec![" prio=7 ".into(), "java.lang.Thread.State: RUNNABLE\n\tat Dumped.spin(Dumped.java:".into()]),
+    ];
+    for (name, wants) in expect {
+        let entry = dump_entry(dump, name).ok_or(format!("no entry for \"{name}\""))?;
+        if let Some(w) = wants.iter().find(|w| !entry.contains(w.as_str())) {
+            return Err(format!("entry of \"{name}\" lacks {w:?}:\n{entry}"));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn sigquit_prints_a_thread_dump_and_the_program_runs_on() {
+    if !have_jdk() {
+        return;
+    }
+    use std::io::BufRead;
+    use std::time::{Duration, Instant};
+    let d = scratch("sigquit");
+    compile(&d, "Dumped.java", DUMPED);
+    let stop = d.join("stop");
+    let mut child = jxvm()
+        .arg("-cp")
+        .arg(&d)
+        .arg("Dumped")
+        .arg(&stop)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id().to_string();
+    let quit = || assert!(Command::new("kill").args(["-QUIT", &pid]).status().unwrap().success());
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for l in std::io::BufReader::new(stdout).lines() {
+            if tx.send(l.unwrap_or_default()).is_err() {
+                break;
+            }
+        }
+    });
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut all: Vec<String> = Vec::new();
+    // The next line of output, or a failure (with everything so far) once the deadline passed.
+    let mut next_line = |all: &mut Vec<String>| -> String {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(l) => {
+                all.push(l.clone());
+                l
+            }
+            Err(_) => panic!("no more output (exit: {:?}); so far:\n{}", child.try_wait(), all.join("\n")),
+        }
+    };
+    while next_line(&mut all) != "ready" {}
+    // A dump may catch a thread between two states (main just after printing "ready"): ask
+    // again until one shows every thread where it settles.
+    let mut dumps = 0;
+    loop {
+        quit();
+        dumps += 1;
+        while !next_line(&mut all).starts_with("Full thread dump ") {}
+        let mut dump = String::from("\n");
+        loop {
+            let l = next_line(&mut all);
+            if l == "Heap" {
+                break;
+            }
+            dump.push_str(&l);
+            dump.push('\n');
+        }
+        match check_dump(&dump, DUMPED) {
+            Ok(()) => break,
+            Err(e) if dumps >= 20 => panic!("{e}"),
+            Err(_) => {}
+        }
+    }
+    // More signals in a row change nothing for the program.
+    for _ in 0..5 {
+        quit();
+    }
+    std::fs::write(&stop, "").unwrap();
+    while next_line(&mut all) != "done" {}
+    let status = child.wait().unwrap();
+    all.extend(rx.iter());
+    let text = all.join("\n");
+    assert_eq!(status.code(), Some(0), "{text}");
+    let own: Vec<&str> = all.iter().map(|l| l.as_str()).filter(|l| ["ready", "all threads finished", "done"].contains(l)).collect();
+    assert_eq!(own, ["ready", "all threads finished", "done"], "{text}");
+    assert!(text.matches("Full thread dump jxvm (").count() >= dumps, "{text}");
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert_eq!(err, "", "stderr");
+}

@@ -6,6 +6,7 @@
 //! pending exception and the domain the thread currently runs in. It is passed as `&mut`
 //! through the interpreter and natives; other threads never touch it.
 
+pub mod dump;
 pub mod monitor;
 pub mod safepoint;
 
@@ -31,6 +32,16 @@ pub struct FrameRec {
     pub pc: u32,
     /// First slot of the frame (its locals; for natives, its arguments) in the thread's stack.
     pub bp: u32,
+}
+
+impl FrameRec {
+    /// The bytecode index of the current instruction (u32::MAX for a native frame).
+    pub fn bci(&self) -> u32 {
+        if self.pc == u32::MAX {
+            return u32::MAX;
+        }
+        self.method.prepared.get().and_then(|p| p.as_ref().ok()).map_or(0, |p| p.bci(self.pc))
+    }
 }
 
 pub struct JThread {
@@ -61,6 +72,8 @@ pub struct JThread {
     pub in_oom: bool,
     /// Whether this thread is registered with its domain's safepoint (see `attach`).
     attached: bool,
+    /// The OS thread's id (Linux `gettid`), set by `attach`; thread dumps show it as `nid`.
+    pub os_tid: i64,
 }
 
 impl JThread {
@@ -83,6 +96,7 @@ impl JThread {
             handles: Vec::new(),
             in_oom: false,
             attached: false,
+            os_tid: 0,
         }
     }
 
@@ -91,6 +105,8 @@ impl JThread {
     pub fn attach(&mut self) {
         if !self.attached {
             self.attached = true;
+            // SAFETY: gettid has no preconditions.
+            self.os_tid = unsafe { libc::gettid() } as i64;
             self.domain.safepoint.enter();
         }
     }

@@ -9,8 +9,14 @@
 //! them. A thread that stops lends its `JThread` to the collector: it publishes a pointer derived
 //! from its own `&mut JThread` for exactly as long as it is stopped (the collector reads and
 //! updates its roots through it) and takes it back before touching the `JThread` again.
+//!
+//! A requester that is not an attached thread of the domain (the thread dump of `dump`) stops
+//! the domain the same way through [`Safepoint::with_stopped`]: it *inspects* the lent threads
+//! instead of collecting. A collection and an inspection are never in progress together; each
+//! waits for the other to end, and threads attaching meanwhile wait for both.
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use parking_lot::{Condvar, Mutex};
 
@@ -21,8 +27,30 @@ struct State {
     /// Attached threads currently running (not stopped or blocked).
     running: usize,
     collecting: bool,
-    /// Threads lent to the collector while stopped (addresses of their JThreads).
+    /// A requester that is not an attached thread has the domain stopped (`with_stopped`).
+    inspecting: bool,
+    /// Threads lent while stopped (addresses of their JThreads).
     stopped: Vec<usize>,
+}
+
+impl State {
+    /// Whether a collection or an inspection has the domain stopped (stopped threads must not
+    /// resume, attaching threads must not start).
+    fn stopping(&self) -> bool {
+        self.collecting || self.inspecting
+    }
+
+    /// The running thread `t` stops, lending its JThread.
+    fn lend(&mut self, t: *mut JThread) {
+        self.running -= 1;
+        self.stopped.push(t as usize);
+    }
+
+    /// The stopped thread `t` takes its JThread back and runs again.
+    fn take_back(&mut self, t: *mut JThread) {
+        self.stopped.retain(|&p| p != t as usize);
+        self.running += 1;
+    }
 }
 
 #[derive(Default)]
@@ -35,12 +63,12 @@ pub struct Safepoint {
 }
 
 impl Safepoint {
-    /// Counts the calling OS thread as running (waiting out a collection in progress). A
-    /// thread enters once, on its own OS thread, before it runs Java code.
+    /// Counts the calling OS thread as running (waiting out a collection or inspection in
+    /// progress). A thread enters once, on its own OS thread, before it runs Java code.
     pub fn enter(&self) {
         *self.attached.lock() += 1;
         let mut s = self.state.lock();
-        while s.collecting {
+        while s.stopping() {
             self.cond.wait(&mut s);
         }
         s.running += 1;
@@ -55,18 +83,16 @@ impl Safepoint {
     }
 
     /// Called by a running thread when `requested` is set: stops (lending `t`) until the
-    /// collection ends.
+    /// collection or inspection ends.
     #[cold]
     pub fn block(&self, t: *mut JThread) {
         let mut s = self.state.lock();
-        s.running -= 1;
-        s.stopped.push(t as usize);
+        s.lend(t);
         self.cond.notify_all();
-        while s.collecting || self.requested.load(Ordering::Acquire) {
+        while s.stopping() || self.requested.load(Ordering::Acquire) {
             self.cond.wait(&mut s);
         }
-        s.stopped.retain(|&p| p != t as usize);
-        s.running += 1;
+        s.take_back(t);
     }
 
     /// Marks the calling thread as blocked (safe for collection, lending `t`) while `f` runs;
@@ -74,17 +100,15 @@ impl Safepoint {
     pub fn blocking<R>(&self, t: *mut JThread, f: impl FnOnce() -> R) -> R {
         {
             let mut s = self.state.lock();
-            s.running -= 1;
-            s.stopped.push(t as usize);
+            s.lend(t);
             self.cond.notify_all();
         }
         let r = f();
         let mut s = self.state.lock();
-        while s.collecting {
+        while s.stopping() {
             self.cond.wait(&mut s);
         }
-        s.stopped.retain(|&p| p != t as usize);
-        s.running += 1;
+        s.take_back(t);
         r
     }
 
@@ -92,15 +116,23 @@ impl Safepoint {
     /// collecting, in which case the caller must not collect.
     pub fn begin_collection(&self, t: *mut JThread) -> bool {
         let mut s = self.state.lock();
-        if s.collecting {
-            s.running -= 1;
-            s.stopped.push(t as usize);
+        while s.inspecting {
+            // Stopped for an inspection: stop with the others, then collect (unless another
+            // thread started collecting meanwhile).
+            s.lend(t);
             self.cond.notify_all();
-            while s.collecting {
+            while s.inspecting {
                 self.cond.wait(&mut s);
             }
-            s.stopped.retain(|&p| p != t as usize);
-            s.running += 1;
+            s.take_back(t);
+        }
+        if s.collecting {
+            s.lend(t);
+            self.cond.notify_all();
+            while s.stopping() {
+                self.cond.wait(&mut s);
+            }
+            s.take_back(t);
             return false;
         }
         s.collecting = true;
@@ -124,5 +156,57 @@ impl Safepoint {
     /// when every attached thread but the collector's is stopped).
     pub fn stopped_threads(&self) -> Vec<usize> {
         self.state.lock().stopped.clone()
+    }
+
+    /// Stops every attached thread of the domain for a requester that is not one of them (it
+    /// must not be attached to this domain: it would wait for itself), runs `f` on the lent
+    /// threads, and resumes them. Waits for a collection in progress to end first; a
+    /// collection requested meanwhile waits for this to end. Returns None, without calling
+    /// `f`, if some thread is still running after `patience` (one that runs long without
+    /// polling, or blocks outside `blocking`): the others resume rather than stay stopped.
+    pub fn with_stopped<R>(&self, patience: Duration, f: impl FnOnce(&[&JThread]) -> R) -> Option<R> {
+        let deadline = Instant::now() + patience;
+        let mut s = self.state.lock();
+        while s.stopping() {
+            if self.cond.wait_until(&mut s, deadline).timed_out() {
+                return None;
+            }
+        }
+        s.inspecting = true;
+        self.requested.store(true, Ordering::Release);
+        // Resumes the threads however this ends (also if `f` panics).
+        struct Resume<'s>(&'s Safepoint);
+        impl Drop for Resume<'_> {
+            fn drop(&mut self) {
+                let mut s = self.0.state.lock();
+                s.inspecting = false;
+                self.0.requested.store(false, Ordering::Release);
+                self.0.cond.notify_all();
+            }
+        }
+        let resume = Resume(self);
+        while s.running > 0 {
+            if self.cond.wait_until(&mut s, deadline).timed_out() && s.running > 0 {
+                drop(s);
+                drop(resume);
+                return None;
+            }
+        }
+        let lent = s.stopped.clone();
+        drop(s);
+        let threads: Vec<&JThread> = lent
+            .iter()
+            // SAFETY: `p` was derived from a stopped thread's own `&mut JThread` when it stopped
+            // (`block`, `blocking`, `begin_collection`), and it stays stopped, not touching its
+            // JThread, until `inspecting` is cleared, which `resume` does only after `f`
+            // returned; no collection runs meanwhile (it would wait for `inspecting` to clear),
+            // so this shared view is the only access to it. The references cannot outlive `f`,
+            // which receives them with a lifetime local to this call.
+            .map(|&p| unsafe { &*(p as *const JThread) })
+            .collect();
+        let r = f(&threads);
+        drop(threads);
+        drop(resume);
+        Some(r)
     }
 }

@@ -1,0 +1,355 @@
+//! Thread dumps on SIGQUIT (`kill -3`), in HotSpot's format: every Java thread of every
+//! domain with its name, id, daemon flag, priority, `java.lang.Thread.State` and Java stack.
+//!
+//! As in HotSpot, a signal handler only wakes the "Signal Dispatcher" thread (here by writing
+//! a byte to a pipe, which is async-signal-safe), and that thread does the work. The VM blocks
+//! SIGQUIT in the thread that creates it, so every thread the VM starts afterwards inherits
+//! the mask and is never interrupted by it; the dispatcher unblocks it for itself, and threads
+//! the embedder made before the VM (the launcher's first thread) take it through the handler.
+//! The dispatcher is a detached OS thread that is not attached to any domain: it neither keeps
+//! the process alive nor delays its exit.
+//!
+//! A dump stops each domain's threads in turn (`Safepoint::with_stopped`), reads their frames
+//! and Thread objects while nothing can change or move them, formats the text, resumes them,
+//! and only then writes it to stdout (so a slow reader of stdout never keeps a domain stopped).
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::sync::Once;
+use std::sync::atomic::{AtomicI32, AtomicI64, AtomicU64, Ordering};
+use std::time::Duration;
+
+use super::{FrameRec, JThread};
+use crate::domain::Domain;
+use crate::heap::{ObjRef, from_slot};
+use crate::native::misc::java_version;
+use crate::native::thread::field_offset;
+use crate::vm::Vm;
+
+/// How long a dump waits for a domain's threads to reach a safepoint before it gives up on
+/// that domain (and lets the threads that did stop run on).
+const PATIENCE: Duration = Duration::from_secs(5);
+
+/// The VMs of this process (dumped in creation order).
+static VMS: parking_lot::Mutex<Vec<&'static Vm>> = parking_lot::const_mutex(Vec::new());
+/// Write end of the pipe the signal handler wakes the dispatcher through (-1: none).
+static WAKE_FD: AtomicI32 = AtomicI32::new(-1);
+/// The dispatcher's OS thread id and pthread handle, for its own line in the dump.
+static DISPATCHER_NID: AtomicI64 = AtomicI64::new(0);
+static DISPATCHER_TID: AtomicU64 = AtomicU64::new(0);
+
+/// Makes `vm` part of the thread dumps SIGQUIT prints; the first call (at VM creation, before
+/// the VM starts any thread) blocks SIGQUIT in the calling thread, starts the Signal
+/// Dispatcher and installs the handler. If any of that fails, SIGQUIT keeps its default action.
+pub fn install(vm: &'static Vm) {
+    VMS.lock().push(vm);
+    static START: Once = Once::new();
+    START.call_once(start_dispatcher);
+}
+
+fn start_dispatcher() {
+    let mut fds = [0 as libc::c_int; 2];
+    // SAFETY: `fds` has room for the two descriptors pipe2 stores.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return;
+    }
+    let (read_end, write_end) = (fds[0], fds[1]);
+    // Many signals in a row must not block the handler once the pipe is full.
+    if crate::port::fs::set_blocking(write_end, false).is_err() {
+        crate::port::fs::close(read_end).ok();
+        crate::port::fs::close(write_end).ok();
+        return;
+    }
+    set_sigquit_mask(libc::SIG_BLOCK);
+    let spawned = std::thread::Builder::new().name("Signal Dispatcher".into()).spawn(move || dispatch(read_end));
+    if spawned.is_err() {
+        set_sigquit_mask(libc::SIG_UNBLOCK);
+        crate::port::fs::close(read_end).ok();
+        crate::port::fs::close(write_end).ok();
+        return;
+    }
+    WAKE_FD.store(write_end, Ordering::Release);
+    // SAFETY: a zeroed sigaction is a valid value (empty mask, no flags) that is then filled
+    // in; the handler is an `extern "C" fn(c_int)` that only makes async-signal-safe calls.
+    unsafe {
+        let mut sa: libc::sigaction = std::mem::zeroed();
+        sa.sa_sigaction = on_sigquit as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        sa.sa_flags = libc::SA_RESTART;
+        libc::sigemptyset(&mut sa.sa_mask);
+        libc::sigaction(libc::SIGQUIT, &sa, std::ptr::null_mut());
+    }
+}
+
+/// Blocks or unblocks SIGQUIT in the calling thread.
+fn set_sigquit_mask(how: libc::c_int) {
+    // SAFETY: the set is initialized by sigemptyset before use, and pthread_sigmask only reads
+    // it (the old mask is not requested).
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGQUIT);
+        libc::pthread_sigmask(how, &set, std::ptr::null_mut());
+    }
+}
+
+/// The SIGQUIT handler: wakes the dispatcher (write(2) is async-signal-safe; errno is kept).
+extern "C" fn on_sigquit(_: libc::c_int) {
+    let fd = WAKE_FD.load(Ordering::Acquire);
+    if fd < 0 {
+        return;
+    }
+    // SAFETY: __errno_location returns the calling thread's errno slot; the write reads one
+    // byte from a live local. A full pipe (EAGAIN) merges this signal with pending ones.
+    unsafe {
+        let errno = libc::__errno_location();
+        let saved = *errno;
+        let b = 1u8;
+        libc::write(fd, (&b as *const u8).cast(), 1);
+        *errno = saved;
+    }
+}
+
+/// Body of the Signal Dispatcher: one dump per wake-up, until the pipe fails.
+fn dispatch(read_end: i32) {
+    set_sigquit_mask(libc::SIG_UNBLOCK);
+    // SAFETY: gettid and pthread_self have no preconditions.
+    let (nid, tid) = unsafe { (libc::gettid(), libc::pthread_self()) };
+    DISPATCHER_NID.store(nid as i64, Ordering::Relaxed);
+    DISPATCHER_TID.store(tid, Ordering::Relaxed);
+    let mut b = [0u8; 1];
+    while let Ok(1) = crate::port::fs::read_buf(read_end, &mut b) {
+        let vms: Vec<&'static Vm> = VMS.lock().clone();
+        for vm in vms {
+            // A bug in the dump must cost the dump, not the VM (the safepoint resumes the
+            // threads when unwinding).
+            let text = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| thread_dump(vm)))
+                .unwrap_or_else(|_| "jxvm: the thread dump failed\n".into());
+            let mut out = std::io::stdout().lock();
+            let _ = out.write_all(text.as_bytes());
+            let _ = out.flush();
+        }
+    }
+}
+
+/// The text of a full thread dump of `vm`. Must not be called from a thread attached to one
+/// of its domains (it would wait for itself to stop).
+pub fn thread_dump(vm: &'static Vm) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{}", local_time());
+    let _ = writeln!(out, "Full thread dump jxvm ({} interpreted mode):\n", java_version(vm));
+    let domains = [&vm.app_domain, &vm.domain_zero];
+    for domain in domains {
+        match domain.safepoint.with_stopped(PATIENCE, |threads| domain_threads(vm, domain, threads)) {
+            Some(text) => out.push_str(&text),
+            None => {
+                let _ = writeln!(
+                    out,
+                    "jxvm: no stacks of domain \"{}\": its threads did not all reach a safepoint within {}s\n",
+                    domain.name,
+                    PATIENCE.as_secs()
+                );
+            }
+        }
+    }
+    let _ = writeln!(
+        out,
+        "\"Signal Dispatcher\" os_prio=0 tid=0x{:016x} nid=0x{:x} runnable  \n",
+        DISPATCHER_TID.load(Ordering::Relaxed),
+        DISPATCHER_NID.load(Ordering::Relaxed)
+    );
+    out.push_str("Heap\n");
+    for domain in domains {
+        let kb = |b: usize| b >> 10;
+        let _ = writeln!(
+            out,
+            " domain \"{}\" copying heap   total {}K, used {}K, max {}K",
+            domain.name,
+            kb(domain.heap.committed()),
+            kb(domain.heap.used()),
+            kb(domain.heap.capacity())
+        );
+    }
+    out.push('\n');
+    out
+}
+
+/// The entries of a stopped domain's threads, oldest thread first.
+fn domain_threads(vm: &Vm, domain: &Domain, threads: &[&JThread]) -> String {
+    let mut sorted = threads.to_vec();
+    sorted.sort_by_key(|t| t.id);
+    let mut out = String::new();
+    for t in sorted {
+        thread_entry(vm, domain, t, &mut out);
+    }
+    out
+}
+
+// JVMTI thread-state bits, as `threadStatus` holds them (jdk.internal.misc.VM.toThreadState).
+const ALIVE: i32 = 0x0001;
+const TERMINATED: i32 = 0x0002;
+const RUNNABLE: i32 = 0x0004;
+const WAITING_INDEFINITELY: i32 = 0x0010;
+const WAITING_WITH_TIMEOUT: i32 = 0x0020;
+const SLEEPING: i32 = 0x0040;
+const PARKED: i32 = 0x0200;
+const BLOCKED_ON_MONITOR_ENTER: i32 = 0x0400;
+
+/// What a waiting thread waits in, from its top (native) frame, or from the status bits.
+#[derive(Clone, Copy)]
+enum Wait {
+    Sleeping,
+    Parking,
+    ObjectMonitor,
+}
+
+impl Wait {
+    fn of(status: i32, top: Option<&FrameRec>) -> Wait {
+        let top = top.filter(|f| f.pc == u32::MAX).map(|f| (&*f.method.class.name, &*f.method.name));
+        match top {
+            Some(("java/lang/Thread", "sleep")) => Wait::Sleeping,
+            Some(("jdk/internal/misc/Unsafe", "park")) => Wait::Parking,
+            Some(("java/lang/Object", "wait")) => Wait::ObjectMonitor,
+            _ if status & SLEEPING != 0 => Wait::Sleeping,
+            _ if status & PARKED != 0 => Wait::Parking,
+            _ => Wait::ObjectMonitor,
+        }
+    }
+}
+
+/// The Thread object's fields a dump shows.
+struct ThreadFields {
+    name: String,
+    tid: i64,
+    daemon: bool,
+    priority: i32,
+    status: i32,
+    park_blocker: Option<ObjRef>,
+}
+
+impl ThreadFields {
+    fn read(vm: &Vm, th: ObjRef) -> ThreadFields {
+        let int = |n: &str| field_offset(th, n).map_or(0, |off| th.read::<i32>(off));
+        let obj = |n: &str| field_offset(th, n).and_then(|off| th.read_ref(off));
+        ThreadFields {
+            name: obj("name").map_or_else(String::new, |s| {
+                String::from_utf16_lossy(&crate::runtime::string_utf16(vm, s))
+            }),
+            tid: field_offset(th, "tid").map_or(0, |off| th.read::<i64>(off)),
+            daemon: field_offset(th, "daemon").is_some_and(|off| th.read::<u8>(off) != 0),
+            priority: int("priority"),
+            status: int("threadStatus"),
+            park_blocker: obj("parkBlocker"),
+        }
+    }
+}
+
+/// One thread's entry: header, state line, frames, blank line.
+fn thread_entry(vm: &Vm, domain: &Domain, t: &JThread, out: &mut String) {
+    // The Thread object is a root of its stopped thread: nothing moves it while we look.
+    let Some(fields) = t.thread_obj.map(|th| ThreadFields::read(vm, th)) else {
+        let tid = t as *const JThread as usize;
+        let _ = writeln!(out, "\"<no Thread object>\" os_prio=0 tid=0x{tid:016x} nid=0x{:x} runnable  \n", t.os_tid);
+        return;
+    };
+    let top = t.frames.last();
+    let status = fields.status;
+    let wait = Wait::of(status, top);
+    let waits = status & (WAITING_INDEFINITELY | WAITING_WITH_TIMEOUT);
+    let waiting = status & (RUNNABLE | BLOCKED_ON_MONITOR_ENTER) == 0 && waits != 0;
+    let (state, condition) = if status & RUNNABLE != 0 {
+        ("RUNNABLE", "runnable")
+    } else if status & BLOCKED_ON_MONITOR_ENTER != 0 {
+        ("BLOCKED (on object monitor)", "waiting for monitor entry")
+    } else if waits != 0 {
+        let timed = status & WAITING_INDEFINITELY == 0;
+        match (wait, timed) {
+            (Wait::Sleeping, _) => ("TIMED_WAITING (sleeping)", "waiting on condition"),
+            (Wait::Parking, false) => ("WAITING (parking)", "waiting on condition"),
+            (Wait::Parking, true) => ("TIMED_WAITING (parking)", "waiting on condition"),
+            (Wait::ObjectMonitor, false) => ("WAITING (on object monitor)", "in Object.wait()"),
+            (Wait::ObjectMonitor, true) => ("TIMED_WAITING (on object monitor)", "in Object.wait()"),
+        }
+    } else if status & TERMINATED != 0 {
+        ("TERMINATED", "zombie")
+    } else if status & ALIVE == 0 {
+        ("NEW", "allocated")
+    } else {
+        ("RUNNABLE", "runnable")
+    };
+    let _ = writeln!(
+        out,
+        "\"{}\" #{}{} prio={} os_prio=0 domain={} tid=0x{:016x} nid=0x{:x} {condition}  ",
+        fields.name,
+        fields.tid,
+        if fields.daemon { " daemon" } else { "" },
+        fields.priority,
+        domain.name,
+        t as *const JThread as usize,
+        t.os_tid
+    );
+    let _ = writeln!(out, "   java.lang.Thread.State: {state}");
+    for (i, f) in t.frames.iter().rev().enumerate() {
+        let _ = writeln!(out, "\tat {}", frame_text(vm, f));
+        if i > 0 || f.pc != u32::MAX || !waiting {
+            continue;
+        }
+        let described = |o: ObjRef| format!("<0x{:016x}> (a {})", o.addr(), o.class().java_name());
+        match wait {
+            Wait::ObjectMonitor => {
+                // The receiver of Object.wait, the native frame's first argument slot.
+                if let Some(o) = t.stack.get(f.bp as usize).and_then(|&v| from_slot(v)) {
+                    let _ = writeln!(out, "\t- waiting on {}", described(o));
+                }
+            }
+            Wait::Parking => {
+                if let Some(o) = fields.park_blocker {
+                    let _ = writeln!(out, "\t- parking to wait for  {}", described(o));
+                }
+            }
+            Wait::Sleeping => {}
+        }
+    }
+    out.push('\n');
+}
+
+/// "java.lang.Thread.sleep(java.base@17.0.21.1/Native Method)", "Main.work(Main.java:12)".
+fn frame_text(vm: &Vm, f: &FrameRec) -> String {
+    let (m, c) = (f.method, f.method.class);
+    let mut place = match &c.module {
+        Some(module) => format!("{module}@{}/", java_version(vm)),
+        None => String::new(),
+    };
+    let bci = f.bci();
+    if bci == u32::MAX {
+        place.push_str("Native Method");
+    } else {
+        place.push_str(c.source_file().unwrap_or("Unknown Source"));
+        if let (Some(line), Some(_)) = (m.line_number(bci), c.source_file()) {
+            let _ = write!(place, ":{line}");
+        }
+    }
+    format!("{}.{}({place})", c.java_name(), m.name)
+}
+
+/// The local date and time, as HotSpot's dump starts ("2026-11-22 18:50:01").
+fn local_time() -> String {
+    // SAFETY: time(NULL) has no preconditions; localtime_r fills the zero-initialized `tm`
+    // (a plain C struct) and reports failure with NULL.
+    let tm = unsafe {
+        let now = libc::time(std::ptr::null_mut());
+        let mut tm: libc::tm = std::mem::zeroed();
+        if libc::localtime_r(&now, &mut tm).is_null() {
+            return String::new();
+        }
+        tm
+    };
+    format!(
+        "{:04}-{:02}-{:02} {:02}:{:02}:{:02}",
+        tm.tm_year + 1900,
+        tm.tm_mon + 1,
+        tm.tm_mday,
+        tm.tm_hour,
+        tm.tm_min,
+        tm.tm_sec
+    )
+}
