@@ -417,51 +417,87 @@ fn ste_init_all(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         return Ok(0);
     }
     let entries: Vec<i64> = bt.array_slice::<i64>().to_vec();
-    let ste = t.load_boot("java/lang/StackTraceElement")?;
-    let f = |n: &str| ste.instance_field(n).map(|f| f.offset as usize).expect("StackTraceElement field");
-    let (f_cls_obj, f_loader, f_module, f_version, f_decl, f_method, f_file, f_line) = (
-        f("declaringClassObject"),
-        f("classLoaderName"),
-        f("moduleName"),
-        f("moduleVersion"),
-        f("declaringClass"),
-        f("methodName"),
-        f("fileName"),
-        f("lineNumber"),
-    );
+    let fields = SteFields::of(t)?;
     let n = elems.array_len().min(entries.len());
     for (i, &e) in entries.iter().enumerate().take(n) {
         let Some(el) = elems.read_ref(ARRAY_BASE + i * 8) else { continue };
-        let Some(m) = t.vm.classes.method_by_id((e >> 32) as u32) else { continue };
+        fields.fill(t, el, e)?;
+    }
+    Ok(0)
+}
+
+/// Field offsets of java.lang.StackTraceElement.
+pub(crate) struct SteFields {
+    class: &'static Class,
+    cls_obj: usize,
+    loader: usize,
+    module: usize,
+    version: usize,
+    decl: usize,
+    method: usize,
+    file: usize,
+    line: usize,
+}
+
+impl SteFields {
+    pub(crate) fn of(t: &mut JThread) -> JResult<SteFields> {
+        let class = t.load_boot("java/lang/StackTraceElement")?;
+        let f = |n: &str| class.instance_field(n).map(|f| f.offset as usize).expect("StackTraceElement field");
+        Ok(SteFields {
+            class,
+            cls_obj: f("declaringClassObject"),
+            loader: f("classLoaderName"),
+            module: f("moduleName"),
+            version: f("moduleVersion"),
+            decl: f("declaringClass"),
+            method: f("methodName"),
+            file: f("fileName"),
+            line: f("lineNumber"),
+        })
+    }
+
+    /// A new StackTraceElement for backtrace entry `e` (method id << 32 | bci). VM allocations
+    /// never collect, so callers may hold raw references across this.
+    pub(crate) fn new_element(&self, t: &mut JThread, e: i64) -> JResult<ObjRef> {
+        let el = t.alloc_object(self.class)?;
+        self.fill(t, el, e)?;
+        Ok(el)
+    }
+
+    /// Fills StackTraceElement `el` for backtrace entry `e`.
+    fn fill(&self, t: &mut JThread, el: ObjRef, e: i64) -> JResult<()> {
+        let Some(m) = t.vm.classes.method_by_id((e >> 32) as u32) else { return Ok(()) };
         let bci = e as u32;
         let c = m.class;
         let mirror = t.mirror(c)?;
-        t.domain.heap.write_ref(el, f_cls_obj, Some(mirror));
+        t.domain.heap.write_ref(el, self.cls_obj, Some(mirror));
         let decl = t.intern(&c.java_name())?;
-        t.domain.heap.write_ref(el, f_decl, Some(decl));
+        t.domain.heap.write_ref(el, self.decl, Some(decl));
         let mname = t.intern(&m.name)?;
-        t.domain.heap.write_ref(el, f_method, Some(mname));
+        t.domain.heap.write_ref(el, self.method, Some(mname));
         if let Some(file) = c.source_file() {
             let s = t.intern(file)?;
-            t.domain.heap.write_ref(el, f_file, Some(s));
+            t.domain.heap.write_ref(el, self.file, Some(s));
         }
         let line = if bci == u32::MAX { -2 } else { m.line_number(bci).map_or(-1, |l| l as i32) };
-        el.write::<i32>(f_line, line);
-        if c.loader == LoaderId::APP {
-            let s = t.intern("app")?;
-            t.domain.heap.write_ref(el, f_loader, Some(s));
-        } else if c.loader == LoaderId::PLATFORM {
-            let s = t.intern("platform")?;
-            t.domain.heap.write_ref(el, f_loader, Some(s));
+        el.write::<i32>(self.line, line);
+        let loader = match c.loader {
+            LoaderId::APP => Some("app"),
+            LoaderId::PLATFORM => Some("platform"),
+            _ => None,
+        };
+        if let Some(name) = loader {
+            let s = t.intern(name)?;
+            t.domain.heap.write_ref(el, self.loader, Some(s));
         }
         if let Some(module) = &c.module {
             let s = t.intern(module)?;
-            t.domain.heap.write_ref(el, f_module, Some(s));
+            t.domain.heap.write_ref(el, self.module, Some(s));
             let v = t.intern(crate::native::misc::java_version(t.vm))?;
-            t.domain.heap.write_ref(el, f_version, Some(v));
+            t.domain.heap.write_ref(el, self.version, Some(v));
         }
+        Ok(())
     }
-    Ok(0)
 }
 
 // ---- Module and loaders ----

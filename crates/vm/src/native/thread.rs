@@ -41,6 +41,7 @@ pub fn register(r: &mut Registry) {
     });
     r.add(th, "getStackTrace0", "()Ljava/lang/Object;", |_, _| Ok(0));
     r.add(th, "getThreads", "()[Ljava/lang/Thread;", get_threads);
+    r.add(th, "dumpThreads", "([Ljava/lang/Thread;)[[Ljava/lang/StackTraceElement;", dump_threads);
 }
 
 pub(crate) fn field_offset(o: ObjRef, name: &str) -> Option<usize> {
@@ -217,4 +218,44 @@ pub fn wait_for_non_daemon(t: &mut JThread) {
             domain.non_daemon_cond.wait(&mut n);
         }
     });
+}
+
+/// Thread.dumpThreads: the stacks of the given threads (null for one that is not running),
+/// read while the domain's threads are stopped at a safepoint.
+fn dump_threads(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    nonnull(t, a[0])?;
+    let domain = t.domain.clone();
+    // This thread counts as stopped while it waits for the others (it is one of them).
+    let stacks: rustc_hash::FxHashMap<u64, Vec<i64>> = t
+        .blocking(|| {
+            domain.safepoint.with_stopped(std::time::Duration::from_secs(10), |threads| {
+                threads
+                    .iter()
+                    .map(|th| {
+                        let frames = th.frames.iter().rev().map(|f| ((f.method.id as i64) << 32) | f.bci() as i64);
+                        (th.id, frames.collect())
+                    })
+                    .collect()
+            })
+        })
+        .unwrap_or_default();
+    let fields = super::lang::SteFields::of(t)?;
+    let ste = t.load_boot("java/lang/StackTraceElement")?;
+    let ste_array = t.array_class_of(ste)?;
+    // No Java code runs from here on (VM allocations never collect): raw references are safe.
+    let threads = nonnull(t, t.arg(0))?;
+    let out = t.new_array_of(ste_array, threads.array_len() as i32)?;
+    for i in 0..threads.array_len() {
+        let at = crate::heap::layout::ARRAY_BASE + i * 8;
+        let Some(th) = threads.read_ref(at) else { continue };
+        let id = field_offset(th, "eetop").map_or(0, |off| th.read::<i64>(off) as u64);
+        let Some(entries) = stacks.get(&id).filter(|_| id != 0) else { continue };
+        let trace = t.new_array_of(ste, entries.len() as i32)?;
+        for (j, &e) in entries.iter().enumerate() {
+            let el = fields.new_element(t, e)?;
+            t.domain.heap.write_ref(trace, crate::heap::layout::ARRAY_BASE + j * 8, Some(el));
+        }
+        t.domain.heap.write_ref(out, at, Some(trace));
+    }
+    Ok(out.slot())
 }
