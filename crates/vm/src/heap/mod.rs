@@ -213,6 +213,13 @@ pub struct Heap {
 /// collector marks them in place rather than copying them.
 pub const LARGE_OBJECT: usize = 256 << 10;
 
+/// The most old-generation (and large-object) bytes before a young collection is followed by a
+/// full one: below the heap size by a whole nursery (so the nursery keeps its size) and an
+/// eighth (so threads racing between their allocation poll and their allocation find room).
+fn full_ceiling(max: usize, nursery: usize) -> usize {
+    (max - max / 8).saturating_sub(nursery).max(max / 4)
+}
+
 /// The nursery size for a heap of `max` bytes unless -Xmn says otherwise: a quarter of the heap,
 /// between 1 MB and 16 MB (big enough that most objects die before a collection, small enough
 /// that allocation stays in cache-friendly, quickly recycled memory).
@@ -276,7 +283,7 @@ impl Heap {
             return Err(std::io::Error::last_os_error());
         }
         let base = p as usize;
-        let min_threshold = initial_bytes.max(1 << 20).min(max - max / 8);
+        let min_threshold = initial_bytes.max(1 << 20).min(full_ceiling(max, nursery_size));
         let nursery_start = base + 2 * max;
         Ok(Heap {
             base,
@@ -536,9 +543,7 @@ impl Heap {
             }
         }
         let live_total = live + self.large_bytes.load(Ordering::Relaxed);
-        // Collect before the heap is full, so that threads racing between their allocation
-        // poll and their allocation still find room.
-        let ceiling = self.max - self.max / 8;
+        let ceiling = full_ceiling(self.max, self.nursery_size);
         let next = (live_total.saturating_mul(3)).max(self.min_threshold).min(ceiling);
         self.threshold.store(next, Ordering::Relaxed);
         self.reset_nursery();

@@ -93,6 +93,21 @@ pub fn poll_alloc(t: &mut JThread, size: usize) -> JResult<()> {
     Ok(())
 }
 
+/// One allocation at an allocation safepoint (the interpreter's `new`, `newarray`,
+/// `anewarray`): the poll, then `alloc`; if that fails anyway (other threads took the room the
+/// poll found), a collection and another try, then a full one clearing soft references and a
+/// last try, before `OutOfMemoryError`.
+pub fn alloc_at_safepoint(t: &mut JThread, size: usize, alloc: impl Fn(&super::Heap) -> Result<ObjRef, super::OutOfMemory>) -> JResult<ObjRef> {
+    poll_alloc(t, size)?;
+    for what in [Collection::Auto(size), Collection::FullClearSoft] {
+        if let Ok(o) = alloc(&t.domain.heap) {
+            return Ok(o);
+        }
+        collect(t, what, "Allocation Failure");
+    }
+    alloc(&t.domain.heap).map_err(|_| t.out_of_memory())
+}
+
 /// Runs a collection of `t`'s domain (or waits for one another thread is running).
 pub fn collect(t: &mut JThread, what: Collection, cause: &str) {
     let domain = t.domain.clone();

@@ -14,6 +14,8 @@ use crate::heap::layout::ARRAY_BASE;
 use crate::heap::{ObjRef, from_slot, to_slot};
 use crate::runtime::fields::{load_field, store_field};
 use crate::thread::{FrameRec, JResult, JThread, Thrown};
+use crate::heap::roots::alloc_at_safepoint;
+use crate::runtime::raw_alloc_array;
 use crate::thread::monitor;
 
 #[inline(always)]
@@ -926,27 +928,27 @@ fn run(
                     throw!("java/lang/InstantiationError", Some(&name));
                 }
                 tri!(t.ensure_initialized(c));
-                tri!(crate::heap::roots::poll_alloc(t, c.instance_size as usize));
-                let o = tri!(t.alloc_object(c));
+                let size = c.instance_size as usize;
+                let o = tri!(alloc_at_safepoint(t, size, |h| h.alloc(c, size)));
                 push!(o.slot());
             }
             Op::NewArray(ty) => {
                 sync!();
                 let len = ai(t.stack[sp - 1]);
-                tri!(crate::heap::roots::poll_alloc(t, crate::heap::roots::array_bytes(ty, len)));
                 sp -= 1;
                 let ac = tri!(t.array_class_of(t.vm.classes.primitive(ty)));
-                let a = tri!(t.alloc_array(ac, len));
+                let size = tri!(t.array_size(ac, len));
+                let a = tri!(alloc_at_safepoint(t, size, |h| raw_alloc_array(h, ac, len, size)));
                 push!(a.slot());
             }
             Op::ANewArray(idx) => {
                 sync!();
                 let len = ai(t.stack[sp - 1]);
                 let c = tri!(resolve_class(t, m, idx));
-                tri!(crate::heap::roots::poll_alloc(t, crate::heap::roots::array_bytes(BasicType::Ref, len)));
                 sp -= 1;
                 let ac = tri!(t.array_class_of(c));
-                let a = tri!(t.alloc_array(ac, len));
+                let size = tri!(t.array_size(ac, len));
+                let a = tri!(alloc_at_safepoint(t, size, |h| raw_alloc_array(h, ac, len, size)));
                 push!(a.slot());
             }
             Op::ArrayLength => {

@@ -78,6 +78,16 @@ impl JThread {
 
     /// Allocates an array of class `ac` with `len` elements.
     pub fn alloc_array(&mut self, ac: &'static Class, len: i32) -> JResult<ObjRef> {
+        let size = self.array_size(ac, len)?;
+        match raw_alloc_array(&self.domain.heap, ac, len, size) {
+            Ok(o) => Ok(o),
+            Err(_) => Err(self.out_of_memory()),
+        }
+    }
+
+    /// The size in bytes of an array of class `ac` with `len` elements, or the exception a
+    /// request for one throws (negative length, beyond the VM's limit).
+    pub fn array_size(&mut self, ac: &'static Class, len: i32) -> JResult<usize> {
         if len < 0 {
             return Err(self.throw_new("java/lang/NegativeArraySizeException", Some(&len.to_string())));
         }
@@ -91,13 +101,7 @@ impl JThread {
         if len > i32::MAX - 2 {
             return Err(self.throw_new("java/lang/OutOfMemoryError", Some("Requested array size exceeds VM limit")));
         }
-        match self.domain.heap.alloc(ac, size) {
-            Ok(o) => {
-                o.write::<u32>(crate::heap::layout::ARRAY_LENGTH, len as u32);
-                Ok(o)
-            }
-            Err(_) => Err(self.out_of_memory()),
-        }
+        Ok(size)
     }
 
     /// Allocates an array whose element type is `elem` (a primitive or a class).
@@ -653,4 +657,11 @@ pub fn class_cast_message(from: &Class, to: &Class) -> String {
     } else {
         format!("class {fname} cannot be cast to class {tname} ({fname} is in {a}; {tname} is in {b})")
     }
+}
+
+/// Allocates an array of class `ac` and length `len` taking `size` bytes (from `array_size`).
+pub fn raw_alloc_array(heap: &crate::heap::Heap, ac: &'static Class, len: i32, size: usize) -> Result<ObjRef, crate::heap::OutOfMemory> {
+    let o = heap.alloc(ac, size)?;
+    o.write::<u32>(crate::heap::layout::ARRAY_LENGTH, len as u32);
+    Ok(o)
 }
