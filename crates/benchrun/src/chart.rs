@@ -1,7 +1,8 @@
 //! The PNG chart: one horizontal bar per kernel for jxvm / `java -Xint`, on a log scale, with
 //! the 1.0 line (parity with HotSpot's interpreter) and the geometric mean as the last bar.
 
-use crate::{Row, XINT, geomean};
+use crate::runner::{Row, XINT};
+use crate::stats::geomean;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -44,7 +45,7 @@ pub fn draw(path: &Path, rows: &[Row], subtitle: &str) -> Result<(), Box<dyn Err
     }
     let mut bars: Vec<(String, Option<f64>, bool)> = rows
         .iter()
-        .map(|r| (r.name.clone(), r.ratio(XINT), false))
+        .map(|r| (r.name().to_string(), r.ratio(XINT), false))
         .collect();
     if let Some(g) = geomean(rows.iter().filter_map(|r| r.ratio(XINT))) {
         bars.push(("geometric mean".into(), Some(g), true));

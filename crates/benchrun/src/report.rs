@@ -1,0 +1,341 @@
+//! The report of a suite: the tables (printed and written as markdown) and the environment they
+//! were measured in (date, machine, commit, HotSpot's version, load average).
+
+use crate::gclog::PauseSummary;
+use crate::options::Options;
+use crate::runner::{JIT, JXVM, Results, Row, VMS, VmResult, XINT};
+use crate::stats::geomean;
+use std::fmt::Write;
+use std::path::Path;
+use std::process::Command;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// The table (or tables) of a suite's results.
+pub fn tables(o: &Options, rows: &[Row]) -> String {
+    if o.suite.name == "gc" {
+        format!("{}\n{}", gc_table(o, rows), ratio_table(rows))
+    } else {
+        time_table(rows)
+    }
+}
+
+/// The main suite's table: median times and the ratios, with their geometric means.
+fn time_table(rows: &[Row]) -> String {
+    let mut s = String::from(
+        "| kernel | jxvm (s) | java -Xint (s) | java (s) | jxvm / java -Xint | jxvm / java |\n\
+         |---|---:|---:|---:|---:|---:|\n",
+    );
+    for r in rows {
+        let [a, b, c] = &r.vms;
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} |",
+            r.name(),
+            fmt_secs(a),
+            fmt_secs(b),
+            fmt_secs(c),
+            fmt_ratio(r.ratio(XINT)),
+            fmt_ratio(r.ratio(JIT)),
+        );
+    }
+    let gx = geomean(rows.iter().filter_map(|r| r.ratio(XINT)));
+    let gj = geomean(rows.iter().filter_map(|r| r.ratio(JIT)));
+    let counted = rows.iter().filter(|r| r.ratio(XINT).is_some()).count();
+    let _ = writeln!(
+        s,
+        "| **geometric mean** ({counted} of {} kernels) | | | | **{}** | **{}** |",
+        rows.len(),
+        fmt_ratio(gx),
+        fmt_ratio(gj)
+    );
+    s
+}
+
+/// The GC suite's table: one line per kernel and VM.
+fn gc_table(o: &Options, rows: &[Row]) -> String {
+    let mut s = String::from(
+        "| kernel | VM | time (s) | peak RSS (MB) | allocation (MB/s) | GC pauses | \
+         median pause (ms) | p99 pause (ms) | max pause (ms) | paused (s) |\n\
+         |---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    for r in rows {
+        let allocated = r.kernel.allocated_mb(&o.size);
+        for (vm, v) in r.vms.iter().enumerate() {
+            let name = if vm == 0 { r.name() } else { "" };
+            let rate = allocated.and_then(|mb| v.secs.map(|t| fmt_rate(mb, t)));
+            let _ = writeln!(
+                s,
+                "| {name} | {} | {} | {} | {} | {} |",
+                VMS[vm],
+                fmt_secs(v),
+                v.peak_rss_kb.map_or("-".into(), fmt_rss),
+                rate.unwrap_or_else(|| "-".into()),
+                fmt_pauses(v.pauses.as_ref()),
+            );
+        }
+    }
+    s
+}
+
+/// jxvm over HotSpot per kernel: wall time, and peak RSS against `java`.
+fn ratio_table(rows: &[Row]) -> String {
+    let mut s = String::from(
+        "| kernel | time jxvm / java -Xint | time jxvm / java | peak RSS jxvm / java |\n\
+         |---|---:|---:|---:|\n",
+    );
+    for r in rows {
+        let rss = match (r.vms[JXVM].peak_rss_kb, r.vms[JIT].peak_rss_kb) {
+            (Some(a), Some(b)) if b > 0.0 => Some(a / b),
+            _ => None,
+        };
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} |",
+            r.name(),
+            fmt_ratio(r.ratio(XINT)),
+            fmt_ratio(r.ratio(JIT)),
+            fmt_ratio(rss)
+        );
+    }
+    s
+}
+
+/// A time cell: the median, or what went wrong.
+fn fmt_secs(v: &VmResult) -> String {
+    match (v.secs, &v.problem) {
+        (_, Some(p)) if p.starts_with("WRONG") => "WRONG".into(),
+        (_, Some(p)) if p.starts_with("timed out") => "TIMEOUT".into(),
+        (_, Some(_)) => "FAIL".into(),
+        (Some(v), None) => format!("{v:.3}"),
+        (None, None) => "-".into(),
+    }
+}
+
+fn fmt_ratio(v: Option<f64>) -> String {
+    v.map_or("-".into(), |v| format!("{v:.2}"))
+}
+
+/// Kilobytes as whole megabytes (MiB).
+fn fmt_rss(kb: f64) -> String {
+    format!("{:.0}", kb / 1024.0)
+}
+
+/// Megabytes allocated over seconds taken, as whole MB/s.
+fn fmt_rate(mb: f64, secs: f64) -> String {
+    if secs > 0.0 {
+        format!("{:.0}", mb / secs)
+    } else {
+        "-".into()
+    }
+}
+
+/// Milliseconds with three significant digits or so.
+fn fmt_ms(ms: Option<f64>) -> String {
+    match ms {
+        Some(ms) if ms < 10.0 => format!("{ms:.2}"),
+        Some(ms) if ms < 100.0 => format!("{ms:.1}"),
+        Some(ms) => format!("{ms:.0}"),
+        None => "-".into(),
+    }
+}
+
+/// The pause columns: count, median, p99, max and total.
+fn fmt_pauses(p: Option<&PauseSummary>) -> String {
+    let Some(p) = p else {
+        return "- | - | - | - | -".into();
+    };
+    let count = if p.count.fract() == 0.0 {
+        format!("{:.0}", p.count)
+    } else {
+        format!("{:.1}", p.count)
+    };
+    format!(
+        "{count} | {} | {} | {} | {:.2}",
+        fmt_ms(p.median_ms),
+        fmt_ms(p.p99_ms),
+        fmt_ms(p.max_ms),
+        p.total_secs
+    )
+}
+
+/// The markdown file: the environment, the tables, the problems and the kernels.
+pub fn markdown(o: &Options, results: &Results, tables: &str) -> String {
+    let mut s = format!("# {}\n\n", o.suite.title);
+    s.push_str(&environment(o, results));
+    s.push('\n');
+    s.push_str(tables);
+    s.push('\n');
+    s.push_str(notes(o));
+    if results.problems.is_empty() {
+        s.push_str("All checksums match HotSpot's.\n");
+    } else {
+        s.push_str("## Problems\n\n");
+        for p in &results.problems {
+            let _ = writeln!(s, "- {p}");
+        }
+    }
+    s.push_str("\n## Kernels\n\n");
+    for r in &results.rows {
+        let _ = write!(s, "- `{}`", r.name());
+        if !r.kernel.vm_args.is_empty() {
+            let _ = write!(s, " (`{}`)", r.kernel.vm_args.join(" "));
+        }
+        let _ = writeln!(s, ": {}", r.kernel.what);
+    }
+    s
+}
+
+fn notes(o: &Options) -> &'static str {
+    if o.suite.name == "gc" {
+        "Wall time and peak RSS are medians over the runs. MB/s is the volume the program \
+         allocates (counted with HotSpot's object sizes) over the wall time, start-up included. \
+         Pauses: the `Pause` lines of `-Xlog:gc`; count and total are medians per run, median, \
+         p99 and max are over the pauses of all runs. Ratios above 1 mean jxvm is slower or \
+         bigger. Every program's stdout, GC log taken out, is compared with HotSpot's.\n\n"
+    } else {
+        "Ratios above 1 mean jxvm is slower. Every program's stdout (its checksum line) is \
+         compared with HotSpot's.\n\n"
+    }
+}
+
+fn environment(o: &Options, results: &Results) -> String {
+    let nproc = std::thread::available_parallelism().map_or(0, |n| n.get());
+    let mut s = String::new();
+    let _ = writeln!(s, "- date: {}", today());
+    let _ = writeln!(s, "- machine: nproc {nproc}, {}", cpu_model());
+    let _ = writeln!(
+        s,
+        "- size: `{}`; {} iterations of each VM, interleaved; wall time per run, median shown",
+        o.size, o.iterations
+    );
+    if !o.label.is_empty() {
+        let _ = writeln!(s, "- jxvm: {}", o.label);
+    }
+    let _ = writeln!(s, "- HotSpot: {}", java_version(&o.java));
+    if let Some(c) = &results.collector {
+        let _ = writeln!(s, "- HotSpot's collector (from its log): {c}");
+    }
+    let _ = writeln!(
+        s,
+        "- load average (1 min) at the start and at the end: {} and {}",
+        o.load_start,
+        load_average()
+    );
+    let _ = writeln!(s, "- total time of the run: {:.0} s", results.secs);
+    s
+}
+
+/// The one-minute load average: other work on the machine while the suite ran.
+pub fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().map(String::from))
+        .unwrap_or_else(|| "unknown".into())
+}
+
+fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, v)| v.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown".into())
+}
+
+fn java_version(java: &Path) -> String {
+    Command::new(java)
+        .arg("-version")
+        .output()
+        .ok()
+        .map(|o| {
+            let s = String::from_utf8_lossy(&o.stderr).into_owned();
+            s.lines().nth(1).unwrap_or("").trim().to_string()
+        })
+        .unwrap_or_default()
+}
+
+/// Today's UTC date and time, from the system clock (days-to-civil conversion).
+pub fn today() -> String {
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs()) as i64;
+    let (days, rem) = (secs.div_euclid(86400), secs.rem_euclid(86400));
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02} UTC",
+        rem / 3600,
+        rem % 3600 / 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rss_and_rate_formatting() {
+        assert_eq!(fmt_rss(76220.0), "74");
+        assert_eq!(fmt_rss(279_184.0), "273");
+        assert_eq!(fmt_rate(2048.0, 9.44), "217");
+        assert_eq!(fmt_rate(2048.0, 0.0), "-");
+    }
+
+    #[test]
+    fn time_and_problem_cells() {
+        let ok = VmResult {
+            secs: Some(1.23456),
+            ..VmResult::default()
+        };
+        assert_eq!(fmt_secs(&ok), "1.235");
+        let wrong = VmResult {
+            problem: Some("WRONG CHECKSUM: x".into()),
+            ..VmResult::default()
+        };
+        assert_eq!(fmt_secs(&wrong), "WRONG");
+        let slow = VmResult {
+            problem: Some("timed out after 9 s".into()),
+            ..VmResult::default()
+        };
+        assert_eq!(fmt_secs(&slow), "TIMEOUT");
+        assert_eq!(fmt_secs(&VmResult::default()), "-");
+    }
+
+    #[test]
+    fn pause_cells() {
+        let p = PauseSummary {
+            count: 162.0,
+            median_ms: Some(3.4461),
+            p99_ms: Some(21.23),
+            max_ms: Some(140.5),
+            total_secs: 0.6789,
+        };
+        assert_eq!(fmt_pauses(Some(&p)), "162 | 3.45 | 21.2 | 140 | 0.68");
+        let none = PauseSummary {
+            count: 0.5,
+            median_ms: None,
+            p99_ms: None,
+            max_ms: None,
+            total_secs: 0.0,
+        };
+        assert_eq!(fmt_pauses(Some(&none)), "0.5 | - | - | - | 0.00");
+        assert_eq!(fmt_pauses(None), "- | - | - | - | -");
+    }
+
+    #[test]
+    fn today_is_a_date() {
+        let t = today();
+        assert_eq!(t.len(), "2026-11-22 16:39 UTC".len());
+        assert!(t.ends_with(" UTC"));
+    }
+}
