@@ -530,16 +530,15 @@ impl Heap {
         let to = plan.to.0;
         self.space.store(to, Ordering::Relaxed);
         self.top.store(to + live, Ordering::Relaxed);
-        // The evacuated space is the next full collection's to-space: keep mapped about what it
-        // will receive (the live data and some growth), give the rest back to the OS so the
-        // resident size follows the live data.
-        let keep = (live + live / 4 + (1 << 20)).next_multiple_of(4096);
+        // Give the evacuated space back to the OS: it is idle until the next full collection
+        // copies into it (faulting in only what it then receives), so the resident size stays
+        // near the old generation's plus the nursery's instead of twice that.
         let used = (from_top - from).next_multiple_of(4096).min(self.max);
-        if used > keep {
-            // SAFETY: [from+keep, from+used) lies inside our mapping and no live object remains
-            // there: every reachable object was copied and every root updated before the flip.
+        if used > 0 {
+            // SAFETY: [from, from+used) lies inside our mapping and no live object remains there:
+            // every reachable object was copied and every root updated before the flip.
             unsafe {
-                libc::madvise((from + keep) as *mut libc::c_void, used - keep, libc::MADV_DONTNEED);
+                libc::madvise(from as *mut libc::c_void, used, libc::MADV_DONTNEED);
             }
         }
         let live_total = live + self.large_bytes.load(Ordering::Relaxed);
