@@ -1,5 +1,28 @@
 //! Typed loads and stores of fields and array elements in slot form (ints zero-extended to
 //! 64 bits, floats as their bits), with `volatile` fields accessed sequentially consistently.
+//!
+//! # The Java memory model on x86-64, and the fences jxvm relies on
+//!
+//! x86-64 is TSO: loads are not reordered with loads, stores not with stores, and a load is not
+//! moved before an earlier load or store to the same place; the one reordering it does is a
+//! later load passing an earlier store to another place (StoreLoad). So:
+//!
+//! - plain field and element accesses are plain loads and stores (Java data races are allowed;
+//!   final-field publication needs only StoreStore ordering, which TSO gives for free);
+//! - a `volatile` load is a `SeqCst` load (a plain `mov`); a `volatile` store of 32 or 64 bits is
+//!   a `SeqCst` store (`xchg`), which provides the StoreLoad barrier a volatile store needs;
+//!   `volatile` byte, short, char and boolean fields are accessed between two `SeqCst` fences
+//!   (`mfence`);
+//! - `Unsafe` get/put*Volatile (and the Acquire, Release and Opaque variants, which the JDK
+//!   implements with them in 17) are bracketed by `SeqCst` fences (`native::misc`);
+//!   compareAndSet/compareAndExchange are `SeqCst` compare-exchanges (`lock cmpxchg`);
+//!   `loadFence`/`storeFence` are acquire/release fences (compiler barriers on x86) and
+//!   `fullFence` a `SeqCst` fence (`mfence`);
+//! - monitors: taking a thin lock is an acquire compare-exchange on the mark word and
+//!   releasing it a release compare-exchange; inflated monitors use a mutex, whose lock and
+//!   unlock are acquire and release (`thread::monitor`); Thread.start, join, park/unpark and
+//!   wait/notify synchronize through mutexes and condition variables, which order everything
+//!   before them.
 
 use std::sync::atomic::{Ordering, fence};
 
