@@ -182,13 +182,16 @@ fn fos_write_bytes(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let fd = stream_fd(t, a[0])?;
     let (arr, off, len) = byte_range(t, a[1], jint(a[2]), jint(a[3]))?;
     let data = arr.array_slice::<u8>()[off..off + len].to_vec();
-    io_result(t, port::write_all(fd, &data))?;
+    // A write may wait indefinitely (a full pipe to a child process): others may collect.
+    let r = t.blocking(|| port::write_all(fd, &data));
+    io_result(t, r)?;
     Ok(0)
 }
 
 fn fos_write(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let fd = stream_fd(t, a[0])?;
-    io_result(t, port::write_all(fd, &[a[1] as u8]))?;
+    let r = t.blocking(|| port::write_all(fd, &[a[1] as u8]));
+    io_result(t, r)?;
     Ok(0)
 }
 

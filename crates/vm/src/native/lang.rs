@@ -43,12 +43,6 @@ pub fn register(r: &mut Registry) {
     r.add("java/lang/Shutdown", "beforeHalt", "()V", |_, _| Ok(0));
     r.add("java/lang/Shutdown", "halt0", "(I)V", |_, a| crate::port::exit(jint(a[0])));
 
-    r.add("java/lang/ProcessHandleImpl", "initNative", "()V", |_, _| Ok(0));
-    r.add("java/lang/ProcessHandleImpl", "getCurrentPid0", "()J", |_, _| Ok(std::process::id() as u64));
-    // -1: not alive; 0: alive, start time unknown.
-    r.add("java/lang/ProcessHandleImpl", "isAlive0", "(J)J", |_, a| {
-        Ok(if crate::port::process_alive(a[0] as i64) { 0 } else { -1i64 as u64 })
-    });
     r.add("java/lang/String", "intern", "()Ljava/lang/String;", string_intern);
     r.add("java/lang/StringUTF16", "isBigEndian", "()Z", |_, _| Ok(0));
     r.add("java/lang/Float", "floatToRawIntBits", "(F)I", |_, a| Ok(a[0] & 0xFFFF_FFFF));

@@ -11,9 +11,11 @@ pub mod lang;
 pub mod memory;
 pub mod misc;
 pub mod nio;
+pub mod process;
 pub mod reflect;
 pub mod thread;
 pub mod util;
+pub mod zip;
 
 use rustc_hash::FxHashMap;
 
@@ -44,6 +46,8 @@ impl Registry {
         jli::register(&mut r);
         reflect::register(&mut r);
         util::register(&mut r);
+        process::register(&mut r);
+        zip::register(&mut r);
         memory::register(&mut r);
         r
     }

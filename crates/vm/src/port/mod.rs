@@ -6,6 +6,7 @@
 //! Java objects.
 
 pub mod fs;
+pub mod process;
 
 use std::ffi::CString;
 use std::time::{SystemTime, UNIX_EPOCH};
