@@ -1,4 +1,5 @@
-//! The runner of the jxvm benchmark suites (`bench/run` and `bench/gc-run` call it).
+//! The runner of the jxvm benchmark suites (`bench/run`, `bench/gc-run` and `bench/threads-run`
+//! call it).
 //!
 //! It runs every kernel of a suite on jxvm, `java -Xint` and `java`, interleaved round robin,
 //! checks every program's output against HotSpot's, prints the table of medians and ratios and
@@ -9,6 +10,7 @@
 //! - [`process`]: one VM run (time-out, wall time, peak RSS)
 //! - [`runner`]: the interleaved runs and the checks against HotSpot
 //! - [`gclog`]: GC log lines on stdout and their pauses
+//! - [`metrics`]: the figures programs measure themselves (`metric` lines on stderr)
 //! - [`stats`]: median, percentile, geometric mean
 //! - [`report`]: the tables and the markdown report
 //! - [`chart`]: the PNG chart
@@ -17,6 +19,7 @@ use std::process::ExitCode;
 
 mod chart;
 mod gclog;
+mod metrics;
 mod options;
 mod process;
 mod report;

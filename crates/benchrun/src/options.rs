@@ -24,8 +24,9 @@ pub struct Options {
 }
 
 pub fn usage() -> String {
-    "usage: benchrun --jxvm PATH --classes DIR [--suite main|gc] [--java PATH] [--results DIR] \
-     [--size small|large] [--iterations N] [--timeout SECONDS] [--label TEXT] [--only NAME...]"
+    "usage: benchrun --jxvm PATH --classes DIR [--suite main|gc|threads] [--java PATH] \
+     [--results DIR] [--size small|large] [--iterations N] [--timeout SECONDS] [--label TEXT] \
+     [--only NAME...]"
         .to_string()
 }
 
@@ -140,6 +141,11 @@ mod tests {
             ("gc", 3, "large")
         );
         assert_eq!(o.timeout, Duration::from_secs(900));
+        let o = parse_str("--suite threads --only pingpong").unwrap();
+        assert_eq!(
+            (o.iterations, o.kernels[0].name, o.timeout),
+            (3, "PingPong", Duration::from_secs(300))
+        );
     }
 
     #[test]

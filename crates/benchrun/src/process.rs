@@ -11,9 +11,11 @@ use std::time::{Duration, Instant};
 
 /// What one run gave.
 pub enum Outcome {
+    /// It exited with status 0.
     Ok {
         secs: f64,
         stdout: String,
+        stderr: String,
         /// Peak resident set size, kilobytes.
         peak_rss_kb: u64,
     },
@@ -56,6 +58,7 @@ pub fn run_once(mut cmd: Command, timeout: Duration) -> Outcome {
         Some((Ok(exit), secs)) if exit.status.success() => Outcome::Ok {
             secs,
             stdout,
+            stderr,
             peak_rss_kb: exit.peak_rss_kb,
         },
         Some((Ok(exit), secs)) => failed(secs, failure(exit.status, &stderr, &stdout)),
@@ -157,13 +160,18 @@ mod tests {
 
     #[test]
     fn output_and_peak_rss_of_a_run() {
-        match run_once(sh("echo hello"), Duration::from_secs(10)) {
+        match run_once(
+            sh("echo hello; echo metric a 1 ns >&2"),
+            Duration::from_secs(10),
+        ) {
             Outcome::Ok {
                 stdout,
+                stderr,
                 peak_rss_kb,
                 ..
             } => {
                 assert_eq!(stdout, "hello\n");
+                assert_eq!(stderr, "metric a 1 ns\n");
                 assert!(peak_rss_kb > 0);
             }
             _ => panic!("sh failed"),

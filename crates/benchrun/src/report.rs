@@ -2,9 +2,11 @@
 //! were measured in (date, machine, commit, HotSpot's version, load average).
 
 use crate::gclog::PauseSummary;
+use crate::metrics::is_time;
 use crate::options::Options;
 use crate::runner::{JIT, JXVM, Results, Row, VMS, VmResult, XINT};
-use crate::stats::geomean;
+use crate::stats::{geomean, ratio};
+use crate::suite::Layout;
 use std::fmt::Write;
 use std::path::Path;
 use std::process::Command;
@@ -12,11 +14,76 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The table (or tables) of a suite's results.
 pub fn tables(o: &Options, rows: &[Row]) -> String {
-    if o.suite.name == "gc" {
-        format!("{}\n{}", gc_table(o, rows), ratio_table(rows))
-    } else {
-        time_table(rows)
+    match o.suite.layout {
+        Layout::Times => time_table(rows),
+        Layout::Gc => format!("{}\n{}", gc_table(o, rows), ratio_table(rows)),
+        Layout::Metrics => format!(
+            "{}\nWhole runs, start-up included:\n\n{}",
+            metric_table(rows),
+            time_table(rows)
+        ),
     }
+}
+
+/// The figures the programs measured (medians of their `metric` lines), one line per figure,
+/// with jxvm's ratios to HotSpot's and their geometric means over the time figures.
+fn metric_table(rows: &[Row]) -> String {
+    let mut s = String::from(
+        "| kernel | figure | unit | jxvm | java -Xint | java | jxvm / java -Xint | jxvm / java |\n\
+         |---|---|---|---:|---:|---:|---:|---:|\n",
+    );
+    let (mut to_xint, mut to_jit) = (Vec::new(), Vec::new());
+    for r in rows {
+        let keys = r.metric_keys();
+        if keys.is_empty() {
+            let cells: Vec<_> = r
+                .vms
+                .iter()
+                .map(|v| fmt_cell(v, None, fmt_figure))
+                .collect();
+            let _ = writeln!(
+                s,
+                "| {} | - | - | {} | - | - |",
+                r.name(),
+                cells.join(" | ")
+            );
+        }
+        for (i, (name, unit)) in keys.into_iter().enumerate() {
+            let values = r.vms.each_ref().map(|v| v.metric(name, unit));
+            let (x, j) = (
+                ratio(values[JXVM], values[XINT]),
+                ratio(values[JXVM], values[JIT]),
+            );
+            if is_time(unit) {
+                to_xint.extend(x);
+                to_jit.extend(j);
+            }
+            let cells: Vec<_> = r
+                .vms
+                .iter()
+                .zip(values)
+                .map(|(v, value)| fmt_cell(v, value, fmt_figure))
+                .collect();
+            let _ = writeln!(
+                s,
+                "| {} | {name} | {unit} | {} | {} | {} |",
+                if i == 0 { r.name() } else { "" },
+                cells.join(" | "),
+                fmt_ratio(x),
+                fmt_ratio(j),
+            );
+        }
+    }
+    let _ = writeln!(
+        s,
+        "| **geometric mean** (time figures: {} against java -Xint, {} against java) | | | | | | \
+         **{}** | **{}** |",
+        to_xint.len(),
+        to_jit.len(),
+        fmt_ratio(geomean(to_xint.into_iter())),
+        fmt_ratio(geomean(to_jit.into_iter()))
+    );
+    s
 }
 
 /// The main suite's table: median times and the ratios, with their geometric means.
@@ -84,10 +151,7 @@ fn ratio_table(rows: &[Row]) -> String {
          |---|---:|---:|---:|\n",
     );
     for r in rows {
-        let rss = match (r.vms[JXVM].peak_rss_kb, r.vms[JIT].peak_rss_kb) {
-            (Some(a), Some(b)) if b > 0.0 => Some(a / b),
-            _ => None,
-        };
+        let rss = ratio(r.vms[JXVM].peak_rss_kb, r.vms[JIT].peak_rss_kb);
         let _ = writeln!(
             s,
             "| {} | {} | {} | {} |",
@@ -102,13 +166,29 @@ fn ratio_table(rows: &[Row]) -> String {
 
 /// A time cell: the median, or what went wrong.
 fn fmt_secs(v: &VmResult) -> String {
-    match (v.secs, &v.problem) {
+    fmt_cell(v, v.secs, |s| format!("{s:.3}"))
+}
+
+/// A cell of VM `v`'s: what went wrong, else `value` formatted, else `-`.
+fn fmt_cell(v: &VmResult, value: Option<f64>, fmt: fn(f64) -> String) -> String {
+    match (value, &v.problem) {
         (_, Some(p)) if p.starts_with("WRONG") => "WRONG".into(),
         (_, Some(p)) if p.starts_with("timed out") => "TIMEOUT".into(),
         (_, Some(_)) => "FAIL".into(),
-        (Some(v), None) => format!("{v:.3}"),
+        (Some(x), None) => fmt(x),
         (None, None) => "-".into(),
     }
+}
+
+/// A measured figure with four significant digits or so (whole numbers from 1000 on).
+fn fmt_figure(v: f64) -> String {
+    let decimals = match v.abs() {
+        a if a >= 1000.0 => 0,
+        a if a >= 100.0 => 1,
+        a if a >= 10.0 => 2,
+        _ => 3,
+    };
+    format!("{v:.decimals$}")
 }
 
 fn fmt_ratio(v: Option<f64>) -> String {
@@ -186,15 +266,28 @@ pub fn markdown(o: &Options, results: &Results, tables: &str) -> String {
 }
 
 fn notes(o: &Options) -> &'static str {
-    if o.suite.name == "gc" {
-        "Wall time and peak RSS are medians over the runs. MB/s is the volume the program \
+    match o.suite.layout {
+        Layout::Gc => {
+            "Wall time and peak RSS are medians over the runs. MB/s is the volume the program \
          allocates (counted with HotSpot's object sizes) over the wall time, start-up included. \
          Pauses: the `Pause` lines of `-Xlog:gc`; count and total are medians per run, median, \
          p99 and max are over the pauses of all runs. Ratios above 1 mean jxvm is slower or \
          bigger. Every program's stdout, GC log taken out, is compared with HotSpot's.\n\n"
-    } else {
-        "Ratios above 1 mean jxvm is slower. Every program's stdout (its checksum line) is \
-         compared with HotSpot's.\n\n"
+        }
+        Layout::Metrics => {
+            "The figures are measured by each program itself with \
+         `System.nanoTime` around its timed loop only, after a warm-up (start-up and warm-up \
+         excluded), and printed as `metric NAME VALUE UNIT` lines on stderr; the table gives \
+         their medians over the runs (us = microseconds). Ratios above 1 mean jxvm is slower, \
+         except for the speed-up (unit x: 1-thread time over 2-thread time, higher is better), \
+         whose ratio compares the speed-ups and is left out of the geometric mean. The machine \
+         is shared: figures that involve 2 threads depend on the other load on its 2 cores. \
+         Every program's stdout (its checksum line) is compared with HotSpot's.\n\n"
+        }
+        Layout::Times => {
+            "Ratios above 1 mean jxvm is slower. Every program's stdout (its \
+         checksum line) is compared with HotSpot's.\n\n"
+        }
     }
 }
 
@@ -309,6 +402,56 @@ mod tests {
         };
         assert_eq!(fmt_secs(&slow), "TIMEOUT");
         assert_eq!(fmt_secs(&VmResult::default()), "-");
+    }
+
+    #[test]
+    fn figure_cells() {
+        assert_eq!(fmt_figure(1234.56), "1235");
+        assert_eq!(fmt_figure(588.72), "588.7");
+        assert_eq!(fmt_figure(35.424), "35.42");
+        assert_eq!(fmt_figure(1.3416), "1.342");
+        assert_eq!(fmt_figure(0.0123), "0.012");
+    }
+
+    #[test]
+    fn metric_table_lines() {
+        use crate::metrics::MetricSummary;
+        let fig = |name: &str, unit: &str, median: f64| MetricSummary {
+            name: name.into(),
+            unit: unit.into(),
+            median,
+        };
+        let vm = |figs: Vec<MetricSummary>| VmResult {
+            metrics: figs,
+            ..VmResult::default()
+        };
+        let kernel = &crate::suite::THREADS.kernels[0];
+        let rows = [Row {
+            kernel,
+            vms: [
+                vm(vec![fig("lock", "ns", 40.0), fig("speedup", "x", 1.5)]),
+                vm(vec![fig("lock", "ns", 20.0), fig("speedup", "x", 1.8)]),
+                VmResult {
+                    problem: Some("failed (exit 1)".into()),
+                    ..VmResult::default()
+                },
+            ],
+        }];
+        let t = metric_table(&rows);
+        let lines: Vec<_> = t.lines().skip(2).collect();
+        assert_eq!(
+            lines[0],
+            format!(
+                "| {} | lock | ns | 40.00 | 20.00 | FAIL | 2.00 | - |",
+                kernel.name
+            )
+        );
+        assert_eq!(
+            lines[1],
+            "|  | speedup | x | 1.500 | 1.800 | FAIL | 0.83 | - |"
+        );
+        assert!(lines[2].contains("(time figures: 1 against java -Xint, 0 against java)"));
+        assert!(lines[2].ends_with("**2.00** | **-** |"), "{}", lines[2]);
     }
 
     #[test]

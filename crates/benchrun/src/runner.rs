@@ -1,12 +1,13 @@
 //! The interleaved runs of a suite: each iteration runs each kernel once on each VM, the VM
 //! that goes first rotating, so that machine noise falls on all three alike. Every output (GC
-//! log lines taken out) is checked against HotSpot's; wall times, peak RSS and GC pauses are
-//! gathered into one row per kernel.
+//! log lines taken out) is checked against HotSpot's; wall times, peak RSS, GC pauses and the
+//! programs' own `metric` lines are gathered into one row per kernel.
 
 use crate::gclog::{self, PauseSummary};
+use crate::metrics::{self, Metric, MetricSummary};
 use crate::options::Options;
 use crate::process::{Outcome, run_once};
-use crate::stats::median;
+use crate::stats::{median, ratio};
 use crate::suite::Kernel;
 use std::process::Command;
 use std::time::Instant;
@@ -26,7 +27,19 @@ pub struct VmResult {
     pub peak_rss_kb: Option<f64>,
     /// The GC pauses, for kernels run with `-Xlog:gc`.
     pub pauses: Option<PauseSummary>,
+    /// The medians of the figures the program printed as `metric` lines on stderr.
+    pub metrics: Vec<MetricSummary>,
     pub problem: Option<String>,
+}
+
+impl VmResult {
+    /// The median of the metric `name` in `unit`, if the program printed it.
+    pub fn metric(&self, name: &str, unit: &str) -> Option<f64> {
+        self.metrics
+            .iter()
+            .find(|m| m.name == name && m.unit == unit)
+            .map(|m| m.median)
+    }
 }
 
 pub struct Row {
@@ -41,10 +54,20 @@ impl Row {
 
     /// jxvm's median time over VM `other`'s.
     pub fn ratio(&self, other: usize) -> Option<f64> {
-        match (self.vms[JXVM].secs, self.vms[other].secs) {
-            (Some(a), Some(b)) if b > 0.0 => Some(a / b),
-            _ => None,
+        ratio(self.vms[JXVM].secs, self.vms[other].secs)
+    }
+
+    /// The metrics (name and unit) any VM reported, in the order they first appear (jxvm's
+    /// first).
+    pub fn metric_keys(&self) -> Vec<(&str, &str)> {
+        let mut keys = Vec::new();
+        for m in self.vms.iter().flat_map(|v| &v.metrics) {
+            let key = (m.name.as_str(), m.unit.as_str());
+            if !keys.contains(&key) {
+                keys.push(key);
+            }
         }
+        keys
     }
 }
 
@@ -63,6 +86,7 @@ struct Cell {
     times: Vec<f64>,
     rss_kb: Vec<f64>,
     pauses: Vec<Vec<f64>>,
+    metrics: Vec<Vec<Metric>>,
     collector: Option<String>,
     /// Set once the VM failed on this kernel; it is not run on it again.
     problem: Option<String>,
@@ -158,6 +182,7 @@ fn record(cell: &mut Cell, outcome: Outcome, o: &Options) -> String {
         Outcome::Ok {
             secs,
             stdout,
+            stderr,
             peak_rss_kb,
         } => {
             let log = gclog::split(&stdout);
@@ -172,6 +197,7 @@ fn record(cell: &mut Cell, outcome: Outcome, o: &Options) -> String {
             cell.times.push(secs);
             cell.rss_kb.push(peak_rss_kb as f64);
             cell.pauses.push(log.pauses_ms);
+            cell.metrics.push(metrics::parse(&stderr));
             format!("{secs:.3}s")
         }
         Outcome::Failed { secs, why } => {
@@ -214,6 +240,7 @@ fn summarize(cell: Cell, kernel: &Kernel) -> VmResult {
             .logs_gc()
             .then(|| gclog::summarize(&cell.pauses))
             .flatten(),
+        metrics: metrics::summarize(&cell.metrics),
         problem: None,
     }
 }

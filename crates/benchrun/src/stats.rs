@@ -1,4 +1,5 @@
-//! Small statistics over run measurements: median, nearest-rank percentile, geometric mean.
+//! Small statistics over run measurements: median, nearest-rank percentile, ratio, geometric
+//! mean.
 
 /// The median of `values` (the mean of the two middle ones for an even count), `None` if empty.
 pub fn median(values: &[f64]) -> Option<f64> {
@@ -17,6 +18,14 @@ pub fn percentile(values: &[f64], p: f64) -> Option<f64> {
     let v = sorted(values);
     let rank = (p / 100.0 * v.len() as f64).ceil() as usize;
     v.get(rank.clamp(1, v.len().max(1)) - 1).copied()
+}
+
+/// `a / b` when both are known and `b` is positive.
+pub fn ratio(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+    match (a, b) {
+        (Some(a), Some(b)) if b > 0.0 => Some(a / b),
+        _ => None,
+    }
 }
 
 /// The geometric mean of positive values, `None` if there are none.
@@ -54,6 +63,14 @@ mod tests {
         assert_eq!(percentile(&[5.0, 1.0], 99.0), Some(5.0));
         assert_eq!(percentile(&[7.0], 1.0), Some(7.0));
         assert_eq!(percentile(&[], 99.0), None);
+    }
+
+    #[test]
+    fn ratio_needs_both_and_a_positive_divisor() {
+        assert_eq!(ratio(Some(3.0), Some(2.0)), Some(1.5));
+        assert_eq!(ratio(Some(3.0), Some(0.0)), None);
+        assert_eq!(ratio(None, Some(2.0)), None);
+        assert_eq!(ratio(Some(3.0), None), None);
     }
 
     #[test]

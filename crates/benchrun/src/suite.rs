@@ -1,7 +1,8 @@
 //! The suites the runner knows and their kernels: the classic kernels of `bench/java` (suite
-//! `main`, run by `bench/run`) and the garbage-collector kernels of `bench/gc` (suite `gc`, run
-//! by `bench/gc-run`), each kernel with its description, its VM options and, where it allocates
-//! a known volume, that volume.
+//! `main`, run by `bench/run`), the garbage-collector kernels of `bench/gc` (suite `gc`, run
+//! by `bench/gc-run`) and the thread kernels of `bench/threads` (suite `threads`, run by
+//! `bench/threads-run`), each kernel with its description, its VM options and, where it
+//! allocates a known volume, that volume.
 
 /// One benchmark program: a class `name` in the unnamed package taking the size as argument.
 #[derive(Debug)]
@@ -28,12 +29,25 @@ impl Kernel {
     }
 }
 
+/// The tables a suite's report gives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// Wall times and ratios, one line per kernel.
+    Times,
+    /// Wall time, peak RSS, allocation rate and GC pauses, one line per kernel and VM.
+    Gc,
+    /// The figures the programs measure themselves (`metric` lines on stderr), one line per
+    /// figure, then the wall times.
+    Metrics,
+}
+
 /// A set of kernels run together, with the files it writes.
 #[derive(Debug)]
 pub struct Suite {
     pub name: &'static str,
     /// The heading of the report.
     pub title: &'static str,
+    pub layout: Layout,
     pub kernels: &'static [Kernel],
     /// The report is `<results>/<stem>.md` (and `<stem>.png` with a chart).
     pub stem: &'static str,
@@ -76,11 +90,12 @@ const fn plain(name: &'static str, what: &'static str) -> Kernel {
     }
 }
 
-pub const SUITES: &[&Suite] = &[&MAIN, &GC];
+pub const SUITES: &[&Suite] = &[&MAIN, &GC, &THREADS];
 
 pub const MAIN: Suite = Suite {
     name: "main",
     title: "jxvm benchmarks",
+    layout: Layout::Times,
     kernels: &[
         plain(
             "Series",
@@ -117,6 +132,7 @@ pub const MAIN: Suite = Suite {
 pub const GC: Suite = Suite {
     name: "gc",
     title: "jxvm garbage-collector benchmarks",
+    layout: Layout::Gc,
     kernels: &[
         Kernel {
             name: "GcBinaryTrees",
@@ -145,6 +161,53 @@ pub const GC: Suite = Suite {
     default_timeout_secs: 900.0,
 };
 
+/// Threads, monitors and java.util.concurrent; each program times its own loops (after a
+/// warm-up) and prints the figures as `metric` lines.
+pub const THREADS: Suite = Suite {
+    name: "threads",
+    title: "jxvm thread benchmarks",
+    layout: Layout::Metrics,
+    kernels: &[
+        plain(
+            "LockUncontended",
+            "ns per loop iteration on one thread: synchronized block on a private object, \
+             synchronized method, ReentrantLock lock/unlock, and the same loops without a lock",
+        ),
+        plain(
+            "LockContended",
+            "ns per increment of one counter by 2 threads, under one monitor and under one \
+             ReentrantLock",
+        ),
+        plain(
+            "ThreadStart",
+            "us per Thread start and join of an empty Runnable",
+        ),
+        plain(
+            "PingPong",
+            "us per round trip of a token between 2 threads: LockSupport.park/unpark, and \
+             wait/notify",
+        ),
+        plain(
+            "Barrier",
+            "us per round of 2 threads at a CyclicBarrier of 2 parties (Java Grande's barrier)",
+        ),
+        plain(
+            "ForkJoin",
+            "ForkJoinPool(2) RecursiveTask sum of 2^20 longs in leaves of 256: ms per sum, ns \
+             per task",
+        ),
+        plain(
+            "ParallelSpeedup",
+            "Mandelbrot 400 x 400 (small) or 4000 x 4000 (large), rows dealt to 1 and to 2 \
+             threads: ms each and the speed-up",
+        ),
+    ],
+    stem: "threads",
+    chart: false,
+    default_iterations: 3,
+    default_timeout_secs: 300.0,
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -152,7 +215,15 @@ mod tests {
     #[test]
     fn suites_and_kernels_by_name() {
         assert_eq!(Suite::named("gc").map(|s| s.stem), Ok("gc"));
-        assert!(Suite::named("nope").unwrap_err().contains("main gc"));
+        assert!(
+            Suite::named("nope")
+                .unwrap_err()
+                .contains("main gc threads")
+        );
+        assert_eq!(
+            Suite::named("threads").map(|s| (s.stem, s.layout)),
+            Ok(("threads", Layout::Metrics))
+        );
         assert_eq!(
             GC.kernel("gcallocrate").map(|k| k.name),
             Some("GcAllocRate")
