@@ -96,7 +96,9 @@ pub fn poll_alloc(t: &mut JThread, size: usize) -> JResult<()> {
 /// One allocation at an allocation safepoint (the interpreter's `new`, `newarray`,
 /// `anewarray`): the poll, then `alloc`; if that fails anyway (other threads took the room the
 /// poll found), a collection and another try, then a full one clearing soft references and a
-/// last try, before `OutOfMemoryError`.
+/// last try, before `OutOfMemoryError`. Kept out of line: it is called from the interpreter's
+/// loop, whose code quality suffers from every inlined slow path.
+#[inline(never)]
 pub fn alloc_at_safepoint(t: &mut JThread, size: usize, alloc: impl Fn(&super::Heap) -> Result<ObjRef, super::OutOfMemory>) -> JResult<ObjRef> {
     poll_alloc(t, size)?;
     for what in [Collection::Auto(size), Collection::FullClearSoft] {

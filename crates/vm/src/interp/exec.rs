@@ -168,11 +168,27 @@ fn execute(t: &mut JThread, m: &'static Method, bp: usize) -> JResult<u64> {
 fn monitor_enter(t: &mut JThread, o: ObjRef) {
     let me = t.lock_id.0;
     if let Some(mon) = monitor::try_lock(&t.domain, o, me) {
-        use crate::native::thread::{BLOCKED, RUNNABLE, set_current_status};
-        set_current_status(t, BLOCKED);
-        t.blocking(|| mon.enter(me as u64));
-        set_current_status(t, RUNNABLE);
+        enter_contended(t, &mon, me);
     }
+}
+
+/// `aastore` after the null and bounds checks: the store check, then the store with the
+/// write barrier (out of line, to keep the interpreter loop small).
+#[inline(never)]
+fn store_reference_element(t: &mut JThread, arr: ObjRef, i: usize, v: u64) -> JResult<()> {
+    array_store_check(t, arr, from_slot(v))?;
+    t.domain.heap.write_slot(arr, ARRAY_BASE + i * 8, v);
+    Ok(())
+}
+
+/// Waits for a monitor another thread holds, as a safepoint-safe blocking operation.
+#[cold]
+#[inline(never)]
+fn enter_contended(t: &mut JThread, mon: &monitor::Monitor, me: u32) {
+    use crate::native::thread::{BLOCKED, RUNNABLE, set_current_status};
+    set_current_status(t, BLOCKED);
+    t.blocking(|| mon.enter(me as u64));
+    set_current_status(t, RUNNABLE);
 }
 
 #[inline(always)]
@@ -527,10 +543,7 @@ fn run(
                 match ty {
                     BasicType::Int | BasicType::Float => arr.write::<u32>(ARRAY_BASE + i * 4, v as u32),
                     BasicType::Long | BasicType::Double => arr.write::<u64>(ARRAY_BASE + i * 8, v),
-                    BasicType::Ref => {
-                        tri!(array_store_check(t, arr, from_slot(v)));
-                        t.domain.heap.write_slot(arr, ARRAY_BASE + i * 8, v)
-                    }
+                    BasicType::Ref => tri!(store_reference_element(t, arr, i, v)),
                     BasicType::Byte | BasicType::Boolean => {
                         let b = if arr.class().array_elem() == BasicType::Boolean { v as u8 & 1 } else { v as u8 };
                         arr.write::<u8>(ARRAY_BASE + i, b)
