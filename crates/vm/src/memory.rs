@@ -40,18 +40,7 @@ impl Region {
         if size == 0 {
             return Some(Region { base: 0, size: 0 });
         }
-        // SAFETY: an anonymous private mapping at no fixed address; the result is checked.
-        let p = unsafe {
-            libc::mmap(
-                std::ptr::null_mut(),
-                size,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
-                -1,
-                0,
-            )
-        };
-        (p != libc::MAP_FAILED).then_some(Region { base: p as usize, size })
+        crate::heap::map_anonymous(size).map(|base| Region { base, size })
     }
 }
 

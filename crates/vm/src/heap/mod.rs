@@ -209,6 +209,23 @@ pub struct Heap {
     remembered: parking_lot::Mutex<Vec<ObjRef>>,
 }
 
+/// Maps `len` bytes of zeroed, private, lazily committed memory; returns its address.
+pub(crate) fn map_anonymous(len: usize) -> Option<usize> {
+    // SAFETY: an anonymous private mapping at no fixed address touches no existing memory; the
+    // result is checked.
+    let p = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            len,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+            -1,
+            0,
+        )
+    };
+    (p != libc::MAP_FAILED).then_some(p as usize)
+}
+
 /// Objects at least this big live in the large-object space instead of a semispace, so the
 /// collector marks them in place rather than copying them.
 pub const LARGE_OBJECT: usize = 256 << 10;
@@ -268,21 +285,7 @@ impl Heap {
             .checked_mul(2)
             .and_then(|t| t.checked_add(nursery_size))
             .ok_or_else(|| std::io::Error::other("heap size overflows"))?;
-        // SAFETY: an anonymous private mapping with no fixed address; the result is checked.
-        let p = unsafe {
-            libc::mmap(
-                std::ptr::null_mut(),
-                total,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
-                -1,
-                0,
-            )
-        };
-        if p == libc::MAP_FAILED {
-            return Err(std::io::Error::last_os_error());
-        }
-        let base = p as usize;
+        let base = map_anonymous(total).ok_or_else(std::io::Error::last_os_error)?;
         let min_threshold = initial_bytes.max(1 << 20).min(full_ceiling(max, nursery_size));
         let nursery_start = base + 2 * max;
         Ok(Heap {
@@ -342,21 +345,8 @@ impl Heap {
             return Err(OutOfMemory);
         }
         let len = size.next_multiple_of(4096);
-        // SAFETY: an anonymous private mapping with no fixed address; the result is checked.
-        let p = unsafe {
-            libc::mmap(
-                std::ptr::null_mut(),
-                len,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
-                -1,
-                0,
-            )
-        };
-        if p == libc::MAP_FAILED {
-            return Err(OutOfMemory);
-        }
-        self.large.lock().insert(p as usize, len);
+        let p = map_anonymous(len).ok_or(OutOfMemory)?;
+        self.large.lock().insert(p, len);
         self.large_bytes.fetch_add(len, Ordering::Relaxed);
         let p = p as *mut ObjHeader;
         // SAFETY: a fresh zeroed mapping of at least `size` bytes, owned by this object alone.
