@@ -15,6 +15,7 @@
 pub mod api;
 pub mod class;
 pub mod domain;
+pub mod graph;
 pub mod heap;
 pub mod idtable;
 pub mod interp;
