@@ -10,6 +10,7 @@ pub mod jli;
 pub mod lang;
 pub mod memory;
 pub mod misc;
+pub mod net;
 pub mod nio;
 pub mod process;
 pub mod reflect;
@@ -43,6 +44,7 @@ impl Registry {
         misc::register(&mut r);
         io::register(&mut r);
         nio::register(&mut r);
+        net::register(&mut r);
         jli::register(&mut r);
         reflect::register(&mut r);
         util::register(&mut r);

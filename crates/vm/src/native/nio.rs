@@ -323,7 +323,8 @@ fn register_file_dispatcher(r: &mut Registry) {
     r.add(d, "init", "()V", |_, _| Ok(0));
     r.add(d, "read0", "(Ljava/io/FileDescriptor;JI)I", |t, a| {
         let fd = fdval(t, a[0])?;
-        let r = fs::read(fd, a[1] as usize, jint(a[3]).max(0) as usize);
+        let (addr, len) = (a[1] as usize, jint(a[3]).max(0) as usize);
+        let r = t.blocking(|| fs::read(fd, addr, len));
         convert(t, r, true).map(|v| ret_int(v as i32))
     });
     r.add(d, "pread0", "(Ljava/io/FileDescriptor;JIJ)I", |t, a| {
@@ -333,12 +334,14 @@ fn register_file_dispatcher(r: &mut Registry) {
     });
     r.add(d, "readv0", "(Ljava/io/FileDescriptor;JI)J", |t, a| {
         let fd = fdval(t, a[0])?;
-        let r = fs::readv(fd, a[1] as usize, jint(a[3]));
+        let (iov, n) = (a[1] as usize, jint(a[3]));
+        let r = t.blocking(|| fs::readv(fd, iov, n));
         convert(t, r, true).map(ret_i64)
     });
     r.add(d, "write0", "(Ljava/io/FileDescriptor;JI)I", |t, a| {
         let fd = fdval(t, a[0])?;
-        let r = fs::write(fd, a[1] as usize, jint(a[3]).max(0) as usize);
+        let (addr, len) = (a[1] as usize, jint(a[3]).max(0) as usize);
+        let r = t.blocking(|| fs::write(fd, addr, len));
         convert(t, r, false).map(|v| ret_int(v as i32))
     });
     r.add(d, "pwrite0", "(Ljava/io/FileDescriptor;JIJ)I", |t, a| {
@@ -348,7 +351,8 @@ fn register_file_dispatcher(r: &mut Registry) {
     });
     r.add(d, "writev0", "(Ljava/io/FileDescriptor;JI)J", |t, a| {
         let fd = fdval(t, a[0])?;
-        let r = fs::writev(fd, a[1] as usize, jint(a[3]));
+        let (iov, n) = (a[1] as usize, jint(a[3]));
+        let r = t.blocking(|| fs::writev(fd, iov, n));
         convert(t, r, false).map(ret_i64)
     });
     r.add(d, "force0", "(Ljava/io/FileDescriptor;Z)I", |t, a| {
@@ -391,6 +395,9 @@ fn register_file_dispatcher(r: &mut Registry) {
     r.add(d, "closeIntFD", "(I)V", |t, a| close_int_fd(t, jint(a[0])));
     r.add(d, "preClose0", "(Ljava/io/FileDescriptor;)V", |t, a| {
         let fd = fdval(t, a[0])?;
+        // No thread signalling (NativeThread.current is -1): shutting a socket down is what
+        // wakes a thread blocked in accept/read/write on it (fails harmlessly on non-sockets).
+        crate::port::net::shutdown(fd, 2).ok();
         let dead = io(t, fs::pre_close_fd())?;
         io(t, fs::dup2(dead, fd)).map(|_| 0)
     });

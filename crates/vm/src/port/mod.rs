@@ -6,6 +6,7 @@
 //! Java objects.
 
 pub mod fs;
+pub mod net;
 pub mod process;
 
 use std::ffi::CString;

@@ -1,0 +1,484 @@
+//! Natives of java.net (InetAddress and its implementations) and of the socket side of
+//! sun.nio.ch (Net, SocketDispatcher, EPoll, EventFD), following the JDK's libnet and libnio.
+//! Host calls go through [`crate::port::net`]; the descriptor-level IOUtil and
+//! FileDispatcherImpl natives that sockets share with files live in `nio.rs`.
+//!
+//! Calls that may wait (accept, connect, read, poll, epoll_wait) run inside `t.blocking`, so
+//! the domain can collect meanwhile: they read everything they need from Java objects first,
+//! and re-read their reference arguments with `t.arg` afterwards.
+
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, SocketAddrV6};
+
+use super::{Registry, jint, jlong, nonnull, ret_bool, ret_int, ret_obj};
+use crate::heap::ObjRef;
+use crate::port::fs::{self, Errno};
+use crate::port::net;
+use crate::thread::{JResult, JThread, Thrown};
+
+pub fn register(r: &mut Registry) {
+    register_inet(r);
+    register_net(r);
+    register_dispatchers(r);
+    register_linux_options(r);
+}
+
+// IOStatus codes.
+const IOS_EOF: i32 = -1;
+const IOS_UNAVAILABLE: i32 = -2;
+const IOS_INTERRUPTED: i32 = -3;
+
+// ---- helpers ----
+
+fn field(t: &mut JThread, o: ObjRef, name: &str) -> JResult<usize> {
+    match o.class().instance_field(name) {
+        Some(f) => Ok(f.offset as usize),
+        None => {
+            let msg = format!("{}.{name}", o.class().java_name());
+            Err(t.throw_new("java/lang/NoSuchFieldError", Some(&msg)))
+        }
+    }
+}
+
+/// The `fd` of a java.io.FileDescriptor argument.
+fn fdval(t: &mut JThread, v: u64) -> JResult<i32> {
+    let fdo = nonnull(t, v)?;
+    let off = field(t, fdo, "fd")?;
+    Ok(fdo.read::<i32>(off))
+}
+
+fn throw_errno(t: &mut JThread, class: &str, e: Errno) -> Thrown {
+    let msg = fs::strerror(e);
+    t.throw_new(class, Some(&msg))
+}
+
+/// libnio's `handleSocketError`: the exception class for a socket call's errno.
+fn socket_error(t: &mut JThread, e: Errno) -> Thrown {
+    let class = match e {
+        libc::EPROTO => "java/net/ProtocolException",
+        libc::ECONNREFUSED | libc::ETIMEDOUT | libc::ENOTCONN => "java/net/ConnectException",
+        libc::EHOSTUNREACH => "java/net/NoRouteToHostException",
+        libc::EADDRINUSE | libc::EADDRNOTAVAIL | libc::EACCES => "java/net/BindException",
+        _ => "java/net/SocketException",
+    };
+    throw_errno(t, class, e)
+}
+
+fn sock<T>(t: &mut JThread, r: Result<T, Errno>) -> JResult<T> {
+    r.map_err(|e| socket_error(t, e))
+}
+
+/// The address in a java.net.InetAddress (Inet4Address or Inet6Address) and its scope id.
+fn inet_address(t: &mut JThread, v: u64) -> JResult<IpAddr> {
+    let ia = nonnull(t, v)?;
+    if let Some(f) = ia.class().instance_field("holder6") {
+        let Some(h6) = ia.read_ref(f.offset as usize) else {
+            return Err(t.throw_new("java/lang/NullPointerException", None));
+        };
+        let off = field(t, h6, "ipaddress")?;
+        let bytes = nonnull(t, crate::heap::to_slot(h6.read_ref(off)))?;
+        let data = bytes.array_slice::<u8>();
+        if data.len() != 16 {
+            return Err(t.throw_new("java/lang/IllegalArgumentException", Some("bad IPv6 address")));
+        }
+        let mut a = [0u8; 16];
+        a.copy_from_slice(data);
+        return Ok(IpAddr::V6(Ipv6Addr::from(a)));
+    }
+    let off = field(t, ia, "holder")?;
+    let Some(h) = ia.read_ref(off) else {
+        return Err(t.throw_new("java/lang/NullPointerException", None));
+    };
+    let off = field(t, h, "address")?;
+    Ok(IpAddr::V4(Ipv4Addr::from(h.read::<i32>(off) as u32)))
+}
+
+fn scope_id(t: &mut JThread, v: u64) -> JResult<u32> {
+    let ia = nonnull(t, v)?;
+    let Some(f) = ia.class().instance_field("holder6") else { return Ok(0) };
+    let Some(h6) = ia.read_ref(f.offset as usize) else { return Ok(0) };
+    let off = field(t, h6, "scope_id")?;
+    Ok(h6.read::<i32>(off) as u32)
+}
+
+fn socket_address(t: &mut JThread, ia: u64, port: i32) -> JResult<SocketAddr> {
+    let ip = inet_address(t, ia)?;
+    let port = port as u16;
+    Ok(match ip {
+        IpAddr::V4(v4) => SocketAddr::new(IpAddr::V4(v4), port),
+        IpAddr::V6(v6) => SocketAddr::V6(SocketAddrV6::new(v6, port, 0, scope_id(t, ia)?)),
+    })
+}
+
+/// A new Inet4Address or Inet6Address for `ip` (with `host` as its host name, if any).
+fn new_inet_address(t: &mut JThread, host: Option<&str>, ip: IpAddr, scope: u32) -> JResult<ObjRef> {
+    let mark = t.handles.len();
+    let host_slot = match host {
+        Some(h) => {
+            let s = t.new_string(h)?;
+            Some(t.handle(s))
+        }
+        None => None,
+    };
+    let bytes = match ip {
+        IpAddr::V4(a) => t.new_byte_array(&a.octets())?,
+        IpAddr::V6(a) => t.new_byte_array(&a.octets())?,
+    };
+    let host_v = host_slot.map_or(0, |h| t.handle_get(h).slot());
+    let r = match ip {
+        IpAddr::V4(_) => {
+            let c = t.load_boot("java/net/Inet4Address");
+            c.and_then(|c| t.construct(c, "(Ljava/lang/String;[B)V", &[host_v, bytes.slot()]))
+        }
+        IpAddr::V6(_) => {
+            let c = t.load_boot("java/net/Inet6Address");
+            c.and_then(|c| t.construct(c, "(Ljava/lang/String;[BI)V", &[host_v, bytes.slot(), ret_int(scope as i32)]))
+        }
+    };
+    t.handles.truncate(mark);
+    r
+}
+
+fn new_inet_address_of(t: &mut JThread, a: SocketAddr) -> JResult<ObjRef> {
+    match a {
+        SocketAddr::V4(v4) => new_inet_address(t, None, IpAddr::V4(*v4.ip()), 0),
+        SocketAddr::V6(v6) => new_inet_address(t, None, IpAddr::V6(*v6.ip()), v6.scope_id()),
+    }
+}
+
+// ---- java.net ----
+
+fn register_inet(r: &mut Registry) {
+    for c in ["java/net/InetAddress", "java/net/Inet4Address", "java/net/Inet6Address", "java/net/NetworkInterface"] {
+        r.add(c, "init", "()V", |_, _| Ok(0));
+    }
+    r.add("java/net/NetworkInterface", "boundInetAddress0", "(Ljava/net/InetAddress;)Z", |t, a| {
+        let ip = inet_address(t, a[0])?;
+        match net::address_bound(ip) {
+            Ok(b) => Ok(ret_bool(b)),
+            Err(e) => Err(throw_errno(t, "java/net/SocketException", e)),
+        }
+    });
+    r.add("java/net/InetAddressImplFactory", "isIPv6Supported", "()Z", |_, _| Ok(ret_bool(net::ipv6_available())));
+    for (c, v6) in [("java/net/Inet4AddressImpl", false), ("java/net/Inet6AddressImpl", true)] {
+        r.add(c, "getLocalHostName", "()Ljava/lang/String;", |t, _| {
+            let name = net::host_name().unwrap_or_else(|_| "localhost".into());
+            Ok(t.new_string(&name)?.slot())
+        });
+        r.add(c, "getHostByAddr", "([B)Ljava/lang/String;", get_host_by_addr);
+        r.add(c, "lookupAllHostAddr", "(Ljava/lang/String;)[Ljava/net/InetAddress;", if v6 { lookup_all_v6 } else { lookup_all_v4 });
+    }
+}
+
+fn get_host_by_addr(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let arr = nonnull(t, a[1])?;
+    let data = arr.array_slice::<u8>().to_vec();
+    let ip = match data.len() {
+        4 => IpAddr::V4(Ipv4Addr::new(data[0], data[1], data[2], data[3])),
+        16 => {
+            let mut b = [0u8; 16];
+            b.copy_from_slice(&data);
+            IpAddr::V6(Ipv6Addr::from(b))
+        }
+        _ => return Err(t.throw_new("java/net/UnknownHostException", None)),
+    };
+    match t.blocking(|| net::host_by_addr(ip)) {
+        Some(name) => Ok(t.new_string(&name)?.slot()),
+        None => Err(t.throw_new("java/net/UnknownHostException", None)),
+    }
+}
+
+fn lookup_all_v4(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    lookup_all(t, a, false)
+}
+
+fn lookup_all_v6(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    lookup_all(t, a, true)
+}
+
+/// `InetAddress[] lookupAllHostAddr(String host)`: the resolver's addresses, each named `host`.
+fn lookup_all(t: &mut JThread, a: &[u64], v6: bool) -> JResult<u64> {
+    let host_obj = nonnull(t, a[1])?;
+    let host = t.rust_string(host_obj);
+    let found = t.blocking(|| net::lookup_host(&host, v6));
+    let ips = match found {
+        Ok(ips) => ips,
+        Err(msg) => {
+            let msg = format!("{host}: {msg}");
+            return Err(t.throw_new("java/net/UnknownHostException", Some(&msg)));
+        }
+    };
+    let ia_class = t.load_boot("java/net/InetAddress")?;
+    let arr = t.new_array_of(ia_class, ips.len() as i32)?;
+    let h = t.handle(arr);
+    for (i, ip) in ips.iter().enumerate() {
+        let o = match new_inet_address(t, Some(&host), *ip, 0) {
+            Ok(o) => o,
+            Err(e) => {
+                t.handles.truncate(h);
+                return Err(e);
+            }
+        };
+        let arr = t.handle_get(h);
+        t.domain.heap.write_ref(arr, crate::heap::layout::ARRAY_BASE + i * 8, Some(o));
+    }
+    let arr = t.handle_get(h);
+    t.handles.truncate(h);
+    Ok(arr.slot())
+}
+
+// ---- sun.nio.ch.Net ----
+
+fn register_net(r: &mut Registry) {
+    let n = "sun/nio/ch/Net";
+    r.add(n, "isIPv6Available0", "()Z", |_, _| Ok(ret_bool(net::ipv6_available())));
+    r.add(n, "isReusePortAvailable0", "()Z", |_, _| Ok(ret_bool(net::reuse_port_available())));
+    r.add(n, "isExclusiveBindAvailable", "()I", |_, _| Ok(ret_int(-1)));
+    r.add(n, "shouldShutdownWriteBeforeClose0", "()Z", |_, _| Ok(ret_bool(false)));
+    r.add(n, "shouldSetBothIPv4AndIPv6Options0", "()Z", |_, _| Ok(ret_bool(true)));
+    r.add(n, "canIPv6SocketJoinIPv4Group0", "()Z", |_, _| Ok(ret_bool(true)));
+    r.add(n, "canJoin6WithIPv4Group0", "()Z", |_, _| Ok(ret_bool(true)));
+    r.add(n, "canUseIPv6OptionsWithIPv4LocalAddress0", "()Z", |_, _| Ok(ret_bool(true)));
+    r.add(n, "pollinValue", "()S", |_, _| Ok(libc::POLLIN as u16 as u64));
+    r.add(n, "polloutValue", "()S", |_, _| Ok(libc::POLLOUT as u16 as u64));
+    r.add(n, "pollerrValue", "()S", |_, _| Ok(libc::POLLERR as u16 as u64));
+    r.add(n, "pollhupValue", "()S", |_, _| Ok(libc::POLLHUP as u16 as u64));
+    r.add(n, "pollnvalValue", "()S", |_, _| Ok(libc::POLLNVAL as u16 as u64));
+    r.add(n, "pollconnValue", "()S", |_, _| Ok(libc::POLLOUT as u16 as u64));
+    r.add(n, "socket0", "(ZZZZ)I", |t, a| {
+        let r = net::socket(a[0] != 0, a[1] != 0, a[2] != 0);
+        sock(t, r).map(ret_int)
+    });
+    r.add(n, "bind0", "(Ljava/io/FileDescriptor;ZZLjava/net/InetAddress;I)V", |t, a| {
+        let fd = fdval(t, a[0])?;
+        let sa = socket_address(t, a[3], jint(a[4]))?;
+        let r = net::bind(fd, a[1] != 0, sa);
+        sock(t, r).map(|_| 0)
+    });
+    r.add(n, "listen", "(Ljava/io/FileDescriptor;I)V", |t, a| {
+        let fd = fdval(t, a[0])?;
+        let r = net::listen(fd, jint(a[1]));
+        sock(t, r).map(|_| 0)
+    });
+    r.add(n, "connect0", "(ZLjava/io/FileDescriptor;Ljava/net/InetAddress;I)I", |t, a| {
+        let fd = fdval(t, a[1])?;
+        let sa = socket_address(t, a[2], jint(a[3]))?;
+        let v6 = a[0] != 0;
+        match t.blocking(|| net::connect(fd, v6, sa)) {
+            Ok(true) => Ok(ret_int(1)),
+            Ok(false) => Ok(ret_int(IOS_UNAVAILABLE)),
+            Err(libc::EINTR) => Ok(ret_int(IOS_INTERRUPTED)),
+            Err(e) => Err(socket_error(t, e)),
+        }
+    });
+    r.add(n, "accept", "(Ljava/io/FileDescriptor;Ljava/io/FileDescriptor;[Ljava/net/InetSocketAddress;)I", net_accept);
+    r.add(n, "shutdown", "(Ljava/io/FileDescriptor;I)V", |t, a| {
+        let fd = fdval(t, a[0])?;
+        match net::shutdown(fd, jint(a[1])) {
+            Ok(()) | Err(libc::ENOTCONN) => Ok(0),
+            Err(e) => Err(socket_error(t, e)),
+        }
+    });
+    r.add(n, "localPort", "(Ljava/io/FileDescriptor;)I", |t, a| {
+        let fd = fdval(t, a[0])?;
+        let r = net::local_address(fd);
+        sock(t, r).map(|sa| ret_int(sa.port() as i32))
+    });
+    r.add(n, "remotePort", "(Ljava/io/FileDescriptor;)I", |t, a| {
+        let fd = fdval(t, a[0])?;
+        let r = net::remote_address(fd);
+        sock(t, r).map(|sa| ret_int(sa.port() as i32))
+    });
+    r.add(n, "localInetAddress", "(Ljava/io/FileDescriptor;)Ljava/net/InetAddress;", |t, a| {
+        let fd = fdval(t, a[0])?;
+        let r = net::local_address(fd);
+        let sa = sock(t, r)?;
+        new_inet_address_of(t, sa).map(|o| ret_obj(Some(o)))
+    });
+    r.add(n, "remoteInetAddress", "(Ljava/io/FileDescriptor;)Ljava/net/InetAddress;", |t, a| {
+        let fd = fdval(t, a[0])?;
+        let r = net::remote_address(fd);
+        let sa = sock(t, r)?;
+        new_inet_address_of(t, sa).map(|o| ret_obj(Some(o)))
+    });
+    r.add(n, "getIntOption0", "(Ljava/io/FileDescriptor;ZII)I", |t, a| {
+        let fd = fdval(t, a[0])?;
+        match net::get_int_option(fd, jint(a[2]), jint(a[3])) {
+            Ok(v) => Ok(ret_int(v)),
+            Err(e) => Err(throw_errno(t, "java/net/SocketException", e)),
+        }
+    });
+    r.add(n, "setIntOption0", "(Ljava/io/FileDescriptor;ZIIIZ)V", |t, a| {
+        let fd = fdval(t, a[0])?;
+        match net::set_int_option(fd, jint(a[2]), jint(a[3]), jint(a[4])) {
+            Ok(()) => Ok(0),
+            Err(e) => Err(throw_errno(t, "java/net/SocketException", e)),
+        }
+    });
+    r.add(n, "poll", "(Ljava/io/FileDescriptor;IJ)I", |t, a| {
+        let fd = fdval(t, a[0])?;
+        let (events, timeout) = (jint(a[1]) as i16, jlong(a[2]));
+        match t.blocking(|| net::poll(fd, events, timeout)) {
+            Ok(rev) => Ok(ret_int(rev as u16 as i32)),
+            Err(libc::EINTR) => Ok(ret_int(0)),
+            Err(e) => Err(socket_error(t, e)),
+        }
+    });
+    r.add(n, "pollConnect", "(Ljava/io/FileDescriptor;J)Z", |t, a| {
+        let fd = fdval(t, a[0])?;
+        let timeout = jlong(a[1]);
+        match t.blocking(|| net::poll_connect(fd, timeout)) {
+            Ok(done) => Ok(ret_bool(done)),
+            Err(libc::EINTR) => Ok(ret_bool(false)),
+            Err(e) => Err(socket_error(t, e)),
+        }
+    });
+    r.add(n, "available", "(Ljava/io/FileDescriptor;)I", |t, a| {
+        let fd = fdval(t, a[0])?;
+        let r = net::available(fd);
+        sock(t, r).map(ret_int)
+    });
+    r.add(n, "sendOOB", "(Ljava/io/FileDescriptor;B)I", |t, a| {
+        let fd = fdval(t, a[0])?;
+        match net::send_oob(fd, a[1] as u8) {
+            Ok(n) => Ok(ret_int(n as i32)),
+            Err(libc::EAGAIN) => Ok(ret_int(IOS_UNAVAILABLE)),
+            Err(libc::EINTR) => Ok(ret_int(IOS_INTERRUPTED)),
+            Err(e) => Err(socket_error(t, e)),
+        }
+    });
+}
+
+/// `int accept(FileDescriptor fd, FileDescriptor newfd, InetSocketAddress[] isaa)`.
+fn net_accept(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let fd = fdval(t, a[0])?;
+    let (newfd, peer) = match t.blocking(|| net::accept(fd)) {
+        Ok(r) => r,
+        Err(libc::EAGAIN) => return Ok(ret_int(IOS_UNAVAILABLE)),
+        Err(libc::EINTR) => return Ok(ret_int(IOS_INTERRUPTED)),
+        Err(e) => return Err(throw_errno(t, "java/io/IOException", e)),
+    };
+    // The collector may have run while waiting: re-read the reference arguments.
+    let store = |t: &mut JThread| -> JResult<()> {
+        let newfdo = nonnull(t, t.arg(1))?;
+        let off = field(t, newfdo, "fd")?;
+        newfdo.write::<i32>(off, newfd);
+        let ia = new_inet_address_of(t, peer)?;
+        let h = t.handle(ia);
+        let isa_class = t.load_boot("java/net/InetSocketAddress")?;
+        let ia = t.handle_get(h);
+        let isa = t.construct(isa_class, "(Ljava/net/InetAddress;I)V", &[ia.slot(), ret_int(peer.port() as i32)]);
+        t.handles.truncate(h);
+        let isa = isa?;
+        let arr = nonnull(t, t.arg(2))?;
+        if arr.array_len() < 1 {
+            return Err(t.throw_new("java/lang/ArrayIndexOutOfBoundsException", None));
+        }
+        t.domain.heap.write_ref(arr, crate::heap::layout::ARRAY_BASE, Some(isa));
+        Ok(())
+    };
+    match store(t) {
+        Ok(()) => Ok(ret_int(1)),
+        Err(e) => {
+            fs::close(newfd).ok();
+            Err(e)
+        }
+    }
+}
+
+// ---- sun.nio.ch.SocketDispatcher, EPoll, EventFD ----
+
+fn register_dispatchers(r: &mut Registry) {
+    let sd = "sun/nio/ch/SocketDispatcher";
+    r.add(sd, "read0", "(Ljava/io/FileDescriptor;JI)I", |t, a| {
+        let fd = fdval(t, a[0])?;
+        let (addr, len) = (a[1] as usize, jint(a[3]).max(0) as usize);
+        let r = t.blocking(|| net::recv(fd, addr, len));
+        socket_read_result(t, r.map(|n| n as i64)).map(|v| ret_int(v as i32))
+    });
+    r.add(sd, "readv0", "(Ljava/io/FileDescriptor;JI)J", |t, a| {
+        let fd = fdval(t, a[0])?;
+        let (iov, count) = (a[1] as usize, jint(a[3]));
+        let r = t.blocking(|| fs::readv(fd, iov, count));
+        socket_read_result(t, r.map(|n| n as i64)).map(|v| v as u64)
+    });
+
+    let ep = "sun/nio/ch/EPoll";
+    r.add(ep, "eventSize", "()I", |_, _| Ok(ret_int(net::epoll_event_layout().0 as i32)));
+    r.add(ep, "eventsOffset", "()I", |_, _| Ok(ret_int(net::epoll_event_layout().1 as i32)));
+    r.add(ep, "dataOffset", "()I", |_, _| Ok(ret_int(net::epoll_event_layout().2 as i32)));
+    r.add(ep, "create", "()I", |t, _| match net::epoll_create() {
+        Ok(fd) => Ok(ret_int(fd)),
+        Err(e) => Err(throw_errno(t, "java/io/IOException", e)),
+    });
+    r.add(ep, "ctl", "(IIII)I", |_, a| Ok(ret_int(net::epoll_ctl(jint(a[0]), jint(a[1]), jint(a[2]), jint(a[3]) as u32))));
+    r.add(ep, "wait", "(IJII)I", |t, a| {
+        let (epfd, addr, count, timeout) = (jint(a[0]), a[1] as usize, jint(a[3]), jint(a[4]));
+        match t.blocking(|| net::epoll_wait(epfd, addr, count, timeout)) {
+            Ok(n) => Ok(ret_int(n)),
+            Err(libc::EINTR) => Ok(ret_int(IOS_INTERRUPTED)),
+            Err(e) => Err(throw_errno(t, "java/io/IOException", e)),
+        }
+    });
+
+    let ev = "sun/nio/ch/EventFD";
+    r.add(ev, "eventfd0", "()I", |t, _| match net::eventfd() {
+        Ok(fd) => Ok(ret_int(fd)),
+        Err(e) => Err(throw_errno(t, "java/io/IOException", e)),
+    });
+    r.add(ev, "set0", "(I)I", |t, a| match fs::write_buf(jint(a[0]), &1u64.to_ne_bytes()) {
+        Ok(n) => Ok(ret_int(n as i32)),
+        Err(libc::EAGAIN) => Ok(ret_int(IOS_UNAVAILABLE)),
+        Err(libc::EINTR) => Ok(ret_int(IOS_INTERRUPTED)),
+        Err(e) => Err(throw_errno(t, "java/io/IOException", e)),
+    });
+}
+
+/// SocketDispatcher's read result: a count, IOStatus code, ConnectionResetException or
+/// IOException.
+fn socket_read_result(t: &mut JThread, r: Result<i64, Errno>) -> JResult<i64> {
+    match r {
+        Ok(0) => Ok(IOS_EOF as i64),
+        Ok(n) => Ok(n),
+        Err(libc::EAGAIN) => Ok(IOS_UNAVAILABLE as i64),
+        Err(libc::EINTR) => Ok(IOS_INTERRUPTED as i64),
+        Err(libc::ECONNRESET | libc::EPIPE) => Err(t.throw_new("sun/net/ConnectionResetException", Some("Connection reset"))),
+        Err(e) => Err(throw_errno(t, "java/io/IOException", e)),
+    }
+}
+
+// ---- jdk.net.LinuxSocketOptions (extended socket options) ----
+
+/// Whether `opt` at `level` can be read from a fresh TCP socket.
+fn option_supported(level: i32, opt: i32) -> bool {
+    let Ok(fd) = net::socket(false, true, false) else { return false };
+    let ok = net::get_int_option(fd, level, opt).is_ok();
+    fs::close(fd).ok();
+    ok
+}
+
+fn tcp_option(t: &mut JThread, fd: i32, opt: i32, set: Option<i32>) -> JResult<i32> {
+    let r = match set {
+        Some(v) => net::set_int_option(fd, libc::IPPROTO_TCP, opt, v).map(|_| 0),
+        None => net::get_int_option(fd, libc::IPPROTO_TCP, opt),
+    };
+    r.map_err(|e| throw_errno(t, "java/net/SocketException", e))
+}
+
+fn register_linux_options(r: &mut Registry) {
+    let l = "jdk/net/LinuxSocketOptions";
+    r.add(l, "keepAliveOptionsSupported0", "()Z", |_, _| Ok(ret_bool(option_supported(libc::IPPROTO_TCP, libc::TCP_KEEPIDLE))));
+    r.add(l, "quickAckSupported0", "()Z", |_, _| Ok(ret_bool(option_supported(libc::IPPROTO_TCP, libc::TCP_QUICKACK))));
+    r.add(l, "incomingNapiIdSupported0", "()Z", |_, _| Ok(ret_bool(option_supported(libc::SOL_SOCKET, libc::SO_INCOMING_NAPI_ID))));
+    r.add(l, "setTcpKeepAliveProbes0", "(II)V", |t, a| tcp_option(t, jint(a[0]), libc::TCP_KEEPCNT, Some(jint(a[1]))).map(|_| 0));
+    r.add(l, "setTcpKeepAliveTime0", "(II)V", |t, a| tcp_option(t, jint(a[0]), libc::TCP_KEEPIDLE, Some(jint(a[1]))).map(|_| 0));
+    r.add(l, "setTcpKeepAliveIntvl0", "(II)V", |t, a| tcp_option(t, jint(a[0]), libc::TCP_KEEPINTVL, Some(jint(a[1]))).map(|_| 0));
+    r.add(l, "getTcpKeepAliveProbes0", "(I)I", |t, a| tcp_option(t, jint(a[0]), libc::TCP_KEEPCNT, None).map(ret_int));
+    r.add(l, "getTcpKeepAliveTime0", "(I)I", |t, a| tcp_option(t, jint(a[0]), libc::TCP_KEEPIDLE, None).map(ret_int));
+    r.add(l, "getTcpKeepAliveIntvl0", "(I)I", |t, a| tcp_option(t, jint(a[0]), libc::TCP_KEEPINTVL, None).map(ret_int));
+    r.add(l, "setQuickAck0", "(IZ)V", |t, a| tcp_option(t, jint(a[0]), libc::TCP_QUICKACK, Some((a[1] != 0) as i32)).map(|_| 0));
+    r.add(l, "getQuickAck0", "(I)Z", |t, a| tcp_option(t, jint(a[0]), libc::TCP_QUICKACK, None).map(|v| ret_bool(v != 0)));
+    r.add(l, "getIncomingNapiId0", "(I)I", |t, a| match net::get_int_option(jint(a[0]), libc::SOL_SOCKET, libc::SO_INCOMING_NAPI_ID) {
+        Ok(v) => Ok(ret_int(v)),
+        Err(e) => Err(throw_errno(t, "java/net/SocketException", e)),
+    });
+}

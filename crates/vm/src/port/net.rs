@@ -1,0 +1,407 @@
+//! Sockets, readiness polling and name resolution, for java.net and sun.nio.ch (the JDK's
+//! libnet and libnio `Net.c`, `EPoll.c`).
+//!
+//! Addresses cross this interface as `std::net::SocketAddr`; the conversion to and from the C
+//! `sockaddr` structures happens here. Failures are reported as the OS `errno` (name
+//! resolution failures as a message). Nothing here knows about Java objects.
+
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, SocketAddrV4, SocketAddrV6};
+
+use super::fs::{Errno, FsResult};
+
+fn errno() -> Errno {
+    std::io::Error::last_os_error().raw_os_error().unwrap_or(libc::EIO)
+}
+
+fn check(r: libc::c_int) -> FsResult<libc::c_int> {
+    if r < 0 { Err(errno()) } else { Ok(r) }
+}
+
+/// A `sockaddr_storage` holding `addr`, and its length. With `v6` an IPv4 address becomes an
+/// IPv4-mapped IPv6 address (the wildcard 0.0.0.0 becomes `::`), as the JDK does for its
+/// dual-stack sockets.
+fn to_raw(addr: SocketAddr, v6: bool) -> (libc::sockaddr_storage, libc::socklen_t) {
+    // SAFETY: sockaddr_storage is plain old data; all zeroes is a valid value.
+    let mut ss: libc::sockaddr_storage = unsafe { std::mem::zeroed() };
+    let (ip, port, scope) = match addr {
+        SocketAddr::V4(a) if !v6 => {
+            // SAFETY: sockaddr_storage is large enough and suitably aligned for sockaddr_in.
+            let sin = unsafe { &mut *(&mut ss as *mut libc::sockaddr_storage as *mut libc::sockaddr_in) };
+            sin.sin_family = libc::AF_INET as libc::sa_family_t;
+            sin.sin_port = a.port().to_be();
+            sin.sin_addr.s_addr = u32::from_ne_bytes(a.ip().octets());
+            return (ss, std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t);
+        }
+        SocketAddr::V4(a) => {
+            let ip = if a.ip().is_unspecified() { Ipv6Addr::UNSPECIFIED } else { a.ip().to_ipv6_mapped() };
+            (ip, a.port(), 0)
+        }
+        SocketAddr::V6(a) => (*a.ip(), a.port(), a.scope_id()),
+    };
+    // SAFETY: sockaddr_storage is large enough and suitably aligned for sockaddr_in6.
+    let sin6 = unsafe { &mut *(&mut ss as *mut libc::sockaddr_storage as *mut libc::sockaddr_in6) };
+    sin6.sin6_family = libc::AF_INET6 as libc::sa_family_t;
+    sin6.sin6_port = port.to_be();
+    sin6.sin6_addr.s6_addr = ip.octets();
+    sin6.sin6_scope_id = scope;
+    (ss, std::mem::size_of::<libc::sockaddr_in6>() as libc::socklen_t)
+}
+
+/// The address in `ss`; IPv4-mapped IPv6 addresses come back as IPv4 (like the JDK's
+/// `NET_SockaddrToInetAddress`).
+fn from_raw(ss: &libc::sockaddr_storage) -> FsResult<SocketAddr> {
+    match ss.ss_family as i32 {
+        libc::AF_INET => {
+            // SAFETY: the family says ss holds a sockaddr_in.
+            let sin = unsafe { &*(ss as *const libc::sockaddr_storage as *const libc::sockaddr_in) };
+            let ip = Ipv4Addr::from(sin.sin_addr.s_addr.to_ne_bytes());
+            Ok(SocketAddr::V4(SocketAddrV4::new(ip, u16::from_be(sin.sin_port))))
+        }
+        libc::AF_INET6 => {
+            // SAFETY: the family says ss holds a sockaddr_in6.
+            let sin6 = unsafe { &*(ss as *const libc::sockaddr_storage as *const libc::sockaddr_in6) };
+            let ip = Ipv6Addr::from(sin6.sin6_addr.s6_addr);
+            let port = u16::from_be(sin6.sin6_port);
+            match ip.to_ipv4_mapped() {
+                Some(v4) => Ok(SocketAddr::V4(SocketAddrV4::new(v4, port))),
+                None => Ok(SocketAddr::V6(SocketAddrV6::new(ip, port, 0, sin6.sin6_scope_id))),
+            }
+        }
+        _ => Err(libc::EAFNOSUPPORT),
+    }
+}
+
+/// Whether IPv6 sockets can be created and the host has IPv6 interfaces (libnet's
+/// `IPv6_supported`).
+pub fn ipv6_available() -> bool {
+    // SAFETY: socket has no memory-safety preconditions.
+    let fd = unsafe { libc::socket(libc::AF_INET6, libc::SOCK_STREAM, 0) };
+    if fd < 0 {
+        return false;
+    }
+    // SAFETY: fd was just created by this function.
+    unsafe { libc::close(fd) };
+    std::fs::read_to_string("/proc/net/if_inet6").is_ok_and(|s| !s.trim().is_empty())
+}
+
+/// Whether SO_REUSEPORT can be set.
+pub fn reuse_port_available() -> bool {
+    // SAFETY: socket has no memory-safety preconditions.
+    let fd = unsafe { libc::socket(libc::AF_INET, libc::SOCK_STREAM, 0) };
+    if fd < 0 {
+        return false;
+    }
+    let ok = set_int_option(fd, libc::SOL_SOCKET, libc::SO_REUSEPORT, 1).is_ok();
+    // SAFETY: fd was just created by this function.
+    unsafe { libc::close(fd) };
+    ok
+}
+
+/// A new socket (close-on-exec), IPv6 dual-stack when `v6`; with `reuse`, SO_REUSEADDR set.
+pub fn socket(v6: bool, stream: bool, reuse: bool) -> FsResult<i32> {
+    let domain = if v6 { libc::AF_INET6 } else { libc::AF_INET };
+    let ty = if stream { libc::SOCK_STREAM } else { libc::SOCK_DGRAM };
+    // SAFETY: socket has no memory-safety preconditions.
+    let fd = check(unsafe { libc::socket(domain, ty | libc::SOCK_CLOEXEC, 0) })?;
+    let setup = || -> FsResult<()> {
+        if v6 {
+            set_int_option(fd, libc::IPPROTO_IPV6, libc::IPV6_V6ONLY, 0)?;
+        }
+        if reuse {
+            set_int_option(fd, libc::SOL_SOCKET, libc::SO_REUSEADDR, 1)?;
+        }
+        Ok(())
+    };
+    if let Err(e) = setup() {
+        // SAFETY: fd was just created by this function.
+        unsafe { libc::close(fd) };
+        return Err(e);
+    }
+    Ok(fd)
+}
+
+pub fn bind(fd: i32, v6: bool, addr: SocketAddr) -> FsResult<()> {
+    let (ss, len) = to_raw(addr, v6);
+    // SAFETY: ss is a valid sockaddr of len bytes.
+    check(unsafe { libc::bind(fd, &ss as *const _ as *const libc::sockaddr, len) }).map(|_| ())
+}
+
+pub fn listen(fd: i32, backlog: i32) -> FsResult<()> {
+    // SAFETY: listen has no memory-safety preconditions.
+    check(unsafe { libc::listen(fd, backlog) }).map(|_| ())
+}
+
+/// Starts or makes a connection: `Ok(true)` connected, `Ok(false)` in progress (EINPROGRESS on
+/// a non-blocking socket). EINTR is returned as an error for the caller to map.
+pub fn connect(fd: i32, v6: bool, addr: SocketAddr) -> FsResult<bool> {
+    let (ss, len) = to_raw(addr, v6);
+    // SAFETY: ss is a valid sockaddr of len bytes.
+    match check(unsafe { libc::connect(fd, &ss as *const _ as *const libc::sockaddr, len) }) {
+        Ok(_) => Ok(true),
+        Err(libc::EINPROGRESS) => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+/// Accepts a connection: the new (close-on-exec) socket and the peer's address.
+pub fn accept(fd: i32) -> FsResult<(i32, SocketAddr)> {
+    // SAFETY: sockaddr_storage is plain old data.
+    let mut ss: libc::sockaddr_storage = unsafe { std::mem::zeroed() };
+    let mut len = std::mem::size_of::<libc::sockaddr_storage>() as libc::socklen_t;
+    loop {
+        // SAFETY: ss and len are valid out-parameters of the sizes given.
+        let r = unsafe { libc::accept4(fd, &mut ss as *mut _ as *mut libc::sockaddr, &mut len, libc::SOCK_CLOEXEC) };
+        if r >= 0 {
+            return match from_raw(&ss) {
+                Ok(a) => Ok((r, a)),
+                Err(e) => {
+                    // SAFETY: r was just accepted by this function.
+                    unsafe { libc::close(r) };
+                    Err(e)
+                }
+            };
+        }
+        match errno() {
+            // A connection aborted before accept: wait for the next one (as libnio does).
+            libc::ECONNABORTED => continue,
+            e => return Err(e),
+        }
+    }
+}
+
+pub fn shutdown(fd: i32, how: i32) -> FsResult<()> {
+    let how = match how {
+        0 => libc::SHUT_RD,
+        1 => libc::SHUT_WR,
+        _ => libc::SHUT_RDWR,
+    };
+    // SAFETY: shutdown has no memory-safety preconditions.
+    check(unsafe { libc::shutdown(fd, how) }).map(|_| ())
+}
+
+fn name_of(fd: i32, peer: bool) -> FsResult<SocketAddr> {
+    // SAFETY: sockaddr_storage is plain old data.
+    let mut ss: libc::sockaddr_storage = unsafe { std::mem::zeroed() };
+    let mut len = std::mem::size_of::<libc::sockaddr_storage>() as libc::socklen_t;
+    let p = &mut ss as *mut _ as *mut libc::sockaddr;
+    // SAFETY: ss and len are valid out-parameters of the sizes given.
+    check(unsafe { if peer { libc::getpeername(fd, p, &mut len) } else { libc::getsockname(fd, p, &mut len) } })?;
+    from_raw(&ss)
+}
+
+pub fn local_address(fd: i32) -> FsResult<SocketAddr> {
+    name_of(fd, false)
+}
+
+pub fn remote_address(fd: i32) -> FsResult<SocketAddr> {
+    name_of(fd, true)
+}
+
+/// An integer socket option; SO_LINGER is its linger time, or -1 when off.
+pub fn get_int_option(fd: i32, level: i32, opt: i32) -> FsResult<i32> {
+    if level == libc::SOL_SOCKET && opt == libc::SO_LINGER {
+        let mut l = libc::linger { l_onoff: 0, l_linger: 0 };
+        let mut len = std::mem::size_of::<libc::linger>() as libc::socklen_t;
+        // SAFETY: l and len are valid out-parameters of the sizes given.
+        check(unsafe { libc::getsockopt(fd, level, opt, &mut l as *mut _ as *mut libc::c_void, &mut len) })?;
+        return Ok(if l.l_onoff != 0 { l.l_linger } else { -1 });
+    }
+    let mut v: libc::c_int = 0;
+    let mut len = std::mem::size_of::<libc::c_int>() as libc::socklen_t;
+    // SAFETY: v and len are valid out-parameters of the sizes given.
+    check(unsafe { libc::getsockopt(fd, level, opt, &mut v as *mut _ as *mut libc::c_void, &mut len) })?;
+    Ok(v)
+}
+
+/// Sets an integer socket option; SO_LINGER takes the linger time, negative for off.
+pub fn set_int_option(fd: i32, level: i32, opt: i32, value: i32) -> FsResult<()> {
+    if level == libc::SOL_SOCKET && opt == libc::SO_LINGER {
+        let l = libc::linger { l_onoff: (value >= 0) as i32, l_linger: value.max(0) };
+        let len = std::mem::size_of::<libc::linger>() as libc::socklen_t;
+        // SAFETY: l is a valid linger of len bytes.
+        return check(unsafe { libc::setsockopt(fd, level, opt, &l as *const _ as *const libc::c_void, len) }).map(|_| ());
+    }
+    let len = std::mem::size_of::<libc::c_int>() as libc::socklen_t;
+    // SAFETY: value is a valid c_int of len bytes.
+    check(unsafe { libc::setsockopt(fd, level, opt, &value as *const _ as *const libc::c_void, len) }).map(|_| ())
+}
+
+/// poll(2) on one descriptor: the returned events (0 on timeout). `timeout_ms` -1 waits
+/// forever. EINTR is returned as an error.
+pub fn poll(fd: i32, events: i16, timeout_ms: i64) -> FsResult<i16> {
+    let mut p = libc::pollfd { fd, events, revents: 0 };
+    let to = timeout_ms.clamp(-1, i32::MAX as i64) as libc::c_int;
+    // SAFETY: p is one valid pollfd.
+    let n = check(unsafe { libc::poll(&mut p, 1, to) })?;
+    Ok(if n == 0 { 0 } else { p.revents })
+}
+
+/// Waits up to `timeout_ms` for a pending connect to finish: `Ok(true)` connected,
+/// `Ok(false)` still pending, `Err` the connection's error.
+pub fn poll_connect(fd: i32, timeout_ms: i64) -> FsResult<bool> {
+    let r = poll(fd, libc::POLLOUT, timeout_ms)?;
+    if r == 0 {
+        return Ok(false);
+    }
+    match get_int_option(fd, libc::SOL_SOCKET, libc::SO_ERROR)? {
+        0 => Ok(true),
+        e => Err(e),
+    }
+}
+
+/// Bytes ready to read.
+pub fn available(fd: i32) -> FsResult<i32> {
+    let mut n: libc::c_int = 0;
+    // SAFETY: FIONREAD writes one c_int into n.
+    check(unsafe { libc::ioctl(fd, libc::FIONREAD, &mut n) })?;
+    Ok(n)
+}
+
+/// Sends one byte of urgent data.
+pub fn send_oob(fd: i32, b: u8) -> FsResult<usize> {
+    // SAFETY: b is one readable byte.
+    let n = unsafe { libc::send(fd, &b as *const u8 as *const libc::c_void, 1, libc::MSG_OOB) };
+    if n < 0 { Err(errno()) } else { Ok(n as usize) }
+}
+
+/// recv(2) into native memory at `addr` (a direct buffer the caller owns).
+pub fn recv(fd: i32, addr: usize, len: usize) -> FsResult<usize> {
+    // SAFETY: the caller (the JDK's direct-buffer code) guarantees addr..addr+len is writable.
+    let n = unsafe { libc::recv(fd, addr as *mut libc::c_void, len, 0) };
+    if n < 0 { Err(errno()) } else { Ok(n as usize) }
+}
+
+// ---- epoll (sun.nio.ch.EPoll) ----
+
+/// (size of `struct epoll_event`, offset of `events`, offset of `data`).
+pub fn epoll_event_layout() -> (usize, usize, usize) {
+    let e = libc::epoll_event { events: 0, u64: 0 };
+    let base = &e as *const libc::epoll_event as usize;
+    let data = std::ptr::addr_of!(e.u64) as usize - base;
+    (std::mem::size_of::<libc::epoll_event>(), 0, data)
+}
+
+pub fn epoll_create() -> FsResult<i32> {
+    // SAFETY: epoll_create1 has no memory-safety preconditions.
+    check(unsafe { libc::epoll_create1(libc::EPOLL_CLOEXEC) })
+}
+
+/// epoll_ctl with the descriptor itself as the event's data; returns 0 or the errno.
+pub fn epoll_ctl(epfd: i32, op: i32, fd: i32, events: u32) -> Errno {
+    let mut ev = libc::epoll_event { events, u64: fd as u32 as u64 };
+    // SAFETY: ev is a valid epoll_event.
+    if unsafe { libc::epoll_ctl(epfd, op, fd, &mut ev) } < 0 { errno() } else { 0 }
+}
+
+/// epoll_wait into `count` events at native address `addr` (the selector's poll array).
+pub fn epoll_wait(epfd: i32, addr: usize, count: i32, timeout_ms: i32) -> FsResult<i32> {
+    // SAFETY: the caller (EPoll's allocated poll array) guarantees addr holds count events.
+    check(unsafe { libc::epoll_wait(epfd, addr as *mut libc::epoll_event, count.max(0), timeout_ms) })
+}
+
+// ---- names ----
+
+/// The host's name (gethostname).
+pub fn host_name() -> FsResult<String> {
+    let mut buf = [0u8; 256];
+    // SAFETY: buf is writable for its length.
+    check(unsafe { libc::gethostname(buf.as_mut_ptr() as *mut libc::c_char, buf.len() - 1) })?;
+    let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+    Ok(String::from_utf8_lossy(&buf[..end]).into_owned())
+}
+
+/// The addresses of `host` from the host resolver (getaddrinfo), IPv4 ones first, without
+/// duplicates; only IPv4 unless `v6`. The error is the resolver's message.
+pub fn lookup_host(host: &str, v6: bool) -> Result<Vec<IpAddr>, String> {
+    use std::net::ToSocketAddrs;
+    let found = (host, 0u16).to_socket_addrs().map_err(|e| {
+        let m = e.to_string();
+        let m = m.strip_prefix("failed to lookup address information: ").unwrap_or(&m).to_string();
+        m
+    })?;
+    let mut v4s: Vec<IpAddr> = Vec::new();
+    let mut v6s: Vec<IpAddr> = Vec::new();
+    for a in found {
+        let ip = a.ip();
+        let list = if ip.is_ipv4() { &mut v4s } else { &mut v6s };
+        if !list.contains(&ip) {
+            list.push(ip);
+        }
+    }
+    if v6 {
+        v4s.extend(v6s);
+    }
+    if v4s.is_empty() {
+        return Err("Name or service not known".into());
+    }
+    Ok(v4s)
+}
+
+/// The name of address `ip` (getnameinfo with NI_NAMEREQD), or None.
+pub fn host_by_addr(ip: IpAddr) -> Option<String> {
+    let (ss, len) = to_raw(SocketAddr::new(ip, 0), ip.is_ipv6());
+    let mut host = [0u8; 1025];
+    // SAFETY: ss is a valid sockaddr of len bytes, host writable for its length.
+    let r = unsafe {
+        libc::getnameinfo(
+            &ss as *const _ as *const libc::sockaddr,
+            len,
+            host.as_mut_ptr() as *mut libc::c_char,
+            host.len() as libc::socklen_t,
+            std::ptr::null_mut(),
+            0,
+            libc::NI_NAMEREQD,
+        )
+    };
+    if r != 0 {
+        return None;
+    }
+    let end = host.iter().position(|&b| b == 0).unwrap_or(host.len());
+    Some(String::from_utf8_lossy(&host[..end]).into_owned())
+}
+
+/// A new blocking eventfd (close-on-exec) with value zero.
+pub fn eventfd() -> FsResult<i32> {
+    // SAFETY: eventfd has no memory-safety preconditions.
+    check(unsafe { libc::eventfd(0, libc::EFD_CLOEXEC) })
+}
+
+/// Whether `ip` is the address of one of the host's interfaces (getifaddrs).
+pub fn address_bound(ip: IpAddr) -> FsResult<bool> {
+    let mut list: *mut libc::ifaddrs = std::ptr::null_mut();
+    // SAFETY: list is a valid out-pointer; getifaddrs fills it with a list freed below.
+    check(unsafe { libc::getifaddrs(&mut list) })?;
+    let mut found = false;
+    let mut p = list;
+    while !p.is_null() {
+        // SAFETY: p is a node of the list getifaddrs returned, not yet freed.
+        let ifa = unsafe { &*p };
+        if !ifa.ifa_addr.is_null() {
+            // SAFETY: ifa_addr points to a sockaddr whose family says its real size; only
+            // AF_INET/AF_INET6 addresses (which fit a sockaddr_storage) are copied.
+            let fam = unsafe { (*ifa.ifa_addr).sa_family } as i32;
+            let size = match fam {
+                libc::AF_INET => std::mem::size_of::<libc::sockaddr_in>(),
+                libc::AF_INET6 => std::mem::size_of::<libc::sockaddr_in6>(),
+                _ => 0,
+            };
+            if size > 0 {
+                // SAFETY: sockaddr_storage is plain old data.
+                let mut ss: libc::sockaddr_storage = unsafe { std::mem::zeroed() };
+                // SAFETY: ifa_addr holds `size` bytes for its family; ss has room for them.
+                unsafe { std::ptr::copy_nonoverlapping(ifa.ifa_addr as *const u8, &mut ss as *mut _ as *mut u8, size) };
+                if fam == libc::AF_INET6 {
+                    // SAFETY: the family says ss holds a sockaddr_in6.
+                    let sin6 = unsafe { &*(&ss as *const libc::sockaddr_storage as *const libc::sockaddr_in6) };
+                    found |= ip == IpAddr::V6(Ipv6Addr::from(sin6.sin6_addr.s6_addr));
+                } else if let Ok(a) = from_raw(&ss) {
+                    found |= a.ip() == ip;
+                }
+            }
+        }
+        p = ifa.ifa_next;
+    }
+    // SAFETY: list came from getifaddrs and is freed once.
+    unsafe { libc::freeifaddrs(list) };
+    Ok(found)
+}
