@@ -222,7 +222,7 @@ impl ClassTable {
             ClassKind::Array { .. } => (format!("[{}", component.name), BasicType::Ref),
             ClassKind::Instance => (format!("[L{};", component.name), BasicType::Ref),
         };
-        if component.dims >= 255 {
+        if component.dims == u8::MAX {
             return Err(LoadError::NoClassDef(format!("array class {name} has too many dimensions")));
         }
         let access = (component.access & (ACC_PUBLIC | ACC_PRIVATE | ACC_PROTECTED)) | ACC_FINAL | ACC_ABSTRACT;

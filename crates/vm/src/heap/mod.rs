@@ -549,7 +549,7 @@ impl Heap {
     /// The object starting at `addr`, if `addr` is an 8-aligned address inside the allocated
     /// part of the heap (the header is not checked).
     pub fn object_at(&self, addr: usize) -> Option<ObjRef> {
-        if addr % 8 != 0 || !self.contains(addr) {
+        if !addr.is_multiple_of(8) || !self.contains(addr) {
             return None;
         }
         NonNull::new(addr as *mut ObjHeader).map(ObjRef)

@@ -157,10 +157,11 @@ fn run_phase(t: &mut JThread, full: bool, clear_soft: bool, cause: &str) -> usiz
         let p = gc.policy.lock();
         full || !gc.stress.load(Ordering::Relaxed) || p.promoted_since_verify >= p.old_at_verify.max(1 << 20)
     };
-    if whole && !full {
-        if let Err(e) = super::verify::verify_remembered(t) {
-            panic!("heap verification failed before GC({}): {e}", gc.count.load(Ordering::Relaxed));
-        }
+    if whole
+        && !full
+        && let Err(e) = super::verify::verify_remembered(t)
+    {
+        panic!("heap verification failed before GC({}): {e}", gc.count.load(Ordering::Relaxed));
     }
     let remembered = domain.heap.take_remembered();
     let layouts = layouts_of(t);
@@ -327,12 +328,12 @@ fn domain_roots(cp: &mut Copier, d: &Domain, vm: &crate::vm::Vm) {
     for v in d.modules.lock().values_mut() {
         *v = cp.forward(*v);
     }
-    forward_opt(cp, &mut *d.boot_unnamed_module.lock());
+    forward_opt(cp, &mut d.boot_unnamed_module.lock());
     for v in d.loaders.lock().by_id.values_mut() {
         *v = cp.forward(*v);
     }
-    forward_opt(cp, &mut *d.pending_refs.lock());
-    forward_opt(cp, &mut *d.oom_error.lock());
+    forward_opt(cp, &mut d.pending_refs.lock());
+    forward_opt(cp, &mut d.oom_error.lock());
     // Thread objects of live threads are roots (their keys are rewritten by `rekey_tables`).
     let keys: Vec<usize> = d.threads.lock().keys().copied().collect();
     for k in keys {

@@ -146,7 +146,7 @@ impl Starts {
         for (start, end, bits) in &self.ranges {
             if v >= *start && v < *end {
                 let i = (v - start) / 8;
-                return v % 8 == 0 && bits[i / 64] >> (i % 64) & 1 == 1;
+                return v.is_multiple_of(8) && bits[i / 64] >> (i % 64) & 1 == 1;
             }
         }
         self.large.contains(&v)
