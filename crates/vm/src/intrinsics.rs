@@ -104,44 +104,32 @@ fn abs_f(a: f32) -> f32 {
     if a <= 0.0 { 0.0 - a } else { a }
 }
 
-/// `Math.max(double, double)`: NaN if either is NaN, +0.0 above -0.0.
-fn max_d(a: f64, b: f64) -> f64 {
-    if a.is_nan() {
-        return a;
-    }
-    if a == 0.0 && b == 0.0 && a.is_sign_negative() {
-        return b;
-    }
-    if a >= b { a } else { b }
+/// `Math.max` and `Math.min` for one floating-point type, as the JDK writes them: NaN if `a` is
+/// NaN (or, through the comparison, if `b` is), +0.0 above -0.0.
+macro_rules! min_max {
+    ($max:ident, $min:ident, $t:ty) => {
+        fn $max(a: $t, b: $t) -> $t {
+            if a.is_nan() {
+                return a;
+            }
+            if a == 0.0 && b == 0.0 && a.is_sign_negative() {
+                return b;
+            }
+            if a >= b { a } else { b }
+        }
+        fn $min(a: $t, b: $t) -> $t {
+            if a.is_nan() {
+                return a;
+            }
+            if a == 0.0 && b == 0.0 && b.is_sign_negative() {
+                return b;
+            }
+            if a <= b { a } else { b }
+        }
+    };
 }
-/// `Math.min(double, double)`: NaN if either is NaN, -0.0 below +0.0.
-fn min_d(a: f64, b: f64) -> f64 {
-    if a.is_nan() {
-        return a;
-    }
-    if a == 0.0 && b == 0.0 && b.is_sign_negative() {
-        return b;
-    }
-    if a <= b { a } else { b }
-}
-fn max_f(a: f32, b: f32) -> f32 {
-    if a.is_nan() {
-        return a;
-    }
-    if a == 0.0 && b == 0.0 && a.is_sign_negative() {
-        return b;
-    }
-    if a >= b { a } else { b }
-}
-fn min_f(a: f32, b: f32) -> f32 {
-    if a.is_nan() {
-        return a;
-    }
-    if a == 0.0 && b == 0.0 && b.is_sign_negative() {
-        return b;
-    }
-    if a <= b { a } else { b }
-}
+min_max!(max_d, min_d, f64);
+min_max!(max_f, min_f, f32);
 
 #[cfg(test)]
 mod tests {

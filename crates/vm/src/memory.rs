@@ -211,12 +211,13 @@ impl View {
         if !self.writable {
             return Err(Fault::ReadOnly);
         }
-        let _g = GRANTS.lock();
-        if !self.grant.is_valid() {
-            return Err(Fault::Revoked);
+        {
+            let _trees = GRANTS.lock();
+            if !self.grant.is_valid() {
+                return Err(Fault::Revoked);
+            }
+            self.grant.revoke_tree();
         }
-        self.grant.revoke_tree();
-        drop(_g);
         let grant = match &self.parent {
             Some(p) => p.derive(),
             None => Grant::root(),

@@ -274,6 +274,20 @@ impl Method {
         }
         line
     }
+    /// How a stack trace shows this method at `bci` (u32::MAX for a native frame), as
+    /// StackTraceElement.toString does: "Main.work(Main.java:12)", "(Native Method)",
+    /// "(Unknown Source)"; `module_prefix` ("java.base@17.0.1/") goes before the place.
+    pub fn frame_text(&self, bci: u32, module_prefix: &str) -> String {
+        let place = match (bci == u32::MAX, self.class.source_file()) {
+            (true, _) => "Native Method".to_string(),
+            (false, None) => "Unknown Source".to_string(),
+            (false, Some(file)) => match self.line_number(bci) {
+                Some(line) => format!("{file}:{line}"),
+                None => file.to_string(),
+            },
+        };
+        format!("{}.{}({module_prefix}{place})", self.class.java_name(), self.name)
+    }
     /// Whether this method is signature-polymorphic (JVMS §2.9.3).
     pub fn is_signature_polymorphic(&self) -> bool {
         let c = &*self.class.name;

@@ -391,13 +391,7 @@ pub fn backtrace_frames(vm: &Vm, bt: ObjRef) -> Vec<String> {
         .iter()
         .filter_map(|&e| {
             let m = vm.classes.method_by_id((e >> 32) as u32)?;
-            let bci = e as u32;
-            let file = m.class.source_file().unwrap_or("Unknown Source");
-            Some(match (bci == u32::MAX, m.line_number(bci)) {
-                (true, _) => format!("{}.{}(Native Method)", m.class.java_name(), m.name),
-                (false, Some(l)) => format!("{}.{}({file}:{l})", m.class.java_name(), m.name),
-                (false, None) => format!("{}.{}({file})", m.class.java_name(), m.name),
-            })
+            Some(m.frame_text(e as u32, ""))
         })
         .collect()
 }

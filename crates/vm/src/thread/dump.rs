@@ -314,21 +314,11 @@ fn thread_entry(vm: &Vm, domain: &Domain, t: &JThread, out: &mut String) {
 
 /// "java.lang.Thread.sleep(java.base@17.0.21.1/Native Method)", "Main.work(Main.java:12)".
 fn frame_text(vm: &Vm, f: &FrameRec) -> String {
-    let (m, c) = (f.method, f.method.class);
-    let mut place = match &c.module {
+    let prefix = match &f.method.class.module {
         Some(module) => format!("{module}@{}/", java_version(vm)),
         None => String::new(),
     };
-    let bci = f.bci();
-    if bci == u32::MAX {
-        place.push_str("Native Method");
-    } else {
-        place.push_str(c.source_file().unwrap_or("Unknown Source"));
-        if let (Some(line), Some(_)) = (m.line_number(bci), c.source_file()) {
-            let _ = write!(place, ":{line}");
-        }
-    }
-    format!("{}.{}({place})", c.java_name(), m.name)
+    f.method.frame_text(f.bci(), &prefix)
 }
 
 /// The local date and time, as HotSpot's dump starts ("2026-11-22 18:50:01").
