@@ -46,6 +46,20 @@ const COMPLETE: &[&str] = &[
     "jdk/internal/loader/BootLoader",
     "jdk/internal/loader/NativeLibraries",
     "java/security/AccessController",
+    "java/net/DatagramPacket",
+    "java/nio/MappedMemoryUtils",
+    "sun/nio/ch/DatagramChannelImpl",
+    "sun/nio/ch/DatagramDispatcher",
+    "sun/nio/ch/EPoll",
+    "sun/nio/ch/EventFD",
+    "sun/nio/ch/FileChannelImpl",
+    "sun/nio/ch/FileDispatcherImpl",
+    "sun/nio/ch/FileKey",
+    "sun/nio/ch/IOUtil",
+    "sun/nio/ch/NativeSocketAddress",
+    "sun/nio/ch/NativeThread",
+    "sun/nio/ch/Net",
+    "sun/nio/ch/SocketDispatcher",
 ];
 
 /// Natives of COMPLETE classes that are deliberately left out (with the reason).
@@ -60,6 +74,7 @@ const EXEMPT: &[(&str, &str)] = &[
     ("jdk/internal/misc/CDS", "dumpDynamicArchive"),
     ("jdk/internal/loader/NativeLibraries", "findEntry0"), // no native code is loaded
     ("java/util/zip/Inflater", "initIDs"),
+    ("sun/nio/ch/Net", "discardOOB"), // called only by the Windows socket dispatcher
 ];
 
 fn natives_of(image: &jimage::JImage, class: &str) -> Vec<(String, String)> {

@@ -18,7 +18,9 @@ use crate::thread::{JResult, JThread, Thrown};
 pub fn register(r: &mut Registry) {
     register_inet(r);
     register_net(r);
+    register_multicast(r);
     register_dispatchers(r);
+    register_datagrams(r);
     register_linux_options(r);
 }
 
@@ -148,7 +150,7 @@ fn new_inet_address_of(t: &mut JThread, a: SocketAddr) -> JResult<ObjRef> {
 // ---- java.net ----
 
 fn register_inet(r: &mut Registry) {
-    for c in ["java/net/InetAddress", "java/net/Inet4Address", "java/net/Inet6Address", "java/net/NetworkInterface"] {
+    for c in ["java/net/InetAddress", "java/net/Inet4Address", "java/net/Inet6Address", "java/net/NetworkInterface", "java/net/DatagramPacket"] {
         r.add(c, "init", "()V", |_, _| Ok(0));
     }
     r.add("java/net/NetworkInterface", "boundInetAddress0", "(Ljava/net/InetAddress;)Z", |t, a| {
@@ -236,7 +238,8 @@ fn register_net(r: &mut Registry) {
     r.add(n, "shouldShutdownWriteBeforeClose0", "()Z", |_, _| Ok(ret_bool(false)));
     r.add(n, "shouldSetBothIPv4AndIPv6Options0", "()Z", |_, _| Ok(ret_bool(true)));
     r.add(n, "canIPv6SocketJoinIPv4Group0", "()Z", |_, _| Ok(ret_bool(true)));
-    r.add(n, "canJoin6WithIPv4Group0", "()Z", |_, _| Ok(ret_bool(true)));
+    // Linux: IPv6 sockets join IPv4 groups with IP_ADD_MEMBERSHIP, not IPV6_ADD_MEMBERSHIP.
+    r.add(n, "canJoin6WithIPv4Group0", "()Z", |_, _| Ok(ret_bool(false)));
     r.add(n, "canUseIPv6OptionsWithIPv4LocalAddress0", "()Z", |_, _| Ok(ret_bool(true)));
     r.add(n, "pollinValue", "()S", |_, _| Ok(libc::POLLIN as u16 as u64));
     r.add(n, "polloutValue", "()S", |_, _| Ok(libc::POLLOUT as u16 as u64));
@@ -443,6 +446,207 @@ fn socket_read_result(t: &mut JThread, r: Result<i64, Errno>) -> JResult<i64> {
         Err(libc::EINTR) => Ok(IOS_INTERRUPTED as i64),
         Err(libc::ECONNRESET | libc::EPIPE) => Err(t.throw_new("sun/net/ConnectionResetException", Some("Connection reset"))),
         Err(e) => Err(throw_errno(t, "java/io/IOException", e)),
+    }
+}
+
+// ---- multicast (sun.nio.ch.Net) ----
+
+/// libnio's `handleSocketErrorWithMessage`: the exception of `socket_error` with the OS
+/// message followed by ` (message)`.
+fn socket_error_with(t: &mut JThread, e: Errno, message: &str) -> Thrown {
+    let class = match e {
+        libc::EPROTO => "java/net/ProtocolException",
+        libc::ECONNREFUSED | libc::ETIMEDOUT | libc::ENOTCONN => "java/net/ConnectException",
+        libc::EHOSTUNREACH => "java/net/NoRouteToHostException",
+        libc::EADDRINUSE | libc::EADDRNOTAVAIL | libc::EACCES => "java/net/BindException",
+        _ => "java/net/SocketException",
+    };
+    let msg = format!("{} ({message})", fs::strerror(e));
+    t.throw_new(class, Some(&msg))
+}
+
+/// The result of a membership change: 0, IOS_UNAVAILABLE when joining is not supported
+/// (ENOPROTOOPT, EOPNOTSUPP), else the exception.
+fn membership(t: &mut JThread, r: Result<(), Errno>, adding: bool, message: Option<&str>) -> JResult<u64> {
+    match r {
+        Ok(()) => Ok(ret_int(0)),
+        Err(libc::ENOPROTOOPT | libc::EOPNOTSUPP) if adding => Ok(ret_int(IOS_UNAVAILABLE)),
+        Err(e) => Err(match message {
+            Some(m) => socket_error_with(t, e, m),
+            None => socket_error(t, e),
+        }),
+    }
+}
+
+/// The 16 bytes of an IPv6 address passed as a byte[].
+fn ipv6_bytes(t: &mut JThread, v: u64) -> JResult<[u8; 16]> {
+    let arr = nonnull(t, v)?;
+    let data = arr.array_slice::<u8>();
+    if data.len() != 16 {
+        return Err(t.throw_new("java/lang/IllegalArgumentException", Some("bad IPv6 address")));
+    }
+    let mut a = [0u8; 16];
+    a.copy_from_slice(data);
+    Ok(a)
+}
+
+fn register_multicast(r: &mut Registry) {
+    let n = "sun/nio/ch/Net";
+    r.add(n, "joinOrDrop4", "(ZLjava/io/FileDescriptor;III)I", |t, a| {
+        let join = a[0] != 0;
+        let fd = fdval(t, a[1])?;
+        let res = net::join_or_drop4(fd, join, jint(a[2]), jint(a[3]), jint(a[4]));
+        membership(t, res, join, Some("setsockopt failed"))
+    });
+    r.add(n, "blockOrUnblock4", "(ZLjava/io/FileDescriptor;III)I", |t, a| {
+        let block = a[0] != 0;
+        let fd = fdval(t, a[1])?;
+        let res = net::block_or_unblock4(fd, block, jint(a[2]), jint(a[3]), jint(a[4]));
+        membership(t, res, block, None)
+    });
+    r.add(n, "joinOrDrop6", "(ZLjava/io/FileDescriptor;[BI[B)I", |t, a| {
+        let join = a[0] != 0;
+        let fd = fdval(t, a[1])?;
+        let group = ipv6_bytes(t, a[2])?;
+        let source = if a[4] == 0 { None } else { Some(ipv6_bytes(t, a[4])?) };
+        let res = net::join_or_drop6(fd, join, group, jint(a[3]), source);
+        membership(t, res, join, Some("setsockopt failed"))
+    });
+    r.add(n, "blockOrUnblock6", "(ZLjava/io/FileDescriptor;[BI[B)I", |t, a| {
+        let block = a[0] != 0;
+        let fd = fdval(t, a[1])?;
+        let group = ipv6_bytes(t, a[2])?;
+        let source = ipv6_bytes(t, a[4])?;
+        let res = net::block_or_unblock6(fd, block, group, jint(a[3]), source);
+        membership(t, res, block, None)
+    });
+    r.add(n, "setInterface4", "(Ljava/io/FileDescriptor;I)V", |t, a| {
+        let fd = fdval(t, a[0])?;
+        let res = net::set_interface4(fd, jint(a[1]));
+        sock(t, res).map(|_| 0)
+    });
+    r.add(n, "getInterface4", "(Ljava/io/FileDescriptor;)I", |t, a| {
+        let fd = fdval(t, a[0])?;
+        let res = net::get_interface4(fd);
+        sock(t, res).map(ret_int)
+    });
+    r.add(n, "setInterface6", "(Ljava/io/FileDescriptor;I)V", |t, a| {
+        let fd = fdval(t, a[0])?;
+        let res = net::set_interface6(fd, jint(a[1]));
+        sock(t, res).map(|_| 0)
+    });
+    r.add(n, "getInterface6", "(Ljava/io/FileDescriptor;)I", |t, a| {
+        let fd = fdval(t, a[0])?;
+        let res = net::get_interface6(fd);
+        sock(t, res).map(ret_int)
+    });
+}
+
+// ---- datagrams: sun.nio.ch.NativeSocketAddress, DatagramChannelImpl, DatagramDispatcher ----
+
+fn register_datagrams(r: &mut Registry) {
+    let nsa = "sun/nio/ch/NativeSocketAddress";
+    r.add(nsa, "AFINET", "()I", |_, _| Ok(ret_int(net::sockaddr_layout().af_inet)));
+    r.add(nsa, "AFINET6", "()I", |_, _| Ok(ret_int(net::sockaddr_layout().af_inet6)));
+    r.add(nsa, "sizeofSockAddr4", "()I", |_, _| Ok(ret_int(net::sockaddr_layout().sizeof_sockaddr4 as i32)));
+    r.add(nsa, "sizeofSockAddr6", "()I", |_, _| Ok(ret_int(net::sockaddr_layout().sizeof_sockaddr6 as i32)));
+    r.add(nsa, "sizeofFamily", "()I", |_, _| Ok(ret_int(net::sockaddr_layout().sizeof_family as i32)));
+    r.add(nsa, "offsetFamily", "()I", |_, _| Ok(ret_int(net::sockaddr_layout().offset_family as i32)));
+    r.add(nsa, "offsetSin4Port", "()I", |_, _| Ok(ret_int(net::sockaddr_layout().offset_sin4_port as i32)));
+    r.add(nsa, "offsetSin4Addr", "()I", |_, _| Ok(ret_int(net::sockaddr_layout().offset_sin4_addr as i32)));
+    r.add(nsa, "offsetSin6Port", "()I", |_, _| Ok(ret_int(net::sockaddr_layout().offset_sin6_port as i32)));
+    r.add(nsa, "offsetSin6Addr", "()I", |_, _| Ok(ret_int(net::sockaddr_layout().offset_sin6_addr as i32)));
+    r.add(nsa, "offsetSin6ScopeId", "()I", |_, _| Ok(ret_int(net::sockaddr_layout().offset_sin6_scope_id as i32)));
+    r.add(nsa, "offsetSin6FlowInfo", "()I", |_, _| Ok(ret_int(net::sockaddr_layout().offset_sin6_flowinfo as i32)));
+
+    let dc = "sun/nio/ch/DatagramChannelImpl";
+    r.add(dc, "receive0", "(Ljava/io/FileDescriptor;JIJZ)I", dc_receive0);
+    r.add(dc, "send0", "(Ljava/io/FileDescriptor;JIJI)I", dc_send0);
+    r.add(dc, "disconnect0", "(Ljava/io/FileDescriptor;Z)V", |t, a| {
+        let fd = fdval(t, a[0])?;
+        let r = net::disconnect(fd, a[1] != 0);
+        sock(t, r).map(|_| 0)
+    });
+
+    let dd = "sun/nio/ch/DatagramDispatcher";
+    r.add(dd, "read0", "(Ljava/io/FileDescriptor;JI)I", |t, a| {
+        let fd = fdval(t, a[0])?;
+        let (addr, len) = (a[1] as usize, jint(a[3]).max(0) as usize);
+        let r = t.blocking(|| net::recv(fd, addr, len));
+        datagram_result(t, r, true).map(|v| ret_int(v as i32))
+    });
+    r.add(dd, "readv0", "(Ljava/io/FileDescriptor;JI)J", |t, a| {
+        let fd = fdval(t, a[0])?;
+        let (iov, count) = (a[1] as usize, jint(a[3]).min(fs::iov_max()));
+        let r = t.blocking(|| fs::readv(fd, iov, count));
+        datagram_result(t, r, true).map(|v| v as u64)
+    });
+    r.add(dd, "write0", "(Ljava/io/FileDescriptor;JI)I", |t, a| {
+        let fd = fdval(t, a[0])?;
+        let (addr, len) = (a[1] as usize, jint(a[3]).max(0) as usize);
+        let r = t.blocking(|| net::send(fd, addr, len));
+        datagram_result(t, r, false).map(|v| ret_int(v as i32))
+    });
+    r.add(dd, "writev0", "(Ljava/io/FileDescriptor;JI)J", |t, a| {
+        let fd = fdval(t, a[0])?;
+        let (iov, count) = (a[1] as usize, jint(a[3]).min(fs::iov_max()));
+        let r = t.blocking(|| fs::writev(fd, iov, count));
+        datagram_result(t, r, false).map(|v| v as u64)
+    });
+}
+
+fn port_unreachable(t: &mut JThread) -> Thrown {
+    t.throw_new("java/net/PortUnreachableException", None)
+}
+
+/// DatagramDispatcher's result: ECONNREFUSED (an ICMP port unreachable reported on a
+/// connected socket) is PortUnreachableException, the rest as libnio's `convertReturnVal`
+/// (an empty datagram read is end-of-file, as there).
+fn datagram_result(t: &mut JThread, r: Result<usize, Errno>, reading: bool) -> JResult<i64> {
+    match r {
+        Ok(0) if reading => Ok(IOS_EOF as i64),
+        Ok(n) => Ok(n as i64),
+        Err(libc::EAGAIN) => Ok(IOS_UNAVAILABLE as i64),
+        Err(libc::EINTR) => Ok(IOS_INTERRUPTED as i64),
+        Err(libc::ECONNREFUSED) => Err(port_unreachable(t)),
+        Err(e) => Err(throw_errno(t, "java/io/IOException", e)),
+    }
+}
+
+/// `int receive0(FileDescriptor fd, long bufAddress, int len, long senderAddress, boolean
+/// connected)`: one datagram into the buffer, its sender's C address into the
+/// NativeSocketAddress at `senderAddress`. A port-unreachable error is skipped on an
+/// unconnected socket and PortUnreachableException on a connected one.
+fn dc_receive0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let fd = fdval(t, a[0])?;
+    let (buf, len, sender, connected) = (a[1] as usize, jint(a[3]).max(0) as usize, a[4] as usize, a[6] != 0);
+    let r = t.blocking(|| loop {
+        match net::recv_from(fd, buf, len, sender) {
+            Err(libc::ECONNREFUSED) if !connected => continue,
+            r => return r,
+        }
+    });
+    match r {
+        Ok(n) => Ok(ret_int(n as i32)),
+        Err(libc::EAGAIN) => Ok(ret_int(IOS_UNAVAILABLE)),
+        Err(libc::EINTR) => Ok(ret_int(IOS_INTERRUPTED)),
+        Err(libc::ECONNREFUSED) => Err(port_unreachable(t)),
+        Err(e) => Err(socket_error(t, e)),
+    }
+}
+
+/// `int send0(FileDescriptor fd, long bufAddress, int len, long targetAddress, int
+/// targetAddressLen)`: one datagram to the C address at `targetAddress`.
+fn dc_send0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let fd = fdval(t, a[0])?;
+    let (buf, len, target, target_len) = (a[1] as usize, jint(a[3]).max(0) as usize, a[4] as usize, jint(a[6]).max(0) as usize);
+    let r = t.blocking(|| net::send_to(fd, buf, len, target, target_len));
+    match r {
+        Ok(n) => Ok(ret_int(n as i32)),
+        Err(libc::EAGAIN) => Ok(ret_int(IOS_UNAVAILABLE)),
+        Err(libc::EINTR) => Ok(ret_int(IOS_INTERRUPTED)),
+        Err(libc::ECONNREFUSED) => Err(port_unreachable(t)),
+        Err(e) => Err(socket_error(t, e)),
     }
 }
 

@@ -377,8 +377,12 @@ fn register_file_dispatcher(r: &mut Registry) {
     });
     r.add(d, "lock0", "(Ljava/io/FileDescriptor;ZJJZ)I", |t, a| {
         let fd = fdval(t, a[0])?;
+        let (blocking, pos, size, shared) = (a[1] != 0, jlong(a[2]), jlong(a[4]), a[6] != 0);
+        // A blocking request waits for another process's lock (woken by NativeThread.signal
+        // when the channel is closed or the thread interrupted).
+        let r = t.blocking(|| fs::lock(fd, blocking, pos, size, shared));
         // FileDispatcher.LOCKED / NO_LOCK / INTERRUPTED
-        match io(t, fs::lock(fd, a[1] != 0, jlong(a[2]), jlong(a[4]), a[6] != 0))? {
+        match io(t, r)? {
             fs::LockResult::Locked => Ok(ret_int(0)),
             fs::LockResult::WouldBlock => Ok(ret_int(-1)),
             fs::LockResult::Interrupted => Ok(ret_int(2)),
@@ -395,9 +399,8 @@ fn register_file_dispatcher(r: &mut Registry) {
     r.add(d, "closeIntFD", "(I)V", |t, a| close_int_fd(t, jint(a[0])));
     r.add(d, "preClose0", "(Ljava/io/FileDescriptor;)V", |t, a| {
         let fd = fdval(t, a[0])?;
-        // No thread signalling (NativeThread.current is -1): shutting a socket down is what
-        // wakes a thread blocked in accept/read/write on it (fails harmlessly on non-sockets).
-        crate::port::net::shutdown(fd, 2).ok();
+        // Threads still blocked on the old file are woken by NativeThread.signal next; any
+        // later call on `fd` reads end-of-file or fails.
         let dead = io(t, fs::pre_close_fd())?;
         io(t, fs::dup2(dead, fd)).map(|_| 0)
     });
@@ -488,12 +491,23 @@ fn register_channels(r: &mut Registry) {
     r.add(mm, "unload0", "(JJ)V", |t, a| io(t, fs::advise_mapping(a[0] as usize, a[2] as usize, false)).map(|_| 0));
     r.add(mm, "force0", "(Ljava/io/FileDescriptor;JJ)V", |t, a| io(t, fs::sync_mapping(a[1] as usize, a[3] as usize)).map(|_| 0));
 
+    // A thread blocked in a channel operation records current(); a close or an interrupt
+    // signals it, after which its call fails with EINTR (IOS_INTERRUPTED for the JDK's retry
+    // loop, which then sees the channel closed).
     let nt = "sun/nio/ch/NativeThread";
-    // No thread signalling: current() is the "no native thread" placeholder, signal a no-op.
-    r.add(nt, "current", "()J", |_, _| Ok(ret_i64(-1)));
-    r.add(nt, "signal", "(J)V", |_, _| Ok(0));
-    r.add(nt, "init", "()V", |_, _| Ok(0));
-    r.add(nt, "supportPendingSignals0", "()Z", |_, _| Ok(ret_bool(true)));
+    r.add(nt, "current", "()J", |_, _| Ok(ret_i64(crate::port::current_thread_token())));
+    r.add(nt, "signal", "(J)V", |t, a| match crate::port::wake_thread(jlong(a[0])) {
+        Ok(()) => Ok(0),
+        Err(e) => Err(io_exception(t, e)),
+    });
+    r.add(nt, "init", "()V", |t, _| match crate::port::install_wakeup_signal() {
+        Ok(()) => Ok(0),
+        Err(e) => Err(io_exception(t, e)),
+    });
+    // false as libnio on Linux: FileDispatcherImpl.preClose dup2s over the descriptor first
+    // and signals the threads after, so a thread that enters its call in between finds the
+    // dead descriptor, and one already inside gets EINTR.
+    r.add(nt, "supportPendingSignals0", "()Z", |_, _| Ok(ret_bool(false)));
 
     r.add("sun/nio/ch/FileKey", "init", "(Ljava/io/FileDescriptor;)V", |t, a| {
         let fd = fdval(t, a[1])?;
@@ -510,8 +524,9 @@ fn register_channels(r: &mut Registry) {
 fn fc_transfer_to0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let src = fdval(t, a[1])?;
     let dst = fdval(t, a[6])?;
-    let count = jlong(a[4]);
-    match fs::sendfile(dst, src, jlong(a[2]), count.max(0) as usize) {
+    let (count, pos) = (jlong(a[4]), jlong(a[2]));
+    // The target may be a blocking socket or pipe that waits for room.
+    match t.blocking(|| fs::sendfile(dst, src, pos, count.max(0) as usize)) {
         Ok(n) => Ok(ret_i64(n)),
         Err(libc::EAGAIN) => Ok(ret_i64(IOS_UNAVAILABLE)),
         Err(libc::EINVAL) if count >= 0 => Ok(ret_i64(IOS_UNSUPPORTED_CASE)),

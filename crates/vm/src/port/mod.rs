@@ -96,6 +96,61 @@ pub fn process_alive(pid: i64) -> bool {
     pid > 0 && unsafe { libc::kill(pid, 0) == 0 || *libc::__errno_location() == libc::EPERM }
 }
 
+// ---- waking threads blocked in system calls (sun.nio.ch.NativeThread) ----
+
+/// The signal that wakes a thread out of a blocking system call, as libnio's
+/// `INTERRUPT_SIGNAL` on Linux. Its handler does nothing and is installed without
+/// `SA_RESTART`, so the interrupted call fails with EINTR and the JDK's loop re-checks whether
+/// the channel is still open.
+fn wakeup_signal() -> i32 {
+    libc::SIGRTMAX() - 2
+}
+
+extern "C" fn on_wakeup_signal(_: libc::c_int) {}
+
+/// Installs the wake-up signal's handler (once per process; later calls only report the first
+/// outcome).
+pub fn install_wakeup_signal() -> Result<(), i32> {
+    static INSTALLED: std::sync::OnceLock<Result<(), i32>> = std::sync::OnceLock::new();
+    *INSTALLED.get_or_init(|| {
+        // SAFETY: a zeroed sigaction is a valid value (empty mask, no flags) that is then
+        // filled in; the handler is async-signal-safe (it does nothing).
+        unsafe {
+            let mut sa: libc::sigaction = std::mem::zeroed();
+            sa.sa_sigaction = on_wakeup_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+            sa.sa_flags = 0;
+            libc::sigemptyset(&mut sa.sa_mask);
+            if libc::sigaction(wakeup_signal(), &sa, std::ptr::null_mut()) < 0 {
+                return Err(std::io::Error::last_os_error().raw_os_error().unwrap_or(libc::EINVAL));
+            }
+        }
+        Ok(())
+    })
+}
+
+/// A token naming the calling OS thread for [`wake_thread`]: its kernel thread id (never 0 or
+/// -1, the JDK's "no thread" values).
+pub fn current_thread_token() -> i64 {
+    // SAFETY: gettid has no preconditions.
+    unsafe { libc::gettid() as i64 }
+}
+
+/// Sends the wake-up signal to the thread of `token` in this process. A token of a thread
+/// that has ended fails with ESRCH (tgkill checks the thread group, so no other process is
+/// ever signalled); the handler is installed first, so the signal can never kill the process.
+pub fn wake_thread(token: i64) -> Result<(), i32> {
+    install_wakeup_signal()?;
+    let Ok(tid) = libc::pid_t::try_from(token) else { return Err(libc::ESRCH) };
+    if tid <= 0 {
+        return Err(libc::ESRCH);
+    }
+    // SAFETY: tgkill has no memory-safety preconditions; the signal's handler is installed.
+    if unsafe { libc::tgkill(libc::getpid(), tid, wakeup_signal()) } < 0 {
+        return Err(std::io::Error::last_os_error().raw_os_error().unwrap_or(libc::ESRCH));
+    }
+    Ok(())
+}
+
 pub fn environment() -> Vec<(Vec<u8>, Vec<u8>)> {
     use std::os::unix::ffi::OsStringExt;
     std::env::vars_os().map(|(k, v)| (k.into_vec(), v.into_vec())).collect()

@@ -110,6 +110,19 @@ pub fn socket(v6: bool, stream: bool, reuse: bool) -> FsResult<i32> {
         if reuse {
             set_int_option(fd, libc::SOL_SOCKET, libc::SO_REUSEADDR, 1)?;
         }
+        if !stream {
+            // As libnio: multicast datagrams only for the groups this socket joins (the option
+            // is set at the IPv6 level on IPv6 sockets, where an old kernel may refuse it), and
+            // one hop for IPv6 multicast.
+            let level = if v6 { libc::IPPROTO_IPV6 } else { libc::IPPROTO_IP };
+            match set_int_option(fd, level, libc::IP_MULTICAST_ALL, 0) {
+                Ok(()) | Err(libc::ENOPROTOOPT) => {}
+                Err(e) => return Err(e),
+            }
+            if v6 {
+                set_int_option(fd, libc::IPPROTO_IPV6, libc::IPV6_MULTICAST_HOPS, 1)?;
+            }
+        }
         Ok(())
     };
     if let Err(e) = setup() {
@@ -197,8 +210,21 @@ pub fn remote_address(fd: i32) -> FsResult<SocketAddr> {
     name_of(fd, true)
 }
 
+/// Whether an option's value is one byte (an `u_char`) rather than an int, as libnio passes
+/// IPv4 multicast TTL and loopback.
+fn byte_option(level: i32, opt: i32) -> bool {
+    level == libc::IPPROTO_IP && (opt == libc::IP_MULTICAST_TTL || opt == libc::IP_MULTICAST_LOOP)
+}
+
 /// An integer socket option; SO_LINGER is its linger time, or -1 when off.
 pub fn get_int_option(fd: i32, level: i32, opt: i32) -> FsResult<i32> {
+    if byte_option(level, opt) {
+        let mut b: u8 = 0;
+        let mut len = 1 as libc::socklen_t;
+        // SAFETY: b and len are valid out-parameters of the sizes given.
+        check(unsafe { libc::getsockopt(fd, level, opt, &mut b as *mut u8 as *mut libc::c_void, &mut len) })?;
+        return Ok(b as i32);
+    }
     if level == libc::SOL_SOCKET && opt == libc::SO_LINGER {
         let mut l = libc::linger { l_onoff: 0, l_linger: 0 };
         let mut len = std::mem::size_of::<libc::linger>() as libc::socklen_t;
@@ -215,6 +241,11 @@ pub fn get_int_option(fd: i32, level: i32, opt: i32) -> FsResult<i32> {
 
 /// Sets an integer socket option; SO_LINGER takes the linger time, negative for off.
 pub fn set_int_option(fd: i32, level: i32, opt: i32, value: i32) -> FsResult<()> {
+    if byte_option(level, opt) {
+        let b = value as u8;
+        // SAFETY: b is one readable byte.
+        return check(unsafe { libc::setsockopt(fd, level, opt, &b as *const u8 as *const libc::c_void, 1) }).map(|_| ());
+    }
     if level == libc::SOL_SOCKET && opt == libc::SO_LINGER {
         let l = libc::linger { l_onoff: (value >= 0) as i32, l_linger: value.max(0) };
         let len = std::mem::size_of::<libc::linger>() as libc::socklen_t;
@@ -269,6 +300,188 @@ pub fn recv(fd: i32, addr: usize, len: usize) -> FsResult<usize> {
     // SAFETY: the caller (the JDK's direct-buffer code) guarantees addr..addr+len is writable.
     let n = unsafe { libc::recv(fd, addr as *mut libc::c_void, len, 0) };
     if n < 0 { Err(errno()) } else { Ok(n as usize) }
+}
+
+/// send(2) from native memory at `addr` (a direct buffer the caller owns).
+pub fn send(fd: i32, addr: usize, len: usize) -> FsResult<usize> {
+    // SAFETY: the caller (the JDK's direct-buffer code) guarantees addr..addr+len is readable.
+    let n = unsafe { libc::send(fd, addr as *const libc::c_void, len, 0) };
+    if n < 0 { Err(errno()) } else { Ok(n as usize) }
+}
+
+// ---- datagrams (sun.nio.ch.DatagramChannelImpl, NativeSocketAddress) ----
+
+/// The layout of the C socket addresses, as sun.nio.ch.NativeSocketAddress reads and writes
+/// them in native memory.
+#[derive(Clone, Copy, Debug)]
+pub struct SockaddrLayout {
+    pub af_inet: i32,
+    pub af_inet6: i32,
+    pub sizeof_sockaddr4: usize,
+    pub sizeof_sockaddr6: usize,
+    pub sizeof_family: usize,
+    pub offset_family: usize,
+    pub offset_sin4_port: usize,
+    pub offset_sin4_addr: usize,
+    pub offset_sin6_port: usize,
+    pub offset_sin6_addr: usize,
+    pub offset_sin6_scope_id: usize,
+    pub offset_sin6_flowinfo: usize,
+}
+
+pub fn sockaddr_layout() -> SockaddrLayout {
+    use std::mem::{offset_of, size_of};
+    SockaddrLayout {
+        af_inet: libc::AF_INET,
+        af_inet6: libc::AF_INET6,
+        sizeof_sockaddr4: size_of::<libc::sockaddr_in>(),
+        sizeof_sockaddr6: size_of::<libc::sockaddr_in6>(),
+        sizeof_family: size_of::<libc::sa_family_t>(),
+        offset_family: offset_of!(libc::sockaddr, sa_family),
+        offset_sin4_port: offset_of!(libc::sockaddr_in, sin_port),
+        offset_sin4_addr: offset_of!(libc::sockaddr_in, sin_addr),
+        offset_sin6_port: offset_of!(libc::sockaddr_in6, sin6_port),
+        offset_sin6_addr: offset_of!(libc::sockaddr_in6, sin6_addr),
+        offset_sin6_scope_id: offset_of!(libc::sockaddr_in6, sin6_scope_id),
+        offset_sin6_flowinfo: offset_of!(libc::sockaddr_in6, sin6_flowinfo),
+    }
+}
+
+/// The size of the JDK's `SOCKETADDRESS` union (sockaddr, sockaddr_in, sockaddr_in6): what a
+/// NativeSocketAddress allocates.
+fn socketaddress_size() -> usize {
+    std::mem::size_of::<libc::sockaddr_in6>().max(std::mem::size_of::<libc::sockaddr_in>())
+}
+
+/// The largest datagram libnio sends or receives in one call (`MAX_PACKET_LEN`).
+pub const MAX_PACKET_LEN: usize = 65536;
+
+/// recvfrom(2) into native memory at `addr`, the sender's C address written at `sender` (a
+/// NativeSocketAddress). EINTR, EAGAIN and ECONNREFUSED are returned for the caller to map.
+pub fn recv_from(fd: i32, addr: usize, len: usize, sender: usize) -> FsResult<usize> {
+    let mut sa_len = socketaddress_size() as libc::socklen_t;
+    // SAFETY: the caller (DatagramChannelImpl) guarantees addr..addr+len is a writable direct
+    // buffer and `sender` a NativeSocketAddress of SOCKETADDRESS size.
+    let n = unsafe {
+        libc::recvfrom(fd, addr as *mut libc::c_void, len.min(MAX_PACKET_LEN), 0, sender as *mut libc::sockaddr, &mut sa_len)
+    };
+    if n < 0 { Err(errno()) } else { Ok(n as usize) }
+}
+
+/// sendto(2) from native memory at `addr` to the C address of `target_len` bytes at `target`.
+pub fn send_to(fd: i32, addr: usize, len: usize, target: usize, target_len: usize) -> FsResult<usize> {
+    if target_len > socketaddress_size() {
+        return Err(libc::EINVAL);
+    }
+    // SAFETY: the caller (DatagramChannelImpl) guarantees addr..addr+len is a readable direct
+    // buffer and `target` a NativeSocketAddress holding target_len (checked above) bytes.
+    let n = unsafe {
+        libc::sendto(
+            fd,
+            addr as *const libc::c_void,
+            len.min(MAX_PACKET_LEN),
+            0,
+            target as *const libc::sockaddr,
+            target_len as libc::socklen_t,
+        )
+    };
+    if n < 0 { Err(errno()) } else { Ok(n as usize) }
+}
+
+/// Dissolves a datagram socket's association (connect to an AF_UNSPEC address).
+pub fn disconnect(fd: i32, v6: bool) -> FsResult<()> {
+    // SAFETY: sockaddr_storage is plain old data.
+    let mut ss: libc::sockaddr_storage = unsafe { std::mem::zeroed() };
+    ss.ss_family = libc::AF_UNSPEC as libc::sa_family_t;
+    let len = if v6 { std::mem::size_of::<libc::sockaddr_in6>() } else { std::mem::size_of::<libc::sockaddr_in>() };
+    // SAFETY: ss is a valid sockaddr of at least len bytes.
+    check(unsafe { libc::connect(fd, &ss as *const _ as *const libc::sockaddr, len as libc::socklen_t) }).map(|_| ())
+}
+
+// ---- multicast ----
+
+fn set_option<T>(fd: i32, level: i32, opt: i32, value: &T) -> FsResult<()> {
+    let len = std::mem::size_of::<T>() as libc::socklen_t;
+    // SAFETY: value is a valid T of len bytes.
+    check(unsafe { libc::setsockopt(fd, level, opt, value as *const T as *const libc::c_void, len) }).map(|_| ())
+}
+
+fn in_addr(host_order: i32) -> libc::in_addr {
+    libc::in_addr { s_addr: (host_order as u32).to_be() }
+}
+
+/// Joins or leaves IPv4 multicast `group` on interface `interf` (addresses in host order),
+/// only for datagrams from `source` when it is not 0.
+pub fn join_or_drop4(fd: i32, join: bool, group: i32, interf: i32, source: i32) -> FsResult<()> {
+    if source == 0 {
+        let mreq = libc::ip_mreq { imr_multiaddr: in_addr(group), imr_interface: in_addr(interf) };
+        let opt = if join { libc::IP_ADD_MEMBERSHIP } else { libc::IP_DROP_MEMBERSHIP };
+        set_option(fd, libc::IPPROTO_IP, opt, &mreq)
+    } else {
+        let mreq = libc::ip_mreq_source { imr_multiaddr: in_addr(group), imr_interface: in_addr(interf), imr_sourceaddr: in_addr(source) };
+        let opt = if join { libc::IP_ADD_SOURCE_MEMBERSHIP } else { libc::IP_DROP_SOURCE_MEMBERSHIP };
+        set_option(fd, libc::IPPROTO_IP, opt, &mreq)
+    }
+}
+
+/// Blocks or unblocks IPv4 `source` for a joined `group`.
+pub fn block_or_unblock4(fd: i32, block: bool, group: i32, interf: i32, source: i32) -> FsResult<()> {
+    let mreq = libc::ip_mreq_source { imr_multiaddr: in_addr(group), imr_interface: in_addr(interf), imr_sourceaddr: in_addr(source) };
+    let opt = if block { libc::IP_BLOCK_SOURCE } else { libc::IP_UNBLOCK_SOURCE };
+    set_option(fd, libc::IPPROTO_IP, opt, &mreq)
+}
+
+fn group_source_req(group: [u8; 16], index: i32, source: [u8; 16]) -> libc::group_source_req {
+    let raw = |a: [u8; 16]| to_raw(SocketAddr::V6(SocketAddrV6::new(Ipv6Addr::from(a), 0, 0, 0)), true).0;
+    libc::group_source_req { gsr_interface: index as u32, gsr_group: raw(group), gsr_source: raw(source) }
+}
+
+/// Joins or leaves IPv6 multicast `group` on interface `index`, only for datagrams from
+/// `source` when given.
+pub fn join_or_drop6(fd: i32, join: bool, group: [u8; 16], index: i32, source: Option<[u8; 16]>) -> FsResult<()> {
+    match source {
+        None => {
+            let mreq = libc::ipv6_mreq { ipv6mr_multiaddr: libc::in6_addr { s6_addr: group }, ipv6mr_interface: index as u32 };
+            let opt = if join { libc::IPV6_ADD_MEMBERSHIP } else { libc::IPV6_DROP_MEMBERSHIP };
+            set_option(fd, libc::IPPROTO_IPV6, opt, &mreq)
+        }
+        Some(src) => {
+            let req = group_source_req(group, index, src);
+            let opt = if join { libc::MCAST_JOIN_SOURCE_GROUP } else { libc::MCAST_LEAVE_SOURCE_GROUP };
+            set_option(fd, libc::IPPROTO_IPV6, opt, &req)
+        }
+    }
+}
+
+/// Blocks or unblocks IPv6 `source` for a joined `group`.
+pub fn block_or_unblock6(fd: i32, block: bool, group: [u8; 16], index: i32, source: [u8; 16]) -> FsResult<()> {
+    let req = group_source_req(group, index, source);
+    let opt = if block { libc::MCAST_BLOCK_SOURCE } else { libc::MCAST_UNBLOCK_SOURCE };
+    set_option(fd, libc::IPPROTO_IPV6, opt, &req)
+}
+
+/// IP_MULTICAST_IF: sets the outgoing interface by its IPv4 address (host order).
+pub fn set_interface4(fd: i32, interf: i32) -> FsResult<()> {
+    set_option(fd, libc::IPPROTO_IP, libc::IP_MULTICAST_IF, &in_addr(interf))
+}
+
+/// IP_MULTICAST_IF: the outgoing interface's IPv4 address (host order).
+pub fn get_interface4(fd: i32) -> FsResult<i32> {
+    let mut a = libc::in_addr { s_addr: 0 };
+    let mut len = std::mem::size_of::<libc::in_addr>() as libc::socklen_t;
+    // SAFETY: a and len are valid out-parameters of the sizes given.
+    check(unsafe { libc::getsockopt(fd, libc::IPPROTO_IP, libc::IP_MULTICAST_IF, &mut a as *mut _ as *mut libc::c_void, &mut len) })?;
+    Ok(u32::from_be(a.s_addr) as i32)
+}
+
+/// IPV6_MULTICAST_IF: sets the outgoing interface by index.
+pub fn set_interface6(fd: i32, index: i32) -> FsResult<()> {
+    set_int_option(fd, libc::IPPROTO_IPV6, libc::IPV6_MULTICAST_IF, index)
+}
+
+/// IPV6_MULTICAST_IF: the outgoing interface's index.
+pub fn get_interface6(fd: i32) -> FsResult<i32> {
+    get_int_option(fd, libc::IPPROTO_IPV6, libc::IPV6_MULTICAST_IF)
 }
 
 // ---- epoll (sun.nio.ch.EPoll) ----
@@ -404,4 +617,83 @@ pub fn address_bound(ip: IpAddr) -> FsResult<bool> {
     // SAFETY: list came from getifaddrs and is freed once.
     unsafe { libc::freeifaddrs(list) };
     Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn udp_loopback() -> (i32, SocketAddr) {
+        let fd = socket(false, false, false).unwrap();
+        bind(fd, false, SocketAddr::from(([127, 0, 0, 1], 0))).unwrap();
+        (fd, local_address(fd).unwrap())
+    }
+
+    #[test]
+    fn sockaddr_layout_is_the_c_one() {
+        let l = sockaddr_layout();
+        assert_eq!((l.af_inet, l.af_inet6), (libc::AF_INET, libc::AF_INET6));
+        assert_eq!((l.sizeof_sockaddr4, l.sizeof_sockaddr6, l.sizeof_family), (16, 28, 2));
+        assert_eq!((l.offset_family, l.offset_sin4_port, l.offset_sin4_addr), (0, 2, 4));
+        assert_eq!((l.offset_sin6_port, l.offset_sin6_flowinfo, l.offset_sin6_addr, l.offset_sin6_scope_id), (2, 4, 8, 24));
+    }
+
+    #[test]
+    fn datagram_round_trip_through_native_addresses() {
+        let (a, a_addr) = udp_loopback();
+        let (b, b_addr) = udp_loopback();
+        let (target, target_len) = to_raw(b_addr, false);
+        let msg = *b"datagram";
+        assert_eq!(send_to(a, msg.as_ptr() as usize, msg.len(), &target as *const _ as usize, target_len as usize), Ok(8));
+        // SAFETY: sockaddr_storage is plain old data.
+        let mut sender: libc::sockaddr_storage = unsafe { std::mem::zeroed() };
+        let mut buf = [0u8; 4];
+        // A longer datagram is truncated to the buffer.
+        assert_eq!(recv_from(b, buf.as_mut_ptr() as usize, buf.len(), &mut sender as *mut _ as usize), Ok(4));
+        assert_eq!(&buf, b"data");
+        assert_eq!(from_raw(&sender), Ok(a_addr));
+        // An oversized address length is refused before the call.
+        assert_eq!(send_to(a, msg.as_ptr() as usize, 1, &target as *const _ as usize, 1000), Err(libc::EINVAL));
+        connect(a, false, b_addr).unwrap();
+        assert_eq!(remote_address(a), Ok(b_addr));
+        disconnect(a, false).unwrap();
+        assert_eq!(remote_address(a), Err(libc::ENOTCONN));
+        super::super::fs::close(a).unwrap();
+        super::super::fs::close(b).unwrap();
+    }
+
+    #[test]
+    fn a_thread_blocked_in_recvfrom_is_woken_by_the_wakeup_signal() {
+        use std::sync::atomic::{AtomicI64, Ordering};
+        use std::sync::{Arc, mpsc};
+        crate::port::install_wakeup_signal().unwrap();
+        let (fd, _) = udp_loopback();
+        let token = Arc::new(AtomicI64::new(0));
+        let (tx, rx) = mpsc::channel();
+        let t = {
+            let token = token.clone();
+            std::thread::spawn(move || {
+                token.store(crate::port::current_thread_token(), Ordering::SeqCst);
+                // SAFETY: sockaddr_storage is plain old data.
+                let mut sender: libc::sockaddr_storage = unsafe { std::mem::zeroed() };
+                let mut buf = [0u8; 8];
+                tx.send(recv_from(fd, buf.as_mut_ptr() as usize, buf.len(), &mut sender as *mut _ as usize)).unwrap();
+            })
+        };
+        while token.load(Ordering::SeqCst) == 0 {
+            std::thread::yield_now();
+        }
+        // A signal that arrives before the thread enters recvfrom is lost: repeat until it wakes.
+        let r = loop {
+            crate::port::wake_thread(token.load(Ordering::SeqCst)).unwrap();
+            if let Ok(r) = rx.recv_timeout(std::time::Duration::from_millis(20)) {
+                break r;
+            }
+        };
+        assert_eq!(r, Err(libc::EINTR));
+        t.join().unwrap();
+        super::super::fs::close(fd).unwrap();
+        assert_eq!(crate::port::wake_thread(-1), Err(libc::ESRCH));
+        assert_eq!(crate::port::wake_thread(0), Err(libc::ESRCH));
+    }
 }
