@@ -120,6 +120,7 @@ pub struct FieldInfo {
     pub signature: Option<String>,
     /// Raw attribute bytes (without the 6-byte attribute header).
     pub runtime_visible_annotations: Option<Vec<u8>>,
+    pub runtime_visible_type_annotations: Option<Vec<u8>>,
 }
 
 /// A method_info (JVMS §4.6).
@@ -137,6 +138,7 @@ pub struct MethodInfo {
     pub runtime_visible_annotations: Option<Vec<u8>>,
     pub runtime_visible_parameter_annotations: Option<Vec<u8>>,
     pub annotation_default: Option<Vec<u8>>,
+    pub runtime_visible_type_annotations: Option<Vec<u8>>,
     /// (name cp index, 0 = none; flags).
     pub method_parameters: Vec<(u16, u16)>,
 }
@@ -168,6 +170,7 @@ pub struct RecordComponent {
     pub descriptor: String,
     pub signature: Option<String>,
     pub runtime_visible_annotations: Option<Vec<u8>>,
+    pub runtime_visible_type_annotations: Option<Vec<u8>>,
 }
 
 /// A parsed and format-checked class file.
@@ -197,6 +200,7 @@ pub struct ClassFile {
     pub permitted_subclasses: Vec<u16>,
     pub record: Option<Vec<RecordComponent>>,
     pub runtime_visible_annotations: Option<Vec<u8>>,
+    pub runtime_visible_type_annotations: Option<Vec<u8>>,
 }
 
 impl ClassFile {

@@ -232,6 +232,7 @@ fn parse_class(bytes: &[u8], known_name: &mut Option<String>) -> Result<ClassFil
         permitted_subclasses: Vec::new(),
         record: None,
         runtime_visible_annotations: None,
+        runtime_visible_type_annotations: None,
     };
     let seen = parse_class_attributes(&mut r, &ctx, &mut class)?;
     r.finish()?;
@@ -276,6 +277,7 @@ fn parse_fields(r: &mut Reader<'_>, ctx: &Ctx<'_>) -> Result<Vec<FieldInfo>> {
             constant_value: None,
             signature: None,
             runtime_visible_annotations: None,
+            runtime_visible_type_annotations: None,
         };
         let attribute_count = r.u16()?;
         for _ in 0..attribute_count {
@@ -292,6 +294,9 @@ fn parse_fields(r: &mut Reader<'_>, ctx: &Ctx<'_>) -> Result<Vec<FieldInfo>> {
                 }
                 "RuntimeVisibleAnnotations" if ctx.major >= 49 => {
                     set_once(&mut field.runtime_visible_annotations, data.to_vec(), attr)?;
+                }
+                "RuntimeVisibleTypeAnnotations" if ctx.major >= 52 => {
+                    set_once(&mut field.runtime_visible_type_annotations, data.to_vec(), attr)?;
                 }
                 "Synthetic" | "Deprecated" => empty_attribute(attr, data)?,
                 _ => {}
@@ -381,6 +386,7 @@ fn parse_methods(r: &mut Reader<'_>, ctx: &Ctx<'_>) -> Result<Vec<MethodInfo>> {
             runtime_visible_annotations: None,
             runtime_visible_parameter_annotations: None,
             annotation_default: None,
+            runtime_visible_type_annotations: None,
             method_parameters: Vec::new(),
         };
         let mut seen_exceptions = false;
@@ -425,6 +431,9 @@ fn parse_methods(r: &mut Reader<'_>, ctx: &Ctx<'_>) -> Result<Vec<MethodInfo>> {
                 }
                 "AnnotationDefault" if ctx.major >= 49 => {
                     set_once(&mut method.annotation_default, data.to_vec(), attr)?;
+                }
+                "RuntimeVisibleTypeAnnotations" if ctx.major >= 52 => {
+                    set_once(&mut method.runtime_visible_type_annotations, data.to_vec(), attr)?;
                 }
                 "MethodParameters" => {
                     if seen_method_parameters {
@@ -715,6 +724,9 @@ fn parse_class_attributes(
             "RuntimeVisibleAnnotations" if major >= 49 => {
                 set_once(&mut class.runtime_visible_annotations, data.to_vec(), attr)?;
             }
+            "RuntimeVisibleTypeAnnotations" if major >= 52 => {
+                set_once(&mut class.runtime_visible_type_annotations, data.to_vec(), attr)?;
+            }
             "BootstrapMethods" if major >= 51 => {
                 once(&mut seen.bootstrap_methods, attr)?;
                 class.bootstrap_methods = parse_bootstrap_methods(data, ctx)?;
@@ -898,6 +910,7 @@ fn parse_record(data: &[u8], ctx: &Ctx<'_>) -> Result<Vec<RecordComponent>> {
             descriptor: descriptor.to_owned(),
             signature: None,
             runtime_visible_annotations: None,
+            runtime_visible_type_annotations: None,
         };
         let attribute_count = a.u16()?;
         for _ in 0..attribute_count {
@@ -910,6 +923,13 @@ fn parse_record(data: &[u8], ctx: &Ctx<'_>) -> Result<Vec<RecordComponent>> {
                 "RuntimeVisibleAnnotations" => {
                     set_once(
                         &mut component.runtime_visible_annotations,
+                        data.to_vec(),
+                        attr,
+                    )?;
+                }
+                "RuntimeVisibleTypeAnnotations" => {
+                    set_once(
+                        &mut component.runtime_visible_type_annotations,
                         data.to_vec(),
                         attr,
                     )?;

@@ -46,6 +46,16 @@ const COMPLETE: &[&str] = &[
     "jdk/internal/loader/BootLoader",
     "jdk/internal/loader/NativeLibraries",
     "java/security/AccessController",
+    "java/lang/ClassLoader",
+    "java/lang/SecurityManager",
+    "java/lang/StackStreamFactory",
+    "java/lang/StackStreamFactory$AbstractStackWalker",
+    "java/lang/reflect/Executable",
+    "java/lang/reflect/Field",
+    "java/io/ObjectStreamClass",
+    "jdk/internal/reflect/ConstantPool",
+    "jdk/internal/reflect/NativeMethodAccessorImpl",
+    "jdk/internal/reflect/NativeConstructorAccessorImpl",
     "java/net/DatagramPacket",
     "java/nio/MappedMemoryUtils",
     "sun/nio/ch/DatagramChannelImpl",
@@ -68,8 +78,6 @@ const EXEMPT: &[(&str, &str)] = &[
     ("java/lang/Thread", "suspend0"),       // deprecated
     ("java/lang/Thread", "resume0"),        // deprecated
     ("java/lang/Thread", "dumpThreads"),    // needs stack walking of other threads (threads issue)
-    ("java/lang/Class", "getNestMembers0"), // reflection issue
-    ("java/lang/StackTraceElement", "initStackTraceElement"), // StackWalker (reflection issue)
     ("jdk/internal/misc/CDS", "dumpClassList"),
     ("jdk/internal/misc/CDS", "dumpDynamicArchive"),
     ("jdk/internal/loader/NativeLibraries", "findEntry0"), // no native code is loaded

@@ -1,9 +1,10 @@
 //! Class loading, layout and dispatch tables (JVMS §5.3, §5.4).
 //!
-//! Owns the VM-wide class table (name + defining loader -> class, id -> class, id -> method),
-//! finds class bytes (the JDK's `lib/modules` for the boot loader; directories and jars of the
-//! class path for the application loader), builds [`Class`] metadata: field layout, method
-//! list, vtable and interface dispatch table. It does not initialize classes (that is per
+//! Owns the VM-wide class table (name + defining or initiating loader -> class, id -> class,
+//! id -> method), finds class bytes (the JDK's `lib/modules` for the boot loader; directories
+//! and jars of the class path for the application loader; user-defined loaders' classes are
+//! defined from Java, see `crate::runtime::loading`), builds [`Class`] metadata: field layout,
+//! method list, vtable and interface dispatch table. It does not initialize classes (that is per
 //! domain, in [`crate::domain`]) and holds no heap reference.
 
 use std::io::Read;
@@ -61,6 +62,31 @@ impl LoadError {
             | LoadError::Verify(m)
             | LoadError::Version(m) => m,
         }
+    }
+}
+
+/// How HotSpot's messages name each user-defined loader ("'name' @1b6d3586", the loader's
+/// `nameAndId`), recorded when it first defines a class. Process-wide like loader ids'
+/// use in the class table; read where no thread is at hand (ClassCastException messages).
+static LOADER_NAMES: RwLock<Option<FxHashMap<u32, Box<str>>>> = RwLock::new(None);
+
+/// Records the display name of user-defined loader `id` (see [`LOADER_NAMES`]).
+pub fn set_loader_name(id: LoaderId, name: &str) {
+    LOADER_NAMES.write().get_or_insert_with(FxHashMap::default).entry(id.0).or_insert_with(|| name.into());
+}
+
+/// Whether loader `id` has a recorded display name.
+pub fn has_loader_name(id: LoaderId) -> bool {
+    LOADER_NAMES.read().as_ref().is_some_and(|m| m.contains_key(&id.0))
+}
+
+/// The display name of loader `id`, quoted as HotSpot quotes it.
+pub fn loader_name(id: LoaderId) -> String {
+    match id {
+        LoaderId::BOOT => "'bootstrap'".to_string(),
+        LoaderId::PLATFORM => "'platform'".to_string(),
+        LoaderId::APP => "'app'".to_string(),
+        _ => LOADER_NAMES.read().as_ref().and_then(|m| m.get(&id.0)).map_or_else(|| "'other'".to_string(), |n| n.to_string()),
     }
 }
 
@@ -133,6 +159,17 @@ pub struct ClassTable {
     pub sources: ClassSources,
     /// Classes outside the JDK are verified when true.
     pub verify_app: bool,
+    /// Classes of user-defined loaders whose references were loaded through their loader (see
+    /// `crate::runtime::loading`), by id: None when done, else the thread loading them.
+    references_loaded: Mutex<FxHashMap<u32, Option<u64>>>,
+    references_cond: parking_lot::Condvar,
+}
+
+/// See [`ClassTable::begin_reference_loading`].
+pub enum ReferenceLoading {
+    Start,
+    Done,
+    Busy,
 }
 
 impl ClassTable {
@@ -149,6 +186,8 @@ impl ClassTable {
             module_loaders: RwLock::new(FxHashMap::default()),
             sources,
             verify_app: true,
+            references_loaded: Mutex::new(Default::default()),
+            references_cond: parking_lot::Condvar::new(),
         }
     }
 
@@ -174,6 +213,41 @@ impl ClassTable {
 
     pub fn find_loaded(&self, loader: LoaderId, name: &str) -> Option<&'static Class> {
         self.by_name.read().get(&(loader, Box::from(name))).copied()
+    }
+
+    /// Records `loader` as an initiating loader of `c` under `name` (its `loadClass` returned
+    /// `c`), so that references resolved for classes of `loader` find it.
+    pub fn record_initiated(&self, loader: LoaderId, name: &str, c: &'static Class) {
+        self.by_name.write().entry((loader, Box::from(name))).or_insert(c);
+    }
+
+    /// Starts loading the references of class `c` through its loader on thread `thread`:
+    /// `Start` if this thread should, `Done` if they are loaded (or this thread is loading
+    /// them further up its stack), `Busy` while another thread is.
+    pub fn begin_reference_loading(&self, c: &Class, thread: u64) -> ReferenceLoading {
+        let mut m = self.references_loaded.lock();
+        match m.get(&c.id.0) {
+            None => {
+                m.insert(c.id.0, Some(thread));
+                ReferenceLoading::Start
+            }
+            Some(Some(other)) if *other != thread => ReferenceLoading::Busy,
+            Some(_) => ReferenceLoading::Done,
+        }
+    }
+
+    /// Ends what `begin_reference_loading` started, waking threads waiting for it.
+    pub fn end_reference_loading(&self, c: &Class) {
+        self.references_loaded.lock().insert(c.id.0, None);
+        self.references_cond.notify_all();
+    }
+
+    /// Waits until no thread is loading the references of `c` (call as a blocking operation).
+    pub fn wait_reference_loading(&self, c: &Class) {
+        let mut m = self.references_loaded.lock();
+        while matches!(m.get(&c.id.0), Some(Some(_))) {
+            self.references_cond.wait(&mut m);
+        }
     }
 
     /// The primitive class for a basic type (`int`, ..., `void`).
@@ -306,7 +380,10 @@ impl ClassTable {
             }
             return self.define(LoaderId::BOOT, Some(name), &bytes, None, false);
         }
-        if loader == LoaderId::BOOT || loader == LoaderId::PLATFORM {
+        // Only the application loader reads the class path here; a user-defined loader's
+        // classes come from its Java `loadClass` (see `crate::runtime::loading`), and are
+        // found above once recorded.
+        if loader != LoaderId::APP {
             return Err(LoadError::NotFound(name.to_string()));
         }
         let Some(bytes) = self.sources.app(name) else {
@@ -332,7 +409,13 @@ impl ClassTable {
         module: Option<&str>,
         hidden: bool,
     ) -> Result<&'static Class, LoadError> {
-        let cf = ClassFile::parse(bytes).map_err(|e| {
+        let cf = Self::parse(bytes, expected)?;
+        self.define_parsed(loader, expected, cf, module, hidden)
+    }
+
+    /// Parses class bytes, with the errors `define` reports.
+    pub fn parse(bytes: &[u8], expected: Option<&str>) -> Result<ClassFile, LoadError> {
+        ClassFile::parse(bytes).map_err(|e| {
             let m = e.to_string();
             if m.starts_with("Unsupported major.minor") {
                 LoadError::Version(format!("{} has been compiled by a more recent version of the Java Runtime ({m})", expected.unwrap_or("class")))
@@ -341,7 +424,18 @@ impl ClassTable {
             } else {
                 LoadError::Format(format!("{m} in class file {}", expected.unwrap_or("<unknown>")))
             }
-        })?;
+        })
+    }
+
+    /// Defines a parsed class (see `define`).
+    pub fn define_parsed(
+        &self,
+        loader: LoaderId,
+        expected: Option<&str>,
+        cf: ClassFile,
+        module: Option<&str>,
+        hidden: bool,
+    ) -> Result<&'static Class, LoadError> {
         if let Some(exp) = expected {
             if cf.name != exp {
                 return Err(LoadError::NoClassDef(format!("{exp} (wrong name: {})", cf.name)));

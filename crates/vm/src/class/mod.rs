@@ -169,6 +169,11 @@ impl LoaderId {
     pub const BOOT: LoaderId = LoaderId(0);
     pub const PLATFORM: LoaderId = LoaderId(1);
     pub const APP: LoaderId = LoaderId(2);
+
+    /// A user-defined loader (not the boot, platform or application loader).
+    pub fn is_user(self) -> bool {
+        self.0 > LoaderId::APP.0
+    }
 }
 
 /// Dense id of a class, used to index per-domain class state.

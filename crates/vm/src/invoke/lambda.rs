@@ -5,6 +5,9 @@
 //! them (checkcast, boxing, unboxing, widening) to the implementation method's parameters,
 //! invoke it with the instruction its reference kind calls for, adapt the result. The ops'
 //! constant-pool operands index the proxy's own resolution cache, filled when it is spun.
+//! A serializable lambda's proxy also has a native `writeReplace` that returns the
+//! `SerializedLambda` the JDK's metafactory would (deserialization then runs the capturing
+//! class's `$deserializeLambda$`, which links the call site again).
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -25,10 +28,25 @@ use crate::thread::{JResult, JThread};
 pub struct LambdaShape {
     pub captured: Vec<(BasicType, u32)>,
     pub captured_slots: usize,
+    /// For serializable lambdas: what `writeReplace` records.
+    pub serial: Option<Box<SerialForm>>,
+}
+
+/// The call site facts a serializable lambda's `SerializedLambda` carries.
+#[derive(Debug)]
+pub struct SerialForm {
+    capturing: &'static Class,
+    iface: String,
+    sam_name: String,
+    sam_desc: String,
+    impl_kind: u8,
+    impl_method: &'static Method,
+    instantiated_desc: String,
 }
 
 static COUNTER: AtomicU32 = AtomicU32::new(1);
 
+const FLAG_SERIALIZABLE: i32 = 1;
 const FLAG_MARKERS: i32 = 2;
 const FLAG_BRIDGES: i32 = 4;
 
@@ -167,6 +185,7 @@ pub fn spin(t: &mut JThread, caller: &'static Class, b: &Bootstrap) -> JResult<&
     let iface = t.load_class(caller.loader, &iface_name)?;
     let mut interfaces = vec![iface];
     let mut bridges: Vec<String> = Vec::new();
+    let mut serial = None;
     if b.name == "altMetafactory" {
         let int_at = |i: usize| -> i32 {
             match b.args.get(i).and_then(|&k| cp.get(k)) {
@@ -196,8 +215,17 @@ pub fn spin(t: &mut JThread, caller: &'static Class, b: &Bootstrap) -> JResult<&
                 }
             }
         }
-        if flags & 1 != 0 {
+        if flags & FLAG_SERIALIZABLE != 0 {
             interfaces.push(t.load_boot("java/io/Serializable")?);
+            serial = Some(Box::new(SerialForm {
+                capturing: caller,
+                iface: iface_name.clone(),
+                sam_name: b.site_name.to_string(),
+                sam_desc: sam_desc.clone(),
+                impl_kind,
+                impl_method,
+                instantiated_desc: method_type(b.args.get(2)).unwrap_or_else(|| sam_desc.clone()),
+            }));
         }
     }
     let site = Site { captured: captured.clone(), impl_method, impl_kind, impl_sig };
@@ -270,16 +298,20 @@ pub fn spin(t: &mut JThread, caller: &'static Class, b: &Bootstrap) -> JResult<&
             module: caller.module.clone(),
             linked: OnceLock::new(),
             hidden: true,
-            lambda: Some(Box::new(LambdaShape { captured: shape.clone(), captured_slots })),
+            lambda: Some(Box::new(LambdaShape { captured: shape.clone(), captured_slots, serial })),
             array_of: OnceLock::new(),
             dims: 0,
         },
         |c| {
-            bodies
+            let mut ms: Vec<Method> = bodies
                 .into_iter()
                 .enumerate()
                 .map(|(i, (desc, prep))| proxy_method(table, c, &method_name, &desc, i as u16, prep))
-                .collect()
+                .collect();
+            if c.lambda.as_ref().is_some_and(|l| l.serial.is_some()) {
+                ms.push(write_replace_method(table, c, ms.len() as u16));
+            }
+            ms
         },
     );
     for (i, e) in entries.into_iter().enumerate() {
@@ -319,6 +351,7 @@ fn proxy_method(table: &crate::class::loader::ClassTable, c: &'static Class, nam
             runtime_visible_annotations: None,
             runtime_visible_parameter_annotations: None,
             annotation_default: None,
+            runtime_visible_type_annotations: None,
             method_parameters: Vec::new(),
         },
         prepared: OnceLock::new(),
@@ -327,6 +360,80 @@ fn proxy_method(table: &crate::class::loader::ClassTable, c: &'static Class, nam
     };
     let _ = m.prepared.set(Ok(prep));
     m
+}
+
+/// `private final Object writeReplace()`, implemented by [`write_replace`].
+fn write_replace_method(table: &crate::class::loader::ClassTable, c: &'static Class, index: u16) -> Method {
+    use classfile::access::{ACC_FINAL, ACC_NATIVE, ACC_PRIVATE};
+    let (name, desc) = ("writeReplace", "()Ljava/lang/Object;");
+    let access = ACC_PRIVATE | ACC_FINAL | ACC_NATIVE;
+    let m = Method {
+        class: c,
+        name: name.into(),
+        descriptor: desc.into(),
+        access,
+        id: table.next_method_id(),
+        index,
+        arg_slots: 1,
+        param_types: Box::new([]),
+        ret: BasicType::Ref,
+        vtable_index: OnceLock::new(),
+        info: classfile::MethodInfo {
+            access_flags: access,
+            name: name.to_string(),
+            descriptor: desc.to_string(),
+            code: None,
+            exceptions: Vec::new(),
+            signature: None,
+            runtime_visible_annotations: None,
+            runtime_visible_parameter_annotations: None,
+            annotation_default: None,
+            runtime_visible_type_annotations: None,
+            method_parameters: Vec::new(),
+        },
+        prepared: OnceLock::new(),
+        native: OnceLock::new(),
+        intrinsic: None,
+    };
+    let _ = m.native.set(Some(write_replace as crate::native::NativeFn));
+    m
+}
+
+/// writeReplace of a serializable lambda: a `SerializedLambda` with the call site's facts and
+/// the captured values (boxed).
+fn write_replace(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let this = crate::native::nonnull(t, a[0])?;
+    let proxy = this.class();
+    let Some(form) = proxy.lambda.as_ref().and_then(|l| l.serial.as_deref()) else {
+        return Err(t.throw_new("java/lang/InternalError", Some("writeReplace of a non-serializable lambda")));
+    };
+    let captured = &proxy.lambda.as_ref().expect("lambda proxy shape").captured;
+    let object = t.vm.wk().object;
+    let args = t.new_array_of(object, captured.len() as i32)?;
+    let args_h = t.handle(args);
+    for (i, &(ty, off)) in captured.iter().enumerate() {
+        // Boxing runs Java: read the receiver afresh each time.
+        let this = crate::heap::from_slot(t.arg(0)).expect("receiver");
+        let v = if ty == BasicType::Ref {
+            this.read_ref(off as usize)
+        } else {
+            let raw = crate::runtime::fields::load_field(this, off as usize, ty, false);
+            Some(crate::native::reflect::box_value(t, ty, raw)?)
+        };
+        t.domain.heap.write_ref(t.handle_get(args_h), crate::heap::layout::ARRAY_BASE + i * 8, v);
+    }
+    let sl = t.load_boot("java/lang/invoke/SerializedLambda")?;
+    let capturing = t.mirror(form.capturing)?;
+    let im = form.impl_method;
+    let strings = [&*form.iface, &*form.sam_name, &*form.sam_desc, &*im.class.name, &*im.name, &*im.descriptor, &*form.instantiated_desc];
+    let mut s = Vec::with_capacity(strings.len());
+    for x in strings {
+        s.push(t.new_string(x)?.slot());
+    }
+    let args = t.handle_get(args_h).slot();
+    let desc = "(Ljava/lang/Class;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;ILjava/lang/String;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;[Ljava/lang/Object;)V";
+    let o = t.construct(sl, desc, &[capturing.slot(), s[0], s[1], s[2], form.impl_kind as u64, s[3], s[4], s[5], s[6], args])?;
+    Ok(o.slot())
 }
 
 fn emit_body(

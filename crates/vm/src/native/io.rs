@@ -1,5 +1,5 @@
 //! Natives of java.io: FileDescriptor, FileInputStream, FileOutputStream, RandomAccessFile,
-//! UnixFileSystem and Console. Every host interaction goes through [`crate::port`].
+//! UnixFileSystem, Console and ObjectStreamClass. Every host interaction goes through [`crate::port`].
 
 use super::{Registry, jint, nonnull, ret_bool, ret_int};
 use crate::heap::ObjRef;
@@ -8,6 +8,9 @@ use crate::port::{self, OpenMode, PortError};
 use crate::thread::{JResult, JThread, Thrown};
 
 pub fn register(r: &mut Registry) {
+    let osc = "java/io/ObjectStreamClass";
+    r.add(osc, "initNative", "()V", |_, _| Ok(0));
+    r.add(osc, "hasStaticInitializer", "(Ljava/lang/Class;)Z", has_static_initializer);
     let fd = "java/io/FileDescriptor";
     r.add(fd, "getHandle", "(I)J", |_, _| Ok(-1i64 as u64));
     r.add(fd, "getAppend", "(I)Z", |_, a| Ok(ret_bool(port::is_append(jint(a[0])))));
@@ -121,6 +124,10 @@ pub fn register(r: &mut Registry) {
 
     let con = "java/io/Console";
     r.add(con, "istty", "()Z", |_, _| Ok(ret_bool(port::isatty(0) && port::isatty(1))));
+    // Newer 17 updates ask instead for one bit per standard stream (TTY_STDIN/STDOUT/STDERR_MASK).
+    r.add(con, "ttyStatus", "()I", |_, _| {
+        Ok((0..3).filter(|&fd| port::isatty(fd)).fold(0u64, |bits, fd| bits | 1 << fd))
+    });
     r.add(con, "encoding", "()Ljava/lang/String;", |_, _| Ok(0));
     r.add(con, "echo", "(Z)Z", |_, _| Ok(1));
 }
@@ -312,4 +319,13 @@ fn ufs_list(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         t.domain.heap.write_ref(arr, ARRAY_BASE + i * 8, Some(s));
     }
     Ok(arr.slot())
+}
+
+/// ObjectStreamClass.hasStaticInitializer: whether the class itself declares `<clinit>` (for
+/// the default serialVersionUID). The JDK's C code looks the method up with JNI's
+/// GetStaticMethodID, which initializes the class; so does this.
+fn has_static_initializer(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let c = super::reflect::mirror_class(t, a[0])?;
+    t.ensure_initialized(c)?;
+    Ok(ret_bool(c.declared_method("<clinit>", "()V").is_some()))
 }

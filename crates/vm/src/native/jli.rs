@@ -578,6 +578,16 @@ fn mhn_init(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let Some(m) = c.methods().get(slot as usize).map(unsafe_static) else {
         return Ok(0);
     };
+    init_method_member(t, mn, mirror, m)?;
+    Ok(0)
+}
+
+/// Fills MemberName `mn` for method or constructor `m` of the class behind `mirror` (the
+/// reference kind a direct call to it would use). VM allocations never collect, so `mn` and
+/// `mirror` stay valid.
+pub fn init_method_member(t: &mut JThread, mn: ObjRef, mirror: ObjRef, m: &'static Method) -> JResult<()> {
+    let o = offsets(t)?;
+    let c = m.class;
     let kind = if m.is_static() {
         REF_INVOKE_STATIC
     } else if &*m.name == "<init>" || (m.is_private() && !c.is_interface()) {
@@ -590,7 +600,7 @@ fn mhn_init(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     mn.write::<i32>(o.mn_flags, method_flags(m, kind));
     t.domain.heap.write_ref(mn, o.mn_clazz, Some(mirror));
     set_method_target(o, mn, m);
-    Ok(0)
+    Ok(())
 }
 
 /// expand(MemberName self): fills in a resolved MemberName's name and type.

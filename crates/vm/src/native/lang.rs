@@ -1,6 +1,7 @@
 //! Natives of java.lang (Object, Class basics, System, Runtime, String, Float/Double,
-//! StrictMath, Throwable and StackTraceElement, Module, ClassLoader, BootLoader, ref) and of
-//! java.security.AccessController and jdk.internal.reflect.Reflection.
+//! StrictMath, Throwable and StackTraceElement, Module, ClassLoader, BootLoader, ref,
+//! SecurityManager.getClassContext) and of java.security.AccessController and
+//! jdk.internal.reflect.Reflection.
 
 use std::sync::atomic::Ordering;
 
@@ -67,6 +68,7 @@ pub fn register(r: &mut Registry) {
     r.add(cl, "findLoadedClass0", "(Ljava/lang/String;)Ljava/lang/Class;", find_loaded_class);
     r.add(cl, "defineClass1", "", define_class1);
     r.add(cl, "defineClass0", "", define_class0);
+    r.add(cl, "defineClass2", "", define_class2);
     r.add(cl, "retrieveDirectives", "()Ljava/lang/AssertionStatusDirectives;", retrieve_directives);
     r.add("jdk/internal/jimage/NativeImageBuffer", "getNativeMap", "(Ljava/lang/String;)Ljava/nio/ByteBuffer;", native_image_map);
     let bl = "jdk/internal/loader/BootLoader";
@@ -96,6 +98,8 @@ pub fn register(r: &mut Registry) {
     r.add(ac, "getInheritedAccessControlContext", "()Ljava/security/AccessControlContext;", |_, _| Ok(0));
     r.add(ac, "ensureMaterializedForStackWalk", "(Ljava/lang/Object;)V", |_, _| Ok(0));
     r.add(ac, "getProtectionDomain", "(Ljava/lang/Class;)Ljava/security/ProtectionDomain;", |_, _| Ok(0));
+
+    r.add("java/lang/SecurityManager", "getClassContext", "()[Ljava/lang/Class;", get_class_context);
 
     let refl = "jdk/internal/reflect/Reflection";
     r.add(refl, "getCallerClass", "()Ljava/lang/Class;", get_caller_class);
@@ -452,6 +456,18 @@ impl SteFields {
         Ok(el)
     }
 
+    /// The `name` of loader `id`'s object (None for the boot loader and unnamed loaders).
+    fn loader_name(&self, t: &mut JThread, id: LoaderId) -> JResult<Option<ObjRef>> {
+        let Some(l) = t.domain.loader_object(id) else { return Ok(None) };
+        let cl = t.load_boot("java/lang/ClassLoader")?;
+        Ok(cl.instance_field("name").and_then(|f| l.read_ref(f.offset as usize)))
+    }
+
+    /// Fills StackTraceElement `el` for frame `m` at `bci` (u32::MAX for a native frame).
+    pub(crate) fn fill_frame(&self, t: &mut JThread, el: ObjRef, m: &crate::class::Method, bci: u32) -> JResult<()> {
+        self.fill(t, el, encode_frame(m.id, bci))
+    }
+
     /// Fills StackTraceElement `el` for backtrace entry `e`.
     fn fill(&self, t: &mut JThread, el: ObjRef, e: i64) -> JResult<()> {
         let Some(m) = t.vm.classes.method_by_id((e >> 32) as u32) else { return Ok(()) };
@@ -469,14 +485,10 @@ impl SteFields {
         }
         let line = if bci == u32::MAX { -2 } else { m.line_number(bci).map_or(-1, |l| l as i32) };
         el.write::<i32>(self.line, line);
-        let loader = match c.loader {
-            LoaderId::APP => Some("app"),
-            LoaderId::PLATFORM => Some("platform"),
-            _ => None,
-        };
-        if let Some(name) = loader {
-            let s = t.intern(name)?;
-            t.domain.heap.write_ref(el, self.loader, Some(s));
+        // A class loader's name, as ClassLoader.getName() reports it ("app", "platform", or
+        // what a user-defined loader was given).
+        if let Some(name) = self.loader_name(t, c.loader)? {
+            t.domain.heap.write_ref(el, self.loader, Some(name));
         }
         if let Some(module) = &c.module {
             let s = t.intern(module)?;
@@ -566,15 +578,34 @@ fn native_image_map(t: &mut JThread, _: &[u64]) -> JResult<u64> {
 fn define_from_bytes(t: &mut JThread, loader: Option<ObjRef>, name: Option<ObjRef>, bytes: &[u8]) -> JResult<u64> {
     let id = t.domain.loader_id(loader);
     let name = name.map(|n| t.rust_string(n).replace('.', "/"));
-    match t.vm.classes.define(id, name.as_deref(), bytes, None, false) {
-        Ok(c) => Ok(t.mirror(c)?.slot()),
-        Err(e) => Err(t.throw_resolve(e.into())),
-    }
+    let c = t.define_with_loader(id, name.as_deref(), bytes)?;
+    Ok(t.mirror(c)?.slot())
 }
 
 /// defineClass1(ClassLoader, String, byte[], int off, int len, ProtectionDomain, String source)
 fn define_class1(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let bytes = super::bytes_of(t, a[2], jint(a[3]), jint(a[4]))?;
+    define_from_bytes(t, obj(a[0]), obj(a[1]), &bytes)
+}
+
+/// defineClass2(ClassLoader, String, ByteBuffer (direct), int off, int len, ProtectionDomain,
+/// String source): the class bytes are in the buffer's native memory.
+fn define_class2(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let buf = nonnull(t, a[2])?;
+    let (off, len) = (jint(a[3]), jint(a[4]));
+    let buffer = t.load_boot("java/nio/Buffer")?;
+    let field = |n: &str| buffer.instance_field(n).map(|f| f.offset as usize);
+    let (Some(address), Some(capacity)) = (field("address"), field("capacity")) else {
+        return Err(t.throw_new("java/lang/InternalError", Some("java.nio.Buffer layout")));
+    };
+    let (base, cap) = (buf.read::<i64>(address), buf.read::<i32>(capacity));
+    if base == 0 || off < 0 || len < 0 || off as i64 + len as i64 > cap as i64 {
+        return Err(t.throw_new("java/lang/IllegalArgumentException", Some("bad class bytes buffer")));
+    }
+    let mut bytes = vec![0u8; len as usize];
+    // A direct buffer's `address` spans `capacity` bytes of native memory it owns; the range
+    // was checked against it above.
+    crate::heap::raw::copy(base as usize + off as usize, bytes.as_mut_ptr() as usize, len as usize);
     define_from_bytes(t, obj(a[0]), obj(a[1]), &bytes)
 }
 
@@ -714,6 +745,27 @@ fn get_caller_class(t: &mut JThread, _: &[u64]) -> JResult<u64> {
         Some(m) => Ok(t.mirror(m.class)?.slot()),
         None => Ok(0),
     }
+}
+
+/// SecurityManager.getClassContext: the classes of the methods on the stack, innermost first,
+/// leaving out native methods and, as HotSpot's security stack walk does, reflection's
+/// invocation frames and hidden frames.
+fn get_class_context(t: &mut JThread, _: &[u64]) -> JResult<u64> {
+    let ignored = |m: &crate::class::Method| {
+        let c = m.class;
+        m.is_native()
+            || (&*c.name == "java/lang/reflect/Method" && &*m.name == "invoke")
+            || c.supers.iter().any(|s| matches!(&*s.name, "jdk/internal/reflect/MethodAccessorImpl" | "jdk/internal/reflect/ConstructorAccessorImpl"))
+            || super::jli::is_hidden_frame(m)
+    };
+    let classes: Vec<&'static Class> = t.frames.iter().rev().map(|f| f.method).filter(|m| !ignored(m)).map(|m| m.class).collect();
+    let cc = t.vm.wk().class;
+    let arr = t.new_array_of(cc, classes.len() as i32)?;
+    for (i, c) in classes.iter().enumerate() {
+        let m = t.mirror(c)?;
+        t.domain.heap.write_ref(arr, ARRAY_BASE + i * 8, Some(m));
+    }
+    Ok(arr.slot())
 }
 
 fn nest_host(t: &JThread, c: &'static Class) -> &'static Class {

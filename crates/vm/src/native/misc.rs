@@ -14,7 +14,7 @@ pub fn register(r: &mut Registry) {
     register_unsafe(r);
     let vm = "jdk/internal/misc/VM";
     r.add(vm, "initialize", "()V", |_, _| Ok(0));
-    r.add(vm, "latestUserDefinedLoader0", "()Ljava/lang/ClassLoader;", |_, _| Ok(0));
+    r.add(vm, "latestUserDefinedLoader0", "()Ljava/lang/ClassLoader;", latest_user_defined_loader);
     r.add(vm, "getuid", "()J", |_, _| Ok(crate::port::ids().0));
     r.add(vm, "geteuid", "()J", |_, _| Ok(crate::port::ids().1));
     r.add(vm, "getgid", "()J", |_, _| Ok(crate::port::ids().2));
@@ -460,4 +460,15 @@ fn cas_reference(t: &mut JThread, a: &[u64]) -> Result<u64, u64> {
         t.domain.heap.post_write(b, a[5]);
     }
     r
+}
+
+/// VM.latestUserDefinedLoader0: the loader of the innermost frame whose class is defined by
+/// neither the boot nor the platform loader, skipping reflection's accessor frames (how
+/// ObjectInputStream finds the application's classes).
+fn latest_user_defined_loader(t: &mut JThread, _: &[u64]) -> JResult<u64> {
+    use crate::class::LoaderId;
+    let found = t.frames.iter().rev().map(|f| f.method.class).find(|c| {
+        c.loader != LoaderId::BOOT && c.loader != LoaderId::PLATFORM && !c.name.starts_with("jdk/internal/reflect/")
+    });
+    Ok(super::ret_obj(found.and_then(|c| t.domain.loader_object(c.loader))))
 }

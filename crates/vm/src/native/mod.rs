@@ -14,6 +14,7 @@ pub mod net;
 pub mod nio;
 pub mod process;
 pub mod reflect;
+pub mod stackwalk;
 pub mod thread;
 pub mod util;
 pub mod zip;
@@ -47,6 +48,7 @@ impl Registry {
         net::register(&mut r);
         jli::register(&mut r);
         reflect::register(&mut r);
+        stackwalk::register(&mut r);
         util::register(&mut r);
         process::register(&mut r);
         zip::register(&mut r);

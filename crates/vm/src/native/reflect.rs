@@ -1,7 +1,9 @@
 //! Natives of java.lang.Class and core reflection: class queries, `forName0`, reflective
-//! Field/Method/Constructor objects (built with the JDK's own constructors), reflective
-//! invocation (`NativeMethodAccessorImpl.invoke0`, `NativeConstructorAccessorImpl`) and
-//! java.lang.reflect.Array.
+//! Field/Method/Constructor objects (built with the JDK's own constructors), their annotations
+//! and type annotations, reflective invocation (`NativeMethodAccessorImpl.invoke0`,
+//! `NativeConstructorAccessorImpl`), `jdk.internal.reflect.ConstantPool` and
+//! java.lang.reflect.Array. Reflection on a class of a user-defined loader first loads the
+//! classes it names through that loader (see [`crate::runtime::loading`]).
 
 use super::{Registry, jint, nonnull, obj, ret_bool, ret_int};
 use crate::class::{BasicType, Class, ClassKind, LoaderId, Method};
@@ -50,7 +52,10 @@ pub fn register(r: &mut Registry) {
         let c = mirror_class(t, a[0])?;
         opt_bytes(t, c.file.as_ref().and_then(|f| f.runtime_visible_annotations.as_deref()))
     });
-    r.add(c, "getRawTypeAnnotations", "()[B", |_, _| Ok(0));
+    r.add(c, "getRawTypeAnnotations", "()[B", |t, a| {
+        let c = mirror_class(t, a[0])?;
+        opt_bytes(t, c.file.as_ref().and_then(|f| f.runtime_visible_type_annotations.as_deref()))
+    });
     r.add(c, "getConstantPool", "()Ljdk/internal/reflect/ConstantPool;", get_constant_pool);
     r.add(c, "getProtectionDomain0", "()Ljava/security/ProtectionDomain;", |_, _| Ok(0));
     r.add(c, "getSigners", "()[Ljava/lang/Object;", |_, _| Ok(0));
@@ -61,10 +66,11 @@ pub fn register(r: &mut Registry) {
     r.add(c, "getDeclaredConstructors0", "(Z)[Ljava/lang/reflect/Constructor;", |t, a| get_declared_methods(t, a, true));
     r.add(c, "getDeclaredClasses0", "()[Ljava/lang/Class;", get_declared_classes);
     r.add(c, "getNestHost0", "()Ljava/lang/Class;", |t, a| {
-        let c = mirror_class(t, a[0])?;
+        let c = reflected_class(t, a[0])?;
         let h = super::lang::class_nest_host(t, c);
         Ok(t.mirror(h)?.slot())
     });
+    r.add(c, "getNestMembers0", "()[Ljava/lang/Class;", get_nest_members);
     r.add(c, "getPermittedSubclasses0", "()[Ljava/lang/Class;", get_permitted_subclasses);
     r.add(c, "getRecordComponents0", "()[Ljava/lang/reflect/RecordComponent;", get_record_components);
 
@@ -91,6 +97,17 @@ pub fn register(r: &mut Registry) {
 
     r.add("jdk/internal/reflect/NativeMethodAccessorImpl", "invoke0", "", method_invoke0);
     r.add("java/lang/reflect/Executable", "getParameters0", "()[Ljava/lang/reflect/Parameter;", get_parameters);
+    r.add("java/lang/reflect/Executable", "getTypeAnnotationBytes0", "()[B", |t, a| {
+        let o = nonnull(t, a[0])?;
+        let m = method_from_reflect(t, o)?;
+        opt_bytes(t, m.info.runtime_visible_type_annotations.as_deref())
+    });
+    r.add("java/lang/reflect/Field", "getTypeAnnotationBytes0", "()[B", |t, a| {
+        let o = nonnull(t, a[0])?;
+        let (c, slot) = reflect_holder_and_slot(t, o);
+        let info = c.file.as_ref().and_then(|f| f.fields.get(slot as usize));
+        opt_bytes(t, info.and_then(|f| f.runtime_visible_type_annotations.as_deref()))
+    });
     register_constant_pool(r);
     r.add("jdk/internal/reflect/NativeConstructorAccessorImpl", "newInstance0", "", constructor_new_instance0);
 }
@@ -99,6 +116,15 @@ pub fn register(r: &mut Registry) {
 pub fn mirror_class(t: &mut JThread, v: u64) -> JResult<&'static Class> {
     let m = nonnull(t, v)?;
     Ok(t.class_of_mirror(m))
+}
+
+/// The class behind a mirror argument, with the classes it names loaded when its loader is
+/// user-defined (reflection resolves them without running Java; see
+/// [`crate::runtime::loading`]). Loading may run Java: callers hold no references yet.
+fn reflected_class(t: &mut JThread, v: u64) -> JResult<&'static Class> {
+    let c = mirror_class(t, v)?;
+    t.load_references(c)?;
+    Ok(c)
 }
 
 fn opt_bytes(t: &mut JThread, b: Option<&[u8]>) -> JResult<u64> {
@@ -183,7 +209,7 @@ fn get_modifiers(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 }
 
 fn get_declaring_class(t: &mut JThread, a: &[u64]) -> JResult<u64> {
-    let c = mirror_class(t, a[0])?;
+    let c = reflected_class(t, a[0])?;
     let Some(ic) = inner_class_entry(c) else { return Ok(0) };
     if ic.outer_class_info == 0 {
         return Ok(0);
@@ -208,7 +234,7 @@ fn get_simple_binary_name(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 }
 
 fn get_enclosing_method(t: &mut JThread, a: &[u64]) -> JResult<u64> {
-    let c = mirror_class(t, a[0])?;
+    let c = reflected_class(t, a[0])?;
     let Some(cf) = &c.file else { return Ok(0) };
     let Some((cls, nat)) = cf.enclosing_method else { return Ok(0) };
     let cp = &cf.constant_pool;
@@ -249,7 +275,14 @@ fn for_name0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let loader = t.domain.loader_id(obj(a[2]));
     let bad = java_name.contains('/') || java_name.is_empty() || (java_name.starts_with('[') && java_name.ends_with('.'));
     let internal = java_name.replace('.', "/");
-    let r = if bad { Err(()) } else { t.vm.classes.load(loader, &internal).map_err(|_| ()) };
+    let r = if bad {
+        Err(())
+    } else if loader.is_user() {
+        // The loader's own loadClass decides (its exceptions propagate).
+        t.load_with_loader(loader, &internal)?.ok_or(())
+    } else {
+        t.vm.classes.load(loader, &internal).map_err(|_| ())
+    };
     match r {
         Ok(c) => {
             if initialize {
@@ -278,7 +311,7 @@ pub fn split_method_descriptor(desc: &str) -> (Vec<&str>, &str) {
 }
 
 fn get_declared_fields(t: &mut JThread, a: &[u64]) -> JResult<u64> {
-    let c = mirror_class(t, a[0])?;
+    let c = reflected_class(t, a[0])?;
     let public_only = a[1] != 0;
     let fc = t.load_boot("java/lang/reflect/Field")?;
     t.ensure_initialized(fc)?;
@@ -286,22 +319,7 @@ fn get_declared_fields(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let arr = t.new_array_of(fc, fields.len() as i32)?;
     let arr_h = t.handle(arr);
     for (i, f) in fields.iter().enumerate() {
-        let mirror = t.mirror(c)?;
-        let name = t.intern(&f.name)?;
-        let ty = class_for_descriptor(t, c.loader, &f.descriptor)?;
-        let tm = t.mirror(ty)?;
-        let info = &c.file.as_ref().expect("file").fields[f.index as usize];
-        let sig = match &info.signature {
-            Some(s) => t.new_string(s)?.slot(),
-            None => 0,
-        };
-        let ann = opt_bytes(t, info.runtime_visible_annotations.as_deref())?;
-        let trusted_final = f.access & ACC_FINAL != 0 && (f.is_static() || c.file.as_ref().is_some_and(|cf| cf.record.is_some()) || c.hidden);
-        let o = t.construct(
-            fc,
-            "(Ljava/lang/Class;Ljava/lang/String;Ljava/lang/Class;IZILjava/lang/String;[B)V",
-            &[mirror.slot(), name.slot(), tm.slot(), (f.access & 0x50df) as u64, trusted_final as u64, f.index as u64, sig, ann],
-        )?;
+        let o = reflect_field(t, c, f)?;
         let arr = t.handle_get(arr_h);
         t.domain.heap.write_ref(arr, ARRAY_BASE + i * 8, Some(o));
     }
@@ -309,8 +327,32 @@ fn get_declared_fields(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     Ok(arr.slot())
 }
 
+/// Builds a java.lang.reflect.Field for field `f` of class `c`.
+fn reflect_field(t: &mut JThread, c: &'static Class, f: &crate::class::Field) -> JResult<ObjRef> {
+    let fc = t.load_boot("java/lang/reflect/Field")?;
+    t.ensure_initialized(fc)?;
+    let mirror = t.mirror(c)?;
+    let name = t.intern(&f.name)?;
+    let ty = class_for_descriptor(t, c.loader, &f.descriptor)?;
+    let tm = t.mirror(ty)?;
+    // Classes the VM synthesizes (lambda proxies) have no class file: no signature or
+    // annotations.
+    let info = c.file.as_ref().and_then(|cf| cf.fields.get(f.index as usize));
+    let sig = match info.and_then(|i| i.signature.as_deref()) {
+        Some(s) => t.new_string(s)?.slot(),
+        None => 0,
+    };
+    let ann = opt_bytes(t, info.and_then(|i| i.runtime_visible_annotations.as_deref()))?;
+    let trusted_final = f.access & ACC_FINAL != 0 && (f.is_static() || c.file.as_ref().is_some_and(|cf| cf.record.is_some()) || c.hidden);
+    t.construct(
+        fc,
+        "(Ljava/lang/Class;Ljava/lang/String;Ljava/lang/Class;IZILjava/lang/String;[B)V",
+        &[mirror.slot(), name.slot(), tm.slot(), (f.access & 0x50df) as u64, trusted_final as u64, f.index as u64, sig, ann],
+    )
+}
+
 fn get_declared_methods(t: &mut JThread, a: &[u64], constructors: bool) -> JResult<u64> {
-    let c = mirror_class(t, a[0])?;
+    let c = reflected_class(t, a[0])?;
     let public_only = a[1] != 0;
     let methods: Vec<&'static Method> = c
         .methods()
@@ -346,8 +388,10 @@ pub fn reflect_method(t: &mut JThread, m: &'static Method) -> JResult<ObjRef> {
         let pm = t.mirror(pc)?;
         t.domain.heap.write_ref(ptypes, ARRAY_BASE + j * 8, Some(pm));
     }
-    let cp = &c.file.as_ref().expect("file").constant_pool;
-    let exc_names: Vec<String> = m.info.exceptions.iter().filter_map(|&i| cp.class_name(i).map(str::to_string)).collect();
+    let exc_names: Vec<String> = match &c.file {
+        Some(cf) => m.info.exceptions.iter().filter_map(|&i| cf.constant_pool.class_name(i).map(str::to_string)).collect(),
+        None => Vec::new(),
+    };
     let excs = t.new_array_of(cc, exc_names.len() as i32)?;
     for (j, n) in exc_names.iter().enumerate() {
         let ec = t.load_class(c.loader, n)?;
@@ -381,7 +425,7 @@ pub fn reflect_method(t: &mut JThread, m: &'static Method) -> JResult<ObjRef> {
 }
 
 fn get_declared_classes(t: &mut JThread, a: &[u64]) -> JResult<u64> {
-    let c = mirror_class(t, a[0])?;
+    let c = reflected_class(t, a[0])?;
     let mut out = Vec::new();
     if let Some(cf) = &c.file {
         for ic in &cf.inner_classes {
@@ -400,8 +444,27 @@ fn get_declared_classes(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     Ok(class_array(t, &out)?.slot())
 }
 
+/// getNestMembers0: the nest host, then the members it lists that load and agree that it is
+/// their host (HotSpot skips the others; VirtualMachineErrors propagate).
+fn get_nest_members(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let c = reflected_class(t, a[0])?;
+    let host = super::lang::class_nest_host(t, c);
+    t.load_references(host)?;
+    let mut out = vec![host];
+    if let Some(cf) = &host.file {
+        let names: Vec<String> = cf.nest_members.iter().filter_map(|&i| cf.constant_pool.class_name(i).map(str::to_string)).collect();
+        for n in names {
+            let member = t.vm.classes.load(host.loader, &n).ok();
+            if let Some(k) = member.filter(|k| !k.is_array() && std::ptr::eq(super::lang::class_nest_host(t, k), host)) {
+                out.push(k);
+            }
+        }
+    }
+    Ok(class_array(t, &out)?.slot())
+}
+
 fn get_permitted_subclasses(t: &mut JThread, a: &[u64]) -> JResult<u64> {
-    let c = mirror_class(t, a[0])?;
+    let c = reflected_class(t, a[0])?;
     let Some(cf) = &c.file else { return Ok(0) };
     if cf.permitted_subclasses.is_empty() {
         return Ok(0);
@@ -415,7 +478,7 @@ fn get_permitted_subclasses(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 }
 
 fn get_record_components(t: &mut JThread, a: &[u64]) -> JResult<u64> {
-    let c = mirror_class(t, a[0])?;
+    let c = reflected_class(t, a[0])?;
     let Some(comps) = c.file.as_ref().and_then(|f| f.record.clone()) else { return Ok(0) };
     let rcc = t.load_boot("java/lang/reflect/RecordComponent")?;
     t.ensure_initialized(rcc)?;
@@ -450,6 +513,8 @@ fn get_record_components(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         }
         let ann = opt_bytes(t, rc.runtime_visible_annotations.as_deref())?;
         set(o, "annotations", ann);
+        let type_ann = opt_bytes(t, rc.runtime_visible_type_annotations.as_deref())?;
+        set(o, "typeAnnotations", type_ann);
         let arr = t.handle_get(arr_h);
         t.domain.heap.write_ref(arr, ARRAY_BASE + i * 8, Some(o));
         if let Some(h) = acc_h {
@@ -470,9 +535,9 @@ fn get_parameters(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     t.ensure_initialized(pc)?;
     let arr = t.new_array_of(pc, params.len() as i32)?;
     let arr_h = t.handle(arr);
-    let cp = &m.class.file.as_ref().expect("file").constant_pool;
+    let cp = m.class.file.as_ref().map(|f| &f.constant_pool);
     for (i, &(name_idx, flags)) in params.iter().enumerate() {
-        let name = match (name_idx != 0).then(|| cp.utf8(name_idx)).flatten() {
+        let name = match (name_idx != 0).then(|| cp.and_then(|cp| cp.utf8(name_idx))).flatten() {
             Some(n) => t.new_string(n)?.slot(),
             None => 0,
         };
@@ -493,8 +558,8 @@ fn register_constant_pool(r: &mut Registry) {
         Ok(ret_int(c.file.as_ref().map_or(0, |f| f.constant_pool.len() as i32)))
     });
     r.add(k, "getTagAt0", "(Ljava/lang/Object;I)B", |t, a| {
-        let (c, i) = (mirror_class(t, a[1])?, jint(a[2]));
-        Ok(ret_int(constant(c, i).map_or(0, tag_of) as i32))
+        let c = cp_holder(t, a, &[])?;
+        Ok(ret_int(constant(c, jint(a[2])).map_or(0, tag_of) as i32))
     });
     r.add(k, "getIntAt0", "(Ljava/lang/Object;I)I", |t, a| match cp_entry(t, a)? {
         classfile::Constant::Integer(v) => Ok(ret_int(v)),
@@ -513,7 +578,7 @@ fn register_constant_pool(r: &mut Registry) {
         _ => Err(bad_cp(t)),
     });
     r.add(k, "getUTF8At0", "(Ljava/lang/Object;I)Ljava/lang/String;", |t, a| {
-        let c = mirror_class(t, a[1])?;
+        let c = cp_holder(t, a, &[classfile::tag::UTF8])?;
         let u = c.file.as_ref().and_then(|f| f.constant_pool.utf8_entry(jint(a[2]) as u16)).map(|u| u.utf16());
         match u {
             Some(u) => Ok(t.intern_utf16(&u)?.slot()),
@@ -521,7 +586,7 @@ fn register_constant_pool(r: &mut Registry) {
         }
     });
     r.add(k, "getStringAt0", "(Ljava/lang/Object;I)Ljava/lang/String;", |t, a| {
-        let c = mirror_class(t, a[1])?;
+        let c = cp_holder(t, a, &[classfile::tag::STRING])?;
         let u = c.file.as_ref().and_then(|f| f.constant_pool.string(jint(a[2]) as u16)).map(|u| u.utf16());
         match u {
             Some(u) => Ok(t.intern_utf16(&u)?.slot()),
@@ -529,12 +594,148 @@ fn register_constant_pool(r: &mut Registry) {
         }
     });
     r.add(k, "getClassAt0", "(Ljava/lang/Object;I)Ljava/lang/Class;", |t, a| {
-        let c = mirror_class(t, a[1])?;
+        let c = cp_holder(t, a, &[classfile::tag::CLASS])?;
+        t.load_references(c)?;
         match crate::class::resolve::resolve_class(&t.vm.classes, c, jint(a[2]) as u16) {
             Ok(k) => Ok(t.mirror(k)?.slot()),
             Err(e) => Err(t.throw_resolve(e)),
         }
     });
+    r.add(k, "getClassAtIfLoaded0", "(Ljava/lang/Object;I)Ljava/lang/Class;", |t, a| {
+        let c = cp_holder(t, a, &[classfile::tag::CLASS])?;
+        let i = jint(a[2]) as u16;
+        let resolved = match c.cp_cache[i as usize].get() {
+            Some(crate::class::resolve::Resolved::Class(k)) => Some(*k),
+            _ => None,
+        };
+        let name = c.file.as_ref().and_then(|f| f.constant_pool.class_name(i));
+        match resolved.or_else(|| name.and_then(|n| loaded_for(t, c.loader, n))) {
+            Some(k) => Ok(t.mirror(k)?.slot()),
+            None => Ok(0),
+        }
+    });
+    r.add(k, "getClassRefIndexAt0", "(Ljava/lang/Object;I)I", |t, a| {
+        let c = cp_holder(t, a, &MEMBER_REFS)?;
+        match constant(c, jint(a[2])) {
+            Some(classfile::Constant::FieldRef { class_index, .. })
+            | Some(classfile::Constant::MethodRef { class_index, .. })
+            | Some(classfile::Constant::InterfaceMethodRef { class_index, .. }) => Ok(ret_int(*class_index as i32)),
+            _ => Err(bad_cp(t)),
+        }
+    });
+    r.add(k, "getNameAndTypeRefIndexAt0", "(Ljava/lang/Object;I)I", |t, a| {
+        use classfile::tag;
+        let c = cp_holder(t, a, &[tag::FIELDREF, tag::METHODREF, tag::INTERFACE_METHODREF, tag::INVOKE_DYNAMIC, tag::DYNAMIC])?;
+        match constant(c, jint(a[2])) {
+            Some(classfile::Constant::FieldRef { name_and_type_index, .. })
+            | Some(classfile::Constant::MethodRef { name_and_type_index, .. })
+            | Some(classfile::Constant::InterfaceMethodRef { name_and_type_index, .. })
+            | Some(classfile::Constant::InvokeDynamic { name_and_type_index, .. })
+            | Some(classfile::Constant::Dynamic { name_and_type_index, .. }) => Ok(ret_int(*name_and_type_index as i32)),
+            _ => Err(bad_cp(t)),
+        }
+    });
+    r.add(k, "getNameAndTypeRefInfoAt0", "(Ljava/lang/Object;I)[Ljava/lang/String;", |t, a| {
+        let c = cp_holder(t, a, &[classfile::tag::NAME_AND_TYPE])?;
+        let nt = c.file.as_ref().and_then(|f| f.constant_pool.name_and_type(jint(a[2]) as u16)).map(|(n, d)| [n.to_string(), d.to_string()]);
+        match nt {
+            Some(parts) => string_array(t, &parts),
+            None => Err(bad_cp(t)),
+        }
+    });
+    r.add(k, "getMemberRefInfoAt0", "(Ljava/lang/Object;I)[Ljava/lang/String;", |t, a| {
+        let c = cp_holder(t, a, &MEMBER_REFS)?;
+        let r = c.file.as_ref().and_then(|f| f.constant_pool.member_ref(jint(a[2]) as u16));
+        match r.map(|r| [r.class_name.to_string(), r.name.to_string(), r.descriptor.to_string()]) {
+            Some(parts) => string_array(t, &parts),
+            None => Err(bad_cp(t)),
+        }
+    });
+    r.add(k, "getMethodAt0", "(Ljava/lang/Object;I)Ljava/lang/reflect/Member;", |t, a| cp_method(t, a, false));
+    r.add(k, "getMethodAtIfLoaded0", "(Ljava/lang/Object;I)Ljava/lang/reflect/Member;", |t, a| cp_method(t, a, true));
+    r.add(k, "getFieldAt0", "(Ljava/lang/Object;I)Ljava/lang/reflect/Field;", |t, a| cp_field(t, a, false));
+    r.add(k, "getFieldAtIfLoaded0", "(Ljava/lang/Object;I)Ljava/lang/reflect/Field;", |t, a| cp_field(t, a, true));
+}
+
+const MEMBER_REFS: [u8; 3] = [classfile::tag::FIELDREF, classfile::tag::METHODREF, classfile::tag::INTERFACE_METHODREF];
+
+/// The class whose pool a ConstantPool native reads, after HotSpot's checks: the index is in
+/// range (else "Constant pool index out of bounds") and tagged as one of `tags` (any tag if
+/// `tags` is empty).
+fn cp_holder(t: &mut JThread, a: &[u64], tags: &[u8]) -> JResult<&'static Class> {
+    let c = mirror_class(t, a[1])?;
+    let i = jint(a[2]);
+    let len = c.file.as_ref().map_or(0, |f| f.constant_pool.len() as i32);
+    if i < 0 || i >= len {
+        return Err(t.throw_new("java/lang/IllegalArgumentException", Some("Constant pool index out of bounds")));
+    }
+    if !tags.is_empty() && !constant(c, i).is_some_and(|k| tags.contains(&tag_of(k))) {
+        return Err(bad_cp(t));
+    }
+    Ok(c)
+}
+
+fn string_array(t: &mut JThread, parts: &[String]) -> JResult<u64> {
+    let string = t.vm.wk().string;
+    let arr = t.new_array_of(string, parts.len() as i32)?;
+    for (i, p) in parts.iter().enumerate() {
+        let s = t.intern(p)?;
+        t.domain.heap.write_ref(arr, ARRAY_BASE + i * 8, Some(s));
+    }
+    Ok(arr.slot())
+}
+
+/// getMethodAt0 / getMethodAtIfLoaded0: the Method or Constructor a method reference names
+/// (null from the IfLoaded form when its class is not loaded).
+fn cp_method(t: &mut JThread, a: &[u64], if_loaded: bool) -> JResult<u64> {
+    use classfile::tag;
+    let c = cp_holder(t, a, &[tag::METHODREF, tag::INTERFACE_METHODREF])?;
+    let idx = jint(a[2]) as u16;
+    if if_loaded && !member_class_loaded(t, c, idx) {
+        return Ok(0);
+    }
+    t.load_references(c)?;
+    let Some(r) = c.file.as_ref().and_then(|f| f.constant_pool.member_ref(idx)) else { return Err(bad_cp(t)) };
+    let (class_name, name, desc) = (r.class_name.to_string(), r.name.to_string(), r.descriptor.to_string());
+    let k = t.load_class(c.loader, &class_name)?;
+    // As HotSpot: only the named class's own methods.
+    match k.declared_method(&name, &desc).map(unsafe_static) {
+        Some(m) if &*m.name != "<clinit>" => Ok(reflect_method(t, m)?.slot()),
+        _ => Err(t.throw_new("java/lang/RuntimeException", Some("Unable to look up method in target class"))),
+    }
+}
+
+/// getFieldAt0 / getFieldAtIfLoaded0: the Field a field reference names.
+fn cp_field(t: &mut JThread, a: &[u64], if_loaded: bool) -> JResult<u64> {
+    let c = cp_holder(t, a, &[classfile::tag::FIELDREF])?;
+    let idx = jint(a[2]) as u16;
+    if if_loaded && !member_class_loaded(t, c, idx) {
+        return Ok(0);
+    }
+    t.load_references(c)?;
+    let Some(r) = c.file.as_ref().and_then(|f| f.constant_pool.member_ref(idx)) else { return Err(bad_cp(t)) };
+    let (class_name, name, desc) = (r.class_name.to_string(), r.name.to_string(), r.descriptor.to_string());
+    let k = t.load_class(c.loader, &class_name)?;
+    let Some((holder, f)) = crate::class::resolve::find_field(k, &name, &desc) else {
+        return Err(t.throw_new("java/lang/RuntimeException", Some("Unable to look up field in target class")));
+    };
+    Ok(reflect_field(t, holder, f)?.slot())
+}
+
+/// Whether the class named by member reference `idx` of `c` is loaded for `c`'s loader.
+fn member_class_loaded(t: &JThread, c: &Class, idx: u16) -> bool {
+    let name = c.file.as_ref().and_then(|f| f.constant_pool.member_ref(idx)).map(|r| r.class_name);
+    name.is_some_and(|n| loaded_for(t, c.loader, n).is_some())
+}
+
+/// Class `name` if `loader` can see it without loading anything: recorded for that loader, or
+/// already defined by the boot or (for others than boot) platform loader it delegates to.
+fn loaded_for(t: &JThread, loader: LoaderId, name: &str) -> Option<&'static Class> {
+    let table = &t.vm.classes;
+    table
+        .find_loaded(loader, name)
+        .or_else(|| table.find_loaded(LoaderId::BOOT, name))
+        .or_else(|| if loader != LoaderId::BOOT { table.find_loaded(LoaderId::PLATFORM, name) } else { None })
 }
 
 fn constant(c: &Class, i: i32) -> Option<&classfile::Constant> {
@@ -566,7 +767,8 @@ fn tag_of(k: &classfile::Constant) -> u8 {
 }
 
 fn cp_entry(t: &mut JThread, a: &[u64]) -> JResult<classfile::Constant> {
-    let c = mirror_class(t, a[1])?;
+    use classfile::tag;
+    let c = cp_holder(t, a, &[tag::INTEGER, tag::FLOAT, tag::LONG, tag::DOUBLE])?;
     match constant(c, jint(a[2])) {
         Some(k) => Ok(k.clone()),
         None => Err(bad_cp(t)),
@@ -579,20 +781,33 @@ fn bad_cp(t: &mut JThread) -> Thrown {
 
 // ---- java.lang.reflect.Array ----
 
+/// Array classes have at most this many dimensions (JVMS §4.4.1).
+const MAX_DIMS: usize = 255;
+
 fn array_new(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let c = mirror_class(t, a[0])?;
-    if c.is_primitive() && c.name.as_ref() == "void" {
+    let len = jint(a[1]);
+    if len < 0 {
+        return Err(t.throw_new("java/lang/NegativeArraySizeException", Some(&len.to_string())));
+    }
+    if (c.is_primitive() && c.name.as_ref() == "void") || c.dims as usize >= MAX_DIMS {
         return Err(t.throw_new("java/lang/IllegalArgumentException", None));
     }
-    Ok(t.new_array_of(c, jint(a[1]))?.slot())
+    Ok(t.new_array_of(c, len)?.slot())
 }
 
 fn array_multi_new(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let mut c = mirror_class(t, a[0])?;
     let dims = nonnull(t, a[1])?;
     let lens: Vec<i32> = dims.array_slice::<i32>().to_vec();
-    if lens.is_empty() {
-        return Err(t.throw_new("java/lang/IllegalArgumentException", Some("Empty dimensions array")));
+    if lens.is_empty() || lens.len() > MAX_DIMS {
+        return Err(t.throw_new("java/lang/IllegalArgumentException", None));
+    }
+    if let Some(&neg) = lens.iter().find(|&&l| l < 0) {
+        return Err(t.throw_new("java/lang/NegativeArraySizeException", Some(&neg.to_string())));
+    }
+    if (c.is_primitive() && c.name.as_ref() == "void") || c.dims as usize + lens.len() > MAX_DIMS {
+        return Err(t.throw_new("java/lang/IllegalArgumentException", None));
     }
     for _ in 0..lens.len() {
         c = t.array_class_of(c)?;
@@ -614,13 +829,7 @@ fn array_get_length(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 }
 
 fn array_get(t: &mut JThread, a: &[u64]) -> JResult<u64> {
-    let arr = checked_array(t, a[0])?;
-    let i = jint(a[1]);
-    if i < 0 || i as usize >= arr.array_len() {
-        return Err(t.throw_new("java/lang/ArrayIndexOutOfBoundsException", Some(&format!("Index {i} out of bounds for length {}", arr.array_len()))));
-    }
-    let ty = arr.class().array_elem();
-    let off = ARRAY_BASE + i as usize * ty.size();
+    let (arr, ty, off) = element(t, a[0], jint(a[1]))?;
     let v = crate::runtime::fields::load_field(arr, off, ty, false);
     if ty == BasicType::Ref {
         return Ok(v);
@@ -628,25 +837,23 @@ fn array_get(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     Ok(to_slot(Some(box_value(t, ty, v)?)))
 }
 
+/// Array.set: a primitive array's value is unboxed (and widened) before the bounds check, as
+/// HotSpot does.
 fn array_set(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let arr = checked_array(t, a[0])?;
-    let i = jint(a[1]);
-    if i < 0 || i as usize >= arr.array_len() {
-        return Err(t.throw_new("java/lang/ArrayIndexOutOfBoundsException", Some(&format!("Index {i} out of bounds for length {}", arr.array_len()))));
-    }
     let ty = arr.class().array_elem();
-    let off = ARRAY_BASE + i as usize * ty.size();
+    let v = if ty == BasicType::Ref { a[2] } else { unbox_value(t, obj(a[2]), ty)? };
+    let (arr, _, off) = element(t, arr.slot(), jint(a[1]))?;
     if ty == BasicType::Ref {
-        if let Some(v) = obj(a[2]) {
+        if let Some(v) = obj(v) {
             let comp = arr.class().array_component().expect("array");
             if !v.class().is_subtype_of(comp) {
                 return Err(t.throw_new("java/lang/IllegalArgumentException", Some("array element type mismatch")));
             }
         }
-        t.domain.heap.write_slot(arr, off, a[2]);
+        t.domain.heap.write_slot(arr, off, v);
         return Ok(0);
     }
-    let v = unbox_value(t, obj(a[2]), ty)?;
     crate::runtime::fields::store_field(&t.domain.heap, arr, off, ty, false, v);
     Ok(0)
 }
@@ -655,29 +862,34 @@ fn array_set(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 fn element(t: &mut JThread, arr: u64, i: i32) -> JResult<(ObjRef, BasicType, usize)> {
     let arr = checked_array(t, arr)?;
     if i < 0 || i as usize >= arr.array_len() {
-        let msg = format!("Index {i} out of bounds for length {}", arr.array_len());
-        return Err(t.throw_new("java/lang/ArrayIndexOutOfBoundsException", Some(&msg)));
+        // HotSpot's reflective array access throws it without a message.
+        return Err(t.throw_new("java/lang/ArrayIndexOutOfBoundsException", None));
     }
     let ty = arr.class().array_elem();
     Ok((arr, ty, ARRAY_BASE + i as usize * ty.size()))
 }
 
-/// Array.getInt and friends: reads a primitive element and widens it to `want`.
-fn array_get_typed(t: &mut JThread, a: &[u64], want: BasicType) -> JResult<u64> {
-    let (arr, ty, off) = element(t, a[0], jint(a[1]))?;
-    if ty == BasicType::Ref || (ty == BasicType::Boolean) != (want == BasicType::Boolean) {
+/// A non-null array of primitives, or IllegalArgumentException.
+fn primitive_array(t: &mut JThread, v: u64) -> JResult<()> {
+    let arr = checked_array(t, v)?;
+    if arr.class().array_elem() == BasicType::Ref {
         return Err(t.throw_new("java/lang/IllegalArgumentException", Some("Argument is not an array of primitive type")));
     }
+    Ok(())
+}
+
+/// Array.getInt and friends: reads a primitive element and widens it to `want`.
+fn array_get_typed(t: &mut JThread, a: &[u64], want: BasicType) -> JResult<u64> {
+    primitive_array(t, a[0])?;
+    let (arr, ty, off) = element(t, a[0], jint(a[1]))?;
     let v = crate::runtime::fields::load_field(arr, off, ty, false);
     widen(t, ty, want, v)
 }
 
 /// Array.setInt and friends: widens the value to the element type and stores it.
 fn array_set_typed(t: &mut JThread, a: &[u64], have: BasicType) -> JResult<u64> {
+    primitive_array(t, a[0])?;
     let (arr, ty, off) = element(t, a[0], jint(a[1]))?;
-    if ty == BasicType::Ref || (ty == BasicType::Boolean) != (have == BasicType::Boolean) {
-        return Err(t.throw_new("java/lang/IllegalArgumentException", Some("argument type mismatch")));
-    }
     let v = widen(t, have, ty, a[2])?;
     crate::runtime::fields::store_field(&t.domain.heap, arr, off, ty, false, v);
     Ok(0)
@@ -754,21 +966,25 @@ pub fn widen(t: &mut JThread, src: BasicType, dst: BasicType, v: u64) -> JResult
 
 // ---- reflective invocation ----
 
-fn method_from_reflect(t: &mut JThread, o: ObjRef) -> JResult<&'static Method> {
+/// The declaring class and `slot` of a reflective Field, Method or Constructor.
+fn reflect_holder_and_slot(t: &JThread, o: ObjRef) -> (&'static Class, i32) {
     let c = o.class();
     let clazz = c.instance_field("clazz").expect("clazz field");
     let slot = c.instance_field("slot").expect("slot field");
     let mirror = o.read_ref(clazz.offset as usize).expect("reflect object without class");
-    let k = t.class_of_mirror(mirror);
-    let idx = o.read::<i32>(slot.offset as usize) as usize;
-    Ok(unsafe_static(&k.methods()[idx]))
+    (t.class_of_mirror(mirror), o.read::<i32>(slot.offset as usize))
+}
+
+fn method_from_reflect(t: &mut JThread, o: ObjRef) -> JResult<&'static Method> {
+    let (k, idx) = reflect_holder_and_slot(t, o);
+    Ok(unsafe_static(&k.methods()[idx as usize]))
 }
 
 /// Unboxes `args` (an Object[]) into slots for `m`'s parameters.
 fn unpack_args(t: &mut JThread, m: &'static Method, args: Option<ObjRef>, out: &mut Vec<u64>) -> JResult<()> {
     let n = args.map_or(0, |a| a.array_len());
     if n != m.param_types.len() {
-        return Err(t.throw_new("java/lang/IllegalArgumentException", Some(&format!("wrong number of arguments: {n} expected: {}", m.param_types.len()))));
+        return Err(t.throw_new("java/lang/IllegalArgumentException", Some("wrong number of arguments")));
     }
     let (pdescs, _) = split_method_descriptor(&m.descriptor);
     for (i, &ty) in m.param_types.iter().enumerate() {

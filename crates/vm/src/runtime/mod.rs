@@ -3,6 +3,7 @@
 //! this module owns no state of its own (the domain and the class table do).
 
 pub mod fields;
+pub mod loading;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -389,8 +390,10 @@ impl JThread {
         Err(Thrown)
     }
 
-    /// Verifies `c` once (application classes only).
+    /// Verifies `c` once (application classes only); a class of a user-defined loader first
+    /// has the classes it names loaded through its loader (see [`loading`]).
     pub fn link(&mut self, c: &'static Class) -> JResult<()> {
+        self.load_references(c)?;
         let r = c.linked.get_or_init(|| crate::vm::verify(self.vm, c));
         match r {
             Ok(()) => Ok(()),
@@ -639,12 +642,7 @@ pub fn string_utf16(vm: &crate::vm::Vm, s: ObjRef) -> Vec<u16> {
 /// HotSpot's ClassCastException message.
 pub fn class_cast_message(from: &Class, to: &Class) -> String {
     let desc = |c: &Class| -> String {
-        let loader = match c.loader {
-            LoaderId::BOOT => "'bootstrap'".to_string(),
-            LoaderId::PLATFORM => "'platform'".to_string(),
-            LoaderId::APP => "'app'".to_string(),
-            _ => "'other'".to_string(),
-        };
+        let loader = crate::class::loader::loader_name(c.loader);
         match &c.module {
             Some(m) => format!("module {m} of loader {loader}"),
             None => format!("unnamed module of loader {loader}"),
