@@ -72,9 +72,14 @@ pub fn invoke(
         return Err(t.throw_new("java/lang/NullPointerException", None));
     };
     let exact = vh.read::<u8>(exact_offset(t)?) != 0;
-    let plan = if exact {
+    // A handle with invoke-exact behavior takes the direct path only when the call site's
+    // type is the access mode type itself; otherwise the JDK's path throws
+    // WrongMethodTypeException.
+    let plan = if exact && !exact_type_matches(t, m, call_desc, base)? {
         None
     } else {
+        // Re-read: the exactness check runs Java, which may move the handle.
+        let vh = from_slot(t.stack[base]).expect("VarHandle checked non-null");
         plan_for(t, vh, m, call_desc)?
     };
     let Some(plan) = plan else {
@@ -180,6 +185,62 @@ fn exact_offset(t: &mut JThread) -> JResult<usize> {
         ));
     };
     Ok(*OFFSET.get_or_init(|| f.offset as usize))
+}
+
+/// Whether the call site's descriptor is exactly `vh.accessModeType(mode)` for the handle at
+/// `t.stack[base]` (what `VarHandle.checkExactAccessMode` requires of exact handles).
+fn exact_type_matches(t: &mut JThread, m: &Method, call_desc: &str, base: usize) -> JResult<bool> {
+    let ordinal = access_type_ordinal(t, m)?;
+    let amt = access_mode_type_method(t)?;
+    let o = crate::native::jli::offsets(t)?;
+    // accessModeType runs Java: keep the handle and the reference arguments in handles.
+    let saved = SavedArgs::save(t, call_desc, base, true);
+    let vh = saved.get(t, base);
+    let r = exec::call(t, amt, &[vh, ordinal as u64]);
+    saved.restore(t);
+    let Some(mt) = from_slot(r?) else {
+        return Ok(false);
+    };
+    Ok(crate::native::jli::method_type_matches(t, o, mt, call_desc))
+}
+
+/// `VarHandle.accessModeType(int)`: the access mode type for an `AccessType` ordinal, cached
+/// per handle by the JDK.
+fn access_mode_type_method(t: &mut JThread) -> JResult<&'static Method> {
+    static METHOD: OnceLock<&'static Method> = OnceLock::new();
+    if let Some(&m) = METHOD.get() {
+        return Ok(m);
+    }
+    let c = t.load_boot("java/lang/invoke/VarHandle")?;
+    let Some(m) = c.declared_method("accessModeType", "(I)Ljava/lang/invoke/MethodType;") else {
+        return Err(t.throw_new(
+            "java/lang/InternalError",
+            Some("jxvm: no method VarHandle.accessModeType(int)"),
+        ));
+    };
+    Ok(*METHOD.get_or_init(|| crate::runtime::unsafe_static(m)))
+}
+
+/// `AccessMode.at.ordinal()` for access-mode method `m`, cached per method.
+fn access_type_ordinal(t: &mut JThread, m: &Method) -> JResult<i32> {
+    static ORDINALS: OnceLock<RwLock<FxHashMap<usize, i32>>> = OnceLock::new();
+    let cache = ORDINALS.get_or_init(|| RwLock::new(FxHashMap::default()));
+    let key = m as *const Method as usize;
+    if let Some(&o) = cache.read().get(&key) {
+        return Ok(o);
+    }
+    let mode = from_slot(access_mode(t, m)?);
+    let at = mode.and_then(|md| md.read_ref(md.class().instance_field("at")?.offset as usize));
+    let ordinal =
+        at.and_then(|a| Some(a.read::<i32>(a.class().instance_field("ordinal")?.offset as usize)));
+    let Some(ordinal) = ordinal else {
+        return Err(t.throw_new(
+            "java/lang/InternalError",
+            Some("jxvm: no VarHandle.AccessMode.at ordinal"),
+        ));
+    };
+    cache.write().insert(key, ordinal);
+    Ok(ordinal)
 }
 
 fn unbox(t: &mut JThread, v: u64, ty: BasicType) -> JResult<u64> {
