@@ -72,7 +72,10 @@ pub fn invoke(t: &mut JThread, m: &'static Method, base: usize) -> JResult<u64> 
 
 fn prepared(t: &mut JThread, m: &'static Method) -> JResult<&'static Prepared> {
     let p = m.prepared.get_or_init(|| match (&m.info.code, &m.class.file) {
-        (Some(code), Some(cf)) => super::decode::prepare(code, &cf.constant_pool),
+        (Some(code), Some(cf)) => super::decode::prepare(code, &cf.constant_pool).and_then(|p| {
+            super::depth::check(&p, &super::oopmap::MethodOperands { class: m.class, prep: &p })?;
+            Ok(p)
+        }),
         (None, _) => Err(format!("Method {}.{}{} has no code", m.class.java_name(), m.name, m.descriptor)),
         (_, None) => Err("method of a class without a class file".into()),
     });
@@ -374,17 +377,27 @@ fn run(
     let mut pc: usize = 0;
     let mut sp: usize = stack_base;
 
+    // Frame slots without bounds checks.
+    // SAFETY: `depth::check` proved, before this method first ran, that every reachable op
+    // keeps the operand stack within `max_stack + 1` slots and touches only locals below
+    // `max_locals`; `execute` made sure `bp + max_locals + max_stack + 2` fits in the stack.
+    // So every index formed below from `bp + n` or `sp` lies inside `t.stack`.
+    macro_rules! S {
+        ($i:expr) => {
+            *unsafe { t.stack.get_unchecked_mut($i) }
+        };
+    }
     macro_rules! push {
         ($v:expr) => {{
             let v = $v;
-            t.stack[sp] = v;
+            S!(sp) = v;
             sp += 1;
         }};
     }
     macro_rules! pop {
         () => {{
             sp -= 1;
-            t.stack[sp]
+            S!(sp)
         }};
     }
     macro_rules! sync {
@@ -423,30 +436,30 @@ fn run(
     macro_rules! int_binop {
         ($f:expr) => {{
             let b = ai(pop!());
-            let a = ai(t.stack[sp - 1]);
-            t.stack[sp - 1] = vi($f(a, b));
+            let a = ai(S!(sp - 1));
+            S!(sp - 1) = vi($f(a, b));
         }};
     }
     macro_rules! long_binop {
         ($f:expr) => {{
-            let b = t.stack[sp - 2] as i64;
-            let a = t.stack[sp - 4] as i64;
-            t.stack[sp - 4] = $f(a, b) as u64;
+            let b = S!(sp - 2) as i64;
+            let a = S!(sp - 4) as i64;
+            S!(sp - 4) = $f(a, b) as u64;
             sp -= 2;
         }};
     }
     macro_rules! float_binop {
         ($f:expr) => {{
             let b = af(pop!());
-            let a = af(t.stack[sp - 1]);
-            t.stack[sp - 1] = vf($f(a, b));
+            let a = af(S!(sp - 1));
+            S!(sp - 1) = vf($f(a, b));
         }};
     }
     macro_rules! double_binop {
         ($f:expr) => {{
-            let b = ad(t.stack[sp - 2]);
-            let a = ad(t.stack[sp - 4]);
-            t.stack[sp - 4] = vd($f(a, b));
+            let b = ad(S!(sp - 2));
+            let a = ad(S!(sp - 4));
+            S!(sp - 4) = vd($f(a, b));
             sp -= 2;
         }};
     }
@@ -465,19 +478,18 @@ fn run(
     }
 
     loop {
-        let op = code[pc];
+        // SAFETY: `pc` is always the index of an op: it starts at 0, branch targets are
+        // checked when the code is decoded, and straight-line execution cannot pass the
+        // final `Op::FellOff`, which never falls through.
+        let op = unsafe { *code.get_unchecked(pc) };
         pc += 1;
         match op {
             Op::Nop => {}
             Op::AconstNull => push!(0),
             Op::Iconst(v) => push!(vi(v)),
-            Op::Lconst(v) => {
-                push!(v as u64);
-                push!(0);
-            }
             Op::Fconst(v) => push!(vf(v)),
-            Op::Dconst(v) => {
-                push!(vd(v));
+            Op::Const2(i) => {
+                push!(prep.wide[i as usize]);
                 push!(0);
             }
             Op::LdcString(idx) => {
@@ -496,24 +508,25 @@ fn run(
                 let v = tri!(crate::invoke::ldc_other(t, m.class, idx));
                 push!(to_slot(v));
             }
-            Op::Load(n) => push!(t.stack[bp + n as usize]),
+            Op::Load(n) => push!(S!(bp + n as usize)),
             Op::Load2(n) => {
-                push!(t.stack[bp + n as usize]);
+                push!(S!(bp + n as usize));
                 push!(0);
             }
             Op::Store(n) => {
                 let v = pop!();
-                t.stack[bp + n as usize] = v;
+                S!(bp + n as usize) = v;
             }
             Op::Store2(n) => {
                 sp -= 2;
-                t.stack[bp + n as usize] = t.stack[sp];
-                t.stack[bp + n as usize + 1] = 0;
+                S!(bp + n as usize) = S!(sp);
+                S!(bp + n as usize + 1) = 0;
             }
             Op::ArrayLoad(ty) => {
                 let idx = ai(pop!());
                 sync!();
-                let arr = tri!(null_check(t, pop!()));
+                let a = pop!();
+                let arr = tri!(null_check(t, a));
                 let i = tri!(array_index(t, arr, idx));
                 let v = match ty {
                     BasicType::Int | BasicType::Float => arr.read::<u32>(ARRAY_BASE + i * 4) as u64,
@@ -538,7 +551,8 @@ fn run(
                 let v = pop!();
                 let idx = ai(pop!());
                 sync!();
-                let arr = tri!(null_check(t, pop!()));
+                let a = pop!();
+                let arr = tri!(null_check(t, a));
                 let i = tri!(array_index(t, arr, idx));
                 match ty {
                     BasicType::Int | BasicType::Float => arr.write::<u32>(ARRAY_BASE + i * 4, v as u32),
@@ -555,50 +569,50 @@ fn run(
             Op::Pop => sp -= 1,
             Op::Pop2 => sp -= 2,
             Op::Dup => {
-                let v = t.stack[sp - 1];
+                let v = S!(sp - 1);
                 push!(v);
             }
             Op::DupX1 => {
-                let v1 = t.stack[sp - 1];
-                let v2 = t.stack[sp - 2];
-                t.stack[sp - 2] = v1;
-                t.stack[sp - 1] = v2;
+                let v1 = S!(sp - 1);
+                let v2 = S!(sp - 2);
+                S!(sp - 2) = v1;
+                S!(sp - 1) = v2;
                 push!(v1);
             }
             Op::DupX2 => {
-                let v1 = t.stack[sp - 1];
-                let v2 = t.stack[sp - 2];
-                let v3 = t.stack[sp - 3];
-                t.stack[sp - 3] = v1;
-                t.stack[sp - 2] = v3;
-                t.stack[sp - 1] = v2;
+                let v1 = S!(sp - 1);
+                let v2 = S!(sp - 2);
+                let v3 = S!(sp - 3);
+                S!(sp - 3) = v1;
+                S!(sp - 2) = v3;
+                S!(sp - 1) = v2;
                 push!(v1);
             }
             Op::Dup2 => {
-                let v1 = t.stack[sp - 1];
-                let v2 = t.stack[sp - 2];
+                let v1 = S!(sp - 1);
+                let v2 = S!(sp - 2);
                 push!(v2);
                 push!(v1);
             }
             Op::Dup2X1 => {
-                let v1 = t.stack[sp - 1];
-                let v2 = t.stack[sp - 2];
-                let v3 = t.stack[sp - 3];
-                t.stack[sp - 3] = v2;
-                t.stack[sp - 2] = v1;
-                t.stack[sp - 1] = v3;
+                let v1 = S!(sp - 1);
+                let v2 = S!(sp - 2);
+                let v3 = S!(sp - 3);
+                S!(sp - 3) = v2;
+                S!(sp - 2) = v1;
+                S!(sp - 1) = v3;
                 push!(v2);
                 push!(v1);
             }
             Op::Dup2X2 => {
-                let v1 = t.stack[sp - 1];
-                let v2 = t.stack[sp - 2];
-                let v3 = t.stack[sp - 3];
-                let v4 = t.stack[sp - 4];
-                t.stack[sp - 4] = v2;
-                t.stack[sp - 3] = v1;
-                t.stack[sp - 2] = v4;
-                t.stack[sp - 1] = v3;
+                let v1 = S!(sp - 1);
+                let v2 = S!(sp - 2);
+                let v3 = S!(sp - 3);
+                let v4 = S!(sp - 4);
+                S!(sp - 4) = v2;
+                S!(sp - 3) = v1;
+                S!(sp - 2) = v4;
+                S!(sp - 1) = v3;
                 push!(v2);
                 push!(v1);
             }
@@ -616,7 +630,7 @@ fn run(
             Op::Fmul => float_binop!(|a: f32, b: f32| a * b),
             Op::Dmul => double_binop!(|a: f64, b: f64| a * b),
             Op::Idiv | Op::Irem => {
-                if ai(t.stack[sp - 1]) == 0 {
+                if ai(S!(sp - 1)) == 0 {
                     throw!("java/lang/ArithmeticException", Some("/ by zero"));
                 }
                 if matches!(op, Op::Idiv) {
@@ -626,7 +640,7 @@ fn run(
                 }
             }
             Op::Ldiv | Op::Lrem => {
-                if t.stack[sp - 2] == 0 {
+                if S!(sp - 2) == 0 {
                     throw!("java/lang/ArithmeticException", Some("/ by zero"));
                 }
                 if matches!(op, Op::Ldiv) {
@@ -639,17 +653,17 @@ fn run(
             Op::Ddiv => double_binop!(|a: f64, b: f64| a / b),
             Op::Frem => float_binop!(|a: f32, b: f32| a % b),
             Op::Drem => double_binop!(|a: f64, b: f64| a % b),
-            Op::Ineg => t.stack[sp - 1] = vi(ai(t.stack[sp - 1]).wrapping_neg()),
-            Op::Lneg => t.stack[sp - 2] = (t.stack[sp - 2] as i64).wrapping_neg() as u64,
-            Op::Fneg => t.stack[sp - 1] = vf(-af(t.stack[sp - 1])),
-            Op::Dneg => t.stack[sp - 2] = vd(-ad(t.stack[sp - 2])),
+            Op::Ineg => S!(sp - 1) = vi(ai(S!(sp - 1)).wrapping_neg()),
+            Op::Lneg => S!(sp - 2) = (S!(sp - 2) as i64).wrapping_neg() as u64,
+            Op::Fneg => S!(sp - 1) = vf(-af(S!(sp - 1))),
+            Op::Dneg => S!(sp - 2) = vd(-ad(S!(sp - 2))),
             Op::Ishl => int_binop!(|a: i32, b: i32| a.wrapping_shl(b as u32 & 31)),
             Op::Ishr => int_binop!(|a: i32, b: i32| a.wrapping_shr(b as u32 & 31)),
             Op::Iushr => int_binop!(|a: i32, b: i32| ((a as u32) >> (b as u32 & 31)) as i32),
             Op::Lshl | Op::Lshr | Op::Lushr => {
                 let s = ai(pop!()) as u32 & 63;
-                let a = t.stack[sp - 2] as i64;
-                t.stack[sp - 2] = match op {
+                let a = S!(sp - 2) as i64;
+                S!(sp - 2) = match op {
                     Op::Lshl => a.wrapping_shl(s) as u64,
                     Op::Lshr => a.wrapping_shr(s) as u64,
                     _ => (a as u64) >> s,
@@ -663,54 +677,54 @@ fn run(
             Op::Lxor => long_binop!(|a: i64, b: i64| a ^ b),
             Op::Iinc(n, d) => {
                 let i = bp + n as usize;
-                t.stack[i] = vi(ai(t.stack[i]).wrapping_add(d as i32));
+                S!(i) = vi(ai(S!(i)).wrapping_add(d as i32));
             }
             Op::I2l => {
-                let v = ai(t.stack[sp - 1]) as i64;
-                t.stack[sp - 1] = v as u64;
+                let v = ai(S!(sp - 1)) as i64;
+                S!(sp - 1) = v as u64;
                 push!(0);
             }
-            Op::I2f => t.stack[sp - 1] = vf(ai(t.stack[sp - 1]) as f32),
+            Op::I2f => S!(sp - 1) = vf(ai(S!(sp - 1)) as f32),
             Op::I2d => {
-                let v = ai(t.stack[sp - 1]) as f64;
-                t.stack[sp - 1] = vd(v);
+                let v = ai(S!(sp - 1)) as f64;
+                S!(sp - 1) = vd(v);
                 push!(0);
             }
             Op::L2i => {
                 sp -= 1;
-                t.stack[sp - 1] = vi(t.stack[sp - 1] as i64 as i32);
+                S!(sp - 1) = vi(S!(sp - 1) as i64 as i32);
             }
             Op::L2f => {
                 sp -= 1;
-                t.stack[sp - 1] = vf(t.stack[sp - 1] as i64 as f32);
+                S!(sp - 1) = vf(S!(sp - 1) as i64 as f32);
             }
-            Op::L2d => t.stack[sp - 2] = vd(t.stack[sp - 2] as i64 as f64),
-            Op::F2i => t.stack[sp - 1] = vi(af(t.stack[sp - 1]) as i32),
+            Op::L2d => S!(sp - 2) = vd(S!(sp - 2) as i64 as f64),
+            Op::F2i => S!(sp - 1) = vi(af(S!(sp - 1)) as i32),
             Op::F2l => {
-                let v = af(t.stack[sp - 1]) as i64;
-                t.stack[sp - 1] = v as u64;
+                let v = af(S!(sp - 1)) as i64;
+                S!(sp - 1) = v as u64;
                 push!(0);
             }
             Op::F2d => {
-                let v = af(t.stack[sp - 1]) as f64;
-                t.stack[sp - 1] = vd(v);
+                let v = af(S!(sp - 1)) as f64;
+                S!(sp - 1) = vd(v);
                 push!(0);
             }
             Op::D2i => {
                 sp -= 1;
-                t.stack[sp - 1] = vi(ad(t.stack[sp - 1]) as i32);
+                S!(sp - 1) = vi(ad(S!(sp - 1)) as i32);
             }
-            Op::D2l => t.stack[sp - 2] = ad(t.stack[sp - 2]) as i64 as u64,
+            Op::D2l => S!(sp - 2) = ad(S!(sp - 2)) as i64 as u64,
             Op::D2f => {
                 sp -= 1;
-                t.stack[sp - 1] = vf(ad(t.stack[sp - 1]) as f32);
+                S!(sp - 1) = vf(ad(S!(sp - 1)) as f32);
             }
-            Op::I2b => t.stack[sp - 1] = vi(ai(t.stack[sp - 1]) as i8 as i32),
-            Op::I2c => t.stack[sp - 1] = vi(ai(t.stack[sp - 1]) as u16 as i32),
-            Op::I2s => t.stack[sp - 1] = vi(ai(t.stack[sp - 1]) as i16 as i32),
+            Op::I2b => S!(sp - 1) = vi(ai(S!(sp - 1)) as i8 as i32),
+            Op::I2c => S!(sp - 1) = vi(ai(S!(sp - 1)) as u16 as i32),
+            Op::I2s => S!(sp - 1) = vi(ai(S!(sp - 1)) as i16 as i32),
             Op::Lcmp => {
-                let b = t.stack[sp - 2] as i64;
-                let a = t.stack[sp - 4] as i64;
+                let b = S!(sp - 2) as i64;
+                let a = S!(sp - 4) as i64;
                 sp -= 4;
                 push!(vi(a.cmp(&b) as i32));
             }
@@ -724,8 +738,8 @@ fn run(
                 push!(vi(r));
             }
             Op::Dcmpl | Op::Dcmpg => {
-                let b = ad(t.stack[sp - 2]);
-                let a = ad(t.stack[sp - 4]);
+                let b = ad(S!(sp - 2));
+                let a = ad(S!(sp - 4));
                 sp -= 4;
                 let r = match a.partial_cmp(&b) {
                     Some(o) => o as i32,
@@ -788,7 +802,13 @@ fn run(
                 push!(pc as u64);
                 pc = target as usize;
             }
-            Op::Ret(n) => pc = t.stack[bp + n as usize] as usize,
+            Op::Ret(n) => {
+                // The local holds a return address only in verified code: keep `pc` an op index.
+                pc = S!(bp + n as usize) as usize;
+                if pc >= code.len() {
+                    pc = code.len() - 1;
+                }
+            }
             Op::TableSwitch(i) => {
                 let sw = &prep.switches[i as usize];
                 let k = ai(pop!()) as i64 - sw.low as i64;
@@ -802,8 +822,8 @@ fn run(
                     Err(_) => sw.default,
                 } as usize;
             }
-            Op::Return1 => return Ok(t.stack[sp - 1]),
-            Op::Return2 => return Ok(t.stack[sp - 2]),
+            Op::Return1 => return Ok(S!(sp - 1)),
+            Op::Return2 => return Ok(S!(sp - 2)),
             Op::Return => return Ok(0),
             Op::GetStatic(idx) => {
                 sync!();
@@ -865,7 +885,7 @@ fn run(
                     continue;
                 }
                 let n = rm.arg_slots as usize;
-                let recv = t.stack[sp - n];
+                let recv = S!(sp - n);
                 let recv = match from_slot(recv) {
                     Some(o) => o,
                     None => throw!("java/lang/NullPointerException", None),
@@ -879,7 +899,7 @@ fn run(
                 sync!();
                 let (rm, _) = tri!(resolve_method(t, m, idx));
                 let n = rm.arg_slots as usize;
-                if t.stack[sp - n] == 0 {
+                if S!(sp - n) == 0 {
                     throw!("java/lang/NullPointerException", None);
                 }
                 let target = select_special(m.class, rm);
@@ -918,7 +938,7 @@ fn run(
                 sync!();
                 let (rm, sig) = tri!(resolve_method(t, m, idx));
                 let n = rm.arg_slots as usize;
-                let recv = match from_slot(t.stack[sp - n]) {
+                let recv = match from_slot(S!(sp - n)) {
                     Some(o) => o,
                     None => throw!("java/lang/NullPointerException", None),
                 };
@@ -947,7 +967,7 @@ fn run(
             }
             Op::NewArray(ty) => {
                 sync!();
-                let len = ai(t.stack[sp - 1]);
+                let len = ai(S!(sp - 1));
                 sp -= 1;
                 let ac = tri!(t.array_class_of(t.vm.classes.primitive(ty)));
                 let size = tri!(t.array_size(ac, len));
@@ -956,7 +976,7 @@ fn run(
             }
             Op::ANewArray(idx) => {
                 sync!();
-                let len = ai(t.stack[sp - 1]);
+                let len = ai(S!(sp - 1));
                 let c = tri!(resolve_class(t, m, idx));
                 sp -= 1;
                 let ac = tri!(t.array_class_of(c));
@@ -984,7 +1004,7 @@ fn run(
                 tri!(r);
             }
             Op::CheckCast(idx) => {
-                if let Some(o) = from_slot(t.stack[sp - 1]) {
+                if let Some(o) = from_slot(S!(sp - 1)) {
                     sync!();
                     let c = tri!(resolve_class(t, m, idx));
                     if !o.class().is_subtype_of(c) {
@@ -1024,11 +1044,12 @@ fn run(
                     throw!("java/lang/IllegalMonitorStateException", None);
                 }
             }
+            Op::FellOff => throw!("java/lang/VerifyError", Some("Falling off the end of the code")),
             Op::MultiANewArray(idx, dims) => {
                 sync!();
                 let c = tri!(resolve_class(t, m, idx));
                 let n = dims as usize;
-                let lens: Vec<i32> = t.stack[sp - n..sp].iter().map(|&v| ai(v)).collect();
+                let lens: Vec<i32> = S!(sp - n..sp).iter().map(|&v| ai(v)).collect();
                 tri!(crate::heap::roots::poll_alloc(t, crate::heap::roots::array_bytes(BasicType::Ref, lens[0])));
                 sp -= n;
                 let a = tri!(t.multi_array(c, &lens));

@@ -8,6 +8,7 @@
 //! operand stack, exactly as JVMS counts them, so `dup2`/`pop2` need no type information.
 
 pub mod decode;
+pub mod depth;
 pub mod exec;
 pub mod npe;
 pub mod oopmap;

@@ -34,9 +34,10 @@ pub enum Op {
     Nop,
     AconstNull,
     Iconst(i32),
-    Lconst(i64),
     Fconst(f32),
-    Dconst(f64),
+    /// Push a two-slot constant (long or double bits) from `Prepared::wide`; kept out of line
+    /// so that an op stays eight bytes.
+    Const2(u32),
     LdcString(u16),
     LdcClass(u16),
     /// MethodType, MethodHandle or dynamic constant.
@@ -153,12 +154,14 @@ pub enum Op {
     MonitorEnter,
     MonitorExit,
     MultiANewArray(u16, u8),
+    /// Appended after the last instruction: reached only by code that runs off its end.
+    FellOff,
 }
 
 #[cfg(test)]
 mod tests {
     #[test]
     fn op_is_compact() {
-        assert!(std::mem::size_of::<super::Op>() <= 16);
+        assert!(std::mem::size_of::<super::Op>() <= 8);
     }
 }
