@@ -111,6 +111,11 @@ fn effect(op: &Op, operands: &dyn Operands) -> Option<(usize, usize)> {
         PutStatic(_) => (operands.field_type(op)?.slots(), 0),
         GetField(_) => (1, operands.field_type(op)?.slots()),
         PutField(_) => (1 + operands.field_type(op)?.slots(), 0),
+        GetFieldInt(_) | GetFieldWide(_) | GetFieldRef(_) | GetFieldQ(..) | PutFieldInt(_) | PutFieldWide(_)
+        | PutFieldRef(_) | PutFieldQ(..) => match op.quick_field_shape()? {
+            (false, t) => (1, t.slots()),
+            (true, t) => (1 + t.slots(), 0),
+        },
         InvokeVirtual(_) | InvokeSpecial(_) | InvokeStatic(_) | InvokeInterface(_) | InvokeDynamic(_) => {
             let (pops, ret) = operands.invoke(op)?;
             (pops, ret.slots())

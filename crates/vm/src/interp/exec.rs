@@ -71,8 +71,10 @@ pub fn invoke(t: &mut JThread, m: &'static Method, base: usize) -> JResult<u64> 
 }
 
 fn prepared(t: &mut JThread, m: &'static Method) -> JResult<&'static Prepared> {
+    let table = &t.vm.classes;
     let p = m.prepared.get_or_init(|| match (&m.info.code, &m.class.file) {
-        (Some(code), Some(cf)) => super::decode::prepare(code, &cf.constant_pool).and_then(|p| {
+        (Some(code), Some(cf)) => super::decode::prepare(code, &cf.constant_pool).and_then(|mut p| {
+            quicken(&mut p, m.class, table);
             super::depth::check(&p, &super::oopmap::MethodOperands { class: m.class, prep: &p })?;
             Ok(p)
         }),
@@ -85,6 +87,21 @@ fn prepared(t: &mut JThread, m: &'static Method) -> JResult<&'static Prepared> {
             let msg = format!("{} in method {}.{}{}", e, m.class.java_name(), m.name, m.descriptor);
             Err(t.throw_new("java/lang/VerifyError", Some(&msg)))
         }
+    }
+}
+
+/// Rewrites `getfield`/`putfield` of non-volatile fields that resolve without side effects
+/// (the holder is the method's own class or already loaded by its loader) into ops carrying
+/// the field's type and offset. The JVM allows resolving early as long as errors surface at
+/// first execution, so a reference that would fail or need loading is left as it is.
+fn quicken(p: &mut Prepared, class: &'static Class, table: &crate::class::loader::ClassTable) {
+    for op in p.ops.iter_mut() {
+        let (Op::GetField(idx) | Op::PutField(idx)) = *op else { continue };
+        let Some(f) = resolve::resolve_field_if_loaded(table, class, idx) else { continue };
+        if f.is_static || f.volatile {
+            continue;
+        }
+        *op = Op::quick_field(matches!(op, Op::PutField(_)), f.ty, f.offset);
     }
 }
 
@@ -382,9 +399,12 @@ fn run(
     // keeps the operand stack within `max_stack + 1` slots and touches only locals below
     // `max_locals`; `execute` made sure `bp + max_locals + max_stack + 2` fits in the stack.
     // So every index formed below from `bp + n` or `sp` lies inside `t.stack`.
+    // The stack buffer is allocated once per thread and never moves, so its base pointer
+    // stays valid for the whole call, across calls that index `t.stack` themselves.
+    let stk: *mut u64 = t.stack.as_mut_ptr();
     macro_rules! S {
         ($i:expr) => {
-            *unsafe { t.stack.get_unchecked_mut($i) }
+            *unsafe { &mut *stk.add($i) }
         };
     }
     macro_rules! push {
@@ -432,6 +452,15 @@ fn run(
             let never = tri!(e);
             match never {}
         }};
+    }
+    // The object a field op works on, or a NullPointerException.
+    macro_rules! null_checked {
+        ($v:expr) => {
+            match from_slot($v) {
+                Some(o) => o,
+                None => throw!("java/lang/NullPointerException", None),
+            }
+        };
     }
     macro_rules! int_binop {
         ($f:expr) => {{
@@ -616,7 +645,11 @@ fn run(
                 push!(v2);
                 push!(v1);
             }
-            Op::Swap => t.stack.swap(sp - 1, sp - 2),
+            Op::Swap => {
+                let (a, b) = (S!(sp - 1), S!(sp - 2));
+                S!(sp - 1) = b;
+                S!(sp - 2) = a;
+            }
             Op::Iadd => int_binop!(|a: i32, b: i32| a.wrapping_add(b)),
             Op::Ladd => long_binop!(|a: i64, b: i64| a.wrapping_add(b)),
             Op::Fadd => float_binop!(|a: f32, b: f32| a + b),
@@ -875,6 +908,43 @@ fn run(
                 };
                 store_field(&t.domain.heap, o, f.offset as usize, f.ty, f.volatile, v);
             }
+            Op::GetFieldInt(off) => {
+                let o = null_checked!(S!(sp - 1));
+                S!(sp - 1) = o.read::<u32>(off as usize) as u64;
+            }
+            Op::GetFieldWide(off) => {
+                let o = null_checked!(S!(sp - 1));
+                S!(sp - 1) = o.read::<u64>(off as usize);
+                push!(0);
+            }
+            Op::GetFieldRef(off) => {
+                let o = null_checked!(S!(sp - 1));
+                S!(sp - 1) = o.read::<u64>(off as usize);
+            }
+            Op::GetFieldQ(ty, off) => {
+                let o = null_checked!(S!(sp - 1));
+                S!(sp - 1) = crate::runtime::fields::load_plain(o, off as usize, ty);
+            }
+            Op::PutFieldInt(off) => {
+                let o = null_checked!(S!(sp - 2));
+                o.write::<u32>(off as usize, S!(sp - 1) as u32);
+                sp -= 2;
+            }
+            Op::PutFieldWide(off) => {
+                let o = null_checked!(S!(sp - 3));
+                o.write::<u64>(off as usize, S!(sp - 2));
+                sp -= 3;
+            }
+            Op::PutFieldRef(off) => {
+                let o = null_checked!(S!(sp - 2));
+                t.domain.heap.write_slot(o, off as usize, S!(sp - 1));
+                sp -= 2;
+            }
+            Op::PutFieldQ(ty, off) => {
+                let o = null_checked!(S!(sp - 2));
+                crate::runtime::fields::store_plain(&t.domain.heap, o, off as usize, ty, S!(sp - 1));
+                sp -= 2;
+            }
             Op::InvokeVirtual(idx) => {
                 sync!();
                 let (rm, sig) = tri!(resolve_method(t, m, idx));
@@ -1049,7 +1119,7 @@ fn run(
                 sync!();
                 let c = tri!(resolve_class(t, m, idx));
                 let n = dims as usize;
-                let lens: Vec<i32> = S!(sp - n..sp).iter().map(|&v| ai(v)).collect();
+                let lens: Vec<i32> = t.stack[sp - n..sp].iter().map(|&v| ai(v)).collect();
                 tri!(crate::heap::roots::poll_alloc(t, crate::heap::roots::array_bytes(BasicType::Ref, lens[0])));
                 sp -= n;
                 let a = tri!(t.multi_array(c, &lens));

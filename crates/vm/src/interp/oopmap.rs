@@ -331,6 +331,15 @@ fn step(op: &Op, s: &mut State, operands: &dyn Operands, max_locals: usize) -> R
             let t = operands.field_type(op).ok_or("unknown field type")?;
             s.pop(1 + t.slots())?;
         }
+        GetFieldInt(_) | GetFieldWide(_) | GetFieldRef(_) | GetFieldQ(..) | PutFieldInt(_) | PutFieldWide(_)
+        | PutFieldRef(_) | PutFieldQ(..) => match op.quick_field_shape() {
+            Some((false, t)) => {
+                s.pop(1)?;
+                s.push_type(t);
+            }
+            Some((true, t)) => s.pop(1 + t.slots())?,
+            None => unreachable!("quickened field op without a shape"),
+        },
         InvokeVirtual(_) | InvokeSpecial(_) | InvokeStatic(_) | InvokeInterface(_) | InvokeDynamic(_) => {
             let (pops, ret) = operands.invoke(op).ok_or("unknown invoke signature")?;
             s.pop(pops)?;

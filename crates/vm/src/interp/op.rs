@@ -138,6 +138,17 @@ pub enum Op {
     PutStatic(u16),
     GetField(u16),
     PutField(u16),
+    /// Quickened `getfield`/`putfield` of a non-volatile field, with its byte offset, known
+    /// when the method was prepared (see `exec::quicken`): one op per width so that the
+    /// interpreter dispatches once; `Q` carries the sub-word types.
+    GetFieldInt(u32),
+    GetFieldWide(u32),
+    GetFieldRef(u32),
+    GetFieldQ(BasicType, u32),
+    PutFieldInt(u32),
+    PutFieldWide(u32),
+    PutFieldRef(u32),
+    PutFieldQ(BasicType, u32),
     InvokeVirtual(u16),
     InvokeSpecial(u16),
     InvokeStatic(u16),
@@ -156,6 +167,38 @@ pub enum Op {
     MultiANewArray(u16, u8),
     /// Appended after the last instruction: reached only by code that runs off its end.
     FellOff,
+}
+
+impl Op {
+    /// The quickened field forms of a `getfield` (`put` false) or `putfield` of type `ty`.
+    pub fn quick_field(put: bool, ty: BasicType, offset: u32) -> Op {
+        use BasicType::*;
+        match (put, ty) {
+            (false, Int | Float) => Op::GetFieldInt(offset),
+            (false, Long | Double) => Op::GetFieldWide(offset),
+            (false, Ref) => Op::GetFieldRef(offset),
+            (false, _) => Op::GetFieldQ(ty, offset),
+            (true, Int | Float) => Op::PutFieldInt(offset),
+            (true, Long | Double) => Op::PutFieldWide(offset),
+            (true, Ref) => Op::PutFieldRef(offset),
+            (true, _) => Op::PutFieldQ(ty, offset),
+        }
+    }
+
+    /// For a quickened field op: whether it stores, and a type of its width and kind.
+    pub fn quick_field_shape(&self) -> Option<(bool, BasicType)> {
+        Some(match *self {
+            Op::GetFieldInt(_) => (false, BasicType::Int),
+            Op::GetFieldWide(_) => (false, BasicType::Long),
+            Op::GetFieldRef(_) => (false, BasicType::Ref),
+            Op::GetFieldQ(t, _) => (false, t),
+            Op::PutFieldInt(_) => (true, BasicType::Int),
+            Op::PutFieldWide(_) => (true, BasicType::Long),
+            Op::PutFieldRef(_) => (true, BasicType::Ref),
+            Op::PutFieldQ(t, _) => (true, t),
+            _ => return None,
+        })
+    }
 }
 
 #[cfg(test)]
