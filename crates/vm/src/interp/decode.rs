@@ -43,7 +43,10 @@ pub struct IndySite {
 /// A method's decoded code.
 #[derive(Debug)]
 pub struct Prepared {
+    /// The plain ops: what the method means, read by every analysis.
     pub ops: Box<[Op]>,
+    /// What the interpreter runs: `ops` with superinstructions (see `fuse`); same length.
+    pub fast: Box<[Op]>,
     /// Bytecode index of each op.
     pub bcis: Box<[u32]>,
     pub handlers: Box<[Handler]>,
@@ -74,6 +77,7 @@ impl Prepared {
         bcis.push(bcis.last().copied().unwrap_or(0));
         ops.push(Op::FellOff);
         Prepared {
+            fast: super::fuse::fuse(&ops),
             ops: ops.into(),
             bcis: bcis.into(),
             handlers: handlers.into(),

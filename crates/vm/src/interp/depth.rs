@@ -121,6 +121,9 @@ fn effect(op: &Op, operands: &dyn Operands) -> Option<(usize, usize)> {
             (pops, ret.slots())
         }
         MultiANewArray(_, d) => (d as usize, 1),
+        // Superinstructions exist only in the executable copy, never among the plain ops.
+        LoadLoad(..) | StoreLoad(..) | ArrayLoadLL(..) | IfIcmpLL(..) | IincGoto(..) | LoadAddConst(..) | DaddL(_)
+        | DsubL(_) | DmulL(_) => return None,
     })
 }
 

@@ -103,6 +103,7 @@ fn quicken(p: &mut Prepared, class: &'static Class, table: &crate::class::loader
         }
         *op = Op::quick_field(matches!(op, Op::PutField(_)), f.ty, f.offset);
     }
+    p.fast = super::fuse::fuse(&p.ops);
 }
 
 /// Finds the handler for the pending exception at op `pc`.
@@ -130,7 +131,7 @@ fn find_handler(t: &mut JThread, m: &'static Method, prep: &Prepared, pc: u32) -
 
 fn execute(t: &mut JThread, m: &'static Method, bp: usize) -> JResult<u64> {
     let prep = prepared(t, m)?;
-    let code: &[Op] = &prep.ops;
+    let code: &[Op] = &prep.fast;
     let stack_base = bp + prep.max_locals as usize;
     let frame_end = stack_base + prep.max_stack as usize + 2;
     if frame_end > t.stack_limit() || t.frames.len() >= t.depth_limit() {
@@ -1113,6 +1114,77 @@ fn run(
                 if monitor::unlock(&t.domain, o, t.lock_id.0).is_err() {
                     throw!("java/lang/IllegalMonitorStateException", None);
                 }
+            }
+            Op::LoadLoad(a, b) => {
+                push!(S!(bp + a as usize));
+                push!(S!(bp + b as usize));
+                pc += 1;
+            }
+            Op::StoreLoad(a, b) => {
+                S!(bp + a as usize) = S!(sp - 1);
+                S!(sp - 1) = S!(bp + b as usize);
+                pc += 1;
+            }
+            Op::ArrayLoadLL(ty, a, i) => {
+                let (av, iv) = (S!(bp + a as usize), S!(bp + i as usize));
+                match from_slot(av).filter(|arr| (ai(iv) as u32 as usize) < arr.array_len()) {
+                    Some(arr) => {
+                        let i = ai(iv) as usize;
+                        match ty {
+                            BasicType::Int | BasicType::Float => push!(arr.read::<u32>(ARRAY_BASE + i * 4) as u64),
+                            BasicType::Long | BasicType::Double => {
+                                push!(arr.read::<u64>(ARRAY_BASE + i * 8));
+                                push!(0);
+                            }
+                            BasicType::Ref => push!(arr.read::<u64>(ARRAY_BASE + i * 8)),
+                            BasicType::Byte | BasicType::Boolean => push!(vi(arr.read::<i8>(ARRAY_BASE + i) as i32)),
+                            BasicType::Char => push!(arr.read::<u16>(ARRAY_BASE + i * 2) as u64),
+                            BasicType::Short => push!(vi(arr.read::<i16>(ARRAY_BASE + i * 2) as i32)),
+                            BasicType::Void => unreachable!("void array"),
+                        }
+                        pc += 2;
+                    }
+                    // Null or out of bounds: the plain xaload throws with the exact state.
+                    None => {
+                        push!(av);
+                        push!(iv);
+                        pc += 1;
+                    }
+                }
+            }
+            Op::IfIcmpLL(c, a, b, target) => {
+                if c.test(ai(S!(bp + a as usize)), ai(S!(bp + b as usize))) {
+                    if (target as usize) < pc {
+                        sync!();
+                        t.poll_safepoint();
+                    }
+                    pc = target as usize;
+                } else {
+                    pc += 2;
+                }
+            }
+            Op::IincGoto(n, d, target) => {
+                let i = bp + n as usize;
+                S!(i) = vi(ai(S!(i)).wrapping_add(d as i32));
+                sync!();
+                t.poll_safepoint();
+                pc = target as usize;
+            }
+            Op::LoadAddConst(n, k) => {
+                push!(vi(ai(S!(bp + n as usize)).wrapping_add(k)));
+                pc += 2;
+            }
+            Op::DaddL(n) => {
+                S!(sp - 2) = vd(ad(S!(sp - 2)) + ad(S!(bp + n as usize)));
+                pc += 1;
+            }
+            Op::DsubL(n) => {
+                S!(sp - 2) = vd(ad(S!(sp - 2)) - ad(S!(bp + n as usize)));
+                pc += 1;
+            }
+            Op::DmulL(n) => {
+                S!(sp - 2) = vd(ad(S!(sp - 2)) * ad(S!(bp + n as usize)));
+                pc += 1;
             }
             Op::FellOff => throw!("java/lang/VerifyError", Some("Falling off the end of the code")),
             Op::MultiANewArray(idx, dims) => {

@@ -10,6 +10,7 @@
 pub mod decode;
 pub mod depth;
 pub mod exec;
+pub mod fuse;
 pub mod npe;
 pub mod oopmap;
 pub mod op;

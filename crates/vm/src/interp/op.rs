@@ -167,6 +167,26 @@ pub enum Op {
     MultiANewArray(u16, u8),
     /// Appended after the last instruction: reached only by code that runs off its end.
     FellOff,
+
+    // Superinstructions: built by `fuse` into the executable copy of the ops only. Each one
+    // at index i does the work of the plain ops i..i+k (which stay in place after it, for
+    // branches into them and as the slow path), then continues at i+k.
+    /// load a; load b.
+    LoadLoad(u16, u16),
+    /// store a; load b.
+    StoreLoad(u16, u16),
+    /// load a (array); load i (index); xaload.
+    ArrayLoadLL(BasicType, u16, u16),
+    /// iload a; iload b; if_icmp<cond> target.
+    IfIcmpLL(Cond, u16, u16, u16),
+    /// iinc n d; goto target.
+    IincGoto(u16, i16, u16),
+    /// iload n; iconst k; iadd (isub becomes the negated constant).
+    LoadAddConst(u16, i32),
+    /// dload n; dadd / dsub / dmul: the top of stack with a local.
+    DaddL(u16),
+    DsubL(u16),
+    DmulL(u16),
 }
 
 impl Op {
