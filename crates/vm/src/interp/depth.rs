@@ -123,7 +123,8 @@ fn effect(op: &Op, operands: &dyn Operands) -> Option<(usize, usize)> {
         MultiANewArray(_, d) => (d as usize, 1),
         // Superinstructions exist only in the executable copy, never among the plain ops.
         LoadLoad(..) | StoreLoad(..) | ArrayLoadLL(..) | IfIcmpLL(..) | IincGoto(..) | LoadAddConst(..) | DaddL(_)
-        | DsubL(_) | DmulL(_) => return None,
+        | DsubL(_) | DmulL(_) | AddConst(_) | Store2Load2(..) | Dup2ArrayLoad(_) | ArrayLoadL(..) | LoadGetFieldInt(..)
+        | LoadGetFieldWide(..) | LoadGetFieldRef(..) => return None,
     })
 }
 

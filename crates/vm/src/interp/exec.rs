@@ -220,6 +220,14 @@ fn null_check(t: &mut JThread, v: u64) -> JResult<ObjRef> {
     }
 }
 
+/// The array and index of an element access that needs no exception (a superinstruction's
+/// fast path); `None` for a null array or an index out of bounds.
+#[inline(always)]
+fn checked_element(array: u64, index: u64) -> Option<(ObjRef, usize)> {
+    let i = ai(index) as u32 as usize;
+    from_slot(array).filter(|arr| i < arr.array_len()).map(|arr| (arr, i))
+}
+
 #[inline(always)]
 fn array_index(t: &mut JThread, arr: ObjRef, idx: i32) -> JResult<usize> {
     let len = arr.array_len();
@@ -463,6 +471,24 @@ fn run(
             }
         };
     }
+    // Pushes element `i` of `arr` (bounds already checked), as an xaload of type `ty` would.
+    macro_rules! push_element {
+        ($ty:expr, $arr:expr, $i:expr) => {{
+            let (arr, i) = ($arr, $i);
+            match $ty {
+                BasicType::Int | BasicType::Float => push!(arr.read::<u32>(ARRAY_BASE + i * 4) as u64),
+                BasicType::Long | BasicType::Double => {
+                    push!(arr.read::<u64>(ARRAY_BASE + i * 8));
+                    push!(0);
+                }
+                BasicType::Ref => push!(arr.read::<u64>(ARRAY_BASE + i * 8)),
+                BasicType::Byte | BasicType::Boolean => push!(vi(arr.read::<i8>(ARRAY_BASE + i) as i32)),
+                BasicType::Char => push!(arr.read::<u16>(ARRAY_BASE + i * 2) as u64),
+                BasicType::Short => push!(vi(arr.read::<i16>(ARRAY_BASE + i * 2) as i32)),
+                BasicType::Void => unreachable!("void array"),
+            }
+        }};
+    }
     macro_rules! int_binop {
         ($f:expr) => {{
             let b = ai(pop!());
@@ -511,9 +537,9 @@ fn run(
         // SAFETY: `pc` is always the index of an op: it starts at 0, branch targets are
         // checked when the code is decoded, and straight-line execution cannot pass the
         // final `Op::FellOff`, which never falls through.
-        let op = unsafe { *code.get_unchecked(pc) };
+        let op = unsafe { code.get_unchecked(pc) };
         pc += 1;
-        match op {
+        match *op {
             Op::Nop => {}
             Op::AconstNull => push!(0),
             Op::Iconst(v) => push!(vi(v)),
@@ -767,7 +793,7 @@ fn run(
                 let a = af(pop!());
                 let r = match a.partial_cmp(&b) {
                     Some(o) => o as i32,
-                    None => if matches!(op, Op::Fcmpg) { 1 } else { -1 },
+                    None => if matches!(*op, Op::Fcmpg) { 1 } else { -1 },
                 };
                 push!(vi(r));
             }
@@ -777,7 +803,7 @@ fn run(
                 sp -= 4;
                 let r = match a.partial_cmp(&b) {
                     Some(o) => o as i32,
-                    None => if matches!(op, Op::Dcmpg) { 1 } else { -1 },
+                    None => if matches!(*op, Op::Dcmpg) { 1 } else { -1 },
                 };
                 push!(vi(r));
             }
@@ -1127,21 +1153,9 @@ fn run(
             }
             Op::ArrayLoadLL(ty, a, i) => {
                 let (av, iv) = (S!(bp + a as usize), S!(bp + i as usize));
-                match from_slot(av).filter(|arr| (ai(iv) as u32 as usize) < arr.array_len()) {
-                    Some(arr) => {
-                        let i = ai(iv) as usize;
-                        match ty {
-                            BasicType::Int | BasicType::Float => push!(arr.read::<u32>(ARRAY_BASE + i * 4) as u64),
-                            BasicType::Long | BasicType::Double => {
-                                push!(arr.read::<u64>(ARRAY_BASE + i * 8));
-                                push!(0);
-                            }
-                            BasicType::Ref => push!(arr.read::<u64>(ARRAY_BASE + i * 8)),
-                            BasicType::Byte | BasicType::Boolean => push!(vi(arr.read::<i8>(ARRAY_BASE + i) as i32)),
-                            BasicType::Char => push!(arr.read::<u16>(ARRAY_BASE + i * 2) as u64),
-                            BasicType::Short => push!(vi(arr.read::<i16>(ARRAY_BASE + i * 2) as i32)),
-                            BasicType::Void => unreachable!("void array"),
-                        }
+                match checked_element(av, iv) {
+                    Some((arr, i)) => {
+                        push_element!(ty, arr, i);
                         pc += 2;
                     }
                     // Null or out of bounds: the plain xaload throws with the exact state.
@@ -1150,6 +1164,72 @@ fn run(
                         push!(iv);
                         pc += 1;
                     }
+                }
+            }
+            Op::ArrayLoadL(ty, n) => {
+                let (av, iv) = (S!(sp - 1), S!(bp + n as usize));
+                match checked_element(av, iv) {
+                    Some((arr, i)) => {
+                        sp -= 1;
+                        push_element!(ty, arr, i);
+                        pc += 1;
+                    }
+                    None => push!(iv),
+                }
+            }
+            Op::Dup2ArrayLoad(ty) => {
+                let (av, iv) = (S!(sp - 2), S!(sp - 1));
+                match checked_element(av, iv) {
+                    Some((arr, i)) => {
+                        push_element!(ty, arr, i);
+                        pc += 1;
+                    }
+                    None => {
+                        push!(av);
+                        push!(iv);
+                    }
+                }
+            }
+            Op::AddConst(k) => {
+                S!(sp - 1) = vi(ai(S!(sp - 1)).wrapping_add(k));
+                pc += 1;
+            }
+            Op::Store2Load2(a, b) => {
+                S!(bp + a as usize) = S!(sp - 2);
+                S!(bp + a as usize + 1) = 0;
+                S!(sp - 2) = S!(bp + b as usize);
+                S!(sp - 1) = 0;
+                pc += 1;
+            }
+            Op::LoadGetFieldInt(n, off) => {
+                let v = S!(bp + n as usize);
+                match from_slot(v) {
+                    Some(o) => {
+                        push!(o.read::<u32>(off as usize) as u64);
+                        pc += 1;
+                    }
+                    None => push!(v),
+                }
+            }
+            Op::LoadGetFieldWide(n, off) => {
+                let v = S!(bp + n as usize);
+                match from_slot(v) {
+                    Some(o) => {
+                        push!(o.read::<u64>(off as usize));
+                        push!(0);
+                        pc += 1;
+                    }
+                    None => push!(v),
+                }
+            }
+            Op::LoadGetFieldRef(n, off) => {
+                let v = S!(bp + n as usize);
+                match from_slot(v) {
+                    Some(o) => {
+                        push!(o.read::<u64>(off as usize));
+                        pc += 1;
+                    }
+                    None => push!(v),
                 }
             }
             Op::IfIcmpLL(c, a, b, target) => {

@@ -15,27 +15,59 @@
 use super::op::Op;
 
 /// The executable ops for `ops`: the same length, fused where a pattern matches.
+///
+/// Straight-line code runs from a fused op to the op after its span, so which op starts at
+/// each index is chosen from the end backwards to need the fewest dispatches from there on
+/// (`Load a; Load i; Iconst 1; Iadd; ArrayLoad` becomes `Load a; LoadAddConst; ArrayLoad`
+/// rather than `LoadLoad; Iconst; Iadd; ArrayLoad`).
 pub fn fuse(ops: &[Op]) -> Box<[Op]> {
-    (0..ops.len()).map(|i| fused_at(&ops[i..], i).unwrap_or(ops[i])).collect()
+    let n = ops.len();
+    let mut fast = ops.to_vec();
+    // dispatches[i]: ops dispatched from index i to the end of its straight-line run.
+    let mut dispatches = vec![0u32; n + 1];
+    for i in (0..n).rev() {
+        dispatches[i] = 1 + dispatches[i + 1];
+        for (op, len) in candidates(&ops[i..], i) {
+            let cost = 1 + dispatches[i + len];
+            if cost < dispatches[i] {
+                dispatches[i] = cost;
+                fast[i] = op;
+            }
+        }
+    }
+    fast.into()
 }
 
-/// The superinstruction for the plain ops starting at `at` (index `i`), if one applies.
-fn fused_at(at: &[Op], i: usize) -> Option<Op> {
+/// The superinstructions that could start at `at` (index `i`), with the plain ops each spans.
+fn candidates(at: &[Op], i: usize) -> impl Iterator<Item = (Op, usize)> {
     use Op::*;
     let op = |k: usize| at.get(k).copied();
-    Some(match (op(0)?, op(1), op(2)) {
-        (Load(a), Some(Load(b)), Some(ArrayLoad(ty))) => ArrayLoadLL(ty, a, b),
-        (Load(a), Some(Load(b)), Some(IfIcmp(c, target))) => IfIcmpLL(c, a, b, u16::try_from(target).ok()?),
-        (Load(n), Some(Iconst(k)), Some(Iadd)) => LoadAddConst(n, k),
-        (Load(n), Some(Iconst(k)), Some(Isub)) => LoadAddConst(n, k.wrapping_neg()),
-        (Iinc(n, d), Some(Goto(target)), _) if (target as usize) <= i => IincGoto(n, d, u16::try_from(target).ok()?),
-        (Load2(n), Some(Dadd), _) => DaddL(n),
-        (Load2(n), Some(Dsub), _) => DsubL(n),
-        (Load2(n), Some(Dmul), _) => DmulL(n),
-        (Load(a), Some(Load(b)), _) => LoadLoad(a, b),
-        (Store(a), Some(Load(b)), _) => StoreLoad(a, b),
-        _ => return None,
-    })
+    let target16 = |t: u32| u16::try_from(t).ok();
+    let three = match (op(0), op(1), op(2)) {
+        (Some(Load(a)), Some(Load(b)), Some(ArrayLoad(ty))) => Some(ArrayLoadLL(ty, a, b)),
+        (Some(Load(a)), Some(Load(b)), Some(IfIcmp(c, t))) => target16(t).map(|t| IfIcmpLL(c, a, b, t)),
+        (Some(Load(n)), Some(Iconst(k)), Some(Iadd)) => Some(LoadAddConst(n, k)),
+        (Some(Load(n)), Some(Iconst(k)), Some(Isub)) => Some(LoadAddConst(n, k.wrapping_neg())),
+        _ => None,
+    };
+    let two = match (op(0), op(1)) {
+        (Some(Iinc(n, d)), Some(Goto(t))) if (t as usize) <= i => target16(t).map(|t| IincGoto(n, d, t)),
+        (Some(Load2(n)), Some(Dadd)) => Some(DaddL(n)),
+        (Some(Load2(n)), Some(Dsub)) => Some(DsubL(n)),
+        (Some(Load2(n)), Some(Dmul)) => Some(DmulL(n)),
+        (Some(Load(a)), Some(Load(b))) => Some(LoadLoad(a, b)),
+        (Some(Store(a)), Some(Load(b))) => Some(StoreLoad(a, b)),
+        (Some(Store2(a)), Some(Load2(b))) => Some(Store2Load2(a, b)),
+        (Some(Iconst(k)), Some(Iadd)) => Some(AddConst(k)),
+        (Some(Iconst(k)), Some(Isub)) => Some(AddConst(k.wrapping_neg())),
+        (Some(Dup2), Some(ArrayLoad(ty))) => Some(Dup2ArrayLoad(ty)),
+        (Some(Load(n)), Some(ArrayLoad(ty))) => Some(ArrayLoadL(ty, n)),
+        (Some(Load(n)), Some(GetFieldInt(off))) => Some(LoadGetFieldInt(n, off)),
+        (Some(Load(n)), Some(GetFieldWide(off))) => Some(LoadGetFieldWide(n, off)),
+        (Some(Load(n)), Some(GetFieldRef(off))) => Some(LoadGetFieldRef(n, off)),
+        _ => None,
+    };
+    three.map(|o| (o, 3)).into_iter().chain(two.map(|o| (o, 2)))
 }
 
 /// How many plain ops a fused op stands for (1 for a plain op).
@@ -43,7 +75,8 @@ pub fn span(op: &Op) -> usize {
     use Op::*;
     match op {
         ArrayLoadLL(..) | IfIcmpLL(..) | LoadAddConst(..) => 3,
-        LoadLoad(..) | StoreLoad(..) | IincGoto(..) | DaddL(_) | DsubL(_) | DmulL(_) => 2,
+        LoadLoad(..) | StoreLoad(..) | IincGoto(..) | DaddL(_) | DsubL(_) | DmulL(_) | AddConst(_) | Store2Load2(..)
+        | Dup2ArrayLoad(_) | ArrayLoadL(..) | LoadGetFieldInt(..) | LoadGetFieldWide(..) | LoadGetFieldRef(..) => 2,
         _ => 1,
     }
 }
@@ -59,11 +92,20 @@ mod tests {
         let ops = [Op::Load(1), Op::Load(2), Op::ArrayLoad(BasicType::Int), Op::Store(3), Op::Load(4), Op::Return1];
         let fast = fuse(&ops);
         assert!(matches!(fast[0], Op::ArrayLoadLL(BasicType::Int, 1, 2)));
-        assert!(matches!(fast[1], Op::Load(2)), "index 1 starts a sequence of its own");
+        assert!(matches!(fast[1], Op::ArrayLoadL(BasicType::Int, 2)), "index 1 starts a sequence of its own");
         assert!(matches!(fast[2], Op::ArrayLoad(BasicType::Int)));
         assert!(matches!(fast[3], Op::StoreLoad(3, 4)));
         assert_eq!(fast.len(), ops.len());
         assert_eq!(span(&fast[0]), 3);
+    }
+
+    #[test]
+    fn the_fewest_dispatches_win() {
+        let ops = [Op::Load(0), Op::Load(1), Op::Iconst(1), Op::Iadd, Op::ArrayLoad(BasicType::Double), Op::Return2];
+        let fast = fuse(&ops);
+        assert!(matches!(fast[0], Op::Load(0)), "LoadLoad would leave Iconst and Iadd unfused");
+        assert!(matches!(fast[1], Op::LoadAddConst(1, 1)));
+        assert!(matches!(fast[2], Op::AddConst(1)));
     }
 
     #[test]

@@ -187,6 +187,18 @@ pub enum Op {
     DaddL(u16),
     DsubL(u16),
     DmulL(u16),
+    /// iconst k; iadd (isub becomes the negated constant): the top of stack plus k.
+    AddConst(i32),
+    /// store2 a; load2 b.
+    Store2Load2(u16, u16),
+    /// dup2; xaload: an element read for a compound assignment.
+    Dup2ArrayLoad(BasicType),
+    /// load n (index); xaload: the array on the stack, the index in a local.
+    ArrayLoadL(BasicType, u16),
+    /// aload n; getfield (quickened, by width).
+    LoadGetFieldInt(u16, u32),
+    LoadGetFieldWide(u16, u32),
+    LoadGetFieldRef(u16, u32),
 }
 
 impl Op {
