@@ -47,6 +47,8 @@ pub struct Prepared {
     pub ops: Box<[Op]>,
     /// What the interpreter runs: `ops` with superinstructions (see `fuse`); same length.
     pub fast: Box<[Op]>,
+    /// One inline cache per `invokeinterface` site of `fast`.
+    pub icache: Box<[super::icache::InlineCache]>,
     /// Bytecode index of each op.
     pub bcis: Box<[u32]>,
     pub handlers: Box<[Handler]>,
@@ -76,8 +78,9 @@ impl Prepared {
     ) -> Prepared {
         bcis.push(bcis.last().copied().unwrap_or(0));
         ops.push(Op::FellOff);
-        Prepared {
-            fast: super::fuse::fuse(&ops),
+        let mut p = Prepared {
+            fast: Box::new([]),
+            icache: Box::new([]),
             ops: ops.into(),
             bcis: bcis.into(),
             handlers: handlers.into(),
@@ -87,7 +90,16 @@ impl Prepared {
             max_locals,
             max_stack,
             oopmaps: OnceLock::new(),
-        }
+        };
+        p.refuse();
+        p
+    }
+
+    /// Rebuilds the executable ops and their inline caches from `ops` (after `ops` changed).
+    pub fn refuse(&mut self) {
+        let (fast, sites) = super::fuse::fuse(&self.ops);
+        self.fast = fast;
+        self.icache = (0..sites).map(|_| Default::default()).collect();
     }
 
     pub fn bci(&self, pc: u32) -> u32 {

@@ -124,7 +124,7 @@ fn effect(op: &Op, operands: &dyn Operands) -> Option<(usize, usize)> {
         // Superinstructions exist only in the executable copy, never among the plain ops.
         LoadLoad(..) | StoreLoad(..) | ArrayLoadLL(..) | IfIcmpLL(..) | IincGoto(..) | LoadAddConst(..) | DaddL(_)
         | DsubL(_) | DmulL(_) | AddConst(_) | Store2Load2(..) | Dup2ArrayLoad(_) | ArrayLoadL(..) | LoadGetFieldInt(..)
-        | LoadGetFieldWide(..) | LoadGetFieldRef(..) => return None,
+        | LoadGetFieldWide(..) | LoadGetFieldRef(..) | InvokeInterfaceIC(..) => return None,
     })
 }
 

@@ -103,7 +103,7 @@ fn quicken(p: &mut Prepared, class: &'static Class, table: &crate::class::loader
         }
         *op = Op::quick_field(matches!(op, Op::PutField(_)), f.ty, f.offset);
     }
-    p.fast = super::fuse::fuse(&p.ops);
+    p.refuse();
 }
 
 /// Finds the handler for the pending exception at op `pc`.
@@ -1040,6 +1040,28 @@ fn run(
                     None => throw!("java/lang/NullPointerException", None),
                 };
                 let target = tri!(select_interface(t, recv.class(), rm, sig));
+                let v = tri!(invoke(t, target, sp - n));
+                sp -= n;
+                push_result!(rm.ret, v);
+            }
+            Op::InvokeInterfaceIC(idx, site) => {
+                sync!();
+                let (rm, sig) = tri!(resolve_method(t, m, idx));
+                let n = rm.arg_slots as usize;
+                let recv = match from_slot(S!(sp - n)) {
+                    Some(o) => o,
+                    None => throw!("java/lang/NullPointerException", None),
+                };
+                let rc = recv.class();
+                let cache = &prep.icache[site as usize];
+                let target = match cache.lookup(rc) {
+                    Some(target) => target,
+                    None => {
+                        let target = tri!(select_interface(t, rc, rm, sig));
+                        cache.insert(rc, target);
+                        target
+                    }
+                };
                 let v = tri!(invoke(t, target, sp - n));
                 sp -= n;
                 push_result!(rm.ret, v);

@@ -20,7 +20,9 @@ use super::op::Op;
 /// each index is chosen from the end backwards to need the fewest dispatches from there on
 /// (`Load a; Load i; Iconst 1; Iadd; ArrayLoad` becomes `Load a; LoadAddConst; ArrayLoad`
 /// rather than `LoadLoad; Iconst; Iadd; ArrayLoad`).
-pub fn fuse(ops: &[Op]) -> Box<[Op]> {
+///
+/// Each `invokeinterface` also gets its own inline cache: the second result is how many.
+pub fn fuse(ops: &[Op]) -> (Box<[Op]>, usize) {
     let n = ops.len();
     let mut fast = ops.to_vec();
     // dispatches[i]: ops dispatched from index i to the end of its straight-line run.
@@ -35,7 +37,14 @@ pub fn fuse(ops: &[Op]) -> Box<[Op]> {
             }
         }
     }
-    fast.into()
+    let mut sites = 0;
+    for op in fast.iter_mut() {
+        if let Op::InvokeInterface(idx) = *op {
+            *op = Op::InvokeInterfaceIC(idx, sites as u32);
+            sites += 1;
+        }
+    }
+    (fast.into(), sites)
 }
 
 /// The superinstructions that could start at `at` (index `i`), with the plain ops each spans.
@@ -90,7 +99,7 @@ mod tests {
     #[test]
     fn sequences_fuse_and_the_plain_ops_stay_behind() {
         let ops = [Op::Load(1), Op::Load(2), Op::ArrayLoad(BasicType::Int), Op::Store(3), Op::Load(4), Op::Return1];
-        let fast = fuse(&ops);
+        let fast = fuse(&ops).0;
         assert!(matches!(fast[0], Op::ArrayLoadLL(BasicType::Int, 1, 2)));
         assert!(matches!(fast[1], Op::ArrayLoadL(BasicType::Int, 2)), "index 1 starts a sequence of its own");
         assert!(matches!(fast[2], Op::ArrayLoad(BasicType::Int)));
@@ -102,7 +111,7 @@ mod tests {
     #[test]
     fn the_fewest_dispatches_win() {
         let ops = [Op::Load(0), Op::Load(1), Op::Iconst(1), Op::Iadd, Op::ArrayLoad(BasicType::Double), Op::Return2];
-        let fast = fuse(&ops);
+        let fast = fuse(&ops).0;
         assert!(matches!(fast[0], Op::Load(0)), "LoadLoad would leave Iconst and Iadd unfused");
         assert!(matches!(fast[1], Op::LoadAddConst(1, 1)));
         assert!(matches!(fast[2], Op::AddConst(1)));
@@ -111,11 +120,11 @@ mod tests {
     #[test]
     fn only_backward_gotos_fuse_with_iinc_and_isub_negates() {
         let ops = [Op::Iinc(1, 1), Op::Goto(5), Op::Iinc(1, 1), Op::Goto(0), Op::Load(0), Op::Iconst(i32::MIN), Op::Isub];
-        let fast = fuse(&ops);
+        let fast = fuse(&ops).0;
         assert!(matches!(fast[0], Op::Iinc(1, 1)));
         assert!(matches!(fast[2], Op::IincGoto(1, 1, 0)));
         assert!(matches!(fast[4], Op::LoadAddConst(0, i32::MIN)));
         let cmp = [Op::Load(0), Op::Load(1), Op::IfIcmp(Cond::Lt, 0)];
-        assert!(matches!(fuse(&cmp)[0], Op::IfIcmpLL(Cond::Lt, 0, 1, 0)));
+        assert!(matches!(fuse(&cmp).0[0], Op::IfIcmpLL(Cond::Lt, 0, 1, 0)));
     }
 }

@@ -11,6 +11,7 @@ pub mod decode;
 pub mod depth;
 pub mod exec;
 pub mod fuse;
+pub mod icache;
 pub mod npe;
 pub mod oopmap;
 pub mod op;

@@ -342,7 +342,7 @@ fn step(op: &Op, s: &mut State, operands: &dyn Operands, max_locals: usize) -> R
         },
         LoadLoad(..) | StoreLoad(..) | ArrayLoadLL(..) | IfIcmpLL(..) | IincGoto(..) | LoadAddConst(..) | DaddL(_)
         | DsubL(_) | DmulL(_) | AddConst(_) | Store2Load2(..) | Dup2ArrayLoad(_) | ArrayLoadL(..) | LoadGetFieldInt(..)
-        | LoadGetFieldWide(..) | LoadGetFieldRef(..) => return Err("superinstruction among the plain ops".into()),
+        | LoadGetFieldWide(..) | LoadGetFieldRef(..) | InvokeInterfaceIC(..) => return Err("superinstruction among the plain ops".into()),
         InvokeVirtual(_) | InvokeSpecial(_) | InvokeStatic(_) | InvokeInterface(_) | InvokeDynamic(_) => {
             let (pops, ret) = operands.invoke(op).ok_or("unknown invoke signature")?;
             s.pop(pops)?;

@@ -195,6 +195,8 @@ pub enum Op {
     Dup2ArrayLoad(BasicType),
     /// load n (index); xaload: the array on the stack, the index in a local.
     ArrayLoadL(BasicType, u16),
+    /// invokeinterface with the index of its inline cache (`Prepared::icache`).
+    InvokeInterfaceIC(u16, u32),
     /// aload n; getfield (quickened, by width).
     LoadGetFieldInt(u16, u32),
     LoadGetFieldWide(u16, u32),
