@@ -698,12 +698,17 @@ fn new_method(c: &'static Class, id: u32, index: u16, info: classfile::MethodInf
     }
 }
 
-/// Splits a (valid) method descriptor into parameter basic types, return type and slot count.
-pub fn parse_sig(desc: &str) -> (Box<[BasicType]>, BasicType, u16) {
+/// Argument slots and return type of a method descriptor, without allocating.
+pub fn sig_shape(desc: &str) -> (u16, BasicType) {
+    let mut slots = 0;
+    let ret = walk_sig(desc, |t| slots += t.slots() as u16);
+    (slots, ret)
+}
+
+/// Calls `param` for each parameter type of `desc` and returns the return type.
+fn walk_sig(desc: &str, mut param: impl FnMut(BasicType)) -> BasicType {
     let b = desc.as_bytes();
     let mut i = 1;
-    let mut params = Vec::new();
-    let mut slots = 0u16;
     while i < b.len() && b[i] != b')' {
         let start = i;
         while i < b.len() && b[i] == b'[' {
@@ -715,11 +720,19 @@ pub fn parse_sig(desc: &str) -> (Box<[BasicType]>, BasicType, u16) {
             }
         }
         i += 1;
-        let t = if b[start] == b'[' { BasicType::Ref } else { BasicType::from_descriptor_char(b[start]) };
+        param(if b[start] == b'[' { BasicType::Ref } else { BasicType::from_descriptor_char(b[start]) });
+    }
+    b.get(i + 1).map_or(BasicType::Void, |&c| BasicType::from_descriptor_char(c))
+}
+
+/// Splits a (valid) method descriptor into parameter basic types, return type and slot count.
+pub fn parse_sig(desc: &str) -> (Box<[BasicType]>, BasicType, u16) {
+    let mut params = Vec::new();
+    let mut slots = 0u16;
+    let ret = walk_sig(desc, |t| {
         slots += t.slots() as u16;
         params.push(t);
-    }
-    let ret = b.get(i + 1).map_or(BasicType::Void, |&c| BasicType::from_descriptor_char(c));
+    });
     (params.into(), ret, slots)
 }
 

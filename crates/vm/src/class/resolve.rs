@@ -89,6 +89,21 @@ pub fn resolve_field(table: &ClassTable, from: &'static Class, index: u16) -> Re
     Ok(rf)
 }
 
+/// Resolves a field reference only if that needs no class loading: the referenced class is
+/// `from` itself or already loaded by `from`'s loader. `None` leaves resolution (and any
+/// error) to the first execution.
+pub fn resolve_field_if_loaded(table: &ClassTable, from: &'static Class, index: u16) -> Option<ResolvedField> {
+    if let Some(Resolved::Field(f)) = from.cp_cache.get(index as usize).and_then(|s| s.get()) {
+        return Some(*f);
+    }
+    let r = cp(from).member_ref(index)?;
+    let c = if *from.name == *r.class_name { from } else { table.find_loaded(from.loader, r.class_name)? };
+    let (holder, f) = find_field(c, r.name, r.descriptor)?;
+    let rf = ResolvedField { holder, offset: f.offset, ty: f.ty, is_static: f.is_static(), volatile: f.is_volatile() };
+    let _ = from.cp_cache[index as usize].set(Resolved::Field(rf));
+    Some(rf)
+}
+
 /// Field lookup: the class, its superinterfaces, then its superclass.
 pub fn find_field(c: &'static Class, name: &str, desc: &str) -> Option<(&'static Class, &'static super::Field)> {
     if let Some(f) = c.field(name, desc) {

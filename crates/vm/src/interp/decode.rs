@@ -43,12 +43,19 @@ pub struct IndySite {
 /// A method's decoded code.
 #[derive(Debug)]
 pub struct Prepared {
+    /// The plain ops: what the method means, read by every analysis.
     pub ops: Box<[Op]>,
+    /// What the interpreter runs: `ops` with superinstructions (see `fuse`); same length.
+    pub fast: Box<[Op]>,
+    /// One inline cache per `invokeinterface` site of `fast`.
+    pub icache: Box<[super::icache::InlineCache]>,
     /// Bytecode index of each op.
     pub bcis: Box<[u32]>,
     pub handlers: Box<[Handler]>,
     pub switches: Box<[Switch]>,
     pub indy: Box<[IndySite]>,
+    /// Long and double constants of `Op::Const2`, as raw bits.
+    pub wide: Box<[u64]>,
     pub max_locals: u16,
     pub max_stack: u16,
     /// Reference maps for the collector, computed on first use.
@@ -56,6 +63,45 @@ pub struct Prepared {
 }
 
 impl Prepared {
+    /// Wraps decoded ops, appending [`Op::FellOff`] so that every op has a successor inside
+    /// the array: the interpreter may then fetch the next op without a bounds check.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        mut ops: Vec<Op>,
+        mut bcis: Vec<u32>,
+        handlers: Vec<Handler>,
+        switches: Vec<Switch>,
+        indy: Vec<IndySite>,
+        wide: Vec<u64>,
+        max_locals: u16,
+        max_stack: u16,
+    ) -> Prepared {
+        bcis.push(bcis.last().copied().unwrap_or(0));
+        ops.push(Op::FellOff);
+        let mut p = Prepared {
+            fast: Box::new([]),
+            icache: Box::new([]),
+            ops: ops.into(),
+            bcis: bcis.into(),
+            handlers: handlers.into(),
+            switches: switches.into(),
+            indy: indy.into(),
+            wide: wide.into(),
+            max_locals,
+            max_stack,
+            oopmaps: OnceLock::new(),
+        };
+        p.refuse();
+        p
+    }
+
+    /// Rebuilds the executable ops and their inline caches from `ops` (after `ops` changed).
+    pub fn refuse(&mut self) {
+        let (fast, sites) = super::fuse::fuse(&self.ops);
+        self.fast = fast;
+        self.icache = (0..sites).map(|_| Default::default()).collect();
+    }
+
     pub fn bci(&self, pc: u32) -> u32 {
         self.bcis.get(pc as usize).copied().unwrap_or(0)
     }
@@ -107,8 +153,9 @@ pub fn prepare(code: &Code, cp: &ConstantPool) -> Result<Prepared, String> {
     let mut ops = Vec::with_capacity(starts.len());
     let mut switches = Vec::new();
     let mut indy = Vec::new();
+    let mut wide = Vec::new();
     for &pc in &starts {
-        let op = decode_one(&r, pc, cp, &target, &mut switches, &mut indy)?;
+        let op = decode_one(&r, pc, cp, &target, &mut switches, &mut indy, &mut wide)?;
         ops.push(op);
     }
     let mut handlers = Vec::with_capacity(code.exception_table.len());
@@ -118,16 +165,8 @@ pub fn prepare(code: &Code, cp: &ConstantPool) -> Result<Prepared, String> {
         };
         handlers.push(Handler { start: at(h.start_pc)?, end: at(h.end_pc)?, target: at(h.handler_pc)?, catch_type: h.catch_type });
     }
-    Ok(Prepared {
-        ops: ops.into(),
-        bcis: starts.iter().map(|&p| p as u32).collect(),
-        handlers: handlers.into(),
-        switches: switches.into(),
-        indy: indy.into(),
-        max_locals: code.max_locals,
-        max_stack: code.max_stack,
-        oopmaps: OnceLock::new(),
-    })
+    let bcis = starts.iter().map(|&p| p as u32).collect();
+    Ok(Prepared::new(ops, bcis, handlers, switches, indy, wide, code.max_locals, code.max_stack))
 }
 
 fn insn_len(r: &Reader, pc: usize) -> Result<usize, String> {
@@ -168,12 +207,21 @@ fn insn_len(r: &Reader, pc: usize) -> Result<usize, String> {
     })
 }
 
-fn ldc(cp: &ConstantPool, index: u16) -> Result<Op, String> {
+/// The index of `bits` in the method's wide-constant table, adding it if new.
+fn wide_const(wide: &mut Vec<u64>, bits: u64) -> Op {
+    let i = wide.iter().position(|&w| w == bits).unwrap_or_else(|| {
+        wide.push(bits);
+        wide.len() - 1
+    });
+    Op::Const2(i as u32)
+}
+
+fn ldc(cp: &ConstantPool, index: u16, wide: &mut Vec<u64>) -> Result<Op, String> {
     Ok(match cp.get(index) {
         Some(Constant::Integer(v)) => Op::Iconst(*v),
         Some(Constant::Float(v)) => Op::Fconst(*v),
-        Some(Constant::Long(v)) => Op::Lconst(*v),
-        Some(Constant::Double(v)) => Op::Dconst(*v),
+        Some(Constant::Long(v)) => wide_const(wide, *v as u64),
+        Some(Constant::Double(v)) => wide_const(wide, v.to_bits()),
         Some(Constant::String { .. }) => Op::LdcString(index),
         Some(Constant::Class { .. }) => Op::LdcClass(index),
         Some(Constant::MethodType { .. } | Constant::MethodHandle { .. } | Constant::Dynamic { .. }) => Op::LdcOther(index),
@@ -199,6 +247,7 @@ fn decode_one(
     target: &dyn Fn(usize, i32) -> Result<u32, String>,
     switches: &mut Vec<Switch>,
     indy: &mut Vec<IndySite>,
+    wide: &mut Vec<u64>,
 ) -> Result<Op, String> {
     use Op::*;
     let opc = r.u8(pc)?;
@@ -209,13 +258,13 @@ fn decode_one(
         0x00 => Nop,
         0x01 => AconstNull,
         0x02..=0x08 => Iconst(opc as i32 - 3),
-        0x09 | 0x0a => Lconst((opc - 0x09) as i64),
+        0x09 | 0x0a => wide_const(wide, (opc - 0x09) as u64),
         0x0b..=0x0d => Fconst((opc - 0x0b) as f32),
-        0x0e | 0x0f => Dconst((opc - 0x0e) as f64),
+        0x0e | 0x0f => wide_const(wide, ((opc - 0x0e) as f64).to_bits()),
         0x10 => Iconst(u8a()? as i8 as i32),
         0x11 => Iconst(r.i16(pc + 1)? as i32),
-        0x12 => ldc(cp, u8a()? as u16)?,
-        0x13 | 0x14 => ldc(cp, u16a()?)?,
+        0x12 => ldc(cp, u8a()? as u16, wide)?,
+        0x13 | 0x14 => ldc(cp, u16a()?, wide)?,
         0x15 | 0x17 | 0x19 => Load(u8a()? as u16),
         0x16 | 0x18 => Load2(u8a()? as u16),
         0x1a..=0x1d => Load((opc - 0x1a) as u16),

@@ -71,8 +71,13 @@ pub fn invoke(t: &mut JThread, m: &'static Method, base: usize) -> JResult<u64> 
 }
 
 fn prepared(t: &mut JThread, m: &'static Method) -> JResult<&'static Prepared> {
+    let table = &t.vm.classes;
     let p = m.prepared.get_or_init(|| match (&m.info.code, &m.class.file) {
-        (Some(code), Some(cf)) => super::decode::prepare(code, &cf.constant_pool),
+        (Some(code), Some(cf)) => super::decode::prepare(code, &cf.constant_pool).and_then(|mut p| {
+            quicken(&mut p, m.class, table);
+            super::depth::check(&p, &super::oopmap::MethodOperands { class: m.class, prep: &p })?;
+            Ok(p)
+        }),
         (None, _) => Err(format!("Method {}.{}{} has no code", m.class.java_name(), m.name, m.descriptor)),
         (_, None) => Err("method of a class without a class file".into()),
     });
@@ -83,6 +88,22 @@ fn prepared(t: &mut JThread, m: &'static Method) -> JResult<&'static Prepared> {
             Err(t.throw_new("java/lang/VerifyError", Some(&msg)))
         }
     }
+}
+
+/// Rewrites `getfield`/`putfield` of non-volatile fields that resolve without side effects
+/// (the holder is the method's own class or already loaded by its loader) into ops carrying
+/// the field's type and offset. The JVM allows resolving early as long as errors surface at
+/// first execution, so a reference that would fail or need loading is left as it is.
+fn quicken(p: &mut Prepared, class: &'static Class, table: &crate::class::loader::ClassTable) {
+    for op in p.ops.iter_mut() {
+        let (Op::GetField(idx) | Op::PutField(idx)) = *op else { continue };
+        let Some(f) = resolve::resolve_field_if_loaded(table, class, idx) else { continue };
+        if f.is_static || f.volatile {
+            continue;
+        }
+        *op = Op::quick_field(matches!(op, Op::PutField(_)), f.ty, f.offset);
+    }
+    p.refuse();
 }
 
 /// Finds the handler for the pending exception at op `pc`.
@@ -110,7 +131,7 @@ fn find_handler(t: &mut JThread, m: &'static Method, prep: &Prepared, pc: u32) -
 
 fn execute(t: &mut JThread, m: &'static Method, bp: usize) -> JResult<u64> {
     let prep = prepared(t, m)?;
-    let code: &[Op] = &prep.ops;
+    let code: &[Op] = &prep.fast;
     let stack_base = bp + prep.max_locals as usize;
     let frame_end = stack_base + prep.max_stack as usize + 2;
     if frame_end > t.stack_limit() || t.frames.len() >= t.depth_limit() {
@@ -197,6 +218,14 @@ fn null_check(t: &mut JThread, v: u64) -> JResult<ObjRef> {
         Some(o) => Ok(o),
         None => Err(t.throw_new("java/lang/NullPointerException", None)),
     }
+}
+
+/// The array and index of an element access that needs no exception (a superinstruction's
+/// fast path); `None` for a null array or an index out of bounds.
+#[inline(always)]
+fn checked_element(array: u64, index: u64) -> Option<(ObjRef, usize)> {
+    let i = ai(index) as u32 as usize;
+    from_slot(array).filter(|arr| i < arr.array_len()).map(|arr| (arr, i))
 }
 
 #[inline(always)]
@@ -374,17 +403,30 @@ fn run(
     let mut pc: usize = 0;
     let mut sp: usize = stack_base;
 
+    // Frame slots without bounds checks.
+    // SAFETY: `depth::check` proved, before this method first ran, that every reachable op
+    // keeps the operand stack within `max_stack + 1` slots and touches only locals below
+    // `max_locals`; `execute` made sure `bp + max_locals + max_stack + 2` fits in the stack.
+    // So every index formed below from `bp + n` or `sp` lies inside `t.stack`.
+    // The stack buffer is allocated once per thread and never moves, so its base pointer
+    // stays valid for the whole call, across calls that index `t.stack` themselves.
+    let stk: *mut u64 = t.stack.as_mut_ptr();
+    macro_rules! S {
+        ($i:expr) => {
+            *unsafe { &mut *stk.add($i) }
+        };
+    }
     macro_rules! push {
         ($v:expr) => {{
             let v = $v;
-            t.stack[sp] = v;
+            S!(sp) = v;
             sp += 1;
         }};
     }
     macro_rules! pop {
         () => {{
             sp -= 1;
-            t.stack[sp]
+            S!(sp)
         }};
     }
     macro_rules! sync {
@@ -420,33 +462,60 @@ fn run(
             match never {}
         }};
     }
+    // The object a field op works on, or a NullPointerException.
+    macro_rules! null_checked {
+        ($v:expr) => {
+            match from_slot($v) {
+                Some(o) => o,
+                None => throw!("java/lang/NullPointerException", None),
+            }
+        };
+    }
+    // Pushes element `i` of `arr` (bounds already checked), as an xaload of type `ty` would.
+    macro_rules! push_element {
+        ($ty:expr, $arr:expr, $i:expr) => {{
+            let (arr, i) = ($arr, $i);
+            match $ty {
+                BasicType::Int | BasicType::Float => push!(arr.read::<u32>(ARRAY_BASE + i * 4) as u64),
+                BasicType::Long | BasicType::Double => {
+                    push!(arr.read::<u64>(ARRAY_BASE + i * 8));
+                    push!(0);
+                }
+                BasicType::Ref => push!(arr.read::<u64>(ARRAY_BASE + i * 8)),
+                BasicType::Byte | BasicType::Boolean => push!(vi(arr.read::<i8>(ARRAY_BASE + i) as i32)),
+                BasicType::Char => push!(arr.read::<u16>(ARRAY_BASE + i * 2) as u64),
+                BasicType::Short => push!(vi(arr.read::<i16>(ARRAY_BASE + i * 2) as i32)),
+                BasicType::Void => unreachable!("void array"),
+            }
+        }};
+    }
     macro_rules! int_binop {
         ($f:expr) => {{
             let b = ai(pop!());
-            let a = ai(t.stack[sp - 1]);
-            t.stack[sp - 1] = vi($f(a, b));
+            let a = ai(S!(sp - 1));
+            S!(sp - 1) = vi($f(a, b));
         }};
     }
     macro_rules! long_binop {
         ($f:expr) => {{
-            let b = t.stack[sp - 2] as i64;
-            let a = t.stack[sp - 4] as i64;
-            t.stack[sp - 4] = $f(a, b) as u64;
+            let b = S!(sp - 2) as i64;
+            let a = S!(sp - 4) as i64;
+            S!(sp - 4) = $f(a, b) as u64;
             sp -= 2;
         }};
     }
     macro_rules! float_binop {
         ($f:expr) => {{
             let b = af(pop!());
-            let a = af(t.stack[sp - 1]);
-            t.stack[sp - 1] = vf($f(a, b));
+            let a = af(S!(sp - 1));
+            S!(sp - 1) = vf($f(a, b));
         }};
     }
     macro_rules! double_binop {
         ($f:expr) => {{
-            let b = ad(t.stack[sp - 2]);
-            let a = ad(t.stack[sp - 4]);
-            t.stack[sp - 4] = vd($f(a, b));
+            let b = ad(S!(sp - 2));
+            let a = ad(S!(sp - 4));
+            S!(sp - 4) = vd($f(a, b));
             sp -= 2;
         }};
     }
@@ -465,19 +534,18 @@ fn run(
     }
 
     loop {
-        let op = code[pc];
+        // SAFETY: `pc` is always the index of an op: it starts at 0, branch targets are
+        // checked when the code is decoded, and straight-line execution cannot pass the
+        // final `Op::FellOff`, which never falls through.
+        let op = unsafe { code.get_unchecked(pc) };
         pc += 1;
-        match op {
+        match *op {
             Op::Nop => {}
             Op::AconstNull => push!(0),
             Op::Iconst(v) => push!(vi(v)),
-            Op::Lconst(v) => {
-                push!(v as u64);
-                push!(0);
-            }
             Op::Fconst(v) => push!(vf(v)),
-            Op::Dconst(v) => {
-                push!(vd(v));
+            Op::Const2(i) => {
+                push!(prep.wide[i as usize]);
                 push!(0);
             }
             Op::LdcString(idx) => {
@@ -496,24 +564,25 @@ fn run(
                 let v = tri!(crate::invoke::ldc_other(t, m.class, idx));
                 push!(to_slot(v));
             }
-            Op::Load(n) => push!(t.stack[bp + n as usize]),
+            Op::Load(n) => push!(S!(bp + n as usize)),
             Op::Load2(n) => {
-                push!(t.stack[bp + n as usize]);
+                push!(S!(bp + n as usize));
                 push!(0);
             }
             Op::Store(n) => {
                 let v = pop!();
-                t.stack[bp + n as usize] = v;
+                S!(bp + n as usize) = v;
             }
             Op::Store2(n) => {
                 sp -= 2;
-                t.stack[bp + n as usize] = t.stack[sp];
-                t.stack[bp + n as usize + 1] = 0;
+                S!(bp + n as usize) = S!(sp);
+                S!(bp + n as usize + 1) = 0;
             }
             Op::ArrayLoad(ty) => {
                 let idx = ai(pop!());
                 sync!();
-                let arr = tri!(null_check(t, pop!()));
+                let a = pop!();
+                let arr = tri!(null_check(t, a));
                 let i = tri!(array_index(t, arr, idx));
                 let v = match ty {
                     BasicType::Int | BasicType::Float => arr.read::<u32>(ARRAY_BASE + i * 4) as u64,
@@ -538,7 +607,8 @@ fn run(
                 let v = pop!();
                 let idx = ai(pop!());
                 sync!();
-                let arr = tri!(null_check(t, pop!()));
+                let a = pop!();
+                let arr = tri!(null_check(t, a));
                 let i = tri!(array_index(t, arr, idx));
                 match ty {
                     BasicType::Int | BasicType::Float => arr.write::<u32>(ARRAY_BASE + i * 4, v as u32),
@@ -555,54 +625,58 @@ fn run(
             Op::Pop => sp -= 1,
             Op::Pop2 => sp -= 2,
             Op::Dup => {
-                let v = t.stack[sp - 1];
+                let v = S!(sp - 1);
                 push!(v);
             }
             Op::DupX1 => {
-                let v1 = t.stack[sp - 1];
-                let v2 = t.stack[sp - 2];
-                t.stack[sp - 2] = v1;
-                t.stack[sp - 1] = v2;
+                let v1 = S!(sp - 1);
+                let v2 = S!(sp - 2);
+                S!(sp - 2) = v1;
+                S!(sp - 1) = v2;
                 push!(v1);
             }
             Op::DupX2 => {
-                let v1 = t.stack[sp - 1];
-                let v2 = t.stack[sp - 2];
-                let v3 = t.stack[sp - 3];
-                t.stack[sp - 3] = v1;
-                t.stack[sp - 2] = v3;
-                t.stack[sp - 1] = v2;
+                let v1 = S!(sp - 1);
+                let v2 = S!(sp - 2);
+                let v3 = S!(sp - 3);
+                S!(sp - 3) = v1;
+                S!(sp - 2) = v3;
+                S!(sp - 1) = v2;
                 push!(v1);
             }
             Op::Dup2 => {
-                let v1 = t.stack[sp - 1];
-                let v2 = t.stack[sp - 2];
+                let v1 = S!(sp - 1);
+                let v2 = S!(sp - 2);
                 push!(v2);
                 push!(v1);
             }
             Op::Dup2X1 => {
-                let v1 = t.stack[sp - 1];
-                let v2 = t.stack[sp - 2];
-                let v3 = t.stack[sp - 3];
-                t.stack[sp - 3] = v2;
-                t.stack[sp - 2] = v1;
-                t.stack[sp - 1] = v3;
+                let v1 = S!(sp - 1);
+                let v2 = S!(sp - 2);
+                let v3 = S!(sp - 3);
+                S!(sp - 3) = v2;
+                S!(sp - 2) = v1;
+                S!(sp - 1) = v3;
                 push!(v2);
                 push!(v1);
             }
             Op::Dup2X2 => {
-                let v1 = t.stack[sp - 1];
-                let v2 = t.stack[sp - 2];
-                let v3 = t.stack[sp - 3];
-                let v4 = t.stack[sp - 4];
-                t.stack[sp - 4] = v2;
-                t.stack[sp - 3] = v1;
-                t.stack[sp - 2] = v4;
-                t.stack[sp - 1] = v3;
+                let v1 = S!(sp - 1);
+                let v2 = S!(sp - 2);
+                let v3 = S!(sp - 3);
+                let v4 = S!(sp - 4);
+                S!(sp - 4) = v2;
+                S!(sp - 3) = v1;
+                S!(sp - 2) = v4;
+                S!(sp - 1) = v3;
                 push!(v2);
                 push!(v1);
             }
-            Op::Swap => t.stack.swap(sp - 1, sp - 2),
+            Op::Swap => {
+                let (a, b) = (S!(sp - 1), S!(sp - 2));
+                S!(sp - 1) = b;
+                S!(sp - 2) = a;
+            }
             Op::Iadd => int_binop!(|a: i32, b: i32| a.wrapping_add(b)),
             Op::Ladd => long_binop!(|a: i64, b: i64| a.wrapping_add(b)),
             Op::Fadd => float_binop!(|a: f32, b: f32| a + b),
@@ -616,7 +690,7 @@ fn run(
             Op::Fmul => float_binop!(|a: f32, b: f32| a * b),
             Op::Dmul => double_binop!(|a: f64, b: f64| a * b),
             Op::Idiv | Op::Irem => {
-                if ai(t.stack[sp - 1]) == 0 {
+                if ai(S!(sp - 1)) == 0 {
                     throw!("java/lang/ArithmeticException", Some("/ by zero"));
                 }
                 if matches!(op, Op::Idiv) {
@@ -626,7 +700,7 @@ fn run(
                 }
             }
             Op::Ldiv | Op::Lrem => {
-                if t.stack[sp - 2] == 0 {
+                if S!(sp - 2) == 0 {
                     throw!("java/lang/ArithmeticException", Some("/ by zero"));
                 }
                 if matches!(op, Op::Ldiv) {
@@ -639,17 +713,17 @@ fn run(
             Op::Ddiv => double_binop!(|a: f64, b: f64| a / b),
             Op::Frem => float_binop!(|a: f32, b: f32| a % b),
             Op::Drem => double_binop!(|a: f64, b: f64| a % b),
-            Op::Ineg => t.stack[sp - 1] = vi(ai(t.stack[sp - 1]).wrapping_neg()),
-            Op::Lneg => t.stack[sp - 2] = (t.stack[sp - 2] as i64).wrapping_neg() as u64,
-            Op::Fneg => t.stack[sp - 1] = vf(-af(t.stack[sp - 1])),
-            Op::Dneg => t.stack[sp - 2] = vd(-ad(t.stack[sp - 2])),
+            Op::Ineg => S!(sp - 1) = vi(ai(S!(sp - 1)).wrapping_neg()),
+            Op::Lneg => S!(sp - 2) = (S!(sp - 2) as i64).wrapping_neg() as u64,
+            Op::Fneg => S!(sp - 1) = vf(-af(S!(sp - 1))),
+            Op::Dneg => S!(sp - 2) = vd(-ad(S!(sp - 2))),
             Op::Ishl => int_binop!(|a: i32, b: i32| a.wrapping_shl(b as u32 & 31)),
             Op::Ishr => int_binop!(|a: i32, b: i32| a.wrapping_shr(b as u32 & 31)),
             Op::Iushr => int_binop!(|a: i32, b: i32| ((a as u32) >> (b as u32 & 31)) as i32),
             Op::Lshl | Op::Lshr | Op::Lushr => {
                 let s = ai(pop!()) as u32 & 63;
-                let a = t.stack[sp - 2] as i64;
-                t.stack[sp - 2] = match op {
+                let a = S!(sp - 2) as i64;
+                S!(sp - 2) = match op {
                     Op::Lshl => a.wrapping_shl(s) as u64,
                     Op::Lshr => a.wrapping_shr(s) as u64,
                     _ => (a as u64) >> s,
@@ -663,54 +737,54 @@ fn run(
             Op::Lxor => long_binop!(|a: i64, b: i64| a ^ b),
             Op::Iinc(n, d) => {
                 let i = bp + n as usize;
-                t.stack[i] = vi(ai(t.stack[i]).wrapping_add(d as i32));
+                S!(i) = vi(ai(S!(i)).wrapping_add(d as i32));
             }
             Op::I2l => {
-                let v = ai(t.stack[sp - 1]) as i64;
-                t.stack[sp - 1] = v as u64;
+                let v = ai(S!(sp - 1)) as i64;
+                S!(sp - 1) = v as u64;
                 push!(0);
             }
-            Op::I2f => t.stack[sp - 1] = vf(ai(t.stack[sp - 1]) as f32),
+            Op::I2f => S!(sp - 1) = vf(ai(S!(sp - 1)) as f32),
             Op::I2d => {
-                let v = ai(t.stack[sp - 1]) as f64;
-                t.stack[sp - 1] = vd(v);
+                let v = ai(S!(sp - 1)) as f64;
+                S!(sp - 1) = vd(v);
                 push!(0);
             }
             Op::L2i => {
                 sp -= 1;
-                t.stack[sp - 1] = vi(t.stack[sp - 1] as i64 as i32);
+                S!(sp - 1) = vi(S!(sp - 1) as i64 as i32);
             }
             Op::L2f => {
                 sp -= 1;
-                t.stack[sp - 1] = vf(t.stack[sp - 1] as i64 as f32);
+                S!(sp - 1) = vf(S!(sp - 1) as i64 as f32);
             }
-            Op::L2d => t.stack[sp - 2] = vd(t.stack[sp - 2] as i64 as f64),
-            Op::F2i => t.stack[sp - 1] = vi(af(t.stack[sp - 1]) as i32),
+            Op::L2d => S!(sp - 2) = vd(S!(sp - 2) as i64 as f64),
+            Op::F2i => S!(sp - 1) = vi(af(S!(sp - 1)) as i32),
             Op::F2l => {
-                let v = af(t.stack[sp - 1]) as i64;
-                t.stack[sp - 1] = v as u64;
+                let v = af(S!(sp - 1)) as i64;
+                S!(sp - 1) = v as u64;
                 push!(0);
             }
             Op::F2d => {
-                let v = af(t.stack[sp - 1]) as f64;
-                t.stack[sp - 1] = vd(v);
+                let v = af(S!(sp - 1)) as f64;
+                S!(sp - 1) = vd(v);
                 push!(0);
             }
             Op::D2i => {
                 sp -= 1;
-                t.stack[sp - 1] = vi(ad(t.stack[sp - 1]) as i32);
+                S!(sp - 1) = vi(ad(S!(sp - 1)) as i32);
             }
-            Op::D2l => t.stack[sp - 2] = ad(t.stack[sp - 2]) as i64 as u64,
+            Op::D2l => S!(sp - 2) = ad(S!(sp - 2)) as i64 as u64,
             Op::D2f => {
                 sp -= 1;
-                t.stack[sp - 1] = vf(ad(t.stack[sp - 1]) as f32);
+                S!(sp - 1) = vf(ad(S!(sp - 1)) as f32);
             }
-            Op::I2b => t.stack[sp - 1] = vi(ai(t.stack[sp - 1]) as i8 as i32),
-            Op::I2c => t.stack[sp - 1] = vi(ai(t.stack[sp - 1]) as u16 as i32),
-            Op::I2s => t.stack[sp - 1] = vi(ai(t.stack[sp - 1]) as i16 as i32),
+            Op::I2b => S!(sp - 1) = vi(ai(S!(sp - 1)) as i8 as i32),
+            Op::I2c => S!(sp - 1) = vi(ai(S!(sp - 1)) as u16 as i32),
+            Op::I2s => S!(sp - 1) = vi(ai(S!(sp - 1)) as i16 as i32),
             Op::Lcmp => {
-                let b = t.stack[sp - 2] as i64;
-                let a = t.stack[sp - 4] as i64;
+                let b = S!(sp - 2) as i64;
+                let a = S!(sp - 4) as i64;
                 sp -= 4;
                 push!(vi(a.cmp(&b) as i32));
             }
@@ -719,17 +793,17 @@ fn run(
                 let a = af(pop!());
                 let r = match a.partial_cmp(&b) {
                     Some(o) => o as i32,
-                    None => if matches!(op, Op::Fcmpg) { 1 } else { -1 },
+                    None => if matches!(*op, Op::Fcmpg) { 1 } else { -1 },
                 };
                 push!(vi(r));
             }
             Op::Dcmpl | Op::Dcmpg => {
-                let b = ad(t.stack[sp - 2]);
-                let a = ad(t.stack[sp - 4]);
+                let b = ad(S!(sp - 2));
+                let a = ad(S!(sp - 4));
                 sp -= 4;
                 let r = match a.partial_cmp(&b) {
                     Some(o) => o as i32,
-                    None => if matches!(op, Op::Dcmpg) { 1 } else { -1 },
+                    None => if matches!(*op, Op::Dcmpg) { 1 } else { -1 },
                 };
                 push!(vi(r));
             }
@@ -788,7 +862,13 @@ fn run(
                 push!(pc as u64);
                 pc = target as usize;
             }
-            Op::Ret(n) => pc = t.stack[bp + n as usize] as usize,
+            Op::Ret(n) => {
+                // The local holds a return address only in verified code: keep `pc` an op index.
+                pc = S!(bp + n as usize) as usize;
+                if pc >= code.len() {
+                    pc = code.len() - 1;
+                }
+            }
             Op::TableSwitch(i) => {
                 let sw = &prep.switches[i as usize];
                 let k = ai(pop!()) as i64 - sw.low as i64;
@@ -802,8 +882,8 @@ fn run(
                     Err(_) => sw.default,
                 } as usize;
             }
-            Op::Return1 => return Ok(t.stack[sp - 1]),
-            Op::Return2 => return Ok(t.stack[sp - 2]),
+            Op::Return1 => return Ok(S!(sp - 1)),
+            Op::Return2 => return Ok(S!(sp - 2)),
             Op::Return => return Ok(0),
             Op::GetStatic(idx) => {
                 sync!();
@@ -855,6 +935,43 @@ fn run(
                 };
                 store_field(&t.domain.heap, o, f.offset as usize, f.ty, f.volatile, v);
             }
+            Op::GetFieldInt(off) => {
+                let o = null_checked!(S!(sp - 1));
+                S!(sp - 1) = o.read::<u32>(off as usize) as u64;
+            }
+            Op::GetFieldWide(off) => {
+                let o = null_checked!(S!(sp - 1));
+                S!(sp - 1) = o.read::<u64>(off as usize);
+                push!(0);
+            }
+            Op::GetFieldRef(off) => {
+                let o = null_checked!(S!(sp - 1));
+                S!(sp - 1) = o.read::<u64>(off as usize);
+            }
+            Op::GetFieldQ(ty, off) => {
+                let o = null_checked!(S!(sp - 1));
+                S!(sp - 1) = crate::runtime::fields::load_plain(o, off as usize, ty);
+            }
+            Op::PutFieldInt(off) => {
+                let o = null_checked!(S!(sp - 2));
+                o.write::<u32>(off as usize, S!(sp - 1) as u32);
+                sp -= 2;
+            }
+            Op::PutFieldWide(off) => {
+                let o = null_checked!(S!(sp - 3));
+                o.write::<u64>(off as usize, S!(sp - 2));
+                sp -= 3;
+            }
+            Op::PutFieldRef(off) => {
+                let o = null_checked!(S!(sp - 2));
+                t.domain.heap.write_slot(o, off as usize, S!(sp - 1));
+                sp -= 2;
+            }
+            Op::PutFieldQ(ty, off) => {
+                let o = null_checked!(S!(sp - 2));
+                crate::runtime::fields::store_plain(&t.domain.heap, o, off as usize, ty, S!(sp - 1));
+                sp -= 2;
+            }
             Op::InvokeVirtual(idx) => {
                 sync!();
                 let (rm, sig) = tri!(resolve_method(t, m, idx));
@@ -865,7 +982,7 @@ fn run(
                     continue;
                 }
                 let n = rm.arg_slots as usize;
-                let recv = t.stack[sp - n];
+                let recv = S!(sp - n);
                 let recv = match from_slot(recv) {
                     Some(o) => o,
                     None => throw!("java/lang/NullPointerException", None),
@@ -879,7 +996,7 @@ fn run(
                 sync!();
                 let (rm, _) = tri!(resolve_method(t, m, idx));
                 let n = rm.arg_slots as usize;
-                if t.stack[sp - n] == 0 {
+                if S!(sp - n) == 0 {
                     throw!("java/lang/NullPointerException", None);
                 }
                 let target = select_special(m.class, rm);
@@ -918,11 +1035,33 @@ fn run(
                 sync!();
                 let (rm, sig) = tri!(resolve_method(t, m, idx));
                 let n = rm.arg_slots as usize;
-                let recv = match from_slot(t.stack[sp - n]) {
+                let recv = match from_slot(S!(sp - n)) {
                     Some(o) => o,
                     None => throw!("java/lang/NullPointerException", None),
                 };
                 let target = tri!(select_interface(t, recv.class(), rm, sig));
+                let v = tri!(invoke(t, target, sp - n));
+                sp -= n;
+                push_result!(rm.ret, v);
+            }
+            Op::InvokeInterfaceIC(idx, site) => {
+                sync!();
+                let (rm, sig) = tri!(resolve_method(t, m, idx));
+                let n = rm.arg_slots as usize;
+                let recv = match from_slot(S!(sp - n)) {
+                    Some(o) => o,
+                    None => throw!("java/lang/NullPointerException", None),
+                };
+                let rc = recv.class();
+                let cache = &prep.icache[site as usize];
+                let target = match cache.lookup(rc) {
+                    Some(target) => target,
+                    None => {
+                        let target = tri!(select_interface(t, rc, rm, sig));
+                        cache.insert(rc, target);
+                        target
+                    }
+                };
                 let v = tri!(invoke(t, target, sp - n));
                 sp -= n;
                 push_result!(rm.ret, v);
@@ -947,7 +1086,7 @@ fn run(
             }
             Op::NewArray(ty) => {
                 sync!();
-                let len = ai(t.stack[sp - 1]);
+                let len = ai(S!(sp - 1));
                 sp -= 1;
                 let ac = tri!(t.array_class_of(t.vm.classes.primitive(ty)));
                 let size = tri!(t.array_size(ac, len));
@@ -956,7 +1095,7 @@ fn run(
             }
             Op::ANewArray(idx) => {
                 sync!();
-                let len = ai(t.stack[sp - 1]);
+                let len = ai(S!(sp - 1));
                 let c = tri!(resolve_class(t, m, idx));
                 sp -= 1;
                 let ac = tri!(t.array_class_of(c));
@@ -984,7 +1123,7 @@ fn run(
                 tri!(r);
             }
             Op::CheckCast(idx) => {
-                if let Some(o) = from_slot(t.stack[sp - 1]) {
+                if let Some(o) = from_slot(S!(sp - 1)) {
                     sync!();
                     let c = tri!(resolve_class(t, m, idx));
                     if !o.class().is_subtype_of(c) {
@@ -1024,6 +1163,132 @@ fn run(
                     throw!("java/lang/IllegalMonitorStateException", None);
                 }
             }
+            Op::LoadLoad(a, b) => {
+                push!(S!(bp + a as usize));
+                push!(S!(bp + b as usize));
+                pc += 1;
+            }
+            Op::StoreLoad(a, b) => {
+                S!(bp + a as usize) = S!(sp - 1);
+                S!(sp - 1) = S!(bp + b as usize);
+                pc += 1;
+            }
+            Op::ArrayLoadLL(ty, a, i) => {
+                let (av, iv) = (S!(bp + a as usize), S!(bp + i as usize));
+                match checked_element(av, iv) {
+                    Some((arr, i)) => {
+                        push_element!(ty, arr, i);
+                        pc += 2;
+                    }
+                    // Null or out of bounds: the plain xaload throws with the exact state.
+                    None => {
+                        push!(av);
+                        push!(iv);
+                        pc += 1;
+                    }
+                }
+            }
+            Op::ArrayLoadL(ty, n) => {
+                let (av, iv) = (S!(sp - 1), S!(bp + n as usize));
+                match checked_element(av, iv) {
+                    Some((arr, i)) => {
+                        sp -= 1;
+                        push_element!(ty, arr, i);
+                        pc += 1;
+                    }
+                    None => push!(iv),
+                }
+            }
+            Op::Dup2ArrayLoad(ty) => {
+                let (av, iv) = (S!(sp - 2), S!(sp - 1));
+                match checked_element(av, iv) {
+                    Some((arr, i)) => {
+                        push_element!(ty, arr, i);
+                        pc += 1;
+                    }
+                    None => {
+                        push!(av);
+                        push!(iv);
+                    }
+                }
+            }
+            Op::AddConst(k) => {
+                S!(sp - 1) = vi(ai(S!(sp - 1)).wrapping_add(k));
+                pc += 1;
+            }
+            Op::Store2Load2(a, b) => {
+                S!(bp + a as usize) = S!(sp - 2);
+                S!(bp + a as usize + 1) = 0;
+                S!(sp - 2) = S!(bp + b as usize);
+                S!(sp - 1) = 0;
+                pc += 1;
+            }
+            Op::LoadGetFieldInt(n, off) => {
+                let v = S!(bp + n as usize);
+                match from_slot(v) {
+                    Some(o) => {
+                        push!(o.read::<u32>(off as usize) as u64);
+                        pc += 1;
+                    }
+                    None => push!(v),
+                }
+            }
+            Op::LoadGetFieldWide(n, off) => {
+                let v = S!(bp + n as usize);
+                match from_slot(v) {
+                    Some(o) => {
+                        push!(o.read::<u64>(off as usize));
+                        push!(0);
+                        pc += 1;
+                    }
+                    None => push!(v),
+                }
+            }
+            Op::LoadGetFieldRef(n, off) => {
+                let v = S!(bp + n as usize);
+                match from_slot(v) {
+                    Some(o) => {
+                        push!(o.read::<u64>(off as usize));
+                        pc += 1;
+                    }
+                    None => push!(v),
+                }
+            }
+            Op::IfIcmpLL(c, a, b, target) => {
+                if c.test(ai(S!(bp + a as usize)), ai(S!(bp + b as usize))) {
+                    if (target as usize) < pc {
+                        sync!();
+                        t.poll_safepoint();
+                    }
+                    pc = target as usize;
+                } else {
+                    pc += 2;
+                }
+            }
+            Op::IincGoto(n, d, target) => {
+                let i = bp + n as usize;
+                S!(i) = vi(ai(S!(i)).wrapping_add(d as i32));
+                sync!();
+                t.poll_safepoint();
+                pc = target as usize;
+            }
+            Op::LoadAddConst(n, k) => {
+                push!(vi(ai(S!(bp + n as usize)).wrapping_add(k)));
+                pc += 2;
+            }
+            Op::DaddL(n) => {
+                S!(sp - 2) = vd(ad(S!(sp - 2)) + ad(S!(bp + n as usize)));
+                pc += 1;
+            }
+            Op::DsubL(n) => {
+                S!(sp - 2) = vd(ad(S!(sp - 2)) - ad(S!(bp + n as usize)));
+                pc += 1;
+            }
+            Op::DmulL(n) => {
+                S!(sp - 2) = vd(ad(S!(sp - 2)) * ad(S!(bp + n as usize)));
+                pc += 1;
+            }
+            Op::FellOff => throw!("java/lang/VerifyError", Some("Falling off the end of the code")),
             Op::MultiANewArray(idx, dims) => {
                 sync!();
                 let c = tri!(resolve_class(t, m, idx));

@@ -8,7 +8,10 @@
 //! operand stack, exactly as JVMS counts them, so `dup2`/`pop2` need no type information.
 
 pub mod decode;
+pub mod depth;
 pub mod exec;
+pub mod fuse;
+pub mod icache;
 pub mod npe;
 pub mod oopmap;
 pub mod op;

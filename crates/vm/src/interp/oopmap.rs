@@ -147,12 +147,12 @@ pub fn compute(prep: &Prepared, entry: &[Kind], operands: &dyn Operands) -> Resu
         if s.stack.len() > prep.max_stack as usize + 1 {
             return Err(format!("operand stack overflow at op {pc}"));
         }
-        for succ in successors(&op, pc, prep, &return_points) {
+        for_each_successor(&op, pc, prep, &return_points, |succ| {
             if succ >= n {
                 return Err(format!("control falls off the end at op {pc}"));
             }
-            flow(&mut states, &mut work, &mut queued, succ, &s)?;
-        }
+            flow(&mut states, &mut work, &mut queued, succ, &s)
+        })?;
     }
     let width = max_locals + prep.max_stack as usize + 2;
     let maps = states
@@ -187,21 +187,30 @@ fn flow(states: &mut [Option<State>], work: &mut Vec<usize>, queued: &mut [bool]
     Ok(())
 }
 
-fn successors(op: &Op, pc: usize, prep: &Prepared, return_points: &[usize]) -> Vec<usize> {
+/// Calls `f` with each op that can run after `op` at `pc` (exception edges aside).
+pub(super) fn for_each_successor(
+    op: &Op,
+    pc: usize,
+    prep: &Prepared,
+    return_points: &[usize],
+    mut f: impl FnMut(usize) -> Result<(), String>,
+) -> Result<(), String> {
     match *op {
-        Op::Goto(t) | Op::Jsr(t) => vec![t as usize],
+        Op::Goto(t) | Op::Jsr(t) => f(t as usize),
         Op::If(_, t) | Op::IfIcmp(_, t) | Op::IfAcmpEq(t) | Op::IfAcmpNe(t) | Op::IfNull(t) | Op::IfNonNull(t) => {
-            vec![pc + 1, t as usize]
+            f(pc + 1)?;
+            f(t as usize)
         }
         Op::TableSwitch(i) | Op::LookupSwitch(i) => {
             let sw = &prep.switches[i as usize];
-            let mut v: Vec<usize> = sw.dense.iter().chain(sw.pairs.iter().map(|p| &p.1)).map(|&t| t as usize).collect();
-            v.push(sw.default as usize);
-            v
+            for &t in sw.dense.iter().chain(sw.pairs.iter().map(|p| &p.1)) {
+                f(t as usize)?;
+            }
+            f(sw.default as usize)
         }
-        Op::Ret(_) => return_points.to_vec(),
-        Op::Return | Op::Return1 | Op::Return2 | Op::Athrow => Vec::new(),
-        _ => vec![pc + 1],
+        Op::Ret(_) => return_points.iter().try_for_each(|&r| f(r)),
+        Op::Return | Op::Return1 | Op::Return2 | Op::Athrow | Op::FellOff => Ok(()),
+        _ => f(pc + 1),
     }
 }
 
@@ -217,10 +226,10 @@ fn local(s: &mut State, n: u16, max_locals: usize) -> Result<&mut Kind, String> 
 fn step(op: &Op, s: &mut State, operands: &dyn Operands, max_locals: usize) -> Result<(), String> {
     use Op::*;
     match *op {
-        Nop | Iinc(..) | Goto(_) | Ret(_) | CheckCast(_) | Return | Return1 | Return2 => {}
+        Nop | Iinc(..) | Goto(_) | Ret(_) | CheckCast(_) | Return | Return1 | Return2 | FellOff => {}
         AconstNull | LdcString(_) | LdcClass(_) | LdcOther(_) | New(_) => s.stack.push(Kind::Ref),
         Iconst(_) | Fconst(_) | Jsr(_) => s.push_vals(1),
-        Lconst(_) | Dconst(_) => s.push_vals(2),
+        Const2(_) => s.push_vals(2),
         Load(n) => {
             let k = *local(s, n, max_locals)?;
             s.stack.push(k);
@@ -322,6 +331,18 @@ fn step(op: &Op, s: &mut State, operands: &dyn Operands, max_locals: usize) -> R
             let t = operands.field_type(op).ok_or("unknown field type")?;
             s.pop(1 + t.slots())?;
         }
+        GetFieldInt(_) | GetFieldWide(_) | GetFieldRef(_) | GetFieldQ(..) | PutFieldInt(_) | PutFieldWide(_)
+        | PutFieldRef(_) | PutFieldQ(..) => match op.quick_field_shape() {
+            Some((false, t)) => {
+                s.pop(1)?;
+                s.push_type(t);
+            }
+            Some((true, t)) => s.pop(1 + t.slots())?,
+            None => unreachable!("quickened field op without a shape"),
+        },
+        LoadLoad(..) | StoreLoad(..) | ArrayLoadLL(..) | IfIcmpLL(..) | IincGoto(..) | LoadAddConst(..) | DaddL(_)
+        | DsubL(_) | DmulL(_) | AddConst(_) | Store2Load2(..) | Dup2ArrayLoad(_) | ArrayLoadL(..) | LoadGetFieldInt(..)
+        | LoadGetFieldWide(..) | LoadGetFieldRef(..) | InvokeInterfaceIC(..) => return Err("superinstruction among the plain ops".into()),
         InvokeVirtual(_) | InvokeSpecial(_) | InvokeStatic(_) | InvokeInterface(_) | InvokeDynamic(_) => {
             let (pops, ret) = operands.invoke(op).ok_or("unknown invoke signature")?;
             s.pop(pops)?;
@@ -381,23 +402,23 @@ impl Operands for MethodOperands<'_> {
 
     fn invoke(&self, op: &Op) -> Option<(usize, BasicType)> {
         let receiver = usize::from(!matches!(op, Op::InvokeStatic(_) | Op::InvokeDynamic(_)));
-        let desc: String = match *op {
+        let desc: &str = match *op {
             Op::InvokeDynamic(site) => {
                 let cp_index = self.prep.indy.get(site as usize)?.cp_index;
                 let cp = &self.class.file.as_ref()?.constant_pool;
                 let classfile::Constant::InvokeDynamic { name_and_type_index, .. } = cp.get(cp_index)? else { return None };
-                cp.name_and_type(*name_and_type_index)?.1.to_string()
+                cp.name_and_type(*name_and_type_index)?.1
             }
             Op::InvokeVirtual(i) | Op::InvokeSpecial(i) | Op::InvokeStatic(i) | Op::InvokeInterface(i) => match &self.class.file {
-                Some(cf) => cf.constant_pool.member_ref(i)?.descriptor.to_string(),
+                Some(cf) => cf.constant_pool.member_ref(i)?.descriptor,
                 None => match self.class.cp_cache.get(i as usize)?.get()? {
-                    crate::class::resolve::Resolved::Method { method, .. } => method.descriptor.to_string(),
+                    crate::class::resolve::Resolved::Method { method, .. } => &method.descriptor,
                     _ => return None,
                 },
             },
             _ => return None,
         };
-        let (_, ret, slots) = crate::class::loader::parse_sig(&desc);
+        let (slots, ret) = crate::class::loader::sig_shape(desc);
         Some((slots as usize + receiver, ret))
     }
 }
@@ -420,16 +441,8 @@ mod tests {
     }
 
     fn prep(ops: Vec<Op>, handlers: Vec<Handler>, switches: Vec<Switch>, max_locals: u16, max_stack: u16) -> Prepared {
-        Prepared {
-            bcis: (0..ops.len() as u32).collect(),
-            ops: ops.into(),
-            handlers: handlers.into(),
-            switches: switches.into(),
-            indy: Box::new([]),
-            max_locals,
-            max_stack,
-            oopmaps: OnceLock::new(),
-        }
+        let bcis = (0..ops.len() as u32).collect();
+        Prepared::new(ops, bcis, handlers, switches, Vec::new(), vec![0], max_locals, max_stack)
     }
 
     #[test]
@@ -507,7 +520,7 @@ mod tests {
     #[test]
     fn dup_forms_and_wide_values() {
         let p = prep(
-            vec![Op::Lconst(1), Op::AconstNull, Op::DupX2, Op::Pop, Op::Pop2, Op::Dup, Op::Pop, Op::Pop, Op::Return],
+            vec![Op::Const2(0), Op::AconstNull, Op::DupX2, Op::Pop, Op::Pop2, Op::Dup, Op::Pop, Op::Pop, Op::Return],
             vec![],
             vec![],
             0,
@@ -545,8 +558,9 @@ mod tests {
     fn malformed_code_is_an_error_not_a_panic() {
         let p = prep(vec![Op::Pop, Op::Return], vec![], vec![], 0, 1);
         assert!(compute(&p, &[], &NoOperands).is_err());
+        // Running off the end reaches the appended FellOff op, which throws when executed.
         let p = prep(vec![Op::Nop], vec![], vec![], 0, 1);
-        assert!(compute(&p, &[], &NoOperands).is_err());
+        assert!(compute(&p, &[], &NoOperands).unwrap().at(1).is_some());
         let p = prep(vec![Op::Load(9), Op::Return], vec![], vec![], 1, 1);
         assert!(compute(&p, &[], &NoOperands).is_err());
     }

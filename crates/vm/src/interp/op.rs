@@ -34,9 +34,10 @@ pub enum Op {
     Nop,
     AconstNull,
     Iconst(i32),
-    Lconst(i64),
     Fconst(f32),
-    Dconst(f64),
+    /// Push a two-slot constant (long or double bits) from `Prepared::wide`; kept out of line
+    /// so that an op stays eight bytes.
+    Const2(u32),
     LdcString(u16),
     LdcClass(u16),
     /// MethodType, MethodHandle or dynamic constant.
@@ -137,6 +138,17 @@ pub enum Op {
     PutStatic(u16),
     GetField(u16),
     PutField(u16),
+    /// Quickened `getfield`/`putfield` of a non-volatile field, with its byte offset, known
+    /// when the method was prepared (see `exec::quicken`): one op per width so that the
+    /// interpreter dispatches once; `Q` carries the sub-word types.
+    GetFieldInt(u32),
+    GetFieldWide(u32),
+    GetFieldRef(u32),
+    GetFieldQ(BasicType, u32),
+    PutFieldInt(u32),
+    PutFieldWide(u32),
+    PutFieldRef(u32),
+    PutFieldQ(BasicType, u32),
     InvokeVirtual(u16),
     InvokeSpecial(u16),
     InvokeStatic(u16),
@@ -153,12 +165,80 @@ pub enum Op {
     MonitorEnter,
     MonitorExit,
     MultiANewArray(u16, u8),
+    /// Appended after the last instruction: reached only by code that runs off its end.
+    FellOff,
+
+    // Superinstructions: built by `fuse` into the executable copy of the ops only. Each one
+    // at index i does the work of the plain ops i..i+k (which stay in place after it, for
+    // branches into them and as the slow path), then continues at i+k.
+    /// load a; load b.
+    LoadLoad(u16, u16),
+    /// store a; load b.
+    StoreLoad(u16, u16),
+    /// load a (array); load i (index); xaload.
+    ArrayLoadLL(BasicType, u16, u16),
+    /// iload a; iload b; if_icmp<cond> target.
+    IfIcmpLL(Cond, u16, u16, u16),
+    /// iinc n d; goto target.
+    IincGoto(u16, i16, u16),
+    /// iload n; iconst k; iadd (isub becomes the negated constant).
+    LoadAddConst(u16, i32),
+    /// dload n; dadd / dsub / dmul: the top of stack with a local.
+    DaddL(u16),
+    DsubL(u16),
+    DmulL(u16),
+    /// iconst k; iadd (isub becomes the negated constant): the top of stack plus k.
+    AddConst(i32),
+    /// store2 a; load2 b.
+    Store2Load2(u16, u16),
+    /// dup2; xaload: an element read for a compound assignment.
+    Dup2ArrayLoad(BasicType),
+    /// load n (index); xaload: the array on the stack, the index in a local.
+    ArrayLoadL(BasicType, u16),
+    /// invokeinterface with the index of its inline cache (`Prepared::icache`).
+    InvokeInterfaceIC(u16, u32),
+    /// aload n; getfield (quickened, by width).
+    LoadGetFieldInt(u16, u32),
+    LoadGetFieldWide(u16, u32),
+    LoadGetFieldRef(u16, u32),
+}
+
+impl Op {
+    /// The quickened field forms of a `getfield` (`put` false) or `putfield` of type `ty`.
+    pub fn quick_field(put: bool, ty: BasicType, offset: u32) -> Op {
+        use BasicType::*;
+        match (put, ty) {
+            (false, Int | Float) => Op::GetFieldInt(offset),
+            (false, Long | Double) => Op::GetFieldWide(offset),
+            (false, Ref) => Op::GetFieldRef(offset),
+            (false, _) => Op::GetFieldQ(ty, offset),
+            (true, Int | Float) => Op::PutFieldInt(offset),
+            (true, Long | Double) => Op::PutFieldWide(offset),
+            (true, Ref) => Op::PutFieldRef(offset),
+            (true, _) => Op::PutFieldQ(ty, offset),
+        }
+    }
+
+    /// For a quickened field op: whether it stores, and a type of its width and kind.
+    pub fn quick_field_shape(&self) -> Option<(bool, BasicType)> {
+        Some(match *self {
+            Op::GetFieldInt(_) => (false, BasicType::Int),
+            Op::GetFieldWide(_) => (false, BasicType::Long),
+            Op::GetFieldRef(_) => (false, BasicType::Ref),
+            Op::GetFieldQ(t, _) => (false, t),
+            Op::PutFieldInt(_) => (true, BasicType::Int),
+            Op::PutFieldWide(_) => (true, BasicType::Long),
+            Op::PutFieldRef(_) => (true, BasicType::Ref),
+            Op::PutFieldQ(t, _) => (true, t),
+            _ => return None,
+        })
+    }
 }
 
 #[cfg(test)]
 mod tests {
     #[test]
     fn op_is_compact() {
-        assert!(std::mem::size_of::<super::Op>() <= 16);
+        assert!(std::mem::size_of::<super::Op>() <= 8);
     }
 }

@@ -38,12 +38,18 @@ pub fn load_field(o: ObjRef, off: usize, ty: BasicType, volatile: bool) -> u64 {
             BasicType::Int | BasicType::Float => o.atomic_u32(off).load(Ordering::SeqCst) as u64,
             _ => {
                 fence(Ordering::SeqCst);
-                let v = load_field(o, off, ty, false);
+                let v = load_plain(o, off, ty);
                 fence(Ordering::SeqCst);
                 v
             }
         };
     }
+    load_plain(o, off, ty)
+}
+
+/// Loads a non-volatile field of type `ty` at `off` as a slot value.
+#[inline(always)]
+pub fn load_plain(o: ObjRef, off: usize, ty: BasicType) -> u64 {
     match ty {
         BasicType::Int | BasicType::Float => o.read::<u32>(off) as u64,
         BasicType::Long | BasicType::Double | BasicType::Ref => o.read::<u64>(off),
@@ -69,12 +75,19 @@ pub fn store_field(heap: &Heap, o: ObjRef, off: usize, ty: BasicType, volatile: 
             BasicType::Int | BasicType::Float => o.atomic_u32(off).store(v as u32, Ordering::SeqCst),
             _ => {
                 fence(Ordering::SeqCst);
-                store_field(heap, o, off, ty, false, v);
+                store_plain(heap, o, off, ty, v);
                 fence(Ordering::SeqCst);
             }
         }
         return;
     }
+    store_plain(heap, o, off, ty, v)
+}
+
+/// Stores slot value `v` into a non-volatile field of type `ty` at `off` (references through
+/// `heap`'s write barrier).
+#[inline(always)]
+pub fn store_plain(heap: &Heap, o: ObjRef, off: usize, ty: BasicType, v: u64) {
     match ty {
         BasicType::Int | BasicType::Float => o.write::<u32>(off, v as u32),
         BasicType::Long | BasicType::Double => o.write::<u64>(off, v),

@@ -1,0 +1,136 @@
+//! Inline caches for `invokeinterface`: per call site, the receiver classes seen so far and
+//! the method each one selected, so that a repeated call skips the interface-table lookup.
+//!
+//! A cache holds up to [`WAYS`] classes (monomorphic, then polymorphic); a site that sees
+//! more is megamorphic and keeps the first ones. Entries are immutable pairs published with
+//! one pointer store, so threads racing to fill a cache never see a class paired with another
+//! class's method. `invokevirtual` needs no cache: its selection is one vtable load.
+//! This module owns the cache only; selection itself stays in `exec::select_interface`.
+
+use std::ptr;
+use std::sync::atomic::{AtomicPtr, Ordering};
+
+use crate::class::{Class, Method};
+
+/// Receiver classes remembered per call site.
+pub const WAYS: usize = 4;
+
+/// An `invokeinterface` site's cache: receiver class to selected method.
+pub type InlineCache = Cache<Class, Method>;
+
+struct Entry<K: 'static, V: 'static> {
+    class: &'static K,
+    method: &'static V,
+}
+
+/// Up to [`WAYS`] pairs of `&'static K` (compared by address) to `&'static V`.
+pub struct Cache<K: 'static, V: 'static> {
+    entries: [AtomicPtr<Entry<K, V>>; WAYS],
+}
+
+impl<K, V> Default for Cache<K, V> {
+    fn default() -> Self {
+        Cache { entries: std::array::from_fn(|_| AtomicPtr::new(ptr::null_mut())) }
+    }
+}
+
+impl<K, V> std::fmt::Debug for Cache<K, V> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let filled = self.entries.iter().filter(|e| !e.load(Ordering::Relaxed).is_null()).count();
+        write!(f, "InlineCache({filled}/{WAYS})")
+    }
+}
+
+impl<K, V> Cache<K, V> {
+    /// The method cached for receiver class `c`.
+    #[inline(always)]
+    pub fn lookup(&self, c: &'static K) -> Option<&'static V> {
+        for slot in &self.entries {
+            let e = slot.load(Ordering::Acquire);
+            if e.is_null() {
+                return None;
+            }
+            // SAFETY: a non-null entry was published by `insert` from a leaked Box and is
+            // freed only when the cache itself is dropped.
+            let e = unsafe { &*e };
+            if ptr::eq(e.class, c) {
+                return Some(e.method);
+            }
+        }
+        None
+    }
+
+    /// Remembers that receiver class `c` selects `m` (ignored when the cache is full).
+    pub fn insert(&self, c: &'static K, m: &'static V) {
+        let new = Box::into_raw(Box::new(Entry { class: c, method: m }));
+        for slot in &self.entries {
+            match slot.compare_exchange(ptr::null_mut(), new, Ordering::AcqRel, Ordering::Acquire) {
+                Ok(_) => return,
+                // SAFETY: as in `lookup`.
+                Err(existing) if ptr::eq(unsafe { &*existing }.class, c) => break,
+                Err(_) => {}
+            }
+        }
+        // SAFETY: `new` was not published, so this is its only owner.
+        drop(unsafe { Box::from_raw(new) });
+    }
+}
+
+impl<K, V> Drop for Cache<K, V> {
+    fn drop(&mut self) {
+        for slot in &mut self.entries {
+            let e = *slot.get_mut();
+            if !e.is_null() {
+                // SAFETY: published entries are owned by the cache, and `&mut self` means no
+                // reader is left.
+                drop(unsafe { Box::from_raw(e) });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn remembers_up_to_ways_classes() {
+        let classes: Vec<&'static u32> = (0..WAYS as u32 + 1).map(|i| &*Box::leak(Box::new(i))).collect();
+        let methods: Vec<&'static u64> = (0..WAYS as u64 + 1).map(|i| &*Box::leak(Box::new(i))).collect();
+        let ic: Cache<u32, u64> = Cache::default();
+        assert!(ic.lookup(classes[0]).is_none());
+        for (c, m) in classes.iter().zip(&methods) {
+            ic.insert(c, m);
+        }
+        for i in 0..WAYS {
+            assert!(ptr::eq(ic.lookup(classes[i]).unwrap(), methods[i]));
+        }
+        assert!(ic.lookup(classes[WAYS]).is_none(), "megamorphic: the extra class is not cached");
+        ic.insert(classes[0], methods[0]);
+        assert!(ptr::eq(ic.lookup(classes[0]).unwrap(), methods[0]));
+    }
+
+    #[test]
+    fn racing_fills_never_mix_pairs() {
+        let keys: Vec<&'static u32> = (0..8u32).map(|i| &*Box::leak(Box::new(i))).collect();
+        let vals: Vec<&'static u64> = (0..8u64).map(|i| &*Box::leak(Box::new(i * 10))).collect();
+        for _ in 0..200 {
+            let ic: Cache<u32, u64> = Cache::default();
+            std::thread::scope(|s| {
+                for t in 0..4 {
+                    let (ic, keys, vals) = (&ic, &keys, &vals);
+                    s.spawn(move || {
+                        for k in [t, t + 4, t] {
+                            ic.insert(keys[k], vals[k]);
+                            for j in 0..8 {
+                                if let Some(v) = ic.lookup(keys[j]) {
+                                    assert_eq!(*v, *keys[j] as u64 * 10);
+                                }
+                            }
+                        }
+                    });
+                }
+            });
+        }
+    }
+}
