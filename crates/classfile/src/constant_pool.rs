@@ -7,11 +7,13 @@ use crate::error::{Result, bail, cfe};
 use crate::mutf8;
 use crate::reader::Reader;
 
-/// A CONSTANT_Utf8 entry: raw modified-UTF-8 bytes plus a Rust string decoded lossily
-/// (lone surrogates become U+FFFD). `utf16()` gives exact Java chars.
+/// A CONSTANT_Utf8 entry: a Rust string decoded lossily (lone surrogates become U+FFFD), plus
+/// the raw modified-UTF-8 bytes when they are not plain ASCII (for ASCII they are the text's
+/// own bytes, and keeping one copy halves the allocations of class parsing). `utf16()` gives
+/// exact Java chars.
 #[derive(Debug, Clone)]
 pub struct Utf8 {
-    pub bytes: Box<[u8]>,
+    bytes: Option<Box<[u8]>>,
     pub text: Box<str>,
 }
 
@@ -19,26 +21,27 @@ impl Utf8 {
     /// Decodes modified UTF-8 bytes; errors if they are not valid modified UTF-8.
     pub fn from_mutf8(bytes: &[u8]) -> Result<Utf8> {
         let text = mutf8::decode_lossy(bytes)?.into_boxed_str();
-        Ok(Utf8 {
-            bytes: bytes.into(),
-            text,
-        })
+        let bytes = (!bytes.is_ascii()).then(|| bytes.into());
+        Ok(Utf8 { bytes, text })
     }
 
     /// Builds an entry from a Rust string.
     pub fn from_text(text: &str) -> Utf8 {
-        Utf8 {
-            bytes: mutf8::encode_str(text).into_boxed_slice(),
-            text: text.into(),
-        }
+        let bytes = (!text.is_ascii() || text.contains('\0')).then(|| mutf8::encode_str(text).into_boxed_slice());
+        Utf8 { bytes, text: text.into() }
+    }
+
+    /// The modified-UTF-8 bytes of the entry.
+    pub fn bytes(&self) -> &[u8] {
+        self.bytes.as_deref().unwrap_or(self.text.as_bytes())
     }
 
     /// The exact Java characters (UTF-16 code units, lone surrogates included).
     pub fn utf16(&self) -> Vec<u16> {
-        if self.bytes.is_ascii() {
-            return self.bytes.iter().map(|&b| u16::from(b)).collect();
+        match &self.bytes {
+            None => self.text.bytes().map(u16::from).collect(),
+            Some(b) => mutf8::decode(b).unwrap_or_else(|_| self.text.encode_utf16().collect()),
         }
-        mutf8::decode(&self.bytes).unwrap_or_else(|_| self.text.encode_utf16().collect())
     }
 
     /// The text (lossy for lone surrogates).
