@@ -1079,10 +1079,7 @@ mod tests {
     use classfile::Utf8;
 
     fn utf8(s: &str) -> Constant {
-        Constant::Utf8(Utf8 {
-            bytes: s.as_bytes().into(),
-            text: s.into(),
-        })
+        Constant::Utf8(Utf8::from_text(s))
     }
 
     /// cp: 1 Utf8 "java/lang/Object", 2 Class #1, 3 Utf8 "[I", 4 Class #3,

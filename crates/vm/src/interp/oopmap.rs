@@ -428,7 +428,6 @@ mod tests {
     use super::*;
     use crate::interp::decode::{Handler, Switch};
     use crate::interp::op::Cond;
-    use std::sync::OnceLock;
 
     struct NoOperands;
     impl Operands for NoOperands {
