@@ -246,6 +246,31 @@ fn jsr_ret_goto_w_and_wide_run_like_hotspot() {
     assert_eq!(String::from_utf8_lossy(&x.stdout), "5\n1005\n");
 }
 
+/// With the verifier off, code that would take the interpreter's frame out of bounds (a stack
+/// that grows round a loop, a `ret` to an op that is no return point) is a VerifyError from
+/// jxvm's own frame proof, never a crash.
+#[test]
+fn unverified_code_cannot_leave_the_frame() {
+    if !have_jdk() {
+        return;
+    }
+    let d = scratch("unverified");
+    #[rustfmt::skip]
+    let cases: [(&str, Vec<u8>, &str); 2] = [
+        ("Grow", vec![0x03, 0xa7, 0xff, 0xff], "stack depth"),      // iconst_0; goto 0
+        ("BadRet", vec![0x05, 0x3c, 0xa9, 1, 0xb1], "Falling off"), // iconst_2; istore_1; ret 1; return
+    ];
+    for (name, code, why) in cases {
+        let mut p = asm::Pool::new();
+        std::fs::write(d.join(format!("{name}.class")), asm::class_with_main(name, &mut p, &code, 2, 2)).unwrap();
+        let x = jxvm().args(["-Xverify:none", "-cp"]).arg(&d).arg(name).output().unwrap();
+        let err = String::from_utf8_lossy(&x.stderr);
+        assert_eq!(x.status.code(), Some(1), "{name}: {err}");
+        assert!(err.contains("java.lang.VerifyError") && err.contains(why), "{name}: {err}");
+        assert!(!err.contains("panicked"), "{name}: {err}");
+    }
+}
+
 #[test]
 fn thread_blocked_reading_stdin_does_not_hold_up_collections() {
     if !have_jdk() {

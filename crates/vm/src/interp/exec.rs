@@ -220,6 +220,11 @@ fn null_check(t: &mut JThread, v: u64) -> JResult<ObjRef> {
     }
 }
 
+/// Whether op index `pc` follows a `jsr` (a place `ret` may go back to).
+fn is_return_point(prep: &Prepared, pc: usize) -> bool {
+    pc > 0 && matches!(prep.ops.get(pc - 1), Some(Op::Jsr(_)))
+}
+
 /// The array and index of an element access that needs no exception (a superinstruction's
 /// fast path); `None` for a null array or an index out of bounds.
 #[inline(always)]
@@ -877,9 +882,11 @@ fn run(
                 pc = target as usize;
             }
             Op::Ret(n) => {
-                // The local holds a return address only in verified code: keep `pc` an op index.
+                // The local holds a return address only in verified code. The frame proof
+                // covers return points (the ops after a jsr) at this ret's depth, so anything
+                // else goes to the final FellOff op, which throws VerifyError.
                 pc = S!(bp + n as usize) as usize;
-                if pc >= code.len() {
+                if !is_return_point(prep, pc) {
                     pc = code.len() - 1;
                 }
             }
