@@ -57,6 +57,7 @@ const COMPLETE: &[&str] = &[
     "jdk/internal/reflect/NativeMethodAccessorImpl",
     "jdk/internal/reflect/NativeConstructorAccessorImpl",
     "java/net/DatagramPacket",
+    "java/net/NetworkInterface",
     "java/nio/MappedMemoryUtils",
     "sun/nio/ch/DatagramChannelImpl",
     "sun/nio/ch/DatagramDispatcher",

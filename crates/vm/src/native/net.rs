@@ -22,6 +22,7 @@ pub fn register(r: &mut Registry) {
     register_dispatchers(r);
     register_datagrams(r);
     register_linux_options(r);
+    register_network_interface(r);
 }
 
 // IOStatus codes.
@@ -153,13 +154,6 @@ fn register_inet(r: &mut Registry) {
     for c in ["java/net/InetAddress", "java/net/Inet4Address", "java/net/Inet6Address", "java/net/NetworkInterface", "java/net/DatagramPacket"] {
         r.add(c, "init", "()V", |_, _| Ok(0));
     }
-    r.add("java/net/NetworkInterface", "boundInetAddress0", "(Ljava/net/InetAddress;)Z", |t, a| {
-        let ip = inet_address(t, a[0])?;
-        match net::address_bound(ip) {
-            Ok(b) => Ok(ret_bool(b)),
-            Err(e) => Err(throw_errno(t, "java/net/SocketException", e)),
-        }
-    });
     r.add("java/net/InetAddressImplFactory", "isIPv6Supported", "()Z", |_, _| Ok(ret_bool(net::ipv6_available())));
     for (c, v6) in [("java/net/Inet4AddressImpl", false), ("java/net/Inet6AddressImpl", true)] {
         r.add(c, "getLocalHostName", "()Ljava/lang/String;", |t, _| {
@@ -226,6 +220,232 @@ fn lookup_all(t: &mut JThread, a: &[u64], v6: bool) -> JResult<u64> {
     let arr = t.handle_get(h);
     t.handles.truncate(h);
     Ok(arr.slot())
+}
+
+// ---- java.net.NetworkInterface ----
+
+fn register_network_interface(r: &mut Registry) {
+    let n = "java/net/NetworkInterface";
+    r.add(n, "getAll", "()[Ljava/net/NetworkInterface;", ni_get_all);
+    r.add(n, "getByName0", "(Ljava/lang/String;)Ljava/net/NetworkInterface;", |t, a| {
+        let name_obj = nonnull(t, a[0])?;
+        let name = t.rust_string(name_obj);
+        let all = interfaces(t)?;
+        match all.iter().find(|i| i.name == name) {
+            Some(i) => Ok(new_network_interface(t, i)?.slot()),
+            None => Ok(0),
+        }
+    });
+    r.add(n, "getByIndex0", "(I)Ljava/net/NetworkInterface;", |t, a| {
+        let index = jint(a[0]);
+        if index <= 0 {
+            return Ok(0);
+        }
+        let all = interfaces(t)?;
+        match all.iter().find(|i| i.index == index) {
+            Some(i) => Ok(new_network_interface(t, i)?.slot()),
+            None => Ok(0),
+        }
+    });
+    r.add(n, "getByInetAddress0", "(Ljava/net/InetAddress;)Ljava/net/NetworkInterface;", |t, a| {
+        let all = interfaces(t)?;
+        match bound_interface(t, &all, a[0])? {
+            Some(i) => Ok(new_network_interface(t, &all[i])?.slot()),
+            None => Ok(0),
+        }
+    });
+    r.add(n, "boundInetAddress0", "(Ljava/net/InetAddress;)Z", |t, a| {
+        let all = interfaces(t)?;
+        Ok(ret_bool(bound_interface(t, &all, a[0])?.is_some()))
+    });
+    r.add(n, "isUp0", "(Ljava/lang/String;I)Z", |t, a| {
+        let f = interface_flags(t, a[0])?;
+        Ok(ret_bool(f & libc::IFF_UP != 0 && f & libc::IFF_RUNNING != 0))
+    });
+    r.add(n, "isLoopback0", "(Ljava/lang/String;I)Z", |t, a| Ok(ret_bool(interface_flags(t, a[0])? & libc::IFF_LOOPBACK != 0)));
+    r.add(n, "supportsMulticast0", "(Ljava/lang/String;I)Z", |t, a| {
+        Ok(ret_bool(interface_flags(t, a[0])? & libc::IFF_MULTICAST != 0))
+    });
+    r.add(n, "isP2P0", "(Ljava/lang/String;I)Z", |t, a| Ok(ret_bool(interface_flags(t, a[0])? & libc::IFF_POINTOPOINT != 0)));
+    r.add(n, "getMacAddr0", "([BLjava/lang/String;I)[B", |t, a| {
+        // Linux reads the hardware address by name; the IPv4 address argument is not needed.
+        let name = interface_name(t, a[1])?;
+        match net::interface_hardware_address(&name) {
+            Ok(Some(mac)) => Ok(t.new_byte_array(&mac)?.slot()),
+            Ok(None) => Ok(0),
+            Err(e) => Err(ioctl_error(t, e, "ioctl(SIOCGIFHWADDR) failed")),
+        }
+    });
+    r.add(n, "getMTU0", "(Ljava/lang/String;I)I", |t, a| {
+        let name = interface_name(t, a[0])?;
+        match net::interface_mtu(&name) {
+            Ok(mtu) => Ok(ret_int(mtu)),
+            Err(e) => Err(ioctl_error(t, e, "ioctl(SIOCGIFMTU) failed")),
+        }
+    });
+}
+
+/// libnet's SocketException for a failed call: the error text, then the call in parentheses.
+fn ioctl_error(t: &mut JThread, e: Errno, call: &str) -> Thrown {
+    let msg = format!("{} ({call})", fs::strerror(e));
+    t.throw_new("java/net/SocketException", Some(&msg))
+}
+
+fn interface_name(t: &mut JThread, v: u64) -> JResult<String> {
+    match crate::heap::from_slot(v) {
+        Some(o) => Ok(t.rust_string(o)),
+        None => Err(t.throw_new("java/lang/NullPointerException", Some("network interface name is NULL"))),
+    }
+}
+
+fn interface_flags(t: &mut JThread, name: u64) -> JResult<i32> {
+    let name = interface_name(t, name)?;
+    net::interface_flags(&name).map_err(|e| ioctl_error(t, e, "ioctl SIOCGLIFFLAGS failed"))
+}
+
+/// The host's interfaces, in libnet's order. As libnet's `ipv6_available()`, IPv6 addresses
+/// are left out under -Djava.net.preferIPv4Stack=true.
+fn interfaces(t: &mut JThread) -> JResult<Vec<net::Interface>> {
+    let prefer_v4 = t.vm.opts.props.iter().rev().find(|(k, _)| k == "java.net.preferIPv4Stack").is_some_and(|(_, v)| v.eq_ignore_ascii_case("true"));
+    net::interfaces(!prefer_v4 && net::ipv6_available()).map_err(|e| ioctl_error(t, e, "ioctl(SIOCGIFCONF) failed"))
+}
+
+/// The position in `all` of the (top-level) interface that has the address of the
+/// InetAddress `ia` (libnet's `find_bound_interface`). An IPv6 address with a scope id
+/// matches only on the interface of that scope.
+fn bound_interface(t: &mut JThread, all: &[net::Interface], ia: u64) -> JResult<Option<usize>> {
+    let ip = inet_address(t, ia)?;
+    let scope = scope_id(t, ia)?;
+    for (pos, i) in all.iter().enumerate() {
+        for a in &i.addrs {
+            if a.ip.is_ipv6() != ip.is_ipv6() {
+                continue;
+            }
+            if ip.is_ipv6() && scope != 0 && scope != a.scope_id {
+                // libnet stops looking at this interface's addresses here.
+                break;
+            }
+            if a.ip == ip {
+                return Ok(Some(pos));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// `NetworkInterface[] getAll()`: every interface with an address; null when there is none.
+fn ni_get_all(t: &mut JThread, _: &[u64]) -> JResult<u64> {
+    let all = interfaces(t)?;
+    if all.is_empty() {
+        return Ok(0);
+    }
+    let ni_class = t.load_boot("java/net/NetworkInterface")?;
+    let arr = t.new_array_of(ni_class, all.len() as i32)?;
+    let h = t.handle(arr);
+    for (k, i) in all.iter().enumerate() {
+        let o = match new_network_interface(t, i) {
+            Ok(o) => o,
+            Err(e) => {
+                t.handles.truncate(h);
+                return Err(e);
+            }
+        };
+        let arr = t.handle_get(h);
+        t.domain.heap.write_ref(arr, crate::heap::layout::ARRAY_BASE + k * 8, Some(o));
+    }
+    let arr = t.handle_get(h);
+    t.handles.truncate(h);
+    Ok(arr.slot())
+}
+
+/// A new java.net.NetworkInterface for `i`, with its addresses, bindings and sub-interfaces
+/// (libnet's `createNetworkInterface`).
+fn new_network_interface(t: &mut JThread, i: &net::Interface) -> JResult<ObjRef> {
+    let mark = t.handles.len();
+    let r = build_network_interface(t, i);
+    t.handles.truncate(mark);
+    r
+}
+
+fn set_ref(t: &mut JThread, holder: ObjRef, name: &str, v: Option<ObjRef>) -> JResult<()> {
+    let off = field(t, holder, name)?;
+    t.domain.heap.write_ref(holder, off, v);
+    Ok(())
+}
+
+fn set_element(t: &mut JThread, arr_handle: usize, k: usize, v_handle: usize) {
+    let arr = t.handle_get(arr_handle);
+    let v = t.handle_get(v_handle);
+    t.domain.heap.write_ref(arr, crate::heap::layout::ARRAY_BASE + k * 8, Some(v));
+}
+
+/// Builds the object for `new_network_interface`, leaving handles for it to release.
+fn build_network_interface(t: &mut JThread, i: &net::Interface) -> JResult<ObjRef> {
+    let ni_class = t.load_boot("java/net/NetworkInterface")?;
+    let ia_class = t.load_boot("java/net/InetAddress")?;
+    let ib_class = t.load_boot("java/net/InterfaceAddress")?;
+    let nif = t.construct(ni_class, "()V", &[])?;
+    let hn = t.handle(nif);
+    let name = t.new_string(&i.name)?;
+    let nif = t.handle_get(hn);
+    set_ref(t, nif, "name", Some(name))?;
+    set_ref(t, nif, "displayName", Some(name))?;
+    let off = field(t, nif, "index")?;
+    nif.write::<i32>(off, i.index);
+    let off = field(t, nif, "virtual")?;
+    nif.write::<u8>(off, i.is_virtual as u8);
+
+    let addrs = t.new_array_of(ia_class, i.addrs.len() as i32)?;
+    let ha = t.handle(addrs);
+    let binds = t.new_array_of(ib_class, i.addrs.len() as i32)?;
+    let hb = t.handle(binds);
+    for (k, a) in i.addrs.iter().enumerate() {
+        // libnet sets an IPv6 scope (id and interface) only when it is not zero; -1 leaves it
+        // unset.
+        let scope = if a.scope_id == 0 { u32::MAX } else { a.scope_id };
+        let ia = new_inet_address(t, None, a.ip, scope)?;
+        let hia = t.handle(ia);
+        if a.ip.is_ipv6() && a.scope_id != 0 {
+            let off = field(t, ia, "holder6")?;
+            if let Some(h6) = ia.read_ref(off) {
+                let nif = t.handle_get(hn);
+                set_ref(t, h6, "scope_ifname", Some(nif))?;
+            }
+        }
+        let ib = t.construct(ib_class, "()V", &[])?;
+        let hib = t.handle(ib);
+        if let Some(b) = a.broadcast {
+            let bo = new_inet_address(t, None, IpAddr::V4(b), 0)?;
+            let ib = t.handle_get(hib);
+            set_ref(t, ib, "broadcast", Some(bo))?;
+        }
+        let ib = t.handle_get(hib);
+        let ia = t.handle_get(hia);
+        set_ref(t, ib, "address", Some(ia))?;
+        let off = field(t, ib, "maskLength")?;
+        ib.write::<i16>(off, a.prefix);
+        set_element(t, ha, k, hia);
+        set_element(t, hb, k, hib);
+        t.handles.truncate(hia);
+    }
+
+    let childs = t.new_array_of(ni_class, i.childs.len() as i32)?;
+    let hc = t.handle(childs);
+    for (k, c) in i.childs.iter().enumerate() {
+        let co = new_network_interface(t, c)?;
+        let hco = t.handle(co);
+        let nif = t.handle_get(hn);
+        set_ref(t, co, "parent", Some(nif))?;
+        set_element(t, hc, k, hco);
+        t.handles.truncate(hco);
+    }
+
+    let nif = t.handle_get(hn);
+    for (f, h) in [("addrs", ha), ("bindings", hb), ("childs", hc)] {
+        let v = t.handle_get(h);
+        set_ref(t, nif, f, Some(v))?;
+    }
+    Ok(nif)
 }
 
 // ---- sun.nio.ch.Net ----

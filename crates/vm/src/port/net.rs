@@ -579,44 +579,253 @@ pub fn eventfd() -> FsResult<i32> {
     check(unsafe { libc::eventfd(0, libc::EFD_CLOEXEC) })
 }
 
-/// Whether `ip` is the address of one of the host's interfaces (getifaddrs).
-pub fn address_bound(ip: IpAddr) -> FsResult<bool> {
-    let mut list: *mut libc::ifaddrs = std::ptr::null_mut();
-    // SAFETY: list is a valid out-pointer; getifaddrs fills it with a list freed below.
-    check(unsafe { libc::getifaddrs(&mut list) })?;
-    let mut found = false;
-    let mut p = list;
-    while !p.is_null() {
-        // SAFETY: p is a node of the list getifaddrs returned, not yet freed.
-        let ifa = unsafe { &*p };
-        if !ifa.ifa_addr.is_null() {
-            // SAFETY: ifa_addr points to a sockaddr whose family says its real size; only
-            // AF_INET/AF_INET6 addresses (which fit a sockaddr_storage) are copied.
-            let fam = unsafe { (*ifa.ifa_addr).sa_family } as i32;
-            let size = match fam {
-                libc::AF_INET => std::mem::size_of::<libc::sockaddr_in>(),
-                libc::AF_INET6 => std::mem::size_of::<libc::sockaddr_in6>(),
-                _ => 0,
-            };
-            if size > 0 {
-                // SAFETY: sockaddr_storage is plain old data.
-                let mut ss: libc::sockaddr_storage = unsafe { std::mem::zeroed() };
-                // SAFETY: ifa_addr holds `size` bytes for its family; ss has room for them.
-                unsafe { std::ptr::copy_nonoverlapping(ifa.ifa_addr as *const u8, &mut ss as *mut _ as *mut u8, size) };
-                if fam == libc::AF_INET6 {
-                    // SAFETY: the family says ss holds a sockaddr_in6.
-                    let sin6 = unsafe { &*(&ss as *const libc::sockaddr_storage as *const libc::sockaddr_in6) };
-                    found |= ip == IpAddr::V6(Ipv6Addr::from(sin6.sin6_addr.s6_addr));
-                } else if let Ok(a) = from_raw(&ss) {
-                    found |= a.ip() == ip;
-                }
+// ---- network interfaces (libnet's NetworkInterface.c) ----
+
+/// One address of a network interface.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IfAddress {
+    pub ip: IpAddr,
+    /// For IPv6, the index of the interface (0 for IPv4).
+    pub scope_id: u32,
+    /// For IPv4 on a broadcast interface, its broadcast address.
+    pub broadcast: Option<Ipv4Addr>,
+    /// The network prefix length.
+    pub prefix: i16,
+}
+
+/// A network interface with its addresses and its alias (`eth0:1`) sub-interfaces.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Interface {
+    pub name: String,
+    /// The interface index, -1 when unknown.
+    pub index: i32,
+    pub is_virtual: bool,
+    pub addrs: Vec<IfAddress>,
+    pub childs: Vec<Interface>,
+}
+
+/// An `ifreq` naming `name` (truncated to IFNAMSIZ-1 bytes, and at a NUL, like strncpy).
+fn ifreq_named(name: &str) -> libc::ifreq {
+    // SAFETY: ifreq is plain old data; all zeroes is a valid value.
+    let mut r: libc::ifreq = unsafe { std::mem::zeroed() };
+    for (d, &b) in r.ifr_name.iter_mut().zip(name.as_bytes().iter().take(libc::IFNAMSIZ - 1).take_while(|&&b| b != 0)) {
+        *d = b as libc::c_char;
+    }
+    r
+}
+
+fn ifreq_name(r: &libc::ifreq) -> String {
+    let bytes: Vec<u8> = r.ifr_name.iter().take_while(|&&c| c != 0).map(|&c| c as u8).collect();
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// The IPv4 address in a `sockaddr` that the kernel filled in as a sockaddr_in.
+fn sockaddr_v4(sa: &libc::sockaddr) -> Ipv4Addr {
+    // The sockaddr_in layout: family (2), port (2), address (4), in sa_data[2..6].
+    Ipv4Addr::new(sa.sa_data[2] as u8, sa.sa_data[3] as u8, sa.sa_data[4] as u8, sa.sa_data[5] as u8)
+}
+
+/// A datagram socket for interface ioctls: IPv4, or IPv6 on a host without IPv4.
+fn ioctl_socket() -> FsResult<i32> {
+    // SAFETY: socket has no memory-safety preconditions.
+    let fd = unsafe { libc::socket(libc::AF_INET, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC, 0) };
+    if fd >= 0 {
+        return Ok(fd);
+    }
+    match errno() {
+        libc::EPROTONOSUPPORT | libc::EAFNOSUPPORT => {
+            // SAFETY: socket has no memory-safety preconditions.
+            check(unsafe { libc::socket(libc::AF_INET6, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC, 0) })
+        }
+        e => Err(e),
+    }
+}
+
+fn close_quietly(fd: i32) {
+    // SAFETY: fd was opened by the caller in this module and is closed once.
+    unsafe { libc::close(fd) };
+}
+
+/// Runs the interface ioctl `req` for `name` on a fresh socket; returns the filled `ifreq`.
+fn interface_ioctl(name: &str, req: libc::c_ulong) -> FsResult<libc::ifreq> {
+    let fd = ioctl_socket()?;
+    let r = ioctl_on(fd, name, req);
+    close_quietly(fd);
+    r
+}
+
+fn ioctl_on(fd: i32, name: &str, req: libc::c_ulong) -> FsResult<libc::ifreq> {
+    let mut r = ifreq_named(name);
+    // SAFETY: req is one of the SIOCGIF* requests, which read the name from and write their
+    // result into the ifreq passed.
+    check(unsafe { libc::ioctl(fd, req, &mut r as *mut libc::ifreq) })?;
+    Ok(r)
+}
+
+/// The interface flags (IFF_*) of `name` (SIOCGIFFLAGS).
+pub fn interface_flags(name: &str) -> FsResult<i32> {
+    let r = interface_ioctl(name, libc::SIOCGIFFLAGS)?;
+    // SAFETY: SIOCGIFFLAGS filled in the flags member.
+    Ok(unsafe { r.ifr_ifru.ifru_flags } as i32 & 0xffff)
+}
+
+/// The MTU of `name` (SIOCGIFMTU).
+pub fn interface_mtu(name: &str) -> FsResult<i32> {
+    let r = interface_ioctl(name, libc::SIOCGIFMTU)?;
+    // SAFETY: SIOCGIFMTU filled in the mtu member.
+    Ok(unsafe { r.ifr_ifru.ifru_mtu })
+}
+
+/// The 6-byte hardware address of `name` (SIOCGIFHWADDR); None when it is all zeroes (as for
+/// the loopback interface), which libnet reports as no address.
+pub fn interface_hardware_address(name: &str) -> FsResult<Option<[u8; 6]>> {
+    let r = interface_ioctl(name, libc::SIOCGIFHWADDR)?;
+    // SAFETY: SIOCGIFHWADDR filled in the hwaddr member.
+    let data = unsafe { r.ifr_ifru.ifru_hwaddr }.sa_data;
+    let mut mac = [0u8; 6];
+    for (m, &d) in mac.iter_mut().zip(data.iter()) {
+        *m = d as u8;
+    }
+    Ok(if mac.iter().all(|&b| b == 0) { None } else { Some(mac) })
+}
+
+/// The index of interface `name`, -1 when there is none.
+fn interface_index(name: &str) -> i32 {
+    let Ok(c) = std::ffi::CString::new(name) else { return -1 };
+    // SAFETY: c is a valid NUL-terminated string.
+    let i = unsafe { libc::if_nametoindex(c.as_ptr()) };
+    if i == 0 { -1 } else { i as i32 }
+}
+
+/// Adds `addr` of interface `name` to `list` (libnet's `addif`): a new interface is created on
+/// first sight, and an alias `parent:unit` whose parent exists becomes a virtual child of it
+/// (its address is listed on both). Lists are kept in discovery order.
+fn add_interface_address(list: &mut Vec<Interface>, name: &str, addr: IfAddress) {
+    let mut top = name.to_string();
+    let mut alias = None;
+    let mut is_virtual = false;
+    if let Some(colon) = name.find(':') {
+        let parent = &name[..colon];
+        if interface_flags(parent).is_ok() {
+            top = parent.to_string();
+            alias = Some(name.to_string());
+        } else {
+            is_virtual = true;
+        }
+    }
+    let pos = match list.iter().position(|i| i.name == top) {
+        Some(p) => p,
+        None => {
+            let index = interface_index(&top);
+            list.push(Interface { name: top, index, is_virtual, addrs: Vec::new(), childs: Vec::new() });
+            list.len() - 1
+        }
+    };
+    let parent = &mut list[pos];
+    parent.addrs.push(addr.clone());
+    if let Some(vname) = alias {
+        let cpos = match parent.childs.iter().position(|c| c.name == vname) {
+            Some(p) => p,
+            None => {
+                let index = interface_index(&vname);
+                parent.childs.push(Interface { name: vname, index, is_virtual: true, addrs: Vec::new(), childs: Vec::new() });
+                parent.childs.len() - 1
+            }
+        };
+        parent.childs[cpos].addrs.push(addr);
+    }
+}
+
+/// The interfaces with IPv4 addresses (SIOCGIFCONF), with broadcast address and prefix.
+fn enum_ipv4(fd: i32, list: &mut Vec<Interface>) -> FsResult<()> {
+    // SAFETY: ifconf is plain old data; a null buffer asks only for the size needed.
+    let mut ifc: libc::ifconf = unsafe { std::mem::zeroed() };
+    // SAFETY: with a null buffer SIOCGIFCONF only writes ifc_len.
+    check(unsafe { libc::ioctl(fd, libc::SIOCGIFCONF, &mut ifc as *mut libc::ifconf) })?;
+    let size = std::mem::size_of::<libc::ifreq>();
+    let count = (ifc.ifc_len.max(0) as usize).div_ceil(size) + 1;
+    // SAFETY: ifreq is plain old data; all zeroes is a valid value.
+    let mut reqs: Vec<libc::ifreq> = (0..count).map(|_| unsafe { std::mem::zeroed() }).collect();
+    ifc.ifc_len = (count * size) as libc::c_int;
+    ifc.ifc_ifcu.ifcu_req = reqs.as_mut_ptr();
+    // SAFETY: the buffer holds ifc_len bytes of ifreq entries, which the kernel fills.
+    check(unsafe { libc::ioctl(fd, libc::SIOCGIFCONF, &mut ifc as *mut libc::ifconf) })?;
+    let filled = (ifc.ifc_len.max(0) as usize / size).min(count);
+    for req in &reqs[..filled] {
+        // SAFETY: SIOCGIFCONF filled in the addr member of each entry.
+        let sa = unsafe { req.ifr_ifru.ifru_addr };
+        if sa.sa_family as i32 != libc::AF_INET {
+            continue;
+        }
+        let name = ifreq_name(req);
+        let ip = sockaddr_v4(&sa);
+        let mut broadcast = None;
+        if let Ok(r) = ioctl_on(fd, &name, libc::SIOCGIFFLAGS) {
+            // SAFETY: SIOCGIFFLAGS filled in the flags member.
+            if unsafe { r.ifr_ifru.ifru_flags } as i32 & libc::IFF_BROADCAST != 0
+                && let Ok(b) = ioctl_on(fd, &name, libc::SIOCGIFBRDADDR)
+            {
+                // SAFETY: SIOCGIFBRDADDR filled in the broadaddr member.
+                broadcast = Some(sockaddr_v4(&unsafe { b.ifr_ifru.ifru_broadaddr }));
             }
         }
-        p = ifa.ifa_next;
+        let mut prefix = 0;
+        if let Ok(m) = ioctl_on(fd, &name, libc::SIOCGIFNETMASK) {
+            // SAFETY: SIOCGIFNETMASK filled in the netmask member.
+            let mask = u32::from(sockaddr_v4(&unsafe { m.ifr_ifru.ifru_netmask }));
+            // As libnet: the bits up to the lowest set one.
+            prefix = if mask == 0 { 0 } else { 32 - mask.trailing_zeros() as i16 };
+        }
+        add_interface_address(list, &name, IfAddress { ip: IpAddr::V4(ip), scope_id: 0, broadcast, prefix });
     }
-    // SAFETY: list came from getifaddrs and is freed once.
-    unsafe { libc::freeifaddrs(list) };
-    Ok(found)
+    Ok(())
+}
+
+/// One line of /proc/net/if_inet6: address, interface index, prefix length, scope, flags, name.
+fn parse_if_inet6(line: &str) -> Option<(String, IfAddress)> {
+    let f: Vec<&str> = line.split_whitespace().collect();
+    if f.len() < 6 || f[0].len() != 32 || !f[0].is_ascii() {
+        return None;
+    }
+    let mut a = [0u8; 16];
+    for (i, b) in a.iter_mut().enumerate() {
+        *b = u8::from_str_radix(&f[0][2 * i..2 * i + 2], 16).ok()?;
+    }
+    let index = u32::from_str_radix(f[1], 16).ok()?;
+    let prefix = u32::from_str_radix(f[2], 16).ok()?;
+    let addr = IfAddress { ip: IpAddr::V6(Ipv6Addr::from(a)), scope_id: index, broadcast: None, prefix: prefix as i16 };
+    Some((f[5].to_string(), addr))
+}
+
+/// The host's interfaces that have addresses, as libnet enumerates them: IPv4 ones first
+/// (SIOCGIFCONF), then, with `ipv6`, the IPv6 addresses of /proc/net/if_inet6. Every list
+/// (interfaces, their addresses and children) comes in libnet's order, which is the reverse
+/// of discovery.
+pub fn interfaces(ipv6: bool) -> FsResult<Vec<Interface>> {
+    let mut list = Vec::new();
+    // SAFETY: socket has no memory-safety preconditions.
+    let fd = unsafe { libc::socket(libc::AF_INET, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC, 0) };
+    if fd >= 0 {
+        let r = enum_ipv4(fd, &mut list);
+        close_quietly(fd);
+        r?;
+    } else if !matches!(errno(), libc::EPROTONOSUPPORT | libc::EAFNOSUPPORT) {
+        return Err(errno());
+    }
+    if ipv6 && let Ok(text) = std::fs::read_to_string("/proc/net/if_inet6") {
+        for (name, addr) in text.lines().filter_map(parse_if_inet6) {
+            add_interface_address(&mut list, &name, addr);
+        }
+    }
+    fn reverse(list: &mut [Interface]) {
+        list.reverse();
+        for i in list.iter_mut() {
+            i.addrs.reverse();
+            reverse(&mut i.childs);
+        }
+    }
+    reverse(&mut list);
+    Ok(list)
 }
 
 #[cfg(test)]
@@ -627,6 +836,32 @@ mod tests {
         let fd = socket(false, false, false).unwrap();
         bind(fd, false, SocketAddr::from(([127, 0, 0, 1], 0))).unwrap();
         (fd, local_address(fd).unwrap())
+    }
+
+    #[test]
+    fn loopback_interface_is_enumerated_with_its_flags() {
+        let all = interfaces(true).unwrap();
+        let lo = all.iter().find(|i| i.name == "lo").expect("no lo");
+        assert!(lo.index > 0 && !lo.is_virtual);
+        let v4 = lo.addrs.iter().find(|a| a.ip == IpAddr::V4(Ipv4Addr::LOCALHOST)).expect("no 127.0.0.1");
+        assert_eq!((v4.prefix, v4.broadcast), (8, None));
+        let flags = interface_flags("lo").unwrap();
+        assert_ne!(flags & libc::IFF_LOOPBACK, 0);
+        assert!(interface_mtu("lo").unwrap() > 0);
+        assert_eq!(interface_hardware_address("lo"), Ok(None));
+        assert_eq!(interface_flags("no-such-if0"), Err(libc::ENODEV));
+        assert_eq!(interface_index("no-such-if0"), -1);
+        assert_eq!(interface_flags("lo\0x").map(|_| ()), Ok(()));
+    }
+
+    #[test]
+    fn if_inet6_lines_parse() {
+        let (name, a) = parse_if_inet6("00000000000000000000000000000001 01 80 10 80       lo").unwrap();
+        assert_eq!(name, "lo");
+        assert_eq!(a, IfAddress { ip: IpAddr::V6(Ipv6Addr::LOCALHOST), scope_id: 1, broadcast: None, prefix: 128 });
+        assert_eq!(parse_if_inet6("zz 01 80 10 80 lo"), None);
+        assert_eq!(parse_if_inet6("000000000000000000000000000000\u{e9} 01 80 10 80 lo"), None);
+        assert_eq!(parse_if_inet6(""), None);
     }
 
     #[test]
