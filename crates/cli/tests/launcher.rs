@@ -180,7 +180,7 @@ mod asm {
             let n = self.utf8(name);
             self.add(&[7, (n >> 8) as u8, n as u8])
         }
-        fn nat(&mut self, name: &str, desc: &str) -> u16 {
+        pub fn nat(&mut self, name: &str, desc: &str) -> u16 {
             let (n, d) = (self.utf8(name), self.utf8(desc));
             self.add(&[12, (n >> 8) as u8, n as u8, (d >> 8) as u8, d as u8])
         }
@@ -188,15 +188,62 @@ mod asm {
             let (c, nt) = (self.class(class), self.nat(name, desc));
             self.add(&[tag, (c >> 8) as u8, c as u8, (nt >> 8) as u8, nt as u8])
         }
+        pub fn string(&mut self, s: &str) -> u16 {
+            let u = self.utf8(s);
+            self.add(&[8, (u >> 8) as u8, u as u8])
+        }
+        pub fn integer(&mut self, v: i32) -> u16 {
+            let mut b = vec![3];
+            b.extend_from_slice(&v.to_be_bytes());
+            self.add(&b)
+        }
+        /// CONSTANT_MethodHandle of kind REF_invokeStatic (6) for a static method.
+        pub fn static_handle(&mut self, class: &str, name: &str, desc: &str) -> u16 {
+            let m = self.member(10, class, name, desc);
+            self.add(&[15, 6, (m >> 8) as u8, m as u8])
+        }
+        pub fn invoke_dynamic(&mut self, bootstrap: u16, name: &str, desc: &str) -> u16 {
+            let nt = self.nat(name, desc);
+            self.add(&[18, (bootstrap >> 8) as u8, bootstrap as u8, (nt >> 8) as u8, nt as u8])
+        }
+    }
+
+    /// A `BootstrapMethods` attribute body: (method handle, static arguments) per entry.
+    pub fn bootstrap_methods(entries: &[(u16, Vec<u16>)]) -> Vec<u8> {
+        let mut b = (entries.len() as u16).to_be_bytes().to_vec();
+        for (mh, args) in entries {
+            b.extend_from_slice(&mh.to_be_bytes());
+            b.extend_from_slice(&(args.len() as u16).to_be_bytes());
+            for a in args {
+                b.extend_from_slice(&a.to_be_bytes());
+            }
+        }
+        b
     }
 
     /// A public class `name` (version 49, no stack maps) with one `public static void
     /// main(String[])` whose code is `code`.
     pub fn class_with_main(name: &str, pool: &mut Pool, code: &[u8], max_stack: u16, max_locals: u16) -> Vec<u8> {
+        class_file(name, pool, code, max_stack, max_locals, 49, None)
+    }
+
+    /// As `class_with_main`, with a class-file version and an optional `BootstrapMethods`
+    /// attribute body (straight-line code needs no stack map, even in version 51+).
+    pub fn class_file(
+        name: &str,
+        pool: &mut Pool,
+        code: &[u8],
+        max_stack: u16,
+        max_locals: u16,
+        version: u16,
+        bootstraps: Option<&[u8]>,
+    ) -> Vec<u8> {
         let this = pool.class(name);
         let sup = pool.class("java/lang/Object");
         let (mname, mdesc, code_attr) = (pool.utf8("main"), pool.utf8("([Ljava/lang/String;)V"), pool.utf8("Code"));
-        let mut out = vec![0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 49];
+        let bsm_attr = bootstraps.map(|_| pool.utf8("BootstrapMethods"));
+        let mut out = vec![0xCA, 0xFE, 0xBA, 0xBE, 0, 0];
+        out.extend_from_slice(&version.to_be_bytes());
         out.extend_from_slice(&pool.count.to_be_bytes());
         out.extend_from_slice(&pool.bytes);
         for v in [0x0021u16, this, sup, 0, 0, 1, 0x0009, mname, mdesc, 1, code_attr] {
@@ -207,7 +254,16 @@ mod asm {
         out.extend_from_slice(&max_locals.to_be_bytes());
         out.extend_from_slice(&(code.len() as u32).to_be_bytes());
         out.extend_from_slice(code);
-        out.extend_from_slice(&[0, 0, 0, 0, 0, 0]); // no handlers, no code attributes, no class attributes
+        out.extend_from_slice(&[0, 0, 0, 0]); // no handlers, no code attributes
+        match (bsm_attr, bootstraps) {
+            (Some(a), Some(body)) => {
+                out.extend_from_slice(&1u16.to_be_bytes());
+                out.extend_from_slice(&a.to_be_bytes());
+                out.extend_from_slice(&(body.len() as u32).to_be_bytes());
+                out.extend_from_slice(body);
+            }
+            _ => out.extend_from_slice(&[0, 0]),
+        }
         out
     }
 }
@@ -244,6 +300,75 @@ fn jsr_ret_goto_w_and_wide_run_like_hotspot() {
     let (j, x) = run_both(&d, &["Jsr"]);
     assert_same(&j, &x, 1);
     assert_eq!(String::from_utf8_lossy(&x.stdout), "5\n1005\n");
+}
+
+/// invokedynamic with a bootstrap method of the program's own: static arguments of several
+/// kinds, a ConstantCallSite, two instructions sharing one constant (each its own call site:
+/// retargeting the first site's MutableCallSite does not touch the second), and a bootstrap
+/// method that throws (BootstrapMethodError, as on HotSpot).
+#[test]
+fn invokedynamic_with_user_bootstraps_runs_like_hotspot() {
+    if !have_jdk() {
+        return;
+    }
+    let d = scratch("indy");
+    compile(
+        &d,
+        "Boot.java",
+        r#"import java.lang.invoke.*;
+public class Boot {
+  static MutableCallSite site;
+  public static CallSite greet(MethodHandles.Lookup l, String name, MethodType type, String greeting, int n, Class<?> c) throws Exception {
+    MethodHandle impl = l.findStatic(Boot.class, "impl", MethodType.methodType(String.class, String.class, String.class, int.class, Class.class));
+    return new ConstantCallSite(MethodHandles.insertArguments(impl, 1, greeting, n, c).asType(type));
+  }
+  static String impl(String who, String greeting, int n, Class<?> c) { return greeting + " " + who + " " + n + " " + c.getName(); }
+  public static CallSite counter(MethodHandles.Lookup l, String name, MethodType type) throws Exception {
+    site = new MutableCallSite(MethodHandles.dropArguments(MethodHandles.constant(String.class, "first"), 0, String.class));
+    return site;
+  }
+  public static void retarget(String s) {
+    System.out.println(s);
+    site.setTarget(MethodHandles.dropArguments(MethodHandles.constant(String.class, "second"), 0, String.class));
+  }
+  public static CallSite broken(MethodHandles.Lookup l, String name, MethodType type) { throw new IllegalStateException("no site for " + name); }
+}"#,
+    );
+    let indy_desc = "(Ljava/lang/String;)Ljava/lang/String;";
+    let bsm_desc = "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;";
+    let mut p = asm::Pool::new();
+    let out = p.member(9, "java/lang/System", "out", "Ljava/io/PrintStream;");
+    let println = p.member(10, "java/io/PrintStream", "println", "(Ljava/lang/String;)V");
+    let retarget = p.member(10, "Boot", "retarget", "(Ljava/lang/String;)V");
+    let world = p.string("world");
+    let greet = p.static_handle("Boot", "greet", &format!("{bsm_desc}Ljava/lang/String;ILjava/lang/Class;)Ljava/lang/invoke/CallSite;"));
+    let counter = p.static_handle("Boot", "counter", &format!("{bsm_desc})Ljava/lang/invoke/CallSite;"));
+    let broken = p.static_handle("Boot", "broken", &format!("{bsm_desc})Ljava/lang/invoke/CallSite;"));
+    let (hello, n, me) = (p.string("hello"), p.integer(42), p.class("Indy"));
+    let bsms = asm::bootstrap_methods(&[(greet, vec![hello, n, me]), (counter, vec![]), (broken, vec![])]);
+    let site0 = p.invoke_dynamic(0, "greet", indy_desc);
+    let site1 = p.invoke_dynamic(1, "count", indy_desc);
+    let site2 = p.invoke_dynamic(2, "nothing", indy_desc);
+    let [o1, o2] = out.to_be_bytes();
+    let [p1, p2] = println.to_be_bytes();
+    let [r1, r2] = retarget.to_be_bytes();
+    let [s0a, s0b] = site0.to_be_bytes();
+    let [s1a, s1b] = site1.to_be_bytes();
+    let [s2a, s2b] = site2.to_be_bytes();
+    #[rustfmt::skip]
+    let code: Vec<u8> = vec![
+        0xb2, o1, o2, 0x12, world as u8, 0xba, s0a, s0b, 0, 0, 0xb6, p1, p2, // println(greet("world"))
+        0x12, world as u8, 0xba, s1a, s1b, 0, 0, 0xb8, r1, r2,               // retarget(count("world"))
+        0x12, world as u8, 0xba, s1a, s1b, 0, 0, 0xb8, r1, r2,               // same constant, a new site
+        0x12, world as u8, 0xba, s2a, s2b, 0, 0, 0x57,                      // broken bootstrap
+        0xb1,
+    ];
+    assert!(world < 256, "ldc needs a one-byte index");
+    std::fs::write(d.join("Indy.class"), asm::class_file("Indy", &mut p, &code, 3, 1, 52, Some(&bsms))).unwrap();
+    let (j, x) = run_both(&d, &["Indy"]);
+    assert_same(&j, &x, 2);
+    assert_eq!(String::from_utf8_lossy(&x.stdout), "hello world 42 Indy\nfirst\nfirst\n");
+    assert!(String::from_utf8_lossy(&x.stderr).contains("BootstrapMethodError"));
 }
 
 /// With the verifier off, code that would take the interpreter's frame out of bounds (a stack

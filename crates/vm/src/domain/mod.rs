@@ -79,6 +79,9 @@ pub struct Domain {
     pub mirror_lock: Mutex<()>,
     /// Named modules defined in this domain (java.lang.Module objects by name).
     pub modules: Mutex<FxHashMap<String, ObjRef>>,
+    /// Linked invokedynamic call sites of user bootstrap methods (CallSite objects), by the
+    /// address of the instruction's `IndySite` (each instruction is its own call site).
+    pub call_sites: Mutex<FxHashMap<usize, ObjRef>>,
     /// The boot loader's unnamed module.
     pub boot_unnamed_module: Mutex<Option<ObjRef>>,
     /// Live Java threads of this domain, by Thread object address.
@@ -134,6 +137,7 @@ impl Domain {
             next_hash: AtomicU32::new(0x2545_F491),
             mirror_lock: Mutex::new(()),
             modules: Mutex::new(FxHashMap::default()),
+            call_sites: Mutex::new(FxHashMap::default()),
             boot_unnamed_module: Mutex::new(None),
             threads: Mutex::new(FxHashMap::default()),
             safepoint: Default::default(),

@@ -10,7 +10,8 @@
 //! Roots: each attached thread's interpreter frames (through their reference maps), native
 //! frames' arguments (through the native method's parameter types), the thread's handles,
 //! pending exception and Thread object; and the domain's tables (mirrors, which hold the
-//! static fields; resolved constants; initialization errors; interned strings; modules; class
+//! static fields; resolved constants; initialization errors; interned strings; modules; linked
+//! call sites; class
 //! loaders; thread objects; the pending-reference list). Collections start only at safepoints:
 //! allocation polls in the interpreter (never inside an allocation made by VM code, so VM code
 //! may hold raw references across its own allocations), `System.gc()`, or another thread's
@@ -326,6 +327,9 @@ fn domain_roots(cp: &mut Copier, d: &Domain, vm: &crate::vm::Vm) {
         *v = cp.forward(*v);
     }
     for v in d.modules.lock().values_mut() {
+        *v = cp.forward(*v);
+    }
+    for v in d.call_sites.lock().values_mut() {
         *v = cp.forward(*v);
     }
     forward_opt(cp, &mut d.boot_unnamed_module.lock());

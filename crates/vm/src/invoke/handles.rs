@@ -312,16 +312,32 @@ fn select(t: &mut JThread, rc: &'static Class, m: &'static Method) -> JResult<&'
     }
 }
 
-/// `ldc` of a MethodType or MethodHandle constant (cached per domain).
-pub fn ldc(t: &mut JThread, c: &'static Class, idx: u16) -> JResult<Option<ObjRef>> {
-    let domain = t.domain.clone();
-    let st = domain.class_state(c);
+/// The object this domain resolved constant `idx` of `c` to (MethodType, MethodHandle,
+/// CallSite), if any.
+fn cached_constant(t: &JThread, c: &'static Class, idx: u16) -> Option<ObjRef> {
+    let st = t.domain.class_state(c);
+    let cache = st.cp_strings.get()?;
+    from_slot(cache.get(idx as usize)?.load(Ordering::Acquire))
+}
+
+/// Records `v` as this domain's value of constant `idx` of `c`; when another thread got
+/// there first, its value wins (resolution happens once per domain).
+fn cache_constant(t: &JThread, c: &'static Class, idx: u16, v: ObjRef) -> ObjRef {
+    let st = t.domain.class_state(c);
     let cache = st.cp_strings.get_or_init(|| {
         (0..c.cp_cache.len())
             .map(|_| std::sync::atomic::AtomicU64::new(0))
             .collect()
     });
-    if let Some(v) = from_slot(cache[idx as usize].load(Ordering::Acquire)) {
+    match cache[idx as usize].compare_exchange(0, v.slot(), Ordering::AcqRel, Ordering::Acquire) {
+        Ok(_) => v,
+        Err(existing) => from_slot(existing).unwrap_or(v),
+    }
+}
+
+/// `ldc` of a MethodType or MethodHandle constant (cached per domain).
+pub fn ldc(t: &mut JThread, c: &'static Class, idx: u16) -> JResult<Option<ObjRef>> {
+    if let Some(v) = cached_constant(t, c, idx) {
         return Ok(Some(v));
     }
     let cp = &c
@@ -373,10 +389,5 @@ pub fn ldc(t: &mut JThread, c: &'static Class, idx: u16) -> JResult<Option<ObjRe
             return Err(t.throw_new("java/lang/InternalError", Some(&msg)));
         }
     };
-    let prev =
-        cache[idx as usize].compare_exchange(0, v.slot(), Ordering::AcqRel, Ordering::Acquire);
-    Ok(match prev {
-        Ok(_) => Some(v),
-        Err(existing) => from_slot(existing).or(Some(v)),
-    })
+    Ok(Some(cache_constant(t, c, idx, v)))
 }

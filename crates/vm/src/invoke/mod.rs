@@ -7,7 +7,7 @@
 //! directly from the recipe ([`concat`]); `ObjectMethods.bootstrap` gives records their
 //! toString/equals/hashCode ([`objmethods`]). Each call site is bound once, on first
 //! execution, and the binding (which holds no heap reference) is cached in the site.
-//! Bootstraps not listed throw `BootstrapMethodError` naming the bootstrap method.
+//! Any other bootstrap method links its call site through the JDK ([`callsite`]).
 //!
 //! java.lang.invoke itself is the JDK's: method handles run their LambdaForms (pre-generated
 //! holder classes or hidden classes spun by `InvokerBytecodeGenerator`), with the VM providing
@@ -15,6 +15,7 @@
 //! member resolution in `native/jli.rs`). VarHandle access modes call the handle class's
 //! static implementation methods directly ([`varhandle`]).
 
+pub mod callsite;
 pub mod concat;
 pub mod handles;
 pub mod lambda;
@@ -34,10 +35,14 @@ pub enum IndyBinding {
     Lambda(&'static Class),
     Concat(concat::Recipe),
     ObjectMethod(objmethods::RecordMethod),
+    /// Any other bootstrap: a CallSite, kept per domain ([`callsite`]).
+    CallSite,
 }
 
 /// A bootstrap method reference, decoded from the constant pool.
 pub struct Bootstrap<'a> {
+    /// The CONSTANT_MethodHandle of the bootstrap method.
+    pub handle: u16,
     pub owner: &'a str,
     pub name: &'a str,
     pub args: &'a [u16],
@@ -46,7 +51,7 @@ pub struct Bootstrap<'a> {
     pub site_desc: &'a str,
 }
 
-fn decode_bootstrap<'a>(c: &'a Class, cp_index: u16) -> Option<Bootstrap<'a>> {
+pub(crate) fn decode_bootstrap<'a>(c: &'a Class, cp_index: u16) -> Option<Bootstrap<'a>> {
     let cf = c.file.as_ref()?;
     let cp = &cf.constant_pool;
     let classfile::Constant::InvokeDynamic { bootstrap_method_attr_index, name_and_type_index } = cp.get(cp_index)? else {
@@ -56,7 +61,7 @@ fn decode_bootstrap<'a>(c: &'a Class, cp_index: u16) -> Option<Bootstrap<'a>> {
     let bsm = cf.bootstrap_methods.get(*bootstrap_method_attr_index as usize)?;
     let classfile::Constant::MethodHandle { reference_index, .. } = cp.get(bsm.method_ref)? else { return None };
     let r = cp.member_ref(*reference_index)?;
-    Some(Bootstrap { owner: r.class_name, name: r.name, args: &bsm.arguments, site_name, site_desc })
+    Some(Bootstrap { handle: bsm.method_ref, owner: r.class_name, name: r.name, args: &bsm.arguments, site_name, site_desc })
 }
 
 /// Executes invokedynamic at `site` of method `m`, with its arguments on top of the stack
@@ -74,6 +79,7 @@ pub fn invokedynamic(t: &mut JThread, m: &'static Method, site: &'static IndySit
         IndyBinding::Lambda(proxy) => lambda::instantiate(t, proxy, sp),
         IndyBinding::Concat(r) => concat::run(t, r, sp),
         IndyBinding::ObjectMethod(r) => objmethods::run(t, r, sp),
+        IndyBinding::CallSite => callsite::run(t, m.class, site, sp),
     }
 }
 
@@ -89,10 +95,7 @@ fn bind(t: &mut JThread, caller: &'static Class, cp_index: u16) -> JResult<IndyB
             concat::Recipe::new(t, caller, &b).map(IndyBinding::Concat)
         }
         ("java/lang/runtime/ObjectMethods", "bootstrap") => objmethods::RecordMethod::new(t, caller, &b).map(IndyBinding::ObjectMethod),
-        (owner, name) => {
-            let msg = format!("jxvm does not support the bootstrap method {}.{name}", owner.replace('/', "."));
-            Err(t.throw_new("java/lang/BootstrapMethodError", Some(&msg)))
-        }
+        _ => Ok(IndyBinding::CallSite),
     }
 }
 
