@@ -78,9 +78,10 @@ impl Prepared {
     ) -> Prepared {
         bcis.push(bcis.last().copied().unwrap_or(0));
         ops.push(Op::FellOff);
-        let mut p = Prepared {
-            fast: Box::new([]),
-            icache: Box::new([]),
+        let (fast, sites) = super::fuse::fuse(&ops);
+        Prepared {
+            fast,
+            icache: (0..sites).map(|_| Default::default()).collect(),
             ops: ops.into(),
             bcis: bcis.into(),
             handlers: handlers.into(),
@@ -90,16 +91,7 @@ impl Prepared {
             max_locals,
             max_stack,
             oopmaps: OnceLock::new(),
-        };
-        p.refuse();
-        p
-    }
-
-    /// Rebuilds the executable ops and their inline caches from `ops` (after `ops` changed).
-    pub fn refuse(&mut self) {
-        let (fast, sites) = super::fuse::fuse(&self.ops);
-        self.fast = fast;
-        self.icache = (0..sites).map(|_| Default::default()).collect();
+        }
     }
 
     pub fn bci(&self, pc: u32) -> u32 {
@@ -126,8 +118,9 @@ impl Reader<'_> {
     }
 }
 
-/// Decodes `code` of a method in a class with constant pool `cp`.
-pub fn prepare(code: &Code, cp: &ConstantPool) -> Result<Prepared, String> {
+/// Decodes `code` of a method in a class with constant pool `cp`; `rewrite` may then replace
+/// ops with equivalent ones (quickening) before the executable copy is built.
+pub fn prepare(code: &Code, cp: &ConstantPool, rewrite: impl FnOnce(&mut [Op])) -> Result<Prepared, String> {
     let bytes = &code.code;
     let r = Reader { code: bytes };
     // Pass 1: instruction boundaries.
@@ -166,6 +159,7 @@ pub fn prepare(code: &Code, cp: &ConstantPool) -> Result<Prepared, String> {
         handlers.push(Handler { start: at(h.start_pc)?, end: at(h.end_pc)?, target: at(h.handler_pc)?, catch_type: h.catch_type });
     }
     let bcis = starts.iter().map(|&p| p as u32).collect();
+    rewrite(&mut ops);
     Ok(Prepared::new(ops, bcis, handlers, switches, indy, wide, code.max_locals, code.max_stack))
 }
 

@@ -73,8 +73,7 @@ pub fn invoke(t: &mut JThread, m: &'static Method, base: usize) -> JResult<u64> 
 fn prepared(t: &mut JThread, m: &'static Method) -> JResult<&'static Prepared> {
     let table = &t.vm.classes;
     let p = m.prepared.get_or_init(|| match (&m.info.code, &m.class.file) {
-        (Some(code), Some(cf)) => super::decode::prepare(code, &cf.constant_pool).and_then(|mut p| {
-            quicken(&mut p, m.class, table);
+        (Some(code), Some(cf)) => super::decode::prepare(code, &cf.constant_pool, |ops| quicken(ops, m.class, table)).and_then(|p| {
             super::depth::check(&p, &super::oopmap::MethodOperands { class: m.class, prep: &p })?;
             Ok(p)
         }),
@@ -94,8 +93,8 @@ fn prepared(t: &mut JThread, m: &'static Method) -> JResult<&'static Prepared> {
 /// (the holder is the method's own class or already loaded by its loader) into ops carrying
 /// the field's type and offset. The JVM allows resolving early as long as errors surface at
 /// first execution, so a reference that would fail or need loading is left as it is.
-fn quicken(p: &mut Prepared, class: &'static Class, table: &crate::class::loader::ClassTable) {
-    for op in p.ops.iter_mut() {
+fn quicken(ops: &mut [Op], class: &'static Class, table: &crate::class::loader::ClassTable) {
+    for op in ops.iter_mut() {
         let (Op::GetField(idx) | Op::PutField(idx)) = *op else { continue };
         let Some(f) = resolve::resolve_field_if_loaded(table, class, idx) else { continue };
         if f.is_static || f.volatile {
@@ -103,7 +102,6 @@ fn quicken(p: &mut Prepared, class: &'static Class, table: &crate::class::loader
         }
         *op = Op::quick_field(matches!(op, Op::PutField(_)), f.ty, f.offset);
     }
-    p.refuse();
 }
 
 /// Finds the handler for the pending exception at op `pc`.
@@ -297,10 +295,7 @@ fn resolve_class(t: &mut JThread, m: &'static Method, idx: u16) -> JResult<&'sta
 
 #[cold]
 fn resolve_class_slow(t: &mut JThread, m: &'static Method, idx: u16) -> JResult<&'static Class> {
-    match resolve::resolve_class(&t.vm.classes, m.class, idx) {
-        Ok(c) => Ok(c),
-        Err(e) => Err(t.throw_resolve(e)),
-    }
+    t.resolve_class_ref(m.class, idx)
 }
 
 #[inline(always)]

@@ -76,7 +76,7 @@ fn candidates(at: &[Op], i: usize) -> impl Iterator<Item = (Op, usize)> {
         (Some(Load(n)), Some(GetFieldRef(off))) => Some(LoadGetFieldRef(n, off)),
         _ => None,
     };
-    three.map(|o| (o, 3)).into_iter().chain(two.map(|o| (o, 2)))
+    three.into_iter().chain(two).map(|o| (o, span(&o)))
 }
 
 /// How many plain ops a fused op stands for (1 for a plain op).

@@ -110,23 +110,17 @@ fn static_arguments(t: &mut JThread, caller: &'static Class, indices: &[u16]) ->
 }
 
 fn static_argument(t: &mut JThread, caller: &'static Class, idx: u16) -> JResult<ObjRef> {
+    use crate::native::reflect::box_value;
     use classfile::Constant;
     let cp = &caller.file.as_ref().expect("invokedynamic in a class without a class file").constant_pool;
-    let boxed = |t: &mut JThread, class: &str, desc: &str, args: &[u64]| -> JResult<ObjRef> {
-        let v = t.call_static(class, "valueOf", desc, args)?;
-        Ok(from_slot(v).expect("valueOf returned null"))
-    };
     match cp.get(idx) {
-        Some(Constant::Integer(v)) => boxed(t, "java/lang/Integer", "(I)Ljava/lang/Integer;", &[*v as u32 as u64]),
-        Some(Constant::Float(v)) => boxed(t, "java/lang/Float", "(F)Ljava/lang/Float;", &[v.to_bits() as u64]),
-        Some(Constant::Long(v)) => boxed(t, "java/lang/Long", "(J)Ljava/lang/Long;", &[*v as u64, 0]),
-        Some(Constant::Double(v)) => boxed(t, "java/lang/Double", "(D)Ljava/lang/Double;", &[v.to_bits(), 0]),
+        Some(Constant::Integer(v)) => box_value(t, BasicType::Int, *v as u32 as u64),
+        Some(Constant::Float(v)) => box_value(t, BasicType::Float, v.to_bits() as u64),
+        Some(Constant::Long(v)) => box_value(t, BasicType::Long, *v as u64),
+        Some(Constant::Double(v)) => box_value(t, BasicType::Double, v.to_bits()),
         Some(Constant::String { .. }) => t.ldc_string(caller, idx),
         Some(Constant::Class { .. }) => {
-            let c = match crate::class::resolve::resolve_class(&t.vm.classes, caller, idx) {
-                Ok(c) => c,
-                Err(e) => return Err(t.throw_resolve(e)),
-            };
+            let c = t.resolve_class_ref(caller, idx)?;
             t.mirror(c)
         }
         Some(Constant::MethodType { .. } | Constant::MethodHandle { .. }) => match super::handles::ldc(t, caller, idx)? {

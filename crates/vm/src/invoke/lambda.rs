@@ -322,6 +322,15 @@ pub fn spin(t: &mut JThread, caller: &'static Class, b: &Bootstrap) -> JResult<&
         };
         let _ = proxy.cp_cache[i + 1].set(e);
     }
+    // The generated code gets the frame-bounds proof every method gets (its operand types
+    // come from the resolution cache just filled).
+    for m in proxy.methods.get().into_iter().flatten() {
+        if let Some(Ok(prep)) = m.prepared.get()
+            && let Err(why) = crate::interp::depth::check(prep, &crate::interp::oopmap::MethodOperands { class: proxy, prep })
+        {
+            return Err(t.throw_new("java/lang/InternalError", Some(&format!("lambda proxy code: {why}"))));
+        }
+    }
     let st = t.domain.class_state(proxy);
     st.initialized.store(true, Ordering::Release);
     Ok(proxy)
@@ -482,32 +491,7 @@ fn emit_body(
     let max_stack = (shape.len() * 2 + local as usize * 2 + 8) as u16;
     let bcis = (0..ops.len() as u32).collect();
     let prep = Prepared::new(ops, bcis, Vec::new(), Vec::new(), Vec::new(), Vec::new(), max_locals, max_stack);
-    if let Err(why) = crate::interp::depth::check(&prep, &EntryOperands(e.entries)) {
-        return Err(e.t.throw_new("java/lang/InternalError", Some(&format!("lambda proxy code: {why}"))));
-    }
     Ok(prep)
-}
-
-/// Operand types of generated proxy code, from its resolution-cache entries (index `i` is
-/// `entries[i - 1]`).
-struct EntryOperands<'a>(&'a [Resolved]);
-
-impl crate::interp::oopmap::Operands for EntryOperands<'_> {
-    fn field_type(&self, op: &Op) -> Option<BasicType> {
-        let (Op::GetField(i) | Op::PutField(i) | Op::GetStatic(i) | Op::PutStatic(i)) = *op else { return None };
-        match self.0.get((i as usize).checked_sub(1)?)? {
-            Resolved::Field(f) => Some(f.ty),
-            _ => None,
-        }
-    }
-    fn invoke(&self, op: &Op) -> Option<(usize, BasicType)> {
-        let (Op::InvokeVirtual(i) | Op::InvokeSpecial(i) | Op::InvokeStatic(i) | Op::InvokeInterface(i)) = *op else {
-            return None;
-        };
-        let Resolved::Method { method, .. } = self.0.get((i as usize).checked_sub(1)?)? else { return None };
-        let (slots, ret) = crate::class::loader::sig_shape(&method.descriptor);
-        Some((slots as usize + usize::from(!matches!(op, Op::InvokeStatic(_))), ret))
-    }
 }
 
 /// Creates a proxy instance from the captured values on the stack (ending at `sp`).

@@ -596,10 +596,8 @@ fn register_constant_pool(r: &mut Registry) {
     r.add(k, "getClassAt0", "(Ljava/lang/Object;I)Ljava/lang/Class;", |t, a| {
         let c = cp_holder(t, a, &[classfile::tag::CLASS])?;
         t.load_references(c)?;
-        match crate::class::resolve::resolve_class(&t.vm.classes, c, jint(a[2]) as u16) {
-            Ok(k) => Ok(t.mirror(k)?.slot()),
-            Err(e) => Err(t.throw_resolve(e)),
-        }
+        let k = t.resolve_class_ref(c, jint(a[2]) as u16)?;
+        Ok(t.mirror(k)?.slot())
     });
     r.add(k, "getClassAtIfLoaded0", "(Ljava/lang/Object;I)Ljava/lang/Class;", |t, a| {
         let c = cp_holder(t, a, &[classfile::tag::CLASS])?;
@@ -689,17 +687,11 @@ fn string_array(t: &mut JThread, parts: &[String]) -> JResult<u64> {
 /// (null from the IfLoaded form when its class is not loaded).
 fn cp_method(t: &mut JThread, a: &[u64], if_loaded: bool) -> JResult<u64> {
     use classfile::tag;
-    let c = cp_holder(t, a, &[tag::METHODREF, tag::INTERFACE_METHODREF])?;
-    let idx = jint(a[2]) as u16;
-    if if_loaded && !member_class_loaded(t, c, idx) {
+    let Some((k, name, desc)) = cp_member(t, a, &[tag::METHODREF, tag::INTERFACE_METHODREF], if_loaded)? else {
         return Ok(0);
-    }
-    t.load_references(c)?;
-    let Some(r) = c.file.as_ref().and_then(|f| f.constant_pool.member_ref(idx)) else { return Err(bad_cp(t)) };
-    let (class_name, name, desc) = (r.class_name.to_string(), r.name.to_string(), r.descriptor.to_string());
-    let k = t.load_class(c.loader, &class_name)?;
+    };
     // As HotSpot: only the named class's own methods.
-    match k.declared_method(&name, &desc).map(unsafe_static) {
+    match k.declared_method(name, desc).map(unsafe_static) {
         Some(m) if &*m.name != "<clinit>" => Ok(reflect_method(t, m)?.slot()),
         _ => Err(t.throw_new("java/lang/RuntimeException", Some("Unable to look up method in target class"))),
     }
@@ -707,19 +699,25 @@ fn cp_method(t: &mut JThread, a: &[u64], if_loaded: bool) -> JResult<u64> {
 
 /// getFieldAt0 / getFieldAtIfLoaded0: the Field a field reference names.
 fn cp_field(t: &mut JThread, a: &[u64], if_loaded: bool) -> JResult<u64> {
-    let c = cp_holder(t, a, &[classfile::tag::FIELDREF])?;
-    let idx = jint(a[2]) as u16;
-    if if_loaded && !member_class_loaded(t, c, idx) {
-        return Ok(0);
-    }
-    t.load_references(c)?;
-    let Some(r) = c.file.as_ref().and_then(|f| f.constant_pool.member_ref(idx)) else { return Err(bad_cp(t)) };
-    let (class_name, name, desc) = (r.class_name.to_string(), r.name.to_string(), r.descriptor.to_string());
-    let k = t.load_class(c.loader, &class_name)?;
-    let Some((holder, f)) = crate::class::resolve::find_field(k, &name, &desc) else {
+    let Some((k, name, desc)) = cp_member(t, a, &[classfile::tag::FIELDREF], if_loaded)? else { return Ok(0) };
+    let Some((holder, f)) = crate::class::resolve::find_field(k, name, desc) else {
         return Err(t.throw_new("java/lang/RuntimeException", Some("Unable to look up field in target class")));
     };
     Ok(reflect_field(t, holder, f)?.slot())
+}
+
+/// The member reference at the pool index in `a` (one of `tags`): its class, loaded, with the
+/// member's name and descriptor; `None` for the IfLoaded forms when the class is not loaded.
+fn cp_member(t: &mut JThread, a: &[u64], tags: &[u8], if_loaded: bool) -> JResult<Option<(&'static Class, &'static str, &'static str)>> {
+    let c = cp_holder(t, a, tags)?;
+    let idx = jint(a[2]) as u16;
+    if if_loaded && !member_class_loaded(t, c, idx) {
+        return Ok(None);
+    }
+    t.load_references(c)?;
+    let Some(r) = c.file.as_ref().and_then(|f| f.constant_pool.member_ref(idx)) else { return Err(bad_cp(t)) };
+    let k = t.load_class(c.loader, r.class_name)?;
+    Ok(Some((k, r.name, r.descriptor)))
 }
 
 /// Whether the class named by member reference `idx` of `c` is loaded for `c`'s loader.

@@ -131,32 +131,36 @@ fn fill_frame(t: &mut JThread, mode: i64, frames: ObjRef, i: usize, m: &'static 
     let Some(info) = frames.read_ref(ARRAY_BASE + i * 8) else {
         return Err(t.throw_new("java/lang/NullPointerException", Some("stack frame buffer element")));
     };
-    let ic = info.class();
-    let (Some(mn_field), Some(bci_field)) = (ic.instance_field("memberName"), ic.instance_field("bci")) else {
+    let Some((mn_off, bci_off)) = frame_info_fields(info) else {
         return Err(t.throw_new("java/lang/InternalError", Some("stack frame buffer of the wrong type")));
     };
-    let Some(mn) = info.read_ref(mn_field.offset as usize) else {
+    let Some(mn) = info.read_ref(mn_off) else {
         return Err(t.throw_new("java/lang/NullPointerException", Some("StackFrameInfo.memberName")));
     };
     super::jli::init_method_member(t, mn, mirror, m)?;
     let bci = if bci == u32::MAX { 0 } else { bci as i32 };
-    info.write::<i32>(bci_field.offset as usize, bci);
+    info.write::<i32>(bci_off, bci);
     Ok(())
+}
+
+/// Offsets of a StackFrameInfo's `memberName` and `bci` fields (None for another class).
+fn frame_info_fields(info: ObjRef) -> Option<(usize, usize)> {
+    let ic = info.class();
+    Some((ic.instance_field("memberName")?.offset as usize, ic.instance_field("bci")?.offset as usize))
 }
 
 /// initStackTraceElement(StackTraceElement element, StackFrameInfo sfi)
 fn init_stack_trace_element(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let el = nonnull(t, a[0])?;
     let info = nonnull(t, a[1])?;
-    let ic = info.class();
-    let (Some(mn_field), Some(bci_field)) = (ic.instance_field("memberName"), ic.instance_field("bci")) else {
+    let Some((mn_off, bci_off)) = frame_info_fields(info) else {
         return Err(t.throw_new("java/lang/InternalError", Some("not a StackFrameInfo")));
     };
     let o = super::jli::offsets(t)?;
-    let Some(m) = info.read_ref(mn_field.offset as usize).and_then(|mn| super::jli::member_method(o, mn)) else {
+    let Some(m) = info.read_ref(mn_off).and_then(|mn| super::jli::member_method(o, mn)) else {
         return Err(t.throw_new("java/lang/InternalError", Some("StackFrameInfo without a method")));
     };
-    let bci = if m.is_native() { u32::MAX } else { info.read::<i32>(bci_field.offset as usize) as u32 };
+    let bci = if m.is_native() { u32::MAX } else { info.read::<i32>(bci_off) as u32 };
     let fields = super::lang::SteFields::of(t)?;
     fields.fill_frame(t, el, m, bci)?;
     Ok(0)

@@ -187,7 +187,7 @@ pub fn referenced_class_names(c: &Class) -> Vec<String> {
     let descriptor = |d: &str, add: &mut dyn FnMut(&str)| {
         for part in d.split(';') {
             if let Some(i) = part.find('L') {
-                add(&format!("{};", &part[i..]));
+                add(&part[i + 1..]);
             }
         }
     };

@@ -579,6 +579,11 @@ impl JThread {
         self.throw_new(e.class, Some(&e.message))
     }
 
+    /// Resolves the CONSTANT_Class at `idx` of `c`, throwing the resolution error.
+    pub fn resolve_class_ref(&mut self, c: &'static Class, idx: u16) -> JResult<&'static Class> {
+        crate::class::resolve::resolve_class(&self.vm.classes, c, idx).map_err(|e| self.throw_resolve(e))
+    }
+
     // ---- calls into Java by name ----
 
     /// Finds a method declared in `c` or its superclasses.
