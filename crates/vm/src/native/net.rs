@@ -54,20 +54,41 @@ fn throw_errno(t: &mut JThread, class: &str, e: Errno) -> Thrown {
     t.throw_new(class, Some(&msg))
 }
 
-/// libnio's `handleSocketError`: the exception class for a socket call's errno.
-fn socket_error(t: &mut JThread, e: Errno) -> Thrown {
-    let class = match e {
+/// The exception class libnio's `handleSocketError` throws for a socket call's errno.
+fn socket_error_class(e: Errno) -> &'static str {
+    match e {
         libc::EPROTO => "java/net/ProtocolException",
         libc::ECONNREFUSED | libc::ETIMEDOUT | libc::ENOTCONN => "java/net/ConnectException",
         libc::EHOSTUNREACH => "java/net/NoRouteToHostException",
         libc::EADDRINUSE | libc::EADDRNOTAVAIL | libc::EACCES => "java/net/BindException",
         _ => "java/net/SocketException",
-    };
-    throw_errno(t, class, e)
+    }
+}
+
+/// libnio's `handleSocketError`: the exception of `socket_error_class` with the OS message.
+fn socket_error(t: &mut JThread, e: Errno) -> Thrown {
+    throw_errno(t, socket_error_class(e), e)
 }
 
 fn sock<T>(t: &mut JThread, r: Result<T, Errno>) -> JResult<T> {
     r.map_err(|e| socket_error(t, e))
+}
+
+/// A socket option call's result; a failure is a SocketException with the OS message.
+fn sock_option<T>(t: &mut JThread, r: Result<T, Errno>) -> JResult<T> {
+    r.map_err(|e| throw_errno(t, "java/net/SocketException", e))
+}
+
+/// The 16 bytes of an IPv6 address in a byte[] (an argument or Inet6Address's `ipaddress`).
+fn ipv6_bytes(t: &mut JThread, v: u64) -> JResult<[u8; 16]> {
+    let arr = nonnull(t, v)?;
+    let data = arr.array_slice::<u8>();
+    if data.len() != 16 {
+        return Err(t.throw_new("java/lang/IllegalArgumentException", Some("bad IPv6 address")));
+    }
+    let mut a = [0u8; 16];
+    a.copy_from_slice(data);
+    Ok(a)
 }
 
 /// The address in a java.net.InetAddress (Inet4Address or Inet6Address) and its scope id.
@@ -78,13 +99,7 @@ fn inet_address(t: &mut JThread, v: u64) -> JResult<IpAddr> {
             return Err(t.throw_new("java/lang/NullPointerException", None));
         };
         let off = field(t, h6, "ipaddress")?;
-        let bytes = nonnull(t, crate::heap::to_slot(h6.read_ref(off)))?;
-        let data = bytes.array_slice::<u8>();
-        if data.len() != 16 {
-            return Err(t.throw_new("java/lang/IllegalArgumentException", Some("bad IPv6 address")));
-        }
-        let mut a = [0u8; 16];
-        a.copy_from_slice(data);
+        let a = ipv6_bytes(t, crate::heap::to_slot(h6.read_ref(off)))?;
         return Ok(IpAddr::V6(Ipv6Addr::from(a)));
     }
     let off = field(t, ia, "holder")?;
@@ -148,6 +163,33 @@ fn new_inet_address_of(t: &mut JThread, a: SocketAddr) -> JResult<ObjRef> {
     }
 }
 
+/// A new `class`[] of `len` elements, element `k` made by `make` (the array is kept in a
+/// handle meanwhile).
+fn new_object_array(
+    t: &mut JThread,
+    class: &str,
+    len: usize,
+    mut make: impl FnMut(&mut JThread, usize) -> JResult<ObjRef>,
+) -> JResult<ObjRef> {
+    let c = t.load_boot(class)?;
+    let arr = t.new_array_of(c, len as i32)?;
+    let h = t.handle(arr);
+    for k in 0..len {
+        let o = match make(t, k) {
+            Ok(o) => o,
+            Err(e) => {
+                t.handles.truncate(h);
+                return Err(e);
+            }
+        };
+        let arr = t.handle_get(h);
+        t.domain.heap.write_ref(arr, crate::heap::layout::ARRAY_BASE + k * 8, Some(o));
+    }
+    let arr = t.handle_get(h);
+    t.handles.truncate(h);
+    Ok(arr)
+}
+
 // ---- java.net ----
 
 fn register_inet(r: &mut Registry) {
@@ -203,22 +245,7 @@ fn lookup_all(t: &mut JThread, a: &[u64], v6: bool) -> JResult<u64> {
             return Err(t.throw_new("java/net/UnknownHostException", Some(&msg)));
         }
     };
-    let ia_class = t.load_boot("java/net/InetAddress")?;
-    let arr = t.new_array_of(ia_class, ips.len() as i32)?;
-    let h = t.handle(arr);
-    for (i, ip) in ips.iter().enumerate() {
-        let o = match new_inet_address(t, Some(&host), *ip, 0) {
-            Ok(o) => o,
-            Err(e) => {
-                t.handles.truncate(h);
-                return Err(e);
-            }
-        };
-        let arr = t.handle_get(h);
-        t.domain.heap.write_ref(arr, crate::heap::layout::ARRAY_BASE + i * 8, Some(o));
-    }
-    let arr = t.handle_get(h);
-    t.handles.truncate(h);
+    let arr = new_object_array(t, "java/net/InetAddress", ips.len(), |t, k| new_inet_address(t, Some(&host), ips[k], 0))?;
     Ok(arr.slot())
 }
 
@@ -231,10 +258,8 @@ fn register_network_interface(r: &mut Registry) {
         let name_obj = nonnull(t, a[0])?;
         let name = t.rust_string(name_obj);
         let all = interfaces(t)?;
-        match all.iter().find(|i| i.name == name) {
-            Some(i) => Ok(new_network_interface(t, i)?.slot()),
-            None => Ok(0),
-        }
+        let found = all.iter().find(|i| i.name == name);
+        network_interface_or_null(t, found)
     });
     r.add(n, "getByIndex0", "(I)Ljava/net/NetworkInterface;", |t, a| {
         let index = jint(a[0]);
@@ -242,17 +267,13 @@ fn register_network_interface(r: &mut Registry) {
             return Ok(0);
         }
         let all = interfaces(t)?;
-        match all.iter().find(|i| i.index == index) {
-            Some(i) => Ok(new_network_interface(t, i)?.slot()),
-            None => Ok(0),
-        }
+        let found = all.iter().find(|i| i.index == index);
+        network_interface_or_null(t, found)
     });
     r.add(n, "getByInetAddress0", "(Ljava/net/InetAddress;)Ljava/net/NetworkInterface;", |t, a| {
         let all = interfaces(t)?;
-        match bound_interface(t, &all, a[0])? {
-            Some(i) => Ok(new_network_interface(t, &all[i])?.slot()),
-            None => Ok(0),
-        }
+        let found = bound_interface(t, &all, a[0])?.map(|i| &all[i]);
+        network_interface_or_null(t, found)
     });
     r.add(n, "boundInetAddress0", "(Ljava/net/InetAddress;)Z", |t, a| {
         let all = interfaces(t)?;
@@ -283,6 +304,14 @@ fn register_network_interface(r: &mut Registry) {
             Err(e) => Err(ioctl_error(t, e, "ioctl(SIOCGIFMTU) failed")),
         }
     });
+}
+
+/// A new NetworkInterface for `i`, or null.
+fn network_interface_or_null(t: &mut JThread, i: Option<&net::Interface>) -> JResult<u64> {
+    match i {
+        Some(i) => Ok(new_network_interface(t, i)?.slot()),
+        None => Ok(0),
+    }
 }
 
 /// libnet's SocketException for a failed call: the error text, then the call in parentheses.
@@ -339,22 +368,7 @@ fn ni_get_all(t: &mut JThread, _: &[u64]) -> JResult<u64> {
     if all.is_empty() {
         return Ok(0);
     }
-    let ni_class = t.load_boot("java/net/NetworkInterface")?;
-    let arr = t.new_array_of(ni_class, all.len() as i32)?;
-    let h = t.handle(arr);
-    for (k, i) in all.iter().enumerate() {
-        let o = match new_network_interface(t, i) {
-            Ok(o) => o,
-            Err(e) => {
-                t.handles.truncate(h);
-                return Err(e);
-            }
-        };
-        let arr = t.handle_get(h);
-        t.domain.heap.write_ref(arr, crate::heap::layout::ARRAY_BASE + k * 8, Some(o));
-    }
-    let arr = t.handle_get(h);
-    t.handles.truncate(h);
+    let arr = new_object_array(t, "java/net/NetworkInterface", all.len(), |t, k| new_network_interface(t, &all[k]))?;
     Ok(arr.slot())
 }
 
@@ -365,6 +379,12 @@ fn new_network_interface(t: &mut JThread, i: &net::Interface) -> JResult<ObjRef>
     let r = build_network_interface(t, i);
     t.handles.truncate(mark);
     r
+}
+
+fn set_field<T: Copy>(t: &mut JThread, o: ObjRef, name: &str, v: T) -> JResult<()> {
+    let off = field(t, o, name)?;
+    o.write::<T>(off, v);
+    Ok(())
 }
 
 fn set_ref(t: &mut JThread, holder: ObjRef, name: &str, v: Option<ObjRef>) -> JResult<()> {
@@ -390,10 +410,8 @@ fn build_network_interface(t: &mut JThread, i: &net::Interface) -> JResult<ObjRe
     let nif = t.handle_get(hn);
     set_ref(t, nif, "name", Some(name))?;
     set_ref(t, nif, "displayName", Some(name))?;
-    let off = field(t, nif, "index")?;
-    nif.write::<i32>(off, i.index);
-    let off = field(t, nif, "virtual")?;
-    nif.write::<u8>(off, i.is_virtual as u8);
+    set_field::<i32>(t, nif, "index", i.index)?;
+    set_field::<u8>(t, nif, "virtual", i.is_virtual as u8)?;
 
     let addrs = t.new_array_of(ia_class, i.addrs.len() as i32)?;
     let ha = t.handle(addrs);
@@ -422,8 +440,7 @@ fn build_network_interface(t: &mut JThread, i: &net::Interface) -> JResult<ObjRe
         let ib = t.handle_get(hib);
         let ia = t.handle_get(hia);
         set_ref(t, ib, "address", Some(ia))?;
-        let off = field(t, ib, "maskLength")?;
-        ib.write::<i16>(off, a.prefix);
+        set_field::<i16>(t, ib, "maskLength", a.prefix)?;
         set_element(t, ha, k, hia);
         set_element(t, hb, k, hib);
         t.handles.truncate(hia);
@@ -501,41 +518,25 @@ fn register_net(r: &mut Registry) {
             Err(e) => Err(socket_error(t, e)),
         }
     });
-    r.add(n, "localPort", "(Ljava/io/FileDescriptor;)I", |t, a| {
-        let fd = fdval(t, a[0])?;
-        let r = net::local_address(fd);
-        sock(t, r).map(|sa| ret_int(sa.port() as i32))
-    });
-    r.add(n, "remotePort", "(Ljava/io/FileDescriptor;)I", |t, a| {
-        let fd = fdval(t, a[0])?;
-        let r = net::remote_address(fd);
-        sock(t, r).map(|sa| ret_int(sa.port() as i32))
-    });
+    r.add(n, "localPort", "(Ljava/io/FileDescriptor;)I", |t, a| socket_name(t, a[0], false).map(|sa| ret_int(sa.port() as i32)));
+    r.add(n, "remotePort", "(Ljava/io/FileDescriptor;)I", |t, a| socket_name(t, a[0], true).map(|sa| ret_int(sa.port() as i32)));
     r.add(n, "localInetAddress", "(Ljava/io/FileDescriptor;)Ljava/net/InetAddress;", |t, a| {
-        let fd = fdval(t, a[0])?;
-        let r = net::local_address(fd);
-        let sa = sock(t, r)?;
+        let sa = socket_name(t, a[0], false)?;
         new_inet_address_of(t, sa).map(|o| ret_obj(Some(o)))
     });
     r.add(n, "remoteInetAddress", "(Ljava/io/FileDescriptor;)Ljava/net/InetAddress;", |t, a| {
-        let fd = fdval(t, a[0])?;
-        let r = net::remote_address(fd);
-        let sa = sock(t, r)?;
+        let sa = socket_name(t, a[0], true)?;
         new_inet_address_of(t, sa).map(|o| ret_obj(Some(o)))
     });
     r.add(n, "getIntOption0", "(Ljava/io/FileDescriptor;ZII)I", |t, a| {
         let fd = fdval(t, a[0])?;
-        match net::get_int_option(fd, jint(a[2]), jint(a[3])) {
-            Ok(v) => Ok(ret_int(v)),
-            Err(e) => Err(throw_errno(t, "java/net/SocketException", e)),
-        }
+        let r = net::get_int_option(fd, jint(a[2]), jint(a[3]));
+        sock_option(t, r).map(ret_int)
     });
     r.add(n, "setIntOption0", "(Ljava/io/FileDescriptor;ZIIIZ)V", |t, a| {
         let fd = fdval(t, a[0])?;
-        match net::set_int_option(fd, jint(a[2]), jint(a[3]), jint(a[4])) {
-            Ok(()) => Ok(0),
-            Err(e) => Err(throw_errno(t, "java/net/SocketException", e)),
-        }
+        let r = net::set_int_option(fd, jint(a[2]), jint(a[3]), jint(a[4]));
+        sock_option(t, r).map(|_| 0)
     });
     r.add(n, "poll", "(Ljava/io/FileDescriptor;IJ)I", |t, a| {
         let fd = fdval(t, a[0])?;
@@ -571,6 +572,13 @@ fn register_net(r: &mut Registry) {
     });
 }
 
+/// The local (or, with `remote`, the peer) address of the socket of FileDescriptor `fdo`.
+fn socket_name(t: &mut JThread, fdo: u64, remote: bool) -> JResult<SocketAddr> {
+    let fd = fdval(t, fdo)?;
+    let r = if remote { net::remote_address(fd) } else { net::local_address(fd) };
+    sock(t, r)
+}
+
 /// `int accept(FileDescriptor fd, FileDescriptor newfd, InetSocketAddress[] isaa)`.
 fn net_accept(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let fd = fdval(t, a[0])?;
@@ -583,8 +591,7 @@ fn net_accept(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     // The collector may have run while waiting: re-read the reference arguments.
     let store = |t: &mut JThread| -> JResult<()> {
         let newfdo = nonnull(t, t.arg(1))?;
-        let off = field(t, newfdo, "fd")?;
-        newfdo.write::<i32>(off, newfd);
+        set_field::<i32>(t, newfdo, "fd", newfd)?;
         let ia = new_inet_address_of(t, peer)?;
         let h = t.handle(ia);
         let isa_class = t.load_boot("java/net/InetSocketAddress")?;
@@ -674,15 +681,8 @@ fn socket_read_result(t: &mut JThread, r: Result<i64, Errno>) -> JResult<i64> {
 /// libnio's `handleSocketErrorWithMessage`: the exception of `socket_error` with the OS
 /// message followed by ` (message)`.
 fn socket_error_with(t: &mut JThread, e: Errno, message: &str) -> Thrown {
-    let class = match e {
-        libc::EPROTO => "java/net/ProtocolException",
-        libc::ECONNREFUSED | libc::ETIMEDOUT | libc::ENOTCONN => "java/net/ConnectException",
-        libc::EHOSTUNREACH => "java/net/NoRouteToHostException",
-        libc::EADDRINUSE | libc::EADDRNOTAVAIL | libc::EACCES => "java/net/BindException",
-        _ => "java/net/SocketException",
-    };
     let msg = format!("{} ({message})", fs::strerror(e));
-    t.throw_new(class, Some(&msg))
+    t.throw_new(socket_error_class(e), Some(&msg))
 }
 
 /// The result of a membership change: 0, IOS_UNAVAILABLE when joining is not supported
@@ -696,18 +696,6 @@ fn membership(t: &mut JThread, r: Result<(), Errno>, adding: bool, message: Opti
             None => socket_error(t, e),
         }),
     }
-}
-
-/// The 16 bytes of an IPv6 address passed as a byte[].
-fn ipv6_bytes(t: &mut JThread, v: u64) -> JResult<[u8; 16]> {
-    let arr = nonnull(t, v)?;
-    let data = arr.array_slice::<u8>();
-    if data.len() != 16 {
-        return Err(t.throw_new("java/lang/IllegalArgumentException", Some("bad IPv6 address")));
-    }
-    let mut a = [0u8; 16];
-    a.copy_from_slice(data);
-    Ok(a)
 }
 
 fn register_multicast(r: &mut Registry) {
@@ -833,6 +821,18 @@ fn datagram_result(t: &mut JThread, r: Result<usize, Errno>, reading: bool) -> J
     }
 }
 
+/// DatagramChannelImpl's send/receive result: a count, IOStatus code,
+/// PortUnreachableException (ECONNREFUSED) or the exception of `socket_error`.
+fn datagram_channel_result(t: &mut JThread, r: Result<usize, Errno>) -> JResult<u64> {
+    match r {
+        Ok(n) => Ok(ret_int(n as i32)),
+        Err(libc::EAGAIN) => Ok(ret_int(IOS_UNAVAILABLE)),
+        Err(libc::EINTR) => Ok(ret_int(IOS_INTERRUPTED)),
+        Err(libc::ECONNREFUSED) => Err(port_unreachable(t)),
+        Err(e) => Err(socket_error(t, e)),
+    }
+}
+
 /// `int receive0(FileDescriptor fd, long bufAddress, int len, long senderAddress, boolean
 /// connected)`: one datagram into the buffer, its sender's C address into the
 /// NativeSocketAddress at `senderAddress`. A port-unreachable error is skipped on an
@@ -846,13 +846,7 @@ fn dc_receive0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
             r => return r,
         }
     });
-    match r {
-        Ok(n) => Ok(ret_int(n as i32)),
-        Err(libc::EAGAIN) => Ok(ret_int(IOS_UNAVAILABLE)),
-        Err(libc::EINTR) => Ok(ret_int(IOS_INTERRUPTED)),
-        Err(libc::ECONNREFUSED) => Err(port_unreachable(t)),
-        Err(e) => Err(socket_error(t, e)),
-    }
+    datagram_channel_result(t, r)
 }
 
 /// `int send0(FileDescriptor fd, long bufAddress, int len, long targetAddress, int
@@ -861,13 +855,7 @@ fn dc_send0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let fd = fdval(t, a[0])?;
     let (buf, len, target, target_len) = (a[1] as usize, jint(a[3]).max(0) as usize, a[4] as usize, jint(a[6]).max(0) as usize);
     let r = t.blocking(|| net::send_to(fd, buf, len, target, target_len));
-    match r {
-        Ok(n) => Ok(ret_int(n as i32)),
-        Err(libc::EAGAIN) => Ok(ret_int(IOS_UNAVAILABLE)),
-        Err(libc::EINTR) => Ok(ret_int(IOS_INTERRUPTED)),
-        Err(libc::ECONNREFUSED) => Err(port_unreachable(t)),
-        Err(e) => Err(socket_error(t, e)),
-    }
+    datagram_channel_result(t, r)
 }
 
 // ---- jdk.net.LinuxSocketOptions (extended socket options) ----
@@ -885,7 +873,7 @@ fn tcp_option(t: &mut JThread, fd: i32, opt: i32, set: Option<i32>) -> JResult<i
         Some(v) => net::set_int_option(fd, libc::IPPROTO_TCP, opt, v).map(|_| 0),
         None => net::get_int_option(fd, libc::IPPROTO_TCP, opt),
     };
-    r.map_err(|e| throw_errno(t, "java/net/SocketException", e))
+    sock_option(t, r)
 }
 
 fn register_linux_options(r: &mut Registry) {
@@ -901,8 +889,8 @@ fn register_linux_options(r: &mut Registry) {
     r.add(l, "getTcpKeepAliveIntvl0", "(I)I", |t, a| tcp_option(t, jint(a[0]), libc::TCP_KEEPINTVL, None).map(ret_int));
     r.add(l, "setQuickAck0", "(IZ)V", |t, a| tcp_option(t, jint(a[0]), libc::TCP_QUICKACK, Some((a[1] != 0) as i32)).map(|_| 0));
     r.add(l, "getQuickAck0", "(I)Z", |t, a| tcp_option(t, jint(a[0]), libc::TCP_QUICKACK, None).map(|v| ret_bool(v != 0)));
-    r.add(l, "getIncomingNapiId0", "(I)I", |t, a| match net::get_int_option(jint(a[0]), libc::SOL_SOCKET, libc::SO_INCOMING_NAPI_ID) {
-        Ok(v) => Ok(ret_int(v)),
-        Err(e) => Err(throw_errno(t, "java/net/SocketException", e)),
+    r.add(l, "getIncomingNapiId0", "(I)I", |t, a| {
+        let r = net::get_int_option(jint(a[0]), libc::SOL_SOCKET, libc::SO_INCOMING_NAPI_ID);
+        sock_option(t, r).map(ret_int)
     });
 }

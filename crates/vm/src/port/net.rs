@@ -17,12 +17,33 @@ fn check(r: libc::c_int) -> FsResult<libc::c_int> {
     if r < 0 { Err(errno()) } else { Ok(r) }
 }
 
+/// A byte count from send/recv-like calls, or the errno.
+fn check_len(n: libc::ssize_t) -> FsResult<usize> {
+    if n < 0 { Err(errno()) } else { Ok(n as usize) }
+}
+
+/// A zeroed `sockaddr_storage`.
+fn zeroed_storage() -> libc::sockaddr_storage {
+    // SAFETY: sockaddr_storage is plain old data; all zeroes is a valid value.
+    unsafe { std::mem::zeroed() }
+}
+
+/// A new datagram socket (close-on-exec) of `domain`.
+fn dgram_socket(domain: libc::c_int) -> FsResult<i32> {
+    // SAFETY: socket has no memory-safety preconditions.
+    check(unsafe { libc::socket(domain, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC, 0) })
+}
+
+fn close_quietly(fd: i32) {
+    // SAFETY: fd was opened by the caller in this module and is closed once.
+    unsafe { libc::close(fd) };
+}
+
 /// A `sockaddr_storage` holding `addr`, and its length. With `v6` an IPv4 address becomes an
 /// IPv4-mapped IPv6 address (the wildcard 0.0.0.0 becomes `::`), as the JDK does for its
 /// dual-stack sockets.
 fn to_raw(addr: SocketAddr, v6: bool) -> (libc::sockaddr_storage, libc::socklen_t) {
-    // SAFETY: sockaddr_storage is plain old data; all zeroes is a valid value.
-    let mut ss: libc::sockaddr_storage = unsafe { std::mem::zeroed() };
+    let mut ss = zeroed_storage();
     let (ip, port, scope) = match addr {
         SocketAddr::V4(a) if !v6 => {
             // SAFETY: sockaddr_storage is large enough and suitably aligned for sockaddr_in.
@@ -79,8 +100,7 @@ pub fn ipv6_available() -> bool {
     if fd < 0 {
         return false;
     }
-    // SAFETY: fd was just created by this function.
-    unsafe { libc::close(fd) };
+    close_quietly(fd);
     std::fs::read_to_string("/proc/net/if_inet6").is_ok_and(|s| !s.trim().is_empty())
 }
 
@@ -92,8 +112,7 @@ pub fn reuse_port_available() -> bool {
         return false;
     }
     let ok = set_int_option(fd, libc::SOL_SOCKET, libc::SO_REUSEPORT, 1).is_ok();
-    // SAFETY: fd was just created by this function.
-    unsafe { libc::close(fd) };
+    close_quietly(fd);
     ok
 }
 
@@ -126,8 +145,7 @@ pub fn socket(v6: bool, stream: bool, reuse: bool) -> FsResult<i32> {
         Ok(())
     };
     if let Err(e) = setup() {
-        // SAFETY: fd was just created by this function.
-        unsafe { libc::close(fd) };
+        close_quietly(fd);
         return Err(e);
     }
     Ok(fd)
@@ -158,8 +176,7 @@ pub fn connect(fd: i32, v6: bool, addr: SocketAddr) -> FsResult<bool> {
 
 /// Accepts a connection: the new (close-on-exec) socket and the peer's address.
 pub fn accept(fd: i32) -> FsResult<(i32, SocketAddr)> {
-    // SAFETY: sockaddr_storage is plain old data.
-    let mut ss: libc::sockaddr_storage = unsafe { std::mem::zeroed() };
+    let mut ss = zeroed_storage();
     let mut len = std::mem::size_of::<libc::sockaddr_storage>() as libc::socklen_t;
     loop {
         // SAFETY: ss and len are valid out-parameters of the sizes given.
@@ -168,8 +185,7 @@ pub fn accept(fd: i32) -> FsResult<(i32, SocketAddr)> {
             return match from_raw(&ss) {
                 Ok(a) => Ok((r, a)),
                 Err(e) => {
-                    // SAFETY: r was just accepted by this function.
-                    unsafe { libc::close(r) };
+                    close_quietly(r);
                     Err(e)
                 }
             };
@@ -193,8 +209,7 @@ pub fn shutdown(fd: i32, how: i32) -> FsResult<()> {
 }
 
 fn name_of(fd: i32, peer: bool) -> FsResult<SocketAddr> {
-    // SAFETY: sockaddr_storage is plain old data.
-    let mut ss: libc::sockaddr_storage = unsafe { std::mem::zeroed() };
+    let mut ss = zeroed_storage();
     let mut len = std::mem::size_of::<libc::sockaddr_storage>() as libc::socklen_t;
     let p = &mut ss as *mut _ as *mut libc::sockaddr;
     // SAFETY: ss and len are valid out-parameters of the sizes given.
@@ -216,45 +231,47 @@ fn byte_option(level: i32, opt: i32) -> bool {
     level == libc::IPPROTO_IP && (opt == libc::IP_MULTICAST_TTL || opt == libc::IP_MULTICAST_LOOP)
 }
 
+/// getsockopt into `value`, a plain-data `T` of the option's C type.
+fn get_option<T>(fd: i32, level: i32, opt: i32, value: &mut T) -> FsResult<()> {
+    let mut len = std::mem::size_of::<T>() as libc::socklen_t;
+    // SAFETY: value and len are valid out-parameters of the sizes given.
+    check(unsafe { libc::getsockopt(fd, level, opt, value as *mut T as *mut libc::c_void, &mut len) }).map(|_| ())
+}
+
+/// setsockopt with `value`, a plain-data `T` of the option's C type.
+fn set_option<T>(fd: i32, level: i32, opt: i32, value: &T) -> FsResult<()> {
+    let len = std::mem::size_of::<T>() as libc::socklen_t;
+    // SAFETY: value is a valid T of len bytes.
+    check(unsafe { libc::setsockopt(fd, level, opt, value as *const T as *const libc::c_void, len) }).map(|_| ())
+}
+
 /// An integer socket option; SO_LINGER is its linger time, or -1 when off.
 pub fn get_int_option(fd: i32, level: i32, opt: i32) -> FsResult<i32> {
     if byte_option(level, opt) {
         let mut b: u8 = 0;
-        let mut len = 1 as libc::socklen_t;
-        // SAFETY: b and len are valid out-parameters of the sizes given.
-        check(unsafe { libc::getsockopt(fd, level, opt, &mut b as *mut u8 as *mut libc::c_void, &mut len) })?;
+        get_option(fd, level, opt, &mut b)?;
         return Ok(b as i32);
     }
     if level == libc::SOL_SOCKET && opt == libc::SO_LINGER {
         let mut l = libc::linger { l_onoff: 0, l_linger: 0 };
-        let mut len = std::mem::size_of::<libc::linger>() as libc::socklen_t;
-        // SAFETY: l and len are valid out-parameters of the sizes given.
-        check(unsafe { libc::getsockopt(fd, level, opt, &mut l as *mut _ as *mut libc::c_void, &mut len) })?;
+        get_option(fd, level, opt, &mut l)?;
         return Ok(if l.l_onoff != 0 { l.l_linger } else { -1 });
     }
     let mut v: libc::c_int = 0;
-    let mut len = std::mem::size_of::<libc::c_int>() as libc::socklen_t;
-    // SAFETY: v and len are valid out-parameters of the sizes given.
-    check(unsafe { libc::getsockopt(fd, level, opt, &mut v as *mut _ as *mut libc::c_void, &mut len) })?;
+    get_option(fd, level, opt, &mut v)?;
     Ok(v)
 }
 
 /// Sets an integer socket option; SO_LINGER takes the linger time, negative for off.
 pub fn set_int_option(fd: i32, level: i32, opt: i32, value: i32) -> FsResult<()> {
     if byte_option(level, opt) {
-        let b = value as u8;
-        // SAFETY: b is one readable byte.
-        return check(unsafe { libc::setsockopt(fd, level, opt, &b as *const u8 as *const libc::c_void, 1) }).map(|_| ());
+        return set_option(fd, level, opt, &(value as u8));
     }
     if level == libc::SOL_SOCKET && opt == libc::SO_LINGER {
         let l = libc::linger { l_onoff: (value >= 0) as i32, l_linger: value.max(0) };
-        let len = std::mem::size_of::<libc::linger>() as libc::socklen_t;
-        // SAFETY: l is a valid linger of len bytes.
-        return check(unsafe { libc::setsockopt(fd, level, opt, &l as *const _ as *const libc::c_void, len) }).map(|_| ());
+        return set_option(fd, level, opt, &l);
     }
-    let len = std::mem::size_of::<libc::c_int>() as libc::socklen_t;
-    // SAFETY: value is a valid c_int of len bytes.
-    check(unsafe { libc::setsockopt(fd, level, opt, &value as *const _ as *const libc::c_void, len) }).map(|_| ())
+    set_option(fd, level, opt, &(value as libc::c_int))
 }
 
 /// poll(2) on one descriptor: the returned events (0 on timeout). `timeout_ms` -1 waits
@@ -292,21 +309,21 @@ pub fn available(fd: i32) -> FsResult<i32> {
 pub fn send_oob(fd: i32, b: u8) -> FsResult<usize> {
     // SAFETY: b is one readable byte.
     let n = unsafe { libc::send(fd, &b as *const u8 as *const libc::c_void, 1, libc::MSG_OOB) };
-    if n < 0 { Err(errno()) } else { Ok(n as usize) }
+    check_len(n)
 }
 
 /// recv(2) into native memory at `addr` (a direct buffer the caller owns).
 pub fn recv(fd: i32, addr: usize, len: usize) -> FsResult<usize> {
     // SAFETY: the caller (the JDK's direct-buffer code) guarantees addr..addr+len is writable.
     let n = unsafe { libc::recv(fd, addr as *mut libc::c_void, len, 0) };
-    if n < 0 { Err(errno()) } else { Ok(n as usize) }
+    check_len(n)
 }
 
 /// send(2) from native memory at `addr` (a direct buffer the caller owns).
 pub fn send(fd: i32, addr: usize, len: usize) -> FsResult<usize> {
     // SAFETY: the caller (the JDK's direct-buffer code) guarantees addr..addr+len is readable.
     let n = unsafe { libc::send(fd, addr as *const libc::c_void, len, 0) };
-    if n < 0 { Err(errno()) } else { Ok(n as usize) }
+    check_len(n)
 }
 
 // ---- datagrams (sun.nio.ch.DatagramChannelImpl, NativeSocketAddress) ----
@@ -365,7 +382,7 @@ pub fn recv_from(fd: i32, addr: usize, len: usize, sender: usize) -> FsResult<us
     let n = unsafe {
         libc::recvfrom(fd, addr as *mut libc::c_void, len.min(MAX_PACKET_LEN), 0, sender as *mut libc::sockaddr, &mut sa_len)
     };
-    if n < 0 { Err(errno()) } else { Ok(n as usize) }
+    check_len(n)
 }
 
 /// sendto(2) from native memory at `addr` to the C address of `target_len` bytes at `target`.
@@ -385,13 +402,12 @@ pub fn send_to(fd: i32, addr: usize, len: usize, target: usize, target_len: usiz
             target_len as libc::socklen_t,
         )
     };
-    if n < 0 { Err(errno()) } else { Ok(n as usize) }
+    check_len(n)
 }
 
 /// Dissolves a datagram socket's association (connect to an AF_UNSPEC address).
 pub fn disconnect(fd: i32, v6: bool) -> FsResult<()> {
-    // SAFETY: sockaddr_storage is plain old data.
-    let mut ss: libc::sockaddr_storage = unsafe { std::mem::zeroed() };
+    let mut ss = zeroed_storage();
     ss.ss_family = libc::AF_UNSPEC as libc::sa_family_t;
     let len = if v6 { std::mem::size_of::<libc::sockaddr_in6>() } else { std::mem::size_of::<libc::sockaddr_in>() };
     // SAFETY: ss is a valid sockaddr of at least len bytes.
@@ -399,12 +415,6 @@ pub fn disconnect(fd: i32, v6: bool) -> FsResult<()> {
 }
 
 // ---- multicast ----
-
-fn set_option<T>(fd: i32, level: i32, opt: i32, value: &T) -> FsResult<()> {
-    let len = std::mem::size_of::<T>() as libc::socklen_t;
-    // SAFETY: value is a valid T of len bytes.
-    check(unsafe { libc::setsockopt(fd, level, opt, value as *const T as *const libc::c_void, len) }).map(|_| ())
-}
 
 fn in_addr(host_order: i32) -> libc::in_addr {
     libc::in_addr { s_addr: (host_order as u32).to_be() }
@@ -468,9 +478,7 @@ pub fn set_interface4(fd: i32, interf: i32) -> FsResult<()> {
 /// IP_MULTICAST_IF: the outgoing interface's IPv4 address (host order).
 pub fn get_interface4(fd: i32) -> FsResult<i32> {
     let mut a = libc::in_addr { s_addr: 0 };
-    let mut len = std::mem::size_of::<libc::in_addr>() as libc::socklen_t;
-    // SAFETY: a and len are valid out-parameters of the sizes given.
-    check(unsafe { libc::getsockopt(fd, libc::IPPROTO_IP, libc::IP_MULTICAST_IF, &mut a as *mut _ as *mut libc::c_void, &mut len) })?;
+    get_option(fd, libc::IPPROTO_IP, libc::IP_MULTICAST_IF, &mut a)?;
     Ok(u32::from_be(a.s_addr) as i32)
 }
 
@@ -529,8 +537,7 @@ pub fn lookup_host(host: &str, v6: bool) -> Result<Vec<IpAddr>, String> {
     use std::net::ToSocketAddrs;
     let found = (host, 0u16).to_socket_addrs().map_err(|e| {
         let m = e.to_string();
-        let m = m.strip_prefix("failed to lookup address information: ").unwrap_or(&m).to_string();
-        m
+        m.strip_prefix("failed to lookup address information: ").unwrap_or(&m).to_string()
     })?;
     let mut v4s: Vec<IpAddr> = Vec::new();
     let mut v6s: Vec<IpAddr> = Vec::new();
@@ -627,23 +634,10 @@ fn sockaddr_v4(sa: &libc::sockaddr) -> Ipv4Addr {
 
 /// A datagram socket for interface ioctls: IPv4, or IPv6 on a host without IPv4.
 fn ioctl_socket() -> FsResult<i32> {
-    // SAFETY: socket has no memory-safety preconditions.
-    let fd = unsafe { libc::socket(libc::AF_INET, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC, 0) };
-    if fd >= 0 {
-        return Ok(fd);
+    match dgram_socket(libc::AF_INET) {
+        Err(libc::EPROTONOSUPPORT | libc::EAFNOSUPPORT) => dgram_socket(libc::AF_INET6),
+        r => r,
     }
-    match errno() {
-        libc::EPROTONOSUPPORT | libc::EAFNOSUPPORT => {
-            // SAFETY: socket has no memory-safety preconditions.
-            check(unsafe { libc::socket(libc::AF_INET6, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC, 0) })
-        }
-        e => Err(e),
-    }
-}
-
-fn close_quietly(fd: i32) {
-    // SAFETY: fd was opened by the caller in this module and is closed once.
-    unsafe { libc::close(fd) };
 }
 
 /// Runs the interface ioctl `req` for `name` on a fresh socket; returns the filled `ifreq`.
@@ -803,14 +797,14 @@ fn parse_if_inet6(line: &str) -> Option<(String, IfAddress)> {
 /// of discovery.
 pub fn interfaces(ipv6: bool) -> FsResult<Vec<Interface>> {
     let mut list = Vec::new();
-    // SAFETY: socket has no memory-safety preconditions.
-    let fd = unsafe { libc::socket(libc::AF_INET, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC, 0) };
-    if fd >= 0 {
-        let r = enum_ipv4(fd, &mut list);
-        close_quietly(fd);
-        r?;
-    } else if !matches!(errno(), libc::EPROTONOSUPPORT | libc::EAFNOSUPPORT) {
-        return Err(errno());
+    match dgram_socket(libc::AF_INET) {
+        Ok(fd) => {
+            let r = enum_ipv4(fd, &mut list);
+            close_quietly(fd);
+            r?;
+        }
+        Err(libc::EPROTONOSUPPORT | libc::EAFNOSUPPORT) => {}
+        Err(e) => return Err(e),
     }
     if ipv6 && let Ok(text) = std::fs::read_to_string("/proc/net/if_inet6") {
         for (name, addr) in text.lines().filter_map(parse_if_inet6) {
@@ -880,8 +874,7 @@ mod tests {
         let (target, target_len) = to_raw(b_addr, false);
         let msg = *b"datagram";
         assert_eq!(send_to(a, msg.as_ptr() as usize, msg.len(), &target as *const _ as usize, target_len as usize), Ok(8));
-        // SAFETY: sockaddr_storage is plain old data.
-        let mut sender: libc::sockaddr_storage = unsafe { std::mem::zeroed() };
+        let mut sender = zeroed_storage();
         let mut buf = [0u8; 4];
         // A longer datagram is truncated to the buffer.
         assert_eq!(recv_from(b, buf.as_mut_ptr() as usize, buf.len(), &mut sender as *mut _ as usize), Ok(4));
@@ -909,8 +902,7 @@ mod tests {
             let token = token.clone();
             std::thread::spawn(move || {
                 token.store(crate::port::current_thread_token(), Ordering::SeqCst);
-                // SAFETY: sockaddr_storage is plain old data.
-                let mut sender: libc::sockaddr_storage = unsafe { std::mem::zeroed() };
+                let mut sender = zeroed_storage();
                 let mut buf = [0u8; 8];
                 tx.send(recv_from(fd, buf.as_mut_ptr() as usize, buf.len(), &mut sender as *mut _ as usize)).unwrap();
             })
