@@ -5,29 +5,40 @@
 //! once and referred to by its index); identity hashes and lock state are not (a copy is a new
 //! object). A size quota bounds what one encoding may write.
 //!
+//! Some objects cross by reference instead (portals, memory objects): the caller's classifier
+//! turns them into *external tokens*, opaque u64s the buffer records once in a token table.
+//! Before decoding, the receiver reads that table ([`tokens`]), turns each token into an object
+//! of its own heap (which may run Java code, so it cannot happen inside [`decode`]) and hands
+//! the results to [`decode`], which puts them wherever the token was referred to.
+//!
 //! Hand-written because it is the VM's own substance: it walks objects by their class layout
 //! and must agree with the collector on where references are.
 //!
 //! Buffer layout (little-endian):
 //! ```text
-//! magic "JXG1" | object count: u32 | root count: u32 | roots: u32 each (index + 1, 0 = null)
+//! magic "JXG2" | object count: u32 | root count: u32 | roots: u64 each (a reference)
+//! token count: u32 | tokens: u64 each
 //! per object: class id: u32 | array length: u32 (u32::MAX for an instance) | body
 //! ```
 //! The body is the object's bytes after its header (after the length word for an array),
-//! with every reference slot replaced by the referent's index + 1 (0 for null).
+//! with every reference slot replaced by a reference. A reference is 0 for null,
+//! `TOKEN_BIT | k` for the k-th token of the table, and otherwise the referent's object index
+//! + 1. The quota counts the whole buffer, token table included.
 //!
-//! Owns the format and the walk; which classes may be copied is the caller's policy (a
-//! `java.lang.Class` mirror or a Thread, say, is refused, or handled before), and what a class
-//! id means is the caller's class table.
+//! Owns the format and the walk; which objects are copied, passed as tokens or refused is the
+//! caller's policy (a `java.lang.Class` mirror or a Thread, say, is refused, or handled
+//! before), and what a class id or a token means is the caller's.
 
 use rustc_hash::FxHashMap;
 
 use crate::class::{BasicType, Class};
 use crate::heap::layout::{ARRAY_BASE, ARRAY_LENGTH, HEADER_SIZE};
-use crate::heap::{Heap, ObjRef, from_slot};
+use crate::heap::{Heap, ObjRef, from_slot, to_slot};
 
-const MAGIC: &[u8; 4] = b"JXG1";
+const MAGIC: &[u8; 4] = b"JXG2";
 const INSTANCE: u32 = u32::MAX;
+/// Marks a reference to an entry of the token table (the rest is the entry's position).
+pub const TOKEN_BIT: u64 = 1 << 63;
 
 /// Why a graph could not be copied.
 #[derive(Debug, PartialEq, Eq)]
@@ -40,6 +51,17 @@ pub enum CopyError {
     OutOfMemory,
     /// The buffer is not a graph this module wrote (truncated, corrupt, unknown class id).
     Malformed(&'static str),
+}
+
+/// What [`encode`] does with an object it meets, as the caller's classifier decides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Walk {
+    /// Copy the object and walk on through its references.
+    Copy,
+    /// Pass the object by reference as this external token; it is not walked.
+    Token(u64),
+    /// Fail the encoding with [`CopyError::NotCopyable`].
+    Refuse,
 }
 
 /// Where the reference slots of an object of class `c` are, as byte offsets from its start.
@@ -62,47 +84,74 @@ fn body(c: &'static Class, o: ObjRef) -> (usize, usize) {
     }
 }
 
-/// Encodes the graph reachable from `roots`. `refuse(c)` names the classes that may not be
-/// copied; `quota` bounds the buffer's size.
-pub fn encode(roots: &[Option<ObjRef>], quota: usize, refuse: impl Fn(&'static Class) -> bool) -> Result<Vec<u8>, CopyError> {
-    let mut index: FxHashMap<usize, u32> = FxHashMap::default();
-    let mut order: Vec<ObjRef> = Vec::new();
-    let mut visit = |o: ObjRef, order: &mut Vec<ObjRef>| -> Result<u32, CopyError> {
-        if let Some(&i) = index.get(&o.addr()) {
-            return Ok(i + 1);
-        }
-        let c = o.class();
-        if refuse(c) {
-            return Err(CopyError::NotCopyable(c.java_name()));
-        }
-        let i = order.len() as u32;
-        index.insert(o.addr(), i);
-        order.push(o);
-        Ok(i + 1)
-    };
-    let mut root_ids = Vec::with_capacity(roots.len());
-    for r in roots {
-        root_ids.push(match r {
-            Some(o) => visit(*o, &mut order)?,
-            None => 0,
-        });
-    }
-    let mut out = Vec::with_capacity(64);
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&0u32.to_le_bytes()); // object count, patched at the end
-    out.extend_from_slice(&(root_ids.len() as u32).to_le_bytes());
-    for id in root_ids {
-        out.extend_from_slice(&id.to_le_bytes());
-    }
+/// Bytes before the first object: magic, counts, roots and the token table.
+fn prefix_len(roots: usize, tokens: usize) -> usize {
+    4 + 4 + 4 + 8 * roots + 4 + 8 * tokens
+}
+
+/// Encodes the graph reachable from `roots`. `classify` is asked once per object met (roots
+/// included) whether to copy it, pass it as a token or refuse it; `quota` bounds the buffer's
+/// size.
+pub fn encode(roots: &[Option<ObjRef>], quota: usize, classify: impl FnMut(ObjRef) -> Walk) -> Result<Vec<u8>, CopyError> {
+    let mut e = Encoder { classify, seen: FxHashMap::default(), order: Vec::new(), tokens: Vec::new(), token_at: FxHashMap::default() };
+    let root_ids = roots.iter().map(|&r| e.reference(r)).collect::<Result<Vec<u64>, _>>()?;
+    let mut objects = Vec::with_capacity(64);
     let mut next = 0;
-    while next < order.len() {
-        let o = order[next];
+    while let Some(&o) = e.order.get(next) {
         next += 1;
-        let c = o.class();
-        let (start, end) = body(c, o);
-        if out.len() + 8 + (end - start) > quota {
+        let (start, end) = body(o.class(), o);
+        if prefix_len(root_ids.len(), e.tokens.len()) + objects.len() + 8 + (end - start) > quota {
             return Err(CopyError::Quota(quota));
         }
+        e.write_object(o, &mut objects)?;
+    }
+    e.finish(&root_ids, &objects, quota)
+}
+
+/// The state of one [`encode`] walk.
+struct Encoder<F> {
+    classify: F,
+    /// Every object met so far, by address, with the reference written for it.
+    seen: FxHashMap<usize, u64>,
+    /// The objects to copy, by index (grows while their slots are walked).
+    order: Vec<ObjRef>,
+    /// The token table, and where each token value sits in it.
+    tokens: Vec<u64>,
+    token_at: FxHashMap<u64, u64>,
+}
+
+impl<F: FnMut(ObjRef) -> Walk> Encoder<F> {
+    /// The reference to write for `r`, classifying it the first time it is met.
+    fn reference(&mut self, r: Option<ObjRef>) -> Result<u64, CopyError> {
+        let Some(o) = r else { return Ok(0) };
+        if let Some(&id) = self.seen.get(&o.addr()) {
+            return Ok(id);
+        }
+        let id = match (self.classify)(o) {
+            Walk::Copy => {
+                self.order.push(o);
+                self.order.len() as u64
+            }
+            Walk::Token(t) => TOKEN_BIT | self.token(t),
+            Walk::Refuse => return Err(CopyError::NotCopyable(o.class().java_name())),
+        };
+        self.seen.insert(o.addr(), id);
+        Ok(id)
+    }
+
+    /// The position of token `t` in the table, adding it the first time.
+    fn token(&mut self, t: u64) -> u64 {
+        let tokens = &mut self.tokens;
+        *self.token_at.entry(t).or_insert_with(|| {
+            tokens.push(t);
+            tokens.len() as u64 - 1
+        })
+    }
+
+    /// Appends `o` to `out`, classifying the objects its slots refer to.
+    fn write_object(&mut self, o: ObjRef, out: &mut Vec<u8>) -> Result<(), CopyError> {
+        let c = o.class();
+        let (start, end) = body(c, o);
         out.extend_from_slice(&c.id.0.to_le_bytes());
         out.extend_from_slice(&(if c.is_array() { o.array_len() as u32 } else { INSTANCE }).to_le_bytes());
         let at = out.len();
@@ -110,17 +159,31 @@ pub fn encode(roots: &[Option<ObjRef>], quota: usize, refuse: impl Fn(&'static C
             out.push(o.read::<u8>(off));
         }
         for slot in ref_slots(c, o) {
-            let id = match from_slot(o.read::<u64>(slot)) {
-                Some(r) => visit(r, &mut order)? as u64,
-                None => 0,
-            };
+            let id = self.reference(from_slot(o.read::<u64>(slot)))?;
             let p = at + slot - start;
             out[p..p + 8].copy_from_slice(&id.to_le_bytes());
         }
+        Ok(())
     }
-    let count = order.len() as u32;
-    out[4..8].copy_from_slice(&count.to_le_bytes());
-    Ok(out)
+
+    /// The whole buffer: the prefix, then the objects already written.
+    fn finish(&self, roots: &[u64], objects: &[u8], quota: usize) -> Result<Vec<u8>, CopyError> {
+        let len = prefix_len(roots.len(), self.tokens.len()) + objects.len();
+        let counts = (u32::try_from(self.order.len()), u32::try_from(roots.len()), u32::try_from(self.tokens.len()));
+        let (Ok(count), Ok(nroots), Ok(ntokens)) = counts else { return Err(CopyError::Quota(quota)) };
+        if len > quota {
+            return Err(CopyError::Quota(quota));
+        }
+        let mut out = Vec::with_capacity(len);
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&count.to_le_bytes());
+        out.extend_from_slice(&nroots.to_le_bytes());
+        roots.iter().for_each(|id| out.extend_from_slice(&id.to_le_bytes()));
+        out.extend_from_slice(&ntokens.to_le_bytes());
+        self.tokens.iter().for_each(|t| out.extend_from_slice(&t.to_le_bytes()));
+        out.extend_from_slice(objects);
+        Ok(out)
+    }
 }
 
 /// A little-endian reader over a buffer that reports truncation.
@@ -134,70 +197,159 @@ impl<'a> Reader<'a> {
         let b = self.bytes(4)?;
         Ok(u32::from_le_bytes(b.try_into().expect("4 bytes")))
     }
+    fn u64(&mut self) -> Result<u64, CopyError> {
+        let b = self.bytes(8)?;
+        Ok(u64::from_le_bytes(b.try_into().expect("8 bytes")))
+    }
     fn bytes(&mut self, n: usize) -> Result<&'a [u8], CopyError> {
         let end = self.at.checked_add(n).filter(|&e| e <= self.buf.len()).ok_or(CopyError::Malformed("truncated"))?;
         let b = &self.buf[self.at..end];
         self.at = end;
         Ok(b)
     }
+    fn remaining(&self) -> usize {
+        self.buf.len() - self.at
+    }
+    /// `n` u64s (capacity bounded by what the buffer can hold, so a hostile count cannot
+    /// reserve much).
+    fn u64s(&mut self, n: u32) -> Result<Vec<u64>, CopyError> {
+        let mut v = Vec::with_capacity((n as usize).min(self.remaining() / 8));
+        for _ in 0..n {
+            v.push(self.u64()?);
+        }
+        Ok(v)
+    }
 }
 
-/// Rebuilds a graph written by [`encode`] in `heap`; returns the roots. `class_of` maps class
-/// ids to classes. Allocation never collects, so the caller may hold the results raw until it
-/// next reaches a safepoint.
-pub fn decode(buf: &[u8], heap: &Heap, class_of: impl Fn(u32) -> Option<&'static Class>) -> Result<Vec<Option<ObjRef>>, CopyError> {
-    let mut r = Reader { buf, at: 0 };
+/// Reads the magic, object count and roots; leaves `r` at the token table.
+fn read_head(r: &mut Reader) -> Result<(usize, Vec<u64>), CopyError> {
     if r.bytes(4)? != MAGIC {
         return Err(CopyError::Malformed("not an object graph"));
     }
     let count = r.u32()? as usize;
-    let nroots = r.u32()? as usize;
-    let mut roots = Vec::with_capacity(nroots.min(buf.len()));
-    for _ in 0..nroots {
-        roots.push(r.u32()?);
+    let nroots = r.u32()?;
+    Ok((count, r.u64s(nroots)?))
+}
+
+/// The token table of a buffer written by [`encode`], in order: [`decode`] wants one object
+/// (or null) for each.
+pub fn tokens(buf: &[u8]) -> Result<Vec<u64>, CopyError> {
+    let mut r = Reader { buf, at: 0 };
+    read_head(&mut r)?;
+    let n = r.u32()?;
+    r.u64s(n)
+}
+
+/// A checked non-null reference read from a buffer.
+#[derive(Clone, Copy)]
+enum Link {
+    Object(usize),
+    Token(usize),
+}
+
+/// Checks a reference read from a buffer against its object count and the tokens supplied.
+fn link(id: u64, count: usize, tokens: usize) -> Result<Option<Link>, CopyError> {
+    if id == 0 {
+        return Ok(None);
     }
-    // First pass: allocate every object and copy its body (reference slots still hold ids).
-    let mut objects: Vec<ObjRef> = Vec::with_capacity(count.min(buf.len() / 8));
+    let below = |i: u64, n: usize| usize::try_from(i).ok().filter(|&i| i < n);
+    if id & TOKEN_BIT != 0 {
+        return below(id & !TOKEN_BIT, tokens).map(|k| Some(Link::Token(k))).ok_or(CopyError::Malformed("token index out of range"));
+    }
+    below(id - 1, count).map(|i| Some(Link::Object(i))).ok_or(CopyError::Malformed("reference to a missing object"))
+}
+
+/// A reference slot of a decoded object still to be filled once every object exists.
+struct Pending {
+    holder: ObjRef,
+    slot: usize,
+    to: Link,
+}
+
+/// Rebuilds a graph written by [`encode`] in `heap`; returns the roots. `class_of` maps class
+/// ids to classes; `tokens` holds the object each entry of the buffer's token table (see
+/// [`tokens`]) stands for here. Allocation never collects, so the caller may hold the results
+/// raw until it next reaches a safepoint.
+///
+/// Whatever the buffer holds, every reference slot of every object allocated here is null or a
+/// valid reference at all times, even when decoding fails half way (the abandoned objects stay
+/// in the heap until the next collection, and the heap verifier walks them).
+pub fn decode(
+    buf: &[u8],
+    heap: &Heap,
+    class_of: impl Fn(u32) -> Option<&'static Class>,
+    tokens: &[Option<ObjRef>],
+) -> Result<Vec<Option<ObjRef>>, CopyError> {
+    let mut r = Reader { buf, at: 0 };
+    let (count, root_ids) = read_head(&mut r)?;
+    let roots = root_ids.iter().map(|&id| link(id, count, tokens.len())).collect::<Result<Vec<_>, _>>()?;
+    let ntokens = r.u32()? as usize;
+    r.bytes(ntokens.saturating_mul(8))?;
+    // First pass: allocate every object and copy its body with the reference slots left null,
+    // checking the references they are to hold.
+    let mut objects: Vec<ObjRef> = Vec::with_capacity(count.min(r.remaining() / 8));
+    let mut pending = Vec::new();
     for _ in 0..count {
-        let c = class_of(r.u32()?).ok_or(CopyError::Malformed("unknown class id"))?;
-        let len = r.u32()?;
-        let o = match (c.is_array(), len) {
-            (false, INSTANCE) => heap.alloc(c, c.instance_size as usize).map_err(|_| CopyError::OutOfMemory)?,
-            (true, n) if n != INSTANCE && n <= i32::MAX as u32 => {
-                let size = (n as usize).checked_mul(c.array_elem().size()).and_then(|s| s.checked_add(ARRAY_BASE));
-                let size = size.ok_or(CopyError::Malformed("array too long"))?;
-                // Checked before allocating, so a short hostile buffer cannot ask for a huge array.
-                if size - ARRAY_BASE > buf.len() - r.at {
-                    return Err(CopyError::Malformed("truncated"));
-                }
-                let a = heap.alloc(c, size).map_err(|_| CopyError::OutOfMemory)?;
-                a.write::<u32>(ARRAY_LENGTH, n);
-                a
-            }
-            _ => return Err(CopyError::Malformed("array length on an instance or none on an array")),
-        };
-        let (start, end) = body(c, o);
-        let bytes = r.bytes(end - start)?;
-        for (i, &b) in bytes.iter().enumerate() {
-            o.write::<u8>(start + i, b);
-        }
+        let o = alloc_object(&mut r, heap, &class_of)?;
+        copy_body(&mut r, o, (count, tokens.len()), &mut pending)?;
         objects.push(o);
     }
-    // Second pass: turn ids into references (through the write barrier: an object may have
-    // landed in the old space when the nursery was full).
-    let resolve = |id: u64| -> Result<u64, CopyError> {
-        match id {
-            0 => Ok(0),
-            i => objects.get(i as usize - 1).map(|o| o.slot()).ok_or(CopyError::Malformed("reference to a missing object")),
-        }
+    // Second pass, which cannot fail: fill the slots (through the write barrier: an object may
+    // have landed in the old space when the nursery was full).
+    let target = |to: Link| match to {
+        Link::Object(i) => Some(objects[i]),
+        Link::Token(k) => tokens[k],
     };
-    for &o in &objects {
-        for slot in ref_slots(o.class(), o) {
-            let v = resolve(o.read::<u64>(slot))?;
-            heap.write_slot(o, slot, v);
+    for p in pending {
+        heap.write_slot(p.holder, p.slot, to_slot(target(p.to)));
+    }
+    Ok(roots.into_iter().map(|l| l.and_then(target)).collect())
+}
+
+/// Reads an object's class id and length and allocates it (zeroed) in `heap`.
+fn alloc_object(r: &mut Reader, heap: &Heap, class_of: &impl Fn(u32) -> Option<&'static Class>) -> Result<ObjRef, CopyError> {
+    let c = class_of(r.u32()?).ok_or(CopyError::Malformed("unknown class id"))?;
+    if c.is_primitive() || (!c.is_array() && (c.instance_size as usize) < HEADER_SIZE) {
+        return Err(CopyError::Malformed("a class without instances"));
+    }
+    let len = r.u32()?;
+    match (c.is_array(), len) {
+        (false, INSTANCE) => heap.alloc(c, c.instance_size as usize).map_err(|_| CopyError::OutOfMemory),
+        (true, n) if n != INSTANCE && n <= i32::MAX as u32 => {
+            let bytes = (n as usize).checked_mul(c.array_elem().size()).ok_or(CopyError::Malformed("array too long"))?;
+            // Checked before allocating, so a short hostile buffer cannot ask for a huge array.
+            if bytes > r.remaining() {
+                return Err(CopyError::Malformed("truncated"));
+            }
+            let a = heap.alloc(c, ARRAY_BASE + bytes).map_err(|_| CopyError::OutOfMemory)?;
+            a.write::<u32>(ARRAY_LENGTH, n);
+            Ok(a)
+        }
+        _ => Err(CopyError::Malformed("array length on an instance or none on an array")),
+    }
+}
+
+/// Reads `o`'s body into it, leaving its reference slots null and queueing them in `pending`
+/// once every reference is checked against `limits` (object count, tokens).
+fn copy_body(r: &mut Reader, o: ObjRef, limits: (usize, usize), pending: &mut Vec<Pending>) -> Result<(), CopyError> {
+    let c = o.class();
+    let (start, end) = body(c, o);
+    let bytes = r.bytes(end - start)?;
+    let slots = ref_slots(c, o);
+    for &slot in &slots {
+        let at = slot - start;
+        let id = u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+        if let Some(to) = link(id, limits.0, limits.1)? {
+            pending.push(Pending { holder: o, slot, to });
         }
     }
-    roots.into_iter().map(|id| resolve(id as u64).map(from_slot)).collect()
+    for (i, &b) in bytes.iter().enumerate() {
+        o.write::<u8>(start + i, b);
+    }
+    for slot in slots {
+        o.write::<u64>(slot, 0);
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -206,12 +358,13 @@ mod tests {
     use crate::class::{ClassId, ClassKind};
 
     /// Synthetic classes: Node { long value @16; Node next @24; Object other @32 }, long[],
-    /// Object[], and a class the policy refuses.
+    /// Object[], a class the policy refuses, and Portal { long token @16 }, passed as a token.
     struct World {
         node: &'static Class,
         longs: &'static Class,
         objects: &'static Class,
         secret: &'static Class,
+        portal: &'static Class,
     }
 
     fn world() -> World {
@@ -224,22 +377,68 @@ mod tests {
         let longs = leak(Class::bare(ClassId(103), "[J", ClassKind::Array { component: prim, elem: BasicType::Long }, Some(object), 0));
         let objects = leak(Class::bare(ClassId(104), "[Ljava/lang/Object;", ClassKind::Array { component: object, elem: BasicType::Ref }, Some(object), 0));
         let secret = leak(Class::bare(ClassId(105), "Secret", ClassKind::Instance, Some(object), 0));
-        World { node: leak(node), longs, objects, secret }
+        let mut portal = Class::bare(ClassId(106), "Portal", ClassKind::Instance, Some(object), 0);
+        portal.instance_size = 24;
+        World { node: leak(node), longs, objects, secret, portal: leak(portal) }
     }
 
     impl World {
         fn class(&self, id: u32) -> Option<&'static Class> {
-            [self.node, self.longs, self.objects, self.secret].into_iter().find(|c| c.id.0 == id)
+            [self.node, self.longs, self.objects, self.secret, self.portal].into_iter().find(|c| c.id.0 == id)
         }
         fn node(&self, heap: &Heap, value: i64) -> ObjRef {
             let n = heap.alloc(self.node, 40).unwrap();
             n.write::<i64>(16, value);
             n
         }
+        fn portal(&self, heap: &Heap, token: u64) -> ObjRef {
+            let p = heap.alloc(self.portal, 24).unwrap();
+            p.write::<u64>(16, token);
+            p
+        }
+        fn array(&self, heap: &Heap, elems: &[Option<ObjRef>]) -> ObjRef {
+            let a = heap.alloc(self.objects, ARRAY_BASE + elems.len() * 8).unwrap();
+            a.write::<u32>(ARRAY_LENGTH, elems.len() as u32);
+            for (i, &e) in elems.iter().enumerate() {
+                a.write::<u64>(ARRAY_BASE + i * 8, to_slot(e));
+            }
+            a
+        }
+        /// The policy of these tests: portals pass as their token, secrets are refused.
+        fn classify(&self, o: ObjRef) -> Walk {
+            match o.class() {
+                c if std::ptr::eq(c, self.portal) => Walk::Token(o.read::<u64>(16)),
+                c if std::ptr::eq(c, self.secret) => Walk::Refuse,
+                _ => Walk::Copy,
+            }
+        }
+        /// Every object allocated so far in the nursery and the old space of `heap`.
+        fn objects_in(&self, heap: &Heap) -> Vec<ObjRef> {
+            let mut out = Vec::new();
+            for (start, end) in [heap.nursery(), heap.old_space()] {
+                let mut at = start;
+                while at < end {
+                    let o = ObjRef::from_addr(at);
+                    assert!(self.class(o.class().id.0).is_some(), "a class word at {at:#x}");
+                    out.push(o);
+                    at += body(o.class(), o).1.next_multiple_of(8);
+                }
+            }
+            out
+        }
     }
 
     fn heap() -> Heap {
         Heap::new(8 << 20, 1 << 20, 1 << 20).unwrap()
+    }
+
+    fn copy_all(_: ObjRef) -> Walk {
+        Walk::Copy
+    }
+
+    /// The object count a buffer declares.
+    fn object_count(buf: &[u8]) -> u32 {
+        u32::from_le_bytes(buf[4..8].try_into().unwrap())
     }
 
     #[test]
@@ -255,12 +454,11 @@ mod tests {
         longs.write::<i64>(ARRAY_BASE + 16, -7);
         n1.write::<u64>(32, longs.slot());
         n2.write::<u64>(32, longs.slot()); // shared
-        let arr = a.alloc(w.objects, ARRAY_BASE + 2 * 8).unwrap();
-        arr.write::<u32>(ARRAY_LENGTH, 2);
-        arr.write::<u64>(ARRAY_BASE, n2.slot());
+        let arr = w.array(&a, &[Some(n2), None]);
 
-        let buf = encode(&[Some(n1), None, Some(arr)], 1 << 20, |c| std::ptr::eq(c, w.secret)).unwrap();
-        let roots = decode(&buf, &b, |id| w.class(id)).unwrap();
+        let buf = encode(&[Some(n1), None, Some(arr)], 1 << 20, |o| w.classify(o)).unwrap();
+        assert_eq!(tokens(&buf), Ok(vec![]));
+        let roots = decode(&buf, &b, |id| w.class(id), &[]).unwrap();
         let (c1, c3) = (roots[0].unwrap(), roots[2].unwrap());
         assert!(roots[1].is_none());
         assert!(b.contains(c1.addr()) && !a.contains(c1.addr()), "the copy lives in the target heap");
@@ -275,6 +473,66 @@ mod tests {
     }
 
     #[test]
+    fn tokens_are_recorded_once_per_value_and_the_classifier_once_per_object() {
+        let w = world();
+        let (a, b) = (heap(), heap());
+        let (p7, other7, p9) = (w.portal(&a, 7), w.portal(&a, 7), w.portal(&a, 9));
+        let n = w.node(&a, 1);
+        n.write::<u64>(32, p7.slot());
+        let arr = w.array(&a, &[Some(p7), Some(other7), Some(p9), Some(n), Some(p9)]);
+        let mut asked = Vec::new();
+        let buf = encode(&[Some(arr)], 1 << 20, |o| {
+            asked.push(o);
+            w.classify(o)
+        })
+        .unwrap();
+        assert_eq!(tokens(&buf), Ok(vec![7, 9]), "the same object twice, or two objects with one token, share an entry");
+        assert_eq!(asked, vec![arr, p7, other7, p9, n]);
+        assert_eq!(object_count(&buf), 2, "portals are not copied");
+
+        let (t7, t9) = (w.node(&b, 70), w.node(&b, 90));
+        let c = decode(&buf, &b, |id| w.class(id), &[Some(t7), Some(t9)]).unwrap()[0].unwrap();
+        let elems: Vec<_> = (0..5).map(|i| c.read_ref(ARRAY_BASE + i * 8)).collect();
+        let copy = elems[3].unwrap();
+        assert_eq!(elems, vec![Some(t7), Some(t7), Some(t9), Some(copy), Some(t9)]);
+        assert_eq!((copy.read::<i64>(16), copy.read_ref(32)), (1, Some(t7)));
+    }
+
+    #[test]
+    fn a_token_can_be_a_root_and_may_stand_for_null() {
+        let w = world();
+        let (a, b) = (heap(), heap());
+        let p = w.portal(&a, 5);
+        let n = w.node(&a, 1);
+        n.write::<u64>(32, p.slot());
+        let buf = encode(&[Some(p), Some(n), Some(p)], 1 << 20, |o| w.classify(o)).unwrap();
+        assert_eq!(tokens(&buf), Ok(vec![5]));
+        let x = w.node(&b, 50);
+        let roots = decode(&buf, &b, |id| w.class(id), &[Some(x)]).unwrap();
+        assert_eq!((roots[0], roots[2]), (Some(x), Some(x)));
+        assert_eq!(roots[1].unwrap().read_ref(32), Some(x));
+        let roots = decode(&buf, &b, |id| w.class(id), &[None]).unwrap();
+        assert_eq!((roots[0], roots[1].unwrap().read_ref(32)), (None, None));
+    }
+
+    #[test]
+    fn a_token_shared_by_two_slots_becomes_one_object() {
+        let w = world();
+        let (a, b) = (heap(), heap());
+        let p = w.portal(&a, 3);
+        let (n1, n2) = (w.node(&a, 1), w.node(&a, 2));
+        n1.write::<u64>(24, n2.slot());
+        n1.write::<u64>(32, p.slot());
+        n2.write::<u64>(32, p.slot());
+        let buf = encode(&[Some(n1)], 1 << 20, |o| w.classify(o)).unwrap();
+        assert_eq!((tokens(&buf), object_count(&buf)), (Ok(vec![3]), 2));
+        let x = w.node(&b, 30);
+        let c1 = decode(&buf, &b, |id| w.class(id), &[Some(x)]).unwrap()[0].unwrap();
+        let c2 = c1.read_ref(24).unwrap();
+        assert_eq!((c1.read_ref(32), c2.read_ref(32)), (Some(x), Some(x)));
+    }
+
+    #[test]
     fn the_quota_and_the_policy_are_enforced() {
         let w = world();
         let a = heap();
@@ -284,11 +542,28 @@ mod tests {
             n.write::<u64>(24, head.slot());
             head = n;
         }
-        assert_eq!(encode(&[Some(head)], 10_000, |_| false), Err(CopyError::Quota(10_000)));
-        assert!(encode(&[Some(head)], 100_000, |_| false).is_ok());
+        assert_eq!(encode(&[Some(head)], 10_000, copy_all), Err(CopyError::Quota(10_000)));
+        assert!(encode(&[Some(head)], 100_000, copy_all).is_ok());
         let s = a.alloc(w.secret, 16).unwrap();
         head.write::<u64>(32, s.slot());
-        assert_eq!(encode(&[Some(head)], 100_000, |c| std::ptr::eq(c, w.secret)), Err(CopyError::NotCopyable("Secret".into())));
+        assert_eq!(encode(&[Some(head)], 100_000, |o| w.classify(o)), Err(CopyError::NotCopyable("Secret".into())));
+        assert_eq!(encode(&[Some(s)], 100_000, |o| w.classify(o)), Err(CopyError::NotCopyable("Secret".into())), "a root too");
+    }
+
+    #[test]
+    fn the_quota_counts_the_token_table() {
+        let w = world();
+        let a = heap();
+        let ps: Vec<_> = (0..3).map(|t| Some(w.portal(&a, t))).collect();
+        let exact = 12 + 3 * 8 + 4 + 3 * 8;
+        assert_eq!(encode(&ps, exact - 1, |o| w.classify(o)), Err(CopyError::Quota(exact - 1)));
+        assert_eq!(encode(&ps, exact, |o| w.classify(o)).map(|b| b.len()), Ok(exact));
+        // A token first met in the last object's slots still counts.
+        let n = w.node(&a, 1);
+        n.write::<u64>(32, ps[0].unwrap().slot());
+        let exact = 12 + 8 + 4 + 8 + (8 + 24);
+        assert_eq!(encode(&[Some(n)], exact - 1, |o| w.classify(o)), Err(CopyError::Quota(exact - 1)));
+        assert_eq!(encode(&[Some(n)], exact, |o| w.classify(o)).map(|b| b.len()), Ok(exact));
     }
 
     #[test]
@@ -297,20 +572,64 @@ mod tests {
         let (a, b) = (heap(), heap());
         let n = w.node(&a, 5);
         n.write::<u64>(24, n.slot());
-        let good = encode(&[Some(n)], 1 << 20, |_| false).unwrap();
+        let good = encode(&[Some(n)], 1 << 20, copy_all).unwrap();
         for len in 0..good.len() {
-            assert!(decode(&good[..len], &b, |id| w.class(id)).is_err(), "truncated at {len}");
+            assert!(decode(&good[..len], &b, |id| w.class(id), &[]).is_err(), "truncated at {len}");
+            // The token table ends at 24: `tokens` reads no further.
+            assert_eq!(tokens(&good[..len]).is_err(), len < 24, "truncated at {len}");
         }
+        // magic 4 | count 4 | root count 4 | root 8 | token count 4 | class id 4 | length 4 | body
         let mut bad = good.clone();
-        bad[16..20].copy_from_slice(&999u32.to_le_bytes()); // the class id
-        assert_eq!(decode(&bad, &b, |id| w.class(id)), Err(CopyError::Malformed("unknown class id")));
+        bad[24..28].copy_from_slice(&999u32.to_le_bytes());
+        assert_eq!(decode(&bad, &b, |id| w.class(id), &[]), Err(CopyError::Malformed("unknown class id")));
+        let primitive = |_| w.longs.array_component(); // a class table that answers `long`
+        assert_eq!(decode(&good, &b, primitive, &[]), Err(CopyError::Malformed("a class without instances")));
         let mut bad = good.clone();
         let at = bad.len() - 16; // the `next` slot of the node
         bad[at..at + 8].copy_from_slice(&77u64.to_le_bytes());
-        assert_eq!(decode(&bad, &b, |id| w.class(id)), Err(CopyError::Malformed("reference to a missing object")));
+        assert_eq!(decode(&bad, &b, |id| w.class(id), &[]), Err(CopyError::Malformed("reference to a missing object")));
+        let mut bad = good.clone();
+        bad[28..32].copy_from_slice(&u32::MAX.wrapping_sub(1).to_le_bytes()); // an instance with a length
+        assert!(decode(&bad, &b, |id| w.class(id), &[]).is_err());
         let mut bad = good;
-        bad[20..24].copy_from_slice(&u32::MAX.wrapping_sub(1).to_le_bytes()); // an instance with a length
-        assert!(decode(&bad, &b, |id| w.class(id)).is_err());
+        bad[0] = b'X';
+        assert_eq!(tokens(&bad), Err(CopyError::Malformed("not an object graph")));
+    }
+
+    #[test]
+    fn a_token_index_out_of_range_is_malformed() {
+        let w = world();
+        let (a, b) = (heap(), heap());
+        let n = w.node(&a, 5);
+        n.write::<u64>(32, w.portal(&a, 8).slot());
+        let good = encode(&[Some(n)], 1 << 20, |o| w.classify(o)).unwrap();
+        let x = Some(w.node(&b, 80));
+        assert!(decode(&good, &b, |id| w.class(id), &[x]).is_ok());
+        let out_of_range = Err(CopyError::Malformed("token index out of range"));
+        assert_eq!(decode(&good, &b, |id| w.class(id), &[]), out_of_range, "fewer tokens supplied than the table holds");
+        let mut bad = good.clone();
+        let at = bad.len() - 8; // the `other` slot of the node
+        bad[at..at + 8].copy_from_slice(&(TOKEN_BIT | 1).to_le_bytes());
+        assert_eq!(decode(&bad, &b, |id| w.class(id), &[x]), out_of_range);
+        let mut bad = good;
+        bad[12..20].copy_from_slice(&(TOKEN_BIT | 3).to_le_bytes()); // the root
+        assert_eq!(decode(&bad, &b, |id| w.class(id), &[x]), out_of_range);
+    }
+
+    #[test]
+    fn a_failed_decode_leaves_no_raw_ids_in_reference_slots() {
+        let w = world();
+        let (a, b) = (heap(), heap());
+        let (n1, n2) = (w.node(&a, 1), w.node(&a, 2));
+        n1.write::<u64>(24, n2.slot());
+        n2.write::<u64>(24, n1.slot());
+        let mut bad = encode(&[Some(n1)], 1 << 20, copy_all).unwrap();
+        let at = bad.len() - 16; // n2's `next`, after n1 was allocated and its slots read
+        bad[at..at + 8].copy_from_slice(&77u64.to_le_bytes());
+        assert!(decode(&bad, &b, |id| w.class(id), &[]).is_err());
+        let left = w.objects_in(&b);
+        assert_eq!(left.len(), 2, "both were allocated before the failure");
+        assert!(left.iter().all(|&o| o.read::<u64>(24) == 0 && o.read::<u64>(32) == 0));
     }
 
     #[test]
@@ -319,21 +638,20 @@ mod tests {
         let a = Heap::new(64 << 20, 1 << 20, 1 << 20).unwrap();
         let big = a.alloc(w.longs, ARRAY_BASE + (3 << 20) * 8).unwrap();
         big.write::<u32>(ARRAY_LENGTH, 3 << 20);
-        let buf = encode(&[Some(big)], usize::MAX, |_| false).unwrap();
+        let buf = encode(&[Some(big)], usize::MAX, copy_all).unwrap();
         let small = Heap::new(4 << 20, 1 << 20, 1 << 20).unwrap();
-        assert_eq!(decode(&buf, &small, |id| w.class(id)), Err(CopyError::OutOfMemory));
+        assert_eq!(decode(&buf, &small, |id| w.class(id), &[]), Err(CopyError::OutOfMemory));
     }
 
     #[test]
-    fn corrupted_buffers_never_panic() {
+    fn corrupted_buffers_never_panic_nor_leave_bad_references() {
         let w = world();
         let (a, b) = (heap(), heap());
         let n1 = w.node(&a, 1);
-        let arr = a.alloc(w.objects, ARRAY_BASE + 3 * 8).unwrap();
-        arr.write::<u32>(ARRAY_LENGTH, 3);
-        arr.write::<u64>(ARRAY_BASE + 8, n1.slot());
+        let arr = w.array(&a, &[None, Some(n1), Some(w.portal(&a, 4))]);
         n1.write::<u64>(32, arr.slot());
-        let good = encode(&[Some(n1)], 1 << 20, |_| false).unwrap();
+        let good = encode(&[Some(n1)], 1 << 20, |o| w.classify(o)).unwrap();
+        let x = w.node(&b, 40);
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
         for _ in 0..5000 {
             seed ^= seed << 13;
@@ -342,7 +660,14 @@ mod tests {
             let mut bad = good.clone();
             let at = (seed % bad.len() as u64) as usize;
             bad[at] ^= (seed >> 32) as u8 | 1;
-            let _ = decode(&bad, &b, |id| w.class(id));
+            let _ = tokens(&bad);
+            let _ = decode(&bad, &b, |id| w.class(id), &[Some(x)]);
+        }
+        for o in w.objects_in(&b) {
+            for slot in ref_slots(o.class(), o) {
+                let v = o.read::<u64>(slot);
+                assert!(v == 0 || b.object_at(v as usize).is_some(), "slot {slot} of {:?} holds {v:#x}", o.class());
+            }
         }
     }
 }
