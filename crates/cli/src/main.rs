@@ -89,6 +89,8 @@ fn launch(run: args::Run) -> u8 {
     };
     vm::native::thread::exit_thread(&mut t);
     vm::native::thread::wait_for_non_daemon(&mut t);
+    let domains = &t.vm.domains;
+    t.blocking(|| domains.wait_for_mains());
     vm::vm::shutdown(&mut t);
     if std::env::var_os("JXVM_STATS").is_some() {
         eprintln!(

@@ -11,7 +11,7 @@ use std::sync::{Arc, OnceLock};
 
 use crate::class::loader::{ClassPathEntry, ClassSources, ClassTable};
 use crate::class::{Class, LoaderId};
-use crate::domain::Domain;
+use crate::domain::{ClassPath, Domain, HeapSize, Limits};
 use crate::heap::ObjRef;
 use crate::runtime::unsafe_static;
 use crate::thread::{JResult, JThread, Thrown};
@@ -95,6 +95,8 @@ pub struct Vm {
     wk: OnceLock<WellKnown>,
     pub domain_zero: Arc<Domain>,
     pub app_domain: Arc<Domain>,
+    /// Every domain by id (DomainZero and the app domain included).
+    pub domains: crate::domain::lifecycle::Registry,
     pub next_thread_id: std::sync::atomic::AtomicU64,
     pub start_time: std::time::Instant,
     pub natives: crate::native::Registry,
@@ -133,9 +135,12 @@ impl Vm {
         let classpath = opts.classpath.split(':').filter_map(ClassPathEntry::open).collect();
         let mut classes = ClassTable::new(ClassSources { jimage, classpath });
         classes.verify_app = opts.verify;
-        let domain_zero = Arc::new(Domain::new(0, "DomainZero", 16 << 20, 4 << 20, None).map_err(|e| BootError::Io(e.to_string()))?);
-        let app_domain =
-            Arc::new(Domain::new(1, "app", opts.max_heap, opts.initial_heap, opts.young_heap).map_err(|e| BootError::Io(e.to_string()))?);
+        classes.set_launcher_class_path(&opts.classpath);
+        let launcher_path = || ClassPath { loader: LoaderId::APP, path: opts.classpath.clone() };
+        let zero_heap = HeapSize { max: 16 << 20, initial: 4 << 20, nursery: None };
+        let domain_zero = Arc::new(Domain::new(0, "DomainZero", launcher_path(), zero_heap, Limits::default()).map_err(|e| BootError::Io(e.to_string()))?);
+        let app_heap = HeapSize { max: opts.max_heap, initial: opts.initial_heap, nursery: opts.young_heap };
+        let app_domain = Arc::new(Domain::new(1, "app", launcher_path(), app_heap, Limits::default()).map_err(|e| BootError::Io(e.to_string()))?);
         app_domain.gc.log.store(opts.gc_log, std::sync::atomic::Ordering::Relaxed);
         app_domain.gc.stress.store(opts.gc_stress, std::sync::atomic::Ordering::Relaxed);
         app_domain.gc.verify.store(opts.gc_verify, std::sync::atomic::Ordering::Relaxed);
@@ -143,6 +148,7 @@ impl Vm {
             opts,
             classes,
             wk: OnceLock::new(),
+            domains: crate::domain::lifecycle::Registry::new(2),
             domain_zero,
             app_domain,
             next_thread_id: std::sync::atomic::AtomicU64::new(1),
@@ -151,6 +157,8 @@ impl Vm {
             launcher_props: Vec::new(),
             java_version: OnceLock::new(),
         }));
+        vm.domains.insert(&vm.domain_zero);
+        vm.domains.insert(&vm.app_domain);
         vm.load_well_known()?;
         // Before the VM starts any thread: they inherit the SIGQUIT mask set here.
         crate::thread::dump::install(vm);
@@ -317,7 +325,12 @@ pub fn describe_exception(t: &mut JThread) -> String {
 
 /// Boots the JDK in the application domain and returns the main thread.
 pub fn boot(vm: &'static Vm) -> Result<Box<JThread>, BootError> {
-    let mut t = vm.new_thread(vm.app_domain.clone());
+    boot_in(vm, vm.app_domain.clone())
+}
+
+/// Boots the JDK in `domain` on the calling OS thread and returns its main thread.
+pub fn boot_in(vm: &'static Vm, domain: Arc<Domain>) -> Result<Box<JThread>, BootError> {
+    let mut t = vm.new_thread(domain);
     t.attach();
     boot_java(&mut t).map_err(|_| BootError::Java(describe_exception(&mut t)))?;
     Ok(t)
@@ -358,6 +371,8 @@ fn boot_java(t: &mut JThread) -> JResult<()> {
     t.call_static("java/lang/System", "initPhase1", "()V", &[])?;
     let oom = t.new_exception("java/lang/OutOfMemoryError", Some("Java heap space"))?;
     *t.domain.oom_error.lock() = Some(oom);
+    let death = t.new_exception("java/lang/ThreadDeath", None)?;
+    *t.domain.death.lock() = Some(death);
     for n in [
         "java/lang/OutOfMemoryError",
         "java/lang/NullPointerException",
@@ -381,7 +396,7 @@ fn boot_java(t: &mut JThread) -> JResult<()> {
 
 /// Binds the platform and application loader ids to the JDK's built-in loader objects.
 fn bind_builtin_loaders(t: &mut JThread) -> JResult<()> {
-    for (id, getter) in [(LoaderId::PLATFORM, "getPlatformClassLoader"), (LoaderId::APP, "getSystemClassLoader")] {
+    for (id, getter) in [(LoaderId::PLATFORM, "getPlatformClassLoader"), (t.domain.app_loader, "getSystemClassLoader")] {
         let l = t.call_static("java/lang/ClassLoader", getter, "()Ljava/lang/ClassLoader;", &[])?;
         if let Some(l) = crate::heap::from_slot(l) {
             t.domain.bind_loader(id, l);
@@ -401,7 +416,7 @@ pub enum LaunchError {
 /// Loads the main class through the application loader and runs `main(String[])`.
 pub fn run_main(t: &mut JThread, main_class: &str, args: &[String]) -> Result<(), LaunchError> {
     let internal = main_class.replace('.', "/");
-    let c = match t.vm.classes.load(LoaderId::APP, &internal) {
+    let c = match t.vm.classes.load(t.domain.app_loader, &internal) {
         Ok(c) => c,
         Err(e) => {
             use crate::class::loader::LoadError;
@@ -453,6 +468,10 @@ pub fn run_main(t: &mut JThread, main_class: &str, args: &[String]) -> Result<()
 /// Reports an uncaught exception the way java.lang.Thread does (dispatchUncaughtException).
 pub fn dispatch_uncaught(t: &mut JThread) {
     let Some(e) = t.exception.take() else { return };
+    if t.in_dead_domain() {
+        // Its threads unwind silently: the domain was terminated, no handler of it runs.
+        return;
+    }
     let Some(th) = t.thread_obj else { return };
     if t.call_virtual(th, "dispatchUncaughtException", "(Ljava/lang/Throwable;)V", &[e.slot()]).is_err() {
         // As HotSpot reports a handler that throws.

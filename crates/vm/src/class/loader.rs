@@ -70,6 +70,24 @@ impl LoadError {
 /// use in the class table; read where no thread is at hand (ClassCastException messages).
 static LOADER_NAMES: RwLock<Option<FxHashMap<u32, Box<str>>>> = RwLock::new(None);
 
+/// User-defined loaders: ids are process-wide (the class table is shared by every domain),
+/// counted from 3; each one delegates to the application loader of the domain that made it.
+static USER_LOADERS: RwLock<Option<FxHashMap<u32, LoaderId>>> = RwLock::new(None);
+static NEXT_USER_LOADER: AtomicU32 = AtomicU32::new(3);
+
+/// A fresh id for a user-defined loader of the domain whose application loader is `app`.
+pub fn new_user_loader(app: LoaderId) -> LoaderId {
+    let id = NEXT_USER_LOADER.fetch_add(1, Ordering::Relaxed);
+    assert!(id & LoaderId::APP_BIT == 0, "user-defined loader ids exhausted");
+    USER_LOADERS.write().get_or_insert_with(FxHashMap::default).insert(id, app);
+    LoaderId(id)
+}
+
+/// The application loader a user-defined loader delegates to.
+fn user_loader_app(id: LoaderId) -> Option<LoaderId> {
+    USER_LOADERS.read().as_ref().and_then(|m| m.get(&id.0).copied())
+}
+
 /// Records the display name of user-defined loader `id` (see [`LOADER_NAMES`]).
 pub fn set_loader_name(id: LoaderId, name: &str) {
     LOADER_NAMES.write().get_or_insert_with(FxHashMap::default).entry(id.0).or_insert_with(|| name.into());
@@ -85,7 +103,7 @@ pub fn loader_name(id: LoaderId) -> String {
     match id {
         LoaderId::BOOT => "'bootstrap'".to_string(),
         LoaderId::PLATFORM => "'platform'".to_string(),
-        LoaderId::APP => "'app'".to_string(),
+        id if id.is_app() => "'app'".to_string(),
         _ => LOADER_NAMES.read().as_ref().and_then(|m| m.get(&id.0)).map_or_else(|| "'other'".to_string(), |n| n.to_string()),
     }
 }
@@ -127,6 +145,20 @@ pub struct ClassSources {
     pub classpath: Vec<ClassPathEntry>,
 }
 
+/// A class path as a key: its entries made absolute and canonical where they exist, so that
+/// two domains naming the same directories and jars share one application loader (and so
+/// the classes' code and metadata).
+pub fn class_path_key(classpath: &str) -> String {
+    let entries: Vec<String> = classpath
+        .split(':')
+        .map(|e| {
+            let e = if e.is_empty() { "." } else { e };
+            std::fs::canonicalize(e).map_or_else(|_| e.to_string(), |p| p.display().to_string())
+        })
+        .collect();
+    entries.join(":")
+}
+
 impl ClassSources {
     /// Boot classes: (module, bytes).
     pub fn boot(&self, name: &str) -> Option<(String, Vec<u8>)> {
@@ -163,6 +195,10 @@ pub struct ClassTable {
     /// `crate::runtime::loading`), by id: None when done, else the thread loading them.
     references_loaded: Mutex<FxHashMap<u32, Option<u64>>>,
     references_cond: parking_lot::Condvar,
+    /// Application loaders by class path key (`class_path_key`); `LoaderId::APP` reads
+    /// `sources.classpath`, the others their entries here.
+    app_loaders: Mutex<FxHashMap<String, LoaderId>>,
+    app_paths: RwLock<FxHashMap<u32, std::sync::Arc<[ClassPathEntry]>>>,
 }
 
 /// See [`ClassTable::begin_reference_loading`].
@@ -188,7 +224,39 @@ impl ClassTable {
             verify_app: true,
             references_loaded: Mutex::new(Default::default()),
             references_cond: parking_lot::Condvar::new(),
+            app_loaders: Mutex::new(FxHashMap::default()),
+            app_paths: RwLock::new(FxHashMap::default()),
         }
+    }
+
+    /// Names `sources.classpath` (the launcher's `-cp`) as `LoaderId::APP`'s class path.
+    pub fn set_launcher_class_path(&self, classpath: &str) {
+        self.app_loaders.lock().insert(class_path_key(classpath), LoaderId::APP);
+    }
+
+    /// The application loader of domains whose class path is `classpath`: one per distinct
+    /// class path, so domains with the same class path share their classes' code.
+    pub fn app_loader_for(&self, classpath: &str) -> LoaderId {
+        let key = class_path_key(classpath);
+        let mut loaders = self.app_loaders.lock();
+        if let Some(&id) = loaders.get(&key) {
+            return id;
+        }
+        let id = LoaderId(LoaderId::APP_BIT | loaders.len() as u32);
+        let entries: Vec<ClassPathEntry> = classpath.split(':').filter_map(ClassPathEntry::open).collect();
+        self.app_paths.write().insert(id.0, entries.into());
+        loaders.insert(key, id);
+        id
+    }
+
+    /// Bytes of class `name` on the class path of application loader `app`.
+    fn app_class_bytes(&self, app: LoaderId, name: &str) -> Option<Vec<u8>> {
+        if app == LoaderId::APP {
+            return self.sources.app(name);
+        }
+        let entries = self.app_paths.read().get(&app.0).cloned()?;
+        let path = format!("{name}.class");
+        entries.iter().find_map(|e| e.read(&path))
     }
 
     pub fn class_by_id(&self, id: u32) -> Option<&'static Class> {
@@ -383,10 +451,10 @@ impl ClassTable {
         // Only the application loader reads the class path here; a user-defined loader's
         // classes come from its Java `loadClass` (see `crate::runtime::loading`), and are
         // found above once recorded.
-        if loader != LoaderId::APP {
+        if !loader.is_app() {
             return Err(LoadError::NotFound(name.to_string()));
         }
-        let Some(bytes) = self.sources.app(name) else {
+        let Some(bytes) = self.app_class_bytes(loader, name) else {
             return Err(LoadError::NotFound(name.to_string()));
         };
         self.define(loader, Some(name), &bytes, None, false)
@@ -397,7 +465,7 @@ impl ClassTable {
         owner == LoaderId::BOOT
             || owner == loader
             || (owner == LoaderId::PLATFORM && loader != LoaderId::BOOT)
-            || (owner == LoaderId::APP && loader.0 > LoaderId::APP.0)
+            || (owner.is_app() && loader.is_user() && user_loader_app(loader) == Some(owner))
     }
 
     /// Defines a class from bytes (ClassLoader.defineClass, or the VM's own loading).

@@ -170,9 +170,18 @@ impl LoaderId {
     pub const PLATFORM: LoaderId = LoaderId(1);
     pub const APP: LoaderId = LoaderId(2);
 
-    /// A user-defined loader (not the boot, platform or application loader).
+    /// Ids of the application loaders of domains other than the first (see
+    /// `ClassTable::app_loader_for`) carry this bit; user-defined loaders' ids do not.
+    pub const APP_BIT: u32 = 1 << 31;
+
+    /// A user-defined loader (not the boot, platform or an application loader).
     pub fn is_user(self) -> bool {
-        self.0 > LoaderId::APP.0
+        self.0 > LoaderId::APP.0 && self.0 & LoaderId::APP_BIT == 0
+    }
+
+    /// The application loader of some domain (each class path has its own).
+    pub fn is_app(self) -> bool {
+        self == LoaderId::APP || self.0 & LoaderId::APP_BIT != 0
     }
 }
 

@@ -20,6 +20,8 @@ use crate::heap::{Heap, ObjRef, from_slot};
 use crate::idtable::IdTable;
 use crate::thread::monitor::Monitor;
 
+pub mod lifecycle;
+
 /// Initialization state of one class in one domain (JVMS §5.5).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum InitState {
@@ -63,6 +65,10 @@ impl ClassState {
 pub struct Domain {
     pub id: u32,
     pub name: String,
+    /// This domain's application loader (one per distinct class path, shared by domains
+    /// with the same class path) and its class path (`java.class.path`).
+    pub app_loader: LoaderId,
+    pub class_path: String,
     pub heap: Heap,
     classes: IdTable<ClassState>,
     /// Interned strings: UTF-16 contents -> String object.
@@ -103,6 +109,42 @@ pub struct Domain {
     /// Count of live non-daemon threads other than main, with a condvar to wait for zero.
     pub non_daemon: Mutex<u32>,
     pub non_daemon_cond: Condvar,
+    pub limits: Limits,
+    /// A ThreadDeath made at boot: what the threads of a terminated domain unwind with.
+    pub death: Mutex<Option<ObjRef>>,
+    /// Threads attached to this domain now, with their CPU clocks (see `lifecycle`).
+    pub cpu: Mutex<lifecycle::CpuAccount>,
+    /// How the domain ended (None while it runs), with a condvar to wait for the end.
+    pub end: Mutex<Option<lifecycle::End>>,
+    pub end_cond: Condvar,
+    /// Why it was terminated (set once, with the kill).
+    pub end_reason: Mutex<Option<String>>,
+    /// Its program finished (the termination that follows is its natural end).
+    pub finished: Mutex<bool>,
+    /// Java threads the class library started at boot (not counted by `limits.max_threads`).
+    pub system_threads: AtomicU32,
+}
+
+/// What a domain may use (0: no limit).
+#[derive(Clone, Copy, Default, Debug)]
+pub struct Limits {
+    pub heap_bytes: u64,
+    pub cpu_nanos: u64,
+    pub max_threads: u32,
+}
+
+/// A domain's application class path and the loader id that reads it.
+pub struct ClassPath {
+    pub loader: LoaderId,
+    pub path: String,
+}
+
+/// A domain's heap sizes in bytes (nursery: `heap::default_nursery` of `max` when None).
+#[derive(Clone, Copy, Debug)]
+pub struct HeapSize {
+    pub max: usize,
+    pub initial: usize,
+    pub nursery: Option<usize>,
 }
 
 /// What other threads may know about a Java thread.
@@ -119,21 +161,22 @@ pub struct ThreadHandle {
 pub struct LoaderTable {
     pub by_id: FxHashMap<u32, ObjRef>,
     pub by_obj: FxHashMap<usize, LoaderId>,
-    pub next: u32,
 }
 
 impl Domain {
-    pub fn new(id: u32, name: &str, heap_bytes: usize, initial_bytes: usize, nursery_bytes: Option<usize>) -> std::io::Result<Domain> {
-        let nursery_bytes = nursery_bytes.unwrap_or_else(|| crate::heap::default_nursery(heap_bytes));
+    pub fn new(id: u32, name: &str, classes: ClassPath, heap: HeapSize, limits: Limits) -> std::io::Result<Domain> {
+        let nursery_bytes = heap.nursery.unwrap_or_else(|| crate::heap::default_nursery(heap.max));
         Ok(Domain {
             id,
             name: name.to_string(),
-            heap: Heap::new(heap_bytes, initial_bytes, nursery_bytes)?,
+            app_loader: classes.loader,
+            class_path: classes.path,
+            heap: Heap::new(heap.max, heap.initial, nursery_bytes)?,
             classes: IdTable::new(),
             strings: Mutex::new(FxHashMap::default()),
             monitors: IdTable::new(),
             monitor_count: Mutex::new(0),
-            loaders: Mutex::new(LoaderTable { next: 3, ..Default::default() }),
+            loaders: Mutex::new(LoaderTable::default()),
             next_hash: AtomicU32::new(0x2545_F491),
             mirror_lock: Mutex::new(()),
             modules: Mutex::new(FxHashMap::default()),
@@ -149,6 +192,14 @@ impl Domain {
             gc: Default::default(),
             non_daemon: Mutex::new(0),
             non_daemon_cond: Condvar::new(),
+            limits,
+            death: Mutex::new(None),
+            cpu: Mutex::new(Default::default()),
+            end: Mutex::new(None),
+            end_cond: Condvar::new(),
+            end_reason: Mutex::new(None),
+            finished: Mutex::new(false),
+            system_threads: AtomicU32::new(0),
         })
     }
 
@@ -185,11 +236,10 @@ impl Domain {
         if let Some(&id) = t.by_obj.get(&o.addr()) {
             return id;
         }
-        let id = t.next;
-        t.next += 1;
-        t.by_obj.insert(o.addr(), LoaderId(id));
-        t.by_id.insert(id, o);
-        LoaderId(id)
+        let id = crate::class::loader::new_user_loader(self.app_loader);
+        t.by_obj.insert(o.addr(), id);
+        t.by_id.insert(id.0, o);
+        id
     }
     /// Binds a well-known loader id (platform, app) to its object.
     pub fn bind_loader(&self, id: LoaderId, obj: ObjRef) {

@@ -338,6 +338,7 @@ fn domain_roots(cp: &mut Copier, d: &Domain, vm: &crate::vm::Vm) {
     }
     forward_opt(cp, &mut d.pending_refs.lock());
     forward_opt(cp, &mut d.oom_error.lock());
+    forward_opt(cp, &mut d.death.lock());
     // Thread objects of live threads are roots (their keys are rewritten by `rekey_tables`).
     let keys: Vec<usize> = d.threads.lock().keys().copied().collect();
     for k in keys {

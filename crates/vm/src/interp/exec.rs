@@ -107,6 +107,10 @@ fn quicken(ops: &mut [Op], class: &'static Class, table: &crate::class::loader::
 /// Finds the handler for the pending exception at op `pc`.
 fn find_handler(t: &mut JThread, m: &'static Method, prep: &Prepared, pc: u32) -> Option<u32> {
     let exc = t.exception?;
+    if t.in_dead_domain() {
+        // A terminated domain's code runs no handler: its threads unwind to their base.
+        return None;
+    }
     let ec = exc.class();
     for h in prep.handlers.iter() {
         if pc < h.start || pc >= h.end {
@@ -165,13 +169,19 @@ fn execute(t: &mut JThread, m: &'static Method, bp: usize) -> JResult<u64> {
         } else {
             from_slot(t.stack[bp]).expect("null receiver in synchronized method")
         };
-        monitor_enter(t, o);
+        if let Err(e) = monitor_enter(t, o) {
+            t.frames.pop();
+            t.sp = saved_sp;
+            return Err(e);
+        }
         Some(t.handle(o))
     } else {
         None
     };
-    t.poll_safepoint();
-    let r = run(t, m, prep, code, bp, stack_base, fi);
+    let r = match t.poll_safepoint() {
+        Ok(()) => run(t, m, prep, code, bp, stack_base, fi),
+        Err(e) => Err(e),
+    };
     if let Some(h) = sync_obj {
         let o = t.handle_get(h);
         let _ = monitor::unlock(&t.domain, o, t.lock_id.0);
@@ -182,12 +192,14 @@ fn execute(t: &mut JThread, m: &'static Method, bp: usize) -> JResult<u64> {
     r
 }
 
-/// Enters `o`'s monitor; a contended entry blocks as a safepoint-safe operation.
+/// Enters `o`'s monitor; a contended entry blocks as a safepoint-safe operation (and fails
+/// once the domain is terminated: the owner may never release it).
 #[inline]
-fn monitor_enter(t: &mut JThread, o: ObjRef) {
+fn monitor_enter(t: &mut JThread, o: ObjRef) -> JResult<()> {
     let me = t.lock_id.0;
-    if let Some(mon) = monitor::try_lock(&t.domain, o, me) {
-        enter_contended(t, &mon, me);
+    match monitor::try_lock(&t.domain, o, me) {
+        Some(mon) => enter_contended(t, &mon, me),
+        None => Ok(()),
     }
 }
 
@@ -203,11 +215,16 @@ fn store_reference_element(t: &mut JThread, arr: ObjRef, i: usize, v: u64) -> JR
 /// Waits for a monitor another thread holds, as a safepoint-safe blocking operation.
 #[cold]
 #[inline(never)]
-fn enter_contended(t: &mut JThread, mon: &monitor::Monitor, me: u32) {
+fn enter_contended(t: &mut JThread, mon: &monitor::Monitor, me: u32) -> JResult<()> {
     use crate::native::thread::{BLOCKED, RUNNABLE, set_current_status};
     set_current_status(t, BLOCKED);
-    t.blocking(|| mon.enter(me as u64));
+    let domain = t.domain.clone();
+    let entered = t.blocking(|| mon.enter_unless(me as u64, &|| domain.safepoint.is_killed()));
+    if !entered {
+        return Err(t.die());
+    }
     set_current_status(t, RUNNABLE);
+    Ok(())
 }
 
 #[inline(always)]
@@ -825,7 +842,7 @@ fn run(
                 if c.test(ai(pop!()), 0) {
                     if (target as usize) < pc {
                         sync!();
-                        t.poll_safepoint();
+                        tri!(t.poll_safepoint());
                     }
                     pc = target as usize;
                 }
@@ -836,7 +853,7 @@ fn run(
                 if c.test(a, b) {
                     if (target as usize) < pc {
                         sync!();
-                        t.poll_safepoint();
+                        tri!(t.poll_safepoint());
                     }
                     pc = target as usize;
                 }
@@ -868,7 +885,7 @@ fn run(
             Op::Goto(target) => {
                 if (target as usize) < pc {
                     sync!();
-                    t.poll_safepoint();
+                    tri!(t.poll_safepoint());
                 }
                 pc = target as usize
             }
@@ -1156,7 +1173,7 @@ fn run(
                     None => throw!("java/lang/NullPointerException", None),
                 };
                 sync!();
-                monitor_enter(t, o);
+                tri!(monitor_enter(t, o));
             }
             Op::MonitorExit => {
                 let o = pop!();
@@ -1238,7 +1255,7 @@ fn run(
                 if c.test(ai(S!(bp + a as usize)), ai(S!(bp + b as usize))) {
                     if (target as usize) < pc {
                         sync!();
-                        t.poll_safepoint();
+                        tri!(t.poll_safepoint());
                     }
                     pc = target as usize;
                 } else {
@@ -1249,7 +1266,7 @@ fn run(
                 let i = bp + n as usize;
                 S!(i) = vi(ai(S!(i)).wrapping_add(d as i32));
                 sync!();
-                t.poll_safepoint();
+                tri!(t.poll_safepoint());
                 pc = target as usize;
             }
             Op::LoadAddConst(n, k) => {

@@ -42,7 +42,7 @@ pub fn register(r: &mut Registry) {
         Ok(0)
     });
     r.add("java/lang/Shutdown", "beforeHalt", "()V", |_, _| Ok(0));
-    r.add("java/lang/Shutdown", "halt0", "(I)V", |_, a| crate::port::exit(jint(a[0])));
+    r.add("java/lang/Shutdown", "halt0", "(I)V", halt);
 
     r.add("java/lang/String", "intern", "()Ljava/lang/String;", string_intern);
     r.add("java/lang/StringUTF16", "isBigEndian", "()Z", |_, _| Ok(0));
@@ -531,7 +531,7 @@ fn builtin_loader_id(t: &mut JThread, loader: Option<ObjRef>) -> LoaderId {
     let Some(l) = loader else { return LoaderId::BOOT };
     let id = match &*l.class().name {
         "jdk/internal/loader/ClassLoaders$PlatformClassLoader" => LoaderId::PLATFORM,
-        "jdk/internal/loader/ClassLoaders$AppClassLoader" => LoaderId::APP,
+        "jdk/internal/loader/ClassLoaders$AppClassLoader" => t.domain.app_loader,
         _ => return t.domain.loader_id(Some(l)),
     };
     t.domain.bind_loader(id, l);
@@ -558,7 +558,7 @@ fn find_loaded_class(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         return Ok(t.mirror(c)?.slot());
     }
     let in_image = name.rfind('/').is_some_and(|i| t.vm.classes.sources.jimage.module_of_package(&name[..i]).is_some());
-    if in_image && matches!(loader, LoaderId::PLATFORM | LoaderId::APP) {
+    if in_image && (loader == LoaderId::PLATFORM || loader.is_app()) {
         if let Ok(c) = t.vm.classes.load(loader, &name) {
             return Ok(t.mirror(c)?.slot());
         }
@@ -719,16 +719,31 @@ fn reference_clear(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 }
 
 /// Reference.waitForReferencePendingList: blocks (safely for collections) until a collection
-/// has cleared references.
+/// has cleared references (or the domain is terminated).
 fn wait_for_pending_list(t: &mut JThread, _: &[u64]) -> JResult<u64> {
     let domain = t.domain.clone();
     t.blocking(|| {
         let mut p = domain.pending_refs.lock();
-        while p.is_none() {
+        while p.is_none() && !domain.safepoint.is_killed() {
             domain.pending_refs_cond.wait(&mut p);
         }
     });
+    if t.in_dead_domain() {
+        return Err(t.die());
+    }
     Ok(0)
+}
+
+/// Shutdown.halt0: ends the process from the launcher's domain; any other domain is
+/// terminated instead (a domain never ends the system).
+fn halt(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let status = jint(a[0]);
+    if t.domain.id <= 1 {
+        crate::port::exit(status);
+    }
+    let domain = t.domain.clone();
+    crate::domain::lifecycle::terminate(t.vm, &domain, &format!("System.exit({status})"));
+    Err(t.die())
 }
 
 // ---- Reflection ----

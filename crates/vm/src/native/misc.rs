@@ -388,7 +388,7 @@ fn vm_properties(t: &mut JThread, _: &[u64]) -> JResult<u64> {
         ("jdk.debug".into(), "release".into()),
         ("sun.boot.library.path".into(), format!("{home}/lib")),
         ("java.library.path".into(), library_path()),
-        ("java.class.path".into(), vm.opts.classpath.clone()),
+        ("java.class.path".into(), t.domain.class_path.clone()),
         ("sun.java.launcher".into(), "SUN_STANDARD".into()),
         ("sun.java.command".into(), vm.opts.java_command.clone()),
         ("sun.nio.MaxDirectMemorySize".into(), "-1".into()),

@@ -5,6 +5,7 @@
 //! slot value. A native method with no entry here throws `UnsatisfiedLinkError` naming the
 //! method — never a made-up default. Natives reach the host only through [`crate::port`].
 
+pub mod domain;
 pub mod io;
 pub mod jli;
 pub mod lang;
@@ -53,6 +54,7 @@ impl Registry {
         process::register(&mut r);
         zip::register(&mut r);
         memory::register(&mut r);
+        domain::register(&mut r);
         r
     }
     /// Registers `f` for `class.name desc`; an empty `desc` matches any descriptor.

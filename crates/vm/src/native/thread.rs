@@ -148,6 +148,13 @@ fn start0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let vm = t.vm;
     let domain = t.domain.clone();
     let daemon = field_offset(th, "daemon").is_some_and(|off| th.read::<u8>(off) != 0);
+    if domain.safepoint.is_killed() {
+        return Err(t.die());
+    }
+    if domain.thread_limit_reached() {
+        let msg = format!("unable to create native thread: domain {} may run at most {} threads", domain.name, domain.limits.max_threads);
+        return Err(t.throw_new("java/lang/OutOfMemoryError", Some(&msg)));
+    }
     let mut nt = vm.new_thread(domain.clone());
     nt.thread_obj = Some(th);
     register_thread(&nt, th);
@@ -204,9 +211,11 @@ pub fn exit_thread(t: &mut JThread) {
     set_eetop(th, 0);
     let mon = crate::thread::monitor::monitor_of(&t.domain, th);
     let me = t.lock_id.0 as u64;
-    t.blocking(|| mon.enter(me));
-    let _ = mon.notify(me, true);
-    let _ = mon.exit(me);
+    let domain = t.domain.clone();
+    if t.blocking(|| mon.enter_unless(me, &|| domain.safepoint.is_killed())) {
+        let _ = mon.notify(me, true);
+        let _ = mon.exit(me);
+    }
 }
 
 /// Waits until every non-daemon thread of the domain has finished (DestroyJavaVM).

@@ -108,6 +108,7 @@ impl JThread {
             // SAFETY: gettid has no preconditions.
             self.os_tid = unsafe { libc::gettid() } as i64;
             self.domain.safepoint.enter();
+            self.domain.thread_entered(self.id);
         }
     }
 
@@ -140,14 +141,40 @@ impl JThread {
         domain.safepoint.blocking(p, f)
     }
 
-    /// Safepoint poll: stops here if another thread of the domain wants to collect.
+    /// Safepoint poll: stops here if another thread of the domain wants to collect; fails
+    /// (with the domain's death pending) once the domain is terminated.
     #[inline(always)]
-    pub fn poll_safepoint(&mut self) {
+    pub fn poll_safepoint(&mut self) -> JResult<()> {
         if self.domain.safepoint.requested.load(std::sync::atomic::Ordering::Relaxed) && self.attached {
-            let domain = self.domain.clone();
-            let p: *mut JThread = self;
-            domain.safepoint.block(p);
+            return self.stop_at_safepoint();
         }
+        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn stop_at_safepoint(&mut self) -> JResult<()> {
+        let domain = self.domain.clone();
+        let p: *mut JThread = self;
+        domain.safepoint.block(p);
+        if domain.safepoint.is_killed() {
+            return Err(self.die());
+        }
+        Ok(())
+    }
+
+    /// Makes the domain's death pending: the thread of a terminated domain unwinds, and no
+    /// handler of its domain catches it (see `in_dead_domain`).
+    #[cold]
+    pub fn die(&mut self) -> Thrown {
+        self.exception = self.domain.death.lock().or(self.exception);
+        Thrown
+    }
+
+    /// Whether this thread's domain was terminated (its exception handlers no longer run).
+    #[inline]
+    pub fn in_dead_domain(&self) -> bool {
+        self.domain.safepoint.is_killed()
     }
 
     /// Takes the pending exception (after a `Thrown`).
@@ -170,6 +197,7 @@ impl Drop for JThread {
     fn drop(&mut self) {
         if self.attached {
             self.domain.safepoint.leave();
+            self.domain.thread_left(self.vm, self.id);
         }
     }
 }

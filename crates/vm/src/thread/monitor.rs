@@ -83,6 +83,25 @@ impl Monitor {
         s.owner = me;
         s.count = 1;
     }
+    /// Enters like `enter`, but gives up (returning false) once `abandon()` is true, checked
+    /// every 50 ms while waiting.
+    pub fn enter_unless(&self, me: u64, abandon: &dyn Fn() -> bool) -> bool {
+        let mut s = self.state.lock();
+        if s.owner == me {
+            s.count += 1;
+            return true;
+        }
+        while s.owner != 0 {
+            if abandon() {
+                return false;
+            }
+            self.entry.wait_for(&mut s, Duration::from_millis(50));
+        }
+        s.owner = me;
+        s.count = 1;
+        true
+    }
+
     pub fn exit(&self, me: u64) -> Result<(), MonitorError> {
         let mut s = self.state.lock();
         if s.owner != me {

@@ -56,6 +56,9 @@ impl State {
 #[derive(Default)]
 pub struct Safepoint {
     pub requested: AtomicBool,
+    /// The domain is terminated: `requested` stays set, so every poll takes the slow path,
+    /// where the thread stops running Java code instead of stopping for a collection.
+    killed: AtomicBool,
     state: Mutex<State>,
     cond: Condvar,
     /// Number of attached threads.
@@ -83,16 +86,31 @@ impl Safepoint {
     }
 
     /// Called by a running thread when `requested` is set: stops (lending `t`) until the
-    /// collection or inspection ends.
+    /// collection or inspection ends. In a killed domain, returns at once once no collection
+    /// or inspection is in progress (the caller then unwinds).
     #[cold]
     pub fn block(&self, t: *mut JThread) {
         let mut s = self.state.lock();
         s.lend(t);
         self.cond.notify_all();
-        while s.stopping() || self.requested.load(Ordering::Acquire) {
+        while s.stopping() || (self.requested.load(Ordering::Acquire) && !self.is_killed()) {
             self.cond.wait(&mut s);
         }
         s.take_back(t);
+    }
+
+    /// Marks the domain terminated: every poll of its threads now takes the slow path.
+    pub fn kill(&self) {
+        let _s = self.state.lock();
+        self.killed.store(true, Ordering::Release);
+        self.requested.store(true, Ordering::Release);
+        self.cond.notify_all();
+    }
+
+    /// Whether the domain was terminated (see `kill`).
+    #[inline]
+    pub fn is_killed(&self) -> bool {
+        self.killed.load(Ordering::Acquire)
     }
 
     /// Marks the calling thread as blocked (safe for collection, lending `t`) while `f` runs;
@@ -147,7 +165,7 @@ impl Safepoint {
     pub fn end_collection(&self) {
         let mut s = self.state.lock();
         s.collecting = false;
-        self.requested.store(false, Ordering::Release);
+        self.requested.store(self.is_killed(), Ordering::Release);
         s.running += 1;
         self.cond.notify_all();
     }
@@ -180,7 +198,7 @@ impl Safepoint {
             fn drop(&mut self) {
                 let mut s = self.0.state.lock();
                 s.inspecting = false;
-                self.0.requested.store(false, Ordering::Release);
+                self.0.requested.store(self.0.is_killed(), Ordering::Release);
                 self.0.cond.notify_all();
             }
         }

@@ -1,0 +1,82 @@
+package jx.domain;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/** What a new domain is made of and may use; a builder for {@link Domain#create}. */
+public final class DomainSpec {
+    final String name;
+    final List<String> classPath = new ArrayList<>();
+    String mainClass;
+    final List<String> args = new ArrayList<>();
+    long heapLimit;
+    long cpuTimeLimitMillis;
+    int maxThreads;
+
+    private DomainSpec(String name) {
+        this.name = name;
+    }
+
+    /** A spec for a domain called {@code name} (not empty). */
+    public static DomainSpec named(String name) {
+        if (name == null || name.isEmpty()) {
+            throw new IllegalArgumentException("a domain needs a name");
+        }
+        return new DomainSpec(name);
+    }
+
+    /** Adds class path entries (directories and jars) of the domain's application loader. */
+    public DomainSpec classPath(String... entries) {
+        for (String e : entries) {
+            if (e == null || e.isEmpty() || e.indexOf(':') >= 0) {
+                throw new IllegalArgumentException("bad class path entry: " + e);
+            }
+        }
+        classPath.addAll(Arrays.asList(entries));
+        return this;
+    }
+
+    /** The class whose {@code main(String[])} runs in a thread of the new domain. */
+    public DomainSpec mainClass(String className, String... args) {
+        if (className == null || className.isEmpty()) {
+            throw new IllegalArgumentException("no main class name");
+        }
+        this.mainClass = className;
+        this.args.clear();
+        this.args.addAll(Arrays.asList(args));
+        return this;
+    }
+
+    /** The most heap the domain may use, in bytes (at least 8 MiB). */
+    public DomainSpec heapLimit(long bytes) {
+        if (bytes <= 0) {
+            throw new IllegalArgumentException("heap limit must be positive: " + bytes);
+        }
+        this.heapLimit = bytes;
+        return this;
+    }
+
+    /** The CPU time the domain's threads may use in all; past it the domain is terminated. */
+    public DomainSpec cpuTimeLimit(long millis) {
+        if (millis <= 0) {
+            throw new IllegalArgumentException("CPU time limit must be positive: " + millis);
+        }
+        this.cpuTimeLimitMillis = millis;
+        return this;
+    }
+
+    /** The most threads the domain may have running at once (its main thread included). */
+    public DomainSpec maxThreads(int n) {
+        if (n <= 0) {
+            throw new IllegalArgumentException("thread limit must be positive: " + n);
+        }
+        this.maxThreads = n;
+        return this;
+    }
+
+    @Override
+    public String toString() {
+        return "DomainSpec[" + name + ", classPath=" + classPath + ", main=" + mainClass + "]";
+    }
+}

@@ -1,0 +1,392 @@
+//! The life of a domain: creation (its class library booted in a thread of its own, then its
+//! main class run there), the accounting of its threads and CPU time, its limits, termination
+//! and its end.
+//!
+//! A domain ends when it is terminated (explicitly, past its CPU-time limit, or by
+//! `System.exit` in it) and its last thread has left, or when its main class and non-daemon
+//! threads have finished and it exports no service (then it terminates itself, which stops its
+//! daemon threads). Its `Domain` is then dropped from the VM's registry, a tombstone keeping
+//! its name and how it ended; the heap is freed with the last `Arc<Domain>`.
+//!
+//! Termination never stops a thread from outside: it marks the domain killed (see
+//! `Safepoint::kill`), wakes its blocked threads, and each thread unwinds at its next safepoint
+//! poll with no exception handler of the domain running (`JThread::in_dead_domain`).
+//!
+//! Must not touch another domain's heap: it only reads counters of other domains.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use rustc_hash::FxHashMap;
+
+use super::{ClassPath, Domain, HeapSize, Limits};
+use crate::class::LoaderId;
+use crate::vm::Vm;
+
+/// Threads attached to a domain and the CPU time its threads have used.
+#[derive(Default)]
+pub struct CpuAccount {
+    /// CPU time of threads that have left the domain.
+    done_nanos: u64,
+    /// Per attached thread (by VM thread id): its CPU clock and the clock's reading when it
+    /// attached.
+    live: FxHashMap<u64, (libc::clockid_t, u64)>,
+}
+
+/// How a domain ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum End {
+    /// Its main class and non-daemon threads finished and it exported nothing.
+    Finished,
+    /// Terminated, for this reason.
+    Terminated(String),
+}
+
+/// What a new domain is made of (the Java API's `DomainSpec`, or a system description's
+/// entry).
+#[derive(Clone, Debug, Default)]
+pub struct Spec {
+    pub name: String,
+    pub class_path: Vec<String>,
+    pub main: Option<(String, Vec<String>)>,
+    pub limits: Limits,
+}
+
+/// The smallest heap a domain can boot its class library in.
+pub const MIN_HEAP: u64 = 8 << 20;
+/// The heap of a domain whose spec sets no limit.
+const DEFAULT_HEAP: usize = 256 << 20;
+
+/// A domain the registry knows: running, or ended (its heap gone).
+pub enum Entry {
+    Live(Arc<Domain>),
+    Ended { name: String, end: End, cpu_nanos: u64, collections: u64 },
+}
+
+/// The VM's domains by id, and the number of created domains whose main is still running
+/// (the launcher waits for them, as java waits for non-daemon threads).
+#[derive(Default)]
+pub struct Registry {
+    entries: parking_lot::Mutex<FxHashMap<u32, Entry>>,
+    next_id: std::sync::atomic::AtomicU32,
+    running_mains: parking_lot::Mutex<u32>,
+    mains_cond: parking_lot::Condvar,
+    watchdog: std::sync::OnceLock<()>,
+}
+
+impl Registry {
+    pub fn new(first_free_id: u32) -> Registry {
+        Registry { next_id: first_free_id.into(), ..Default::default() }
+    }
+    pub fn insert(&self, d: &Arc<Domain>) {
+        self.entries.lock().insert(d.id, Entry::Live(d.clone()));
+    }
+    /// The running domain `id`.
+    pub fn live(&self, id: u32) -> Option<Arc<Domain>> {
+        match self.entries.lock().get(&id) {
+            Some(Entry::Live(d)) => Some(d.clone()),
+            _ => None,
+        }
+    }
+    /// Runs `f` on the entry of domain `id` (None for an unknown id).
+    pub fn with_entry<R>(&self, id: u32, f: impl FnOnce(Option<&Entry>) -> R) -> R {
+        f(self.entries.lock().get(&id))
+    }
+    fn live_domains(&self) -> Vec<Arc<Domain>> {
+        self.entries.lock().values().filter_map(|e| if let Entry::Live(d) = e { Some(d.clone()) } else { None }).collect()
+    }
+    fn bury(&self, d: &Domain, end: End) {
+        let tomb = Entry::Ended { name: d.name.clone(), end, cpu_nanos: d.cpu_nanos(), collections: d.collections() };
+        self.entries.lock().insert(d.id, tomb);
+    }
+    fn main_started(&self) {
+        *self.running_mains.lock() += 1;
+    }
+    fn main_ended(&self) {
+        let mut n = self.running_mains.lock();
+        *n -= 1;
+        self.mains_cond.notify_all();
+    }
+    /// Waits until no created domain's main class is still running.
+    pub fn wait_for_mains(&self) {
+        let mut n = self.running_mains.lock();
+        while *n > 0 {
+            self.mains_cond.wait(&mut n);
+        }
+    }
+}
+
+/// Why a domain could not be created (the Java API's `DomainException`).
+#[derive(Debug)]
+pub struct CreateError(pub String);
+
+/// Creates a domain from `spec` and boots its class library in a new thread of its own, which
+/// then runs the spec's main class. Returns once the class library is booted.
+pub fn create(vm: &'static Vm, spec: Spec) -> Result<Arc<Domain>, CreateError> {
+    let class_path = check_class_path(&spec.class_path)?;
+    let loader = vm.classes.app_loader_for(&class_path);
+    if let Some((main, _)) = &spec.main {
+        check_main_class(vm, loader, main)?;
+    }
+    let heap = heap_size(vm, &spec.limits)?;
+    let id = vm.domains.next_id.fetch_add(1, Ordering::Relaxed);
+    let classes = ClassPath { loader, path: class_path };
+    let domain = Domain::new(id, &spec.name, classes, heap, spec.limits)
+        .map_err(|e| CreateError(format!("cannot reserve the heap of domain {}: {e}", spec.name)))?;
+    let domain = Arc::new(domain);
+    vm.domains.insert(&domain);
+    if spec.limits.cpu_nanos > 0 {
+        vm.domains.watchdog.get_or_init(|| start_cpu_watchdog(vm));
+    }
+    let (booted_tx, booted_rx) = std::sync::mpsc::channel::<Result<(), String>>();
+    let d = domain.clone();
+    let main = spec.main.clone();
+    if main.is_some() {
+        vm.domains.main_started();
+    }
+    let stack = (vm.opts.stack_size * 64).max(256 << 20);
+    let spawned = std::thread::Builder::new()
+        .name(format!("jxvm-domain-{id}"))
+        .stack_size(stack)
+        .spawn(move || run_domain_main(vm, d, main, booted_tx));
+    if let Err(e) = spawned {
+        terminate(vm, &domain, "its main thread could not start");
+        return Err(CreateError(format!("cannot start a thread for domain {}: {e}", spec.name)));
+    }
+    match booted_rx.recv() {
+        Ok(Ok(())) => Ok(domain),
+        Ok(Err(msg)) => Err(CreateError(format!("domain {} failed to boot: {msg}", spec.name))),
+        Err(_) => Err(CreateError(format!("domain {} failed to boot", spec.name))),
+    }
+}
+
+/// The body of a new domain's main thread: boot, report, run main, wait for the non-daemon
+/// threads, then end the domain unless it exports services.
+fn run_domain_main(vm: &'static Vm, domain: Arc<Domain>, main: Option<(String, Vec<String>)>, booted: std::sync::mpsc::Sender<Result<(), String>>) {
+    let has_main = main.is_some();
+    let mut t = match crate::vm::boot_in(vm, domain.clone()) {
+        Ok(t) => t,
+        Err(e) => {
+            let _ = booted.send(Err(e.to_string()));
+            terminate(vm, &domain, "its class library failed to boot");
+            if has_main {
+                vm.domains.main_ended();
+            }
+            return;
+        }
+    };
+    domain.system_threads.store(domain.alive_java_threads().saturating_sub(1), Ordering::Relaxed);
+    let _ = booted.send(Ok(()));
+    if let Some((class, args)) = main {
+        match crate::vm::run_main(&mut t, &class, &args) {
+            Ok(()) => {}
+            Err(crate::vm::LaunchError::Message(m)) => eprintln!("{m}"),
+            Err(crate::vm::LaunchError::Uncaught) => crate::vm::dispatch_uncaught(&mut t),
+        }
+    }
+    crate::native::thread::exit_thread(&mut t);
+    crate::native::thread::wait_for_non_daemon(&mut t);
+    if !domain.safepoint.is_killed() && !domain.exports_services() {
+        end_finished(vm, &domain);
+    }
+    drop(t);
+    if has_main {
+        vm.domains.main_ended();
+    }
+}
+
+/// The class path as one string, every entry an existing directory or jar.
+fn check_class_path(entries: &[String]) -> Result<String, CreateError> {
+    if entries.is_empty() {
+        return Err(CreateError("the domain has no class path".into()));
+    }
+    for e in entries {
+        if crate::class::loader::ClassPathEntry::open(e).is_none() {
+            return Err(CreateError(format!("class path entry {e} is not a directory or a jar")));
+        }
+    }
+    Ok(entries.join(":"))
+}
+
+/// The main class must exist on the class path and have `public static void main(String[])`.
+fn check_main_class(vm: &'static Vm, loader: LoaderId, name: &str) -> Result<(), CreateError> {
+    let internal = name.replace('.', "/");
+    let c = vm.classes.load(loader, &internal).map_err(|e| CreateError(format!("main class {name} not found: {}", e.message())))?;
+    match c.declared_method("main", "([Ljava/lang/String;)V") {
+        Some(m) if m.is_static() && m.is_public() => Ok(()),
+        _ => Err(CreateError(format!("main class {name} has no public static void main(String[])"))),
+    }
+}
+
+fn heap_size(vm: &Vm, limits: &Limits) -> Result<HeapSize, CreateError> {
+    let max = match limits.heap_bytes {
+        0 => DEFAULT_HEAP.min(vm.opts.max_heap.max(MIN_HEAP as usize)),
+        b if b < MIN_HEAP => return Err(CreateError(format!("heap limit {b} is below the minimum of {MIN_HEAP} bytes"))),
+        b => usize::try_from(b).map_err(|_| CreateError(format!("heap limit {b} is too large")))?,
+    };
+    Ok(HeapSize { max, initial: (8 << 20).min(max), nursery: None })
+}
+
+/// Terminates `domain` (no effect if it already is): marks it killed so that each of its
+/// threads unwinds at its next poll, and wakes the blocked ones. Ends it at once if no thread
+/// is attached.
+pub fn terminate(vm: &'static Vm, domain: &Arc<Domain>, reason: &str) {
+    {
+        let mut end = domain.end_reason.lock();
+        if domain.safepoint.is_killed() {
+            return;
+        }
+        *end = Some(reason.to_string());
+        domain.safepoint.kill();
+    }
+    wake_threads(domain);
+    if domain.cpu.lock().live.is_empty() {
+        bury(vm, domain);
+    }
+}
+
+/// Wakes every blocked thread of a killed domain: sleeping, waiting and parked threads see
+/// their interrupt; the reference handler its queue.
+fn wake_threads(domain: &Domain) {
+    for h in domain.threads.lock().values() {
+        h.interrupted.store(true, Ordering::SeqCst);
+        let _permit = h.permit.lock();
+        h.permit_cond.notify_all();
+    }
+    let _p = domain.pending_refs.lock();
+    domain.pending_refs_cond.notify_all();
+    let _n = domain.non_daemon.lock();
+    domain.non_daemon_cond.notify_all();
+}
+
+/// Ends a domain whose program finished: its daemon threads stop the way a termination stops
+/// threads, and its end reads `Finished`.
+fn end_finished(vm: &'static Vm, domain: &Arc<Domain>) {
+    *domain.finished.lock() = true;
+    terminate(vm, domain, "finished");
+}
+
+/// Records the end of a killed domain whose last thread has left.
+fn bury(vm: &'static Vm, domain: &Domain) {
+    let end = if *domain.finished.lock() {
+        End::Finished
+    } else {
+        End::Terminated(domain.end_reason.lock().clone().unwrap_or_default())
+    };
+    {
+        let mut e = domain.end.lock();
+        if e.is_some() {
+            return;
+        }
+        *e = Some(end.clone());
+        domain.end_cond.notify_all();
+    }
+    vm.domains.bury(domain, end);
+}
+
+impl Domain {
+    /// A thread attaches to this domain (on its own OS thread).
+    pub fn thread_entered(&self, thread: u64) {
+        let clock = own_cpu_clock();
+        let now = clock.and_then(read_clock).unwrap_or(0);
+        if let Some(c) = clock {
+            self.cpu.lock().live.insert(thread, (c, now));
+        } else {
+            self.cpu.lock().live.insert(thread, (libc::CLOCK_THREAD_CPUTIME_ID, now));
+        }
+    }
+
+    /// A thread leaves this domain (on its own OS thread); the last one to leave a killed
+    /// domain ends it.
+    pub fn thread_left(&self, vm: &'static Vm, thread: u64) {
+        let empty = {
+            let mut cpu = self.cpu.lock();
+            if let Some((clock, start)) = cpu.live.remove(&thread) {
+                cpu.done_nanos += read_clock(clock).unwrap_or(start).saturating_sub(start);
+            }
+            cpu.live.is_empty()
+        };
+        if empty && self.safepoint.is_killed() {
+            bury(vm, self);
+        }
+    }
+
+    /// CPU time used by this domain's threads while attached to it.
+    pub fn cpu_nanos(&self) -> u64 {
+        let cpu = self.cpu.lock();
+        let live: u64 = cpu.live.values().map(|&(clock, start)| read_clock(clock).unwrap_or(start).saturating_sub(start)).sum();
+        cpu.done_nanos + live
+    }
+
+    pub fn collections(&self) -> u64 {
+        self.gc.count.load(Ordering::Relaxed) as u64
+    }
+
+    /// Java threads of this domain that are alive.
+    pub fn alive_java_threads(&self) -> u32 {
+        self.threads.lock().values().filter(|h| h.alive.load(Ordering::SeqCst)).count() as u32
+    }
+
+    /// Whether `max_threads` forbids starting another thread (the threads the class library
+    /// starts at boot do not count).
+    pub fn thread_limit_reached(&self) -> bool {
+        let max = self.limits.max_threads;
+        max != 0 && self.alive_java_threads().saturating_sub(self.system_threads.load(Ordering::Relaxed)) >= max
+    }
+
+    /// Whether other domains hold portals to services of this domain.
+    pub fn exports_services(&self) -> bool {
+        false
+    }
+
+    /// How the domain ended, waiting up to `timeout` (None: it has not ended by then).
+    /// `interrupted` is polled while waiting.
+    pub fn await_end(&self, timeout: Duration, interrupted: &dyn Fn() -> bool) -> Option<End> {
+        let deadline = Instant::now() + timeout;
+        let mut e = self.end.lock();
+        loop {
+            if let Some(end) = &*e {
+                return Some(end.clone());
+            }
+            let now = Instant::now();
+            if now >= deadline || interrupted() {
+                return None;
+            }
+            let slice = (deadline - now).min(Duration::from_millis(50));
+            self.end_cond.wait_for(&mut e, slice);
+        }
+    }
+}
+
+/// The calling thread's CPU clock.
+fn own_cpu_clock() -> Option<libc::clockid_t> {
+    let mut clock: libc::clockid_t = 0;
+    // SAFETY: pthread_self() is the calling thread, alive; `clock` is a valid out-pointer.
+    let r = unsafe { libc::pthread_getcpuclockid(libc::pthread_self(), &mut clock) };
+    (r == 0).then_some(clock)
+}
+
+/// A CPU clock's reading in nanoseconds (None once its thread has exited).
+fn read_clock(clock: libc::clockid_t) -> Option<u64> {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `ts` is a valid out-pointer; an invalid clock id only makes the call fail.
+    let r = unsafe { libc::clock_gettime(clock, &mut ts) };
+    (r == 0).then(|| ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64)
+}
+
+/// Every 10 ms, terminates the domains past their CPU-time limit.
+fn start_cpu_watchdog(vm: &'static Vm) {
+    let _ = std::thread::Builder::new().name("jxvm-cpu-watchdog".into()).spawn(move || {
+        loop {
+            std::thread::sleep(Duration::from_millis(10));
+            for d in vm.domains.live_domains() {
+                let limit = d.limits.cpu_nanos;
+                if limit != 0 && !d.safepoint.is_killed() && d.cpu_nanos() > limit {
+                    let reason = format!("CPU time limit of {} ms exceeded", limit / 1_000_000);
+                    terminate(vm, &d, &reason);
+                }
+            }
+        }
+    });
+}

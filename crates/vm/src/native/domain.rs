@@ -1,0 +1,125 @@
+//! Natives of the jxvm API's domains (`jx.domain.Domain`): creation from a spec, the current
+//! domain, termination, waiting for the end, statistics. Domains are named by id in Java; the
+//! VM's registry (`crate::domain::lifecycle::Registry`) maps ids to domains or tombstones.
+
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use super::{Registry, jint, jlong, nonnull, obj, ret_bool, ret_int};
+use crate::domain::Limits;
+use crate::domain::lifecycle::{self, Entry, Spec};
+use crate::heap::ObjRef;
+use crate::heap::layout::ARRAY_BASE;
+use crate::thread::{JResult, JThread};
+
+const DOMAIN: &str = "jx/domain/Domain";
+const DOMAIN_EXCEPTION: &str = "jx/domain/DomainException";
+
+pub fn register(r: &mut Registry) {
+    let d = DOMAIN;
+    r.add(d, "create0", "(Ljava/lang/String;[Ljava/lang/String;Ljava/lang/String;[Ljava/lang/String;JJI)I", create);
+    r.add(d, "currentId", "()I", |t, _| Ok(ret_int(t.domain.id as i32)));
+    r.add(d, "name0", "(I)Ljava/lang/String;", name);
+    r.add(d, "isAlive0", "(I)Z", |t, a| Ok(ret_bool(t.vm.domains.live(jint(a[0]) as u32).is_some_and(|d| !d.safepoint.is_killed()))));
+    r.add(d, "terminate0", "(I)V", terminate);
+    r.add(d, "await0", "(IJ)Z", await_end);
+    r.add(d, "stats0", "(I)[J", stats);
+}
+
+/// create0(name, classPath[], mainClass, args[], heapLimit, cpuTimeLimitMillis, maxThreads)
+fn create(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let name = nonnull(t, a[0]).map(|n| t.rust_string(n))?;
+    let class_path = strings(t, a[1])?;
+    let main_class = t.opt_rust_string(a[2]);
+    let args = strings(t, a[3])?;
+    let limits = Limits {
+        heap_bytes: jlong(a[4]).max(0) as u64,
+        cpu_nanos: (jlong(a[6]).max(0) as u64).saturating_mul(1_000_000),
+        max_threads: jint(a[8]).max(0) as u32,
+    };
+    let spec = Spec { name, class_path, main: main_class.map(|c| (c, args)), limits };
+    let vm = t.vm;
+    match t.blocking(|| lifecycle::create(vm, spec)) {
+        Ok(d) => Ok(ret_int(d.id as i32)),
+        Err(e) => Err(t.throw_new(DOMAIN_EXCEPTION, Some(&e.0))),
+    }
+}
+
+/// The Rust strings of a `String[]` (null elements are refused).
+fn strings(t: &mut JThread, arr: u64) -> JResult<Vec<String>> {
+    let arr: ObjRef = nonnull(t, arr)?;
+    let mut out = Vec::with_capacity(arr.array_len());
+    for i in 0..arr.array_len() {
+        match obj(arr.read::<u64>(ARRAY_BASE + i * 8)) {
+            Some(s) => out.push(t.rust_string(s)),
+            None => return Err(t.throw_new("java/lang/NullPointerException", Some("a null string in a domain spec"))),
+        }
+    }
+    Ok(out)
+}
+
+fn name(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let id = jint(a[0]) as u32;
+    let name = t.vm.domains.with_entry(id, |e| match e {
+        Some(Entry::Live(d)) => Some(d.name.clone()),
+        Some(Entry::Ended { name, .. }) => Some(name.clone()),
+        None => None,
+    });
+    match name {
+        Some(n) => Ok(t.new_string(&n)?.slot()),
+        None => Err(t.throw_new(DOMAIN_EXCEPTION, Some(&format!("no domain {id}")))),
+    }
+}
+
+fn terminate(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let id = jint(a[0]) as u32;
+    if id <= 1 {
+        let msg = if id == 0 { "DomainZero cannot be terminated" } else { "the launcher's domain cannot be terminated (use System.exit)" };
+        return Err(t.throw_new(DOMAIN_EXCEPTION, Some(msg)));
+    }
+    let Some(d) = t.vm.domains.live(id) else { return Ok(0) };
+    lifecycle::terminate(t.vm, &d, "terminated");
+    if d.id == t.domain.id {
+        return Err(t.die());
+    }
+    Ok(0)
+}
+
+fn await_end(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let id = jint(a[0]) as u32;
+    let timeout = Duration::from_millis(jlong(a[1]).max(0) as u64);
+    let Some(d) = t.vm.domains.live(id) else { return Ok(ret_bool(true)) };
+    if d.id == t.domain.id {
+        // A domain waiting for its own end would wait for itself.
+        return Err(t.throw_new("java/lang/IllegalStateException", Some("a domain cannot await its own termination")));
+    }
+    let flag = t.interrupted.clone();
+    let end = t.blocking(|| d.await_end(timeout, &|| flag.load(Ordering::SeqCst)));
+    if end.is_none() && flag.swap(false, Ordering::SeqCst) {
+        super::thread::clear_interrupt_field(t);
+        return Err(t.throw_new("java/lang/InterruptedException", None));
+    }
+    Ok(ret_bool(end.is_some()))
+}
+
+/// stats0: heapUsed, heapLimit, cpuTimeNanos, liveThreads, collections.
+fn stats(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let id = jint(a[0]) as u32;
+    let values: Option<[i64; 5]> = t.vm.domains.with_entry(id, |e| match e {
+        Some(Entry::Live(d)) => Some([
+            d.heap.used() as i64,
+            d.heap.capacity() as i64,
+            d.cpu_nanos() as i64,
+            d.alive_java_threads() as i64,
+            d.collections() as i64,
+        ]),
+        Some(Entry::Ended { cpu_nanos, collections, .. }) => Some([0, 0, *cpu_nanos as i64, 0, *collections as i64]),
+        None => None,
+    });
+    let Some(values) = values else {
+        return Err(t.throw_new(DOMAIN_EXCEPTION, Some(&format!("no domain {id}"))));
+    };
+    let arr = t.new_array_of(t.vm.classes.primitive(crate::class::BasicType::Long), 5)?;
+    arr.array_slice::<i64>().copy_from_slice(&values);
+    Ok(arr.slot())
+}
