@@ -79,3 +79,37 @@ fn memory_objects() {
         }
     }
 }
+
+/// Every `ok` line a self-checking program printed, after checking it printed `expected` of them.
+fn checks(out: &str, expected: usize) -> Vec<&str> {
+    let oks: Vec<&str> = out.lines().filter(|l| l.starts_with("ok ")).collect();
+    assert_eq!(oks.len(), expected, "expected {expected} checks, got:\n{out}");
+    oks
+}
+
+#[test]
+fn domains_isolate_limit_and_terminate() {
+    let dir = compile("Domains");
+    let out = run(&dir, "Domains", &[]);
+    let oks = checks(&out, 22);
+    assert!(oks.contains(&"ok statics are per domain"), "{out}");
+    assert!(oks.contains(&"ok a runaway loop is stopped past its CPU-time limit"), "{out}");
+    assert!(out.contains("threads refused: 3"), "max 3 threads: main and two more\n{out}");
+}
+
+#[test]
+fn domains_under_collector_stress() {
+    let dir = compile("Domains");
+    let out = run(&dir, "Domains", &[("JXVM_GC_STRESS", "1"), ("JXVM_GC_VERIFY", "1")]);
+    checks(&out, 22);
+}
+
+#[test]
+fn portals_copy_pass_by_reference_and_fail_cleanly() {
+    let dir = compile("Portals");
+    for env in [&[][..], &[("JXVM_GC_STRESS", "1"), ("JXVM_GC_VERIFY", "1")][..]] {
+        let out = run(&dir, "Portals", env);
+        let oks = checks(&out, 17);
+        assert!(oks.contains(&"ok a Portal object becomes a service and comes home as itself"), "{out}");
+    }
+}

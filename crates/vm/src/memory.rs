@@ -108,7 +108,10 @@ pub enum Fault {
     NoMemory,
 }
 
-/// A view of a region: what one Java memory object stands for.
+/// A view of a region: what one Java memory object stands for. A clone is the same view
+/// (the same grant: revoking one revokes the other), as a memory object passed to another
+/// domain must be.
+#[derive(Clone)]
 pub struct View {
     region: Arc<Region>,
     offset: usize,

@@ -136,7 +136,7 @@ impl Vm {
         let mut classes = ClassTable::new(ClassSources { jimage, classpath });
         classes.verify_app = opts.verify;
         classes.set_launcher_class_path(&opts.classpath);
-        let launcher_path = || ClassPath { loader: LoaderId::APP, path: opts.classpath.clone() };
+        let launcher_path = || ClassPath { loader: LoaderId::APP, path: opts.classpath.clone(), first: true };
         let zero_heap = HeapSize { max: 16 << 20, initial: 4 << 20, nursery: None };
         let domain_zero = Arc::new(Domain::new(0, "DomainZero", launcher_path(), zero_heap, Limits::default()).map_err(|e| BootError::Io(e.to_string()))?);
         let app_heap = HeapSize { max: opts.max_heap, initial: opts.initial_heap, nursery: opts.young_heap };
@@ -336,6 +336,27 @@ pub fn boot_in(vm: &'static Vm, domain: Arc<Domain>) -> Result<Box<JThread>, Boo
     Ok(t)
 }
 
+/// Makes the Thread object of `t` (which has none yet), named `name`, in its domain's main
+/// thread group, as the launcher's thread is made: allocated and registered first, so that
+/// the constructor's `currentThread()` finds it.
+pub fn new_thread_object(t: &mut JThread, name: &str) -> JResult<()> {
+    let thread_class = init(t, "java/lang/Thread")?;
+    let th = t.alloc_object(thread_class)?;
+    if let Some(f) = thread_class.instance_field("priority") {
+        th.write::<u32>(f.offset as usize, 5);
+    }
+    t.thread_obj = Some(th);
+    crate::native::thread::register_thread(t, th);
+    let ctor = thread_class.declared_method("<init>", "(Ljava/lang/ThreadGroup;Ljava/lang/String;)V").map(unsafe_static);
+    let name = t.new_string(name)?;
+    let group = *t.domain.main_group.lock();
+    let th = t.thread_obj.expect("Thread object");
+    crate::interp::exec::call(t, ctor.expect("Thread(ThreadGroup,String)"), &[th.slot(), crate::heap::to_slot(group), name.slot()])?;
+    let th = t.thread_obj.expect("Thread object");
+    crate::native::thread::set_thread_status(t, th, crate::native::thread::RUNNABLE);
+    Ok(())
+}
+
 fn init(t: &mut JThread, name: &str) -> JResult<&'static Class> {
     let c = t.load_boot(name)?;
     t.ensure_initialized(c)?;
@@ -350,21 +371,8 @@ fn boot_java(t: &mut JThread) -> JResult<()> {
     let system_group = t.construct(tg, "()V", &[])?;
     let main_name = t.new_string("main")?;
     let main_group = t.construct(tg, "(Ljava/lang/ThreadGroup;Ljava/lang/String;)V", &[system_group.slot(), main_name.slot()])?;
-    let group_h = t.handle(main_group);
-    let thread_class = init(t, "java/lang/Thread")?;
-    let th = t.alloc_object(thread_class)?;
-    if let Some(f) = thread_class.instance_field("priority") {
-        th.write::<u32>(f.offset as usize, 5);
-    }
-    t.thread_obj = Some(th);
-    crate::native::thread::register_thread(t, th);
-    let ctor = thread_class.declared_method("<init>", "(Ljava/lang/ThreadGroup;Ljava/lang/String;)V").map(unsafe_static);
-    let main_group = t.handle_get(group_h);
-    t.handles.truncate(group_h);
-    let main_name = t.new_string("main")?;
-    crate::interp::exec::call(t, ctor.expect("Thread(ThreadGroup,String)"), &[th.slot(), main_group.slot(), main_name.slot()])?;
-    let th = t.thread_obj.expect("main Thread object");
-    crate::native::thread::set_thread_status(t, th, crate::native::thread::RUNNABLE);
+    *t.domain.main_group.lock() = Some(main_group);
+    new_thread_object(t, "main")?;
     for n in ["java/lang/Module", "jdk/internal/misc/UnsafeConstants", "java/lang/reflect/Method", "java/lang/ref/Finalizer"] {
         init(t, n)?;
     }

@@ -235,18 +235,19 @@ impl ClassTable {
     }
 
     /// The application loader of domains whose class path is `classpath`: one per distinct
-    /// class path, so domains with the same class path share their classes' code.
-    pub fn app_loader_for(&self, classpath: &str) -> LoaderId {
+    /// class path, so domains with the same class path share their classes' code. The flag
+    /// says whether the loader is new.
+    pub fn app_loader_for(&self, classpath: &str) -> (LoaderId, bool) {
         let key = class_path_key(classpath);
         let mut loaders = self.app_loaders.lock();
         if let Some(&id) = loaders.get(&key) {
-            return id;
+            return (id, false);
         }
         let id = LoaderId(LoaderId::APP_BIT | loaders.len() as u32);
         let entries: Vec<ClassPathEntry> = classpath.split(':').filter_map(ClassPathEntry::open).collect();
         self.app_paths.write().insert(id.0, entries.into());
         loaders.insert(key, id);
-        id
+        (id, true)
     }
 
     /// Bytes of class `name` on the class path of application loader `app`.

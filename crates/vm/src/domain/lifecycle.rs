@@ -125,13 +125,13 @@ pub struct CreateError(pub String);
 /// then runs the spec's main class. Returns once the class library is booted.
 pub fn create(vm: &'static Vm, spec: Spec) -> Result<Arc<Domain>, CreateError> {
     let class_path = check_class_path(&spec.class_path)?;
-    let loader = vm.classes.app_loader_for(&class_path);
+    let (loader, first) = vm.classes.app_loader_for(&class_path);
     if let Some((main, _)) = &spec.main {
         check_main_class(vm, loader, main)?;
     }
     let heap = heap_size(vm, &spec.limits)?;
     let id = vm.domains.next_id.fetch_add(1, Ordering::Relaxed);
-    let classes = ClassPath { loader, path: class_path };
+    let classes = ClassPath { loader, path: class_path, first };
     let domain = Domain::new(id, &spec.name, classes, heap, spec.limits)
         .map_err(|e| CreateError(format!("cannot reserve the heap of domain {}: {e}", spec.name)))?;
     let domain = Arc::new(domain);
@@ -337,7 +337,7 @@ impl Domain {
 
     /// Whether other domains hold portals to services of this domain.
     pub fn exports_services(&self) -> bool {
-        false
+        !self.exported.lock().is_empty()
     }
 
     /// How the domain ended, waiting up to `timeout` (None: it has not ended by then).

@@ -21,6 +21,7 @@ use crate::idtable::IdTable;
 use crate::thread::monitor::Monitor;
 
 pub mod lifecycle;
+pub mod portal;
 
 /// Initialization state of one class in one domain (JVMS §5.5).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -69,6 +70,12 @@ pub struct Domain {
     /// with the same class path) and its class path (`java.class.path`).
     pub app_loader: LoaderId,
     pub class_path: String,
+    /// The loader id classes this domain defines at run time through its application loader
+    /// get (`ClassLoader.defineClass`: proxies, generated classes). The first domain of an
+    /// application loader uses the loader's id; later domains sharing it get a private id
+    /// that delegates to it, so that two domains generating the same name (each counts
+    /// `$Proxy0` from zero) do not collide in the shared class table.
+    pub define_loader: LoaderId,
     pub heap: Heap,
     classes: IdTable<ClassState>,
     /// Interned strings: UTF-16 contents -> String object.
@@ -121,6 +128,13 @@ pub struct Domain {
     pub end_reason: Mutex<Option<String>>,
     /// Its program finished (the termination that follows is its natural end).
     pub finished: Mutex<bool>,
+    /// The main thread group (portal activations' Thread objects join it).
+    pub main_group: Mutex<Option<ObjRef>>,
+    /// Services this domain exports (objects other domains reach through portals), by id.
+    pub exported: Mutex<FxHashMap<u64, ObjRef>>,
+    /// Portals held in this domain (proxy objects by address), each holding a reference to
+    /// its service; the collector drops the entries of dead proxies, releasing the service.
+    pub portals: Mutex<FxHashMap<usize, crate::domain::portal::PortalRef>>,
     /// Java threads the class library started at boot (not counted by `limits.max_threads`).
     pub system_threads: AtomicU32,
 }
@@ -137,6 +151,8 @@ pub struct Limits {
 pub struct ClassPath {
     pub loader: LoaderId,
     pub path: String,
+    /// Whether this is the first domain of `loader` (see `Domain::define_loader`).
+    pub first: bool,
 }
 
 /// A domain's heap sizes in bytes (nursery: `heap::default_nursery` of `max` when None).
@@ -170,6 +186,7 @@ impl Domain {
             id,
             name: name.to_string(),
             app_loader: classes.loader,
+            define_loader: if classes.first { classes.loader } else { crate::class::loader::new_user_loader(classes.loader) },
             class_path: classes.path,
             heap: Heap::new(heap.max, heap.initial, nursery_bytes)?,
             classes: IdTable::new(),
@@ -200,6 +217,9 @@ impl Domain {
             end_reason: Mutex::new(None),
             finished: Mutex::new(false),
             system_threads: AtomicU32::new(0),
+            main_group: Mutex::new(None),
+            exported: Mutex::new(FxHashMap::default()),
+            portals: Mutex::new(FxHashMap::default()),
         })
     }
 
@@ -246,6 +266,15 @@ impl Domain {
         let mut t = self.loaders.lock();
         t.by_obj.insert(obj.addr(), id);
         t.by_id.insert(id.0, obj);
+        if id == self.app_loader && self.define_loader != id {
+            // The private defining id stands for the same object (found by id only).
+            t.by_id.insert(self.define_loader.0, obj);
+        }
+    }
+
+    /// The id classes defined at run time through loader `id` get in this domain.
+    pub fn defining_loader(&self, id: LoaderId) -> LoaderId {
+        if id == self.app_loader { self.define_loader } else { id }
     }
 
     /// A fresh identity hash (31 bits, never 0): xorshift over a domain counter.

@@ -339,6 +339,10 @@ fn domain_roots(cp: &mut Copier, d: &Domain, vm: &crate::vm::Vm) {
     forward_opt(cp, &mut d.pending_refs.lock());
     forward_opt(cp, &mut d.oom_error.lock());
     forward_opt(cp, &mut d.death.lock());
+    forward_opt(cp, &mut d.main_group.lock());
+    for v in d.exported.lock().values_mut() {
+        *v = cp.forward(*v);
+    }
     // Thread objects of live threads are roots (their keys are rewritten by `rekey_tables`).
     let keys: Vec<usize> = d.threads.lock().keys().copied().collect();
     for k in keys {
@@ -352,10 +356,30 @@ fn domain_roots(cp: &mut Copier, d: &Domain, vm: &crate::vm::Vm) {
 fn rekey_tables(cp: &Copier, d: &Domain) {
     rekey(cp, &mut d.threads.lock());
     rekey(cp, &mut d.memory_objects.lock());
+    // Dead portals' entries are dropped after the lock is released (dropping one releases its
+    // service, which locks other tables).
+    let dead_portals = {
+        let mut portals = d.portals.lock();
+        let before = std::mem::take(&mut *portals);
+        let mut dead = Vec::new();
+        for (k, v) in before {
+            match cp.forwardee(ObjRef::from_addr(k)) {
+                Some(n) => {
+                    portals.insert(n.addr(), v);
+                }
+                None => dead.push(v),
+            }
+        }
+        dead
+    };
+    drop(dead_portals);
     let mut loaders = d.loaders.lock();
     let by_id: Vec<(u32, ObjRef)> = loaders.by_id.iter().map(|(k, v)| (*k, *v)).collect();
     loaders.by_obj.clear();
     for (id, o) in by_id {
+        if id == d.define_loader.0 && d.define_loader != d.app_loader {
+            continue; // found by id only (see `Domain::define_loader`)
+        }
         loaders.by_obj.insert(o.addr(), LoaderId(id));
     }
 }

@@ -554,7 +554,8 @@ fn find_loaded_class(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let loader = t.domain.loader_id(obj(a[0]));
     let Some(n) = obj(a[1]) else { return Ok(0) };
     let name = t.rust_string(n).replace('.', "/");
-    if let Some(c) = t.vm.classes.find_loaded(loader, &name) {
+    let private = t.domain.defining_loader(loader);
+    if let Some(c) = t.vm.classes.find_loaded(loader, &name).or_else(|| t.vm.classes.find_loaded(private, &name)) {
         return Ok(t.mirror(c)?.slot());
     }
     let in_image = name.rfind('/').is_some_and(|i| t.vm.classes.sources.jimage.module_of_package(&name[..i]).is_some());
@@ -576,7 +577,7 @@ fn native_image_map(t: &mut JThread, _: &[u64]) -> JResult<u64> {
 }
 
 fn define_from_bytes(t: &mut JThread, loader: Option<ObjRef>, name: Option<ObjRef>, bytes: &[u8]) -> JResult<u64> {
-    let id = t.domain.loader_id(loader);
+    let id = t.domain.defining_loader(t.domain.loader_id(loader));
     let name = name.map(|n| t.rust_string(n).replace('.', "/"));
     let c = t.define_with_loader(id, name.as_deref(), bytes)?;
     Ok(t.mirror(c)?.slot())

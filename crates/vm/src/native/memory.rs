@@ -112,7 +112,7 @@ fn derive(t: &mut JThread, this: u64, class: &str, make: impl FnOnce(&View) -> R
 }
 
 /// Wraps `v` in a new Java object of `class` and records it in the domain's table.
-fn new_memory_object(t: &mut JThread, class: &str, v: View) -> JResult<u64> {
+pub fn new_memory_object(t: &mut JThread, class: &str, v: View) -> JResult<u64> {
     let c = t.load_boot(class)?;
     t.ensure_initialized(c)?;
     let o = t.alloc_object(c)?;

@@ -319,7 +319,7 @@ fn unpark(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 /// Unsafe.defineClass0(String name, byte[] b, int off, int len, ClassLoader loader, ProtectionDomain pd)
 fn unsafe_define_class(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let bytes = super::bytes_of(t, a[2], jint(a[3]), jint(a[4]))?;
-    let loader = t.domain.loader_id(obj(a[5]));
+    let loader = t.domain.defining_loader(t.domain.loader_id(obj(a[5])));
     let name = obj(a[1]).map(|n| t.rust_string(n).replace('.', "/"));
     match t.vm.classes.define(loader, name.as_deref(), &bytes, None, false) {
         Ok(c) => Ok(t.mirror(c)?.slot()),

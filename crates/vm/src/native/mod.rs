@@ -13,6 +13,7 @@ pub mod memory;
 pub mod misc;
 pub mod net;
 pub mod nio;
+pub mod portal;
 pub mod process;
 pub mod reflect;
 pub mod stackwalk;
@@ -55,6 +56,7 @@ impl Registry {
         zip::register(&mut r);
         memory::register(&mut r);
         domain::register(&mut r);
+        portal::register(&mut r);
         r
     }
     /// Registers `f` for `class.name desc`; an empty `desc` matches any descriptor.

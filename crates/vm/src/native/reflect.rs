@@ -973,13 +973,13 @@ fn reflect_holder_and_slot(t: &JThread, o: ObjRef) -> (&'static Class, i32) {
     (t.class_of_mirror(mirror), o.read::<i32>(slot.offset as usize))
 }
 
-fn method_from_reflect(t: &mut JThread, o: ObjRef) -> JResult<&'static Method> {
+pub fn method_from_reflect(t: &mut JThread, o: ObjRef) -> JResult<&'static Method> {
     let (k, idx) = reflect_holder_and_slot(t, o);
     Ok(unsafe_static(&k.methods()[idx as usize]))
 }
 
 /// Unboxes `args` (an Object[]) into slots for `m`'s parameters.
-fn unpack_args(t: &mut JThread, m: &'static Method, args: Option<ObjRef>, out: &mut Vec<u64>) -> JResult<()> {
+pub fn unpack_args(t: &mut JThread, m: &'static Method, args: Option<ObjRef>, out: &mut Vec<u64>) -> JResult<()> {
     let n = args.map_or(0, |a| a.array_len());
     if n != m.param_types.len() {
         return Err(t.throw_new("java/lang/IllegalArgumentException", Some("wrong number of arguments")));

@@ -112,6 +112,17 @@ impl JThread {
         }
     }
 
+    /// Unregisters this thread from its domain's safepoint (the reverse of `attach`), for a
+    /// portal activation kept for the next call. The thread must hold no reference then (its
+    /// Thread object is found again through the domain's thread table).
+    pub fn detach(&mut self) {
+        if self.attached {
+            self.attached = false;
+            self.domain.safepoint.leave();
+            self.domain.thread_left(self.vm, self.id);
+        }
+    }
+
     /// Argument `i` (a slot) of the running native method, read from the thread's stack, where
     /// the collector keeps it current.
     pub fn arg(&self, i: usize) -> u64 {

@@ -1,0 +1,554 @@
+//! Portals (JX §2.2): services, the portals that reach them, and the calls between domains.
+//!
+//! A *service* is an object of some domain that other domains reach: it is kept in its
+//! domain's `exported` table (a collector root) under a process-wide id, with a count of the
+//! references to it (portals in other domains, a Naming registration). A *portal* in another
+//! domain is a `java.lang.reflect.Proxy` implementing the service's Portal interfaces whose
+//! handler (`jx.portal.PortalStub`) names the service id; the domain's `portals` table holds a
+//! [`PortalRef`] per proxy, dropped by the collector when the proxy dies (releasing the
+//! service). Within the service's own domain, the service object itself stands for it.
+//!
+//! A call never lets a thread run in two domains at once: the caller encodes the parameters
+//! with the object-graph copier ([`crate::graph`]) in its own domain, then — as a blocking
+//! operation of its domain — runs a *portal activation* (a `JThread` of the callee domain, kept
+//! per OS thread for the next call) that decodes them into the callee's heap, calls the
+//! method, and encodes the result or the exception; back in its domain the caller decodes that.
+//! What crosses by reference travels as a token: portals and objects implementing a Portal
+//! interface (which become services), memory objects (the view is shared, never copied), enum
+//! constants (the target domain's own constant). Classes, threads, loaders and classes the
+//! target domain does not share are refused (`PortalException`), as is a graph above the
+//! per-call quota.
+//!
+//! Must never store a reference of one heap in another: everything crosses as bytes.
+
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Weak};
+
+use parking_lot::Mutex;
+use rustc_hash::FxHashMap;
+
+use super::Domain;
+use crate::class::{BasicType, Class, LoaderId};
+use crate::graph::{self, CopyError, Walk};
+use crate::heap::layout::ARRAY_BASE;
+use crate::heap::{ObjRef, from_slot, to_slot};
+use crate::thread::{JResult, JThread, Thrown};
+use crate::vm::Vm;
+
+/// The most bytes one call's parameters (or its result) may take once encoded.
+pub const CALL_QUOTA: usize = 16 << 20;
+
+const PORTAL_EXCEPTION: &str = "jx/portal/PortalException";
+const STUB: &str = "jx/portal/PortalStub";
+const PORTAL: &str = "jx/portal/Portal";
+
+/// Token kinds, in the top byte of a token.
+const SERVICE: u64 = 1 << 56;
+const MEMORY: u64 = 2 << 56;
+const ENUM: u64 = 3 << 56;
+const KIND: u64 = 0xff << 56;
+
+struct Service {
+    domain: Weak<Domain>,
+    domain_id: u32,
+    /// Names of the Portal interfaces the service implements (what its portals implement).
+    interfaces: Vec<String>,
+    refs: u32,
+}
+
+static SERVICES: Mutex<Option<FxHashMap<u64, Service>>> = Mutex::new(None);
+static NEXT_SERVICE: AtomicU64 = AtomicU64::new(1);
+
+/// One portal's reference to its service (released when dropped).
+pub struct PortalRef(u64);
+
+impl Drop for PortalRef {
+    fn drop(&mut self) {
+        release(self.0);
+    }
+}
+
+/// Takes a reference to service `id` (a portal or a registration holds it).
+pub fn acquire(id: u64) {
+    if let Some(s) = SERVICES.lock().as_mut().and_then(|m| m.get_mut(&id)) {
+        s.refs += 1;
+    }
+}
+
+/// Drops a reference to service `id`; the last one removes the service from its domain's
+/// exported table (the object may then be collected).
+pub fn release(id: u64) {
+    let gone = {
+        let mut services = SERVICES.lock();
+        let Some(map) = services.as_mut() else { return };
+        let Some(s) = map.get_mut(&id) else { return };
+        s.refs = s.refs.saturating_sub(1);
+        if s.refs > 0 {
+            return;
+        }
+        map.remove(&id)
+    };
+    if let Some(d) = gone.and_then(|s| s.domain.upgrade()) {
+        d.exported.lock().remove(&id);
+    }
+}
+
+/// Removes service `id` if nothing references it (an export whose token was never used).
+fn drop_if_unreferenced(id: u64) {
+    acquire(id);
+    release(id);
+}
+
+/// The owner domain of service `id`, if it still runs.
+fn owner(id: u64) -> Option<Arc<Domain>> {
+    let services = SERVICES.lock();
+    let s = services.as_ref()?.get(&id)?;
+    s.domain.upgrade().filter(|d| !d.safepoint.is_killed())
+}
+
+fn owner_id(id: u64) -> Option<u32> {
+    SERVICES.lock().as_ref()?.get(&id).map(|s| s.domain_id)
+}
+
+/// The Portal interfaces `c` implements (those extending `jx.portal.Portal`).
+pub fn portal_interfaces(c: &'static Class) -> Vec<&'static Class> {
+    let mut out: Vec<&'static Class> = Vec::new();
+    let mut k = Some(c);
+    while let Some(cls) = k {
+        for &i in cls.all_interfaces.iter() {
+            if &*i.name != PORTAL && extends_portal(i) && !out.iter().any(|o| std::ptr::eq(*o, i)) {
+                out.push(i);
+            }
+        }
+        k = cls.super_class;
+    }
+    out
+}
+
+/// Whether `c` is, or implements, `jx.portal.Portal`.
+fn extends_portal(c: &'static Class) -> bool {
+    &*c.name == PORTAL || c.all_interfaces.iter().any(|i| &*i.name == PORTAL)
+}
+
+/// Exports `o` (an object of `domain` implementing Portal interfaces) as a service, reusing
+/// its id if it already is one. Returns None if it implements no Portal interface.
+pub fn export(domain: &Arc<Domain>, o: ObjRef) -> Option<u64> {
+    let interfaces = portal_interfaces(o.class());
+    if interfaces.is_empty() {
+        return None;
+    }
+    let mut exported = domain.exported.lock();
+    if let Some((&id, _)) = exported.iter().find(|(_, v)| v.addr() == o.addr()) {
+        return Some(id);
+    }
+    let id = NEXT_SERVICE.fetch_add(1, Ordering::Relaxed);
+    exported.insert(id, o);
+    let service = Service {
+        domain: Arc::downgrade(domain),
+        domain_id: domain.id,
+        interfaces: interfaces.iter().map(|i| i.name.to_string()).collect(),
+        refs: 0,
+    };
+    SERVICES.lock().get_or_insert_with(FxHashMap::default).insert(id, service);
+    Some(id)
+}
+
+/// The service id a portal proxy stands for (None if `o` is not a portal).
+pub fn portal_service(o: ObjRef) -> Option<u64> {
+    let c = o.class();
+    if !c.super_class.is_some_and(|s| &*s.name == "java/lang/reflect/Proxy") {
+        return None;
+    }
+    let h = c.instance_field("h")?;
+    let stub = o.read_ref(h.offset as usize)?;
+    if &*stub.class().name != STUB {
+        return None;
+    }
+    let f = stub.class().instance_field("service")?;
+    Some(stub.read::<u64>(f.offset as usize))
+}
+
+/// What stands for service `id` in `t`'s domain: the service object itself in its own
+/// domain, else a new portal (a proxy holding a reference to the service).
+pub fn materialize(t: &mut JThread, id: u64) -> JResult<ObjRef> {
+    if owner_id(id) == Some(t.domain.id) {
+        if let Some(&o) = t.domain.exported.lock().get(&id) {
+            return Ok(o);
+        }
+    }
+    let interfaces = SERVICES.lock().as_ref().and_then(|m| m.get(&id)).map(|s| s.interfaces.clone());
+    let Some(interfaces) = interfaces else {
+        return Err(portal_exception(t, "the service is gone"));
+    };
+    let loader = t.domain.app_loader;
+    let mut classes = Vec::new();
+    for name in &interfaces {
+        match t.vm.classes.load(loader, name) {
+            Ok(c) => classes.push(c),
+            Err(_) => return Err(portal_exception(t, &format!("interface {} is not on this domain's class path", name.replace('/', ".")))),
+        }
+    }
+    let class_class = t.vm.wk().class;
+    let arr = t.new_array_of(class_class, classes.len() as i32)?;
+    let arr_h = t.handle(arr);
+    for (i, c) in classes.iter().enumerate() {
+        let m = t.mirror(c)?;
+        let arr = t.handle_get(arr_h);
+        t.domain.heap.write_ref(arr, ARRAY_BASE + i * 8, Some(m));
+    }
+    let stub_class = t.load_boot(STUB)?;
+    t.ensure_initialized(stub_class)?;
+    // Initialized before the raw arguments below exist (an initializer may collect).
+    let proxy_class = t.load_boot("java/lang/reflect/Proxy")?;
+    t.ensure_initialized(proxy_class)?;
+    let stub = t.alloc_object(stub_class)?;
+    let f = stub_class.instance_field("service").expect("PortalStub.service");
+    stub.write::<u64>(f.offset as usize, id);
+    let loader_obj = t.domain.loader_object(loader);
+    let arr = t.handle_get(arr_h);
+    let desc = "(Ljava/lang/ClassLoader;[Ljava/lang/Class;Ljava/lang/reflect/InvocationHandler;)Ljava/lang/Object;";
+    let r = t.call_static("java/lang/reflect/Proxy", "newProxyInstance", desc, &[to_slot(loader_obj), arr.slot(), stub.slot()]);
+    t.handles.truncate(arr_h);
+    let proxy = from_slot(r?).expect("newProxyInstance returned null");
+    acquire(id);
+    t.domain.portals.lock().insert(proxy.addr(), PortalRef(id));
+    Ok(proxy)
+}
+
+pub fn portal_exception(t: &mut JThread, msg: &str) -> Thrown {
+    t.throw_new(PORTAL_EXCEPTION, Some(msg))
+}
+
+/// An encoded graph with what its tokens stand for.
+pub struct Parcel {
+    bytes: Vec<u8>,
+    views: Vec<Arc<crate::memory::View>>,
+}
+
+/// Encodes `roots` (objects of `t`'s domain) for domain `target`.
+fn encode(t: &JThread, roots: &[Option<ObjRef>], target: &Domain) -> Result<Parcel, String> {
+    let mut views = Vec::new();
+    let mut exports = Vec::new();
+    let source = t.domain.clone();
+    let r = graph::encode(roots, CALL_QUOTA, |o| classify(&source, target, o, &mut views, &mut exports));
+    match r {
+        Ok(bytes) => Ok(Parcel { bytes, views }),
+        Err(e) => {
+            for id in exports {
+                drop_if_unreferenced(id);
+            }
+            Err(match e {
+                CopyError::Quota(q) => format!("the copied objects exceed the portal call quota of {q} bytes"),
+                CopyError::NotCopyable(c) => format!("an object of class {c} cannot be passed across domains"),
+                CopyError::OutOfMemory => "out of memory".to_string(),
+                CopyError::Malformed(m) => format!("malformed parcel: {m}"),
+            })
+        }
+    }
+}
+
+fn classify(source: &Arc<Domain>, target: &Domain, o: ObjRef, views: &mut Vec<Arc<crate::memory::View>>, exports: &mut Vec<u64>) -> Walk {
+    let c = o.class();
+    if let Some(id) = portal_service(o) {
+        return Walk::Token(SERVICE | id);
+    }
+    if let Some(v) = source.memory_objects.lock().get(&o.addr()) {
+        views.push(v.clone());
+        return Walk::Token(MEMORY | (views.len() - 1) as u64);
+    }
+    if refused(c) || !shared_with(c, target) {
+        return Walk::Refuse;
+    }
+    if is_enum_constant(c) {
+        if let Some(ordinal) = c.super_class.and_then(|s| enum_ordinal(s, o)) {
+            return Walk::Token(ENUM | (c.id.0 as u64) << 24 | ordinal as u64);
+        }
+    }
+    if !c.is_array() && extends_portal(c) {
+        if let Some(id) = export(source, o) {
+            exports.push(id);
+            return Walk::Token(SERVICE | id);
+        }
+    }
+    Walk::Copy
+}
+
+/// Classes whose objects mean nothing in another domain (or carry VM state).
+fn refused(c: &'static Class) -> bool {
+    let mut k = Some(c);
+    while let Some(cls) = k {
+        let n = &*cls.name;
+        if matches!(n, "java/lang/Class" | "java/lang/Thread" | "java/lang/ThreadGroup" | "java/lang/ClassLoader" | "java/lang/Module")
+            || n.starts_with("java/lang/invoke/")
+            || n.starts_with("java/lang/reflect/")
+            || n.starts_with("java/lang/ref/")
+        {
+            return true;
+        }
+        k = cls.super_class;
+    }
+    false
+}
+
+/// Whether domain `target` uses the very class `c` (shared code): a class of the JDK or of
+/// the API, or of the application loader both domains share (the same class path).
+fn shared_with(c: &'static Class, target: &Domain) -> bool {
+    let mut k = c;
+    while let Some(e) = k.array_component() {
+        k = e;
+    }
+    k.loader == LoaderId::BOOT || k.loader == LoaderId::PLATFORM || k.loader == target.app_loader
+}
+
+fn is_enum_constant(c: &'static Class) -> bool {
+    let is_enum = |k: &Class| k.super_class.is_some_and(|s| &*s.name == "java/lang/Enum");
+    is_enum(c) || c.super_class.is_some_and(is_enum)
+}
+
+fn enum_ordinal(_: &'static Class, o: ObjRef) -> Option<i32> {
+    let mut k = Some(o.class());
+    while let Some(c) = k {
+        if &*c.name == "java/lang/Enum" {
+            let f = c.instance_field("ordinal")?;
+            return Some(o.read::<i32>(f.offset as usize));
+        }
+        k = c.super_class;
+    }
+    None
+}
+
+/// Decodes a parcel into `t`'s domain: tokens are turned into objects first (this may run
+/// Java code), then the graph is rebuilt (no collection meanwhile).
+fn decode(t: &mut JThread, parcel: &Parcel) -> JResult<Vec<Option<ObjRef>>> {
+    let tokens = match graph::tokens(&parcel.bytes) {
+        Ok(v) => v,
+        Err(_) => return Err(portal_exception(t, "malformed parcel")),
+    };
+    let mark = t.handles.len();
+    for tok in tokens {
+        let o = materialize_token(t, tok, parcel);
+        match o {
+            Ok(o) => {
+                t.handles.push(to_slot(o));
+            }
+            Err(e) => {
+                t.handles.truncate(mark);
+                return Err(e);
+            }
+        }
+    }
+    let objects: Vec<Option<ObjRef>> = t.handles[mark..].iter().map(|&s| from_slot(s)).collect();
+    t.handles.truncate(mark);
+    let vm = t.vm;
+    match graph::decode(&parcel.bytes, &t.domain.heap, |id| vm.classes.class_by_id(id), &objects) {
+        Ok(roots) => Ok(roots),
+        Err(CopyError::OutOfMemory) => Err(t.throw_new("java/lang/OutOfMemoryError", Some("Java heap space: no room for a portal call's objects"))),
+        Err(e) => Err(portal_exception(t, &format!("cannot copy the objects: {e:?}"))),
+    }
+}
+
+fn materialize_token(t: &mut JThread, tok: u64, parcel: &Parcel) -> JResult<Option<ObjRef>> {
+    let payload = tok & !KIND;
+    match tok & KIND {
+        SERVICE => materialize(t, payload).map(Some),
+        MEMORY => {
+            let v = parcel.views.get(payload as usize).map(|v| (**v).clone());
+            let Some(v) = v else { return Err(portal_exception(t, "malformed parcel")) };
+            let class = if v.writable() { "jx/memory/Memory" } else { crate::memory::VIEW_CLASS };
+            crate::native::memory::new_memory_object(t, class, v).map(from_slot)
+        }
+        ENUM => {
+            let Some(c) = t.vm.classes.class_by_id((payload >> 24) as u32) else {
+                return Err(portal_exception(t, "malformed parcel"));
+            };
+            let c = if c.super_class.is_some_and(|s| &*s.name == "java/lang/Enum") { c } else { c.super_class.expect("enum") };
+            let ordinal = (payload & 0xff_ffff) as usize;
+            let desc = format!("()[L{};", c.name);
+            t.ensure_initialized(c)?;
+            let Some(values) = c.declared_method("values", &desc).map(crate::runtime::unsafe_static) else {
+                return Err(portal_exception(t, "enum without values()"));
+            };
+            let arr = from_slot(crate::interp::exec::call(t, values, &[])?).expect("values() returned null");
+            if ordinal >= arr.array_len() {
+                return Err(portal_exception(t, "malformed parcel"));
+            }
+            Ok(arr.read_ref(ARRAY_BASE + ordinal * 8))
+        }
+        _ => Err(portal_exception(t, "malformed parcel")),
+    }
+}
+
+/// How a call ended in the callee.
+enum Reply {
+    Returned(Parcel),
+    Threw(Parcel),
+    /// The call could not be made (service gone, parameters not copyable, ...).
+    Failed(String),
+}
+
+thread_local! {
+    /// Portal activations of this OS thread, by domain id, detached between calls.
+    static ACTIVATIONS: RefCell<FxHashMap<u32, Box<JThread>>> = RefCell::new(FxHashMap::default());
+}
+
+/// Calls method `name``desc` of service `id` with the arguments in `args` (an Object[] of
+/// `t`'s domain, or None); returns the (boxed) result.
+pub fn call(t: &mut JThread, id: u64, name: &str, desc: &str, args: Option<ObjRef>) -> JResult<Option<ObjRef>> {
+    let Some(callee) = owner(id) else {
+        return Err(portal_exception(t, "the service's domain has ended"));
+    };
+    let parcel = match encode(t, &[args], &callee) {
+        Ok(p) => p,
+        Err(m) => return Err(portal_exception(t, &m)),
+    };
+    let vm = t.vm;
+    let caller = t.domain.clone();
+    let reply = t.blocking(|| with_activation(vm, &callee, |a| serve(a, id, name, desc, &parcel, &caller)));
+    match reply {
+        Reply::Returned(p) => Ok(decode(t, &p)?.first().copied().flatten()),
+        Reply::Threw(p) => {
+            let e = decode(t, &p)?.first().copied().flatten();
+            t.exception = e;
+            if t.exception.is_none() {
+                return Err(portal_exception(t, "the service threw an exception that could not be copied"));
+            }
+            Err(Thrown)
+        }
+        Reply::Failed(m) => Err(portal_exception(t, &m)),
+    }
+}
+
+/// Runs `f` on this OS thread's activation of `domain` (attached for the duration).
+fn with_activation(vm: &'static Vm, domain: &Arc<Domain>, f: impl FnOnce(&mut JThread) -> Reply) -> Reply {
+    let cached = ACTIVATIONS.with(|a| {
+        let mut a = a.borrow_mut();
+        a.retain(|_, t| !t.domain.safepoint.is_killed());
+        a.remove(&domain.id)
+    });
+    let mut t = match cached {
+        Some(t) => t,
+        None => vm.new_thread(domain.clone()),
+    };
+    t.attach();
+    if domain.safepoint.is_killed() {
+        return Reply::Failed("the service's domain has ended".into());
+    }
+    // The Thread object may have moved while detached: the domain's thread table knows.
+    let id = t.id;
+    t.thread_obj = domain.threads.lock().iter().find(|(_, h)| h.id == id).map(|(a, _)| ObjRef::from_addr(*a));
+    if t.thread_obj.is_none() {
+        let name = format!("portal-{id}");
+        if crate::vm::new_thread_object(&mut t, &name).is_err() {
+            let m = crate::vm::describe_exception(&mut t);
+            return Reply::Failed(format!("cannot enter the service's domain: {m}"));
+        }
+    }
+    let reply = f(&mut t);
+    t.exception = None;
+    t.handles.clear();
+    let keep = !t.in_dead_domain();
+    t.detach();
+    if keep {
+        ACTIVATIONS.with(|a| a.borrow_mut().insert(domain.id, t));
+    }
+    reply
+}
+
+/// The callee's side of a call: decode, invoke, encode the outcome for `caller`.
+fn serve(t: &mut JThread, id: u64, name: &str, desc: &str, parcel: &Parcel, caller: &Domain) -> Reply {
+    let outcome = invoke(t, id, name, desc, parcel);
+    if t.in_dead_domain() {
+        return Reply::Failed("the service's domain was terminated during the call".into());
+    }
+    match outcome {
+        Ok(r) => match encode(t, &[r], caller) {
+            Ok(p) => Reply::Returned(p),
+            Err(m) => Reply::Failed(format!("the result: {m}")),
+        },
+        Err(Thrown) => {
+            let Some(e) = t.exception.take() else { return Reply::Failed("the call failed".into()) };
+            let h = t.handle(e);
+            // Fill in the stack trace in Java objects; the VM's backtrace does not cross.
+            let _ = t.call_virtual(e, "getStackTrace", "()[Ljava/lang/StackTraceElement;", &[]);
+            t.exception = None;
+            let e = t.handle_get(h);
+            e.write::<u64>(t.vm.wk().throwable_backtrace as usize, 0);
+            match encode(t, &[Some(e)], caller) {
+                Ok(p) => Reply::Threw(p),
+                Err(m) => Reply::Failed(format!("the service threw {}, which cannot be copied: {m}", e.class().java_name())),
+            }
+        }
+    }
+}
+
+/// Decodes the arguments and calls the method on the service object.
+fn invoke(t: &mut JThread, id: u64, name: &str, desc: &str, parcel: &Parcel) -> JResult<Option<ObjRef>> {
+    let args = decode(t, parcel)?.first().copied().flatten();
+    let args_h = args.map(|a| t.handle(a));
+    let Some(&service) = t.domain.exported.lock().get(&id) else {
+        return Err(portal_exception(t, "the service is gone"));
+    };
+    let Some(m) = crate::class::loader::select_interface_method(service.class(), name, desc).filter(|m| !m.is_abstract()) else {
+        return Err(portal_exception(t, &format!("the service has no method {name}{desc}")));
+    };
+    let service_h = t.handle(service);
+    let args = args_h.map(|h| t.handle_get(h));
+    let mut params = Vec::with_capacity(m.arg_slots as usize);
+    // Unpacking may load classes (and collect): the service is read again afterwards.
+    crate::native::reflect::unpack_args(t, m, args, &mut params)?;
+    let mut slots = vec![t.handle_get(service_h).slot()];
+    slots.extend_from_slice(&params);
+    let r = crate::interp::exec::call(t, m, &slots)?;
+    match m.ret {
+        BasicType::Void => Ok(None),
+        BasicType::Ref => Ok(from_slot(r)),
+        ty => crate::native::reflect::box_value(t, ty, r).map(Some),
+    }
+}
+
+/// DomainZero's name service: names to service ids (each registration holds a reference).
+static NAMES: Mutex<Option<FxHashMap<String, u64>>> = Mutex::new(None);
+static NAMES_CHANGED: parking_lot::Condvar = parking_lot::Condvar::new();
+
+/// Registers service `id` under `name`, replacing (and releasing) an earlier one.
+pub fn register_name(name: &str, id: u64) {
+    acquire(id);
+    let old = {
+        let mut names = NAMES.lock();
+        let old = names.get_or_insert_with(FxHashMap::default).insert(name.to_string(), id);
+        NAMES_CHANGED.notify_all();
+        old
+    };
+    if let Some(old) = old {
+        release(old);
+    }
+}
+
+/// Removes the registration of `name`.
+pub fn unregister_name(name: &str) {
+    let old = NAMES.lock().as_mut().and_then(|m| m.remove(name));
+    if let Some(old) = old {
+        release(old);
+    }
+}
+
+/// The service registered under `name`, waiting up to `timeout` for it (polling
+/// `interrupted`). Names of services whose domain has ended are dropped.
+pub fn lookup_name(name: &str, timeout: std::time::Duration, interrupted: &dyn Fn() -> bool) -> Option<u64> {
+    let deadline = std::time::Instant::now() + timeout;
+    let mut names = NAMES.lock();
+    loop {
+        if let Some(&id) = names.as_ref().and_then(|m| m.get(name)) {
+            if owner(id).is_some() {
+                return Some(id);
+            }
+        }
+        let now = std::time::Instant::now();
+        if now >= deadline || interrupted() {
+            return None;
+        }
+        let slice = (deadline - now).min(std::time::Duration::from_millis(50));
+        NAMES_CHANGED.wait_for(&mut names, slice);
+    }
+}

@@ -1,0 +1,68 @@
+//! Natives of the jxvm API's portals and name service (`jx.portal.PortalStub`,
+//! `jx.naming.Naming`); the mechanism is `crate::domain::portal`.
+
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use super::{Registry, jlong, nonnull, obj};
+use crate::domain::portal;
+use crate::heap::to_slot;
+use crate::thread::{JResult, JThread};
+
+pub fn register(r: &mut Registry) {
+    r.add("jx/portal/PortalStub", "call", "(JLjava/lang/reflect/Method;[Ljava/lang/Object;)Ljava/lang/Object;", call);
+    let n = "jx/naming/Naming";
+    r.add(n, "register0", "(Ljava/lang/String;Ljx/portal/Portal;)V", register_name);
+    r.add(n, "lookup0", "(Ljava/lang/String;Ljava/lang/Class;J)Ljava/lang/Object;", lookup_name);
+    r.add(n, "unregister0", "(Ljava/lang/String;)V", |t, a| {
+        let name = nonnull(t, a[0]).map(|n| t.rust_string(n))?;
+        portal::unregister_name(&name);
+        Ok(0)
+    });
+}
+
+/// PortalStub.call(long service, Method method, Object[] args)
+fn call(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let id = a[0];
+    let mo = nonnull(t, a[2])?;
+    let m = super::reflect::method_from_reflect(t, mo)?;
+    let r = portal::call(t, id, &m.name, &m.descriptor, obj(t.arg(3)))?;
+    Ok(to_slot(r))
+}
+
+/// Naming.register0(String name, Portal service)
+fn register_name(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let name = nonnull(t, a[0]).map(|n| t.rust_string(n))?;
+    let service = nonnull(t, t.arg(1))?;
+    let id = match portal::portal_service(service) {
+        Some(id) => id,
+        None => {
+            let domain = t.domain.clone();
+            match portal::export(&domain, service) {
+                Some(id) => id,
+                None => {
+                    let msg = format!("{} implements no interface extending jx.portal.Portal", service.class().java_name());
+                    return Err(t.throw_new("java/lang/IllegalArgumentException", Some(&msg)));
+                }
+            }
+        }
+    };
+    portal::register_name(&name, id);
+    Ok(0)
+}
+
+/// Naming.lookup0(String name, Class type, long timeoutMillis)
+fn lookup_name(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let name = nonnull(t, a[0]).map(|n| t.rust_string(n))?;
+    let timeout = Duration::from_millis(jlong(a[2]).max(0) as u64);
+    let flag = t.interrupted.clone();
+    let found = t.blocking(|| portal::lookup_name(&name, timeout, &|| flag.load(Ordering::SeqCst)));
+    let Some(id) = found else {
+        if flag.swap(false, Ordering::SeqCst) && !timeout.is_zero() {
+            super::thread::clear_interrupt_field(t);
+            return Err(t.throw_new("java/lang/InterruptedException", None));
+        }
+        return Ok(0);
+    };
+    Ok(portal::materialize(t, id)?.slot())
+}

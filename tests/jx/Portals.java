@@ -1,0 +1,170 @@
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import jx.domain.Domain;
+import jx.domain.DomainSpec;
+import jx.memory.Memory;
+import jx.memory.ReadOnlyMemory;
+import jx.naming.Naming;
+import jx.portal.Portal;
+import jx.portal.PortalException;
+
+/**
+ * Portals between domains: deep copies with cycles and sharing, exceptions copied back,
+ * portals and services passed by reference (a service comes home as itself), memory objects
+ * shared, enum constants kept, refused classes and the quota, same-domain calls, termination
+ * during a call. Prints one "ok ..." line per check; throws on a failed one.
+ */
+public class Portals {
+    public interface Store extends Portal {
+        void put(String k, Object v);
+        Object get(String k);
+        int size();
+        void fail(String msg);
+        Greeter callBack(Greeter g);
+        long sum(ReadOnlyMemory m);
+        Kind flip(Kind k);
+        void spin();
+        String domainName();
+    }
+
+    public interface Greeter extends Portal {
+        String greet(String who);
+    }
+
+    public enum Kind { A, B }
+
+    public static class Node {
+        Node next;
+        int v;
+
+        Node(int v) {
+            this.v = v;
+        }
+    }
+
+    public static class StoreService implements Store {
+        final Map<String, Object> map = new HashMap<>();
+
+        public void put(String k, Object v) { map.put(k, v); }
+        public Object get(String k) { return map.get(k); }
+        public int size() { return map.size(); }
+        public void fail(String msg) { throw new IllegalStateException("service says " + msg); }
+        public Greeter callBack(Greeter g) {
+            if (!g.greet("server").equals("hello server from app")) {
+                throw new AssertionError("the call back ran in the wrong domain");
+            }
+            return g;
+        }
+        public long sum(ReadOnlyMemory m) {
+            long s = 0;
+            for (long i = 0; i < m.size(); i++) {
+                s += m.getByte(i);
+            }
+            return s;
+        }
+        public Kind flip(Kind k) { return k == Kind.A ? Kind.B : Kind.A; }
+        public void spin() { while (true) { } }
+        public String domainName() { return Domain.current().name(); }
+    }
+
+    public static class Server {
+        public static void main(String[] args) {
+            Naming.register("store", new StoreService());
+        }
+    }
+
+    static class LocalGreeter implements Greeter {
+        public String greet(String who) { return "hello " + who + " from " + Domain.current().name(); }
+    }
+
+    static void check(boolean ok, String what) {
+        if (!ok) {
+            throw new AssertionError("FAILED: " + what);
+        }
+        System.out.println("ok " + what);
+    }
+
+    public static void main(String[] args) throws Exception {
+        Domain main = Domain.current();
+        String cp = System.getProperty("java.class.path");
+        Domain server = Domain.create(DomainSpec.named("server").classPath(cp).mainClass("Portals$Server"));
+        Store store = Naming.await("store", Store.class, 10_000);
+        check(store != null && java.lang.reflect.Proxy.isProxyClass(store.getClass()), "a lookup in another domain gives a portal");
+        check(store.domainName().equals("server"), "the call runs in the service's domain");
+
+        List<Integer> list = new ArrayList<>(List.of(1, 2, 3));
+        store.put("list", list);
+        list.add(4);
+        check(store.get("list").equals(List.of(1, 2, 3)), "parameters are copied, not shared");
+        Node a = new Node(1);
+        a.next = new Node(2);
+        a.next.next = a;
+        Object[] pair = {a, a};
+        store.put("cycle", pair);
+        Object[] back = (Object[]) store.get("cycle");
+        Node b = (Node) back[0];
+        check(b != a && b.next.next == b && back[1] == b && b.next.v == 2, "cycles and sharing are kept");
+
+        try {
+            store.fail("no");
+            check(false, "exceptions are copied back");
+        } catch (IllegalStateException e) {
+            check(e.getMessage().equals("service says no") && e.getStackTrace()[0].getMethodName().equals("fail"), "exceptions are copied back with their stack trace");
+        }
+
+        LocalGreeter g = new LocalGreeter();
+        check(store.callBack(g) == g, "a Portal object becomes a service and comes home as itself");
+
+        Memory m = Memory.allocate(16);
+        for (int i = 0; i < 16; i++) {
+            m.setByte(i, (byte) i);
+        }
+        check(store.sum(m.readOnly()) == 120, "memory objects cross without a copy");
+        check(store.flip(Kind.A) == Kind.B, "enum constants keep their identity");
+
+        try {
+            store.put("class", String.class);
+            check(false, "a Class cannot cross");
+        } catch (PortalException e) {
+            check(e.getMessage().contains("java.lang.Class cannot be passed"), "a Class cannot cross: " + e.getMessage());
+        }
+        try {
+            store.put("huge", new long[4_000_000]);
+            check(false, "the quota");
+        } catch (PortalException e) {
+            check(e.getMessage().contains("quota"), "a huge graph exceeds the quota: " + e.getMessage());
+        }
+        check(store.size() == 2, "a refused call changes nothing");
+
+        Naming.register("local", new StoreService());
+        Store local = Naming.lookup("local", Store.class);
+        check(!java.lang.reflect.Proxy.isProxyClass(local.getClass()) && local.domainName().equals(main.name()), "in its own domain a service is itself");
+        check(Naming.lookup("absent", Store.class) == null, "lookup of an absent name is null");
+
+        Thread killer = new Thread(() -> {
+            try {
+                Thread.sleep(300);
+            } catch (InterruptedException e) {
+            }
+            server.terminate();
+        });
+        killer.start();
+        try {
+            store.spin();
+            check(false, "termination during a call");
+        } catch (PortalException e) {
+            check(e.getMessage().contains("terminated during the call"), "termination during a call: " + e.getMessage());
+        }
+        check(server.awaitTermination(10_000), "the server ended");
+        try {
+            store.size();
+            check(false, "calls into an ended domain fail");
+        } catch (PortalException e) {
+            check(true, "calls into an ended domain fail: " + e.getMessage());
+        }
+        check(Naming.lookup("store", Store.class) == null, "names of ended domains are gone");
+    }
+}
