@@ -91,7 +91,7 @@ fn checks(out: &str, expected: usize) -> Vec<&str> {
 fn domains_isolate_limit_and_terminate() {
     let dir = compile("Domains");
     let out = run(&dir, "Domains", &[]);
-    let oks = checks(&out, 22);
+    let oks = checks(&out, 21);
     assert!(oks.contains(&"ok statics are per domain"), "{out}");
     assert!(oks.contains(&"ok a runaway loop is stopped past its CPU-time limit"), "{out}");
     assert!(out.contains("threads refused: 3"), "max 3 threads: main and two more\n{out}");
@@ -101,7 +101,7 @@ fn domains_isolate_limit_and_terminate() {
 fn domains_under_collector_stress() {
     let dir = compile("Domains");
     let out = run(&dir, "Domains", &[("JXVM_GC_STRESS", "1"), ("JXVM_GC_VERIFY", "1")]);
-    checks(&out, 22);
+    checks(&out, 21);
 }
 
 #[test]
