@@ -138,9 +138,9 @@ impl Vm {
         classes.set_launcher_class_path(&opts.classpath);
         let launcher_path = || ClassPath { loader: LoaderId::APP, path: opts.classpath.clone(), first: true };
         let zero_heap = HeapSize { max: 16 << 20, initial: 4 << 20, nursery: None };
-        let domain_zero = Arc::new(Domain::new(0, "DomainZero", launcher_path(), zero_heap, Limits::default()).map_err(|e| BootError::Io(e.to_string()))?);
+        let domain_zero = Arc::new(Domain::new(crate::domain::ZERO_ID, "DomainZero", launcher_path(), zero_heap, Limits::default()).map_err(|e| BootError::Io(e.to_string()))?);
         let app_heap = HeapSize { max: opts.max_heap, initial: opts.initial_heap, nursery: opts.young_heap };
-        let app_domain = Arc::new(Domain::new(1, "app", launcher_path(), app_heap, Limits::default()).map_err(|e| BootError::Io(e.to_string()))?);
+        let app_domain = Arc::new(Domain::new(crate::domain::LAUNCHER_ID, "app", launcher_path(), app_heap, Limits::default()).map_err(|e| BootError::Io(e.to_string()))?);
         app_domain.gc.log.store(opts.gc_log, std::sync::atomic::Ordering::Relaxed);
         app_domain.gc.stress.store(opts.gc_stress, std::sync::atomic::Ordering::Relaxed);
         app_domain.gc.verify.store(opts.gc_verify, std::sync::atomic::Ordering::Relaxed);
@@ -148,7 +148,7 @@ impl Vm {
             opts,
             classes,
             wk: OnceLock::new(),
-            domains: crate::domain::lifecycle::Registry::new(2),
+            domains: crate::domain::lifecycle::Registry::new(crate::domain::FIRST_CREATED),
             domain_zero,
             app_domain,
             next_thread_id: std::sync::atomic::AtomicU64::new(1),

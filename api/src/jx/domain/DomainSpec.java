@@ -50,29 +50,27 @@ public final class DomainSpec {
 
     /** The most heap the domain may use, in bytes (at least 8 MiB). */
     public DomainSpec heapLimit(long bytes) {
-        if (bytes <= 0) {
-            throw new IllegalArgumentException("heap limit must be positive: " + bytes);
-        }
-        this.heapLimit = bytes;
+        this.heapLimit = positive(bytes, "heap limit");
         return this;
     }
 
     /** The CPU time the domain's threads may use in all; past it the domain is terminated. */
     public DomainSpec cpuTimeLimit(long millis) {
-        if (millis <= 0) {
-            throw new IllegalArgumentException("CPU time limit must be positive: " + millis);
-        }
-        this.cpuTimeLimitMillis = millis;
+        this.cpuTimeLimitMillis = positive(millis, "CPU time limit");
         return this;
     }
 
     /** The most threads the domain may have running at once (its main thread included). */
     public DomainSpec maxThreads(int n) {
-        if (n <= 0) {
-            throw new IllegalArgumentException("thread limit must be positive: " + n);
-        }
-        this.maxThreads = n;
+        this.maxThreads = (int) positive(n, "thread limit");
         return this;
+    }
+
+    private static long positive(long value, String what) {
+        if (value <= 0) {
+            throw new IllegalArgumentException(what + " must be positive: " + value);
+        }
+        return value;
     }
 
     @Override

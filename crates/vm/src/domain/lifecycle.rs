@@ -16,7 +16,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rustc_hash::FxHashMap;
 
@@ -100,14 +100,6 @@ impl Registry {
         let tomb = Entry::Ended { name: d.name.clone(), end, cpu_nanos: d.cpu_nanos(), collections: d.collections() };
         self.entries.lock().insert(d.id, tomb);
     }
-    fn main_started(&self) {
-        *self.running_mains.lock() += 1;
-    }
-    fn main_ended(&self) {
-        let mut n = self.running_mains.lock();
-        *n -= 1;
-        self.mains_cond.notify_all();
-    }
     /// Waits until no created domain's main class is still running.
     pub fn wait_for_mains(&self) {
         let mut n = self.running_mains.lock();
@@ -141,10 +133,7 @@ pub fn create(vm: &'static Vm, spec: Spec) -> Result<Arc<Domain>, CreateError> {
     }
     let (booted_tx, booted_rx) = std::sync::mpsc::channel::<Result<(), String>>();
     let d = domain.clone();
-    let main = spec.main.clone();
-    if main.is_some() {
-        vm.domains.main_started();
-    }
+    let main = spec.main;
     let stack = (vm.opts.stack_size * 64).max(256 << 20);
     let spawned = std::thread::Builder::new()
         .name(format!("jxvm-domain-{id}"))
@@ -164,15 +153,13 @@ pub fn create(vm: &'static Vm, spec: Spec) -> Result<Arc<Domain>, CreateError> {
 /// The body of a new domain's main thread: boot, report, run main, wait for the non-daemon
 /// threads, then end the domain unless it exports services.
 fn run_domain_main(vm: &'static Vm, domain: Arc<Domain>, main: Option<(String, Vec<String>)>, booted: std::sync::mpsc::Sender<Result<(), String>>) {
-    let has_main = main.is_some();
+    // Counted before the creator hears of the boot, so the launcher cannot miss it.
+    let _running = main.is_some().then(|| MainRunning::start(vm));
     let mut t = match crate::vm::boot_in(vm, domain.clone()) {
         Ok(t) => t,
         Err(e) => {
             let _ = booted.send(Err(e.to_string()));
             terminate(vm, &domain, "its class library failed to boot");
-            if has_main {
-                vm.domains.main_ended();
-            }
             return;
         }
     };
@@ -187,12 +174,28 @@ fn run_domain_main(vm: &'static Vm, domain: Arc<Domain>, main: Option<(String, V
     }
     crate::native::thread::exit_thread(&mut t);
     crate::native::thread::wait_for_non_daemon(&mut t);
-    if !domain.safepoint.is_killed() && !domain.exports_services() {
-        end_finished(vm, &domain);
+    if !domain.exports_services() {
+        // Its daemon threads stop the way a termination stops threads.
+        kill(vm, &domain, End::Finished);
     }
-    drop(t);
-    if has_main {
-        vm.domains.main_ended();
+}
+
+/// A created domain's main class counted as running (the launcher waits for it) while this
+/// lives.
+struct MainRunning(&'static Vm);
+
+impl MainRunning {
+    fn start(vm: &'static Vm) -> MainRunning {
+        *vm.domains.running_mains.lock() += 1;
+        MainRunning(vm)
+    }
+}
+
+impl Drop for MainRunning {
+    fn drop(&mut self) {
+        let domains = &self.0.domains;
+        *domains.running_mains.lock() -= 1;
+        domains.mains_cond.notify_all();
     }
 }
 
@@ -232,12 +235,17 @@ fn heap_size(vm: &Vm, limits: &Limits) -> Result<HeapSize, CreateError> {
 /// threads unwinds at its next poll, and wakes the blocked ones. Ends it at once if no thread
 /// is attached.
 pub fn terminate(vm: &'static Vm, domain: &Arc<Domain>, reason: &str) {
+    kill(vm, domain, End::Terminated(reason.to_string()));
+}
+
+/// Kills `domain` (see `terminate`) with the end it will report: the first verdict stands.
+fn kill(vm: &'static Vm, domain: &Arc<Domain>, verdict: End) {
     {
-        let mut end = domain.end_reason.lock();
-        if domain.safepoint.is_killed() {
+        let mut v = domain.verdict.lock();
+        if v.is_some() {
             return;
         }
-        *end = Some(reason.to_string());
+        *v = Some(verdict);
         domain.safepoint.kill();
     }
     wake_threads(domain);
@@ -247,8 +255,9 @@ pub fn terminate(vm: &'static Vm, domain: &Arc<Domain>, reason: &str) {
 }
 
 /// Wakes every blocked thread of a killed domain: sleeping, waiting and parked threads see
-/// their interrupt; the reference handler its queue.
+/// their interrupt; threads entering a monitor give up; the reference handler sees its queue.
 fn wake_threads(domain: &Domain) {
+    crate::thread::monitor::wake_entrants(domain);
     for h in domain.threads.lock().values() {
         h.interrupted.store(true, Ordering::SeqCst);
         let _permit = h.permit.lock();
@@ -260,20 +269,9 @@ fn wake_threads(domain: &Domain) {
     domain.non_daemon_cond.notify_all();
 }
 
-/// Ends a domain whose program finished: its daemon threads stop the way a termination stops
-/// threads, and its end reads `Finished`.
-fn end_finished(vm: &'static Vm, domain: &Arc<Domain>) {
-    *domain.finished.lock() = true;
-    terminate(vm, domain, "finished");
-}
-
 /// Records the end of a killed domain whose last thread has left.
 fn bury(vm: &'static Vm, domain: &Domain) {
-    let end = if *domain.finished.lock() {
-        End::Finished
-    } else {
-        End::Terminated(domain.end_reason.lock().clone().unwrap_or_default())
-    };
+    let end = domain.verdict.lock().clone().expect("a killed domain has a verdict");
     {
         let mut e = domain.end.lock();
         if e.is_some() {
@@ -289,12 +287,8 @@ impl Domain {
     /// A thread attaches to this domain (on its own OS thread).
     pub fn thread_entered(&self, thread: u64) {
         let clock = own_cpu_clock();
-        let now = clock.and_then(read_clock).unwrap_or(0);
-        if let Some(c) = clock {
-            self.cpu.lock().live.insert(thread, (c, now));
-        } else {
-            self.cpu.lock().live.insert(thread, (libc::CLOCK_THREAD_CPUTIME_ID, now));
-        }
+        let now = read_clock(clock).unwrap_or(0);
+        self.cpu.lock().live.insert(thread, (clock, now));
     }
 
     /// A thread leaves this domain (on its own OS thread); the last one to leave a killed
@@ -343,28 +337,18 @@ impl Domain {
     /// How the domain ended, waiting up to `timeout` (None: it has not ended by then).
     /// `interrupted` is polled while waiting.
     pub fn await_end(&self, timeout: Duration, interrupted: &dyn Fn() -> bool) -> Option<End> {
-        let deadline = Instant::now() + timeout;
         let mut e = self.end.lock();
-        loop {
-            if let Some(end) = &*e {
-                return Some(end.clone());
-            }
-            let now = Instant::now();
-            if now >= deadline || interrupted() {
-                return None;
-            }
-            let slice = (deadline - now).min(Duration::from_millis(50));
-            self.end_cond.wait_for(&mut e, slice);
-        }
+        crate::thread::wait_interruptibly(&self.end_cond, &mut e, timeout, interrupted, |e| e.clone())
     }
 }
 
-/// The calling thread's CPU clock.
-fn own_cpu_clock() -> Option<libc::clockid_t> {
+/// The calling thread's CPU clock, readable from other threads while it lives.
+fn own_cpu_clock() -> libc::clockid_t {
     let mut clock: libc::clockid_t = 0;
     // SAFETY: pthread_self() is the calling thread, alive; `clock` is a valid out-pointer.
     let r = unsafe { libc::pthread_getcpuclockid(libc::pthread_self(), &mut clock) };
-    (r == 0).then_some(clock)
+    // It fails only for a thread that has exited; a bad clock id then reads as no time.
+    if r == 0 { clock } else { -1 }
 }
 
 /// A CPU clock's reading in nanoseconds (None once its thread has exited).

@@ -23,6 +23,12 @@ use crate::thread::monitor::Monitor;
 pub mod lifecycle;
 pub mod portal;
 
+/// DomainZero's id, and the id of the launcher's domain (the one `-cp ... Main` runs in);
+/// created domains are numbered from `FIRST_CREATED`.
+pub const ZERO_ID: u32 = 0;
+pub const LAUNCHER_ID: u32 = 1;
+pub const FIRST_CREATED: u32 = 2;
+
 /// Initialization state of one class in one domain (JVMS §5.5).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum InitState {
@@ -124,10 +130,9 @@ pub struct Domain {
     /// How the domain ended (None while it runs), with a condvar to wait for the end.
     pub end: Mutex<Option<lifecycle::End>>,
     pub end_cond: Condvar,
-    /// Why it was terminated (set once, with the kill).
-    pub end_reason: Mutex<Option<String>>,
-    /// Its program finished (the termination that follows is its natural end).
-    pub finished: Mutex<bool>,
+    /// How it will end, decided once when it is killed (terminated, or finished); `end` takes
+    /// it when the last thread has left.
+    pub verdict: Mutex<Option<lifecycle::End>>,
     /// The main thread group (portal activations' Thread objects join it).
     pub main_group: Mutex<Option<ObjRef>>,
     /// Services this domain exports (objects other domains reach through portals), by id.
@@ -214,8 +219,7 @@ impl Domain {
             cpu: Mutex::new(Default::default()),
             end: Mutex::new(None),
             end_cond: Condvar::new(),
-            end_reason: Mutex::new(None),
-            finished: Mutex::new(false),
+            verdict: Mutex::new(None),
             system_threads: AtomicU32::new(0),
             main_group: Mutex::new(None),
             exported: Mutex::new(FxHashMap::default()),
@@ -270,6 +274,17 @@ impl Domain {
             // The private defining id stands for the same object (found by id only).
             t.by_id.insert(self.define_loader.0, obj);
         }
+    }
+
+    /// DomainZero or the launcher's domain: the system itself (never terminated; an exit there
+    /// ends the process).
+    pub fn is_system(&self) -> bool {
+        self.id < FIRST_CREATED
+    }
+
+    /// Where the Thread object of VM thread `id` is now (the collector re-keys the table).
+    pub fn thread_object(&self, id: u64) -> Option<ObjRef> {
+        self.threads.lock().iter().find(|(_, h)| h.id == id).map(|(&a, _)| ObjRef::from_addr(a))
     }
 
     /// The id classes defined at run time through loader `id` get in this domain.

@@ -189,28 +189,20 @@ pub fn materialize(t: &mut JThread, id: u64) -> JResult<ObjRef> {
             Err(_) => return Err(portal_exception(t, &format!("interface {} is not on this domain's class path", name.replace('/', ".")))),
         }
     }
-    let class_class = t.vm.wk().class;
-    let arr = t.new_array_of(class_class, classes.len() as i32)?;
-    let arr_h = t.handle(arr);
-    for (i, c) in classes.iter().enumerate() {
-        let m = t.mirror(c)?;
-        let arr = t.handle_get(arr_h);
-        t.domain.heap.write_ref(arr, ARRAY_BASE + i * 8, Some(m));
-    }
+    // Initialized before the raw references below exist (an initializer may collect); from
+    // here to the call only the VM allocates, which never collects.
     let stub_class = t.load_boot(STUB)?;
     t.ensure_initialized(stub_class)?;
-    // Initialized before the raw arguments below exist (an initializer may collect).
     let proxy_class = t.load_boot("java/lang/reflect/Proxy")?;
     t.ensure_initialized(proxy_class)?;
+    let interfaces = crate::native::reflect::class_array(t, &classes)?;
     let stub = t.alloc_object(stub_class)?;
     let f = stub_class.instance_field("service").expect("PortalStub.service");
     stub.write::<u64>(f.offset as usize, id);
     let loader_obj = t.domain.loader_object(loader);
-    let arr = t.handle_get(arr_h);
     let desc = "(Ljava/lang/ClassLoader;[Ljava/lang/Class;Ljava/lang/reflect/InvocationHandler;)Ljava/lang/Object;";
-    let r = t.call_static("java/lang/reflect/Proxy", "newProxyInstance", desc, &[to_slot(loader_obj), arr.slot(), stub.slot()]);
-    t.handles.truncate(arr_h);
-    let proxy = from_slot(r?).expect("newProxyInstance returned null");
+    let args = [to_slot(loader_obj), interfaces.slot(), stub.slot()];
+    let proxy = from_slot(t.call_static("java/lang/reflect/Proxy", "newProxyInstance", desc, &args)?).expect("newProxyInstance returned null");
     acquire(id);
     t.domain.portals.lock().insert(proxy.addr(), PortalRef(id));
     Ok(proxy)
@@ -253,16 +245,19 @@ fn classify(source: &Arc<Domain>, target: &Domain, o: ObjRef, views: &mut Vec<Ar
     if let Some(id) = portal_service(o) {
         return Walk::Token(SERVICE | id);
     }
-    if let Some(v) = source.memory_objects.lock().get(&o.addr()) {
-        views.push(v.clone());
-        return Walk::Token(MEMORY | (views.len() - 1) as u64);
+    let is_memory = |k: &Class| &*k.name == crate::memory::VIEW_CLASS;
+    if is_memory(c) || c.super_class.is_some_and(is_memory) {
+        if let Some(v) = source.memory_objects.lock().get(&o.addr()) {
+            views.push(v.clone());
+            return Walk::Token(MEMORY | (views.len() - 1) as u64);
+        }
     }
     if refused(c) || !shared_with(c, target) {
         return Walk::Refuse;
     }
-    if is_enum_constant(c) {
-        if let Some(ordinal) = c.super_class.and_then(|s| enum_ordinal(s, o)) {
-            return Walk::Token(ENUM | (c.id.0 as u64) << 24 | ordinal as u64);
+    if let Some(e) = enum_type(c) {
+        if let Some(ordinal) = c.instance_field("ordinal").map(|f| o.read::<i32>(f.offset as usize)) {
+            return Walk::Token(ENUM | (e.id.0 as u64) << 24 | ordinal as u64);
         }
     }
     if !c.is_array() && extends_portal(c) {
@@ -301,21 +296,11 @@ fn shared_with(c: &'static Class, target: &Domain) -> bool {
     k.loader == LoaderId::BOOT || k.loader == LoaderId::PLATFORM || k.loader == target.app_loader
 }
 
-fn is_enum_constant(c: &'static Class) -> bool {
+/// The enum type of an enum constant's class (the class itself, or its superclass for a
+/// constant with a body); None for other classes.
+fn enum_type(c: &'static Class) -> Option<&'static Class> {
     let is_enum = |k: &Class| k.super_class.is_some_and(|s| &*s.name == "java/lang/Enum");
-    is_enum(c) || c.super_class.is_some_and(is_enum)
-}
-
-fn enum_ordinal(_: &'static Class, o: ObjRef) -> Option<i32> {
-    let mut k = Some(o.class());
-    while let Some(c) = k {
-        if &*c.name == "java/lang/Enum" {
-            let f = c.instance_field("ordinal")?;
-            return Some(o.read::<i32>(f.offset as usize));
-        }
-        k = c.super_class;
-    }
-    None
+    if is_enum(c) { Some(c) } else { c.super_class.filter(|s| is_enum(s)) }
 }
 
 /// Decodes a parcel into `t`'s domain: tokens are turned into objects first (this may run
@@ -362,7 +347,6 @@ fn materialize_token(t: &mut JThread, tok: u64, parcel: &Parcel) -> JResult<Opti
             let Some(c) = t.vm.classes.class_by_id((payload >> 24) as u32) else {
                 return Err(portal_exception(t, "malformed parcel"));
             };
-            let c = if c.super_class.is_some_and(|s| &*s.name == "java/lang/Enum") { c } else { c.super_class.expect("enum") };
             let ordinal = (payload & 0xff_ffff) as usize;
             let desc = format!("()[L{};", c.name);
             t.ensure_initialized(c)?;
@@ -435,10 +419,9 @@ fn with_activation(vm: &'static Vm, domain: &Arc<Domain>, f: impl FnOnce(&mut JT
         return Reply::Failed("the service's domain has ended".into());
     }
     // The Thread object may have moved while detached: the domain's thread table knows.
-    let id = t.id;
-    t.thread_obj = domain.threads.lock().iter().find(|(_, h)| h.id == id).map(|(a, _)| ObjRef::from_addr(*a));
+    t.thread_obj = domain.thread_object(t.id);
     if t.thread_obj.is_none() {
-        let name = format!("portal-{id}");
+        let name = format!("portal-{}", t.id);
         if crate::vm::new_thread_object(&mut t, &name).is_err() {
             let m = crate::vm::describe_exception(&mut t);
             return Reply::Failed(format!("cannot enter the service's domain: {m}"));
@@ -534,21 +517,10 @@ pub fn unregister_name(name: &str) {
 }
 
 /// The service registered under `name`, waiting up to `timeout` for it (polling
-/// `interrupted`). Names of services whose domain has ended are dropped.
+/// `interrupted`). Names of services whose domain has ended are not found.
 pub fn lookup_name(name: &str, timeout: std::time::Duration, interrupted: &dyn Fn() -> bool) -> Option<u64> {
-    let deadline = std::time::Instant::now() + timeout;
     let mut names = NAMES.lock();
-    loop {
-        if let Some(&id) = names.as_ref().and_then(|m| m.get(name)) {
-            if owner(id).is_some() {
-                return Some(id);
-            }
-        }
-        let now = std::time::Instant::now();
-        if now >= deadline || interrupted() {
-            return None;
-        }
-        let slice = (deadline - now).min(std::time::Duration::from_millis(50));
-        NAMES_CHANGED.wait_for(&mut names, slice);
-    }
+    crate::thread::wait_interruptibly(&NAMES_CHANGED, &mut names, timeout, interrupted, |names| {
+        names.as_ref().and_then(|m| m.get(name)).copied().filter(|&id| owner(id).is_some())
+    })
 }

@@ -355,24 +355,11 @@ fn domain_roots(cp: &mut Copier, d: &Domain, vm: &crate::vm::Vm) {
 /// is released).
 fn rekey_tables(cp: &Copier, d: &Domain) {
     rekey(cp, &mut d.threads.lock());
-    rekey(cp, &mut d.memory_objects.lock());
-    // Dead portals' entries are dropped after the lock is released (dropping one releases its
-    // service, which locks other tables).
-    let dead_portals = {
-        let mut portals = d.portals.lock();
-        let before = std::mem::take(&mut *portals);
-        let mut dead = Vec::new();
-        for (k, v) in before {
-            match cp.forwardee(ObjRef::from_addr(k)) {
-                Some(n) => {
-                    portals.insert(n.addr(), v);
-                }
-                None => dead.push(v),
-            }
-        }
-        dead
-    };
-    drop(dead_portals);
+    let dead_views = rekey(cp, &mut d.memory_objects.lock());
+    // Dropped once the tables are unlocked: a dead portal releases its service, which locks
+    // other tables.
+    let dead_portals = rekey(cp, &mut d.portals.lock());
+    drop((dead_views, dead_portals));
     let mut loaders = d.loaders.lock();
     let by_id: Vec<(u32, ObjRef)> = loaders.by_id.iter().map(|(k, v)| (*k, *v)).collect();
     loaders.by_obj.clear();
@@ -384,12 +371,18 @@ fn rekey_tables(cp: &Copier, d: &Domain) {
     }
 }
 
-fn rekey<V>(cp: &Copier, table: &mut rustc_hash::FxHashMap<usize, V>) {
+/// Re-keys a table by object address; returns the values of dead objects' entries.
+fn rekey<V>(cp: &Copier, table: &mut rustc_hash::FxHashMap<usize, V>) -> Vec<V> {
+    let mut dead = Vec::new();
     for (k, v) in std::mem::take(table) {
-        if let Some(n) = cp.forwardee(ObjRef::from_addr(k)) {
-            table.insert(n.addr(), v);
+        match cp.forwardee(ObjRef::from_addr(k)) {
+            Some(n) => {
+                table.insert(n.addr(), v);
+            }
+            None => dead.push(v),
         }
     }
+    dead
 }
 
 #[derive(PartialEq, Eq, Clone, Copy)]

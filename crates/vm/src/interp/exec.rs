@@ -178,10 +178,7 @@ fn execute(t: &mut JThread, m: &'static Method, bp: usize) -> JResult<u64> {
     } else {
         None
     };
-    let r = match t.poll_safepoint() {
-        Ok(()) => run(t, m, prep, code, bp, stack_base, fi),
-        Err(e) => Err(e),
-    };
+    let r = t.poll_safepoint().and_then(|()| run(t, m, prep, code, bp, stack_base, fi));
     if let Some(h) = sync_obj {
         let o = t.handle_get(h);
         let _ = monitor::unlock(&t.domain, o, t.lock_id.0);

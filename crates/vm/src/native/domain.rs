@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use super::{Registry, jint, jlong, nonnull, obj, ret_bool, ret_int};
-use crate::domain::Limits;
+use crate::domain::{Limits, ZERO_ID};
 use crate::domain::lifecycle::{self, Entry, Spec};
 use crate::heap::ObjRef;
 use crate::heap::layout::ARRAY_BASE;
@@ -73,11 +73,11 @@ fn name(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 
 fn terminate(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let id = jint(a[0]) as u32;
-    if id <= 1 {
-        let msg = if id == 0 { "DomainZero cannot be terminated" } else { "the launcher's domain cannot be terminated (use System.exit)" };
+    let Some(d) = t.vm.domains.live(id) else { return Ok(0) };
+    if d.is_system() {
+        let msg = if d.id == ZERO_ID { "DomainZero cannot be terminated" } else { "the launcher's domain cannot be terminated (use System.exit)" };
         return Err(t.throw_new(DOMAIN_EXCEPTION, Some(msg)));
     }
-    let Some(d) = t.vm.domains.live(id) else { return Ok(0) };
     lifecycle::terminate(t.vm, &d, "terminated");
     if d.id == t.domain.id {
         return Err(t.die());

@@ -739,7 +739,7 @@ fn wait_for_pending_list(t: &mut JThread, _: &[u64]) -> JResult<u64> {
 /// terminated instead (a domain never ends the system).
 fn halt(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let status = jint(a[0]);
-    if t.domain.id <= 1 {
+    if t.domain.is_system() {
         crate::port::exit(status);
     }
     let domain = t.domain.clone();
@@ -775,13 +775,7 @@ fn get_class_context(t: &mut JThread, _: &[u64]) -> JResult<u64> {
             || super::jli::is_hidden_frame(m)
     };
     let classes: Vec<&'static Class> = t.frames.iter().rev().map(|f| f.method).filter(|m| !ignored(m)).map(|m| m.class).collect();
-    let cc = t.vm.wk().class;
-    let arr = t.new_array_of(cc, classes.len() as i32)?;
-    for (i, c) in classes.iter().enumerate() {
-        let m = t.mirror(c)?;
-        t.domain.heap.write_ref(arr, ARRAY_BASE + i * 8, Some(m));
-    }
-    Ok(arr.slot())
+    Ok(super::reflect::class_array(t, &classes)?.slot())
 }
 
 fn nest_host(t: &JThread, c: &'static Class) -> &'static Class {

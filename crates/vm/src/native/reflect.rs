@@ -173,7 +173,8 @@ fn get_superclass(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     }
 }
 
-fn class_array(t: &mut JThread, classes: &[&'static Class]) -> JResult<ObjRef> {
+/// A `Class[]` of the mirrors of `classes` (only the VM allocates: no collection).
+pub fn class_array(t: &mut JThread, classes: &[&'static Class]) -> JResult<ObjRef> {
     let cc = t.vm.wk().class;
     let arr = t.new_array_of(cc, classes.len() as i32)?;
     for (i, c) in classes.iter().enumerate() {

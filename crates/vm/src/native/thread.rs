@@ -168,9 +168,7 @@ fn start0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         nt.attach();
         // Collections between start0 and here moved the Thread object; the domain's thread
         // table (re-keyed by every collection) knows where it is now.
-        let id = nt.id;
-        let th = nt.domain.threads.lock().iter().find(|(_, h)| h.id == id).map(|(a, _)| ObjRef::from_addr(*a));
-        if let Some(th) = th {
+        if let Some(th) = nt.domain.thread_object(nt.id) {
             nt.thread_obj = Some(th);
             run_thread(&mut nt, th);
         }

@@ -24,6 +24,29 @@ pub struct Thrown;
 
 pub type JResult<T> = Result<T, Thrown>;
 
+/// Waits on `cond` (with `guard` held) until `ready` gives a value, `timeout` passes, or
+/// `interrupted()` turns true (polled every 50 ms): a host-side wait a Java thread can be
+/// interrupted out of. Call inside `JThread::blocking`.
+pub fn wait_interruptibly<T, R>(
+    cond: &parking_lot::Condvar,
+    guard: &mut parking_lot::MutexGuard<'_, T>,
+    timeout: std::time::Duration,
+    interrupted: &dyn Fn() -> bool,
+    mut ready: impl FnMut(&mut T) -> Option<R>,
+) -> Option<R> {
+    let deadline = std::time::Instant::now() + timeout;
+    loop {
+        if let Some(r) = ready(guard) {
+            return Some(r);
+        }
+        let now = std::time::Instant::now();
+        if now >= deadline || interrupted() {
+            return None;
+        }
+        cond.wait_for(guard, (deadline - now).min(std::time::Duration::from_millis(50)));
+    }
+}
+
 /// One interpreter (or native) frame, as seen by stack walks.
 #[derive(Clone, Copy, Debug)]
 pub struct FrameRec {

@@ -84,7 +84,8 @@ impl Monitor {
         s.count = 1;
     }
     /// Enters like `enter`, but gives up (returning false) once `abandon()` is true, checked
-    /// every 50 ms while waiting.
+    /// before each wait and whenever the waiter is woken (`wake_entrants` wakes them all after
+    /// making it true).
     pub fn enter_unless(&self, me: u64, abandon: &dyn Fn() -> bool) -> bool {
         let mut s = self.state.lock();
         if s.owner == me {
@@ -95,11 +96,17 @@ impl Monitor {
             if abandon() {
                 return false;
             }
-            self.entry.wait_for(&mut s, Duration::from_millis(50));
+            self.entry.wait(&mut s);
         }
         s.owner = me;
         s.count = 1;
         true
+    }
+
+    /// Wakes every thread waiting to enter (under the state lock, so none misses it).
+    fn wake_entrants(&self) {
+        let _s = self.state.lock();
+        self.entry.notify_all();
     }
 
     pub fn exit(&self, me: u64) -> Result<(), MonitorError> {
@@ -336,6 +343,17 @@ fn monitor_at(domain: &Domain, obj: ObjRef, idx: u32) -> Arc<Monitor> {
         Some(mon) => mon.clone(),
         // Published before the mark word names it, so only a bug gets here.
         None => panic!("{:#x}'s mark word names monitor {idx}, which does not exist", obj.addr()),
+    }
+}
+
+/// Wakes the threads waiting to enter any monitor of `domain`, for them to re-check whether
+/// to give up (`Monitor::enter_unless`: the domain was terminated).
+pub fn wake_entrants(domain: &Domain) {
+    let count = domain.monitor_count.lock();
+    for idx in 1..=*count {
+        if let Some(m) = domain.monitors.get(idx) {
+            m.wake_entrants();
+        }
     }
 }
 
