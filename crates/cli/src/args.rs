@@ -8,6 +8,8 @@ pub const USAGE: &str = "Usage: jxvm [options] <mainclass> [args...]
            (to execute a class)
    or  jxvm [options] -jar <jarfile> [args...]
            (to execute a jar file)
+   or  jxvm [options] --system <file.toml>
+           (to run a system of domains described by the file)
 
  Arguments following the main class or -jar <jarfile> are passed as the
  arguments to main class.
@@ -29,6 +31,9 @@ pub const USAGE: &str = "Usage: jxvm [options] <mainclass> [args...]
                   print a line for every garbage collection
     -Xgc:stress   collect at every allocation (testing)
     -Xgc:verify   verify the whole heap after every collection (testing)
+    --system <file.toml>
+                  create the domains the file describes, run their components,
+                  and wait for them (see README: Domains and portals)
     --api-jar     print the path of the jxvm API jar (jx.memory, ...) for javac -cp
     -version      print product version to the error stream and exit
     --version     print product version to the output stream and exit
@@ -48,6 +53,9 @@ pub enum Command {
     ApiJar,
     Version { to_stdout: bool },
     Run(Run),
+    /// `--system FILE`: the domains of a system description, created from a launcher domain
+    /// booted with `opts`.
+    System { opts: Options, domains: Vec<vm::domain::lifecycle::Spec> },
 }
 
 /// Parses a size like `512m`, `2G`, `1024k` or `4096` (bytes).
@@ -111,6 +119,7 @@ pub fn parse_args(argv: &[String]) -> Result<Command, String> {
     let mut verify = true;
     let mut vm_args = Vec::new();
     let mut jar: Option<String> = None;
+    let mut system: Option<String> = None;
     let (mut gc_log, mut gc_stress, mut gc_verify) = (false, false, false);
     let mut i = 0;
     while i < argv.len() {
@@ -126,6 +135,12 @@ pub fn parse_args(argv: &[String]) -> Result<Command, String> {
             "-jar" => {
                 i += 1;
                 jar = Some(argv.get(i).ok_or("Error: -jar requires jar file specification")?.clone());
+                i += 1;
+                break;
+            }
+            "--system" => {
+                i += 1;
+                system = Some(argv.get(i).ok_or("Error: --system requires a system description file")?.clone());
                 i += 1;
                 break;
             }
@@ -212,6 +227,15 @@ pub fn parse_args(argv: &[String]) -> Result<Command, String> {
     opts.gc_verify |= gc_verify;
     opts.props = props;
     opts.vm_args = vm_args;
+    if let Some(file) = system {
+        if let Some(extra) = argv.get(i) {
+            return Err(format!("Error: unexpected argument {extra} after --system {file}"));
+        }
+        let domains = crate::system::load(std::path::Path::new(&file))?;
+        opts.classpath = classpath.unwrap_or_else(|| ".".into());
+        opts.java_command = format!("--system {file}");
+        return Ok(Command::System { opts, domains });
+    }
     let (main_class, args) = if let Some(jar) = jar {
         let main = jar_main_class(&jar)?;
         opts.classpath = jar.clone();

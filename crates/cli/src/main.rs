@@ -5,10 +5,13 @@
 //! general-purpose parser's conventions.
 
 mod args;
+mod system;
 
 use std::process::ExitCode;
 
 use args::{Command, parse_args};
+use vm::domain::lifecycle::{self, End, Spec};
+use vm::thread::JThread;
 
 fn main() -> ExitCode {
     let argv: Vec<String> = std::env::args().skip(1).collect();
@@ -44,14 +47,15 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Command::Run(run) => run_java(run),
+        Command::Run(run) => on_main_thread(run.opts.stack_size, move || launch(run)),
+        Command::System { opts, domains } => on_main_thread(opts.stack_size, move || launch_system(opts, domains)),
     }
 }
 
-/// Runs the program on a thread with a stack big enough for deep Java recursion.
-fn run_java(run: args::Run) -> ExitCode {
-    let stack = (run.opts.stack_size * 64).max(512 << 20);
-    let h = std::thread::Builder::new().name("main".into()).stack_size(stack).spawn(move || launch(run));
+/// Runs the launcher on a thread with a stack big enough for deep Java recursion.
+fn on_main_thread(stack_size: usize, launcher: impl FnOnce() -> u8 + Send + 'static) -> ExitCode {
+    let stack = (stack_size * 64).max(512 << 20);
+    let h = std::thread::Builder::new().name("main".into()).stack_size(stack).spawn(launcher);
     match h.map(|h| h.join()) {
         Ok(Ok(code)) => ExitCode::from(code),
         _ => {
@@ -61,21 +65,14 @@ fn run_java(run: args::Run) -> ExitCode {
     }
 }
 
+/// Creates the VM and boots the launcher's domain (an error is printed as java prints it).
+fn start_vm(opts: vm::vm::Options) -> Option<Box<JThread>> {
+    let started = vm::vm::Vm::create(opts).and_then(vm::vm::boot);
+    started.map_err(|e| eprintln!("Error occurred during initialization of VM\n{e}")).ok()
+}
+
 fn launch(run: args::Run) -> u8 {
-    let vm = match vm::vm::Vm::create(run.opts) {
-        Ok(vm) => vm,
-        Err(e) => {
-            eprintln!("Error occurred during initialization of VM\n{e}");
-            return 1;
-        }
-    };
-    let mut t = match vm::vm::boot(vm) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("Error occurred during initialization of VM\n{e}");
-            return 1;
-        }
-    };
+    let Some(mut t) = start_vm(run.opts) else { return 1 };
     let code = match vm::vm::run_main(&mut t, &run.main_class, &run.args) {
         Ok(()) => 0,
         Err(vm::vm::LaunchError::Message(m)) => {
@@ -87,17 +84,63 @@ fn launch(run: args::Run) -> u8 {
             1
         }
     };
-    vm::native::thread::exit_thread(&mut t);
-    vm::native::thread::wait_for_non_daemon(&mut t);
+    wait_for_program(&mut t);
+    shut_down(&mut t);
+    code
+}
+
+/// `--system`: creates the described domains in order from the launcher's domain, waits for
+/// their components, and exits 1 if a domain could not be created, a component failed, or a
+/// domain was terminated (each reported on stderr in one line).
+fn launch_system(opts: vm::vm::Options, specs: Vec<Spec>) -> u8 {
+    let Some(mut t) = start_vm(opts) else { return 1 };
+    let vm = t.vm;
+    let mut created = Vec::with_capacity(specs.len());
+    let mut code = 0;
+    for spec in specs {
+        match t.blocking(|| lifecycle::create(vm, spec)) {
+            Ok(d) => created.push(d),
+            Err(e) => {
+                eprintln!("Error: {}", e.0);
+                for d in &created {
+                    lifecycle::terminate(vm, d, "the system could not be created");
+                }
+                code = 1;
+                break;
+            }
+        }
+    }
+    wait_for_program(&mut t);
+    let domains = &vm.domains;
+    if code == 0 {
+        for d in &created {
+            if let Some(End::Terminated(reason)) = d.verdict() {
+                eprintln!("jxvm: domain {} was terminated: {reason}", d.name);
+                code = 1;
+            }
+        }
+        if domains.failed_components() > 0 {
+            code = 1;
+        }
+    }
+    drop(created);
+    shut_down(&mut t);
+    code
+}
+
+/// The launcher's end (HotSpot's DestroyJavaVM): waits for the launcher domain's non-daemon
+/// threads and for created domains' mains.
+fn wait_for_program(t: &mut JThread) {
+    vm::native::thread::exit_thread(t);
+    vm::native::thread::wait_for_non_daemon(t);
     let domains = &t.vm.domains;
     t.blocking(|| domains.wait_for_mains());
-    vm::vm::shutdown(&mut t);
+}
+
+/// Runs the shutdown hooks.
+fn shut_down(t: &mut JThread) {
+    vm::vm::shutdown(t);
     if std::env::var_os("JXVM_STATS").is_some() {
-        eprintln!(
-            "[stats] classes={} heap_used={}KB",
-            t.vm.classes.class_count(),
-            t.domain.heap.used() / 1024
-        );
+        eprintln!("[stats] classes={} heap_used={}KB", t.vm.classes.class_count(), t.domain.heap.used() / 1024);
     }
-    code
 }

@@ -3,27 +3,16 @@
 //! jxvm. Each program prints one `ok <what>` line per check and throws on a failed one; the
 //! expected exception messages are asserted here.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-fn jxvm() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_jxvm"))
-}
-
-fn api_jar() -> PathBuf {
-    let out = jxvm().arg("--api-jar").output().unwrap();
-    assert!(out.status.success(), "--api-jar failed: {}", String::from_utf8_lossy(&out.stderr));
-    PathBuf::from(String::from_utf8(out.stdout).unwrap().trim())
-}
+use common::{api_jar, javac, jxvm, scratch};
 
 /// Compiles `tests/jx/NAME.java` against the API jar into a scratch directory.
 fn compile(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("jxvm-api-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/jx").join(format!("{name}.java"));
-    let ok = Command::new("javac").args(["--release", "17", "-cp"]).arg(api_jar()).arg("-d").arg(&dir).arg(src).status().unwrap();
-    assert!(ok.success(), "javac failed for {name}");
+    let dir = scratch(name);
+    javac(&[&format!("tests/jx/{name}.java")], &dir);
     dir
 }
 

@@ -206,6 +206,11 @@ impl Vm {
         t
     }
 
+    /// The OS stack of a thread that runs Java code: room for deep Java recursion.
+    pub fn thread_stack_size(&self) -> usize {
+        (self.opts.stack_size * 64).max(256 << 20)
+    }
+
     /// The Module object a class's mirror should point to, if modules are set up.
     pub fn module_object_for(&self, domain: &Domain, c: &Class) -> Option<ObjRef> {
         match &c.module {

@@ -49,8 +49,17 @@ pub enum End {
 pub struct Spec {
     pub name: String,
     pub class_path: Vec<String>,
-    pub main: Option<(String, Vec<String>)>,
+    /// Run each in a thread of the domain: the first in its main thread, the others in
+    /// threads started beside it.
+    pub components: Vec<Component>,
     pub limits: Limits,
+}
+
+/// A main class run in a domain, with its arguments.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Component {
+    pub main_class: String,
+    pub args: Vec<String>,
 }
 
 /// The smallest heap a domain can boot its class library in.
@@ -72,6 +81,8 @@ pub struct Registry {
     next_id: std::sync::atomic::AtomicU32,
     running_mains: parking_lot::Mutex<u32>,
     mains_cond: parking_lot::Condvar,
+    /// Components of created domains whose main could not start or threw.
+    failed_components: std::sync::atomic::AtomicU32,
     watchdog: std::sync::OnceLock<()>,
 }
 
@@ -100,6 +111,10 @@ impl Registry {
         let tomb = Entry::Ended { name: d.name.clone(), end, cpu_nanos: d.cpu_nanos(), collections: d.collections() };
         self.entries.lock().insert(d.id, tomb);
     }
+    /// How many components of created domains could not start or ended by an exception.
+    pub fn failed_components(&self) -> u32 {
+        self.failed_components.load(Ordering::Relaxed)
+    }
     /// Waits until no created domain's main class is still running.
     pub fn wait_for_mains(&self) {
         let mut n = self.running_mains.lock();
@@ -118,8 +133,12 @@ pub struct CreateError(pub String);
 pub fn create(vm: &'static Vm, spec: Spec) -> Result<Arc<Domain>, CreateError> {
     let class_path = check_class_path(&spec.class_path)?;
     let (loader, first) = vm.classes.app_loader_for(&class_path);
-    if let Some((main, _)) = &spec.main {
-        check_main_class(vm, loader, main)?;
+    for c in &spec.components {
+        check_main_class(vm, loader, &c.main_class)?;
+    }
+    let max = spec.limits.max_threads as usize;
+    if max != 0 && spec.components.len() > max {
+        return Err(CreateError(format!("{} components need more threads than the limit of {max}", spec.components.len())));
     }
     let heap = heap_size(vm, &spec.limits)?;
     let id = vm.domains.next_id.fetch_add(1, Ordering::Relaxed);
@@ -133,12 +152,11 @@ pub fn create(vm: &'static Vm, spec: Spec) -> Result<Arc<Domain>, CreateError> {
     }
     let (booted_tx, booted_rx) = std::sync::mpsc::channel::<Result<(), String>>();
     let d = domain.clone();
-    let main = spec.main;
-    let stack = (vm.opts.stack_size * 64).max(256 << 20);
+    let components = spec.components;
     let spawned = std::thread::Builder::new()
         .name(format!("jxvm-domain-{id}"))
-        .stack_size(stack)
-        .spawn(move || run_domain_main(vm, d, main, booted_tx));
+        .stack_size(vm.thread_stack_size())
+        .spawn(move || run_domain_main(vm, d, components, booted_tx));
     if let Err(e) = spawned {
         terminate(vm, &domain, "its main thread could not start");
         return Err(CreateError(format!("cannot start a thread for domain {}: {e}", spec.name)));
@@ -150,11 +168,11 @@ pub fn create(vm: &'static Vm, spec: Spec) -> Result<Arc<Domain>, CreateError> {
     }
 }
 
-/// The body of a new domain's main thread: boot, report, run main, wait for the non-daemon
-/// threads, then end the domain unless it exports services.
-fn run_domain_main(vm: &'static Vm, domain: Arc<Domain>, main: Option<(String, Vec<String>)>, booted: std::sync::mpsc::Sender<Result<(), String>>) {
+/// The body of a new domain's main thread: boot, report, start the components, wait for
+/// the non-daemon threads, then end the domain unless it exports services.
+fn run_domain_main(vm: &'static Vm, domain: Arc<Domain>, components: Vec<Component>, booted: std::sync::mpsc::Sender<Result<(), String>>) {
     // Counted before the creator hears of the boot, so the launcher cannot miss it.
-    let _running = main.is_some().then(|| MainRunning::start(vm));
+    let _running = (!components.is_empty()).then(|| MainRunning::start(vm));
     let mut t = match crate::vm::boot_in(vm, domain.clone()) {
         Ok(t) => t,
         Err(e) => {
@@ -165,18 +183,61 @@ fn run_domain_main(vm: &'static Vm, domain: Arc<Domain>, main: Option<(String, V
     };
     domain.system_threads.store(domain.alive_java_threads().saturating_sub(1), Ordering::Relaxed);
     let _ = booted.send(Ok(()));
-    if let Some((class, args)) = main {
-        match crate::vm::run_main(&mut t, &class, &args) {
-            Ok(()) => {}
-            Err(crate::vm::LaunchError::Message(m)) => eprintln!("{m}"),
-            Err(crate::vm::LaunchError::Uncaught) => crate::vm::dispatch_uncaught(&mut t),
-        }
+    let mut components = components.into_iter();
+    let first = components.next();
+    for (i, c) in components.enumerate() {
+        start_component(vm, &domain, format!("main-{}", i + 2), c);
+    }
+    if let Some(c) = first {
+        run_component(&mut t, &c);
     }
     crate::native::thread::exit_thread(&mut t);
     crate::native::thread::wait_for_non_daemon(&mut t);
     if !domain.exports_services() {
         // Its daemon threads stop the way a termination stops threads.
         kill(vm, &domain, End::Finished);
+    }
+}
+
+/// Runs a component's main in thread `t`, reporting a failure as java's launcher does.
+fn run_component(t: &mut crate::thread::JThread, c: &Component) {
+    let failed = match crate::vm::run_main(t, &c.main_class, &c.args) {
+        Ok(()) => false,
+        Err(crate::vm::LaunchError::Message(m)) => {
+            eprintln!("{m}");
+            true
+        }
+        Err(crate::vm::LaunchError::Uncaught) => {
+            crate::vm::dispatch_uncaught(t);
+            true
+        }
+    };
+    if failed && !t.in_dead_domain() {
+        t.vm.domains.failed_components.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// Starts a non-daemon thread of `domain`, named `name`, that runs component `c`.
+fn start_component(vm: &'static Vm, domain: &Arc<Domain>, name: String, c: Component) {
+    *domain.non_daemon.lock() += 1;
+    let d = domain.clone();
+    let body = move || {
+        let mut t = vm.new_thread(d.clone());
+        t.attach();
+        if crate::vm::new_thread_object(&mut t, &name).is_ok() {
+            run_component(&mut t, &c);
+            crate::native::thread::exit_thread(&mut t);
+        } else if !t.in_dead_domain() {
+            eprintln!("jxvm: domain {}: the thread of component {} could not start", d.name, c.main_class);
+            vm.domains.failed_components.fetch_add(1, Ordering::Relaxed);
+        }
+        drop(t);
+        d.non_daemon_finished();
+    };
+    if std::thread::Builder::new().name(format!("jxvm-domain-{}-component", domain.id)).stack_size(vm.thread_stack_size()).spawn(body).is_err() {
+        eprintln!("jxvm: domain {}: cannot start a thread for a component", domain.name);
+        vm.domains.failed_components.fetch_add(1, Ordering::Relaxed);
+        domain.non_daemon_finished();
     }
 }
 
@@ -317,6 +378,13 @@ impl Domain {
         self.gc.count.load(Ordering::Relaxed) as u64
     }
 
+    /// A non-daemon thread of this domain has finished (`wait_for_non_daemon` waits for them).
+    pub fn non_daemon_finished(&self) {
+        let mut n = self.non_daemon.lock();
+        *n -= 1;
+        self.non_daemon_cond.notify_all();
+    }
+
     /// Java threads of this domain that are alive.
     pub fn alive_java_threads(&self) -> u32 {
         self.threads.lock().values().filter(|h| h.alive.load(Ordering::SeqCst)).count() as u32
@@ -327,6 +395,11 @@ impl Domain {
     pub fn thread_limit_reached(&self) -> bool {
         let max = self.limits.max_threads;
         max != 0 && self.alive_java_threads().saturating_sub(self.system_threads.load(Ordering::Relaxed)) >= max
+    }
+
+    /// How the domain will end or has ended, once that is decided (it has been killed).
+    pub fn verdict(&self) -> Option<End> {
+        self.verdict.lock().clone()
     }
 
     /// Whether other domains hold portals to services of this domain.

@@ -140,7 +140,8 @@ pub struct Domain {
     /// Portals held in this domain (proxy objects by address), each holding a reference to
     /// its service; the collector drops the entries of dead proxies, releasing the service.
     pub portals: Mutex<FxHashMap<usize, crate::domain::portal::PortalRef>>,
-    /// Java threads the class library started at boot (not counted by `limits.max_threads`).
+    /// Java threads the class library started at boot (not counted by `limits.max_threads`);
+    /// all of them (u32::MAX) until the boot is over.
     pub system_threads: AtomicU32,
 }
 
@@ -220,7 +221,7 @@ impl Domain {
             end: Mutex::new(None),
             end_cond: Condvar::new(),
             verdict: Mutex::new(None),
-            system_threads: AtomicU32::new(0),
+            system_threads: AtomicU32::new(u32::MAX),
             main_group: Mutex::new(None),
             exported: Mutex::new(FxHashMap::default()),
             portals: Mutex::new(FxHashMap::default()),

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use super::{Registry, jint, jlong, nonnull, obj, ret_bool, ret_int};
 use crate::domain::{Limits, ZERO_ID};
-use crate::domain::lifecycle::{self, Entry, Spec};
+use crate::domain::lifecycle::{self, Component, Entry, Spec};
 use crate::heap::ObjRef;
 use crate::heap::layout::ARRAY_BASE;
 use crate::thread::{JResult, JThread};
@@ -37,7 +37,8 @@ fn create(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         cpu_nanos: (jlong(a[6]).max(0) as u64).saturating_mul(1_000_000),
         max_threads: jint(a[8]).max(0) as u32,
     };
-    let spec = Spec { name, class_path, main: main_class.map(|c| (c, args)), limits };
+    let components = main_class.map(|main_class| Component { main_class, args }).into_iter().collect();
+    let spec = Spec { name, class_path, components, limits };
     let vm = t.vm;
     match t.blocking(|| lifecycle::create(vm, spec)) {
         Ok(d) => Ok(ret_int(d.id as i32)),

@@ -162,9 +162,8 @@ fn start0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     if !daemon {
         *domain.non_daemon.lock() += 1;
     }
-    let stack = (vm.opts.stack_size * 64).max(256 << 20);
     let name = format!("jxvm-{}", nt.id);
-    let spawned = std::thread::Builder::new().name(name).stack_size(stack).spawn(move || {
+    let spawned = std::thread::Builder::new().name(name).stack_size(vm.thread_stack_size()).spawn(move || {
         nt.attach();
         // Collections between start0 and here moved the Thread object; the domain's thread
         // table (re-keyed by every collection) knows where it is now.
@@ -173,9 +172,7 @@ fn start0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
             run_thread(&mut nt, th);
         }
         if !daemon {
-            let mut n = nt.domain.non_daemon.lock();
-            *n -= 1;
-            nt.domain.non_daemon_cond.notify_all();
+            nt.domain.non_daemon_finished();
         }
     });
     if spawned.is_err() {

@@ -1,0 +1,46 @@
+//! Helpers shared by the end-to-end tests: the jxvm binary, its API jar, and javac against it.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+pub fn jxvm() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_jxvm"))
+}
+
+/// The path `jxvm --api-jar` prints.
+pub fn api_jar() -> PathBuf {
+    let out = jxvm().arg("--api-jar").output().unwrap();
+    assert!(out.status.success(), "--api-jar failed: {}", String::from_utf8_lossy(&out.stderr));
+    PathBuf::from(String::from_utf8(out.stdout).unwrap().trim())
+}
+
+/// The repository's root directory.
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A fresh scratch directory of its own (tests run in parallel), named after `what`.
+pub fn scratch(what: &str) -> PathBuf {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("jxvm-test-{}-{n}-{what}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Compiles `sources` (relative to the repository) against the API jar into `out`.
+pub fn javac(sources: &[&str], out: &Path) {
+    let root = repo();
+    let ok = Command::new("javac")
+        .args(["--release", "17", "-cp"])
+        .arg(api_jar())
+        .arg("-d")
+        .arg(out)
+        .args(sources.iter().map(|s| root.join(s)))
+        .status()
+        .unwrap();
+    assert!(ok.success(), "javac failed for {sources:?}");
+}
