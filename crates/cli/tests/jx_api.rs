@@ -102,3 +102,36 @@ fn portals_copy_pass_by_reference_and_fail_cleanly() {
         assert!(oks.contains(&"ok a Portal object becomes a service and comes home as itself"), "{out}");
     }
 }
+
+const TEMPLATE_CHECKS: &[&str] = &[
+    "java.class.path is its class path",
+    "the application loader finds its resources",
+    "and its classes",
+    "main thread in the main group",
+    "interned strings are the literals",
+    "system properties are its own",
+    "the reference handler runs",
+    "threads start and finish",
+];
+
+/// Domains copied from the class library's template (the default; no warning that they boot
+/// from scratch) pass the same checks as domains booted from scratch, also under GC stress.
+#[test]
+fn domains_made_from_the_template_behave_as_booted_ones() {
+    let dir = compile("Templates");
+    let envs: [&[(&str, &str)]; 3] = [&[], &[("JXVM_DOMAIN_TEMPLATE", "0")], &[("JXVM_GC_STRESS", "1"), ("JXVM_GC_VERIFY", "1")]];
+    for env in envs {
+        let out = jxvm().arg("-cp").arg(&dir).arg("Templates").envs(env.iter().copied()).output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{env:?}:\n{stdout}\n{stderr}");
+        assert!(!stderr.contains("boot from scratch"), "{env:?}: the template was refused:\n{stderr}");
+        for probe in ["probe-1", "probe-2"] {
+            for check in TEMPLATE_CHECKS {
+                let line = format!("ok {probe}: {check}");
+                assert!(stdout.lines().any(|l| l == line), "{env:?}: missing `{line}` in:\n{stdout}\n{stderr}");
+            }
+        }
+        assert!(stdout.lines().any(|l| l == "ok launcher: the probes' properties stayed theirs"), "{stdout}");
+    }
+}

@@ -141,9 +141,7 @@ impl Vm {
         let domain_zero = Arc::new(Domain::new(crate::domain::ZERO_ID, "DomainZero", launcher_path(), zero_heap, Limits::default()).map_err(|e| BootError::Io(e.to_string()))?);
         let app_heap = HeapSize { max: opts.max_heap, initial: opts.initial_heap, nursery: opts.young_heap };
         let app_domain = Arc::new(Domain::new(crate::domain::LAUNCHER_ID, "app", launcher_path(), app_heap, Limits::default()).map_err(|e| BootError::Io(e.to_string()))?);
-        app_domain.gc.log.store(opts.gc_log, std::sync::atomic::Ordering::Relaxed);
-        app_domain.gc.stress.store(opts.gc_stress, std::sync::atomic::Ordering::Relaxed);
-        app_domain.gc.verify.store(opts.gc_verify, std::sync::atomic::Ordering::Relaxed);
+        app_domain.gc.apply_options(&opts);
         let vm = Box::leak(Box::new(Vm {
             opts,
             classes,

@@ -1,6 +1,6 @@
-//! The life of a domain: creation (its class library booted in a thread of its own, then its
-//! main class run there), the accounting of its threads and CPU time, its limits, termination
-//! and its end.
+//! The life of a domain: creation (in a thread of its own, its class library copied from the
+//! template, see `image`, or booted from scratch; then its components run there), the
+//! accounting of its threads and CPU time, its limits, termination and its end.
 //!
 //! A domain ends when it is terminated (explicitly, past its CPU-time limit, or by
 //! `System.exit` in it) and its last thread has left, or when its main class and non-daemon
@@ -84,6 +84,9 @@ pub struct Registry {
     /// Components of created domains whose main could not start or threw.
     failed_components: std::sync::atomic::AtomicU32,
     watchdog: std::sync::OnceLock<()>,
+    /// The image new domains are copied from, booted by the first creation (None: they boot
+    /// from scratch).
+    template: std::sync::OnceLock<Option<super::image::Template>>,
 }
 
 impl Registry {
@@ -104,12 +107,26 @@ impl Registry {
     pub fn with_entry<R>(&self, id: u32, f: impl FnOnce(Option<&Entry>) -> R) -> R {
         f(self.entries.lock().get(&id))
     }
-    fn live_domains(&self) -> Vec<Arc<Domain>> {
-        self.entries.lock().values().filter_map(|e| if let Entry::Live(d) = e { Some(d.clone()) } else { None }).collect()
+    /// The running domains, by id.
+    pub fn live_domains(&self) -> Vec<Arc<Domain>> {
+        let mut live: Vec<Arc<Domain>> = self.entries.lock().values().filter_map(|e| if let Entry::Live(d) = e { Some(d.clone()) } else { None }).collect();
+        live.sort_by_key(|d| d.id);
+        live
     }
     fn bury(&self, d: &Domain, end: End) {
         let tomb = Entry::Ended { name: d.name.clone(), end, cpu_nanos: d.cpu_nanos(), collections: d.collections() };
         self.entries.lock().insert(d.id, tomb);
+    }
+    /// The domain template, booted on first use; None (with a warning on stderr, once) if it
+    /// cannot be used or `JXVM_DOMAIN_TEMPLATE=0` turns it off.
+    pub fn template(&self, vm: &'static Vm) -> Option<&super::image::Template> {
+        let made = self.template.get_or_init(|| {
+            if std::env::var_os("JXVM_DOMAIN_TEMPLATE").is_some_and(|v| v == "0") {
+                return None;
+            }
+            super::image::Template::boot(vm).map_err(|e| eprintln!("jxvm: warning: domains boot from scratch: {e}")).ok()
+        });
+        made.as_ref()
     }
     /// How many components of created domains could not start or ended by an exception.
     pub fn failed_components(&self) -> u32 {
@@ -145,6 +162,7 @@ pub fn create(vm: &'static Vm, spec: Spec) -> Result<Arc<Domain>, CreateError> {
     let classes = ClassPath { loader, path: class_path, first };
     let domain = Domain::new(id, &spec.name, classes, heap, spec.limits)
         .map_err(|e| CreateError(format!("cannot reserve the heap of domain {}: {e}", spec.name)))?;
+    domain.gc.apply_options(&vm.opts);
     let domain = Arc::new(domain);
     vm.domains.insert(&domain);
     if spec.limits.cpu_nanos > 0 {
@@ -173,10 +191,10 @@ pub fn create(vm: &'static Vm, spec: Spec) -> Result<Arc<Domain>, CreateError> {
 fn run_domain_main(vm: &'static Vm, domain: Arc<Domain>, components: Vec<Component>, booted: std::sync::mpsc::Sender<Result<(), String>>) {
     // Counted before the creator hears of the boot, so the launcher cannot miss it.
     let _running = (!components.is_empty()).then(|| MainRunning::start(vm));
-    let mut t = match crate::vm::boot_in(vm, domain.clone()) {
+    let mut t = match boot(vm, &domain) {
         Ok(t) => t,
         Err(e) => {
-            let _ = booted.send(Err(e.to_string()));
+            let _ = booted.send(Err(e));
             terminate(vm, &domain, "its class library failed to boot");
             return;
         }
@@ -196,6 +214,15 @@ fn run_domain_main(vm: &'static Vm, domain: Arc<Domain>, components: Vec<Compone
     if !domain.exports_services() {
         // Its daemon threads stop the way a termination stops threads.
         kill(vm, &domain, End::Finished);
+    }
+}
+
+/// Gives a new domain its class library: a copy of the template if its heap can hold one,
+/// else a boot from scratch. Returns its main thread, attached to the calling OS thread.
+fn boot(vm: &'static Vm, domain: &Arc<Domain>) -> Result<Box<crate::thread::JThread>, String> {
+    match vm.domains.template(vm) {
+        Some(tpl) if tpl.image_bytes() <= domain.heap.capacity() / 2 => tpl.instantiate(vm, domain),
+        _ => crate::vm::boot_in(vm, domain.clone()).map_err(|e| e.to_string()),
     }
 }
 

@@ -20,6 +20,7 @@ use crate::heap::{Heap, ObjRef, from_slot};
 use crate::idtable::IdTable;
 use crate::thread::monitor::Monitor;
 
+pub mod image;
 pub mod lifecycle;
 pub mod portal;
 
@@ -85,7 +86,7 @@ pub struct Domain {
     pub heap: Heap,
     classes: IdTable<ClassState>,
     /// Interned strings: UTF-16 contents -> String object.
-    pub strings: Mutex<FxHashMap<Vec<u16>, ObjRef>>,
+    pub strings: Mutex<FxHashMap<Arc<[u16]>, ObjRef>>,
     /// Inflated monitors, by index + 1 as stored in an object's mark word (read lock-free).
     pub monitors: IdTable<Arc<Monitor>>,
     /// Serializes inflation; holds the number of monitors created so far.
@@ -140,6 +141,11 @@ pub struct Domain {
     /// Portals held in this domain (proxy objects by address), each holding a reference to
     /// its service; the collector drops the entries of dead proxies, releasing the service.
     pub portals: Mutex<FxHashMap<usize, crate::domain::portal::PortalRef>>,
+    /// Whether this is a domain template (see `image`): threads it starts are recorded, not run.
+    pub template: bool,
+    /// Blocks of native memory its code allocated (`Unsafe.allocateMemory`): a template that
+    /// did cannot be copied.
+    pub native_memory: std::sync::atomic::AtomicU64,
     /// Java threads the class library started at boot (not counted by `limits.max_threads`);
     /// all of them (u32::MAX) until the boot is over.
     pub system_threads: AtomicU32,
@@ -221,6 +227,8 @@ impl Domain {
             end: Mutex::new(None),
             end_cond: Condvar::new(),
             verdict: Mutex::new(None),
+            template: false,
+            native_memory: Default::default(),
             system_threads: AtomicU32::new(u32::MAX),
             main_group: Mutex::new(None),
             exported: Mutex::new(FxHashMap::default()),

@@ -174,34 +174,42 @@ impl<'a> Copier<'a> {
     }
 
     fn scan_object(&mut self, o: ObjRef, c: &'static Class) {
-        if c.is_array() {
-            if c.array_elem() == BasicType::Ref {
-                let len = o.read::<u32>(ARRAY_LENGTH) as usize;
-                for i in 0..len {
-                    self.forward_field(o, ARRAY_BASE + i * 8);
-                }
-            }
-            return;
-        }
-        let referent = if self.l.is_reference(c) { self.l.reference.map(|(_, off)| off) } else { None };
-        for &off in &c.ref_offsets {
-            if Some(off as usize) == referent {
-                continue;
-            }
-            self.forward_field(o, off as usize);
-        }
-        if referent.is_some() {
+        let reference = for_each_ref_offset(self.l, o, c, true, |off| self.forward_field(o, off));
+        if reference {
             self.discovered.push(o);
         }
-        if std::ptr::eq(c, self.l.class_class) {
-            let mirrored = o.read::<u64>(self.l.mirror_slot) as *const Class;
-            if !mirrored.is_null() {
-                // SAFETY: see `object_size`.
-                let m: &'static Class = unsafe { &*mirrored };
-                for &off in &m.static_ref_offsets {
-                    self.forward_field(o, self.l.statics_base + off as usize);
-                }
+    }
+}
+
+/// Calls `f` with the offset of every reference field of object `o` of class `c`: instance
+/// fields, array elements, and a mirror's static fields. With `skip_referent`, a
+/// `java.lang.ref.Reference`'s referent is left out; returns whether `o` is such a Reference.
+pub fn for_each_ref_offset(l: &Layouts, o: ObjRef, c: &'static Class, skip_referent: bool, mut f: impl FnMut(usize)) -> bool {
+    if c.is_array() {
+        if c.array_elem() == BasicType::Ref {
+            let len = o.read::<u32>(ARRAY_LENGTH) as usize;
+            for i in 0..len {
+                f(ARRAY_BASE + i * 8);
+            }
+        }
+        return false;
+    }
+    let referent = if l.is_reference(c) { l.reference.map(|(_, off)| off) } else { None };
+    for &off in &c.ref_offsets {
+        if skip_referent && Some(off as usize) == referent {
+            continue;
+        }
+        f(off as usize);
+    }
+    if std::ptr::eq(c, l.class_class) {
+        let mirrored = o.read::<u64>(l.mirror_slot) as *const Class;
+        if !mirrored.is_null() {
+            // SAFETY: see `object_size`.
+            let m: &'static Class = unsafe { &*mirrored };
+            for &off in &m.static_ref_offsets {
+                f(l.statics_base + off as usize);
             }
         }
     }
+    referent.is_some()
 }

@@ -538,6 +538,34 @@ impl Heap {
         self.reset_nursery();
     }
 
+    /// Copies `len` bytes of objects from `src` (a domain template's old space, compacted) to
+    /// the start of this heap's old space, which must be empty, and returns where they now
+    /// start. The caller relocates their references. None if they would not leave room for
+    /// the program (more than half the heap).
+    pub fn load_image(&self, src: usize, len: usize) -> Option<usize> {
+        if len > self.max / 2 || self.used() != 0 {
+            return None;
+        }
+        let dst = self.space.load(Ordering::Relaxed);
+        // One call faults the pages in, instead of one fault per page while copying.
+        // SAFETY: [dst, dst+len) lies inside this heap's mapping; populating only commits it.
+        unsafe { libc::madvise(dst as *mut libc::c_void, len.next_multiple_of(4096), 23 /* MADV_POPULATE_WRITE */) };
+        // SAFETY: [dst, dst+len) is inside this heap's current old semispace, empty and owned
+        // by the caller (the domain has no thread yet); [src, src+len) is a frozen template's
+        // allocated old space, a different mapping nobody writes.
+        unsafe { std::ptr::copy_nonoverlapping(src as *const u8, dst as *mut u8, len) };
+        self.top.store(dst + len, Ordering::Relaxed);
+        let next = len.saturating_mul(3).max(self.min_threshold).min(full_ceiling(self.max, self.nursery_size));
+        self.threshold.store(next, Ordering::Relaxed);
+        self.reset_nursery();
+        Some(dst)
+    }
+
+    /// Whether the heap holds large objects.
+    pub fn has_large_objects(&self) -> bool {
+        self.large_bytes.load(Ordering::Relaxed) != 0
+    }
+
     /// Empties the nursery; it may fill only as far as the old space leaves room for.
     fn reset_nursery(&self) {
         self.nursery_top.store(self.nursery_start, Ordering::Relaxed);
@@ -649,6 +677,23 @@ mod tests {
         }
         let old = heap.alloc(c, 24).unwrap();
         (young, old)
+    }
+
+    #[test]
+    fn an_image_loads_at_the_bottom_of_an_empty_old_space_only() {
+        let c = node_class();
+        let from = Heap::new(4 << 20, 1 << 20, NURSERY).unwrap();
+        let a = from.alloc_old(24).map(|at| ObjRef::from_addr(at)).unwrap();
+        a.set_raw_class_word(c as *const Class as usize);
+        a.write::<u64>(16, 0x1234);
+        let (src, top) = from.old_space();
+        let to = Heap::new(4 << 20, 1 << 20, NURSERY).unwrap();
+        let dst = to.load_image(src, top - src).expect("fits");
+        assert_eq!(to.old_space(), (dst, dst + 24));
+        assert_eq!(ObjRef::from_addr(dst).read::<u64>(16), 0x1234, "the bytes are copied");
+        assert!(to.load_image(src, top - src).is_none(), "only into an empty heap");
+        let small = Heap::new(1 << 20, 1 << 20, NURSERY).unwrap();
+        assert!(small.load_image(src, (1 << 20) / 2 + 8).is_none(), "not more than half the heap");
     }
 
     #[test]

@@ -41,6 +41,15 @@ pub struct GcState {
     policy: parking_lot::Mutex<Policy>,
 }
 
+impl GcState {
+    /// Takes -verbose:gc, -Xgc:stress and -Xgc:verify from the VM's options.
+    pub fn apply_options(&self, opts: &crate::vm::Options) {
+        self.log.store(opts.gc_log, Ordering::Relaxed);
+        self.stress.store(opts.gc_stress, Ordering::Relaxed);
+        self.verify.store(opts.gc_verify, Ordering::Relaxed);
+    }
+}
+
 /// When stress mode runs a full collection, and when verification checks the whole heap.
 #[derive(Default)]
 struct Policy {
@@ -217,7 +226,11 @@ fn run_phase(t: &mut JThread, full: bool, clear_soft: bool, cause: &str) -> usiz
 
 /// The object layouts the copier and the verifier need, from the VM's well-known classes.
 pub fn layouts_of(t: &JThread) -> Layouts {
-    let vm = t.vm;
+    layouts(t.vm)
+}
+
+/// What the collector needs to know about the VM's classes.
+pub fn layouts(vm: &crate::vm::Vm) -> Layouts {
     let wk = vm.wk();
     let reference = vm
         .classes
@@ -303,50 +316,60 @@ fn forward_opt(cp: &mut Copier, o: &mut Option<ObjRef>) {
     }
 }
 
-fn forward_atomic(cp: &mut Copier, a: &std::sync::atomic::AtomicU64) {
-    let mut v = a.load(Ordering::Relaxed);
-    if v != 0 {
-        cp.forward_slot(&mut v);
-        a.store(v, Ordering::Relaxed);
-    }
-}
-
 fn domain_roots(cp: &mut Copier, d: &Domain, vm: &crate::vm::Vm) {
-    for id in 0..vm.classes.class_count() {
-        let Some(st) = d.existing_class_state(id) else { continue };
-        forward_atomic(cp, &st.mirror);
-        if let Some(consts) = st.cp_strings.get() {
-            for c in consts.iter() {
-                forward_atomic(cp, c);
-            }
-        }
-        let mut e = st.init_error.lock();
-        forward_opt(cp, &mut e);
-    }
-    for v in d.strings.lock().values_mut() {
-        *v = cp.forward(*v);
-    }
-    for v in d.modules.lock().values_mut() {
-        *v = cp.forward(*v);
-    }
-    for v in d.call_sites.lock().values_mut() {
-        *v = cp.forward(*v);
-    }
-    forward_opt(cp, &mut d.boot_unnamed_module.lock());
-    for v in d.loaders.lock().by_id.values_mut() {
-        *v = cp.forward(*v);
-    }
-    forward_opt(cp, &mut d.pending_refs.lock());
-    forward_opt(cp, &mut d.oom_error.lock());
-    forward_opt(cp, &mut d.death.lock());
-    forward_opt(cp, &mut d.main_group.lock());
-    for v in d.exported.lock().values_mut() {
-        *v = cp.forward(*v);
-    }
+    for_each_table_ref(d, vm, &mut |o| cp.forward(o));
     // Thread objects of live threads are roots (their keys are rewritten by `rekey_tables`).
     let keys: Vec<usize> = d.threads.lock().keys().copied().collect();
     for k in keys {
         cp.forward(ObjRef::from_addr(k));
+    }
+}
+
+/// Replaces every reference a domain's tables hold (all but the address-keyed ones: threads,
+/// memory objects, portals) with `f` of it: the collector forwards them, a domain made from a
+/// template relocates them.
+pub fn for_each_table_ref(d: &Domain, vm: &crate::vm::Vm, f: &mut dyn FnMut(ObjRef) -> ObjRef) {
+    let mut slot = |a: &std::sync::atomic::AtomicU64| {
+        if let Some(o) = super::from_slot(a.load(Ordering::Relaxed)) {
+            a.store(f(o).slot(), Ordering::Relaxed);
+        }
+    };
+    for id in 0..vm.classes.class_count() {
+        let Some(st) = d.existing_class_state(id) else { continue };
+        slot(&st.mirror);
+        if let Some(consts) = st.cp_strings.get() {
+            consts.iter().for_each(&mut slot);
+        }
+    }
+    let mut opt = |o: &mut Option<ObjRef>| {
+        if let Some(x) = *o {
+            *o = Some(f(x));
+        }
+    };
+    for id in 0..vm.classes.class_count() {
+        if let Some(st) = d.existing_class_state(id) {
+            opt(&mut st.init_error.lock());
+        }
+    }
+    opt(&mut d.boot_unnamed_module.lock());
+    opt(&mut d.pending_refs.lock());
+    opt(&mut d.oom_error.lock());
+    opt(&mut d.death.lock());
+    opt(&mut d.main_group.lock());
+    for v in d.strings.lock().values_mut() {
+        *v = f(*v);
+    }
+    for v in d.modules.lock().values_mut() {
+        *v = f(*v);
+    }
+    for v in d.call_sites.lock().values_mut() {
+        *v = f(*v);
+    }
+    for v in d.loaders.lock().by_id.values_mut() {
+        *v = f(*v);
+    }
+    for v in d.exported.lock().values_mut() {
+        *v = f(*v);
     }
 }
 

@@ -169,12 +169,16 @@ fn execute(t: &mut JThread, m: &'static Method, bp: usize) -> JResult<u64> {
         } else {
             from_slot(t.stack[bp]).expect("null receiver in synchronized method")
         };
+        // In a handle before entering: a contended entry blocks, and a collection meanwhile
+        // moves the object.
+        let h = t.handle(o);
         if let Err(e) = monitor_enter(t, o) {
+            t.handles.truncate(handles_mark);
             t.frames.pop();
             t.sp = saved_sp;
             return Err(e);
         }
-        Some(t.handle(o))
+        Some(h)
     } else {
         None
     };

@@ -281,7 +281,7 @@ fn string_intern(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let s = nonnull(t, a[0])?;
     let units = t.string_utf16(s);
     let mut table = t.domain.strings.lock();
-    Ok(table.entry(units).or_insert(s).slot())
+    Ok(table.entry(units.into()).or_insert(s).slot())
 }
 
 // ---- StrictMath (fdlibm semantics via the libm crate, a port of the same algorithms) ----

@@ -182,7 +182,10 @@ fn register_unsafe(r: &mut Registry) {
         t.exception = Some(e);
         Err(Thrown)
     });
-    r.add(u, "allocateMemory0", "(J)J", |_, a| Ok(crate::port::malloc(a[1] as usize) as u64));
+    r.add(u, "allocateMemory0", "(J)J", |t, a| {
+        t.domain.native_memory.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Ok(crate::port::malloc(a[1] as usize) as u64)
+    });
     r.add(u, "reallocateMemory0", "(JJ)J", |_, a| Ok(crate::port::realloc(a[1] as usize, a[3] as usize) as u64));
     r.add(u, "freeMemory0", "(J)V", |_, a| {
         crate::port::free(a[1] as usize);

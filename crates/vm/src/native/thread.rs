@@ -145,9 +145,7 @@ fn get_threads(t: &mut JThread, _: &[u64]) -> JResult<u64> {
 
 fn start0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let th = nonnull(t, a[0])?;
-    let vm = t.vm;
     let domain = t.domain.clone();
-    let daemon = field_offset(th, "daemon").is_some_and(|off| th.read::<u8>(off) != 0);
     if domain.safepoint.is_killed() {
         return Err(t.die());
     }
@@ -155,10 +153,24 @@ fn start0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         let msg = format!("unable to create native thread: domain {} may run at most {} threads", domain.name, domain.limits.max_threads);
         return Err(t.throw_new("java/lang/OutOfMemoryError", Some(&msg)));
     }
+    if !start_java_thread(t.vm, &domain, th) {
+        return Err(t.throw_new("java/lang/OutOfMemoryError", Some("unable to create native thread: possibly out of memory or process/resource limits reached")));
+    }
+    Ok(0)
+}
+
+/// Starts Java thread `th` of `domain` on an OS thread of its own (in a domain template, only
+/// registers it: see `domain::image`). False if no OS thread could be started.
+pub fn start_java_thread(vm: &'static crate::vm::Vm, domain: &Arc<crate::domain::Domain>, th: ObjRef) -> bool {
+    let daemon = field_offset(th, "daemon").is_some_and(|off| th.read::<u8>(off) != 0);
     let mut nt = vm.new_thread(domain.clone());
     nt.thread_obj = Some(th);
     register_thread(&nt, th);
     set_thread_status(&nt, th, RUNNABLE);
+    if domain.template {
+        // Started in each domain made from the template, never in the template itself.
+        return true;
+    }
     if !daemon {
         *domain.non_daemon.lock() += 1;
     }
@@ -175,10 +187,10 @@ fn start0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
             nt.domain.non_daemon_finished();
         }
     });
-    if spawned.is_err() {
-        return Err(t.throw_new("java/lang/OutOfMemoryError", Some("unable to create native thread: possibly out of memory or process/resource limits reached")));
+    if spawned.is_err() && !daemon {
+        domain.non_daemon_finished();
     }
-    Ok(0)
+    spawned.is_ok()
 }
 
 /// Body of a started Java thread: `run()`, uncaught-exception dispatch, `exit()`, then wake

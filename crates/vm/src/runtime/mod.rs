@@ -475,7 +475,7 @@ impl JThread {
         }
         let s = self.new_string_utf16(units)?;
         let mut table = self.domain.strings.lock();
-        Ok(*table.entry(units.to_vec()).or_insert(s))
+        Ok(*table.entry(units.into()).or_insert(s))
     }
 
     pub fn intern(&mut self, s: &str) -> JResult<ObjRef> {

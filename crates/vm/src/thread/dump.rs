@@ -137,8 +137,8 @@ pub fn thread_dump(vm: &'static Vm) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{}", local_time());
     let _ = writeln!(out, "Full thread dump jxvm ({} interpreted mode):\n", java_version(vm));
-    let domains = [&vm.app_domain, &vm.domain_zero];
-    for domain in domains {
+    let domains = vm.domains.live_domains();
+    for domain in &domains {
         match domain.safepoint.with_stopped(PATIENCE, |threads| domain_threads(vm, domain, threads)) {
             Some(text) => out.push_str(&text),
             None => {
@@ -158,7 +158,7 @@ pub fn thread_dump(vm: &'static Vm) -> String {
         DISPATCHER_NID.load(Ordering::Relaxed)
     );
     out.push_str("Heap\n");
-    for domain in domains {
+    for domain in &domains {
         let kb = |b: usize| b >> 10;
         let _ = writeln!(
             out,
