@@ -76,6 +76,12 @@ public class Portals {
         }
     }
 
+    public static class LimitedServer {
+        public static void main(String[] args) {
+            Naming.register("limited", new StoreService());
+        }
+    }
+
     static class LocalGreeter implements Greeter {
         public String greet(String who) { return "hello " + who + " from " + Domain.current().name(); }
     }
@@ -166,5 +172,19 @@ public class Portals {
             check(true, "calls into an ended domain fail: " + e.getMessage());
         }
         check(Naming.lookup("store", Store.class) == null, "names of ended domains are gone");
+
+        // A call runs on the caller's OS thread, but its time is the service's.
+        Domain limited = Domain.create(DomainSpec.named("limited").classPath(cp).mainClass("Portals$LimitedServer").cpuTimeLimit(300));
+        Store runaway = Naming.await("limited", Store.class, 10_000);
+        long before = main.stats().cpuTimeNanos();
+        try {
+            runaway.spin();
+            check(false, "a service looping past its CPU-time limit is terminated");
+        } catch (PortalException e) {
+            check(limited.awaitTermination(10_000), "a service looping past its CPU-time limit is terminated");
+        }
+        long charged = main.stats().cpuTimeNanos() - before;
+        check(limited.stats().cpuTimeNanos() >= 300_000_000L && charged < 150_000_000L,
+                "the service's domain is charged for the call, not the caller's");
     }
 }

@@ -29,9 +29,63 @@ use crate::vm::Vm;
 pub struct CpuAccount {
     /// CPU time of threads that have left the domain.
     done_nanos: u64,
-    /// Per attached thread (by VM thread id): its CPU clock and the clock's reading when it
-    /// attached.
-    live: FxHashMap<u64, (libc::clockid_t, u64)>,
+    /// Time the domain's threads spent running portal activations of other domains (charged
+    /// there): their CPU clocks counted it, so it is taken off.
+    lent_nanos: u64,
+    /// Per attached thread (by VM thread id): how its time is measured.
+    live: FxHashMap<u64, Meter>,
+}
+
+/// How an attached thread's time is measured.
+enum Meter {
+    /// A thread of the domain: its CPU clock, and the clock's reading when it attached.
+    Cpu(libc::clockid_t, u64),
+    /// A portal activation (see `ActivationClock`).
+    Activation(Arc<ActivationClock>),
+}
+
+/// The time a portal activation runs, blocked time excluded, on the monotonic clock. A thread's
+/// CPU clock costs a system call to read, and reading it when an activation attaches and
+/// detaches cost more than the rest of a null portal call; the monotonic clock is read in user
+/// space. The activation runs on the caller's OS thread, so the caller's domain is credited
+/// what the callee is charged.
+#[derive(Default)]
+pub struct ActivationClock {
+    /// Monotonic nanoseconds when it last started running (0: not running).
+    since: std::sync::atomic::AtomicU64,
+    /// Time run before `since` in this attachment.
+    run: std::sync::atomic::AtomicU64,
+}
+
+impl ActivationClock {
+    /// It runs (attached, or back from a blocking operation).
+    pub fn start(&self) {
+        self.since.store((crate::port::nano_time() as u64).max(1), Ordering::Relaxed);
+    }
+
+    /// It stops running (detached, or blocked).
+    pub fn stop(&self) {
+        let since = self.since.swap(0, Ordering::Relaxed);
+        if since != 0 {
+            self.run.fetch_add((crate::port::nano_time() as u64).saturating_sub(since), Ordering::Relaxed);
+        }
+    }
+
+    /// Time run so far in this attachment.
+    fn read(&self) -> u64 {
+        let since = self.since.load(Ordering::Relaxed);
+        let running = if since == 0 { 0 } else { (crate::port::nano_time() as u64).saturating_sub(since) };
+        self.run.load(Ordering::Relaxed) + running
+    }
+}
+
+impl Meter {
+    fn read(&self) -> u64 {
+        match self {
+            Meter::Cpu(clock, start) => read_clock(*clock).unwrap_or(*start).saturating_sub(*start),
+            Meter::Activation(a) => a.read(),
+        }
+    }
 }
 
 /// How a domain ended.
@@ -372,33 +426,54 @@ fn bury(vm: &'static Vm, domain: &Domain) {
 }
 
 impl Domain {
-    /// A thread attaches to this domain (on its own OS thread).
-    pub fn thread_entered(&self, thread: u64) {
-        let clock = own_cpu_clock();
-        let now = read_clock(clock).unwrap_or(0);
-        self.cpu.lock().live.insert(thread, (clock, now));
+    /// A thread attaches to this domain (on its own OS thread). A portal activation brings the
+    /// clock it is measured by.
+    pub fn thread_entered(&self, thread: u64, activation: Option<&Arc<ActivationClock>>) {
+        let meter = match activation {
+            Some(a) => {
+                a.run.store(0, Ordering::Relaxed);
+                a.start();
+                Meter::Activation(a.clone())
+            }
+            None => {
+                let clock = own_cpu_clock();
+                Meter::Cpu(clock, read_clock(clock).unwrap_or(0))
+            }
+        };
+        self.cpu.lock().live.insert(thread, meter);
     }
 
     /// A thread leaves this domain (on its own OS thread); the last one to leave a killed
-    /// domain ends it.
-    pub fn thread_left(&self, vm: &'static Vm, thread: u64) {
-        let empty = {
+    /// domain ends it. Returns the time it was charged.
+    pub fn thread_left(&self, vm: &'static Vm, thread: u64) -> u64 {
+        let (charged, empty) = {
             let mut cpu = self.cpu.lock();
-            if let Some((clock, start)) = cpu.live.remove(&thread) {
-                cpu.done_nanos += read_clock(clock).unwrap_or(start).saturating_sub(start);
-            }
-            cpu.live.is_empty()
+            let charged = cpu.live.remove(&thread).map_or(0, |m| {
+                if let Meter::Activation(a) = &m {
+                    a.stop();
+                }
+                m.read()
+            });
+            cpu.done_nanos += charged;
+            (charged, cpu.live.is_empty())
         };
         if empty && self.safepoint.is_killed() {
             bury(vm, self);
         }
+        charged
+    }
+
+    /// Takes off time this domain's thread spent running a portal activation of another
+    /// domain (which was charged it).
+    pub fn lent(&self, nanos: u64) {
+        self.cpu.lock().lent_nanos += nanos;
     }
 
     /// CPU time used by this domain's threads while attached to it.
     pub fn cpu_nanos(&self) -> u64 {
         let cpu = self.cpu.lock();
-        let live: u64 = cpu.live.values().map(|&(clock, start)| read_clock(clock).unwrap_or(start).saturating_sub(start)).sum();
-        cpu.done_nanos + live
+        let live: u64 = cpu.live.values().map(Meter::read).sum();
+        (cpu.done_nanos + live).saturating_sub(cpu.lent_nanos)
     }
 
     pub fn collections(&self) -> u64 {

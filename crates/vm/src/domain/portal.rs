@@ -220,6 +220,10 @@ pub struct Parcel {
 
 /// Encodes `roots` (objects of `t`'s domain) for domain `target`.
 fn encode(t: &JThread, roots: &[Option<ObjRef>], target: &Domain) -> Result<Parcel, String> {
+    if roots.iter().all(Option::is_none) {
+        // No arguments, a void result: nothing to copy (and no allocation).
+        return Ok(Parcel { bytes: Vec::new(), views: Vec::new() });
+    }
     let mut views = Vec::new();
     let mut exports = Vec::new();
     let source = t.domain.clone();
@@ -306,6 +310,9 @@ fn enum_type(c: &'static Class) -> Option<&'static Class> {
 /// Decodes a parcel into `t`'s domain: tokens are turned into objects first (this may run
 /// Java code), then the graph is rebuilt (no collection meanwhile).
 fn decode(t: &mut JThread, parcel: &Parcel) -> JResult<Vec<Option<ObjRef>>> {
+    if parcel.bytes.is_empty() {
+        return Ok(Vec::new());
+    }
     let tokens = match graph::tokens(&parcel.bytes) {
         Ok(v) => v,
         Err(_) => return Err(portal_exception(t, "malformed parcel")),
@@ -388,7 +395,11 @@ pub fn call(t: &mut JThread, id: u64, name: &str, desc: &str, args: Option<ObjRe
     };
     let vm = t.vm;
     let caller = t.domain.clone();
-    let reply = t.blocking(|| with_activation(vm, &callee, |a| serve(a, id, name, desc, &parcel, &caller)));
+    let (reply, charged) = t.blocking(|| with_activation(vm, &callee, |a| serve(a, id, name, desc, &parcel, &caller)));
+    if t.activation.is_none() {
+        // This OS thread's CPU clock, which the caller's domain is measured by, ran the callee.
+        caller.lent(charged);
+    }
     match reply {
         Reply::Returned(p) => Ok(decode(t, &p)?.first().copied().flatten()),
         Reply::Threw(p) => {
@@ -403,20 +414,22 @@ pub fn call(t: &mut JThread, id: u64, name: &str, desc: &str, args: Option<ObjRe
     }
 }
 
-/// Runs `f` on this OS thread's activation of `domain` (attached for the duration).
-fn with_activation(vm: &'static Vm, domain: &Arc<Domain>, f: impl FnOnce(&mut JThread) -> Reply) -> Reply {
+/// Runs `f` on this OS thread's activation of `domain` (attached for the duration); returns
+/// its reply and the time `domain` was charged for it.
+fn with_activation(vm: &'static Vm, domain: &Arc<Domain>, f: impl FnOnce(&mut JThread) -> Reply) -> (Reply, u64) {
     let cached = ACTIVATIONS.with(|a| {
         let mut a = a.borrow_mut();
         a.retain(|_, t| !t.domain.safepoint.is_killed());
         a.remove(&domain.id)
     });
-    let mut t = match cached {
-        Some(t) => t,
-        None => vm.new_thread(domain.clone()),
-    };
+    let mut t = cached.unwrap_or_else(|| {
+        let mut t = vm.new_thread(domain.clone());
+        t.activation = Some(Default::default());
+        t
+    });
     t.attach();
     if domain.safepoint.is_killed() {
-        return Reply::Failed("the service's domain has ended".into());
+        return (Reply::Failed("the service's domain has ended".into()), t.detach());
     }
     // The Thread object may have moved while detached: the domain's thread table knows.
     t.thread_obj = domain.thread_object(t.id);
@@ -424,18 +437,18 @@ fn with_activation(vm: &'static Vm, domain: &Arc<Domain>, f: impl FnOnce(&mut JT
         let name = format!("portal-{}", t.id);
         if crate::vm::new_thread_object(&mut t, &name).is_err() {
             let m = crate::vm::describe_exception(&mut t);
-            return Reply::Failed(format!("cannot enter the service's domain: {m}"));
+            return (Reply::Failed(format!("cannot enter the service's domain: {m}")), t.detach());
         }
     }
     let reply = f(&mut t);
     t.exception = None;
     t.handles.clear();
     let keep = !t.in_dead_domain();
-    t.detach();
+    let charged = t.detach();
     if keep {
         ACTIVATIONS.with(|a| a.borrow_mut().insert(domain.id, t));
     }
-    reply
+    (reply, charged)
 }
 
 /// The callee's side of a call: decode, invoke, encode the outcome for `caller`.

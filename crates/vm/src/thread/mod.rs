@@ -97,6 +97,8 @@ pub struct JThread {
     attached: bool,
     /// The OS thread's id (Linux `gettid`), set by `attach`; thread dumps show it as `nid`.
     pub os_tid: i64,
+    /// A portal activation's clock (None for the domain's own threads): see `ActivationClock`.
+    pub activation: Option<Arc<crate::domain::lifecycle::ActivationClock>>,
 }
 
 impl JThread {
@@ -120,6 +122,7 @@ impl JThread {
             in_oom: false,
             attached: false,
             os_tid: 0,
+            activation: None,
         }
     }
 
@@ -128,22 +131,26 @@ impl JThread {
     pub fn attach(&mut self) {
         if !self.attached {
             self.attached = true;
-            // SAFETY: gettid has no preconditions.
-            self.os_tid = unsafe { libc::gettid() } as i64;
+            if self.os_tid == 0 {
+                // SAFETY: gettid has no preconditions.
+                self.os_tid = unsafe { libc::gettid() } as i64;
+            }
             self.domain.safepoint.enter();
-            self.domain.thread_entered(self.id);
+            self.domain.thread_entered(self.id, self.activation.as_ref());
         }
     }
 
     /// Unregisters this thread from its domain's safepoint (the reverse of `attach`), for a
     /// portal activation kept for the next call. The thread must hold no reference then (its
     /// Thread object is found again through the domain's thread table).
-    pub fn detach(&mut self) {
-        if self.attached {
-            self.attached = false;
-            self.domain.safepoint.leave();
-            self.domain.thread_left(self.vm, self.id);
+    /// Returns the time the domain was charged for it.
+    pub fn detach(&mut self) -> u64 {
+        if !self.attached {
+            return 0;
         }
+        self.attached = false;
+        self.domain.safepoint.leave();
+        self.domain.thread_left(self.vm, self.id)
     }
 
     /// Argument `i` (a slot) of the running native method, read from the thread's stack, where
@@ -171,8 +178,16 @@ impl JThread {
             return f();
         }
         let domain = self.domain.clone();
+        let activation = self.activation.clone();
+        if let Some(a) = &activation {
+            a.stop();
+        }
         let p: *mut JThread = self;
-        domain.safepoint.blocking(p, f)
+        let r = domain.safepoint.blocking(p, f);
+        if let Some(a) = &activation {
+            a.start();
+        }
+        r
     }
 
     /// Safepoint poll: stops here if another thread of the domain wants to collect; fails
