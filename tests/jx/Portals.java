@@ -26,6 +26,8 @@ public class Portals {
         Greeter callBack(Greeter g);
         long sum(ReadOnlyMemory m);
         Kind flip(Kind k);
+        String lookUp(Map<Kind, String> byKind, Kind k);
+        int found(Map<Object, Integer> byIdentity, List<Object> keys);
         void spin();
         String domainName();
     }
@@ -66,6 +68,16 @@ public class Portals {
             return s;
         }
         public Kind flip(Kind k) { return k == Kind.A ? Kind.B : Kind.A; }
+        public String lookUp(Map<Kind, String> byKind, Kind k) { return byKind.get(k); }
+        public int found(Map<Object, Integer> byIdentity, List<Object> keys) {
+            int n = 0;
+            for (Object k : keys) {
+                if (byIdentity.get(k) != null) {
+                    n++;
+                }
+            }
+            return n;
+        }
         public void spin() { while (true) { } }
         public String domainName() { return Domain.current().name(); }
     }
@@ -130,6 +142,18 @@ public class Portals {
         }
         check(store.sum(m.readOnly()) == 120, "memory objects cross without a copy");
         check(store.flip(Kind.A) == Kind.B, "enum constants keep their identity");
+        Map<Kind, String> byKind = new HashMap<>();
+        byKind.put(Kind.A, "a");
+        byKind.put(Kind.B, "b");
+        Map<Object, Integer> byIdentity = new HashMap<>();
+        List<Object> keys = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            Object k = new Object();
+            byIdentity.put(k, i);
+            keys.add(k);
+        }
+        check("b".equals(store.lookUp(byKind, Kind.B)) && store.found(byIdentity, keys) == 100,
+                "hash maps keyed by enum constants or by identity still find their keys");
 
         try {
             store.put("class", String.class);

@@ -2,8 +2,9 @@
 //! and cluster messages): [`encode`] walks the graph reachable from some roots in one heap and
 //! writes it into a self-contained byte buffer — no heap address survives in it — and
 //! [`decode`] rebuilds it in another heap. Cycles and sharing are kept (every object is written
-//! once and referred to by its index); identity hashes and lock state are not (a copy is a new
-//! object). A size quota bounds what one encoding may write.
+//! once and referred to by its index), and so are identity hashes (hash tables keyed by
+//! identity, `HashMap`s of such keys, stay valid in the copy); lock state is not (a copy is a
+//! new object). A size quota bounds what one encoding may write.
 //!
 //! Some objects cross by reference instead (portals, memory objects): the caller's classifier
 //! turns them into *external tokens*, opaque u64s the buffer records once in a token table.
@@ -16,9 +17,10 @@
 //!
 //! Buffer layout (little-endian):
 //! ```text
-//! magic "JXG2" | object count: u32 | root count: u32 | roots: u64 each (a reference)
+//! magic "JXG3" | object count: u32 | root count: u32 | roots: u64 each (a reference)
 //! token count: u32 | tokens: u64 each
-//! per object: class id: u32 | array length: u32 (u32::MAX for an instance) | body
+//! per object: class id: u32 | array length: u32 (u32::MAX for an instance)
+//!             | identity hash: u32 (0: none yet) | body
 //! ```
 //! The body is the object's bytes after its header (after the length word for an array),
 //! with every reference slot replaced by a reference. A reference is 0 for null,
@@ -35,7 +37,7 @@ use crate::class::{BasicType, Class};
 use crate::heap::layout::{ARRAY_BASE, ARRAY_LENGTH, HEADER_SIZE};
 use crate::heap::{Heap, ObjRef, from_slot, to_slot};
 
-const MAGIC: &[u8; 4] = b"JXG2";
+const MAGIC: &[u8; 4] = b"JXG3";
 const INSTANCE: u32 = u32::MAX;
 /// Marks a reference to an entry of the token table (the rest is the entry's position).
 pub const TOKEN_BIT: u64 = 1 << 63;
@@ -154,6 +156,7 @@ impl<F: FnMut(ObjRef) -> Walk> Encoder<F> {
         let (start, end) = body(c, o);
         out.extend_from_slice(&c.id.0.to_le_bytes());
         out.extend_from_slice(&(if c.is_array() { o.array_len() as u32 } else { INSTANCE }).to_le_bytes());
+        out.extend_from_slice(&identity_hash(o).to_le_bytes());
         let at = out.len();
         for off in start..end {
             out.push(o.read::<u8>(off));
@@ -327,6 +330,20 @@ fn alloc_object(r: &mut Reader, heap: &Heap, class_of: &impl Fn(u32) -> Option<&
         }
         _ => Err(CopyError::Malformed("array length on an instance or none on an array")),
     }
+    .and_then(|o| {
+        set_identity_hash(o, r.u32()?);
+        Ok(o)
+    })
+}
+
+/// The identity hash in `o`'s mark word (0 if none was assigned yet).
+fn identity_hash(o: ObjRef) -> u32 {
+    (o.mark().load(std::sync::atomic::Ordering::Relaxed) >> 32) as u32
+}
+
+/// Gives the new object `o` identity hash `h` (none for 0); its lock bits stay clear.
+fn set_identity_hash(o: ObjRef, h: u32) {
+    o.mark().store((h as u64) << 32, std::sync::atomic::Ordering::Relaxed);
 }
 
 /// Reads `o`'s body into it, leaving its reference slots null and queueing them in `pending`
@@ -551,6 +568,20 @@ mod tests {
     }
 
     #[test]
+    fn identity_hashes_are_kept_and_lock_bits_dropped() {
+        let w = world();
+        let (a, b) = (heap(), heap());
+        let hashed = w.node(&a, 1);
+        let fresh = w.node(&a, 2);
+        hashed.mark().store(0x1234_5678 << 32 | 0x42, std::sync::atomic::Ordering::Relaxed);
+        let buf = encode(&[Some(hashed), Some(fresh)], 1 << 20, copy_all).unwrap();
+        let copies = decode(&buf, &b, |id| w.class(id), &[]).unwrap();
+        let mark = |o: Option<ObjRef>| o.unwrap().mark().load(std::sync::atomic::Ordering::Relaxed);
+        assert_eq!(mark(copies[0]), 0x1234_5678 << 32, "the hash crosses, the lock bits do not");
+        assert_eq!(mark(copies[1]), 0, "no hash yet: none in the copy either");
+    }
+
+    #[test]
     fn the_quota_counts_the_token_table() {
         let w = world();
         let a = heap();
@@ -561,7 +592,7 @@ mod tests {
         // A token first met in the last object's slots still counts.
         let n = w.node(&a, 1);
         n.write::<u64>(32, ps[0].unwrap().slot());
-        let exact = 12 + 8 + 4 + 8 + (8 + 24);
+        let exact = 12 + 8 + 4 + 8 + (12 + 24);
         assert_eq!(encode(&[Some(n)], exact - 1, |o| w.classify(o)), Err(CopyError::Quota(exact - 1)));
         assert_eq!(encode(&[Some(n)], exact, |o| w.classify(o)).map(|b| b.len()), Ok(exact));
     }

@@ -409,6 +409,13 @@ impl Class {
     pub fn is_abstract(&self) -> bool {
         self.access & classfile::access::ACC_ABSTRACT != 0
     }
+    /// The enum class whose constant an instance of this class is (the class itself, or its
+    /// superclass for a constant with a body); None if this is not an enum's class.
+    pub fn enum_type(&'static self) -> Option<&'static Class> {
+        let is_enum = |k: &Class| k.super_class.is_some_and(|s| &*s.name == "java/lang/Enum");
+        if is_enum(self) { Some(self) } else { self.super_class.filter(|s| is_enum(s)) }
+    }
+
     pub fn is_array(&self) -> bool {
         matches!(self.kind, ClassKind::Array { .. })
     }

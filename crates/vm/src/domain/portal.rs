@@ -259,7 +259,7 @@ fn classify(source: &Arc<Domain>, target: &Domain, o: ObjRef, views: &mut Vec<Ar
     if refused(c) || !shared_with(c, target) {
         return Walk::Refuse;
     }
-    if let Some(e) = enum_type(c) {
+    if let Some(e) = c.enum_type() {
         if let Some(ordinal) = c.instance_field("ordinal").map(|f| o.read::<i32>(f.offset as usize)) {
             return Walk::Token(ENUM | (e.id.0 as u64) << 24 | ordinal as u64);
         }
@@ -302,11 +302,6 @@ fn shared_with(c: &'static Class, target: &Domain) -> bool {
 
 /// The enum type of an enum constant's class (the class itself, or its superclass for a
 /// constant with a body); None for other classes.
-fn enum_type(c: &'static Class) -> Option<&'static Class> {
-    let is_enum = |k: &Class| k.super_class.is_some_and(|s| &*s.name == "java/lang/Enum");
-    if is_enum(c) { Some(c) } else { c.super_class.filter(|s| is_enum(s)) }
-}
-
 /// Decodes a parcel into `t`'s domain: tokens are turned into objects first (this may run
 /// Java code), then the graph is rebuilt (no collection meanwhile).
 fn decode(t: &mut JThread, parcel: &Parcel) -> JResult<Vec<Option<ObjRef>>> {

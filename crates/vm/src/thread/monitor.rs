@@ -383,6 +383,19 @@ fn inflate(domain: &Domain, obj: ObjRef) -> Arc<Monitor> {
     }
 }
 
+/// An enum constant's identity hash: the same in every domain (from its enum's name and its
+/// ordinal), so that a hash table keyed by enum constants, copied across a portal (where each
+/// constant stands for the target domain's own), still finds them.
+fn enum_constant_hash(obj: ObjRef) -> Option<u32> {
+    let e = obj.class().enum_type()?;
+    let ordinal = obj.read::<i32>(e.instance_field("ordinal")?.offset as usize);
+    let mut h = rustc_hash::FxHasher::default();
+    std::hash::Hash::hash(&*e.name, &mut h);
+    std::hash::Hash::hash(&ordinal, &mut h);
+    let h = std::hash::Hasher::finish(&h);
+    Some(((h ^ (h >> 32)) as u32 & 0x7FFF_FFFF).max(1))
+}
+
 /// The identity hash of `obj`, assigned on first request.
 pub fn identity_hash(domain: &Domain, obj: ObjRef) -> i32 {
     let mark = obj.mark();
@@ -390,7 +403,7 @@ pub fn identity_hash(domain: &Domain, obj: ObjRef) -> i32 {
     if m >> 32 != 0 {
         return (m >> 32) as i32;
     }
-    let h = domain.new_identity_hash() as u64;
+    let h = enum_constant_hash(obj).unwrap_or_else(|| domain.new_identity_hash()) as u64;
     let mut cur = m;
     loop {
         if cur >> 32 != 0 {
