@@ -28,6 +28,7 @@ public class Portals {
         Kind flip(Kind k);
         String lookUp(Map<Kind, String> byKind, Kind k);
         int found(Map<Object, Integer> byIdentity, List<Object> keys);
+        boolean startsThread() throws InterruptedException;
         void spin();
         String domainName();
     }
@@ -69,6 +70,13 @@ public class Portals {
         }
         public Kind flip(Kind k) { return k == Kind.A ? Kind.B : Kind.A; }
         public String lookUp(Map<Kind, String> byKind, Kind k) { return byKind.get(k); }
+        public boolean startsThread() throws InterruptedException {
+            boolean[] ran = new boolean[1];
+            Thread th = new Thread(() -> ran[0] = true);
+            th.start();
+            th.join();
+            return ran[0];
+        }
         public int found(Map<Object, Integer> byIdentity, List<Object> keys) {
             int n = 0;
             for (Object k : keys) {
@@ -89,8 +97,9 @@ public class Portals {
     }
 
     public static class LimitedServer {
-        public static void main(String[] args) {
+        public static void main(String[] args) throws InterruptedException {
             Naming.register("limited", new StoreService());
+            Thread.sleep(Long.MAX_VALUE); // one of its two threads, until it is terminated
         }
     }
 
@@ -198,8 +207,9 @@ public class Portals {
         check(Naming.lookup("store", Store.class) == null, "names of ended domains are gone");
 
         // A call runs on the caller's OS thread, but its time is the service's.
-        Domain limited = Domain.create(DomainSpec.named("limited").classPath(cp).mainClass("Portals$LimitedServer").cpuTimeLimit(300));
+        Domain limited = Domain.create(DomainSpec.named("limited").classPath(cp).mainClass("Portals$LimitedServer").cpuTimeLimit(300).maxThreads(2));
         Store runaway = Naming.await("limited", Store.class, 10_000);
+        check(runaway.startsThread(), "a call visiting a domain is not one of its threads (maxThreads 2)");
         long before = main.stats().cpuTimeNanos();
         try {
             runaway.spin();

@@ -402,8 +402,7 @@ fn wake_threads(domain: &Domain) {
     crate::thread::monitor::wake_entrants(domain);
     for h in domain.threads.lock().values() {
         h.interrupted.store(true, Ordering::SeqCst);
-        let _permit = h.permit.lock();
-        h.permit_cond.notify_all();
+        h.wake();
     }
     let _p = domain.pending_refs.lock();
     domain.pending_refs_cond.notify_all();
@@ -487,9 +486,10 @@ impl Domain {
         self.non_daemon_cond.notify_all();
     }
 
-    /// Java threads of this domain that are alive.
+    /// Java threads of this domain that are alive (portal activations, other domains' calls
+    /// visiting, are not its threads).
     pub fn alive_java_threads(&self) -> u32 {
-        self.threads.lock().values().filter(|h| h.alive.load(Ordering::SeqCst)).count() as u32
+        self.threads.lock().values().filter(|h| !h.activation && h.alive.load(Ordering::SeqCst)).count() as u32
     }
 
     /// Whether `max_threads` forbids starting another thread (the threads the class library

@@ -180,9 +180,33 @@ pub struct ThreadHandle {
     pub id: u64,
     pub interrupted: Arc<std::sync::atomic::AtomicBool>,
     pub alive: AtomicBool,
-    /// LockSupport permit.
+    /// LockSupport permit; its condvar also wakes the thread from `sleep`.
     pub permit: Mutex<bool>,
     pub permit_cond: Condvar,
+    /// The monitor it waits on in `Object.wait`, for an interrupt to wake it.
+    pub waiting_on: Mutex<Option<Arc<Monitor>>>,
+    /// A portal activation (another domain's call visiting): not one of the domain's threads
+    /// for its thread limit and statistics.
+    pub activation: bool,
+}
+
+impl ThreadHandle {
+    pub fn new(id: u64, interrupted: Arc<std::sync::atomic::AtomicBool>, activation: bool) -> ThreadHandle {
+        let permit = Mutex::new(false);
+        ThreadHandle { id, interrupted, alive: AtomicBool::new(true), permit, permit_cond: Condvar::new(), waiting_on: Mutex::new(None), activation }
+    }
+
+    /// Wakes the thread from sleep, park or wait, to look at its interrupt flag (or its
+    /// domain's termination) at once.
+    pub fn wake(&self) {
+        {
+            let _permit = self.permit.lock();
+            self.permit_cond.notify_all();
+        }
+        if let Some(m) = self.waiting_on.lock().as_ref() {
+            m.wake_waiters();
+        }
+    }
 }
 
 #[derive(Default)]

@@ -176,7 +176,14 @@ fn object_wait(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     }
     let status = if timeout.is_some() { super::thread::TIMED_WAITING } else { super::thread::WAITING };
     super::thread::set_current_status(t, status);
+    let handle = super::thread::current_handle(t);
+    if let Some(h) = &handle {
+        *h.waiting_on.lock() = Some(mon.clone());
+    }
     let r = t.blocking(|| mon.wait(me, timeout, &|| flag.load(Ordering::SeqCst)));
+    if let Some(h) = &handle {
+        *h.waiting_on.lock() = None;
+    }
     super::thread::set_current_status(t, super::thread::RUNNABLE);
     match r {
         Ok(()) => Ok(0),

@@ -256,14 +256,10 @@ fn copy_swap_memory(_: &mut JThread, a: &[u64]) -> JResult<u64> {
     Ok(0)
 }
 
-fn current_handle(t: &JThread) -> Option<std::sync::Arc<crate::domain::ThreadHandle>> {
-    let th = t.thread_obj?;
-    t.domain.threads.lock().get(&th.addr()).cloned()
-}
 
 /// Unsafe.park(boolean isAbsolute, long time)
 fn park(t: &mut JThread, a: &[u64]) -> JResult<u64> {
-    let Some(h) = current_handle(t) else { return Ok(0) };
+    let Some(h) = super::thread::current_handle(t) else { return Ok(0) };
     let absolute = a[1] != 0;
     let time = a[2] as i64;
     let deadline = if absolute {

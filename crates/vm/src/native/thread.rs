@@ -2,7 +2,7 @@
 //! sleeping, interrupts, status, and the registry of a domain's live threads.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 
 use super::{Registry, nonnull, ret_bool};
 use crate::domain::ThreadHandle;
@@ -48,9 +48,15 @@ pub(crate) fn field_offset(o: ObjRef, name: &str) -> Option<usize> {
     o.class().instance_field(name).map(|f| f.offset as usize)
 }
 
+/// The handle of the calling thread (None before it has a Thread object).
+pub fn current_handle(t: &JThread) -> Option<Arc<ThreadHandle>> {
+    let th = t.thread_obj?;
+    t.domain.threads.lock().get(&th.addr()).cloned()
+}
+
 /// Records `th` as the Thread object of thread `t` in its domain.
 pub fn register_thread(t: &JThread, th: ObjRef) {
-    let h = Arc::new(ThreadHandle { id: t.id, interrupted: t.interrupted.clone(), alive: AtomicBool::new(true), permit: parking_lot::Mutex::new(false), permit_cond: parking_lot::Condvar::new() });
+    let h = Arc::new(ThreadHandle::new(t.id, t.interrupted.clone(), t.activation.is_some()));
     t.domain.threads.lock().insert(th.addr(), h);
     set_eetop(th, t.id);
     if let Some(off) = field_offset(th, "tid") {
@@ -96,15 +102,23 @@ fn sleep(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let deadline = std::time::Instant::now() + std::time::Duration::from_millis(ms as u64);
     set_current_status(t, TIMED_WAITING);
     let flag = t.interrupted.clone();
-    let interrupted = t.blocking(|| loop {
-        if flag.swap(false, Ordering::SeqCst) {
-            return true;
+    let handle = current_handle(t);
+    let interrupted = t.blocking(|| {
+        // On the permit's condvar, which `interrupt` notifies (the permit itself stays).
+        let lock = parking_lot::Mutex::new(false);
+        let cond = parking_lot::Condvar::new();
+        let (lock, cond) = handle.as_deref().map_or((&lock, &cond), |h| (&h.permit, &h.permit_cond));
+        let mut guard = lock.lock();
+        loop {
+            if flag.swap(false, Ordering::SeqCst) {
+                return true;
+            }
+            let now = std::time::Instant::now();
+            if now >= deadline {
+                return false;
+            }
+            cond.wait_for(&mut guard, deadline - now);
         }
-        let now = std::time::Instant::now();
-        if now >= deadline {
-            return false;
-        }
-        std::thread::sleep((deadline - now).min(std::time::Duration::from_millis(10)));
     });
     if interrupted {
         clear_interrupt_field(t);
@@ -119,9 +133,7 @@ fn interrupt0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let th = nonnull(t, a[0])?;
     if let Some(h) = t.domain.threads.lock().get(&th.addr()) {
         h.interrupted.store(true, Ordering::SeqCst);
-        // Wake it if it is parked (sleep and wait poll the flag).
-        let _permit = h.permit.lock();
-        h.permit_cond.notify_all();
+        h.wake();
     }
     Ok(0)
 }

@@ -103,6 +103,13 @@ impl Monitor {
         true
     }
 
+    /// Wakes every thread in the wait set to look at its interrupt flag (under the state lock,
+    /// so none misses it); the ones not interrupted wait on.
+    pub fn wake_waiters(&self) {
+        let _s = self.state.lock();
+        self.waitset.notify_all();
+    }
+
     /// Wakes every thread waiting to enter (under the state lock, so none misses it).
     fn wake_entrants(&self) {
         let _s = self.state.lock();
