@@ -96,6 +96,17 @@ public class Portals {
         }
     }
 
+    public static class TransientServer {
+        public static void main(String[] args) {
+            Naming.register("transient", new StoreService());
+        }
+    }
+
+    static int callOnce() throws Exception {
+        Store s = Naming.await("transient", Store.class, 10_000);
+        return s.size();
+    }
+
     public static class LimitedServer {
         public static void main(String[] args) throws InterruptedException {
             Naming.register("limited", new StoreService());
@@ -205,6 +216,16 @@ public class Portals {
             check(true, "calls into an ended domain fail: " + e.getMessage());
         }
         check(Naming.lookup("store", Store.class) == null, "names of ended domains are gone");
+
+        // A domain whose components are done lives while others hold its services.
+        Domain transientServer = Domain.create(DomainSpec.named("transient").classPath(cp).mainClass("Portals$TransientServer"));
+        check(callOnce() == 0 && !transientServer.awaitTermination(200), "a domain serving others lives on after its main");
+        Naming.unregister("transient");
+        for (int i = 0; i < 50 && transientServer.isAlive(); i++) {
+            System.gc(); // collects the portal, which releases the service
+            transientServer.awaitTermination(20);
+        }
+        check(transientServer.awaitTermination(10_000), "it ends when the last reference to its services is gone");
 
         // A call runs on the caller's OS thread, but its time is the service's.
         Domain limited = Domain.create(DomainSpec.named("limited").classPath(cp).mainClass("Portals$LimitedServer").cpuTimeLimit(300).maxThreads(2));

@@ -3,10 +3,11 @@
 //! accounting of its threads and CPU time, its limits, termination and its end.
 //!
 //! A domain ends when it is terminated (explicitly, past its CPU-time limit, or by
-//! `System.exit` in it) and its last thread has left, or when its main class and non-daemon
-//! threads have finished and it exports no service (then it terminates itself, which stops its
-//! daemon threads). Its `Domain` is then dropped from the VM's registry, a tombstone keeping
-//! its name and how it ended; the heap is freed with the last `Arc<Domain>`.
+//! `System.exit` in it) and its last thread has left, or when its components and non-daemon
+//! threads have finished and it exports no service, or no longer does (then it terminates
+//! itself, which stops its daemon threads). Its `Domain` is then dropped from the VM's
+//! registry, a tombstone keeping its name and how it ended; the heap is freed with the last
+//! `Arc<Domain>`.
 //!
 //! Termination never stops a thread from outside: it marks the domain killed (see
 //! `Safepoint::kill`), wakes its blocked threads, and each thread unwinds at its next safepoint
@@ -244,7 +245,7 @@ pub fn create(vm: &'static Vm, spec: Spec) -> Result<Arc<Domain>, CreateError> {
 /// the non-daemon threads, then end the domain unless it exports services.
 fn run_domain_main(vm: &'static Vm, domain: Arc<Domain>, components: Vec<Component>, booted: std::sync::mpsc::Sender<Result<(), String>>) {
     // Counted before the creator hears of the boot, so the launcher cannot miss it.
-    let _running = (!components.is_empty()).then(|| MainRunning::start(vm));
+    let running = (!components.is_empty()).then(|| MainRunning::start(vm));
     let mut t = match boot(vm, &domain) {
         Ok(t) => t,
         Err(e) => {
@@ -265,10 +266,13 @@ fn run_domain_main(vm: &'static Vm, domain: Arc<Domain>, components: Vec<Compone
     }
     crate::native::thread::exit_thread(&mut t);
     crate::native::thread::wait_for_non_daemon(&mut t);
-    if !domain.exports_services() {
-        // Its daemon threads stop the way a termination stops threads.
-        kill(vm, &domain, End::Finished);
-    }
+    // Its components are done (the launcher need not wait for it); a domain serving others
+    // lives on until the last reference to its services is gone.
+    drop(running);
+    let d = domain.clone();
+    t.blocking(|| d.await_unexported());
+    // Its daemon threads stop the way a termination stops threads.
+    kill(vm, &domain, End::Finished);
 }
 
 /// Gives a new domain its class library: a copy of the template if its heap can hold one,
@@ -408,6 +412,8 @@ fn wake_threads(domain: &Domain) {
     domain.pending_refs_cond.notify_all();
     let _n = domain.non_daemon.lock();
     domain.non_daemon_cond.notify_all();
+    let _e = domain.exported.lock();
+    domain.exported_cond.notify_all();
 }
 
 /// Records the end of a killed domain whose last thread has left.
@@ -507,6 +513,14 @@ impl Domain {
     /// Whether other domains hold portals to services of this domain.
     pub fn exports_services(&self) -> bool {
         !self.exported.lock().is_empty()
+    }
+
+    /// Waits until the domain exports no service (or is killed).
+    fn await_unexported(&self) {
+        let mut exported = self.exported.lock();
+        while !exported.is_empty() && !self.safepoint.is_killed() {
+            self.exported_cond.wait(&mut exported);
+        }
     }
 
     /// How the domain ended, waiting up to `timeout` (None: it has not ended by then).

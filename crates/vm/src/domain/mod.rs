@@ -138,6 +138,8 @@ pub struct Domain {
     pub main_group: Mutex<Option<ObjRef>>,
     /// Services this domain exports (objects other domains reach through portals), by id.
     pub exported: Mutex<FxHashMap<u64, ObjRef>>,
+    /// Notified when `exported` becomes empty.
+    pub exported_cond: Condvar,
     /// Portals held in this domain (proxy objects by address), each holding a reference to
     /// its service; the collector drops the entries of dead proxies, releasing the service.
     pub portals: Mutex<FxHashMap<usize, crate::domain::portal::PortalRef>>,
@@ -256,6 +258,7 @@ impl Domain {
             system_threads: AtomicU32::new(u32::MAX),
             main_group: Mutex::new(None),
             exported: Mutex::new(FxHashMap::default()),
+            exported_cond: Condvar::new(),
             portals: Mutex::new(FxHashMap::default()),
         })
     }

@@ -90,7 +90,11 @@ pub fn release(id: u64) {
         map.remove(&id)
     };
     if let Some(d) = gone.and_then(|s| s.domain.upgrade()) {
-        d.exported.lock().remove(&id);
+        let mut exported = d.exported.lock();
+        exported.remove(&id);
+        if exported.is_empty() {
+            d.exported_cond.notify_all();
+        }
     }
 }
 
