@@ -25,7 +25,7 @@ use super::{ClassPath, Domain, HeapSize, Limits};
 use crate::class::LoaderId;
 use crate::vm::Vm;
 
-/// Threads attached to a domain and the CPU time its threads have used.
+/// The CPU time a domain's threads have used.
 #[derive(Default)]
 pub struct CpuAccount {
     /// CPU time of threads that have left the domain.
@@ -33,16 +33,12 @@ pub struct CpuAccount {
     /// Time the domain's threads spent running portal activations of other domains (charged
     /// there): their CPU clocks counted it, so it is taken off.
     lent_nanos: u64,
-    /// Per attached thread (by VM thread id): how its time is measured.
-    live: FxHashMap<u64, Meter>,
-}
-
-/// How an attached thread's time is measured.
-enum Meter {
-    /// A thread of the domain: its CPU clock, and the clock's reading when it attached.
-    Cpu(libc::clockid_t, u64),
-    /// A portal activation (see `ActivationClock`).
-    Activation(Arc<ActivationClock>),
+    /// The domain's own attached threads (by VM thread id): their CPU clocks, and each clock's
+    /// reading when the thread attached.
+    live: FxHashMap<u64, (libc::clockid_t, u64)>,
+    /// The clocks of the portal activations kept for this domain, attached or not (registered
+    /// once, so that an attach or detach takes no lock).
+    activations: Vec<Arc<ActivationClock>>,
 }
 
 /// The time a portal activation runs, blocked time excluded, on the monotonic clock. A thread's
@@ -54,8 +50,10 @@ enum Meter {
 pub struct ActivationClock {
     /// Monotonic nanoseconds when it last started running (0: not running).
     since: std::sync::atomic::AtomicU64,
-    /// Time run before `since` in this attachment.
+    /// Time run before `since`, over the activation's life.
     run: std::sync::atomic::AtomicU64,
+    /// `run` when it last attached.
+    at_attach: std::sync::atomic::AtomicU64,
 }
 
 impl ActivationClock {
@@ -72,20 +70,22 @@ impl ActivationClock {
         }
     }
 
-    /// Time run so far in this attachment.
+    /// Time run so far, over the activation's life.
     fn read(&self) -> u64 {
         let since = self.since.load(Ordering::Relaxed);
         let running = if since == 0 { 0 } else { (crate::port::nano_time() as u64).saturating_sub(since) };
         self.run.load(Ordering::Relaxed) + running
     }
-}
 
-impl Meter {
-    fn read(&self) -> u64 {
-        match self {
-            Meter::Cpu(clock, start) => read_clock(*clock).unwrap_or(*start).saturating_sub(*start),
-            Meter::Activation(a) => a.read(),
-        }
+    fn attach(&self) {
+        self.at_attach.store(self.run.load(Ordering::Relaxed), Ordering::Relaxed);
+        self.start();
+    }
+
+    /// Detaches; returns the time run since it attached.
+    fn detach(&self) -> u64 {
+        self.stop();
+        self.run.load(Ordering::Relaxed) - self.at_attach.load(Ordering::Relaxed)
     }
 }
 
@@ -395,7 +395,9 @@ fn kill(vm: &'static Vm, domain: &Arc<Domain>, verdict: End) {
         domain.safepoint.kill();
     }
     wake_threads(domain);
-    if domain.cpu.lock().live.is_empty() {
+    // Paired with the fence in `thread_left`: the last thread to leave or this sees the other.
+    std::sync::atomic::fence(Ordering::SeqCst);
+    if domain.attached.load(Ordering::SeqCst) == 0 {
         bury(vm, domain);
     }
 }
@@ -432,40 +434,51 @@ fn bury(vm: &'static Vm, domain: &Domain) {
 
 impl Domain {
     /// A thread attaches to this domain (on its own OS thread). A portal activation brings the
-    /// clock it is measured by.
+    /// clock it is measured by (see `register_activation`).
     pub fn thread_entered(&self, thread: u64, activation: Option<&Arc<ActivationClock>>) {
-        let meter = match activation {
-            Some(a) => {
-                a.run.store(0, Ordering::Relaxed);
-                a.start();
-                Meter::Activation(a.clone())
-            }
+        self.attached.fetch_add(1, Ordering::SeqCst);
+        match activation {
+            Some(a) => a.attach(),
             None => {
                 let clock = own_cpu_clock();
-                Meter::Cpu(clock, read_clock(clock).unwrap_or(0))
+                let now = read_clock(clock).unwrap_or(0);
+                self.cpu.lock().live.insert(thread, (clock, now));
             }
-        };
-        self.cpu.lock().live.insert(thread, meter);
+        }
     }
 
     /// A thread leaves this domain (on its own OS thread); the last one to leave a killed
     /// domain ends it. Returns the time it was charged.
-    pub fn thread_left(&self, vm: &'static Vm, thread: u64) -> u64 {
-        let (charged, empty) = {
-            let mut cpu = self.cpu.lock();
-            let charged = cpu.live.remove(&thread).map_or(0, |m| {
-                if let Meter::Activation(a) = &m {
-                    a.stop();
-                }
-                m.read()
-            });
-            cpu.done_nanos += charged;
-            (charged, cpu.live.is_empty())
+    pub fn thread_left(&self, vm: &'static Vm, thread: u64, activation: Option<&Arc<ActivationClock>>) -> u64 {
+        let charged = match activation {
+            Some(a) => a.detach(),
+            None => {
+                let mut cpu = self.cpu.lock();
+                let charged = cpu.live.remove(&thread).map_or(0, |(clock, start)| read_clock(clock).unwrap_or(start).saturating_sub(start));
+                cpu.done_nanos += charged;
+                charged
+            }
         };
-        if empty && self.safepoint.is_killed() {
+        let left = self.attached.fetch_sub(1, Ordering::SeqCst) - 1;
+        std::sync::atomic::fence(Ordering::SeqCst);
+        if left == 0 && self.safepoint.is_killed() {
             bury(vm, self);
         }
         charged
+    }
+
+    /// Counts a new portal activation's run time as this domain's, until it is dropped.
+    pub fn register_activation(&self, a: &Arc<ActivationClock>) {
+        self.cpu.lock().activations.push(a.clone());
+    }
+
+    /// A portal activation is dropped: its run time becomes part of what is done.
+    pub fn unregister_activation(&self, a: &Arc<ActivationClock>) {
+        let mut cpu = self.cpu.lock();
+        if let Some(i) = cpu.activations.iter().position(|x| Arc::ptr_eq(x, a)) {
+            cpu.activations.swap_remove(i);
+            cpu.done_nanos += a.read();
+        }
     }
 
     /// Takes off time this domain's thread spent running a portal activation of another
@@ -477,8 +490,9 @@ impl Domain {
     /// CPU time used by this domain's threads while attached to it.
     pub fn cpu_nanos(&self) -> u64 {
         let cpu = self.cpu.lock();
-        let live: u64 = cpu.live.values().map(Meter::read).sum();
-        (cpu.done_nanos + live).saturating_sub(cpu.lent_nanos)
+        let own: u64 = cpu.live.values().map(|&(clock, start)| read_clock(clock).unwrap_or(start).saturating_sub(start)).sum();
+        let visiting: u64 = cpu.activations.iter().map(|a| a.read()).sum();
+        (cpu.done_nanos + own + visiting).saturating_sub(cpu.lent_nanos)
     }
 
     pub fn collections(&self) -> u64 {

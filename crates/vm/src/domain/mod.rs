@@ -126,8 +126,10 @@ pub struct Domain {
     pub limits: Limits,
     /// A ThreadDeath made at boot: what the threads of a terminated domain unwind with.
     pub death: Mutex<Option<ObjRef>>,
-    /// Threads attached to this domain now, with their CPU clocks (see `lifecycle`).
+    /// The CPU time of its threads (see `lifecycle`).
     pub cpu: Mutex<lifecycle::CpuAccount>,
+    /// Threads attached to it now (its own and portal activations).
+    pub attached: std::sync::atomic::AtomicUsize,
     /// How the domain ended (None while it runs), with a condvar to wait for the end.
     pub end: Mutex<Option<lifecycle::End>>,
     pub end_cond: Condvar,
@@ -250,6 +252,7 @@ impl Domain {
             limits,
             death: Mutex::new(None),
             cpu: Mutex::new(Default::default()),
+            attached: Default::default(),
             end: Mutex::new(None),
             end_cond: Condvar::new(),
             verdict: Mutex::new(None),

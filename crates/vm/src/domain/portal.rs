@@ -423,7 +423,9 @@ fn with_activation(vm: &'static Vm, domain: &Arc<Domain>, f: impl FnOnce(&mut JT
     });
     let mut t = cached.unwrap_or_else(|| {
         let mut t = vm.new_thread(domain.clone());
-        t.activation = Some(Default::default());
+        let clock = Arc::new(Default::default());
+        domain.register_activation(&clock);
+        t.activation = Some(clock);
         t
     });
     t.attach();

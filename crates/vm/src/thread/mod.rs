@@ -150,7 +150,7 @@ impl JThread {
         }
         self.attached = false;
         self.domain.safepoint.leave();
-        self.domain.thread_left(self.vm, self.id)
+        self.domain.thread_left(self.vm, self.id, self.activation.as_ref())
     }
 
     /// Argument `i` (a slot) of the running native method, read from the thread's stack, where
@@ -246,7 +246,10 @@ impl Drop for JThread {
     fn drop(&mut self) {
         if self.attached {
             self.domain.safepoint.leave();
-            self.domain.thread_left(self.vm, self.id);
+            self.domain.thread_left(self.vm, self.id, self.activation.as_ref());
+        }
+        if let Some(a) = &self.activation {
+            self.domain.unregister_activation(a);
         }
     }
 }

@@ -61,15 +61,12 @@ pub struct Safepoint {
     killed: AtomicBool,
     state: Mutex<State>,
     cond: Condvar,
-    /// Number of attached threads.
-    attached: Mutex<usize>,
 }
 
 impl Safepoint {
     /// Counts the calling OS thread as running (waiting out a collection or inspection in
     /// progress). A thread enters once, on its own OS thread, before it runs Java code.
     pub fn enter(&self) {
-        *self.attached.lock() += 1;
         let mut s = self.state.lock();
         while s.stopping() {
             self.cond.wait(&mut s);
@@ -79,7 +76,6 @@ impl Safepoint {
 
     /// The entered thread ends.
     pub fn leave(&self) {
-        *self.attached.lock() -= 1;
         let mut s = self.state.lock();
         s.running -= 1;
         self.cond.notify_all();
