@@ -111,6 +111,8 @@ fn boot_template(vm: &'static Vm) -> Result<Template, String> {
     drop(t);
     let image = domain.heap.old_space();
     check_frozen(vm, &domain, image)?;
+    // Only the image stays resident.
+    domain.heap.release_nursery();
     let started = domain.threads.lock().keys().map(|&a| ObjRef::from_addr(a)).filter(|o| *o != main).collect();
     Ok(Template { domain, image, main, started })
 }

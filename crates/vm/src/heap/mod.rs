@@ -561,6 +561,15 @@ impl Heap {
         Some(dst)
     }
 
+    /// Returns the pages of the nursery, which must be empty and stay so (a frozen domain
+    /// template), to the OS.
+    pub fn release_nursery(&self) {
+        debug_assert_eq!(self.nursery_used(), 0);
+        // SAFETY: [nursery_start, +nursery_size) lies inside this heap's mapping and holds no
+        // object (the nursery is empty); the pages read as zeroes if it is used again.
+        unsafe { libc::madvise(self.nursery_start as *mut libc::c_void, self.nursery_size, libc::MADV_DONTNEED) };
+    }
+
     /// Whether the heap holds large objects.
     pub fn has_large_objects(&self) -> bool {
         self.large_bytes.load(Ordering::Relaxed) != 0
