@@ -75,13 +75,15 @@ fn launch(run: args::Run) -> u8 {
     let Some(mut t) = start_vm(run.opts) else { return 1 };
     let code = match vm::vm::run_main(&mut t, &run.main_class, &run.args) {
         Ok(()) => 0,
-        Err(vm::vm::LaunchError::Message(m)) => {
-            eprintln!("{m}");
-            return 1;
-        }
-        Err(vm::vm::LaunchError::Uncaught) => {
-            vm::vm::dispatch_uncaught(&mut t);
+        // After an uncaught exception java waits for the other threads first.
+        Err(e @ vm::vm::LaunchError::Uncaught) => {
+            e.report(&mut t);
             1
+        }
+        // It exits at once when it could not start main.
+        Err(e) => {
+            e.report(&mut t);
+            return 1;
         }
     };
     wait_for_program(&mut t);

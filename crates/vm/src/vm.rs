@@ -424,6 +424,17 @@ pub enum LaunchError {
     Uncaught,
 }
 
+impl LaunchError {
+    /// Reports the failure as java's launcher does: its message on stderr, or the uncaught
+    /// exception through the thread's handler.
+    pub fn report(self, t: &mut JThread) {
+        match self {
+            LaunchError::Message(m) => eprintln!("{m}"),
+            LaunchError::Uncaught => dispatch_uncaught(t),
+        }
+    }
+}
+
 /// Loads the main class through the application loader and runs `main(String[])`.
 pub fn run_main(t: &mut JThread, main_class: &str, args: &[String]) -> Result<(), LaunchError> {
     let internal = main_class.replace('.', "/");

@@ -30,9 +30,6 @@ use crate::vm::Vm;
 pub struct CpuAccount {
     /// CPU time of threads that have left the domain.
     done_nanos: u64,
-    /// Time the domain's threads spent running portal activations of other domains (charged
-    /// there): their CPU clocks counted it, so it is taken off.
-    lent_nanos: u64,
     /// The domain's own attached threads (by VM thread id): their CPU clocks, and each clock's
     /// reading when the thread attached.
     live: FxHashMap<u64, (libc::clockid_t, u64)>,
@@ -64,17 +61,18 @@ impl ActivationClock {
 
     /// It stops running (detached, or blocked).
     pub fn stop(&self) {
-        let since = self.since.swap(0, Ordering::Relaxed);
-        if since != 0 {
-            self.run.fetch_add((crate::port::nano_time() as u64).saturating_sub(since), Ordering::Relaxed);
-        }
+        let running = Self::running_since(self.since.swap(0, Ordering::Relaxed));
+        self.run.fetch_add(running, Ordering::Relaxed);
     }
 
     /// Time run so far, over the activation's life.
     fn read(&self) -> u64 {
-        let since = self.since.load(Ordering::Relaxed);
-        let running = if since == 0 { 0 } else { (crate::port::nano_time() as u64).saturating_sub(since) };
-        self.run.load(Ordering::Relaxed) + running
+        self.run.load(Ordering::Relaxed) + Self::running_since(self.since.load(Ordering::Relaxed))
+    }
+
+    /// Time run since `since` (0: not running).
+    fn running_since(since: u64) -> u64 {
+        if since == 0 { 0 } else { (crate::port::nano_time() as u64).saturating_sub(since) }
     }
 
     fn attach(&self) {
@@ -279,24 +277,14 @@ fn run_domain_main(vm: &'static Vm, domain: Arc<Domain>, components: Vec<Compone
 /// else a boot from scratch. Returns its main thread, attached to the calling OS thread.
 fn boot(vm: &'static Vm, domain: &Arc<Domain>) -> Result<Box<crate::thread::JThread>, String> {
     match vm.domains.template(vm) {
-        Some(tpl) if tpl.image_bytes() <= domain.heap.capacity() / 2 => tpl.instantiate(vm, domain),
+        Some(tpl) if domain.heap.can_hold_image(tpl.image_bytes()) => tpl.instantiate(vm, domain),
         _ => crate::vm::boot_in(vm, domain.clone()).map_err(|e| e.to_string()),
     }
 }
 
 /// Runs a component's main in thread `t`, reporting a failure as java's launcher does.
 fn run_component(t: &mut crate::thread::JThread, c: &Component) {
-    let failed = match crate::vm::run_main(t, &c.main_class, &c.args) {
-        Ok(()) => false,
-        Err(crate::vm::LaunchError::Message(m)) => {
-            eprintln!("{m}");
-            true
-        }
-        Err(crate::vm::LaunchError::Uncaught) => {
-            crate::vm::dispatch_uncaught(t);
-            true
-        }
-    };
+    let failed = crate::vm::run_main(t, &c.main_class, &c.args).map_err(|e| e.report(t)).is_err();
     if failed && !t.in_dead_domain() {
         t.vm.domains.failed_components.fetch_add(1, Ordering::Relaxed);
     }
@@ -484,7 +472,7 @@ impl Domain {
     /// Takes off time this domain's thread spent running a portal activation of another
     /// domain (which was charged it).
     pub fn lent(&self, nanos: u64) {
-        self.cpu.lock().lent_nanos += nanos;
+        self.lent_nanos.fetch_add(nanos, Ordering::Relaxed);
     }
 
     /// CPU time used by this domain's threads while attached to it.
@@ -492,7 +480,7 @@ impl Domain {
         let cpu = self.cpu.lock();
         let own: u64 = cpu.live.values().map(|&(clock, start)| read_clock(clock).unwrap_or(start).saturating_sub(start)).sum();
         let visiting: u64 = cpu.activations.iter().map(|a| a.read()).sum();
-        (cpu.done_nanos + own + visiting).saturating_sub(cpu.lent_nanos)
+        (cpu.done_nanos + own + visiting).saturating_sub(self.lent_nanos.load(Ordering::Relaxed))
     }
 
     pub fn collections(&self) -> u64 {

@@ -538,18 +538,25 @@ impl Heap {
         self.reset_nursery();
     }
 
+    /// Whether an image of `len` bytes leaves this heap room for the program (it may take half).
+    pub fn can_hold_image(&self, len: usize) -> bool {
+        len <= self.max / 2
+    }
+
     /// Copies `len` bytes of objects from `src` (a domain template's old space, compacted) to
     /// the start of this heap's old space, which must be empty, and returns where they now
-    /// start. The caller relocates their references. None if they would not leave room for
-    /// the program (more than half the heap).
+    /// start. The caller relocates their references. None if the heap is not empty or
+    /// cannot hold them (`can_hold_image`).
     pub fn load_image(&self, src: usize, len: usize) -> Option<usize> {
-        if len > self.max / 2 || self.used() != 0 {
+        if !self.can_hold_image(len) || self.used() != 0 {
             return None;
         }
         let dst = self.space.load(Ordering::Relaxed);
-        // One call faults the pages in, instead of one fault per page while copying.
+        // One call faults the pages in, instead of one fault per page while copying (Linux
+        // 5.14; older kernels refuse it and the copy faults them in).
+        const MADV_POPULATE_WRITE: libc::c_int = 23; // not named by libc 0.2
         // SAFETY: [dst, dst+len) lies inside this heap's mapping; populating only commits it.
-        unsafe { libc::madvise(dst as *mut libc::c_void, len.next_multiple_of(4096), 23 /* MADV_POPULATE_WRITE */) };
+        unsafe { libc::madvise(dst as *mut libc::c_void, len.next_multiple_of(4096), MADV_POPULATE_WRITE) };
         // SAFETY: [dst, dst+len) is inside this heap's current old semispace, empty and owned
         // by the caller (the domain has no thread yet); [src, src+len) is a frozen template's
         // allocated old space, a different mapping nobody writes.

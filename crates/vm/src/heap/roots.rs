@@ -306,13 +306,21 @@ fn thread_roots(cp: &mut Copier, th: &mut JThread) {
     for h in th.handles.iter_mut() {
         cp.forward_slot(h);
     }
-    forward_opt(cp, &mut th.exception);
-    forward_opt(cp, &mut th.thread_obj);
+    map_opt(&mut th.exception, &mut |o| cp.forward(o));
+    map_opt(&mut th.thread_obj, &mut |o| cp.forward(o));
 }
 
-fn forward_opt(cp: &mut Copier, o: &mut Option<ObjRef>) {
+/// Replaces a reference held in an Option by `f` of it.
+fn map_opt(o: &mut Option<ObjRef>, f: &mut dyn FnMut(ObjRef) -> ObjRef) {
     if let Some(x) = *o {
-        *o = Some(cp.forward(x));
+        *o = Some(f(x));
+    }
+}
+
+/// Replaces a reference held in an atomic slot (0: none) by `f` of it.
+fn map_slot(a: &std::sync::atomic::AtomicU64, f: &mut dyn FnMut(ObjRef) -> ObjRef) {
+    if let Some(o) = super::from_slot(a.load(Ordering::Relaxed)) {
+        a.store(f(o).slot(), Ordering::Relaxed);
     }
 }
 
@@ -329,28 +337,15 @@ fn domain_roots(cp: &mut Copier, d: &Domain, vm: &crate::vm::Vm) {
 /// memory objects, portals) with `f` of it: the collector forwards them, a domain made from a
 /// template relocates them.
 pub fn for_each_table_ref(d: &Domain, vm: &crate::vm::Vm, f: &mut dyn FnMut(ObjRef) -> ObjRef) {
-    let mut slot = |a: &std::sync::atomic::AtomicU64| {
-        if let Some(o) = super::from_slot(a.load(Ordering::Relaxed)) {
-            a.store(f(o).slot(), Ordering::Relaxed);
-        }
-    };
     for id in 0..vm.classes.class_count() {
         let Some(st) = d.existing_class_state(id) else { continue };
-        slot(&st.mirror);
+        map_slot(&st.mirror, f);
         if let Some(consts) = st.cp_strings.get() {
-            consts.iter().for_each(&mut slot);
+            consts.iter().for_each(|c| map_slot(c, f));
         }
+        map_opt(&mut st.init_error.lock(), f);
     }
-    let mut opt = |o: &mut Option<ObjRef>| {
-        if let Some(x) = *o {
-            *o = Some(f(x));
-        }
-    };
-    for id in 0..vm.classes.class_count() {
-        if let Some(st) = d.existing_class_state(id) {
-            opt(&mut st.init_error.lock());
-        }
-    }
+    let mut opt = |o: &mut Option<ObjRef>| map_opt(o, f);
     opt(&mut d.boot_unnamed_module.lock());
     opt(&mut d.pending_refs.lock());
     opt(&mut d.oom_error.lock());

@@ -256,7 +256,6 @@ fn copy_swap_memory(_: &mut JThread, a: &[u64]) -> JResult<u64> {
     Ok(0)
 }
 
-
 /// Unsafe.park(boolean isAbsolute, long time)
 fn park(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let Some(h) = super::thread::current_handle(t) else { return Ok(0) };
