@@ -1,5 +1,3 @@
-import java.lang.reflect.Proxy;
-
 import jx.domain.Domain;
 import jx.domain.DomainSpec;
 import jx.naming.Naming;
@@ -42,7 +40,7 @@ public final class PortalCalls {
             System.out.println("FAILED no service \"bench\" registered within 10 s");
             System.exit(1);
         }
-        if (!Proxy.isProxyClass(portal.getClass())) {
+        if (!Portal.isPortal(portal)) {
             System.out.println("FAILED the lookup from another domain gave a " + portal.getClass().getName() + ", not a portal");
             ProxyCalls.failures++;
         }

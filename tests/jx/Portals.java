@@ -18,10 +18,16 @@ import jx.portal.PortalException;
  * during a call. Prints one "ok ..." line per check; throws on a failed one.
  */
 public class Portals {
-    public interface Store extends Portal {
+    public interface Sized extends Portal {
+        int size();
+    }
+
+    public interface Store extends Sized {
         void put(String k, Object v);
         Object get(String k);
-        int size();
+        double mix(long a, String s, double d, int[] xs, char c);
+        long twice(long v);
+        default String describe() { return "store in " + domainName(); }
         void fail(String msg);
         Greeter callBack(Greeter g);
         long sum(ReadOnlyMemory m);
@@ -54,6 +60,10 @@ public class Portals {
         public void put(String k, Object v) { map.put(k, v); }
         public Object get(String k) { return map.get(k); }
         public int size() { return map.size(); }
+        public double mix(long a, String s, double d, int[] xs, char c) {
+            return a + s.length() + d + xs[0] + xs[xs.length - 1] + c;
+        }
+        public long twice(long v) { return 2 * v; }
         public void fail(String msg) { throw new IllegalStateException("service says " + msg); }
         public Greeter callBack(Greeter g) {
             if (!g.greet("server").equals("hello server from app")) {
@@ -130,8 +140,17 @@ public class Portals {
         String cp = System.getProperty("java.class.path");
         Domain server = Domain.create(DomainSpec.named("server").classPath(cp).mainClass("Portals$Server"));
         Store store = Naming.await("store", Store.class, 10_000);
-        check(store != null && java.lang.reflect.Proxy.isProxyClass(store.getClass()), "a lookup in another domain gives a portal");
+        check(store != null && jx.portal.Portal.isPortal(store), "a lookup in another domain gives a portal");
         check(store.domainName().equals("server"), "the call runs in the service's domain");
+        check(store.mix(1L << 40, "abc", 0.5, new int[] {7, 8, 9}, 'A') == (1L << 40) + 3 + 0.5 + 7 + 9 + 65
+                && store.twice(-(1L << 50)) == -(1L << 51), "long, double, char, array and String parameters and results");
+        Sized sized = store;
+        check(sized.size() == 0 && store.describe().equals("store in server"),
+                "methods of superinterfaces and default methods run in the service's domain");
+        Store again = Naming.lookup("store", Store.class);
+        check(store.toString().startsWith("Portal[") && store.equals(store) && !store.equals(again)
+                && store.hashCode() == System.identityHashCode(store) && store.getClass() == again.getClass(),
+                "a portal's equals, hashCode and toString are its own");
 
         List<Integer> list = new ArrayList<>(List.of(1, 2, 3));
         store.put("list", list);
@@ -191,7 +210,7 @@ public class Portals {
 
         Naming.register("local", new StoreService());
         Store local = Naming.lookup("local", Store.class);
-        check(!java.lang.reflect.Proxy.isProxyClass(local.getClass()) && local.domainName().equals(main.name()), "in its own domain a service is itself");
+        check(!jx.portal.Portal.isPortal(local) && local.domainName().equals(main.name()), "in its own domain a service is itself");
         check(Naming.lookup("absent", Store.class) == null, "lookup of an absent name is null");
 
         Thread killer = new Thread(() -> {

@@ -8,4 +8,9 @@ package jx.portal;
  * the service's domain, run the method there, and copy the result (or the exception) back.
  * Within the service's own domain the service object itself is used, and calls are plain calls.
  */
-public interface Portal {}
+public interface Portal {
+    /** Whether {@code o} is a portal (a stub reaching a service of another domain). */
+    static boolean isPortal(Object o) {
+        return o instanceof PortalStub;
+    }
+}

@@ -1,35 +1,19 @@
 package jx.portal;
 
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.Method;
-
 /**
- * The invocation handler of a portal: names a service of another domain by the VM's id and
- * forwards every call to it. Made by the VM only.
+ * The superclass of every portal: the VM makes, per set of Portal interfaces, a final
+ * subclass implementing them whose methods are native calls into the service's domain
+ * ({@code crates/vm/src/domain/stub.rs}). {@code equals}, {@code hashCode} and
+ * {@code toString} are the portal's own and never cross. Made by the VM only.
  */
-final class PortalStub implements InvocationHandler {
-    private final long service;
+abstract class PortalStub {
+    /** The VM's id of the service this portal reaches (written by the VM). */
+    private long service;
 
-    private PortalStub(long service) {
-        this.service = service;
-    }
+    private PortalStub() {}
 
     @Override
-    public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
-        if (method.getDeclaringClass() == Object.class) {
-            switch (method.getName()) {
-                case "equals":
-                    return proxy == args[0];
-                case "hashCode":
-                    return System.identityHashCode(proxy);
-                case "toString":
-                    return "Portal[" + service + "]";
-                default:
-                    break;
-            }
-        }
-        return call(service, method, args);
+    public String toString() {
+        return "Portal[" + service + "]";
     }
-
-    private static native Object call(long service, Method method, Object[] args) throws Throwable;
 }

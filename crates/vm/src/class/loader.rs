@@ -634,6 +634,39 @@ impl ClassTable {
         }
     }
 
+    /// An instance method of a synthetic class (a lambda proxy, a portal stub), its code or
+    /// native still to be set.
+    pub fn synthetic_method(&self, c: &'static Class, name: &str, desc: &str, access: u16, index: u16) -> Method {
+        let (param_types, ret, slots) = parse_sig(desc);
+        Method {
+            class: c,
+            name: name.into(),
+            descriptor: desc.into(),
+            access,
+            id: self.next_method_id(),
+            index,
+            arg_slots: slots + 1,
+            param_types,
+            ret,
+            vtable_index: OnceLock::new(),
+            info: classfile::MethodInfo {
+                access_flags: access,
+                name: name.to_string(),
+                descriptor: desc.to_string(),
+                code: None,
+                exceptions: Vec::new(),
+                signature: None,
+                runtime_visible_annotations: None,
+                runtime_visible_parameter_annotations: None,
+                annotation_default: None,
+                runtime_visible_type_annotations: None,
+                method_parameters: Vec::new(),
+            },
+            prepared: OnceLock::new(),
+            native: OnceLock::new(),
+            intrinsic: None,
+        }
+    }
     /// Allocates a fresh method id (for synthetic methods).
     pub fn next_method_id(&self) -> u32 {
         self.next_method.fetch_add(1, Ordering::Relaxed)
@@ -692,7 +725,7 @@ impl ClassTable {
 }
 
 /// The superclass chain (java/lang/Object first) of a class whose superclass is `sup`.
-fn supers_of(sup: Option<&'static Class>) -> Vec<&'static Class> {
+pub(crate) fn supers_of(sup: Option<&'static Class>) -> Vec<&'static Class> {
     match sup {
         Some(s) => {
             let mut v = s.supers.clone();

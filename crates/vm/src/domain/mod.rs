@@ -23,6 +23,7 @@ use crate::thread::monitor::Monitor;
 pub mod image;
 pub mod lifecycle;
 pub mod portal;
+pub mod stub;
 
 /// DomainZero's id, and the id of the launcher's domain (the one `-cp ... Main` runs in);
 /// created domains are numbered from `FIRST_CREATED`.

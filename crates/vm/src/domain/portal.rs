@@ -3,9 +3,9 @@
 //! A *service* is an object of some domain that other domains reach: it is kept in its
 //! domain's `exported` table (a collector root) under a process-wide id, with a count of the
 //! references to it (portals in other domains, a Naming registration). A *portal* in another
-//! domain is a `java.lang.reflect.Proxy` implementing the service's Portal interfaces whose
-//! handler (`jx.portal.PortalStub`) names the service id; the domain's `portals` table holds a
-//! [`PortalRef`] per proxy, dropped by the collector when the proxy dies (releasing the
+//! domain is an instance of a stub class implementing the service's Portal interfaces
+//! ([`super::stub`]) that names the service id; the domain's `portals` table holds a
+//! [`PortalRef`] per portal, dropped by the collector when the portal dies (releasing the
 //! service). Within the service's own domain, the service object itself stands for it.
 //!
 //! A call never lets a thread run in two domains at once: the caller encodes the parameters
@@ -27,9 +27,10 @@ use std::sync::{Arc, Weak};
 
 use parking_lot::Mutex;
 use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
 
 use super::Domain;
-use crate::class::{BasicType, Class, LoaderId};
+use crate::class::{BasicType, Class, LoaderId, Method};
 use crate::graph::{self, CopyError, Walk};
 use crate::heap::layout::ARRAY_BASE;
 use crate::heap::{ObjRef, from_slot, to_slot};
@@ -40,7 +41,6 @@ use crate::vm::Vm;
 pub const CALL_QUOTA: usize = 16 << 20;
 
 const PORTAL_EXCEPTION: &str = "jx/portal/PortalException";
-const STUB: &str = "jx/portal/PortalStub";
 const PORTAL: &str = "jx/portal/Portal";
 
 /// Token kinds, in the top byte of a token.
@@ -158,23 +158,13 @@ pub fn export(domain: &Arc<Domain>, o: ObjRef) -> Option<u64> {
     Some(id)
 }
 
-/// The service id a portal proxy stands for (None if `o` is not a portal).
+/// The service id a portal stands for (None if `o` is not a portal).
 pub fn portal_service(o: ObjRef) -> Option<u64> {
-    let c = o.class();
-    if !c.super_class.is_some_and(|s| &*s.name == "java/lang/reflect/Proxy") {
-        return None;
-    }
-    let h = c.instance_field("h")?;
-    let stub = o.read_ref(h.offset as usize)?;
-    if &*stub.class().name != STUB {
-        return None;
-    }
-    let f = stub.class().instance_field("service")?;
-    Some(stub.read::<u64>(f.offset as usize))
+    super::stub::service_of(o)
 }
 
 /// What stands for service `id` in `t`'s domain: the service object itself in its own
-/// domain, else a new portal (a proxy holding a reference to the service).
+/// domain, else a new portal (a stub holding a reference to the service).
 pub fn materialize(t: &mut JThread, id: u64) -> JResult<ObjRef> {
     if owner_id(id) == Some(t.domain.id) {
         if let Some(&o) = t.domain.exported.lock().get(&id) {
@@ -193,23 +183,12 @@ pub fn materialize(t: &mut JThread, id: u64) -> JResult<ObjRef> {
             Err(_) => return Err(portal_exception(t, &format!("interface {} is not on this domain's class path", name.replace('/', ".")))),
         }
     }
-    // Initialized before the raw references below exist (an initializer may collect); from
-    // here to the call only the VM allocates, which never collects.
-    let stub_class = t.load_boot(STUB)?;
-    t.ensure_initialized(stub_class)?;
-    let proxy_class = t.load_boot("java/lang/reflect/Proxy")?;
-    t.ensure_initialized(proxy_class)?;
-    let interfaces = crate::native::reflect::class_array(t, &classes)?;
+    let stub_class = super::stub::stub_class(t, loader, &classes)?;
     let stub = t.alloc_object(stub_class)?;
-    let f = stub_class.instance_field("service").expect("PortalStub.service");
-    stub.write::<u64>(f.offset as usize, id);
-    let loader_obj = t.domain.loader_object(loader);
-    let desc = "(Ljava/lang/ClassLoader;[Ljava/lang/Class;Ljava/lang/reflect/InvocationHandler;)Ljava/lang/Object;";
-    let args = [to_slot(loader_obj), interfaces.slot(), stub.slot()];
-    let proxy = from_slot(t.call_static("java/lang/reflect/Proxy", "newProxyInstance", desc, &args)?).expect("newProxyInstance returned null");
+    super::stub::set_service(stub, id);
     acquire(id);
-    t.domain.portals.lock().insert(proxy.addr(), PortalRef(id));
-    Ok(proxy)
+    t.domain.portals.lock().insert(stub.addr(), PortalRef(id));
+    Ok(stub)
 }
 
 pub fn portal_exception(t: &mut JThread, msg: &str) -> Thrown {
@@ -217,6 +196,7 @@ pub fn portal_exception(t: &mut JThread, msg: &str) -> Thrown {
 }
 
 /// An encoded graph with what its tokens stand for.
+#[derive(Default)]
 pub struct Parcel {
     bytes: Vec<u8>,
     views: Vec<Arc<crate::memory::View>>,
@@ -371,10 +351,20 @@ fn materialize_token(t: &mut JThread, tok: u64, parcel: &Parcel) -> JResult<Opti
 
 /// How a call ended in the callee.
 enum Reply {
-    Returned(Parcel),
+    /// The result: its slot (a primitive) or, for a reference, the encoded object.
+    Returned(u64, Parcel),
     Threw(Parcel),
     /// The call could not be made (service gone, parameters not copyable, ...).
     Failed(String),
+}
+
+/// What a caller sends: the method, its argument slots (references zeroed), and the objects
+/// the reference arguments stand for, encoded in order.
+struct Request<'a> {
+    service: u64,
+    method: &'static Method,
+    slots: &'a [u64],
+    objects: Parcel,
 }
 
 thread_local! {
@@ -382,28 +372,41 @@ thread_local! {
     static ACTIVATIONS: RefCell<FxHashMap<u32, Box<JThread>>> = RefCell::new(FxHashMap::default());
 }
 
-/// Calls method `name``desc` of service `id` with the arguments in `args` (an Object[] of
-/// `t`'s domain, or None); returns the (boxed) result.
-pub fn call(t: &mut JThread, id: u64, name: &str, desc: &str, args: Option<ObjRef>) -> JResult<Option<ObjRef>> {
+/// The slot indexes of `m`'s reference parameters (not counting the receiver).
+fn ref_slots(m: &'static Method) -> impl Iterator<Item = usize> {
+    m.param_types.iter().scan(0usize, |at, ty| {
+        let here = *at;
+        *at += ty.slots();
+        Some((here, *ty))
+    })
+    .filter(|(_, ty)| *ty == BasicType::Ref)
+    .map(|(at, _)| at)
+}
+
+/// Calls service `id`'s implementation of interface method `m` with `args` (the argument
+/// slots of `t`'s domain, without the receiver); returns the result slot.
+pub fn call(t: &mut JThread, id: u64, m: &'static Method, args: &[u64]) -> JResult<u64> {
     let Some(callee) = owner(id) else {
         return Err(portal_exception(t, "the service's domain has ended"));
     };
-    let parcel = match encode(t, &[args], &callee) {
+    let roots: SmallVec<[Option<ObjRef>; 4]> = ref_slots(m).map(|i| from_slot(args[i])).collect();
+    let objects = match encode(t, &roots, &callee) {
         Ok(p) => p,
         Err(m) => return Err(portal_exception(t, &m)),
     };
+    let request = Request { service: id, method: m, slots: args, objects };
     let vm = t.vm;
     let caller = t.domain.clone();
-    let (reply, charged) = t.blocking(|| with_activation(vm, &callee, |a| serve(a, id, name, desc, &parcel, &caller)));
+    let (reply, charged) = t.blocking(|| with_activation(vm, &callee, |a| serve(a, &request, &caller)));
     if t.activation.is_none() {
         // This OS thread's CPU clock, which the caller's domain is measured by, ran the callee.
         caller.lent(charged);
     }
     match reply {
-        Reply::Returned(p) => Ok(decode(t, &p)?.first().copied().flatten()),
+        Reply::Returned(_, p) if m.ret == BasicType::Ref => Ok(to_slot(first(decode(t, &p)?))),
+        Reply::Returned(slot, _) => Ok(slot),
         Reply::Threw(p) => {
-            let e = decode(t, &p)?.first().copied().flatten();
-            t.exception = e;
+            t.exception = first(decode(t, &p)?);
             if t.exception.is_none() {
                 return Err(portal_exception(t, "the service threw an exception that could not be copied"));
             }
@@ -411,6 +414,10 @@ pub fn call(t: &mut JThread, id: u64, name: &str, desc: &str, args: Option<ObjRe
         }
         Reply::Failed(m) => Err(portal_exception(t, &m)),
     }
+}
+
+fn first(roots: Vec<Option<ObjRef>>) -> Option<ObjRef> {
+    roots.first().copied().flatten()
 }
 
 /// Runs `f` on this OS thread's activation of `domain` (attached for the duration); returns
@@ -453,16 +460,17 @@ fn with_activation(vm: &'static Vm, domain: &Arc<Domain>, f: impl FnOnce(&mut JT
 }
 
 /// The callee's side of a call: decode, invoke, encode the outcome for `caller`.
-fn serve(t: &mut JThread, id: u64, name: &str, desc: &str, parcel: &Parcel, caller: &Domain) -> Reply {
-    let outcome = invoke(t, id, name, desc, parcel);
+fn serve(t: &mut JThread, request: &Request, caller: &Domain) -> Reply {
+    let outcome = invoke(t, request);
     if t.in_dead_domain() {
         return Reply::Failed("the service's domain was terminated during the call".into());
     }
     match outcome {
-        Ok(r) => match encode(t, &[r], caller) {
-            Ok(p) => Reply::Returned(p),
+        Ok(r) if request.method.ret == BasicType::Ref => match encode(t, &[from_slot(r)], caller) {
+            Ok(p) => Reply::Returned(0, p),
             Err(m) => Reply::Failed(format!("the result: {m}")),
         },
+        Ok(r) => Reply::Returned(r, Parcel::default()),
         Err(Thrown) => {
             let Some(e) = t.exception.take() else { return Reply::Failed("the call failed".into()) };
             let h = t.handle(e);
@@ -479,29 +487,25 @@ fn serve(t: &mut JThread, id: u64, name: &str, desc: &str, parcel: &Parcel, call
     }
 }
 
-/// Decodes the arguments and calls the method on the service object.
-fn invoke(t: &mut JThread, id: u64, name: &str, desc: &str, parcel: &Parcel) -> JResult<Option<ObjRef>> {
-    let args = decode(t, parcel)?.first().copied().flatten();
-    let args_h = args.map(|a| t.handle(a));
-    let Some(&service) = t.domain.exported.lock().get(&id) else {
+/// Decodes the arguments and calls the service object's implementation of the method.
+fn invoke(t: &mut JThread, request: &Request) -> JResult<u64> {
+    let m = request.method;
+    // Decoding may run Java code (and collect) before it rebuilds the objects; from there
+    // to the call only the VM runs, which never collects.
+    let objects = decode(t, &request.objects)?;
+    let Some(&service) = t.domain.exported.lock().get(&request.service) else {
         return Err(portal_exception(t, "the service is gone"));
     };
-    let Some(m) = crate::class::loader::select_interface_method(service.class(), name, desc).filter(|m| !m.is_abstract()) else {
-        return Err(portal_exception(t, &format!("the service has no method {name}{desc}")));
+    let Some(target) = crate::class::loader::select_interface_method(service.class(), &m.name, &m.descriptor).filter(|m| !m.is_abstract()) else {
+        return Err(portal_exception(t, &format!("the service has no method {}{}", m.name, m.descriptor)));
     };
-    let service_h = t.handle(service);
-    let args = args_h.map(|h| t.handle_get(h));
-    let mut params = Vec::with_capacity(m.arg_slots as usize);
-    // Unpacking may load classes (and collect): the service is read again afterwards.
-    crate::native::reflect::unpack_args(t, m, args, &mut params)?;
-    let mut slots = vec![t.handle_get(service_h).slot()];
-    slots.extend_from_slice(&params);
-    let r = crate::interp::exec::call(t, m, &slots)?;
-    match m.ret {
-        BasicType::Void => Ok(None),
-        BasicType::Ref => Ok(from_slot(r)),
-        ty => crate::native::reflect::box_value(t, ty, r).map(Some),
+    let mut slots: SmallVec<[u64; 8]> = SmallVec::with_capacity(request.slots.len() + 1);
+    slots.push(service.slot());
+    slots.extend_from_slice(request.slots);
+    for (k, i) in ref_slots(m).enumerate() {
+        slots[1 + i] = to_slot(objects.get(k).copied().flatten());
     }
+    crate::interp::exec::call(t, target, &slots)
 }
 
 /// DomainZero's name service: names to service ids (each registration holds a reference).

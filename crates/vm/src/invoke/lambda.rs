@@ -338,7 +338,7 @@ pub fn spin(t: &mut JThread, caller: &'static Class, b: &Bootstrap) -> JResult<&
 
 fn proxy_method(table: &crate::class::loader::ClassTable, c: &'static Class, name: &str, desc: &str, index: u16, prep: Prepared) -> Method {
     let access = classfile::access::ACC_PUBLIC | if index > 0 { classfile::access::ACC_BRIDGE | classfile::access::ACC_SYNTHETIC } else { 0 };
-    let m = instance_method(table, c, name, desc, access, index);
+    let m = table.synthetic_method(c, name, desc, access, index);
     let _ = m.prepared.set(Ok(prep));
     m
 }
@@ -346,42 +346,9 @@ fn proxy_method(table: &crate::class::loader::ClassTable, c: &'static Class, nam
 /// `private final Object writeReplace()`, implemented by [`write_replace`].
 fn write_replace_method(table: &crate::class::loader::ClassTable, c: &'static Class, index: u16) -> Method {
     use classfile::access::{ACC_FINAL, ACC_NATIVE, ACC_PRIVATE};
-    let m = instance_method(table, c, "writeReplace", "()Ljava/lang/Object;", ACC_PRIVATE | ACC_FINAL | ACC_NATIVE, index);
+    let m = table.synthetic_method(c, "writeReplace", "()Ljava/lang/Object;", ACC_PRIVATE | ACC_FINAL | ACC_NATIVE, index);
     let _ = m.native.set(Some(write_replace as crate::native::NativeFn));
     m
-}
-
-/// An instance method of a proxy class, its code (or native) still to be set.
-fn instance_method(table: &crate::class::loader::ClassTable, c: &'static Class, name: &str, desc: &str, access: u16, index: u16) -> Method {
-    let (param_types, ret, slots) = crate::class::loader::parse_sig(desc);
-    Method {
-        class: c,
-        name: name.into(),
-        descriptor: desc.into(),
-        access,
-        id: table.next_method_id(),
-        index,
-        arg_slots: slots + 1,
-        param_types,
-        ret,
-        vtable_index: OnceLock::new(),
-        info: classfile::MethodInfo {
-            access_flags: access,
-            name: name.to_string(),
-            descriptor: desc.to_string(),
-            code: None,
-            exceptions: Vec::new(),
-            signature: None,
-            runtime_visible_annotations: None,
-            runtime_visible_parameter_annotations: None,
-            annotation_default: None,
-            runtime_visible_type_annotations: None,
-            method_parameters: Vec::new(),
-        },
-        prepared: OnceLock::new(),
-        native: OnceLock::new(),
-        intrinsic: None,
-    }
 }
 
 /// writeReplace of a serializable lambda: a `SerializedLambda` with the call site's facts and

@@ -1,16 +1,14 @@
-//! Natives of the jxvm API's portals and name service (`jx.portal.PortalStub`,
-//! `jx.naming.Naming`); the mechanism is `crate::domain::portal`.
+//! Natives of the jxvm API's name service (`jx.naming.Naming`; a portal's own
+//! methods are `crate::domain::stub`'s); the mechanism is `crate::domain::portal`.
 
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use super::{Registry, jlong, nonnull, obj};
+use super::{Registry, jlong, nonnull};
 use crate::domain::portal;
-use crate::heap::to_slot;
 use crate::thread::{JResult, JThread};
 
 pub fn register(r: &mut Registry) {
-    r.add("jx/portal/PortalStub", "call", "(JLjava/lang/reflect/Method;[Ljava/lang/Object;)Ljava/lang/Object;", call);
     let n = "jx/naming/Naming";
     r.add(n, "register0", "(Ljava/lang/String;Ljx/portal/Portal;)V", register_name);
     r.add(n, "lookup0", "(Ljava/lang/String;Ljava/lang/Class;J)Ljava/lang/Object;", lookup_name);
@@ -19,15 +17,6 @@ pub fn register(r: &mut Registry) {
         portal::unregister_name(&name);
         Ok(0)
     });
-}
-
-/// PortalStub.call(long service, Method method, Object[] args)
-fn call(t: &mut JThread, a: &[u64]) -> JResult<u64> {
-    let id = a[0];
-    let mo = nonnull(t, a[2])?;
-    let m = super::reflect::method_from_reflect(t, mo)?;
-    let r = portal::call(t, id, &m.name, &m.descriptor, obj(t.arg(3)))?;
-    Ok(to_slot(r))
 }
 
 /// Naming.register0(String name, Portal service)

@@ -1,11 +1,11 @@
 package kv;
 
-import java.lang.reflect.Proxy;
 import java.util.HashMap;
 import java.util.Map;
 
 import jx.domain.Domain;
 import jx.naming.Naming;
+import jx.portal.Portal;
 
 /**
  * A client of the "kv" service: writes its keys one by one and as one batch, reads them back,
@@ -34,7 +34,7 @@ public final class Client {
                 found++;
             }
         }
-        String how = Proxy.isProxyClass(kv.getClass()) ? "through a portal" : "by plain calls";
+        String how = Portal.isPortal(kv) ? "through a portal" : "by plain calls";
         System.out.println(who + ": in domain " + Domain.current().name() + ", read back " + found + " of " + 2 * n
                 + " values from the service in domain " + kv.domainName() + " " + how);
         if (found != 2 * n) {
