@@ -45,9 +45,9 @@ pub struct CpuAccount {
 /// what the callee is charged.
 #[derive(Default)]
 pub struct ActivationClock {
-    /// Monotonic nanoseconds when it last started running (0: not running).
+    /// `port::ticks` when it last started running (0: not running).
     since: std::sync::atomic::AtomicU64,
-    /// Time run before `since`, over the activation's life.
+    /// Ticks run before `since`, over the activation's life.
     run: std::sync::atomic::AtomicU64,
     /// `run` when it last attached.
     at_attach: std::sync::atomic::AtomicU64,
@@ -56,7 +56,7 @@ pub struct ActivationClock {
 impl ActivationClock {
     /// It runs (attached, or back from a blocking operation).
     pub fn start(&self) {
-        self.since.store((crate::port::nano_time() as u64).max(1), Ordering::Relaxed);
+        self.since.store(crate::port::ticks().max(1), Ordering::Relaxed);
     }
 
     /// It stops running (detached, or blocked).
@@ -65,14 +65,14 @@ impl ActivationClock {
         self.run.fetch_add(running, Ordering::Relaxed);
     }
 
-    /// Time run so far, over the activation's life.
+    /// Nanoseconds run so far, over the activation's life.
     fn read(&self) -> u64 {
-        self.run.load(Ordering::Relaxed) + Self::running_since(self.since.load(Ordering::Relaxed))
+        crate::port::ticks_to_nanos(self.run.load(Ordering::Relaxed) + Self::running_since(self.since.load(Ordering::Relaxed)))
     }
 
-    /// Time run since `since` (0: not running).
+    /// Ticks run since `since` (0: not running).
     fn running_since(since: u64) -> u64 {
-        if since == 0 { 0 } else { (crate::port::nano_time() as u64).saturating_sub(since) }
+        if since == 0 { 0 } else { crate::port::ticks().saturating_sub(since) }
     }
 
     fn attach(&self) {
@@ -80,9 +80,8 @@ impl ActivationClock {
         self.start();
     }
 
-    /// Detaches; returns the time run since it attached.
-    fn detach(&self) -> u64 {
-        self.stop();
+    /// Ticks run between its last attach and detach (what the caller's domain is credited).
+    pub fn ticks_attached(&self) -> u64 {
         self.run.load(Ordering::Relaxed) - self.at_attach.load(Ordering::Relaxed)
     }
 }
@@ -380,12 +379,10 @@ fn kill(vm: &'static Vm, domain: &Arc<Domain>, verdict: End) {
             return;
         }
         *v = Some(verdict);
-        domain.safepoint.kill();
     }
+    let nobody_attached = domain.safepoint.kill();
     wake_threads(domain);
-    // Paired with the fence in `thread_left`: the last thread to leave or this sees the other.
-    std::sync::atomic::fence(Ordering::SeqCst);
-    if domain.attached.load(Ordering::SeqCst) == 0 {
+    if nobody_attached {
         bury(vm, domain);
     }
 }
@@ -424,7 +421,6 @@ impl Domain {
     /// A thread attaches to this domain (on its own OS thread). A portal activation brings the
     /// clock it is measured by (see `register_activation`).
     pub fn thread_entered(&self, thread: u64, activation: Option<&Arc<ActivationClock>>) {
-        self.attached.fetch_add(1, Ordering::SeqCst);
         match activation {
             Some(a) => a.attach(),
             None => {
@@ -436,23 +432,19 @@ impl Domain {
     }
 
     /// A thread leaves this domain (on its own OS thread); the last one to leave a killed
-    /// domain ends it. Returns the time it was charged.
-    pub fn thread_left(&self, vm: &'static Vm, thread: u64, activation: Option<&Arc<ActivationClock>>) -> u64 {
-        let charged = match activation {
-            Some(a) => a.detach(),
+    /// domain (`last`, from `Safepoint::leave`) ends it.
+    pub fn thread_left(&self, vm: &'static Vm, thread: u64, activation: Option<&Arc<ActivationClock>>, last: bool) {
+        match activation {
+            Some(a) => a.stop(),
             None => {
                 let mut cpu = self.cpu.lock();
                 let charged = cpu.live.remove(&thread).map_or(0, |(clock, start)| read_clock(clock).unwrap_or(start).saturating_sub(start));
                 cpu.done_nanos += charged;
-                charged
             }
-        };
-        let left = self.attached.fetch_sub(1, Ordering::SeqCst) - 1;
-        std::sync::atomic::fence(Ordering::SeqCst);
-        if left == 0 && self.safepoint.is_killed() {
+        }
+        if last {
             bury(vm, self);
         }
-        charged
     }
 
     /// Counts a new portal activation's run time as this domain's, until it is dropped.
@@ -469,10 +461,10 @@ impl Domain {
         }
     }
 
-    /// Takes off time this domain's thread spent running a portal activation of another
-    /// domain (which was charged it).
-    pub fn lent(&self, nanos: u64) {
-        self.lent_nanos.fetch_add(nanos, Ordering::Relaxed);
+    /// Takes off time (`port::ticks`) this domain's thread spent running a portal activation
+    /// of another domain (which was charged it).
+    pub fn lent(&self, ticks: u64) {
+        self.lent_ticks.fetch_add(ticks, Ordering::Relaxed);
     }
 
     /// CPU time used by this domain's threads while attached to it.
@@ -480,7 +472,7 @@ impl Domain {
         let cpu = self.cpu.lock();
         let own: u64 = cpu.live.values().map(|&(clock, start)| read_clock(clock).unwrap_or(start).saturating_sub(start)).sum();
         let visiting: u64 = cpu.activations.iter().map(|a| a.read()).sum();
-        (cpu.done_nanos + own + visiting).saturating_sub(self.lent_nanos.load(Ordering::Relaxed))
+        (cpu.done_nanos + own + visiting).saturating_sub(crate::port::ticks_to_nanos(self.lent_ticks.load(Ordering::Relaxed)))
     }
 
     pub fn collections(&self) -> u64 {

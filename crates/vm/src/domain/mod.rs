@@ -129,12 +129,10 @@ pub struct Domain {
     pub death: Mutex<Option<ObjRef>>,
     /// The CPU time of its threads (see `lifecycle`).
     pub cpu: Mutex<lifecycle::CpuAccount>,
-    /// Threads attached to it now (its own and portal activations).
-    pub attached: std::sync::atomic::AtomicUsize,
-    /// Time its threads spent running portal activations of other domains (charged there):
-    /// their CPU clocks counted it, so `cpu_nanos` takes it off. Apart from `cpu`: every call
-    /// adds to it.
-    pub lent_nanos: AtomicU64,
+    /// Time (`port::ticks`) its threads spent running portal activations of other domains
+    /// (charged there): their CPU clocks counted it, so `cpu_nanos` takes it off. Apart from
+    /// `cpu`: every call adds to it.
+    pub lent_ticks: AtomicU64,
     /// How the domain ended (None while it runs), with a condvar to wait for the end.
     pub end: Mutex<Option<lifecycle::End>>,
     pub end_cond: Condvar,
@@ -257,8 +255,7 @@ impl Domain {
             limits,
             death: Mutex::new(None),
             cpu: Mutex::new(Default::default()),
-            attached: Default::default(),
-            lent_nanos: Default::default(),
+            lent_ticks: Default::default(),
             end: Mutex::new(None),
             end_cond: Condvar::new(),
             verdict: Mutex::new(None),

@@ -202,8 +202,9 @@ pub struct Parcel {
     views: Vec<Arc<crate::memory::View>>,
 }
 
-/// Encodes `roots` (objects of `t`'s domain) for domain `target`.
-fn encode(t: &JThread, roots: &[Option<ObjRef>], target: &Domain) -> Result<Parcel, String> {
+/// Encodes `roots` (objects of `t`'s domain) for the domain whose application loader is
+/// `target`.
+fn encode(t: &JThread, roots: &[Option<ObjRef>], target: LoaderId) -> Result<Parcel, String> {
     if roots.iter().all(Option::is_none) {
         // No arguments, a void result: nothing to copy (and no allocation).
         return Ok(Parcel { bytes: Vec::new(), views: Vec::new() });
@@ -228,7 +229,7 @@ fn encode(t: &JThread, roots: &[Option<ObjRef>], target: &Domain) -> Result<Parc
     }
 }
 
-fn classify(source: &Arc<Domain>, target: &Domain, o: ObjRef, views: &mut Vec<Arc<crate::memory::View>>, exports: &mut Vec<u64>) -> Walk {
+fn classify(source: &Arc<Domain>, target: LoaderId, o: ObjRef, views: &mut Vec<Arc<crate::memory::View>>, exports: &mut Vec<u64>) -> Walk {
     let c = o.class();
     if let Some(id) = portal_service(o) {
         return Walk::Token(SERVICE | id);
@@ -274,14 +275,15 @@ fn refused(c: &'static Class) -> bool {
     false
 }
 
-/// Whether domain `target` uses the very class `c` (shared code): a class of the JDK or of
-/// the API, or of the application loader both domains share (the same class path).
-fn shared_with(c: &'static Class, target: &Domain) -> bool {
+/// Whether the domain whose application loader is `target` uses the very class `c` (shared
+/// code): a class of the JDK or of the API, or of the application loader both domains share
+/// (the same class path).
+fn shared_with(c: &'static Class, target: LoaderId) -> bool {
     let mut k = c;
     while let Some(e) = k.array_component() {
         k = e;
     }
-    k.loader == LoaderId::BOOT || k.loader == LoaderId::PLATFORM || k.loader == target.app_loader
+    k.loader == LoaderId::BOOT || k.loader == LoaderId::PLATFORM || k.loader == target
 }
 
 /// The enum type of an enum constant's class (the class itself, or its superclass for a
@@ -368,8 +370,25 @@ struct Request<'a> {
 }
 
 thread_local! {
-    /// Portal activations of this OS thread, by domain id, detached between calls.
-    static ACTIVATIONS: RefCell<FxHashMap<u32, Box<JThread>>> = RefCell::new(FxHashMap::default());
+    /// Portal activations of this OS thread, detached between calls.
+    static ACTIVATIONS: RefCell<Activations> = RefCell::new(Activations::default());
+}
+
+#[derive(Default)]
+struct Activations {
+    /// At most one per domain (a nested call into a domain whose activation is in use makes
+    /// another, dropped after the call).
+    kept: Vec<Kept>,
+    /// The service called last and the id of its domain (a service never changes domain).
+    last: Option<(u64, u32)>,
+}
+
+/// A detached activation.
+struct Kept {
+    t: Box<JThread>,
+    /// Its domain's collection count when it detached: if unchanged at the next attach, its
+    /// Thread object has not moved.
+    collections: u64,
 }
 
 /// The slot indexes of `m`'s reference parameters (not counting the receiver).
@@ -386,22 +405,25 @@ fn ref_slots(m: &'static Method) -> impl Iterator<Item = usize> {
 /// Calls service `id`'s implementation of interface method `m` with `args` (the argument
 /// slots of `t`'s domain, without the receiver); returns the result slot.
 pub fn call(t: &mut JThread, id: u64, m: &'static Method, args: &[u64]) -> JResult<u64> {
-    let Some(callee) = owner(id) else {
+    let Some(mut activation) = take_activation(t.vm, id) else {
         return Err(portal_exception(t, "the service's domain has ended"));
     };
     let roots: SmallVec<[Option<ObjRef>; 4]> = ref_slots(m).map(|i| from_slot(args[i])).collect();
-    let objects = match encode(t, &roots, &callee) {
+    let objects = match encode(t, &roots, activation.t.domain.app_loader) {
         Ok(p) => p,
-        Err(m) => return Err(portal_exception(t, &m)),
+        Err(m) => {
+            keep_activation(activation);
+            return Err(portal_exception(t, &m));
+        }
     };
     let request = Request { service: id, method: m, slots: args, objects };
-    let vm = t.vm;
-    let caller = t.domain.clone();
-    let (reply, charged) = t.blocking(|| with_activation(vm, &callee, |a| serve(a, &request, &caller)));
+    let caller = t.domain.app_loader;
+    let reply = t.blocking(|| run_activation(&mut activation, |a| serve(a, &request, caller)));
     if t.activation.is_none() {
         // This OS thread's CPU clock, which the caller's domain is measured by, ran the callee.
-        caller.lent(charged);
+        t.domain.lent(activation.t.activation.as_ref().map_or(0, |c| c.ticks_attached()));
     }
+    keep_activation(activation);
     match reply {
         Reply::Returned(_, p) if m.ret == BasicType::Ref => Ok(to_slot(first(decode(t, &p)?))),
         Reply::Returned(slot, _) => Ok(slot),
@@ -420,47 +442,79 @@ fn first(roots: Vec<Option<ObjRef>>) -> Option<ObjRef> {
     roots.first().copied().flatten()
 }
 
-/// Runs `f` on this OS thread's activation of `domain` (attached for the duration); returns
-/// its reply and the time `domain` was charged for it.
-fn with_activation(vm: &'static Vm, domain: &Arc<Domain>, f: impl FnOnce(&mut JThread) -> Reply) -> (Reply, u64) {
-    let cached = ACTIVATIONS.with(|a| {
-        let mut a = a.borrow_mut();
-        a.retain(|_, t| !t.domain.safepoint.is_killed());
-        a.remove(&domain.id)
+/// This OS thread's detached activation of service `id`'s domain (made if there is none);
+/// None if that domain has ended.
+fn take_activation(vm: &'static Vm, id: u64) -> Option<Kept> {
+    let cached = ACTIVATIONS.with(|cell| {
+        let mut acts = cell.borrow_mut();
+        let (_, domain) = acts.last.filter(|&(service, _)| service == id)?;
+        let i = acts.kept.iter().position(|k| k.t.domain.id == domain)?;
+        Some(acts.kept.swap_remove(i)).filter(|k| !k.t.in_dead_domain())
     });
-    let mut t = cached.unwrap_or_else(|| {
+    if cached.is_some() {
+        return cached;
+    }
+    let domain = owner(id)?;
+    let found = ACTIVATIONS.with(|cell| {
+        let mut acts = cell.borrow_mut();
+        acts.kept.retain(|k| !k.t.in_dead_domain());
+        acts.last = Some((id, domain.id));
+        let i = acts.kept.iter().position(|k| k.t.domain.id == domain.id)?;
+        Some(acts.kept.swap_remove(i))
+    });
+    Some(found.unwrap_or_else(|| {
         let mut t = vm.new_thread(domain.clone());
         let clock = Arc::new(Default::default());
         domain.register_activation(&clock);
         t.activation = Some(clock);
-        t
-    });
-    t.attach();
-    if domain.safepoint.is_killed() {
-        return (Reply::Failed("the service's domain has ended".into()), t.detach());
+        Kept { t, collections: u64::MAX }
+    }))
+}
+
+/// Keeps a detached activation for the next call (unless its domain has ended, or this OS
+/// thread already keeps one for it).
+fn keep_activation(k: Kept) {
+    if k.t.in_dead_domain() {
+        return;
     }
-    // The Thread object may have moved while detached: the domain's thread table knows.
-    t.thread_obj = domain.thread_object(t.id);
+    ACTIVATIONS.with(|cell| {
+        let mut acts = cell.borrow_mut();
+        if !acts.kept.iter().any(|o| o.t.domain.id == k.t.domain.id) {
+            acts.kept.push(k);
+        }
+    });
+}
+
+/// Runs `f` on activation `k`, attached to its domain for the duration.
+fn run_activation(k: &mut Kept, f: impl FnOnce(&mut JThread) -> Reply) -> Reply {
+    let t = &mut k.t;
+    t.attach();
+    if t.in_dead_domain() {
+        t.detach();
+        return Reply::Failed("the service's domain has ended".into());
+    }
+    if t.thread_obj.is_none() || t.domain.collections() != k.collections {
+        // The Thread object may have moved while detached: the domain's thread table knows.
+        t.thread_obj = t.domain.thread_object(t.id);
+    }
     if t.thread_obj.is_none() {
         let name = format!("portal-{}", t.id);
-        if crate::vm::new_thread_object(&mut t, &name).is_err() {
-            let m = crate::vm::describe_exception(&mut t);
-            return (Reply::Failed(format!("cannot enter the service's domain: {m}")), t.detach());
+        if crate::vm::new_thread_object(t, &name).is_err() {
+            let m = crate::vm::describe_exception(t);
+            t.detach();
+            return Reply::Failed(format!("cannot enter the service's domain: {m}"));
         }
     }
-    let reply = f(&mut t);
+    let reply = f(t);
     t.exception = None;
     t.handles.clear();
-    let keep = !t.in_dead_domain();
-    let charged = t.detach();
-    if keep {
-        ACTIVATIONS.with(|a| a.borrow_mut().insert(domain.id, t));
-    }
-    (reply, charged)
+    k.collections = t.domain.collections();
+    t.detach();
+    reply
 }
 
 /// The callee's side of a call: decode, invoke, encode the outcome for `caller`.
-fn serve(t: &mut JThread, request: &Request, caller: &Domain) -> Reply {
+fn serve(t: &mut JThread, request: &Request, caller: LoaderId) -> Reply {
     let outcome = invoke(t, request);
     if t.in_dead_domain() {
         return Reply::Failed("the service's domain was terminated during the call".into());

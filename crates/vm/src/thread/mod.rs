@@ -143,14 +143,13 @@ impl JThread {
     /// Unregisters this thread from its domain's safepoint (the reverse of `attach`), for a
     /// portal activation kept for the next call. The thread must hold no reference then (its
     /// Thread object is found again through the domain's thread table).
-    /// Returns the time the domain was charged for it.
-    pub fn detach(&mut self) -> u64 {
+    pub fn detach(&mut self) {
         if !self.attached {
-            return 0;
+            return;
         }
         self.attached = false;
-        self.domain.safepoint.leave();
-        self.domain.thread_left(self.vm, self.id, self.activation.as_ref())
+        let last = self.domain.safepoint.leave();
+        self.domain.thread_left(self.vm, self.id, self.activation.as_ref(), last);
     }
 
     /// Argument `i` (a slot) of the running native method, read from the thread's stack, where
@@ -245,8 +244,8 @@ impl JThread {
 impl Drop for JThread {
     fn drop(&mut self) {
         if self.attached {
-            self.domain.safepoint.leave();
-            self.domain.thread_left(self.vm, self.id, self.activation.as_ref());
+            let last = self.domain.safepoint.leave();
+            self.domain.thread_left(self.vm, self.id, self.activation.as_ref(), last);
         }
         if let Some(a) = &self.activation {
             self.domain.unregister_activation(a);

@@ -24,6 +24,8 @@ use super::JThread;
 
 #[derive(Default)]
 struct State {
+    /// Attached threads (entered and not left), running or not.
+    entered: usize,
     /// Attached threads currently running (not stopped or blocked).
     running: usize,
     collecting: bool,
@@ -72,13 +74,17 @@ impl Safepoint {
             self.cond.wait(&mut s);
         }
         s.running += 1;
+        s.entered += 1;
     }
 
-    /// The entered thread ends.
-    pub fn leave(&self) {
+    /// The entered thread leaves. Returns whether it was the last thread of a killed domain
+    /// (which then ends: see `kill`).
+    pub fn leave(&self) -> bool {
         let mut s = self.state.lock();
         s.running -= 1;
+        s.entered -= 1;
         self.cond.notify_all();
+        s.entered == 0 && self.is_killed()
     }
 
     /// Called by a running thread when `requested` is set: stops (lending `t`) until the
@@ -96,11 +102,13 @@ impl Safepoint {
     }
 
     /// Marks the domain terminated: every poll of its threads now takes the slow path.
-    pub fn kill(&self) {
-        let _s = self.state.lock();
+    /// Returns whether no thread is entered (else the last to leave sees it: `leave`).
+    pub fn kill(&self) -> bool {
+        let s = self.state.lock();
         self.killed.store(true, Ordering::Release);
         self.requested.store(true, Ordering::Release);
         self.cond.notify_all();
+        s.entered == 0
     }
 
     /// Whether the domain was terminated (see `kill`).
