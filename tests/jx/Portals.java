@@ -27,6 +27,7 @@ public class Portals {
         Object get(String k);
         double mix(long a, String s, double d, int[] xs, char c);
         long twice(long v);
+        int count(int[] xs);
         default String describe() { return "store in " + domainName(); }
         void fail(String msg);
         Greeter callBack(Greeter g);
@@ -64,6 +65,7 @@ public class Portals {
             return a + s.length() + d + xs[0] + xs[xs.length - 1] + c;
         }
         public long twice(long v) { return 2 * v; }
+        public int count(int[] xs) { return xs.length; }
         public void fail(String msg) { throw new IllegalStateException("service says " + msg); }
         public Greeter callBack(Greeter g) {
             if (!g.greet("server").equals("hello server from app")) {
@@ -115,6 +117,12 @@ public class Portals {
     static int callOnce() throws Exception {
         Store s = Naming.await("transient", Store.class, 10_000);
         return s.size();
+    }
+
+    public static class SmallServer {
+        public static void main(String[] args) {
+            Naming.register("small", new StoreService());
+        }
     }
 
     public static class LimitedServer {
@@ -245,6 +253,18 @@ public class Portals {
             transientServer.awaitTermination(20);
         }
         check(transientServer.awaitTermination(10_000), "it ends when the last reference to its services is gone");
+
+        // Copies into a service that allocates nothing itself are collected all the same.
+        Domain small = Domain.create(DomainSpec.named("small").classPath(cp).mainClass("Portals$SmallServer").heapLimit(8 << 20));
+        Store smallStore = Naming.await("small", Store.class, 10_000);
+        int[] quarterMegabyte = new int[1 << 16];
+        long received = 0;
+        for (int i = 0; i < 200; i++) {
+            received += 4L * smallStore.count(quarterMegabyte);
+        }
+        check(received == 200L << 18 && small.isAlive() && small.stats().collections() > 0,
+                "a service that allocates nothing receives 50 MB through an 8 MB heap");
+        small.terminate();
 
         // A call runs on the caller's OS thread, but its time is the service's.
         Domain limited = Domain.create(DomainSpec.named("limited").classPath(cp).mainClass("Portals$LimitedServer").cpuTimeLimit(300).maxThreads(2));

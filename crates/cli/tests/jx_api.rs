@@ -98,7 +98,7 @@ fn portals_copy_pass_by_reference_and_fail_cleanly() {
     let dir = compile("Portals");
     for env in [&[][..], &[("JXVM_GC_STRESS", "1"), ("JXVM_GC_VERIFY", "1")][..]] {
         let out = run(&dir, "Portals", env);
-        let oks = checks(&out, 26);
+        let oks = checks(&out, 27);
         assert!(oks.contains(&"ok a Portal object becomes a service and comes home as itself"), "{out}");
     }
 }

@@ -67,14 +67,10 @@ pub enum Walk {
 }
 
 /// Where the reference slots of an object of class `c` are, as byte offsets from its start.
-fn ref_slots(c: &'static Class, o: ObjRef) -> Vec<usize> {
-    if c.is_array() {
-        if c.array_elem() != BasicType::Ref {
-            return Vec::new();
-        }
-        return (0..o.array_len()).map(|i| ARRAY_BASE + i * 8).collect();
-    }
-    c.ref_offsets.iter().map(|&off| off as usize).collect()
+fn ref_slots(c: &'static Class, o: ObjRef) -> impl Iterator<Item = usize> {
+    let elements = if c.is_array() && c.array_elem() == BasicType::Ref { o.array_len() } else { 0 };
+    let fields: &'static [u32] = if c.is_array() { &[] } else { &c.ref_offsets };
+    (0..elements).map(|i| ARRAY_BASE + i * 8).chain(fields.iter().map(|&off| off as usize))
 }
 
 /// Where an object's body starts and ends (from its start).
@@ -158,9 +154,7 @@ impl<F: FnMut(ObjRef) -> Walk> Encoder<F> {
         out.extend_from_slice(&(if c.is_array() { o.array_len() as u32 } else { INSTANCE }).to_le_bytes());
         out.extend_from_slice(&identity_hash(o).to_le_bytes());
         let at = out.len();
-        for off in start..end {
-            out.push(o.read::<u8>(off));
-        }
+        o.append_bytes(start, end, out);
         for slot in ref_slots(c, o) {
             let id = self.reference(from_slot(o.read::<u64>(slot)))?;
             let p = at + slot - start;
@@ -232,6 +226,13 @@ fn read_head(r: &mut Reader) -> Result<(usize, Vec<u64>), CopyError> {
     let count = r.u32()? as usize;
     let nroots = r.u32()?;
     Ok((count, r.u64s(nroots)?))
+}
+
+/// At most how many heap bytes [`decode`] allocates for `buf` (each object's record is its
+/// body plus 12 bytes; in the heap, its body plus a 16-byte header, rounded up to 8).
+pub fn heap_bytes(buf: &[u8]) -> usize {
+    let count = buf.get(4..8).map_or(0, |b| u32::from_le_bytes(b.try_into().expect("4 bytes")) as usize);
+    buf.len().saturating_add(count.saturating_mul(12))
 }
 
 /// The token table of a buffer written by [`encode`], in order: [`decode`] wants one object
@@ -352,18 +353,15 @@ fn copy_body(r: &mut Reader, o: ObjRef, limits: (usize, usize), pending: &mut Ve
     let c = o.class();
     let (start, end) = body(c, o);
     let bytes = r.bytes(end - start)?;
-    let slots = ref_slots(c, o);
-    for &slot in &slots {
+    for slot in ref_slots(c, o) {
         let at = slot - start;
         let id = u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
         if let Some(to) = link(id, limits.0, limits.1)? {
             pending.push(Pending { holder: o, slot, to });
         }
     }
-    for (i, &b) in bytes.iter().enumerate() {
-        o.write::<u8>(start + i, b);
-    }
-    for slot in slots {
+    o.write_bytes(start, bytes);
+    for slot in ref_slots(c, o) {
         o.write::<u64>(slot, 0);
     }
     Ok(())

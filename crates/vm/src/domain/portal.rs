@@ -286,14 +286,15 @@ fn shared_with(c: &'static Class, target: LoaderId) -> bool {
     k.loader == LoaderId::BOOT || k.loader == LoaderId::PLATFORM || k.loader == target
 }
 
-/// The enum type of an enum constant's class (the class itself, or its superclass for a
-/// constant with a body); None for other classes.
 /// Decodes a parcel into `t`'s domain: tokens are turned into objects first (this may run
 /// Java code), then the graph is rebuilt (no collection meanwhile).
 fn decode(t: &mut JThread, parcel: &Parcel) -> JResult<Vec<Option<ObjRef>>> {
     if parcel.bytes.is_empty() {
         return Ok(Vec::new());
     }
+    // Room first, as an allocation in Java would make it: the copies must not pile up in the
+    // old space of a domain that allocates nothing itself (decoding never collects).
+    crate::heap::roots::poll_alloc(t, graph::heap_bytes(&parcel.bytes))?;
     let tokens = match graph::tokens(&parcel.bytes) {
         Ok(v) => v,
         Err(_) => return Err(portal_exception(t, "malformed parcel")),

@@ -155,6 +155,23 @@ impl ObjRef {
         // is Java's data race semantics, not UB we rely on for soundness of the VM itself.
         unsafe { std::slice::from_raw_parts_mut(self.array_data() as *mut T, self.array_len()) }
     }
+    /// Appends bytes `[start, end)` of this object to `out`.
+    pub fn append_bytes(self, start: usize, end: usize, out: &mut Vec<u8>) {
+        let n = end - start;
+        out.reserve(n);
+        // SAFETY: [start, end) lies inside the object (callers take it from its class layout or
+        // array length); `out` has room for n more bytes, which the copy initializes.
+        unsafe {
+            std::ptr::copy_nonoverlapping(self.ptr(start), out.as_mut_ptr().add(out.len()), n);
+            out.set_len(out.len() + n);
+        }
+    }
+    /// Writes `bytes` into this object at byte `start`.
+    pub fn write_bytes(self, start: usize, bytes: &[u8]) {
+        // SAFETY: [start, start + bytes.len()) lies inside the object (as for `append_bytes`),
+        // and `bytes` is not heap memory of this object.
+        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), self.ptr(start), bytes.len()) }
+    }
     /// Copies `size` raw bytes of this object's body (after the header) to `dst`.
     pub fn copy_body_to(self, dst: ObjRef, size: usize) {
         let n = size - layout::HEADER_SIZE;
