@@ -31,7 +31,10 @@
 //! caller's policy (a `java.lang.Class` mirror or a Thread, say, is refused, or handled
 //! before), and what a class id or a token means is the caller's.
 
+use std::cell::RefCell;
+
 use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
 
 use crate::class::{BasicType, Class};
 use crate::heap::layout::{ARRAY_BASE, ARRAY_LENGTH, HEADER_SIZE};
@@ -91,24 +94,28 @@ fn prefix_len(roots: usize, tokens: usize) -> usize {
 /// included) whether to copy it, pass it as a token or refuse it; `quota` bounds the buffer's
 /// size.
 pub fn encode(roots: &[Option<ObjRef>], quota: usize, classify: impl FnMut(ObjRef) -> Walk) -> Result<Vec<u8>, CopyError> {
-    let mut e = Encoder { classify, seen: FxHashMap::default(), order: Vec::new(), tokens: Vec::new(), token_at: FxHashMap::default() };
-    let root_ids = roots.iter().map(|&r| e.reference(r)).collect::<Result<Vec<u64>, _>>()?;
-    let mut objects = Vec::with_capacity(64);
-    let mut next = 0;
-    while let Some(&o) = e.order.get(next) {
-        next += 1;
-        let (start, end) = body(o.class(), o);
-        if prefix_len(root_ids.len(), e.tokens.len()) + objects.len() + 8 + (end - start) > quota {
-            return Err(CopyError::Quota(quota));
-        }
-        e.write_object(o, &mut objects)?;
+    thread_local! {
+        static TABLES: RefCell<Tables> = RefCell::new(Tables::default());
     }
-    e.finish(&root_ids, &objects, quota)
+    TABLES.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut tables) => encode_with(&mut tables, roots, quota, classify),
+        // An encoding inside an encoding's classifier: fresh tables.
+        Err(_) => encode_with(&mut Tables::default(), roots, quota, classify),
+    })
 }
 
-/// The state of one [`encode`] walk.
-struct Encoder<F> {
-    classify: F,
+fn encode_with(tables: &mut Tables, roots: &[Option<ObjRef>], quota: usize, classify: impl FnMut(ObjRef) -> Walk) -> Result<Vec<u8>, CopyError> {
+    tables.reset();
+    let mut e = Encoder { classify, t: tables };
+    let r = e.walk(roots, quota);
+    e.t.reset();
+    r
+}
+
+/// The tables of an encoding, kept per thread and reused, so that copying a small graph
+/// allocates only its buffer.
+#[derive(Default)]
+struct Tables {
     /// Every object met so far, by address, with the reference written for it.
     seen: FxHashMap<usize, u64>,
     /// The objects to copy, by index (grows while their slots are walked).
@@ -116,31 +123,75 @@ struct Encoder<F> {
     /// The token table, and where each token value sits in it.
     tokens: Vec<u64>,
     token_at: FxHashMap<u64, u64>,
+    /// The objects written so far.
+    objects: Vec<u8>,
 }
 
-impl<F: FnMut(ObjRef) -> Walk> Encoder<F> {
+impl Tables {
+    /// Empties the tables (no object address outlives an encoding), dropping them if a big
+    /// graph made them big.
+    fn reset(&mut self) {
+        const KEEP: usize = 1 << 16;
+        if self.objects.capacity() > KEEP || self.order.capacity() > KEEP / 8 {
+            *self = Tables::default();
+            return;
+        }
+        self.seen.clear();
+        self.order.clear();
+        self.tokens.clear();
+        self.token_at.clear();
+        self.objects.clear();
+    }
+}
+
+/// The state of one [`encode`] walk.
+struct Encoder<'a, F> {
+    classify: F,
+    t: &'a mut Tables,
+}
+
+impl<F: FnMut(ObjRef) -> Walk> Encoder<'_, F> {
+    fn walk(&mut self, roots: &[Option<ObjRef>], quota: usize) -> Result<Vec<u8>, CopyError> {
+        let root_ids = roots.iter().map(|&r| self.reference(r)).collect::<Result<SmallVec<[u64; 4]>, _>>()?;
+        let mut objects = std::mem::take(&mut self.t.objects);
+        let mut next = 0;
+        let r = loop {
+            let Some(&o) = self.t.order.get(next) else { break self.finish(&root_ids, &objects, quota) };
+            next += 1;
+            let (start, end) = body(o.class(), o);
+            if prefix_len(root_ids.len(), self.t.tokens.len()) + objects.len() + 8 + (end - start) > quota {
+                break Err(CopyError::Quota(quota));
+            }
+            if let Err(e) = self.write_object(o, &mut objects) {
+                break Err(e);
+            }
+        };
+        self.t.objects = objects;
+        r
+    }
+
     /// The reference to write for `r`, classifying it the first time it is met.
     fn reference(&mut self, r: Option<ObjRef>) -> Result<u64, CopyError> {
         let Some(o) = r else { return Ok(0) };
-        if let Some(&id) = self.seen.get(&o.addr()) {
+        if let Some(&id) = self.t.seen.get(&o.addr()) {
             return Ok(id);
         }
         let id = match (self.classify)(o) {
             Walk::Copy => {
-                self.order.push(o);
-                self.order.len() as u64
+                self.t.order.push(o);
+                self.t.order.len() as u64
             }
             Walk::Token(t) => TOKEN_BIT | self.token(t),
             Walk::Refuse => return Err(CopyError::NotCopyable(o.class().java_name())),
         };
-        self.seen.insert(o.addr(), id);
+        self.t.seen.insert(o.addr(), id);
         Ok(id)
     }
 
     /// The position of token `t` in the table, adding it the first time.
     fn token(&mut self, t: u64) -> u64 {
-        let tokens = &mut self.tokens;
-        *self.token_at.entry(t).or_insert_with(|| {
+        let tokens = &mut self.t.tokens;
+        *self.t.token_at.entry(t).or_insert_with(|| {
             tokens.push(t);
             tokens.len() as u64 - 1
         })
@@ -165,8 +216,8 @@ impl<F: FnMut(ObjRef) -> Walk> Encoder<F> {
 
     /// The whole buffer: the prefix, then the objects already written.
     fn finish(&self, roots: &[u64], objects: &[u8], quota: usize) -> Result<Vec<u8>, CopyError> {
-        let len = prefix_len(roots.len(), self.tokens.len()) + objects.len();
-        let counts = (u32::try_from(self.order.len()), u32::try_from(roots.len()), u32::try_from(self.tokens.len()));
+        let len = prefix_len(roots.len(), self.t.tokens.len()) + objects.len();
+        let counts = (u32::try_from(self.t.order.len()), u32::try_from(roots.len()), u32::try_from(self.t.tokens.len()));
         let (Ok(count), Ok(nroots), Ok(ntokens)) = counts else { return Err(CopyError::Quota(quota)) };
         if len > quota {
             return Err(CopyError::Quota(quota));
@@ -177,7 +228,7 @@ impl<F: FnMut(ObjRef) -> Walk> Encoder<F> {
         out.extend_from_slice(&nroots.to_le_bytes());
         roots.iter().for_each(|id| out.extend_from_slice(&id.to_le_bytes()));
         out.extend_from_slice(&ntokens.to_le_bytes());
-        self.tokens.iter().for_each(|t| out.extend_from_slice(&t.to_le_bytes()));
+        self.t.tokens.iter().for_each(|t| out.extend_from_slice(&t.to_le_bytes()));
         out.extend_from_slice(objects);
         Ok(out)
     }
@@ -209,8 +260,8 @@ impl<'a> Reader<'a> {
     }
     /// `n` u64s (capacity bounded by what the buffer can hold, so a hostile count cannot
     /// reserve much).
-    fn u64s(&mut self, n: u32) -> Result<Vec<u64>, CopyError> {
-        let mut v = Vec::with_capacity((n as usize).min(self.remaining() / 8));
+    fn u64s(&mut self, n: u32) -> Result<SmallVec<[u64; 4]>, CopyError> {
+        let mut v = SmallVec::with_capacity((n as usize).min(self.remaining() / 8));
         for _ in 0..n {
             v.push(self.u64()?);
         }
@@ -219,7 +270,7 @@ impl<'a> Reader<'a> {
 }
 
 /// Reads the magic, object count and roots; leaves `r` at the token table.
-fn read_head(r: &mut Reader) -> Result<(usize, Vec<u64>), CopyError> {
+fn read_head(r: &mut Reader) -> Result<(usize, SmallVec<[u64; 4]>), CopyError> {
     if r.bytes(4)? != MAGIC {
         return Err(CopyError::Malformed("not an object graph"));
     }
@@ -237,7 +288,7 @@ pub fn heap_bytes(buf: &[u8]) -> usize {
 
 /// The token table of a buffer written by [`encode`], in order: [`decode`] wants one object
 /// (or null) for each.
-pub fn tokens(buf: &[u8]) -> Result<Vec<u64>, CopyError> {
+pub fn tokens(buf: &[u8]) -> Result<SmallVec<[u64; 4]>, CopyError> {
     let mut r = Reader { buf, at: 0 };
     read_head(&mut r)?;
     let n = r.u32()?;
@@ -278,24 +329,48 @@ struct Pending {
 /// Whatever the buffer holds, every reference slot of every object allocated here is null or a
 /// valid reference at all times, even when decoding fails half way (the abandoned objects stay
 /// in the heap until the next collection, and the heap verifier walks them).
-pub fn decode(
+pub fn decode(buf: &[u8], heap: &Heap, class_of: impl Fn(u32) -> Option<&'static Class>, tokens: &[Option<ObjRef>]) -> Result<Roots, CopyError> {
+    thread_local! {
+        static OBJECTS: RefCell<(Vec<ObjRef>, Vec<Pending>)> = const { RefCell::new((Vec::new(), Vec::new())) };
+    }
+    OBJECTS.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut scratch) => {
+            let (objects, pending) = &mut *scratch;
+            let r = decode_with(buf, heap, class_of, tokens, objects, pending);
+            // No object address outlives a decoding; big tables are not kept.
+            objects.clear();
+            pending.clear();
+            if objects.capacity() > 1 << 12 || pending.capacity() > 1 << 12 {
+                *scratch = (Vec::new(), Vec::new());
+            }
+            r
+        }
+        Err(_) => decode_with(buf, heap, class_of, tokens, &mut Vec::new(), &mut Vec::new()),
+    })
+}
+
+/// The roots of a decoded graph.
+pub type Roots = SmallVec<[Option<ObjRef>; 4]>;
+
+fn decode_with(
     buf: &[u8],
     heap: &Heap,
     class_of: impl Fn(u32) -> Option<&'static Class>,
     tokens: &[Option<ObjRef>],
-) -> Result<Vec<Option<ObjRef>>, CopyError> {
+    objects: &mut Vec<ObjRef>,
+    pending: &mut Vec<Pending>,
+) -> Result<Roots, CopyError> {
     let mut r = Reader { buf, at: 0 };
     let (count, root_ids) = read_head(&mut r)?;
-    let roots = root_ids.iter().map(|&id| link(id, count, tokens.len())).collect::<Result<Vec<_>, _>>()?;
+    let roots = root_ids.iter().map(|&id| link(id, count, tokens.len())).collect::<Result<SmallVec<[_; 4]>, _>>()?;
     let ntokens = r.u32()? as usize;
     r.bytes(ntokens.saturating_mul(8))?;
     // First pass: allocate every object and copy its body with the reference slots left null,
     // checking the references they are to hold.
-    let mut objects: Vec<ObjRef> = Vec::with_capacity(count.min(r.remaining() / 8));
-    let mut pending = Vec::new();
+    objects.reserve(count.min(r.remaining() / 8));
     for _ in 0..count {
         let o = alloc_object(&mut r, heap, &class_of)?;
-        copy_body(&mut r, o, (count, tokens.len()), &mut pending)?;
+        copy_body(&mut r, o, (count, tokens.len()), pending)?;
         objects.push(o);
     }
     // Second pass, which cannot fail: fill the slots (through the write barrier: an object may
@@ -304,7 +379,7 @@ pub fn decode(
         Link::Object(i) => Some(objects[i]),
         Link::Token(k) => tokens[k],
     };
-    for p in pending {
+    for p in pending.iter() {
         heap.write_slot(p.holder, p.slot, to_slot(target(p.to)));
     }
     Ok(roots.into_iter().map(|l| l.and_then(target)).collect())

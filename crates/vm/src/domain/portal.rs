@@ -288,9 +288,9 @@ fn shared_with(c: &'static Class, target: LoaderId) -> bool {
 
 /// Decodes a parcel into `t`'s domain: tokens are turned into objects first (this may run
 /// Java code), then the graph is rebuilt (no collection meanwhile).
-fn decode(t: &mut JThread, parcel: &Parcel) -> JResult<Vec<Option<ObjRef>>> {
+fn decode(t: &mut JThread, parcel: &Parcel) -> JResult<graph::Roots> {
     if parcel.bytes.is_empty() {
-        return Ok(Vec::new());
+        return Ok(graph::Roots::new());
     }
     // Room first, as an allocation in Java would make it: the copies must not pile up in the
     // old space of a domain that allocates nothing itself (decoding never collects).
@@ -439,7 +439,7 @@ pub fn call(t: &mut JThread, id: u64, m: &'static Method, args: &[u64]) -> JResu
     }
 }
 
-fn first(roots: Vec<Option<ObjRef>>) -> Option<ObjRef> {
+fn first(roots: graph::Roots) -> Option<ObjRef> {
     roots.first().copied().flatten()
 }
 
