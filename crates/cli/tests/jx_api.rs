@@ -103,6 +103,38 @@ fn portals_copy_pass_by_reference_and_fail_cleanly() {
     }
 }
 
+/// Copies the files of directory `from` into `to` (created).
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+    }
+}
+
+/// Domains whose class paths are different directories with the same component exchange its
+/// objects; a domain whose copy of a class differs refuses them (PortalException).
+#[test]
+fn components_cross_between_class_paths() {
+    let dir = compile("ClassPaths");
+    let twin = scratch("ClassPaths-twin");
+    copy_dir(&dir, &twin);
+    let odd = scratch("ClassPaths-odd");
+    copy_dir(&dir, &odd);
+    let variant = scratch("ClassPaths-variant");
+    let source = variant.join("CpEntry.java");
+    std::fs::write(&source, "class CpEntry { String name; long n; CpKind kind; CpEntry next; java.util.List<CpEntry> more; }\n").unwrap();
+    let ok = std::process::Command::new("javac").args(["--release", "17", "-cp"]).arg(&dir).arg("-d").arg(&odd).arg(&source).status().unwrap();
+    assert!(ok.success(), "javac of the variant CpEntry failed");
+    for env in [&[][..], &[("JXVM_GC_STRESS", "1"), ("JXVM_GC_VERIFY", "1")][..]] {
+        let out = jxvm().arg("-cp").arg(&dir).arg("ClassPaths").arg(&twin).arg(&odd).envs(env.iter().copied()).output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(out.status.success(), "ClassPaths failed:\n{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+        let oks = checks(&stdout, 9);
+        assert!(oks.contains(&"ok a class whose file differs does not cross: an object of class CpEntry cannot be passed across domains"), "{stdout}");
+    }
+}
+
 const TEMPLATE_CHECKS: &[&str] = &[
     "java.class.path is its class path",
     "the application loader finds its resources",

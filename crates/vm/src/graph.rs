@@ -59,10 +59,13 @@ pub enum CopyError {
 }
 
 /// What [`encode`] does with an object it meets, as the caller's classifier decides.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub enum Walk {
     /// Copy the object and walk on through its references.
     Copy,
+    /// Copy it as an object of this class (whose layout is the object's class's: the same
+    /// class file defined by the receiver's loader), and walk on.
+    CopyAs(&'static Class),
     /// Pass the object by reference as this external token; it is not walked.
     Token(u64),
     /// Fail the encoding with [`CopyError::NotCopyable`].
@@ -118,8 +121,9 @@ fn encode_with(tables: &mut Tables, roots: &[Option<ObjRef>], quota: usize, clas
 struct Tables {
     /// Every object met so far, by address, with the reference written for it.
     seen: FxHashMap<usize, u64>,
-    /// The objects to copy, by index (grows while their slots are walked).
-    order: Vec<ObjRef>,
+    /// The objects to copy, by index (grows while their slots are walked), with the class
+    /// each is written as.
+    order: Vec<(ObjRef, &'static Class)>,
     /// The token table, and where each token value sits in it.
     tokens: Vec<u64>,
     token_at: FxHashMap<u64, u64>,
@@ -156,13 +160,13 @@ impl<F: FnMut(ObjRef) -> Walk> Encoder<'_, F> {
         let mut objects = std::mem::take(&mut self.t.objects);
         let mut next = 0;
         let r = loop {
-            let Some(&o) = self.t.order.get(next) else { break self.finish(&root_ids, &objects, quota) };
+            let Some(&(o, class)) = self.t.order.get(next) else { break self.finish(&root_ids, &objects, quota) };
             next += 1;
             let (start, end) = body(o.class(), o);
             if prefix_len(root_ids.len(), self.t.tokens.len()) + objects.len() + 8 + (end - start) > quota {
                 break Err(CopyError::Quota(quota));
             }
-            if let Err(e) = self.write_object(o, &mut objects) {
+            if let Err(e) = self.write_object(o, class, &mut objects) {
                 break Err(e);
             }
         };
@@ -178,7 +182,11 @@ impl<F: FnMut(ObjRef) -> Walk> Encoder<'_, F> {
         }
         let id = match (self.classify)(o) {
             Walk::Copy => {
-                self.t.order.push(o);
+                self.t.order.push((o, o.class()));
+                self.t.order.len() as u64
+            }
+            Walk::CopyAs(class) => {
+                self.t.order.push((o, class));
                 self.t.order.len() as u64
             }
             Walk::Token(t) => TOKEN_BIT | self.token(t),
@@ -197,11 +205,12 @@ impl<F: FnMut(ObjRef) -> Walk> Encoder<'_, F> {
         })
     }
 
-    /// Appends `o` to `out`, classifying the objects its slots refer to.
-    fn write_object(&mut self, o: ObjRef, out: &mut Vec<u8>) -> Result<(), CopyError> {
+    /// Appends `o` to `out` as an object of `class`, classifying the objects its slots refer
+    /// to.
+    fn write_object(&mut self, o: ObjRef, class: &'static Class, out: &mut Vec<u8>) -> Result<(), CopyError> {
         let c = o.class();
         let (start, end) = body(c, o);
-        out.extend_from_slice(&c.id.0.to_le_bytes());
+        out.extend_from_slice(&class.id.0.to_le_bytes());
         out.extend_from_slice(&(if c.is_array() { o.array_len() as u32 } else { INSTANCE }).to_le_bytes());
         out.extend_from_slice(&identity_hash(o).to_le_bytes());
         let at = out.len();

@@ -251,7 +251,7 @@ impl ClassTable {
     }
 
     /// Bytes of class `name` on the class path of application loader `app`.
-    fn app_class_bytes(&self, app: LoaderId, name: &str) -> Option<Vec<u8>> {
+    pub(crate) fn app_class_bytes(&self, app: LoaderId, name: &str) -> Option<Vec<u8>> {
         if app == LoaderId::APP {
             return self.sources.app(name);
         }

@@ -13,11 +13,14 @@
 //! operation of its domain — runs a *portal activation* (a `JThread` of the callee domain, kept
 //! per OS thread for the next call) that decodes them into the callee's heap, calls the
 //! method, and encodes the result or the exception; back in its domain the caller decodes that.
+//! Primitive arguments and results go as they are, in slots; only references are encoded.
 //! What crosses by reference travels as a token: portals and objects implementing a Portal
 //! interface (which become services), memory objects (the view is shared, never copied), enum
-//! constants (the target domain's own constant). Classes, threads, loaders and classes the
-//! target domain does not share are refused (`PortalException`), as is a graph above the
-//! per-call quota.
+//! constants (the target domain's own constant). An object of a class the target domain does
+//! not share (another class path) is copied as that domain's class of the same name if its
+//! loader defines it from the same class file ([`class_there`]). Classes, threads, loaders and
+//! classes the target domain has no identical copy of are refused (`PortalException`), as is
+//! a graph above the per-call quota.
 //!
 //! Must never store a reference of one heap in another: everything crosses as bytes.
 
@@ -212,7 +215,8 @@ fn encode(t: &JThread, roots: &[Option<ObjRef>], target: LoaderId) -> Result<Par
     let mut views = Vec::new();
     let mut exports = Vec::new();
     let source = t.domain.clone();
-    let r = graph::encode(roots, CALL_QUOTA, |o| classify(&source, target, o, &mut views, &mut exports));
+    let vm = t.vm;
+    let r = graph::encode(roots, CALL_QUOTA, |o| classify(vm, &source, target, o, &mut views, &mut exports));
     match r {
         Ok(bytes) => Ok(Parcel { bytes, views }),
         Err(e) => {
@@ -229,7 +233,7 @@ fn encode(t: &JThread, roots: &[Option<ObjRef>], target: LoaderId) -> Result<Par
     }
 }
 
-fn classify(source: &Arc<Domain>, target: LoaderId, o: ObjRef, views: &mut Vec<Arc<crate::memory::View>>, exports: &mut Vec<u64>) -> Walk {
+fn classify(vm: &'static Vm, source: &Arc<Domain>, target: LoaderId, o: ObjRef, views: &mut Vec<Arc<crate::memory::View>>, exports: &mut Vec<u64>) -> Walk {
     let c = o.class();
     if let Some(id) = portal_service(o) {
         return Walk::Token(SERVICE | id);
@@ -241,13 +245,8 @@ fn classify(source: &Arc<Domain>, target: LoaderId, o: ObjRef, views: &mut Vec<A
             return Walk::Token(MEMORY | (views.len() - 1) as u64);
         }
     }
-    if refused(c) || !shared_with(c, target) {
+    if refused(c) {
         return Walk::Refuse;
-    }
-    if let Some(e) = c.enum_type() {
-        if let Some(ordinal) = c.instance_field("ordinal").map(|f| o.read::<i32>(f.offset as usize)) {
-            return Walk::Token(ENUM | (e.id.0 as u64) << 24 | ordinal as u64);
-        }
     }
     if !c.is_array() && extends_portal(c) {
         if let Some(id) = export(source, o) {
@@ -255,7 +254,16 @@ fn classify(source: &Arc<Domain>, target: LoaderId, o: ObjRef, views: &mut Vec<A
             return Walk::Token(SERVICE | id);
         }
     }
-    Walk::Copy
+    let Some(there) = class_there(vm, c, target) else {
+        return Walk::Refuse;
+    };
+    if let Some(e) = c.enum_type() {
+        let ordinal = c.instance_field("ordinal").map(|f| o.read::<i32>(f.offset as usize));
+        if let (Some(ordinal), Some(e)) = (ordinal, class_there(vm, e, target)) {
+            return Walk::Token(ENUM | (e.id.0 as u64) << 24 | ordinal as u64);
+        }
+    }
+    if std::ptr::eq(there, c) { Walk::Copy } else { Walk::CopyAs(there) }
 }
 
 /// Classes whose objects mean nothing in another domain (or carry VM state).
@@ -284,6 +292,45 @@ fn shared_with(c: &'static Class, target: LoaderId) -> bool {
         k = e;
     }
     k.loader == LoaderId::BOOT || k.loader == LoaderId::PLATFORM || k.loader == target
+}
+
+/// The class an object of class `c` is in the domain whose application loader is `target`:
+/// `c` itself if that domain shares it, else the class its loader defines from the same class
+/// file (a component on both class paths), whose superclasses and interfaces are in turn the
+/// same as `c`'s. None if there is no such class (absent, or a different class of that name).
+fn class_there(vm: &'static Vm, c: &'static Class, target: LoaderId) -> Option<&'static Class> {
+    type Found = FxHashMap<(u32, LoaderId), Option<&'static Class>>;
+    static FOUND: Mutex<Option<Found>> = Mutex::new(None);
+    if shared_with(c, target) {
+        return Some(c);
+    }
+    if let Some(&known) = FOUND.lock().as_ref().and_then(|m| m.get(&(c.id.0, target))) {
+        return known;
+    }
+    let found = same_class_there(vm, c, target);
+    FOUND.lock().get_or_insert_with(FxHashMap::default).insert((c.id.0, target), found);
+    found
+}
+
+fn same_class_there(vm: &'static Vm, c: &'static Class, target: LoaderId) -> Option<&'static Class> {
+    if let Some(e) = c.array_component() {
+        return vm.classes.array_of(class_there(vm, e, target)?).ok();
+    }
+    if !c.loader.is_app() {
+        return None;
+    }
+    let d = vm.classes.load(target, &c.name).ok().filter(|d| d.loader == target)?;
+    let same = |a: Option<&'static Class>, b: Option<&'static Class>| match (a, b) {
+        (Some(a), Some(b)) => class_there(vm, a, target).is_some_and(|x| std::ptr::eq(x, b)),
+        (a, b) => a.is_none() && b.is_none(),
+    };
+    let same_file = vm.classes.app_class_bytes(c.loader, &c.name)? == vm.classes.app_class_bytes(target, &d.name)?;
+    let same_supers = same(c.super_class, d.super_class)
+        && c.interfaces.len() == d.interfaces.len()
+        && c.interfaces.iter().zip(&d.interfaces).all(|(&a, &b)| same(Some(a), Some(b)));
+    // Implied by the above; checked because the copier relies on it.
+    let same_layout = c.instance_size == d.instance_size && c.ref_offsets == d.ref_offsets;
+    (same_file && same_supers && same_layout).then_some(d)
 }
 
 /// Decodes a parcel into `t`'s domain: tokens are turned into objects first (this may run
