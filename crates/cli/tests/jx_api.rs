@@ -103,6 +103,16 @@ fn portals_copy_pass_by_reference_and_fail_cleanly() {
     }
 }
 
+/// Termination stops threads blocked in accept, pipe and FIFO reads, a FIFO open and a
+/// process wait.
+#[test]
+fn termination_stops_threads_blocked_in_system_calls() {
+    let dir = compile("BlockedIo");
+    let out = run(&dir, "BlockedIo", &[]);
+    let oks = checks(&out, 11);
+    assert!(oks.contains(&"ok fifo-read: terminated while blocked in a system call"), "{out}");
+}
+
 /// Copies the files of directory `from` into `to` (created).
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();

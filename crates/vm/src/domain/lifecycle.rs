@@ -384,16 +384,41 @@ fn kill(vm: &'static Vm, domain: &Arc<Domain>, verdict: End) {
     wake_threads(domain);
     if nobody_attached {
         bury(vm, domain);
+    } else {
+        keep_cancelling(domain);
     }
 }
 
+/// Interrupts the blocking system calls of a killed domain's threads again and again until
+/// it ends: a wake-up signal that lands just before a thread enters its call is lost.
+fn keep_cancelling(domain: &Arc<Domain>) {
+    let d = domain.clone();
+    let reaper = move || loop {
+        {
+            let mut end = d.end.lock();
+            if end.is_none() {
+                d.end_cond.wait_for(&mut end, std::time::Duration::from_millis(50));
+            }
+            if end.is_some() {
+                return;
+            }
+        }
+        for h in d.threads.lock().values().filter(|h| h.alive.load(Ordering::SeqCst)) {
+            h.cancel_system_calls();
+        }
+    };
+    let _ = std::thread::Builder::new().name(format!("jxvm-reaper-{}", domain.id)).spawn(reaper);
+}
+
 /// Wakes every blocked thread of a killed domain: sleeping, waiting and parked threads see
-/// their interrupt; threads entering a monitor give up; the reference handler sees its queue.
+/// their interrupt; threads entering a monitor give up; the reference handler sees its queue;
+/// system calls are interrupted and fail from now on (`ThreadHandle::cancel_system_calls`).
 fn wake_threads(domain: &Domain) {
     crate::thread::monitor::wake_entrants(domain);
     for h in domain.threads.lock().values() {
         h.interrupted.store(true, Ordering::SeqCst);
         h.wake();
+        h.cancel_system_calls();
     }
     let _p = domain.pending_refs.lock();
     domain.pending_refs_cond.notify_all();

@@ -195,12 +195,16 @@ pub struct ThreadHandle {
     /// A portal activation (another domain's call visiting): not one of the domain's threads
     /// for its thread limit and statistics.
     pub activation: bool,
+    /// Its OS thread (`port::current_thread_token`) and that thread's cancellation flag, once
+    /// it runs there (not for activations, whose OS thread is the caller's): termination
+    /// cancels its blocking system calls.
+    pub os_thread: Mutex<Option<(i64, Arc<AtomicBool>)>>,
 }
 
 impl ThreadHandle {
     pub fn new(id: u64, interrupted: Arc<std::sync::atomic::AtomicBool>, activation: bool) -> ThreadHandle {
         let permit = Mutex::new(false);
-        ThreadHandle { id, interrupted, alive: AtomicBool::new(true), permit, permit_cond: Condvar::new(), waiting_on: Mutex::new(None), activation }
+        ThreadHandle { id, interrupted, alive: AtomicBool::new(true), permit, permit_cond: Condvar::new(), waiting_on: Mutex::new(None), activation, os_thread: Mutex::new(None) }
     }
 
     /// Wakes the thread from sleep, park or wait, to look at its interrupt flag (or its
@@ -212,6 +216,15 @@ impl ThreadHandle {
         }
         if let Some(m) = self.waiting_on.lock().as_ref() {
             m.wake_waiters();
+        }
+    }
+
+    /// Stops the thread's blocking system calls for good (its domain is terminated): they
+    /// fail with EINTR from now on, and the one it may be blocked in is interrupted.
+    pub fn cancel_system_calls(&self) {
+        if let Some((token, cancel)) = self.os_thread.lock().as_ref() {
+            cancel.store(true, Ordering::SeqCst);
+            let _ = crate::port::wake_thread(*token);
         }
     }
 }

@@ -57,12 +57,23 @@ pub fn current_handle(t: &JThread) -> Option<Arc<ThreadHandle>> {
 /// Records `th` as the Thread object of thread `t` in its domain.
 pub fn register_thread(t: &JThread, th: ObjRef) {
     let h = Arc::new(ThreadHandle::new(t.id, t.interrupted.clone(), t.activation.is_some()));
+    if t.is_attached() {
+        record_os_thread(t, &h);
+    }
     t.domain.threads.lock().insert(th.addr(), h);
     set_eetop(th, t.id);
     if let Some(off) = field_offset(th, "tid") {
         if th.read::<i64>(off) == 0 {
             th.write::<i64>(off, t.id as i64);
         }
+    }
+}
+
+/// Notes the OS thread `t` runs on (the calling one), for termination to cancel its blocking
+/// system calls; not for portal activations (the OS thread is the caller's).
+fn record_os_thread(t: &JThread, h: &ThreadHandle) {
+    if t.activation.is_none() {
+        *h.os_thread.lock() = Some((crate::port::current_thread_token(), crate::port::cancellation()));
     }
 }
 
@@ -189,6 +200,9 @@ pub fn start_java_thread(vm: &'static crate::vm::Vm, domain: &Arc<crate::domain:
     let name = format!("jxvm-{}", nt.id);
     let spawned = std::thread::Builder::new().name(name).stack_size(vm.thread_stack_size()).spawn(move || {
         nt.attach();
+        if let Some(h) = nt.domain.threads.lock().values().find(|h| h.id == nt.id) {
+            record_os_thread(&nt, h);
+        }
         // Collections between start0 and here moved the Thread object; the domain's thread
         // table (re-keyed by every collection) knows where it is now.
         if let Some(th) = nt.domain.thread_object(nt.id) {

@@ -27,9 +27,13 @@ fn cpath(path: &[u8]) -> FsResult<CString> {
     CString::new(path).map_err(|_| libc::EINVAL)
 }
 
-/// Runs `f` until it does not fail with EINTR; maps -1 to the errno.
+/// Runs `f` until it does not fail with EINTR (unless the thread's blocking calls are
+/// cancelled: then EINTR); maps -1 to the errno.
 fn restartable<T: Copy + PartialEq + From<i8>>(mut f: impl FnMut() -> T) -> FsResult<T> {
     loop {
+        if super::cancelled() {
+            return Err(libc::EINTR);
+        }
         let r = f();
         if r != T::from(-1) {
             return Ok(r);

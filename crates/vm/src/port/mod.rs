@@ -197,6 +197,22 @@ pub fn current_thread_token() -> i64 {
     unsafe { libc::gettid() as i64 }
 }
 
+thread_local! {
+    static CANCELLED: std::sync::Arc<std::sync::atomic::AtomicBool> = Default::default();
+}
+
+/// The calling OS thread's cancellation flag. Once it is set, the thread's system calls that
+/// retry on EINTR give up with EINTR instead (or do not start); [`wake_thread`] interrupts the
+/// one it is blocked in. For stopping the threads of a terminated domain.
+pub fn cancellation() -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+    CANCELLED.with(|c| c.clone())
+}
+
+/// Whether the calling thread's blocking system calls are cancelled (see [`cancellation`]).
+pub fn cancelled() -> bool {
+    CANCELLED.with(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+}
+
 /// Sends the wake-up signal to the thread of `token` in this process. A token of a thread
 /// that has ended fails with ESRCH (tgkill checks the thread group, so no other process is
 /// ever signalled); the handler is installed first, so the signal can never kill the process.
@@ -286,7 +302,7 @@ pub fn write_all(fd: i32, mut data: &[u8]) -> Result<(), PortError> {
         let n = unsafe { libc::write(fd, data.as_ptr() as *const libc::c_void, data.len()) };
         if n < 0 {
             let e = std::io::Error::last_os_error();
-            if e.kind() == std::io::ErrorKind::Interrupted {
+            if e.kind() == std::io::ErrorKind::Interrupted && !cancelled() {
                 continue;
             }
             return Err(PortError::from_io(e));
@@ -302,7 +318,7 @@ pub fn read(fd: i32, buf: &mut [u8]) -> Result<usize, PortError> {
         let n = unsafe { libc::read(fd, buf.as_mut_ptr() as *mut libc::c_void, buf.len()) };
         if n < 0 {
             let e = std::io::Error::last_os_error();
-            if e.kind() == std::io::ErrorKind::Interrupted {
+            if e.kind() == std::io::ErrorKind::Interrupted && !cancelled() {
                 continue;
             }
             return Err(PortError::from_io(e));

@@ -377,7 +377,8 @@ pub const NOT_A_CHILD: i32 = -2;
 
 /// Waits for child `pid` to exit; returns its exit status, or 0x80 + the signal that killed
 /// it (as shells report it), [`NOT_A_CHILD`] if `pid` is not a child of this process, -1 on
-/// another error. With `reap` false the child stays waitable (`WNOWAIT`).
+/// another error (also when the calling thread's blocking calls are cancelled: see
+/// `port::cancellation`). With `reap` false the child stays waitable (`WNOWAIT`).
 pub fn wait_for_exit(pid: i64, reap: bool) -> i32 {
     // Only one process: waitpid would take 0 and negative values as process groups.
     let Ok(pid) = libc::pid_t::try_from(pid) else { return NOT_A_CHILD };
@@ -390,7 +391,7 @@ pub fn wait_for_exit(pid: i64, reap: bool) -> i32 {
         while unsafe { libc::waitpid(pid, &mut status, 0) } < 0 {
             match errno() {
                 libc::ECHILD => return NOT_A_CHILD,
-                libc::EINTR => {}
+                libc::EINTR if !super::cancelled() => {}
                 _ => return -1,
             }
         }
@@ -408,7 +409,7 @@ pub fn wait_for_exit(pid: i64, reap: bool) -> i32 {
         while unsafe { libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, libc::WEXITED | libc::WNOWAIT) } < 0 {
             match errno() {
                 libc::ECHILD => return NOT_A_CHILD,
-                libc::EINTR => {}
+                libc::EINTR if !super::cancelled() => {}
                 _ => return -1,
             }
         }
