@@ -1,20 +1,47 @@
 import java.io.File;
 import java.io.FileInputStream;
+import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.nio.channels.Pipe;
+import java.nio.file.Files;
 
 import jx.domain.Domain;
 import jx.domain.DomainSpec;
+import jx.naming.Naming;
+import jx.portal.Portal;
+import jx.portal.PortalException;
 
 /**
  * Terminating a domain stops its threads even while they are blocked in system calls: accept
  * on a server socket, a read from an NIO pipe, opening a FIFO no one writes, reading a FIFO
- * with no data, waiting for a child process. Prints one "ok ..." line per check; throws on a
- * failed one.
+ * with no data, waiting for a child process; and a portal call blocked in accept in the
+ * terminated domain, after which the caller's own system calls still work. Prints one "ok ..."
+ * line per check; throws on a failed one.
  */
 public class BlockedIo {
+    public interface Waiter extends Portal {
+        void accept();
+    }
+
+    public static class Acceptor implements Waiter {
+        public void accept() {
+            try (ServerSocket s = new ServerSocket(0)) {
+                s.accept();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    public static class WaiterServer {
+        public static void main(String[] args) {
+            Naming.register("waiter", new Acceptor());
+        }
+    }
+
     public static class Blocker {
         public static void main(String[] args) throws Exception {
             switch (args[0]) {
@@ -59,6 +86,32 @@ public class BlockedIo {
             }
         } finally {
             fifo.delete();
+        }
+
+        Domain server = Domain.create(DomainSpec.named("waiter").classPath(cp).mainClass("BlockedIo$WaiterServer"));
+        Waiter waiter = Naming.await("waiter", Waiter.class, 10_000);
+        Thread killer = new Thread(() -> {
+            try {
+                Thread.sleep(300);
+            } catch (InterruptedException e) {
+            }
+            server.terminate();
+        });
+        killer.start();
+        try {
+            waiter.accept();
+            check(false, "a portal call blocked in a system call of a terminated domain ends");
+        } catch (PortalException e) {
+            check(server.awaitTermination(10_000), "a portal call blocked in a system call of a terminated domain ends: " + e.getMessage());
+        }
+        File tmp = File.createTempFile("jxvm-blocked", ".txt");
+        try {
+            Files.write(tmp.toPath(), new byte[] {42});
+            try (FileInputStream in = new FileInputStream(tmp)) {
+                check(in.read() == 42, "the caller's own system calls still work");
+            }
+        } finally {
+            tmp.delete();
         }
     }
 }

@@ -196,8 +196,8 @@ pub struct ThreadHandle {
     /// for its thread limit and statistics.
     pub activation: bool,
     /// Its OS thread (`port::current_thread_token`) and that thread's cancellation flag, once
-    /// it runs there (not for activations, whose OS thread is the caller's): termination
-    /// cancels its blocking system calls.
+    /// it runs there; for a portal activation (whose OS thread is the caller's) only while it
+    /// is in a blocking operation. Termination cancels its blocking system calls.
     pub os_thread: Mutex<Option<(i64, Arc<AtomicBool>)>>,
 }
 
@@ -216,6 +216,19 @@ impl ThreadHandle {
         }
         if let Some(m) = self.waiting_on.lock().as_ref() {
             m.wake_waiters();
+        }
+    }
+
+    /// Notes the calling OS thread as this thread's (see `os_thread`).
+    pub fn set_os_thread(&self) {
+        *self.os_thread.lock() = Some((crate::port::current_thread_token(), crate::port::cancellation()));
+    }
+
+    /// A portal activation leaves its blocking operation: the OS thread goes back to its
+    /// caller, not cancelled by this domain's termination any more.
+    pub fn release_os_thread(&self) {
+        if let Some((_, cancel)) = self.os_thread.lock().take() {
+            cancel.store(false, Ordering::SeqCst);
         }
     }
 

@@ -70,10 +70,11 @@ pub fn register_thread(t: &JThread, th: ObjRef) {
 }
 
 /// Notes the OS thread `t` runs on (the calling one), for termination to cancel its blocking
-/// system calls; not for portal activations (the OS thread is the caller's).
+/// system calls; not for portal activations (the OS thread is the caller's: see
+/// `JThread::blocking`).
 fn record_os_thread(t: &JThread, h: &ThreadHandle) {
     if t.activation.is_none() {
-        *h.os_thread.lock() = Some((crate::port::current_thread_token(), crate::port::cancellation()));
+        h.set_os_thread();
     }
 }
 

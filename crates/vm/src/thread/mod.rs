@@ -177,13 +177,24 @@ impl JThread {
             return f();
         }
         let domain = self.domain.clone();
-        let activation = self.activation.clone();
-        if let Some(a) = &activation {
-            a.stop();
+        // A portal activation lends its caller's OS thread to this domain's termination (to
+        // cancel its system calls) only while blocked.
+        let visiting = match &self.activation {
+            Some(a) => {
+                a.stop();
+                crate::native::thread::current_handle(self)
+            }
+            None => None,
+        };
+        if let Some(h) = &visiting {
+            h.set_os_thread();
         }
         let p: *mut JThread = self;
         let r = domain.safepoint.blocking(p, f);
-        if let Some(a) = &activation {
+        if let Some(h) = &visiting {
+            h.release_os_thread();
+        }
+        if let Some(a) = &self.activation {
             a.start();
         }
         r
