@@ -403,7 +403,7 @@ fn keep_cancelling(domain: &Arc<Domain>) {
                 return;
             }
         }
-        for h in d.threads.lock().values().filter(|h| h.alive.load(Ordering::SeqCst)) {
+        for h in d.threads.lock().values() {
             h.cancel_system_calls();
         }
     };

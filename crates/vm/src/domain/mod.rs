@@ -235,6 +235,10 @@ impl ThreadHandle {
     /// Stops the thread's blocking system calls for good (its domain is terminated): they
     /// fail with EINTR from now on, and the one it may be blocked in is interrupted.
     pub fn cancel_system_calls(&self) {
+        // A finished thread's OS thread id may name another thread by now.
+        if !self.alive.load(Ordering::SeqCst) {
+            return;
+        }
         if let Some((token, cancel)) = self.os_thread.lock().as_ref() {
             cancel.store(true, Ordering::SeqCst);
             let _ = crate::port::wake_thread(*token);
