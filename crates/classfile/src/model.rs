@@ -143,6 +143,26 @@ pub struct MethodInfo {
     pub method_parameters: Vec<(u16, u16)>,
 }
 
+impl MethodInfo {
+    /// A method with no attributes yet (the parser then reads them; a VM's synthetic methods
+    /// keep none).
+    pub fn new(access_flags: u16, name: &str, descriptor: &str) -> MethodInfo {
+        MethodInfo {
+            access_flags,
+            name: name.to_owned(),
+            descriptor: descriptor.to_owned(),
+            code: None,
+            exceptions: Vec::new(),
+            signature: None,
+            runtime_visible_annotations: None,
+            runtime_visible_parameter_annotations: None,
+            annotation_default: None,
+            runtime_visible_type_annotations: None,
+            method_parameters: Vec::new(),
+        }
+    }
+}
+
 /// A BootstrapMethods entry (JVMS §4.7.23).
 #[derive(Debug, Clone)]
 pub struct BootstrapMethod {

@@ -376,19 +376,7 @@ fn parse_methods(r: &mut Reader<'_>, ctx: &Ctx<'_>) -> Result<Vec<MethodInfo>> {
             bail!("Too many arguments in method signature");
         }
 
-        let mut method = MethodInfo {
-            access_flags: flags,
-            name: name.to_owned(),
-            descriptor: descriptor.to_owned(),
-            code: None,
-            exceptions: Vec::new(),
-            signature: None,
-            runtime_visible_annotations: None,
-            runtime_visible_parameter_annotations: None,
-            annotation_default: None,
-            runtime_visible_type_annotations: None,
-            method_parameters: Vec::new(),
-        };
+        let mut method = MethodInfo::new(flags, name, descriptor);
         let mut seen_exceptions = false;
         let mut seen_method_parameters = false;
         let attribute_count = r.u16()?;

@@ -100,23 +100,32 @@ pub fn encode(roots: &[Option<ObjRef>], quota: usize, classify: impl FnMut(ObjRe
     thread_local! {
         static TABLES: RefCell<Tables> = RefCell::new(Tables::default());
     }
-    TABLES.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut tables) => encode_with(&mut tables, roots, quota, classify),
-        // An encoding inside an encoding's classifier: fresh tables.
-        Err(_) => encode_with(&mut Tables::default(), roots, quota, classify),
+    with_scratch(&TABLES, |t| Encoder { classify, t }.walk(roots, quota))
+}
+
+/// Working storage of an encoding or a decoding, kept per thread and reused, so that copying
+/// a small graph allocates little more than its buffer.
+trait Scratch: Default {
+    /// Empties it, keeping its capacity.
+    fn clear(&mut self);
+    /// Whether a big graph made it too big to keep.
+    fn is_big(&self) -> bool;
+}
+
+/// Runs `f` with this thread's `scratch` (or fresh storage if it is in use: an encoding
+/// inside an encoding's classifier), then empties it: no object address outlives a copy.
+fn with_scratch<S: Scratch, R>(scratch: &'static std::thread::LocalKey<RefCell<S>>, f: impl FnOnce(&mut S) -> R) -> R {
+    scratch.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut s) => {
+            let r = f(&mut s);
+            if s.is_big() { *s = S::default() } else { s.clear() }
+            r
+        }
+        Err(_) => f(&mut S::default()),
     })
 }
 
-fn encode_with(tables: &mut Tables, roots: &[Option<ObjRef>], quota: usize, classify: impl FnMut(ObjRef) -> Walk) -> Result<Vec<u8>, CopyError> {
-    tables.reset();
-    let mut e = Encoder { classify, t: tables };
-    let r = e.walk(roots, quota);
-    e.t.reset();
-    r
-}
-
-/// The tables of an encoding, kept per thread and reused, so that copying a small graph
-/// allocates only its buffer.
+/// The tables of an encoding.
 #[derive(Default)]
 struct Tables {
     /// Every object met so far, by address, with the reference written for it.
@@ -131,20 +140,16 @@ struct Tables {
     objects: Vec<u8>,
 }
 
-impl Tables {
-    /// Empties the tables (no object address outlives an encoding), dropping them if a big
-    /// graph made them big.
-    fn reset(&mut self) {
-        const KEEP: usize = 1 << 16;
-        if self.objects.capacity() > KEEP || self.order.capacity() > KEEP / 8 {
-            *self = Tables::default();
-            return;
-        }
+impl Scratch for Tables {
+    fn clear(&mut self) {
         self.seen.clear();
         self.order.clear();
         self.tokens.clear();
         self.token_at.clear();
         self.objects.clear();
+    }
+    fn is_big(&self) -> bool {
+        self.objects.capacity() > 1 << 16 || self.order.capacity() > 1 << 13
     }
 }
 
@@ -340,22 +345,26 @@ struct Pending {
 /// in the heap until the next collection, and the heap verifier walks them).
 pub fn decode(buf: &[u8], heap: &Heap, class_of: impl Fn(u32) -> Option<&'static Class>, tokens: &[Option<ObjRef>]) -> Result<Roots, CopyError> {
     thread_local! {
-        static OBJECTS: RefCell<(Vec<ObjRef>, Vec<Pending>)> = const { RefCell::new((Vec::new(), Vec::new())) };
+        static LISTS: RefCell<DecodeLists> = RefCell::new(DecodeLists::default());
     }
-    OBJECTS.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut scratch) => {
-            let (objects, pending) = &mut *scratch;
-            let r = decode_with(buf, heap, class_of, tokens, objects, pending);
-            // No object address outlives a decoding; big tables are not kept.
-            objects.clear();
-            pending.clear();
-            if objects.capacity() > 1 << 12 || pending.capacity() > 1 << 12 {
-                *scratch = (Vec::new(), Vec::new());
-            }
-            r
-        }
-        Err(_) => decode_with(buf, heap, class_of, tokens, &mut Vec::new(), &mut Vec::new()),
-    })
+    with_scratch(&LISTS, |l| decode_with(buf, heap, class_of, tokens, &mut l.objects, &mut l.pending))
+}
+
+/// The lists of a decoding: the objects made, and the slots still to fill.
+#[derive(Default)]
+struct DecodeLists {
+    objects: Vec<ObjRef>,
+    pending: Vec<Pending>,
+}
+
+impl Scratch for DecodeLists {
+    fn clear(&mut self) {
+        self.objects.clear();
+        self.pending.clear();
+    }
+    fn is_big(&self) -> bool {
+        self.objects.capacity() > 1 << 12 || self.pending.capacity() > 1 << 12
+    }
 }
 
 /// The roots of a decoded graph.

@@ -15,10 +15,11 @@
 //!
 //! Must not touch another domain's heap: it only reads counters of other domains.
 
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
+use parking_lot::{Condvar, Mutex};
 use rustc_hash::FxHashMap;
 
 use super::{ClassPath, Domain, HeapSize, Limits};
@@ -389,25 +390,41 @@ fn kill(vm: &'static Vm, domain: &Arc<Domain>, verdict: End) {
     }
 }
 
-/// Interrupts the blocking system calls of a killed domain's threads again and again until
-/// it ends: a wake-up signal that lands just before a thread enters its call is lost.
+/// Killed domains not yet ended, whose threads' blocking system calls the reaper interrupts
+/// again every 50 ms: a wake-up signal that lands just before a thread enters its call is lost.
+static DYING: Mutex<Vec<Weak<Domain>>> = Mutex::new(Vec::new());
+static DYING_ADDED: Condvar = Condvar::new();
+
+/// Hands a killed domain to the reaper (one thread for the process, started the first time).
 fn keep_cancelling(domain: &Arc<Domain>) {
-    let d = domain.clone();
-    let reaper = move || loop {
+    static REAPER: std::sync::Once = std::sync::Once::new();
+    DYING.lock().push(Arc::downgrade(domain));
+    DYING_ADDED.notify_one();
+    REAPER.call_once(|| {
+        let _ = std::thread::Builder::new().name("jxvm-reaper".into()).spawn(reap);
+    });
+}
+
+fn reap() {
+    loop {
         {
-            let mut end = d.end.lock();
-            if end.is_none() {
-                d.end_cond.wait_for(&mut end, std::time::Duration::from_millis(50));
-            }
-            if end.is_some() {
-                return;
+            let mut list = DYING.lock();
+            while list.is_empty() {
+                DYING_ADDED.wait(&mut list);
             }
         }
-        for h in d.threads.lock().values() {
-            h.cancel_system_calls();
+        std::thread::sleep(Duration::from_millis(50));
+        let dying: Vec<Arc<Domain>> = {
+            let mut list = DYING.lock();
+            list.retain(|d| d.upgrade().is_some_and(|d| d.end.lock().is_none()));
+            list.iter().filter_map(Weak::upgrade).collect()
+        };
+        for d in dying {
+            for h in d.threads.lock().values() {
+                h.cancel_system_calls();
+            }
         }
-    };
-    let _ = std::thread::Builder::new().name(format!("jxvm-reaper-{}", domain.id)).spawn(reaper);
+    }
 }
 
 /// Wakes every blocked thread of a killed domain: sleeping, waiting and parked threads see

@@ -162,9 +162,7 @@ pub fn export(domain: &Arc<Domain>, o: ObjRef) -> Option<u64> {
 }
 
 /// The service id a portal stands for (None if `o` is not a portal).
-pub fn portal_service(o: ObjRef) -> Option<u64> {
-    super::stub::service_of(o)
-}
+pub use super::stub::service_of as portal_service;
 
 /// What stands for service `id` in `t`'s domain: the service object itself in its own
 /// domain, else a new portal (a stub holding a reference to the service).
@@ -408,8 +406,8 @@ enum Reply {
     Failed(String),
 }
 
-/// What a caller sends: the method, its argument slots (references zeroed), and the objects
-/// the reference arguments stand for, encoded in order.
+/// What a caller sends: the method, its argument slots (the callee replaces the reference
+/// slots, which name the caller's objects), and those objects, encoded in order.
 struct Request<'a> {
     service: u64,
     method: &'static Method,
@@ -429,6 +427,14 @@ struct Activations {
     kept: Vec<Kept>,
     /// The service called last and the id of its domain (a service never changes domain).
     last: Option<(u64, u32)>,
+}
+
+impl Activations {
+    /// Takes the kept activation of domain `domain` out of the list.
+    fn take(&mut self, domain: u32) -> Option<Kept> {
+        let i = self.kept.iter().position(|k| k.t.domain.id == domain)?;
+        Some(self.kept.swap_remove(i))
+    }
 }
 
 /// A detached activation.
@@ -496,8 +502,7 @@ fn take_activation(vm: &'static Vm, id: u64) -> Option<Kept> {
     let cached = ACTIVATIONS.with(|cell| {
         let mut acts = cell.borrow_mut();
         let (_, domain) = acts.last.filter(|&(service, _)| service == id)?;
-        let i = acts.kept.iter().position(|k| k.t.domain.id == domain)?;
-        Some(acts.kept.swap_remove(i)).filter(|k| !k.t.in_dead_domain())
+        acts.take(domain).filter(|k| !k.t.in_dead_domain())
     });
     if cached.is_some() {
         return cached;
@@ -507,8 +512,7 @@ fn take_activation(vm: &'static Vm, id: u64) -> Option<Kept> {
         let mut acts = cell.borrow_mut();
         acts.kept.retain(|k| !k.t.in_dead_domain());
         acts.last = Some((id, domain.id));
-        let i = acts.kept.iter().position(|k| k.t.domain.id == domain.id)?;
-        Some(acts.kept.swap_remove(i))
+        acts.take(domain.id)
     });
     Some(found.unwrap_or_else(|| {
         let mut t = vm.new_thread(domain.clone());

@@ -22,6 +22,9 @@ impl PortError {
     fn last() -> PortError {
         PortError::from_io(std::io::Error::last_os_error())
     }
+    fn from_errno(e: i32) -> PortError {
+        PortError::from_io(std::io::Error::from_raw_os_error(e))
+    }
     fn from_io(e: std::io::Error) -> PortError {
         let mut m = e.to_string();
         if let Some(i) = m.find(" (os error") {
@@ -298,33 +301,14 @@ pub fn close(fd: i32) -> Result<(), PortError> {
 
 pub fn write_all(fd: i32, mut data: &[u8]) -> Result<(), PortError> {
     while !data.is_empty() {
-        // SAFETY: data is a valid readable buffer of data.len() bytes.
-        let n = unsafe { libc::write(fd, data.as_ptr() as *const libc::c_void, data.len()) };
-        if n < 0 {
-            let e = std::io::Error::last_os_error();
-            if e.kind() == std::io::ErrorKind::Interrupted && !cancelled() {
-                continue;
-            }
-            return Err(PortError::from_io(e));
-        }
-        data = &data[n as usize..];
+        let n = fs::write_buf(fd, data).map_err(PortError::from_errno)?;
+        data = &data[n..];
     }
     Ok(())
 }
 
 pub fn read(fd: i32, buf: &mut [u8]) -> Result<usize, PortError> {
-    loop {
-        // SAFETY: buf is a valid writable buffer of buf.len() bytes.
-        let n = unsafe { libc::read(fd, buf.as_mut_ptr() as *mut libc::c_void, buf.len()) };
-        if n < 0 {
-            let e = std::io::Error::last_os_error();
-            if e.kind() == std::io::ErrorKind::Interrupted && !cancelled() {
-                continue;
-            }
-            return Err(PortError::from_io(e));
-        }
-        return Ok(n as usize);
-    }
+    fs::read_buf(fd, buf).map_err(PortError::from_errno)
 }
 
 pub fn seek(fd: i32, off: i64, whence: Whence) -> Result<i64, PortError> {
