@@ -57,9 +57,29 @@ impl Drop for Region {
 }
 
 /// A revocable right to a range. Grants form a tree: revoking one revokes its descendants.
+///
+/// A grant holds its parent strongly and its children weakly, so every live grant stays
+/// reachable from the root of its tree however many intermediate views were dropped: a view
+/// derived through sub-ranges that are gone is still revoked with its ancestors.
 pub struct Grant {
     valid: AtomicBool,
     children: Mutex<Vec<std::sync::Weak<Grant>>>,
+    /// The grant this one was derived from (None for a whole allocation).
+    parent: Option<Arc<Grant>>,
+}
+
+impl Drop for Grant {
+    /// Releases the chain of ancestors iteratively (a chain of any length must not recurse
+    /// once per link).
+    fn drop(&mut self) {
+        let mut next = self.parent.take();
+        while let Some(p) = next {
+            next = match Arc::try_unwrap(p) {
+                Ok(mut g) => g.parent.take(),
+                Err(_) => None,
+            };
+        }
+    }
 }
 
 /// Serializes changes to grant trees (derivation and revocation), so that a grant derived
@@ -68,12 +88,16 @@ static GRANTS: Mutex<()> = Mutex::new(());
 
 impl Grant {
     fn root() -> Arc<Grant> {
-        Arc::new(Grant { valid: AtomicBool::new(true), children: Mutex::new(Vec::new()) })
+        Arc::new(Grant { valid: AtomicBool::new(true), children: Mutex::new(Vec::new()), parent: None })
     }
 
     fn derive(self: &Arc<Grant>) -> Arc<Grant> {
         let _g = GRANTS.lock();
-        let child = Arc::new(Grant { valid: AtomicBool::new(self.is_valid()), children: Mutex::new(Vec::new()) });
+        let child = Arc::new(Grant {
+            valid: AtomicBool::new(self.is_valid()),
+            children: Mutex::new(Vec::new()),
+            parent: Some(self.clone()),
+        });
         let mut kids = self.children.lock();
         kids.retain(|k| k.strong_count() > 0);
         kids.push(Arc::downgrade(&child));
@@ -85,12 +109,13 @@ impl Grant {
         self.valid.load(Ordering::Acquire)
     }
 
+    /// Revokes this grant and its descendants (iteratively: trees may be of any depth).
     fn revoke_tree(&self) {
         self.valid.store(false, Ordering::Release);
-        for k in self.children.lock().drain(..) {
-            if let Some(k) = k.upgrade() {
-                k.revoke_tree();
-            }
+        let mut pending: Vec<Arc<Grant>> = self.children.lock().drain(..).filter_map(|k| k.upgrade()).collect();
+        while let Some(g) = pending.pop() {
+            g.valid.store(false, Ordering::Release);
+            pending.extend(g.children.lock().drain(..).filter_map(|k| k.upgrade()));
         }
     }
 }
@@ -117,10 +142,9 @@ pub struct View {
     offset: usize,
     len: usize,
     writable: bool,
+    /// This view's right; `revoke` derives the fresh grant from its parent, so revoking an
+    /// enclosing range still reaches the views re-granted inside it.
     grant: Arc<Grant>,
-    /// The grant this view's grant was derived from (None for a whole allocation): `revoke`
-    /// derives the fresh grant from it, so revoking an enclosing range still reaches it.
-    parent: Option<Arc<Grant>>,
 }
 
 impl View {
@@ -128,7 +152,7 @@ impl View {
     pub fn allocate(size: i64) -> Result<View, Fault> {
         let size = usize::try_from(size).map_err(|_| Fault::OutOfBounds { offset: 0, length: size, size: 0 })?;
         let region = Region::new(size).ok_or(Fault::NoMemory)?;
-        Ok(View { region: Arc::new(region), offset: 0, len: size, writable: true, grant: Grant::root(), parent: None })
+        Ok(View { region: Arc::new(region), offset: 0, len: size, writable: true, grant: Grant::root() })
     }
 
     pub fn len(&self) -> usize {
@@ -197,7 +221,6 @@ impl View {
             len: length as usize,
             writable: self.writable,
             grant: self.grant.derive(),
-            parent: Some(self.grant.clone()),
         })
     }
 
@@ -221,11 +244,11 @@ impl View {
             }
             self.grant.revoke_tree();
         }
-        let grant = match &self.parent {
+        let grant = match &self.grant.parent {
             Some(p) => p.derive(),
             None => Grant::root(),
         };
-        Ok(View { region: self.region.clone(), offset: self.offset, len: self.len, writable: true, grant, parent: self.parent.clone() })
+        Ok(View { region: self.region.clone(), offset: self.offset, len: self.len, writable: true, grant })
     }
 }
 
@@ -281,6 +304,36 @@ mod tests {
         let again = fresh.revoke().unwrap();
         assert!(!sub2.is_valid(), "revoking the enclosing range reaches views re-granted inside it");
         assert!(again.is_valid());
+    }
+
+    #[test]
+    fn revocation_reaches_views_derived_through_dropped_intermediates() {
+        let m = View::allocate(64).unwrap();
+        let mut v = m.sub_range(0, 64).unwrap();
+        for i in 1..40i64 {
+            let next = if i % 3 == 0 { v.read_only().unwrap() } else { v.sub_range(i % 2, v.len() as i64 - (i % 2)).unwrap() };
+            v = next; // the previous view is dropped
+        }
+        let fresh = m.revoke().unwrap();
+        assert_eq!(v.read::<1>(0), Err(Fault::Revoked));
+        assert!(fresh.is_valid());
+        // The same through re-granted ranges: revoke a sub-range, derive from the fresh one.
+        let s = fresh.sub_range(0, 32).unwrap().revoke().unwrap();
+        let deep = s.sub_range(0, 16).unwrap().sub_range(0, 8).unwrap();
+        drop(s);
+        fresh.revoke().unwrap();
+        assert_eq!(deep.read::<1>(0), Err(Fault::Revoked));
+    }
+
+    #[test]
+    fn a_long_chain_of_grants_is_dropped_without_recursion() {
+        let m = View::allocate(8).unwrap();
+        let mut v = m.sub_range(0, 8).unwrap();
+        for _ in 0..1_000_000 {
+            v = v.sub_range(0, 8).unwrap();
+        }
+        drop(m);
+        drop(v);
     }
 
     #[test]
