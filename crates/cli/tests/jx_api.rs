@@ -178,3 +178,29 @@ fn domains_made_from_the_template_behave_as_booted_ones() {
         assert!(stdout.lines().any(|l| l == "ok launcher: the probes' properties stayed theirs"), "{stdout}");
     }
 }
+
+/// Domains tried as an attacker would (issue 15): forged handles and portals, deep reflection,
+/// trusted lookups, Unsafe, hand-made bytecode and a program's own `jx.*` classes are refused,
+/// in the launcher's domain and in a created one, and revocation reaches views derived through
+/// collected intermediates; also under collector stress.
+#[test]
+fn hostile_code_cannot_forge_capabilities() {
+    let dir = compile("Hostile");
+    for env in [&[][..], &[("JXVM_GC_STRESS", "1"), ("JXVM_GC_VERIFY", "1")][..]] {
+        let out = run(&dir, "Hostile", env);
+        let oks = checks(&out, 104);
+        for domain in ["launcher", "attacker"] {
+            assert_eq!(oks.iter().filter(|l| l.starts_with(&format!("ok [{domain}]"))).count(), 52, "{out}");
+        }
+        for line in [
+            "ok [attacker] setAccessible on Domain.id (InaccessibleObjectException)",
+            "ok [attacker] IMPL_LOOKUP.findConstructor(Domain(int, String)) (IllegalAccessException)",
+            "ok [attacker] ... which still cannot be called (19) (IllegalAccessError)",
+            "ok [attacker] a program's own jx.memory.ReadOnlyMemory has no natives (UnsatisfiedLinkError)",
+            "ok [attacker] it is revoked with the root after its intermediates were collected (RevokedMemoryException)",
+            "ok [launcher] the attacking domain passed all its checks",
+        ] {
+            assert!(oks.contains(&line), "missing `{line}` in:\n{out}");
+        }
+    }
+}

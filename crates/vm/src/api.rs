@@ -3,6 +3,13 @@
 //! loader sees the same API classes and the VM binds their natives; `jxvm --api-jar` writes the
 //! jar out so that `javac -cp "$(jxvm --api-jar)"` can compile programs against it.
 //!
+//! The API classes form the named module `jx` ([`MODULE`]), which exports its packages and
+//! opens none: like `java.base`'s internals, the API's private fields, methods and
+//! constructors are closed to deep reflection (`setAccessible` throws
+//! `InaccessibleObjectException`, `privateLookupIn` is refused), and the VM refuses them to
+//! every other way in (bytecode, method handles, reflection: [`may_access`]; `Unsafe`:
+//! [`is_api_class`]).
+//!
 //! Owns the embedded bytes and their lookup; defining the classes is the class table's job.
 
 use std::io::{Cursor, Read};
@@ -17,6 +24,51 @@ pub static JAR: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/jxvm-api.jar")
 fn archive() -> &'static Mutex<zip::ZipArchive<Cursor<&'static [u8]>>> {
     static ARCHIVE: OnceLock<Mutex<zip::ZipArchive<Cursor<&'static [u8]>>>> = OnceLock::new();
     ARCHIVE.get_or_init(|| Mutex::new(zip::ZipArchive::new(Cursor::new(JAR)).expect("the embedded API jar is a valid zip")))
+}
+
+/// The name of the API's module.
+pub const MODULE: &str = "jx";
+
+/// The packages of the API module, all exported, none open.
+pub const PACKAGES: [&str; 4] = ["jx.domain", "jx.memory", "jx.naming", "jx.portal"];
+
+/// The API classes whose instances end with a VM slot (8 bytes after the fields, which no
+/// Java code can name): a memory object's view (`jx.memory.ReadOnlyMemory`, see
+/// `native::memory`), a domain handle's domain (`jx.domain.Domain`, `native::domain`), a
+/// portal's service (`jx.portal.PortalStub`, `domain::stub`). What the slot holds is the
+/// capability; the Java fields beside it are for display only.
+pub const SLOT_CLASSES: [&str; 3] = ["jx/memory/ReadOnlyMemory", "jx/domain/Domain", "jx/portal/PortalStub"];
+
+/// The offset of the VM slot of an instance of `c` that `slot_class` (one of [`SLOT_CLASSES`])
+/// adds, if `c` is that API class or a subclass of it.
+pub fn vm_slot_offset(c: &crate::class::Class, slot_class: &str) -> Option<usize> {
+    let is_it = |k: &crate::class::Class| in_module(k) && *k.name == *slot_class;
+    let base = if is_it(c) { c } else { *c.supers.iter().find(|k| is_it(k))? };
+    Some(base.instance_size as usize - 8)
+}
+
+/// Whether `c` was declared by the API (a class of the module, portal stubs included).
+pub fn in_module(c: &crate::class::Class) -> bool {
+    c.module.as_deref() == Some(MODULE)
+}
+
+/// Whether instances (and statics) of `c` may hold capabilities, so that `Unsafe` must never
+/// touch them: an API class, or a subclass of one that is not an exception (a portal stub, a
+/// program's class derived from an API class, whose inherited VM slot holds a memory view or
+/// a domain's or service's id). A program's subclass of an API exception holds none.
+pub fn is_api_class(c: &crate::class::Class) -> bool {
+    in_module(c) || (c.supers.iter().any(|s| in_module(s)) && !c.supers.iter().any(|s| &*s.name == "java/lang/Throwable"))
+}
+
+/// Whether code of class `caller` (None: a trusted lookup) may use a member with access flags
+/// `access` declared by class `holder`. Inside the API's module the JVM's rules apply; from
+/// outside, only public members of public API classes are reachable — whatever the route
+/// (bytecode, method handles of any lookup, reflection after any `setAccessible`, generated
+/// reflection accessors, which the JVM's rules exempt elsewhere).
+pub fn may_access(caller: Option<&crate::class::Class>, holder: &crate::class::Class, access: u16) -> bool {
+    use classfile::access::ACC_PUBLIC;
+    let open = access & ACC_PUBLIC != 0 && holder.access & ACC_PUBLIC != 0;
+    open || !in_module(holder) || caller.is_some_and(in_module)
 }
 
 /// The class file of API class `name` ("jx/memory/Memory"), if it is one.
@@ -63,5 +115,16 @@ mod tests {
         assert_eq!(&bytes[..4], &[0xCA, 0xFE, 0xBA, 0xBE]);
         assert!(super::class_bytes("jx/memory/Nope").is_none());
         assert!(super::class_bytes("java/lang/Object").is_none());
+    }
+
+    #[test]
+    fn every_api_class_is_in_a_package_of_the_module() {
+        let mut z = zip::ZipArchive::new(std::io::Cursor::new(super::JAR)).unwrap();
+        for i in 0..z.len() {
+            let name = z.by_index(i).unwrap().name().to_string();
+            let Some(class) = name.strip_suffix(".class") else { continue };
+            let package = class.rsplit_once('/').map(|(p, _)| p.replace('/', ".")).unwrap_or_default();
+            assert!(super::PACKAGES.contains(&package.as_str()), "{name} is outside the module's packages");
+        }
     }
 }

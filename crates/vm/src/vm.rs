@@ -402,6 +402,39 @@ fn boot_java(t: &mut JThread) -> JResult<()> {
     }
     t.call_static("java/lang/System", "initPhase3", "()V", &[])?;
     bind_builtin_loaders(t)?;
+    define_api_module(t)
+}
+
+/// Defines the API's named module in `t`'s domain (see [`crate::api`]): a module of the boot
+/// loader that reads java.base and exports every API package to everyone, opening none. API
+/// classes are bound to it as their mirrors are made (or by `Module.defineModule0`'s fix-up).
+fn define_api_module(t: &mut JThread) -> JResult<()> {
+    const BUILDER: &str = "Ljava/lang/module/ModuleDescriptor$Builder;";
+    let mark = t.handles.len();
+    let name = t.new_string(crate::api::MODULE)?;
+    let builder = t.call_static("java/lang/module/ModuleDescriptor", "newModule", &format!("(Ljava/lang/String;){BUILDER}"), &[name.slot()])?;
+    let builder = t.handle(crate::heap::from_slot(builder).expect("a module builder"));
+    for p in crate::api::PACKAGES {
+        let p = t.new_string(p)?;
+        let b = t.handle_get(builder);
+        t.call_virtual(b, "exports", &format!("(Ljava/lang/String;){BUILDER}"), &[p.slot()])?;
+    }
+    let b = t.handle_get(builder);
+    let descriptor = t.call_virtual(b, "build", "()Ljava/lang/module/ModuleDescriptor;", &[])?;
+    let module_class = init(t, "java/lang/Module")?;
+    // Module(ModuleLayer layer, ClassLoader loader, ModuleDescriptor descriptor, URI uri)
+    let ctor = "(Ljava/lang/ModuleLayer;Ljava/lang/ClassLoader;Ljava/lang/module/ModuleDescriptor;Ljava/net/URI;)V";
+    let module = t.construct(module_class, ctor, &[0, 0, descriptor, 0])?;
+    let module = t.handle(module);
+    let base = t.domain.modules.lock().get("java.base").copied();
+    let m = t.handle_get(module);
+    t.call_virtual(m, "implAddReads", "(Ljava/lang/Module;)V", &[crate::heap::to_slot(base)])?;
+    for p in crate::api::PACKAGES {
+        let p = t.new_string(p)?;
+        let m = t.handle_get(module);
+        t.call_virtual(m, "implAddExports", "(Ljava/lang/String;)V", &[p.slot()])?;
+    }
+    t.handles.truncate(mark);
     Ok(())
 }
 

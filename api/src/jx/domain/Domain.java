@@ -6,13 +6,16 @@ package jx.domain;
  * domains. Domains talk through portals ({@code jx.portal}) and share memory objects
  * ({@code jx.memory}); no domain can hold a reference into another's heap.
  *
- * <p>A {@code Domain} object is a handle naming a domain by its id; it stays usable (for
- * {@link #isAlive()}, {@link #stats()}, ...) after the domain has ended.
+ * <p>A {@code Domain} object is a handle naming a domain; it stays usable (for
+ * {@link #isAlive()}, {@link #stats()}, ...) after the domain has ended. Handles are made by
+ * the VM only and are capabilities: the domain they act on is in a VM slot no Java code can
+ * read or write, so a handle cannot be made from an id.
  */
 public final class Domain {
     private final int id;
     private final String name;
 
+    /** Never called: the VM makes handles (with their slot) and sets these fields. */
     private Domain(int id, String name) {
         this.id = id;
         this.name = name;
@@ -31,19 +34,17 @@ public final class Domain {
         }
         String[] args = spec.args.toArray(new String[0]);
         String[] path = spec.classPath.toArray(new String[0]);
-        int id = create0(spec.name, path, spec.mainClass, args, spec.heapLimit, spec.cpuTimeLimitMillis, spec.maxThreads);
-        return new Domain(id, spec.name);
+        return create0(spec.name, path, spec.mainClass, args, spec.heapLimit, spec.cpuTimeLimitMillis, spec.maxThreads);
     }
 
     /** The domain the calling thread runs in. */
     public static Domain current() {
-        int id = currentId();
-        return new Domain(id, name0(id));
+        return current0();
     }
 
     /** DomainZero, which boots the system and holds the name service. */
     public static Domain zero() {
-        return new Domain(0, name0(0));
+        return zero0();
     }
 
     public String name() {
@@ -57,7 +58,7 @@ public final class Domain {
 
     /** Whether the domain is running: created, and neither terminated nor ended. */
     public boolean isAlive() {
-        return isAlive0(id);
+        return isAlive0();
     }
 
     /**
@@ -69,7 +70,7 @@ public final class Domain {
      * @throws DomainException for DomainZero or the launcher's domain
      */
     public void terminate() {
-        terminate0(id);
+        terminate0();
     }
 
     /**
@@ -82,12 +83,12 @@ public final class Domain {
         if (timeoutMillis < 0) {
             throw new IllegalArgumentException("timeout value is negative");
         }
-        return await0(id, timeoutMillis);
+        return await0(timeoutMillis);
     }
 
     /** The domain's resource use and limits now. */
     public DomainStats stats() {
-        long[] s = stats0(id);
+        long[] s = stats0();
         return new DomainStats(s[0], s[1], s[2], (int) s[3], s[4]);
     }
 
@@ -106,12 +107,12 @@ public final class Domain {
         return "Domain[" + id + " " + name + "]";
     }
 
-    private static native int create0(String name, String[] classPath, String mainClass, String[] args,
-                                      long heapLimit, long cpuTimeLimitMillis, int maxThreads);
-    private static native int currentId();
-    private static native String name0(int id);
-    private static native boolean isAlive0(int id);
-    private static native void terminate0(int id);
-    private static native boolean await0(int id, long timeoutMillis) throws InterruptedException;
-    private static native long[] stats0(int id);
+    private static native Domain create0(String name, String[] classPath, String mainClass, String[] args,
+                                         long heapLimit, long cpuTimeLimitMillis, int maxThreads);
+    private static native Domain current0();
+    private static native Domain zero0();
+    private native boolean isAlive0();
+    private native void terminate0();
+    private native boolean await0(long timeoutMillis) throws InterruptedException;
+    private native long[] stats0();
 }

@@ -7,13 +7,16 @@ package jx.portal;
  * {@code toString} are the portal's own and never cross. Made by the VM only.
  */
 abstract class PortalStub {
-    /** The VM's id of the service this portal reaches (written by the VM). */
-    private long service;
+    // The VM's id of the service this portal reaches lives in a VM slot after the fields,
+    // which no Java code can read or write: a portal cannot be pointed at another service.
 
     private PortalStub() {}
 
+    /** The id of the service this portal reaches. */
+    private native long service();
+
     @Override
     public String toString() {
-        return "Portal[" + service + "]";
+        return "Portal[" + service() + "]";
     }
 }

@@ -447,7 +447,7 @@ impl ClassTable {
             if let Some(c) = self.find_loaded(LoaderId::BOOT, name) {
                 return Ok(c);
             }
-            return self.define(LoaderId::BOOT, Some(name), &bytes, None, false);
+            return self.define(LoaderId::BOOT, Some(name), &bytes, Some(crate::api::MODULE), false);
         }
         // Only the application loader reads the class path here; a user-defined loader's
         // classes come from its Java `loadClass` (see `crate::runtime::loading`), and are
@@ -864,8 +864,10 @@ fn layout_fields(cf: &ClassFile, super_class: Option<&'static Class>) -> (Vec<Fi
         // The VM slot holding the `*const Class` of a mirror follows the Java fields.
         size += 8;
     }
-    if cf.name == crate::memory::VIEW_CLASS {
-        // The VM slot holding the memory view behind a jx.memory object: see `memory`.
+    if crate::api::SLOT_CLASSES.contains(&&*cf.name) {
+        // The VM slot of an API capability class (a memory view, a domain, a service): see
+        // `api::SLOT_CLASSES`. Classes of other loaders with these names get it too; only
+        // the API's own are read (`api::vm_slot_offset`).
         size += 8;
     }
     if cf.name == "java/lang/invoke/MemberName" {

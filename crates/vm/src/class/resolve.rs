@@ -84,6 +84,7 @@ pub fn resolve_field(table: &ClassTable, from: &'static Class, index: u16) -> Re
     let (name, desc) = (r.name, r.descriptor);
     let c = load_from(table, from, r.class_name)?;
     let (holder, f) = find_field(c, name, desc).ok_or_else(|| err("java/lang/NoSuchFieldError", name.to_string()))?;
+    check_api_access(from, holder, f.access, || format!("field {}.{name}", holder.java_name()))?;
     let rf = ResolvedField { holder, offset: f.offset, ty: f.ty, is_static: f.is_static(), volatile: f.is_volatile() };
     let _ = from.cp_cache[index as usize].set(Resolved::Field(rf));
     Ok(rf)
@@ -99,9 +100,21 @@ pub fn resolve_field_if_loaded(table: &ClassTable, from: &'static Class, index: 
     let r = cp(from).member_ref(index)?;
     let c = if *from.name == *r.class_name { from } else { table.find_loaded(from.loader, r.class_name)? };
     let (holder, f) = find_field(c, r.name, r.descriptor)?;
+    if !crate::api::may_access(Some(from), holder, f.access) {
+        return None;
+    }
     let rf = ResolvedField { holder, offset: f.offset, ty: f.ty, is_static: f.is_static(), volatile: f.is_volatile() };
     let _ = from.cp_cache[index as usize].set(Resolved::Field(rf));
     Some(rf)
+}
+
+/// Refuses a reference from `from` to a member of the API that the API module does not
+/// export (`crate::api::may_access`); `what` names the member for the message.
+fn check_api_access(from: &Class, holder: &Class, access: u16, what: impl FnOnce() -> String) -> Result<(), ResolveError> {
+    if crate::api::may_access(Some(from), holder, access) {
+        return Ok(());
+    }
+    Err(err("java/lang/IllegalAccessError", format!("class {} tried to access {}", from.java_name(), what())))
 }
 
 /// Field lookup: the class, its superinterfaces, then its superclass.
@@ -148,6 +161,7 @@ pub fn resolve_method(table: &ClassTable, from: &'static Class, index: u16) -> R
     let m = m.ok_or_else(|| {
         err("java/lang/NoSuchMethodError", format!("'{}'", pretty_method(c, r.name, r.descriptor)))
     })?;
+    check_api_access(from, m.class, m.access, || format!("method '{}'", pretty_method(m.class, &m.name, &m.descriptor)))?;
     let sig = table.sig_id(r.name, r.descriptor);
     let _ = from.cp_cache[index as usize].set(Resolved::Method { method: m, sig });
     Ok((m, sig))

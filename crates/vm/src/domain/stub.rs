@@ -1,8 +1,8 @@
 //! Portal stub classes: the classes of portals, made by the VM.
 //!
 //! A portal is an instance of a final class the VM spins per (class loader, set of Portal
-//! interfaces): a subclass of `jx.portal.PortalStub` (which holds the service id) implementing
-//! those interfaces, with one native method per interface method. The native is
+//! interfaces): a subclass of `jx.portal.PortalStub` (whose VM slot holds the service id)
+//! implementing those interfaces, with one native method per interface method. The native is
 //! [`forward`]: it reads the service id and hands the call, its arguments still in the
 //! caller's slots, to [`super::portal::call`]. So a portal call boxes nothing and builds no
 //! `Object[]` or `Method`, unlike a `java.lang.reflect.Proxy` (which the first portals were);
@@ -10,7 +10,6 @@
 //!
 //! Owns only the making of stub classes; what a call does is `portal`'s.
 
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use parking_lot::Mutex;
@@ -20,21 +19,17 @@ use crate::class::{Class, ClassId, ClassKind, LoaderId, Method};
 use crate::heap::ObjRef;
 use crate::thread::{JResult, JThread};
 
-/// The superclass of every stub (its field `service` is the service id).
+/// The superclass of every stub (its VM slot holds the service id).
 pub const BASE: &str = "jx/portal/PortalStub";
 
 /// Stub classes made so far, by defining loader and interfaces (in order).
 static STUBS: Mutex<Option<FxHashMap<(LoaderId, Vec<ClassId>), &'static Class>>> = Mutex::new(None);
 static COUNTER: AtomicU32 = AtomicU32::new(1);
-/// Offset of `PortalStub.service` in every stub object.
-static SERVICE_OFFSET: OnceLock<u32> = OnceLock::new();
-
 /// The stub class implementing `interfaces`, defined by `loader`, ready to instantiate in
 /// `t`'s domain (the base class initialized).
 pub fn stub_class(t: &mut JThread, loader: LoaderId, interfaces: &[&'static Class]) -> JResult<&'static Class> {
     let base = t.load_boot(BASE)?;
     t.ensure_initialized(base)?;
-    SERVICE_OFFSET.get_or_init(|| base.instance_field("service").expect("PortalStub.service").offset);
     let key = (loader, interfaces.iter().map(|i| i.id).collect::<Vec<_>>());
     let mut stubs = STUBS.lock();
     let c = *stubs.get_or_insert_with(FxHashMap::default).entry(key).or_insert_with(|| spin(t, base, loader, interfaces));
@@ -44,18 +39,27 @@ pub fn stub_class(t: &mut JThread, loader: LoaderId, interfaces: &[&'static Clas
     Ok(c)
 }
 
-/// The service id of portal `o` (None if `o` is not a portal).
+/// The service id of portal `o` (None if `o` is not a portal the VM made): it is kept in the
+/// VM slot `PortalStub` ends with (`api::SLOT_CLASSES`), which only [`set_service`] writes.
 pub fn service_of(o: ObjRef) -> Option<u64> {
     let base = o.class().super_class?;
     if &*base.name != BASE {
         return None;
     }
-    Some(o.read::<u64>(*SERVICE_OFFSET.get()? as usize))
+    let id = o.read::<u64>(crate::api::vm_slot_offset(base, BASE)?);
+    (id != 0).then_some(id)
 }
 
-/// Writes the service id of a new portal.
+/// Writes the service id (never 0) of a new portal.
 pub fn set_service(o: ObjRef, id: u64) {
-    o.write::<u64>(*SERVICE_OFFSET.get().expect("a stub class was made first") as usize, id);
+    let offset = crate::api::vm_slot_offset(o.class(), BASE).expect("a portal is a PortalStub");
+    o.write::<u64>(offset, id);
+}
+
+/// PortalStub.service(): the id `toString` shows.
+pub fn service_native(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let this = crate::native::nonnull(t, a[0])?;
+    Ok(service_of(this).unwrap_or(0))
 }
 
 fn spin(t: &JThread, base: &'static Class, loader: LoaderId, interfaces: &[&'static Class]) -> &'static Class {
@@ -121,6 +125,8 @@ fn forwarded_methods(interfaces: &[&'static Class]) -> Vec<(Box<str>, Box<str>)>
 fn forward(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let m: &'static Method = t.frames.last().expect("a native runs in its frame").method;
     let this = crate::native::nonnull(t, a[0])?;
-    let id = service_of(this).expect("a stub method runs on a stub");
+    let Some(id) = service_of(this) else {
+        return Err(t.throw_new("java/lang/IllegalStateException", Some("not a portal made by the VM")));
+    };
     super::portal::call(t, id, m, &a[1..])
 }

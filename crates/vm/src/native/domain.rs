@@ -1,11 +1,13 @@
 //! Natives of the jxvm API's domains (`jx.domain.Domain`): creation from a spec, the current
-//! domain, termination, waiting for the end, statistics. Domains are named by id in Java; the
-//! VM's registry (`crate::domain::lifecycle::Registry`) maps ids to domains or tombstones.
+//! domain, termination, waiting for the end, statistics. A `Domain` object is a handle the VM
+//! makes ([`new_handle`]); the domain it acts on is the id in its VM slot (id + 1; 0 in an
+//! object the VM did not make), which no Java code can read or write (`crate::api`). The VM's
+//! registry (`crate::domain::lifecycle::Registry`) maps ids to domains or tombstones.
 
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use super::{Registry, jint, jlong, nonnull, obj, ret_bool, ret_int};
+use super::{Registry, jint, jlong, nonnull, obj, ret_bool};
 use crate::domain::{Limits, ZERO_ID};
 use crate::domain::lifecycle::{self, Component, Entry, Spec};
 use crate::heap::ObjRef;
@@ -17,13 +19,55 @@ const DOMAIN_EXCEPTION: &str = "jx/domain/DomainException";
 
 pub fn register(r: &mut Registry) {
     let d = DOMAIN;
-    r.add(d, "create0", "(Ljava/lang/String;[Ljava/lang/String;Ljava/lang/String;[Ljava/lang/String;JJI)I", create);
-    r.add(d, "currentId", "()I", |t, _| Ok(ret_int(t.domain.id as i32)));
-    r.add(d, "name0", "(I)Ljava/lang/String;", name);
-    r.add(d, "isAlive0", "(I)Z", |t, a| Ok(ret_bool(t.vm.domains.live(jint(a[0]) as u32).is_some_and(|d| !d.safepoint.is_killed()))));
-    r.add(d, "terminate0", "(I)V", terminate);
-    r.add(d, "await0", "(IJ)Z", await_end);
-    r.add(d, "stats0", "(I)[J", stats);
+    r.add(d, "create0", "(Ljava/lang/String;[Ljava/lang/String;Ljava/lang/String;[Ljava/lang/String;JJI)Ljx/domain/Domain;", create);
+    r.add(d, "current0", "()Ljx/domain/Domain;", |t, _| {
+        let id = t.domain.id;
+        Ok(new_handle(t, id)?.slot())
+    });
+    r.add(d, "zero0", "()Ljx/domain/Domain;", |t, _| Ok(new_handle(t, ZERO_ID)?.slot()));
+    r.add(d, "isAlive0", "()Z", |t, a| {
+        let id = handle_id(t, a[0])?;
+        Ok(ret_bool(t.vm.domains.live(id).is_some_and(|d| !d.safepoint.is_killed())))
+    });
+    r.add(d, "terminate0", "()V", terminate);
+    r.add(d, "await0", "(J)Z", await_end);
+    r.add(d, "stats0", "()[J", stats);
+}
+
+/// A new handle of domain `id`: its VM slot says which domain, its fields what Java shows.
+fn new_handle(t: &mut JThread, id: u32) -> JResult<ObjRef> {
+    let name = t.vm.domains.with_entry(id, |e| match e {
+        Some(Entry::Live(d)) => Some(d.name.clone()),
+        Some(Entry::Ended { name, .. }) => Some(name.clone()),
+        None => None,
+    });
+    let Some(name) = name else {
+        return Err(t.throw_new(DOMAIN_EXCEPTION, Some(&format!("no domain {id}"))));
+    };
+    let c = t.load_boot(DOMAIN)?;
+    t.ensure_initialized(c)?;
+    let name = t.new_string(&name)?;
+    let h = t.handle(name);
+    let o = t.alloc_object(c)?;
+    let name = t.handle_get(h);
+    let field = |n: &str| c.instance_field(n).map(|f| f.offset as usize).expect("jx.domain.Domain's fields");
+    o.write::<i32>(field("id"), id as i32);
+    t.domain.heap.write_ref(o, field("name"), Some(name));
+    o.write::<u64>(slot_offset(c), id as u64 + 1);
+    Ok(o)
+}
+
+fn slot_offset(c: &crate::class::Class) -> usize {
+    crate::api::vm_slot_offset(c, DOMAIN).expect("jx.domain.Domain has a VM slot")
+}
+
+/// The domain id in the slot of handle `this` (the receiver of an instance native).
+fn handle_id(t: &mut JThread, this: u64) -> JResult<u32> {
+    let o = nonnull(t, this)?;
+    match o.read::<u64>(slot_offset(o.class())) {
+        0 => Err(t.throw_new("java/lang/IllegalStateException", Some("not a domain handle made by the VM"))),
+        v => Ok((v - 1) as u32),
+    }
 }
 
 /// create0(name, classPath[], mainClass, args[], heapLimit, cpuTimeLimitMillis, maxThreads)
@@ -41,7 +85,7 @@ fn create(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let spec = Spec { name, class_path, components, limits };
     let vm = t.vm;
     match t.blocking(|| lifecycle::create(vm, spec)) {
-        Ok(d) => Ok(ret_int(d.id as i32)),
+        Ok(d) => Ok(new_handle(t, d.id)?.slot()),
         Err(e) => Err(t.throw_new(DOMAIN_EXCEPTION, Some(&e.0))),
     }
 }
@@ -59,21 +103,8 @@ fn strings(t: &mut JThread, arr: u64) -> JResult<Vec<String>> {
     Ok(out)
 }
 
-fn name(t: &mut JThread, a: &[u64]) -> JResult<u64> {
-    let id = jint(a[0]) as u32;
-    let name = t.vm.domains.with_entry(id, |e| match e {
-        Some(Entry::Live(d)) => Some(d.name.clone()),
-        Some(Entry::Ended { name, .. }) => Some(name.clone()),
-        None => None,
-    });
-    match name {
-        Some(n) => Ok(t.new_string(&n)?.slot()),
-        None => Err(t.throw_new(DOMAIN_EXCEPTION, Some(&format!("no domain {id}")))),
-    }
-}
-
 fn terminate(t: &mut JThread, a: &[u64]) -> JResult<u64> {
-    let id = jint(a[0]) as u32;
+    let id = handle_id(t, a[0])?;
     let Some(d) = t.vm.domains.live(id) else { return Ok(0) };
     if d.is_system() {
         let msg = if d.id == ZERO_ID { "DomainZero cannot be terminated" } else { "the launcher's domain cannot be terminated (use System.exit)" };
@@ -87,7 +118,7 @@ fn terminate(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 }
 
 fn await_end(t: &mut JThread, a: &[u64]) -> JResult<u64> {
-    let id = jint(a[0]) as u32;
+    let id = handle_id(t, a[0])?;
     let timeout = Duration::from_millis(jlong(a[1]).max(0) as u64);
     let Some(d) = t.vm.domains.live(id) else { return Ok(ret_bool(true)) };
     if d.id == t.domain.id {
@@ -105,7 +136,7 @@ fn await_end(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 
 /// stats0: heapUsed, heapLimit, cpuTimeNanos, liveThreads, collections.
 fn stats(t: &mut JThread, a: &[u64]) -> JResult<u64> {
-    let id = jint(a[0]) as u32;
+    let id = handle_id(t, a[0])?;
     let values: Option<[i64; 5]> = t.vm.domains.with_entry(id, |e| match e {
         Some(Entry::Live(d)) => Some([
             d.heap.used() as i64,

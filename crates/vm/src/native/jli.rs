@@ -689,12 +689,12 @@ fn mhn_resolve(t: &mut JThread, a: &[u64]) -> JResult<u64> {
             (false, true) => REF_PUT_FIELD,
             (true, true) => REF_PUT_STATIC,
         };
-        if let Some(caller) = caller
-            && !accessible(t, caller, holder, f.access)
+        if !crate::api::may_access(caller, holder, f.access)
+            || caller.is_some_and(|caller| !accessible(t, caller, holder, f.access))
         {
             let msg = format!(
                 "class {} tried to access field {}.{name}",
-                caller.java_name(),
+                caller.map_or_else(|| "java.lang.Object".to_string(), |c| c.java_name()),
                 holder.java_name()
             );
             return fail(t, "java/lang/IllegalAccessError", &msg);
@@ -739,12 +739,10 @@ fn mhn_resolve(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         );
         return fail(t, "java/lang/IncompatibleClassChangeError", &msg);
     }
-    if let Some(caller) = caller
-        && !accessible(t, caller, m.class, m.access)
-    {
+    if !crate::api::may_access(caller, m.class, m.access) || caller.is_some_and(|caller| !accessible(t, caller, m.class, m.access)) {
         let msg = format!(
             "class {} tried to access method '{}'",
-            caller.java_name(),
+            caller.map_or_else(|| "java.lang.Object".to_string(), |c| c.java_name()),
             crate::class::resolve::pretty_method(m.class, &m.name, &m.descriptor)
         );
         return fail(t, "java/lang/IllegalAccessError", &msg);
@@ -772,6 +770,9 @@ fn mhn_resolve(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 /// `caller`; the lookup modes are checked by `MethodHandles.Lookup` itself.
 fn accessible(t: &JThread, caller: &'static Class, holder: &'static Class, access: u16) -> bool {
     use classfile::access::{ACC_PRIVATE, ACC_PROTECTED, ACC_PUBLIC};
+    if !crate::api::may_access(Some(caller), holder, access) {
+        return false;
+    }
     if access & ACC_PUBLIC != 0 || std::ptr::eq(caller, holder) {
         return true;
     }

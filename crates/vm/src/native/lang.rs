@@ -500,8 +500,11 @@ impl SteFields {
         if let Some(module) = &c.module {
             let s = t.intern(module)?;
             t.domain.heap.write_ref(el, self.module, Some(s));
-            let v = t.intern(crate::native::misc::java_version(t.vm))?;
-            t.domain.heap.write_ref(el, self.version, Some(v));
+            // JDK modules carry the JDK's version; the API module has none.
+            if **module != *crate::api::MODULE {
+                let v = t.intern(crate::native::misc::java_version(t.vm))?;
+                t.domain.heap.write_ref(el, self.version, Some(v));
+            }
         }
         Ok(())
     }

@@ -61,9 +61,7 @@ fn allocate(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 
 /// The offset of the view slot (the last 8 bytes of a ReadOnlyMemory instance).
 fn slot_offset(o: ObjRef) -> Option<usize> {
-    let c = o.class();
-    let base = if &*c.name == VIEW_CLASS { c } else { c.super_class.filter(|s| &*s.name == VIEW_CLASS)? };
-    Some(base.instance_size as usize - 8)
+    crate::api::vm_slot_offset(o.class(), VIEW_CLASS)
 }
 
 /// The view behind memory object `v` (`this` of a native).

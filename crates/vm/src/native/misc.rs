@@ -54,10 +54,10 @@ fn register_unsafe(r: &mut Registry) {
     let u = "jdk/internal/misc/Unsafe";
     macro_rules! getter {
         ($name:literal, $vname:literal, $t:ty, $conv:expr) => {
-            r.add(u, $name, "", |_, a| Ok(($conv)(raw::read::<$t>(raw::addr(obj(a[1]), jlong(a[2]))))));
-            r.add(u, $vname, "", |_, a| {
+            r.add(u, $name, "", |t, a| Ok(($conv)(raw::read::<$t>(at(t, a[1], a[2])?))));
+            r.add(u, $vname, "", |t, a| {
                 std::sync::atomic::fence(Ordering::SeqCst);
-                let v = ($conv)(raw::read::<$t>(raw::addr(obj(a[1]), jlong(a[2]))));
+                let v = ($conv)(raw::read::<$t>(at(t, a[1], a[2])?));
                 std::sync::atomic::fence(Ordering::SeqCst);
                 Ok(v)
             });
@@ -65,13 +65,13 @@ fn register_unsafe(r: &mut Registry) {
     }
     macro_rules! putter {
         ($name:literal, $vname:literal, $t:ty) => {
-            r.add(u, $name, "", |_, a| {
-                raw::write::<$t>(raw::addr(obj(a[1]), jlong(a[2])), a[4] as $t);
+            r.add(u, $name, "", |t, a| {
+                raw::write::<$t>(at(t, a[1], a[2])?, a[4] as $t);
                 Ok(0)
             });
-            r.add(u, $vname, "", |_, a| {
+            r.add(u, $vname, "", |t, a| {
                 std::sync::atomic::fence(Ordering::SeqCst);
-                raw::write::<$t>(raw::addr(obj(a[1]), jlong(a[2])), a[4] as $t);
+                raw::write::<$t>(at(t, a[1], a[2])?, a[4] as $t);
                 std::sync::atomic::fence(Ordering::SeqCst);
                 Ok(0)
             });
@@ -89,12 +89,12 @@ fn register_unsafe(r: &mut Registry) {
     putter!("putInt", "putIntVolatile", u32);
     putter!("putLong", "putLongVolatile", u64);
     r.add(u, "putReference", "", |t, a| {
-        put_reference(t, a);
+        put_reference(t, a)?;
         Ok(0)
     });
     r.add(u, "putReferenceVolatile", "", |t, a| {
         std::sync::atomic::fence(Ordering::SeqCst);
-        put_reference(t, a);
+        put_reference(t, a)?;
         std::sync::atomic::fence(Ordering::SeqCst);
         Ok(0)
     });
@@ -103,37 +103,37 @@ fn register_unsafe(r: &mut Registry) {
     putter!("putChar", "putCharVolatile", u16);
     putter!("putFloat", "putFloatVolatile", u32);
     putter!("putDouble", "putDoubleVolatile", u64);
-    r.add(u, "putBoolean", "", |_, a| {
-        raw::write::<u8>(raw::addr(obj(a[1]), jlong(a[2])), (a[4] != 0) as u8);
+    r.add(u, "putBoolean", "", |t, a| {
+        raw::write::<u8>(at(t, a[1], a[2])?, (a[4] != 0) as u8);
         Ok(0)
     });
-    r.add(u, "putBooleanVolatile", "", |_, a| {
-        raw::atomic_u8(raw::addr(obj(a[1]), jlong(a[2]))).store((a[4] != 0) as u8, Ordering::SeqCst);
+    r.add(u, "putBooleanVolatile", "", |t, a| {
+        raw::atomic_u8(at(t, a[1], a[2])?).store((a[4] != 0) as u8, Ordering::SeqCst);
         Ok(0)
     });
-    r.add(u, "compareAndSetInt", "", |_, a| {
-        let at = raw::atomic_u32(raw::addr(obj(a[1]), jlong(a[2])));
+    r.add(u, "compareAndSetInt", "", |t, a| {
+        let at = raw::atomic_u32(at(t, a[1], a[2])?);
         Ok(ret_bool(at.compare_exchange(a[4] as u32, a[5] as u32, Ordering::SeqCst, Ordering::SeqCst).is_ok()))
     });
-    r.add(u, "compareAndExchangeInt", "", |_, a| {
-        let at = raw::atomic_u32(raw::addr(obj(a[1]), jlong(a[2])));
+    r.add(u, "compareAndExchangeInt", "", |t, a| {
+        let at = raw::atomic_u32(at(t, a[1], a[2])?);
         Ok(match at.compare_exchange(a[4] as u32, a[5] as u32, Ordering::SeqCst, Ordering::SeqCst) {
             Ok(v) | Err(v) => v as u64,
         })
     });
-    r.add(u, "compareAndSetLong", "", |_, a| {
-        let at = raw::atomic_u64(raw::addr(obj(a[1]), jlong(a[2])));
+    r.add(u, "compareAndSetLong", "", |t, a| {
+        let at = raw::atomic_u64(at(t, a[1], a[2])?);
         Ok(ret_bool(at.compare_exchange(a[4], a[6], Ordering::SeqCst, Ordering::SeqCst).is_ok()))
     });
-    r.add(u, "compareAndExchangeLong", "", |_, a| {
-        let at = raw::atomic_u64(raw::addr(obj(a[1]), jlong(a[2])));
+    r.add(u, "compareAndExchangeLong", "", |t, a| {
+        let at = raw::atomic_u64(at(t, a[1], a[2])?);
         Ok(match at.compare_exchange(a[4], a[6], Ordering::SeqCst, Ordering::SeqCst) {
             Ok(v) | Err(v) => v,
         })
     });
-    r.add(u, "compareAndSetReference", "", |t, a| Ok(ret_bool(cas_reference(t, a).is_ok())));
+    r.add(u, "compareAndSetReference", "", |t, a| Ok(ret_bool(cas_reference(t, a)?.is_ok())));
     r.add(u, "compareAndExchangeReference", "", |t, a| {
-        Ok(match cas_reference(t, a) {
+        Ok(match cas_reference(t, a)? {
             Ok(v) | Err(v) => v,
         })
     });
@@ -174,6 +174,7 @@ fn register_unsafe(r: &mut Registry) {
         if c.is_abstract() || c.is_array() || c.is_primitive() {
             return Err(t.throw_new("java/lang/InstantiationException", Some(&c.java_name())));
         }
+        guard_class(t, c)?;
         t.ensure_initialized(c)?;
         Ok(t.alloc_object(c)?.slot())
     });
@@ -191,12 +192,12 @@ fn register_unsafe(r: &mut Registry) {
         crate::port::free(a[1] as usize);
         Ok(0)
     });
-    r.add(u, "setMemory0", "(Ljava/lang/Object;JJB)V", |_, a| {
-        raw::fill(raw::addr(obj(a[1]), jlong(a[2])), a[4] as usize, a[6] as u8);
+    r.add(u, "setMemory0", "(Ljava/lang/Object;JJB)V", |t, a| {
+        raw::fill(at(t, a[1], a[2])?, a[4] as usize, a[6] as u8);
         Ok(0)
     });
-    r.add(u, "copyMemory0", "(Ljava/lang/Object;JLjava/lang/Object;JJ)V", |_, a| {
-        raw::copy(raw::addr(obj(a[1]), jlong(a[2])), raw::addr(obj(a[4]), jlong(a[5])), a[7] as usize);
+    r.add(u, "copyMemory0", "(Ljava/lang/Object;JLjava/lang/Object;JJ)V", |t, a| {
+        raw::copy(at(t, a[1], a[2])?, at(t, a[4], a[5])?, a[7] as usize);
         Ok(0)
     });
     r.add(u, "copySwapMemory0", "(Ljava/lang/Object;JLjava/lang/Object;JJJ)V", copy_swap_memory);
@@ -219,12 +220,14 @@ fn field_from_reflect(t: &mut JThread, f: u64) -> JResult<(&'static crate::class
 }
 
 fn object_field_offset0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
-    let (_, f) = field_from_reflect(t, a[1])?;
+    let (c, f) = field_from_reflect(t, a[1])?;
+    guard_class(t, c)?;
     Ok(f.offset as u64)
 }
 
 fn object_field_offset1(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let c = super::reflect::mirror_class(t, a[1])?;
+    guard_class(t, c)?;
     let n = nonnull(t, a[2])?;
     let name = t.rust_string(n);
     match c.fields.iter().find(|f| *f.name == *name && !f.is_static()) {
@@ -234,18 +237,20 @@ fn object_field_offset1(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 }
 
 fn static_field_offset0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
-    let (_, f) = field_from_reflect(t, a[1])?;
+    let (c, f) = field_from_reflect(t, a[1])?;
+    guard_class(t, c)?;
     Ok((t.vm.wk().statics_base + f.offset) as u64)
 }
 
 fn static_field_base0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let (c, _) = field_from_reflect(t, a[1])?;
+    guard_class(t, c)?;
     Ok(t.mirror(c)?.slot())
 }
 
-fn copy_swap_memory(_: &mut JThread, a: &[u64]) -> JResult<u64> {
-    let src = raw::addr(obj(a[1]), jlong(a[2]));
-    let dst = raw::addr(obj(a[4]), jlong(a[5]));
+fn copy_swap_memory(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let src = at(t, a[1], a[2])?;
+    let dst = at(t, a[4], a[5])?;
     let (bytes, elem) = (a[7] as usize, a[9] as usize);
     let mut buf = vec![0u8; bytes];
     raw::copy(src, buf.as_mut_ptr() as usize, bytes);
@@ -442,22 +447,59 @@ fn environ(t: &mut JThread, _: &[u64]) -> JResult<u64> {
 }
 
 /// Unsafe.putReference(o, offset, x), with the write barrier when `o` is an object.
-fn put_reference(t: &mut JThread, a: &[u64]) {
+fn put_reference(t: &mut JThread, a: &[u64]) -> JResult<()> {
     let base = obj(a[1]);
-    raw::write::<u64>(raw::addr(base, jlong(a[2])), a[4]);
+    raw::write::<u64>(at(t, a[1], a[2])?, a[4]);
     if let Some(b) = base {
         t.domain.heap.post_write(b, a[4]);
     }
+    Ok(())
 }
 
 /// Unsafe.compareAndSetReference(o, offset, expected, x): the witness value, Ok if swapped.
-fn cas_reference(t: &mut JThread, a: &[u64]) -> Result<u64, u64> {
+fn cas_reference(t: &mut JThread, a: &[u64]) -> JResult<Result<u64, u64>> {
     let base = obj(a[1]);
-    let r = raw::atomic_u64(raw::addr(base, jlong(a[2]))).compare_exchange(a[4], a[5], Ordering::SeqCst, Ordering::SeqCst);
+    let r = raw::atomic_u64(at(t, a[1], a[2])?).compare_exchange(a[4], a[5], Ordering::SeqCst, Ordering::SeqCst);
     if let (Ok(_), Some(b)) = (r, base) {
         t.domain.heap.post_write(b, a[5]);
     }
-    r
+    Ok(r)
+}
+
+/// The address `Unsafe` reaches from base object `base` (a slot; null for a raw address) and
+/// `offset`, after refusing the objects that hold capabilities ([`guard_object`]).
+fn at(t: &mut JThread, base: u64, offset: u64) -> JResult<usize> {
+    let o = obj(base);
+    if let Some(o) = o {
+        guard_object(t, o, jlong(offset))?;
+    }
+    Ok(raw::addr(o, jlong(offset)))
+}
+
+/// Refuses `Unsafe` access to an instance of an API class or to the statics of one (through
+/// its mirror, at or past the statics), in every domain: their VM slots and fields are
+/// capabilities (`crate::api`). A mirror's own fields are the JDK's (reflection caches); the
+/// VM trusts none of them for access decisions.
+fn guard_object(t: &mut JThread, o: crate::heap::ObjRef, offset: i64) -> JResult<()> {
+    let wk = t.vm.wk();
+    let c = o.class();
+    if std::ptr::eq(c, wk.class) {
+        if offset < wk.statics_base as i64 {
+            return Ok(());
+        }
+        let target = t.class_of_mirror(o);
+        return guard_class(t, target);
+    }
+    guard_class(t, c)
+}
+
+/// Refuses `Unsafe` use of API class `c`'s fields or instances (see [`guard_object`]).
+fn guard_class(t: &mut JThread, c: &'static crate::class::Class) -> JResult<()> {
+    if crate::api::is_api_class(c) {
+        let msg = format!("Unsafe access to {} is not allowed", c.java_name());
+        return Err(t.throw_new("java/lang/SecurityException", Some(&msg)));
+    }
+    Ok(())
 }
 
 /// VM.latestUserDefinedLoader0: the loader of the innermost frame whose class is defined by

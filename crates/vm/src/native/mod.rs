@@ -4,6 +4,7 @@
 //! receiver first for instance methods; longs and doubles take two slots), the result is a
 //! slot value. A native method with no entry here throws `UnsatisfiedLinkError` naming the
 //! method — never a made-up default. Natives reach the host only through [`crate::port`].
+//! The table binds only to classes of the boot and platform loaders (see [`invoke_native`]).
 
 pub mod domain;
 pub mod io;
@@ -23,7 +24,7 @@ pub mod zip;
 
 use rustc_hash::FxHashMap;
 
-use crate::class::{BasicType, Method};
+use crate::class::{BasicType, LoaderId, Method};
 use crate::heap::{ObjRef, from_slot};
 use crate::thread::{FrameRec, JResult, JThread};
 
@@ -80,11 +81,15 @@ fn nop(_: &mut JThread, _: &[u64]) -> JResult<u64> {
 /// Runs native method `m` with arguments at `t.stack[base..]`.
 pub fn invoke_native(t: &mut JThread, m: &'static Method, base: usize) -> JResult<u64> {
     let f = *m.native.get_or_init(|| {
-        let found = t.vm.natives.lookup(&m.class.name, &m.name, &m.descriptor);
+        // The table's natives belong to the JDK's and the API's classes: a class of the same
+        // name defined by another loader (a program's own `jx/memory/Memory`) gets none of
+        // them, or it could point them at memory of its choosing.
+        let builtin = matches!(m.class.loader, LoaderId::BOOT | LoaderId::PLATFORM);
+        let found = builtin.then(|| t.vm.natives.lookup(&m.class.name, &m.name, &m.descriptor)).flatten();
         // registerNatives/initIDs only cache JNI ids in the JDK's C code: nothing to do here
         // unless a module registers a real implementation (some return values).
         let trivial = matches!(&*m.name, "registerNatives" | "initIDs") && m.is_static() && m.ret == BasicType::Void;
-        found.or(trivial.then_some(nop as NativeFn))
+        found.or((builtin && trivial).then_some(nop as NativeFn))
     });
     let Some(f) = f else {
         let msg = format!("'{}'", crate::class::resolve::pretty_method(m.class, &m.name, &m.descriptor));

@@ -11,6 +11,7 @@ use crate::thread::{JResult, JThread};
 pub fn register(r: &mut Registry) {
     let n = "jx/naming/Naming";
     r.add(n, "register0", "(Ljava/lang/String;Ljx/portal/Portal;)V", register_name);
+    r.add(crate::domain::stub::BASE, "service", "()J", crate::domain::stub::service_native);
     r.add(n, "lookup0", "(Ljava/lang/String;Ljava/lang/Class;J)Ljava/lang/Object;", lookup_name);
     r.add(n, "unregister0", "(Ljava/lang/String;)V", |t, a| {
         let name = nonnull(t, a[0]).map(|n| t.rust_string(n))?;

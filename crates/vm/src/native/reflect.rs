@@ -1020,9 +1020,21 @@ fn wrap_invocation_target(t: &mut JThread) -> Thrown {
     }
 }
 
+/// Refuses reflective use of a member the API module does not export, even after
+/// `setAccessible` (which java.base code may have called on a program's behalf, as
+/// `ReflectionFactory.newConstructorForSerialization` does): see `crate::api::may_access`.
+fn check_api_access(t: &mut JThread, m: &'static crate::class::Method) -> JResult<()> {
+    if crate::api::may_access(None, m.class, m.access) {
+        return Ok(());
+    }
+    let msg = format!("{} is not accessible: module {} does not open it", crate::class::resolve::pretty_method(m.class, &m.name, &m.descriptor), crate::api::MODULE);
+    Err(t.throw_new("java/lang/IllegalAccessException", Some(&msg)))
+}
+
 fn method_invoke0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let mo = nonnull(t, a[0])?;
     let m = method_from_reflect(t, mo)?;
+    check_api_access(t, m)?;
     let mut slots = Vec::with_capacity(m.arg_slots as usize);
     let target = if m.is_static() {
         t.ensure_initialized(m.class)?;
@@ -1057,6 +1069,7 @@ fn method_invoke0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 fn constructor_new_instance0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let co = nonnull(t, a[0])?;
     let m = method_from_reflect(t, co)?;
+    check_api_access(t, m)?;
     let c = m.class;
     if c.is_abstract() {
         return Err(t.throw_new("java/lang/InstantiationException", None));

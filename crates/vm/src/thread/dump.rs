@@ -315,6 +315,7 @@ fn thread_entry(vm: &Vm, domain: &Domain, t: &JThread, out: &mut String) {
 /// "java.lang.Thread.sleep(java.base@17.0.21.1/Native Method)", "Main.work(Main.java:12)".
 fn frame_text(vm: &Vm, f: &FrameRec) -> String {
     let prefix = match &f.method.class.module {
+        Some(module) if **module == *crate::api::MODULE => format!("{module}/"),
         Some(module) => format!("{module}@{}/", java_version(vm)),
         None => String::new(),
     };
