@@ -204,3 +204,18 @@ fn hostile_code_cannot_forge_capabilities() {
         }
     }
 }
+
+/// Calls that come back (issue 15): A -> B -> A re-enters the monitors A's thread holds, and
+/// ping-pong recursion between two domains ends in StackOverflowError bounded by -Xss (also
+/// with a large -Xss, where each hop's Java stack must cost only what it touches).
+#[test]
+fn reentrant_calls_and_deep_ping_pong() {
+    let dir = compile("Reentry");
+    for (opts, env) in [(&[][..], &[][..]), (&["-Xss64m"][..], &[][..]), (&[][..], &[("JXVM_GC_STRESS", "1"), ("JXVM_GC_VERIFY", "1")][..])] {
+        let out = jxvm().args(opts).arg("-cp").arg(&dir).arg("Reentry").envs(env.iter().copied()).output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(out.status.success(), "Reentry {opts:?} failed:\n{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+        let oks = checks(&stdout, 4);
+        assert!(oks.contains(&"ok ping-pong recursion between two domains ends in StackOverflowError"), "{stdout}");
+    }
+}

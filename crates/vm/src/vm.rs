@@ -130,6 +130,7 @@ impl Vm {
 
     /// Creates the VM: opens the class sources and creates DomainZero and the app domain.
     pub fn create(opts: Options) -> Result<&'static Vm, BootError> {
+        crate::port::map_large_allocations();
         let modules = opts.java_home.join("lib/modules");
         let jimage = jimage::JImage::open(&modules).map_err(|e| BootError::Io(format!("cannot open {}: {e}", modules.display())))?;
         let classpath = opts.classpath.split(':').filter_map(ClassPathEntry::open).collect();
@@ -196,12 +197,25 @@ impl Vm {
 
     /// A new Java thread context in `domain`; the OS thread that runs it must `attach` it.
     pub fn new_thread(&'static self, domain: Arc<Domain>) -> Box<JThread> {
+        self.new_thread_with_stack(domain, self.java_stack_slots())
+    }
+
+    /// The slots of a thread's Java stack (-Xss, plus the reserve for a StackOverflowError).
+    pub fn java_stack_slots(&self) -> usize {
+        (self.opts.stack_size / 8).max(64 * 1024) + 16 * 1024
+    }
+
+    /// A new Java thread context (see [`Vm::new_thread`]) whose stack has `slots` slots.
+    pub fn new_thread_with_stack(&'static self, domain: Arc<Domain>, slots: usize) -> Box<JThread> {
         let id = self.next_thread_id.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let slots = (self.opts.stack_size / 8).max(64 * 1024) + 16 * 1024;
-        let depth = (self.opts.stack_size / 100).clamp(1000, 100_000);
-        let mut t = Box::new(JThread::new(self, domain, id, slots, depth));
+        let mut t = Box::new(JThread::new(self, domain, id, slots, self.max_java_depth()));
         t.verify_frames_every = self.opts.verify_frames_every;
         t
+    }
+
+    /// The deepest Java call chain of a thread (-Xss): past it, StackOverflowError.
+    pub fn max_java_depth(&self) -> usize {
+        (self.opts.stack_size / 100).clamp(1000, 100_000)
     }
 
     /// The OS stack of a thread that runs Java code: room for deep Java recursion.

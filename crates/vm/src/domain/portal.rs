@@ -459,9 +459,19 @@ fn ref_slots(m: &'static Method) -> impl Iterator<Item = usize> {
 /// Calls service `id`'s implementation of interface method `m` with `args` (the argument
 /// slots of `t`'s domain, without the receiver); returns the result slot.
 pub fn call(t: &mut JThread, id: u64, m: &'static Method, args: &[u64]) -> JResult<u64> {
-    let Some(mut activation) = take_activation(t.vm, id) else {
+    // A chain of calls between domains is one call chain: -Xss bounds it as it bounds any
+    // recursion, each hop costing HOP_FRAMES of the caller's budget.
+    let budget = t.depth_limit().saturating_sub(t.frames.len());
+    if budget <= HOP_FRAMES {
+        return Err(t.stack_overflow());
+    }
+    // A new activation's Java stack is what is left of the caller's: a chain of hops costs
+    // one thread's stack, as a chain of calls would.
+    let slots = (t.stack.len() - t.sp).clamp(32 * 1024, t.vm.java_stack_slots());
+    let Some(mut activation) = take_activation(t.vm, id, slots) else {
         return Err(portal_exception(t, "the service's domain has ended"));
     };
+    activation.t.max_depth = budget - HOP_FRAMES;
     let roots: SmallVec<[Option<ObjRef>; 4]> = ref_slots(m).map(|i| from_slot(args[i])).collect();
     let objects = match encode(t, &roots, activation.t.domain.app_loader) {
         Ok(p) => p,
@@ -472,7 +482,9 @@ pub fn call(t: &mut JThread, id: u64, m: &'static Method, args: &[u64]) -> JResu
     };
     let request = Request { service: id, method: m, slots: args, objects };
     let caller = t.domain.app_loader;
-    let reply = t.blocking(|| run_activation(&mut activation, |a| serve(a, &request, caller)));
+    let t_domain = t.domain.id;
+    let lock_id = t.lock_id.0;
+    let reply = t.blocking(|| with_caller(t_domain, lock_id, &mut activation, |a| run_activation(a, |a| serve(a, &request, caller))));
     if t.activation.is_none() {
         // This OS thread's CPU clock, which the caller's domain is measured by, ran the callee.
         t.domain.lent(activation.t.activation.as_ref().map_or(0, |c| c.ticks_attached()));
@@ -492,13 +504,45 @@ pub fn call(t: &mut JThread, id: u64, m: &'static Method, args: &[u64]) -> JResu
     }
 }
 
+/// Frames one hop between domains costs against the caller's depth budget (the activation's
+/// entry and the Rust frames of the call, about as much as a few Java frames).
+const HOP_FRAMES: usize = 16;
+
+thread_local! {
+    /// The threads suspended in portal calls on this OS thread, innermost last: (domain id,
+    /// lock id). A call that comes back into one of their domains runs as that thread as far
+    /// as monitors go, so it re-enters what the thread holds, as plain Java would.
+    static CALLERS: RefCell<Vec<(u32, u32)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Runs `f` on `activation` while the caller (of `domain`, lock id `lock_id`) is suspended:
+/// if this OS thread is already inside a call made from the activation's domain, the
+/// activation takes that thread's lock id for the duration. The two never run at once (they
+/// share the OS thread), so sharing the id is sharing the thread's monitors.
+fn with_caller(domain: u32, lock_id: u32, activation: &mut Kept, f: impl FnOnce(&mut Kept) -> Reply) -> Reply {
+    let target = activation.t.domain.id;
+    let outer = CALLERS.with(|c| {
+        let mut c = c.borrow_mut();
+        let outer = c.iter().rev().find(|(d, _)| *d == target).map(|&(_, l)| l);
+        c.push((domain, lock_id));
+        outer
+    });
+    let own = outer.map(|l| std::mem::replace(&mut activation.t.lock_id.0, l));
+    let reply = f(activation);
+    if let Some(own) = own {
+        activation.t.lock_id.0 = own;
+    }
+    CALLERS.with(|c| c.borrow_mut().pop());
+    reply
+}
+
 fn first(roots: graph::Roots) -> Option<ObjRef> {
     roots.first().copied().flatten()
 }
 
-/// This OS thread's detached activation of service `id`'s domain (made if there is none);
-/// None if that domain has ended.
-fn take_activation(vm: &'static Vm, id: u64) -> Option<Kept> {
+/// This OS thread's detached activation of service `id`'s domain (made if there is none, with
+/// a Java stack of `slots` slots); None if that domain has ended.
+fn take_activation(vm: &'static Vm, id: u64, slots: usize) -> Option<Kept> {
     let cached = ACTIVATIONS.with(|cell| {
         let mut acts = cell.borrow_mut();
         let (_, domain) = acts.last.filter(|&(service, _)| service == id)?;
@@ -515,7 +559,7 @@ fn take_activation(vm: &'static Vm, id: u64) -> Option<Kept> {
         acts.take(domain.id)
     });
     Some(found.unwrap_or_else(|| {
-        let mut t = vm.new_thread(domain.clone());
+        let mut t = vm.new_thread_with_stack(domain.clone(), slots);
         let clock = Arc::new(Default::default());
         domain.register_activation(&clock);
         t.activation = Some(clock);
@@ -551,7 +595,11 @@ fn run_activation(k: &mut Kept, f: impl FnOnce(&mut JThread) -> Reply) -> Reply 
     }
     if t.thread_obj.is_none() {
         let name = format!("portal-{}", t.id);
-        if crate::vm::new_thread_object(t, &name).is_err() {
+        // Making the Thread object is the VM's work, not the call chain's: a thread's budget.
+        let budget = std::mem::replace(&mut t.max_depth, t.vm.max_java_depth());
+        let made = crate::vm::new_thread_object(t, &name);
+        t.max_depth = budget;
+        if made.is_err() {
             let m = crate::vm::describe_exception(t);
             t.detach();
             return Reply::Failed(format!("cannot enter the service's domain: {m}"));

@@ -130,6 +130,18 @@ pub fn ids() -> (u64, u64, u64, u64) {
     unsafe { (libc::getuid() as u64, libc::geteuid() as u64, libc::getgid() as u64, libc::getegid() as u64) }
 }
 
+/// Makes the C allocator map every allocation of 1 MiB or more on its own (as it does at
+/// first): such memory — a thread's Java stack above all — is then zero pages the kernel fills
+/// on first touch, instead of heap memory that `calloc` clears (and so makes resident) once
+/// glibc has raised its threshold after a large free. A deep chain of portal calls makes one
+/// Java stack per hop; only what each touches should cost memory.
+pub fn map_large_allocations() {
+    // SAFETY: mallopt only changes the allocator's tuning; M_MMAP_THRESHOLD takes a size.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
+    }
+}
+
 pub fn raise(sig: i32) {
     // SAFETY: raise has no memory-safety preconditions.
     unsafe { libc::raise(sig) };
