@@ -38,6 +38,7 @@ struct DomainEntry {
     name: String,
     class_path: Vec<String>,
     heap_limit: Option<Amount>,
+    off_heap_limit: Option<Amount>,
     cpu_time_limit: Option<Amount>,
     max_threads: Option<u32>,
     #[serde(default)]
@@ -109,13 +110,14 @@ fn domain_spec(d: DomainEntry, base: &Path) -> Result<Spec, String> {
         .map(|c| if c.main.is_empty() { Err(err("a component has no main class".into())) } else { Ok(Component { main_class: c.main, args: c.args }) })
         .collect::<Result<Vec<_>, _>>()?;
     let heap_bytes = d.heap_limit.map(|a| bytes(&a)).transpose().map_err(|e| err(format!("heap-limit: {e}")))?.unwrap_or(0);
+    let off_heap_bytes = d.off_heap_limit.map(|a| bytes(&a)).transpose().map_err(|e| err(format!("off-heap-limit: {e}")))?.unwrap_or(0);
     let cpu_millis = d.cpu_time_limit.map(|a| millis(&a)).transpose().map_err(|e| err(format!("cpu-time-limit: {e}")))?.unwrap_or(0);
     let max_threads = match d.max_threads {
         Some(0) => return Err(err("max-threads must be positive".into())),
         n => n.unwrap_or(0),
     };
-    let limits = Limits { heap_bytes, cpu_nanos: cpu_millis.saturating_mul(1_000_000), max_threads };
-    Ok(Spec { name, class_path, components, limits })
+    let limits = Limits { heap_bytes, off_heap_bytes, cpu_nanos: cpu_millis.saturating_mul(1_000_000), max_threads };
+    Ok(Spec { name, class_path, components, limits, parent: None })
 }
 
 /// A class path entry, made absolute against the description's directory.
@@ -183,6 +185,7 @@ mod tests {
         name = "kv"
         class-path = ["classes", "/abs/lib.jar"]
         heap-limit = "64m"
+        off-heap-limit = "16m"
         cpu-time-limit = "10s"
         max-threads = 8
         [[domain.component]]
@@ -208,6 +211,7 @@ mod tests {
         assert_eq!(kv.name, "kv");
         assert_eq!(kv.class_path, ["/sys/classes", "/abs/lib.jar"]);
         assert_eq!(kv.limits.heap_bytes, 64 << 20);
+        assert_eq!(kv.limits.off_heap_bytes, 16 << 20);
         assert_eq!(kv.limits.cpu_nanos, 10_000_000_000);
         assert_eq!(kv.limits.max_threads, 8);
         assert_eq!(kv.components, [Component { main_class: "kv.Server".into(), args: vec![] }]);
@@ -229,6 +233,7 @@ mod tests {
             ("[[domain]]\nname = \"a\"\nclass-path = [\"c:d\"]\n[[domain.component]]\nmain = \"M\"\n", "bad class-path entry"),
             ("[[domain]]\nname = \"a\"\nclass-path = []\n[[domain.component]]\nmain = \"M\"\n", "empty class-path"),
             ("[[domain]]\nname = \"a\"\nclass-path = [\"c\"]\nheap-limit = \"lots\"\n[[domain.component]]\nmain = \"M\"\n", "heap-limit: expected a positive size"),
+            ("[[domain]]\nname = \"a\"\nclass-path = [\"c\"]\noff-heap-limit = 0\n[[domain.component]]\nmain = \"M\"\n", "off-heap-limit: expected a positive size"),
             ("[[domain]]\nname = \"a\"\nclass-path = [\"c\"]\ncpu-time-limit = -5\n[[domain.component]]\nmain = \"M\"\n", "cpu-time-limit: expected a positive duration"),
             ("[[domain]]\nname = \"a\"\nclass-path = [\"c\"]\ncpu-time-limit = \"3 fortnights\"\n[[domain.component]]\nmain = \"M\"\n", "cpu-time-limit"),
             ("[[domain]]\nname = \"a\"\nclass-path = [\"c\"]\nmax-threads = 0\n[[domain.component]]\nmain = \"M\"\n", "max-threads must be positive"),

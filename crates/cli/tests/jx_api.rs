@@ -219,3 +219,19 @@ fn reentrant_calls_and_deep_ping_pong() {
         assert!(oks.contains(&"ok ping-pong recursion between two domains ends in StackOverflowError"), "{stdout}");
     }
 }
+
+/// Limits on everything a domain holds (issue 15): off-heap memory (memory objects, Unsafe,
+/// direct buffers) against a limit, given back when dropped, freed, or when the domain ends;
+/// children's heaps out of their creator's, their off-heap memory and CPU time counted against
+/// its limits, their limits within its.
+#[test]
+fn limits_cover_off_heap_memory_and_nest() {
+    let dir = compile("Limits");
+    for env in [&[][..], &[("JXVM_GC_STRESS", "1"), ("JXVM_GC_VERIFY", "1")][..]] {
+        let out = run(&dir, "Limits", env);
+        let oks = checks(&out, 26);
+        for line in ["ok one byte more is an OutOfMemoryError", "ok a third child's heap does not fit in what is left", "ok and its off-heap memory given back", "ok a domain whose child spins past the creator's CPU limit is terminated"] {
+            assert!(oks.contains(&line), "missing `{line}` in:\n{out}");
+        }
+    }
+}

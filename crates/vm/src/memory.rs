@@ -23,10 +23,17 @@ use parking_lot::Mutex;
 /// The class whose instances carry a view slot (its subclass `Memory` inherits it).
 pub const VIEW_CLASS: &str = "jx/memory/ReadOnlyMemory";
 
+/// Where a region's bytes are counted (a domain's off-heap budget): told when they are freed.
+pub trait Account: Send + Sync {
+    fn release(&self, bytes: u64);
+}
+
 /// One anonymous mapping, zeroed.
 pub struct Region {
     base: usize,
     size: usize,
+    /// Charged for the region's bytes; released when the region is unmapped.
+    account: Option<Arc<dyn Account>>,
 }
 
 // SAFETY: the region is plain memory; concurrent access to its bytes has Java's data-race
@@ -36,11 +43,11 @@ unsafe impl Send for Region {}
 unsafe impl Sync for Region {}
 
 impl Region {
-    fn new(size: usize) -> Option<Region> {
+    fn new(size: usize, account: Option<Arc<dyn Account>>) -> Option<Region> {
         if size == 0 {
-            return Some(Region { base: 0, size: 0 });
+            return Some(Region { base: 0, size: 0, account });
         }
-        crate::heap::map_anonymous(size).map(|base| Region { base, size })
+        crate::heap::map_anonymous(size).map(|base| Region { base, size, account })
     }
 }
 
@@ -52,6 +59,9 @@ impl Drop for Region {
             unsafe {
                 libc::munmap(self.base as *mut libc::c_void, self.size);
             }
+        }
+        if let Some(a) = &self.account {
+            a.release(self.size as u64);
         }
     }
 }
@@ -150,8 +160,19 @@ pub struct View {
 impl View {
     /// A new zeroed region of `size` bytes and a writable view of all of it.
     pub fn allocate(size: i64) -> Result<View, Fault> {
+        Self::allocate_charged(size, None)
+    }
+
+    /// As [`View::allocate`], the region's bytes (already charged to `account`) released to
+    /// `account` when it is unmapped — or at once if it cannot be made.
+    pub fn allocate_charged(size: i64, account: Option<Arc<dyn Account>>) -> Result<View, Fault> {
         let size = usize::try_from(size).map_err(|_| Fault::OutOfBounds { offset: 0, length: size, size: 0 })?;
-        let region = Region::new(size).ok_or(Fault::NoMemory)?;
+        let Some(region) = Region::new(size, account.clone()) else {
+            if let Some(a) = account {
+                a.release(size as u64);
+            }
+            return Err(Fault::NoMemory);
+        };
         Ok(View { region: Arc::new(region), offset: 0, len: size, writable: true, grant: Grant::root() })
     }
 

@@ -139,9 +139,9 @@ impl Vm {
         classes.set_launcher_class_path(&opts.classpath);
         let launcher_path = || ClassPath { loader: LoaderId::APP, path: opts.classpath.clone(), first: true };
         let zero_heap = HeapSize { max: 16 << 20, initial: 4 << 20, nursery: None };
-        let domain_zero = Arc::new(Domain::new(crate::domain::ZERO_ID, "DomainZero", launcher_path(), zero_heap, Limits::default()).map_err(|e| BootError::Io(e.to_string()))?);
+        let domain_zero = Arc::new(Domain::new(crate::domain::ZERO_ID, "DomainZero", launcher_path(), zero_heap, crate::domain::budget::Budget::new(None, Limits::default())).map_err(|e| BootError::Io(e.to_string()))?);
         let app_heap = HeapSize { max: opts.max_heap, initial: opts.initial_heap, nursery: opts.young_heap };
-        let app_domain = Arc::new(Domain::new(crate::domain::LAUNCHER_ID, "app", launcher_path(), app_heap, Limits::default()).map_err(|e| BootError::Io(e.to_string()))?);
+        let app_domain = Arc::new(Domain::new(crate::domain::LAUNCHER_ID, "app", launcher_path(), app_heap, crate::domain::budget::Budget::new(None, Limits::default())).map_err(|e| BootError::Io(e.to_string()))?);
         app_domain.gc.apply_options(&opts);
         let vm = Box::leak(Box::new(Vm {
             opts,

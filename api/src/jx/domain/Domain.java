@@ -25,6 +25,12 @@ public final class Domain {
      * Creates a domain from {@code spec} and starts its main class (if the spec names one) in a
      * thread of the new domain. Returns once the domain's class library is initialized.
      *
+     * <p>Limits nest: a domain created by a limited domain gets its heap out of its creator's
+     * (the heaps of a domain's children sum to at most its own heap limit; by default a child
+     * gets what is left, up to the usual default), its off-heap memory and CPU time are counted
+     * against its creator's limits too, and none of its limits may exceed its creator's (an
+     * unset CPU time or thread limit is its creator's).
+     *
      * @throws DomainException if the spec is bad (unknown class path entry or main class, a
      *     limit out of range) or the domain cannot be created
      */
@@ -34,7 +40,7 @@ public final class Domain {
         }
         String[] args = spec.args.toArray(new String[0]);
         String[] path = spec.classPath.toArray(new String[0]);
-        return create0(spec.name, path, spec.mainClass, args, spec.heapLimit, spec.cpuTimeLimitMillis, spec.maxThreads);
+        return create0(spec.name, path, spec.mainClass, args, spec.heapLimit, spec.offHeapLimit, spec.cpuTimeLimitMillis, spec.maxThreads);
     }
 
     /** The domain the calling thread runs in. */
@@ -108,7 +114,7 @@ public final class Domain {
     }
 
     private static native Domain create0(String name, String[] classPath, String mainClass, String[] args,
-                                         long heapLimit, long cpuTimeLimitMillis, int maxThreads);
+                                         long heapLimit, long offHeapLimit, long cpuTimeLimitMillis, int maxThreads);
     private static native Domain current0();
     private static native Domain zero0();
     private native boolean isAlive0();

@@ -11,6 +11,7 @@ public final class DomainSpec {
     String mainClass;
     final List<String> args = new ArrayList<>();
     long heapLimit;
+    long offHeapLimit;
     long cpuTimeLimitMillis;
     int maxThreads;
 
@@ -51,6 +52,16 @@ public final class DomainSpec {
     /** The most heap the domain may use, in bytes (at least 8 MiB). */
     public DomainSpec heapLimit(long bytes) {
         this.heapLimit = positive(bytes, "heap limit");
+        return this;
+    }
+
+    /**
+     * The most off-heap memory the domain may hold, in bytes: memory objects, direct buffers
+     * and {@code Unsafe.allocateMemory} together (by default its heap limit). An allocation
+     * past it throws {@link OutOfMemoryError}.
+     */
+    public DomainSpec offHeapLimit(long bytes) {
+        this.offHeapLimit = positive(bytes, "off-heap limit");
         return this;
     }
 

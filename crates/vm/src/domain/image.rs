@@ -100,7 +100,7 @@ fn boot_template(vm: &'static Vm) -> Result<Template, String> {
     let (loader, first) = vm.classes.app_loader_for("");
     let classes = ClassPath { loader, path: String::new(), first };
     let heap = HeapSize { max: TEMPLATE_HEAP, initial: 8 << 20, nursery: None };
-    let mut domain = Domain::new(TEMPLATE_ID, "template", classes, heap, Limits::default()).map_err(|e| format!("cannot reserve the template's heap: {e}"))?;
+    let mut domain = Domain::new(TEMPLATE_ID, "template", classes, heap, super::budget::Budget::new(None, Limits::default())).map_err(|e| format!("cannot reserve the template's heap: {e}"))?;
     domain.template = true;
     domain.gc.apply_options(&vm.opts);
     let domain = Arc::new(domain);

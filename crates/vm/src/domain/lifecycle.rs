@@ -22,6 +22,7 @@ use std::time::Duration;
 use parking_lot::{Condvar, Mutex};
 use rustc_hash::FxHashMap;
 
+use super::budget::Budget;
 use super::{ClassPath, Domain, HeapSize, Limits};
 use crate::class::LoaderId;
 use crate::vm::Vm;
@@ -106,6 +107,9 @@ pub struct Spec {
     /// threads started beside it.
     pub components: Vec<Component>,
     pub limits: Limits,
+    /// The budget of the domain creating it (None: created by the VM or the launcher); its
+    /// limits bound the new domain's (see `super::budget`).
+    pub parent: Option<Arc<Budget>>,
 }
 
 /// A main class run in a domain, with its arguments.
@@ -210,15 +214,29 @@ pub fn create(vm: &'static Vm, spec: Spec) -> Result<Arc<Domain>, CreateError> {
     if max != 0 && spec.components.len() > max {
         return Err(CreateError(format!("{} components need more threads than the limit of {max}", spec.components.len())));
     }
-    let heap = heap_size(vm, &spec.limits)?;
+    let mut limits = nested_limits(&spec)?;
+    let room = spec.parent.as_ref().and_then(|p| p.child_heap_room());
+    let heap = heap_size(vm, &limits, room)?;
+    limits.heap_bytes = heap.max as u64;
+    limits.off_heap_bytes = off_heap_limit(&spec, heap.max as u64)?;
+    if let Some(p) = &spec.parent
+        && !p.reserve_child_heap(limits.heap_bytes)
+    {
+        return Err(CreateError(format!("the heap limit of {} bytes does not fit in what the creating domain has left", limits.heap_bytes)));
+    }
     let id = vm.domains.next_id.fetch_add(1, Ordering::Relaxed);
     let classes = ClassPath { loader, path: class_path, first };
-    let domain = Domain::new(id, &spec.name, classes, heap, spec.limits)
-        .map_err(|e| CreateError(format!("cannot reserve the heap of domain {}: {e}", spec.name)))?;
+    let budget = Budget::new(spec.parent.clone(), limits);
+    let domain = Domain::new(id, &spec.name, classes, heap, budget).map_err(|e| {
+        if let Some(p) = &spec.parent {
+            p.release_child_heap(limits.heap_bytes);
+        }
+        CreateError(format!("cannot reserve the heap of domain {}: {e}", spec.name))
+    })?;
     domain.gc.apply_options(&vm.opts);
     let domain = Arc::new(domain);
     vm.domains.insert(&domain);
-    if spec.limits.cpu_nanos > 0 {
+    if limits.cpu_nanos > 0 {
         vm.domains.watchdog.get_or_init(|| start_cpu_watchdog(vm));
     }
     let (booted_tx, booted_rx) = std::sync::mpsc::channel::<Result<(), String>>();
@@ -356,13 +374,50 @@ fn check_main_class(vm: &'static Vm, loader: LoaderId, name: &str) -> Result<(),
     }
 }
 
-fn heap_size(vm: &Vm, limits: &Limits) -> Result<HeapSize, CreateError> {
+/// The heap of a new domain: its limit, or by default the VM's default domain heap, at most
+/// `room` (what the creating domain has left for its children's heaps, if it is limited).
+fn heap_size(vm: &Vm, limits: &Limits, room: Option<u64>) -> Result<HeapSize, CreateError> {
+    let room_usize = room.map_or(usize::MAX, |r| usize::try_from(r).unwrap_or(usize::MAX));
     let max = match limits.heap_bytes {
-        0 => DEFAULT_HEAP.min(vm.opts.max_heap.max(MIN_HEAP as usize)),
+        0 => DEFAULT_HEAP.min(vm.opts.max_heap.max(MIN_HEAP as usize)).min(room_usize),
         b if b < MIN_HEAP => return Err(CreateError(format!("heap limit {b} is below the minimum of {MIN_HEAP} bytes"))),
         b => usize::try_from(b).map_err(|_| CreateError(format!("heap limit {b} is too large")))?,
     };
+    if max > room_usize || (max as u64) < MIN_HEAP {
+        let left = room.unwrap_or(0);
+        return Err(CreateError(format!("heap limit {max} exceeds the {left} bytes the creating domain has left for its domains' heaps")));
+    }
     Ok(HeapSize { max, initial: (8 << 20).min(max), nursery: None })
+}
+
+/// A new domain's CPU time and thread limits within its creator's: at most the tightest of the
+/// creator's chain, and that one if it sets none of its own.
+fn nested_limits(spec: &Spec) -> Result<Limits, CreateError> {
+    let mut l = spec.limits;
+    let Some(p) = &spec.parent else { return Ok(l) };
+    let within = |what: &str, own: u64, theirs: u64| -> Result<u64, CreateError> {
+        match (own, theirs) {
+            (_, 0) => Ok(own),
+            (0, _) => Ok(theirs),
+            (o, t) if o > t => Err(CreateError(format!("{what} limit {o} exceeds the creating domain's {t}"))),
+            (o, _) => Ok(o),
+        }
+    };
+    l.cpu_nanos = within("CPU time (ns)", l.cpu_nanos, p.tightest(|l| l.cpu_nanos))?;
+    l.max_threads = within("thread", l.max_threads as u64, p.tightest(|l| l.max_threads as u64))? as u32;
+    Ok(l)
+}
+
+/// A new domain's off-heap limit: its own (at most the tightest of its creator's chain), or by
+/// default its heap limit (then at most that tightest).
+fn off_heap_limit(spec: &Spec, heap: u64) -> Result<u64, CreateError> {
+    let theirs = spec.parent.as_ref().map_or(0, |p| p.tightest(|l| l.off_heap_bytes));
+    match spec.limits.off_heap_bytes {
+        0 if theirs != 0 => Ok(heap.min(theirs)),
+        0 => Ok(heap),
+        own if theirs != 0 && own > theirs => Err(CreateError(format!("off-heap limit {own} exceeds the creating domain's {theirs}"))),
+        own => Ok(own),
+    }
 }
 
 /// Terminates `domain` (no effect if it already is): marks it killed so that each of its
@@ -452,6 +507,13 @@ fn bury(vm: &'static Vm, domain: &Domain) {
         let mut e = domain.end.lock();
         if e.is_some() {
             return;
+        }
+        // What it holds and what it reserved from its creator are given back before anyone
+        // hears of its end.
+        domain.release_off_heap();
+        if let Some(parent) = domain.budget.parent() {
+            parent.release_child_heap(domain.budget.limits.heap_bytes);
+            parent.add_ended_cpu(domain.cpu_nanos());
         }
         *e = Some(end.clone());
         domain.end_cond.notify_all();
@@ -585,17 +647,30 @@ fn read_clock(clock: libc::clockid_t) -> Option<u64> {
 }
 
 /// Every 10 ms, terminates the domains past their CPU-time limit.
+/// Terminates every domain whose subtree (it and the domains it created, in turn) used more
+/// CPU time than its limit, with that subtree: a child's time comes out of its creator's.
+fn enforce_cpu_limits(vm: &'static Vm) {
+    let live = vm.domains.live_domains();
+    let own: Vec<(Arc<Budget>, u64)> = live.iter().map(|d| (d.budget.clone(), d.cpu_nanos())).collect();
+    let totals = super::budget::subtree_cpu(&own);
+    for d in &live {
+        let limit = d.limits.cpu_nanos;
+        let used = totals.get(&(Arc::as_ptr(&d.budget) as usize)).copied().unwrap_or(0);
+        if limit == 0 || d.safepoint.is_killed() || used <= limit {
+            continue;
+        }
+        let reason = format!("CPU time limit of {} ms exceeded", limit / 1_000_000);
+        for inside in live.iter().filter(|o| o.budget.chain().any(|b| std::ptr::eq(b, &*d.budget))) {
+            terminate(vm, inside, &reason);
+        }
+    }
+}
+
 fn start_cpu_watchdog(vm: &'static Vm) {
     let _ = std::thread::Builder::new().name("jxvm-cpu-watchdog".into()).spawn(move || {
         loop {
             std::thread::sleep(Duration::from_millis(10));
-            for d in vm.domains.live_domains() {
-                let limit = d.limits.cpu_nanos;
-                if limit != 0 && !d.safepoint.is_killed() && d.cpu_nanos() > limit {
-                    let reason = format!("CPU time limit of {} ms exceeded", limit / 1_000_000);
-                    terminate(vm, &d, &reason);
-                }
-            }
+            enforce_cpu_limits(vm);
         }
     });
 }

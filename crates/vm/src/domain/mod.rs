@@ -20,6 +20,7 @@ use crate::heap::{Heap, ObjRef, from_slot};
 use crate::idtable::IdTable;
 use crate::thread::monitor::Monitor;
 
+pub mod budget;
 pub mod image;
 pub mod lifecycle;
 pub mod portal;
@@ -125,6 +126,11 @@ pub struct Domain {
     pub non_daemon: Mutex<u32>,
     pub non_daemon_cond: Condvar,
     pub limits: Limits,
+    /// Its limits with its creator's: what it and the domains it creates may use together.
+    pub budget: Arc<budget::Budget>,
+    /// Blocks of native memory its code allocated and has not freed (`Unsafe.allocateMemory`):
+    /// address to size, charged to the budget; freed when the domain is gone.
+    pub native_blocks: Mutex<FxHashMap<usize, usize>>,
     /// A ThreadDeath made at boot: what the threads of a terminated domain unwind with.
     pub death: Mutex<Option<ObjRef>>,
     /// The CPU time of its threads (see `lifecycle`).
@@ -162,6 +168,8 @@ pub struct Domain {
 #[derive(Clone, Copy, Default, Debug)]
 pub struct Limits {
     pub heap_bytes: u64,
+    /// Memory objects, direct buffers and `Unsafe.allocateMemory` together.
+    pub off_heap_bytes: u64,
     pub cpu_nanos: u64,
     pub max_threads: u32,
 }
@@ -252,8 +260,16 @@ pub struct LoaderTable {
     pub by_obj: FxHashMap<usize, LoaderId>,
 }
 
+impl Drop for Domain {
+    /// The native memory the domain's code allocated and never freed is given back with it.
+    fn drop(&mut self) {
+        self.release_off_heap();
+    }
+}
+
 impl Domain {
-    pub fn new(id: u32, name: &str, classes: ClassPath, heap: HeapSize, limits: Limits) -> std::io::Result<Domain> {
+    pub fn new(id: u32, name: &str, classes: ClassPath, heap: HeapSize, budget: Arc<budget::Budget>) -> std::io::Result<Domain> {
+        let limits = budget.limits;
         let nursery_bytes = heap.nursery.unwrap_or_else(|| crate::heap::default_nursery(heap.max));
         Ok(Domain {
             id,
@@ -283,6 +299,8 @@ impl Domain {
             non_daemon: Mutex::new(0),
             non_daemon_cond: Condvar::new(),
             limits,
+            budget,
+            native_blocks: Mutex::new(FxHashMap::default()),
             death: Mutex::new(None),
             cpu: Mutex::new(Default::default()),
             lent_ticks: Default::default(),
@@ -345,6 +363,20 @@ impl Domain {
         if id == self.app_loader && self.define_loader != id {
             // The private defining id stands for the same object (found by id only).
             t.by_id.insert(self.define_loader.0, obj);
+        }
+    }
+
+    /// Gives back the off-heap memory the domain holds: its references to memory objects
+    /// (a region goes when no domain refers to it) and the native memory its code allocated.
+    /// Only for a domain that has ended (no thread of it runs again, so nothing of it can
+    /// touch that memory); an ended domain's objects may live on in tables, its memory not.
+    pub fn release_off_heap(&self) {
+        let views = std::mem::take(&mut *self.memory_objects.lock());
+        drop(views);
+        let blocks = std::mem::take(&mut *self.native_blocks.lock());
+        for (addr, size) in blocks {
+            crate::port::free(addr);
+            self.budget.release_off_heap(size as u64);
         }
     }
 

@@ -270,6 +270,9 @@ fn refused(c: &'static Class) -> bool {
     while let Some(cls) = k {
         let n = &*cls.name;
         if matches!(n, "java/lang/Class" | "java/lang/Thread" | "java/lang/ThreadGroup" | "java/lang/ClassLoader" | "java/lang/Module")
+            // A direct or mapped buffer holds a raw address of its domain's native memory.
+            || n == "java/nio/MappedByteBuffer"
+            || n.starts_with("java/nio/Direct")
             || n.starts_with("java/lang/invoke/")
             || n.starts_with("java/lang/reflect/")
             || n.starts_with("java/lang/ref/")

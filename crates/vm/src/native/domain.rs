@@ -19,7 +19,7 @@ const DOMAIN_EXCEPTION: &str = "jx/domain/DomainException";
 
 pub fn register(r: &mut Registry) {
     let d = DOMAIN;
-    r.add(d, "create0", "(Ljava/lang/String;[Ljava/lang/String;Ljava/lang/String;[Ljava/lang/String;JJI)Ljx/domain/Domain;", create);
+    r.add(d, "create0", "(Ljava/lang/String;[Ljava/lang/String;Ljava/lang/String;[Ljava/lang/String;JJJI)Ljx/domain/Domain;", create);
     r.add(d, "current0", "()Ljx/domain/Domain;", |t, _| {
         let id = t.domain.id;
         Ok(new_handle(t, id)?.slot())
@@ -70,7 +70,8 @@ fn handle_id(t: &mut JThread, this: u64) -> JResult<u32> {
     }
 }
 
-/// create0(name, classPath[], mainClass, args[], heapLimit, cpuTimeLimitMillis, maxThreads)
+/// create0(name, classPath[], mainClass, args[], heapLimit, offHeapLimit, cpuTimeLimitMillis,
+/// maxThreads): the new domain's limits nest in the creating domain's (`domain::budget`).
 fn create(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let name = nonnull(t, a[0]).map(|n| t.rust_string(n))?;
     let class_path = strings(t, a[1])?;
@@ -78,11 +79,13 @@ fn create(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let args = strings(t, a[3])?;
     let limits = Limits {
         heap_bytes: jlong(a[4]).max(0) as u64,
-        cpu_nanos: (jlong(a[6]).max(0) as u64).saturating_mul(1_000_000),
-        max_threads: jint(a[8]).max(0) as u32,
+        off_heap_bytes: jlong(a[6]).max(0) as u64,
+        cpu_nanos: (jlong(a[8]).max(0) as u64).saturating_mul(1_000_000),
+        max_threads: jint(a[10]).max(0) as u32,
     };
     let components = main_class.map(|main_class| Component { main_class, args }).into_iter().collect();
-    let spec = Spec { name, class_path, components, limits };
+    let parent = (!t.domain.is_system()).then(|| t.domain.budget.clone());
+    let spec = Spec { name, class_path, components, limits, parent };
     let vm = t.vm;
     match t.blocking(|| lifecycle::create(vm, spec)) {
         Ok(d) => Ok(new_handle(t, d.id)?.slot()),

@@ -55,8 +55,25 @@ fn allocate(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         t.domain.memory_allocated.store(0, std::sync::atomic::Ordering::Relaxed);
         crate::heap::roots::collect(t, crate::heap::roots::Collection::Full, "Memory objects");
     }
-    let v = View::allocate(size).map_err(|f| fault(t, f))?;
+    if size > 0 && !t.domain.budget.reserve_off_heap(size as u64) {
+        return Err(off_heap_exhausted(t, size as u64));
+    }
+    let account = (size > 0).then(|| t.domain.budget.clone() as Arc<dyn crate::memory::Account>);
+    let v = View::allocate_charged(size, account).map_err(|f| fault(t, f))?;
     new_memory_object(t, MEMORY, v)
+}
+
+/// The OutOfMemoryError for an off-heap allocation of `bytes` past the domain's budget (its
+/// own off-heap limit or one of its creators').
+pub fn off_heap_exhausted(t: &mut JThread, bytes: u64) -> crate::thread::Thrown {
+    let d = &t.domain;
+    let msg = format!(
+        "cannot allocate {bytes} bytes off the heap: domain {} holds {} of its limit of {} bytes (limits of the domains that created it count too)",
+        d.name,
+        d.budget.off_heap_used(),
+        d.budget.limits.off_heap_bytes
+    );
+    t.throw_new("java/lang/OutOfMemoryError", Some(&msg))
 }
 
 /// The offset of the view slot (the last 8 bytes of a ReadOnlyMemory instance).

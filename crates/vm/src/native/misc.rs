@@ -183,15 +183,9 @@ fn register_unsafe(r: &mut Registry) {
         t.exception = Some(e);
         Err(Thrown)
     });
-    r.add(u, "allocateMemory0", "(J)J", |t, a| {
-        t.domain.native_memory.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        Ok(crate::port::malloc(a[1] as usize) as u64)
-    });
-    r.add(u, "reallocateMemory0", "(JJ)J", |_, a| Ok(crate::port::realloc(a[1] as usize, a[3] as usize) as u64));
-    r.add(u, "freeMemory0", "(J)V", |_, a| {
-        crate::port::free(a[1] as usize);
-        Ok(0)
-    });
+    r.add(u, "allocateMemory0", "(J)J", |t, a| allocate_memory(t, jlong(a[1]) as u64));
+    r.add(u, "reallocateMemory0", "(JJ)J", reallocate_memory);
+    r.add(u, "freeMemory0", "(J)V", free_memory);
     r.add(u, "setMemory0", "(Ljava/lang/Object;JJB)V", |t, a| {
         raw::fill(at(t, a[1], a[2])?, a[4] as usize, a[6] as u8);
         Ok(0)
@@ -205,6 +199,74 @@ fn register_unsafe(r: &mut Registry) {
     r.add(u, "unpark", "(Ljava/lang/Object;)V", unpark);
     r.add(u, "getLoadAverage0", "([DI)I", |_, _| Ok(ret_int(-1)));
     r.add(u, "defineClass0", "", unsafe_define_class);
+}
+
+// ---- native memory: charged to the domain's off-heap budget, recorded per domain ----
+
+/// Unsafe.allocateMemory0: `bytes` of native memory charged to the domain's budget (0, which
+/// the JDK turns into OutOfMemoryError, if the host has none).
+fn allocate_memory(t: &mut JThread, bytes: u64) -> JResult<u64> {
+    if !t.domain.budget.reserve_off_heap(bytes) {
+        return Err(super::memory::off_heap_exhausted(t, bytes));
+    }
+    let addr = usize::try_from(bytes).map_or(0, crate::port::malloc);
+    if addr == 0 {
+        t.domain.budget.release_off_heap(bytes);
+        return Ok(0);
+    }
+    t.domain.native_memory.fetch_add(1, Ordering::Relaxed);
+    t.domain.native_blocks.lock().insert(addr, bytes as usize);
+    Ok(addr as u64)
+}
+
+/// Refuses to free or resize native memory the calling domain did not allocate: a created
+/// domain may not release (and so corrupt) memory it was never given. The launcher's
+/// domain and DomainZero keep java's behaviour.
+fn not_allocated_here(t: &mut JThread, addr: usize) -> JResult<()> {
+    if t.domain.is_system() {
+        return Ok(());
+    }
+    let msg = format!("0x{addr:x} is not native memory this domain allocated");
+    Err(t.throw_new("java/lang/SecurityException", Some(&msg)))
+}
+
+/// Unsafe.freeMemory0(address)
+fn free_memory(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let addr = a[1] as usize;
+    let known = t.domain.native_blocks.lock().remove(&addr);
+    match known {
+        Some(size) => t.domain.budget.release_off_heap(size as u64),
+        None => not_allocated_here(t, addr)?,
+    }
+    crate::port::free(addr);
+    Ok(0)
+}
+
+/// Unsafe.reallocateMemory0(address, bytes): the block's size change charged or released.
+fn reallocate_memory(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let (addr, bytes) = (a[1] as usize, jlong(a[3]) as u64);
+    if addr == 0 {
+        return allocate_memory(t, bytes);
+    }
+    let old = t.domain.native_blocks.lock().get(&addr).copied();
+    let Some(old) = old else {
+        not_allocated_here(t, addr)?;
+        return Ok(usize::try_from(bytes).map_or(0, |b| crate::port::realloc(addr, b)) as u64);
+    };
+    let old = old as u64;
+    if bytes > old && !t.domain.budget.reserve_off_heap(bytes - old) {
+        return Err(super::memory::off_heap_exhausted(t, bytes - old));
+    }
+    let moved = usize::try_from(bytes).map_or(0, |b| crate::port::realloc(addr, b));
+    if moved == 0 {
+        t.domain.budget.release_off_heap(bytes.saturating_sub(old));
+        return Ok(0);
+    }
+    t.domain.budget.release_off_heap(old.saturating_sub(bytes));
+    let mut blocks = t.domain.native_blocks.lock();
+    blocks.remove(&addr);
+    blocks.insert(moved, bytes as usize);
+    Ok(moved as u64)
 }
 
 fn field_from_reflect(t: &mut JThread, f: u64) -> JResult<(&'static crate::class::Class, &'static crate::class::Field)> {
