@@ -149,7 +149,8 @@ fn version_help_and_bad_options() {
     assert_eq!(m.status.code(), Some(1));
     let tiny = jxvm().args(["-Xmx1m", "-cp", ".", "Hello"]).output().unwrap();
     assert_eq!(tiny.status.code(), Some(1));
-    assert_eq!(first_lines(&tiny.stderr, 2), "Error occurred during initialization of VM\nToo small maximum heap");
+    // On stdout, as java prints it.
+    assert_eq!(first_lines(&tiny.stdout, 2), "Error occurred during initialization of VM\nToo small maximum heap");
     let mn = jxvm().arg("-Xmn4x").output().unwrap();
     assert_eq!(mn.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&mn.stderr).contains("Invalid initial young generation size: -Xmn4x"));
@@ -614,4 +615,26 @@ fn sigquit_prints_a_thread_dump_and_the_program_runs_on() {
     let mut err = String::new();
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
     assert_eq!(err, "", "stderr");
+}
+
+/// Every size option, good and bad, gives java's messages and exit code.
+#[test]
+fn size_options_are_checked_as_java_checks_them() {
+    if !have_jdk() {
+        return;
+    }
+    let d = scratch("sizes");
+    compile(&d, "Hello.java", HELLO);
+    let options = [
+        "-Xss4g", "-Xss2g", "-Xss1g", "-Xss1", "-Xss0", "-Xss1k", "-Xss135k", "-Xss136k", "-Xss1x", "-Xss",
+        "-Xss99999999999999999999", "-Xmx0", "-Xmx1x", "-Xmx", "-Xmx1", "-Xmx1k", "-Xmx99999999g", "-Xmx-1", "-Xmx1.5g",
+        "-Xmx1kk", "-Xmx+5m", "-Xmx0x1000000", "-Xmx18446744073709551616", "-Xms0", "-Xms1x", "-Xms1023k", "-Xms1m",
+        "-Xms99999999g", "-Xmn0", "-Xmn1x", "-Xmn1", "-Xmn99999999g",
+    ];
+    for o in options {
+        let (j, x) = run_both(&d, &[o, "Hello"]);
+        assert_eq!(j.status.code(), x.status.code(), "{o}: {}", String::from_utf8_lossy(&x.stderr));
+        assert_eq!(String::from_utf8_lossy(&j.stdout), String::from_utf8_lossy(&x.stdout), "{o}");
+        assert_eq!(first_lines(&j.stderr, 4), first_lines(&x.stderr, 4), "{o}");
+    }
 }

@@ -140,7 +140,9 @@ impl Vm {
         let zero_heap = HeapSize { max: 16 << 20, initial: 4 << 20, nursery: None };
         let domain_zero = Arc::new(Domain::new(crate::domain::ZERO_ID, "DomainZero", launcher_path(), zero_heap, Limits::default()).map_err(|e| BootError::Io(e.to_string()))?);
         let app_heap = HeapSize { max: opts.max_heap, initial: opts.initial_heap, nursery: opts.young_heap };
-        let app_domain = Arc::new(Domain::new(crate::domain::LAUNCHER_ID, "app", launcher_path(), app_heap, Limits::default()).map_err(|e| BootError::Io(e.to_string()))?);
+        // Only the heap's reservation can fail (java's message).
+        let reserve_failed = |_| BootError::Io(format!("Could not reserve enough space for {}KB object heap", opts.max_heap / 1024));
+        let app_domain = Arc::new(Domain::new(crate::domain::LAUNCHER_ID, "app", launcher_path(), app_heap, Limits::default()).map_err(reserve_failed)?);
         app_domain.gc.apply_options(&opts);
         let vm = Box::leak(Box::new(Vm {
             opts,
@@ -206,7 +208,7 @@ impl Vm {
 
     /// The OS stack of a thread that runs Java code: room for deep Java recursion.
     pub fn thread_stack_size(&self) -> usize {
-        (self.opts.stack_size * 64).max(256 << 20)
+        self.opts.stack_size.saturating_mul(64).clamp(256 << 20, 4 << 30)
     }
 
     /// The Module object a class's mirror should point to, if modules are set up.
