@@ -1,5 +1,7 @@
 //! java-compatible command-line parsing.
 
+use std::ffi::OsString;
+use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 
 use vm::vm::Options;
@@ -44,7 +46,8 @@ pub const USAGE: &str = "Usage: jxvm [options] <mainclass> [args...]
 pub struct Run {
     pub opts: Options,
     pub main_class: String,
-    pub args: Vec<String>,
+    /// The program's arguments as the host gave them (decoded by the VM as java does).
+    pub args: Vec<Vec<u8>>,
 }
 
 pub enum Command {
@@ -163,7 +166,11 @@ pub fn version_text() -> String {
     )
 }
 
-pub fn parse_args(argv: &[String]) -> Result<Command, String> {
+/// Parses java's command line. Options are read as text (bytes that are not UTF-8 replaced);
+/// the program's arguments stay bytes, for the VM to decode in the platform's encoding.
+pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
+    let argv: Vec<String> = raw.iter().map(|a| a.to_string_lossy().into_owned()).collect();
+    let bytes = |from: usize| raw[from.min(raw.len())..].iter().map(|a| a.as_bytes().to_vec()).collect::<Vec<_>>();
     let mut classpath: Option<String> = None;
     let mut props: Vec<(String, String)> = Vec::new();
     let mut xmx = None;
@@ -309,14 +316,14 @@ pub fn parse_args(argv: &[String]) -> Result<Command, String> {
         let main = jar_main_class(&jar)?;
         opts.classpath = jar.clone();
         opts.java_command = std::iter::once(jar).chain(argv[i..].iter().cloned()).collect::<Vec<_>>().join(" ");
-        (main, argv[i..].to_vec())
+        (main, bytes(i))
     } else {
         let Some(main) = argv.get(i) else {
             return Err(USAGE.to_string());
         };
         opts.classpath = classpath.or_else(|| std::env::var("CLASSPATH").ok()).unwrap_or_else(|| ".".into());
         opts.java_command = argv[i..].join(" ");
-        (main.clone(), argv[i + 1..].to_vec())
+        (main.clone(), bytes(i + 1))
     };
     Ok(Command::Run(Run { opts, main_class, args }))
 }

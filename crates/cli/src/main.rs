@@ -14,7 +14,7 @@ use vm::domain::lifecycle::{self, End, Spec};
 use vm::thread::JThread;
 
 fn main() -> ExitCode {
-    let argv: Vec<String> = std::env::args().skip(1).collect();
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
     let cmd = match parse_args(&argv) {
         Ok(c) => c,
         Err(msg) => {

@@ -638,3 +638,29 @@ fn size_options_are_checked_as_java_checks_them() {
         assert_eq!(first_lines(&j.stderr, 4), first_lines(&x.stderr, 4), "{o}");
     }
 }
+
+/// Arguments that are not UTF-8 are decoded as java decodes them (in the locale's encoding,
+/// each bad sequence a U+FFFD), in a UTF-8 locale and in the C/POSIX one.
+#[test]
+fn non_utf8_arguments_are_decoded_as_java_decodes_them() {
+    if !have_jdk() {
+        return;
+    }
+    use std::os::unix::ffi::OsStrExt;
+    let d = scratch("args");
+    compile(
+        &d,
+        "Args.java",
+        r#"public class Args { public static void main(String[] a) {
+  System.out.println(System.getProperty("sun.jnu.encoding") + " " + a.length);
+  for (String s : a) { StringBuilder b = new StringBuilder(); s.codePoints().forEach(c -> b.append(Integer.toHexString(c)).append(' ')); System.out.println(b.toString().trim()); } } }"#,
+    );
+    let args: [&[u8]; 8] = [b"a\xffb", b"\xc3\xa9", b"\xe2\x82", b"x\x80", b"\xf0\x9f\x98\x80", b"\xed\xa0\x80", b"plain", b""];
+    let args: Vec<&std::ffi::OsStr> = args.iter().map(|a| std::ffi::OsStr::from_bytes(a)).collect();
+    for locale in ["C.UTF-8", "C", "POSIX"] {
+        let j = Command::new("java").env("LC_ALL", locale).arg("-cp").arg(&d).arg("Args").args(&args).output().unwrap();
+        let x = jxvm().env("LC_ALL", locale).arg("-cp").arg(&d).arg("Args").args(&args).output().unwrap();
+        assert_same(&j, &x, 1);
+        assert!(String::from_utf8_lossy(&x.stdout).contains("\n61 fffd 62\n"), "{locale}");
+    }
+}

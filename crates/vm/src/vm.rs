@@ -437,8 +437,9 @@ impl LaunchError {
     }
 }
 
-/// Loads the main class through the application loader and runs `main(String[])`.
-pub fn run_main(t: &mut JThread, main_class: &str, args: &[String]) -> Result<(), LaunchError> {
+/// Loads the main class through the application loader and runs `main(String[])` with `args`
+/// (bytes, decoded as java's launcher decodes them: see `platform_string`).
+pub fn run_main<A: AsRef<[u8]>>(t: &mut JThread, main_class: &str, args: &[A]) -> Result<(), LaunchError> {
     let internal = main_class.replace('.', "/");
     let c = match t.vm.classes.load(t.domain.app_loader, &internal) {
         Ok(c) => c,
@@ -478,15 +479,56 @@ pub fn run_main(t: &mut JThread, main_class: &str, args: &[String]) -> Result<()
     let r: JResult<()> = (|| {
         t.ensure_initialized(c)?;
         let sc = t.load_boot("java/lang/String")?;
-        let arr = t.new_array_of(sc, args.len() as i32)?;
-        for (i, a) in args.iter().enumerate() {
-            let s = t.new_string(a)?;
-            t.domain.heap.write_ref(arr, crate::heap::layout::ARRAY_BASE + i * 8, Some(s));
+        // Decoding may run Java code (and collect): the strings wait in handles.
+        let mark = t.handles.len();
+        for a in args {
+            match platform_string(t, a.as_ref()) {
+                Ok(s) => t.handles.push(s.slot()),
+                Err(e) => {
+                    t.handles.truncate(mark);
+                    return Err(e);
+                }
+            }
+        }
+        let arr = t.new_array_of(sc, args.len() as i32);
+        let strings = t.handles.split_off(mark);
+        let arr = arr?;
+        for (i, s) in strings.into_iter().enumerate() {
+            t.domain.heap.write_ref(arr, crate::heap::layout::ARRAY_BASE + i * 8, crate::heap::from_slot(s));
         }
         crate::interp::exec::call(t, main, &[arr.slot()])?;
         Ok(())
     })();
     r.map_err(|Thrown| LaunchError::Uncaught)
+}
+
+/// A command-line argument as a String, as java's launcher makes it (LauncherHelper's
+/// makePlatformString): `new String(bytes, sun.jnu.encoding)`, or with the default charset
+/// if that encoding is not supported. ASCII is the same in every encoding a host can have.
+fn platform_string(t: &mut JThread, bytes: &[u8]) -> JResult<ObjRef> {
+    if let Some(s) = std::str::from_utf8(bytes).ok().filter(|s| s.is_ascii()) {
+        return t.new_string(s);
+    }
+    let key = t.new_string("sun.jnu.encoding")?;
+    let encoding = t.call_static("java/lang/System", "getProperty", "(Ljava/lang/String;)Ljava/lang/String;", &[key.slot()])?;
+    let mark = t.handles.len();
+    t.handles.push(encoding);
+    let array = t.new_byte_array(bytes);
+    let encoding = t.handles.pop().unwrap_or(0);
+    t.handles.truncate(mark);
+    let array = array?;
+    let string = t.load_boot("java/lang/String")?;
+    if encoding != 0 {
+        t.handles.push(array.slot());
+        let decoded = t.construct(string, "([BLjava/lang/String;)V", &[array.slot(), encoding]);
+        let array = t.handles.pop().unwrap_or(0);
+        match decoded {
+            Ok(s) => return Ok(s),
+            Err(Thrown) => t.exception = None,
+        }
+        return t.construct(string, "([B)V", &[array]);
+    }
+    t.construct(string, "([B)V", &[array.slot()])
 }
 
 /// Reports an uncaught exception the way java.lang.Thread does (dispatchUncaughtException).
