@@ -664,3 +664,37 @@ fn non_utf8_arguments_are_decoded_as_java_decodes_them() {
         assert!(String::from_utf8_lossy(&x.stdout).contains("\n61 fffd 62\n"), "{locale}");
     }
 }
+
+/// `main` is found as java's launcher finds it (`Class.getMethod`, then its checks): inherited
+/// from a superclass (the main class initialized first), and java's messages for an instance,
+/// non-public or non-void main, wherever it is declared.
+#[test]
+fn main_is_found_as_java_finds_it() {
+    if !have_jdk() {
+        return;
+    }
+    let d = scratch("main");
+    let sources = [
+        ("Base.java", "public class Base { static { System.out.println(\"Base init\"); } public static void main(String[] a) { System.out.println(\"Base.main \" + a.length); } }"),
+        ("Sub.java", "public class Sub extends Base { static { System.out.println(\"Sub init\"); } }"),
+        ("Inst.java", "public class Inst { static { System.out.println(\"Inst init\"); } public void main(String[] a) { } }"),
+        ("InstSub.java", "public class InstSub extends Inst { }"),
+        ("Priv.java", "public class Priv { static void main(String[] a) { System.out.println(\"package-private\"); } }"),
+        ("Ret.java", "public class Ret { public static int main(String[] a) { return 0; } }"),
+        ("RetSub.java", "public class RetSub extends Ret { }"),
+        ("IfaceMain.java", "public interface IfaceMain { static void main(String[] a) { System.out.println(\"interface main\"); } }"),
+        ("ImplIface.java", "public class ImplIface implements IfaceMain { }"),
+        ("Dflt.java", "interface HasDefault { default void main(String[] a) { } } public abstract class Dflt implements HasDefault { }"),
+        ("Outer.java", "public class Outer { public static class In extends Ret { } public static class Ok extends Sub { } }"),
+        ("PkgClass.java", "class PkgClass { public static void main(String[] a) { System.out.println(\"package class\"); } }"),
+    ];
+    for (file, src) in sources {
+        std::fs::write(d.join(file), src).unwrap();
+    }
+    let javac = Command::new("javac").args(["--release", "17", "-d"]).arg(&d).args(sources.iter().map(|(f, _)| d.join(f))).status().unwrap();
+    assert!(javac.success());
+    for class in ["Sub", "Inst", "InstSub", "Priv", "Ret", "RetSub", "IfaceMain", "ImplIface", "Dflt", "Outer$In", "Outer$Ok", "PkgClass"] {
+        let (j, x) = run_both(&d, &[class, "x"]);
+        assert_same(&j, &x, 4);
+    }
+}

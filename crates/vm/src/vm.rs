@@ -461,12 +461,7 @@ pub fn run_main<A: AsRef<[u8]>>(t: &mut JThread, main_class: &str, args: &[A]) -
             return Err(LaunchError::Message(msg));
         }
     };
-    let main = c.declared_method("main", "([Ljava/lang/String;)V").map(unsafe_static);
-    let Some(main) = main.filter(|m| m.is_static() && m.is_public()) else {
-        return Err(LaunchError::Message(format!(
-            "Error: Main method not found in class {main_class}, please define the main method as:\n   public static void main(String[] args)\nor a JavaFX application class must extend javafx.application.Application"
-        )));
-    };
+    let main = find_main(c, main_class)?;
     if t.link(c).is_err() {
         let e = t.exception.take();
         let text = e
@@ -500,6 +495,33 @@ pub fn run_main<A: AsRef<[u8]>>(t: &mut JThread, main_class: &str, args: &[A]) -
         Ok(())
     })();
     r.map_err(|Thrown| LaunchError::Uncaught)
+}
+
+/// The `main` java's launcher runs (LauncherHelper.validateMainClass): what
+/// `Class.getMethod("main", String[].class)` finds, a public method of the class or of a
+/// superclass, else an instance method of a superinterface; java's message if there is none,
+/// or if it is not static or does not return void.
+fn find_main(c: &'static Class, main_class: &str) -> Result<&'static crate::class::Method, LaunchError> {
+    const HOW: &str = "   public static void main(String[] args)";
+    let is_main = |m: &&crate::class::Method| &*m.name == "main" && m.descriptor.starts_with("([Ljava/lang/String;)") && m.is_public();
+    let in_class = |k: &'static Class| k.methods().iter().filter(is_main).min_by_key(|m| !m.descriptor.ends_with('V'));
+    let in_interface = |i: &&'static Class| i.methods().iter().filter(|m| !m.is_static()).find(is_main);
+    let found = std::iter::successors(Some(c), |k| k.super_class).find_map(in_class);
+    let Some(main) = found.or_else(|| c.all_interfaces.iter().find_map(in_interface)) else {
+        return Err(LaunchError::Message(format!(
+            "Error: Main method not found in class {main_class}, please define the main method as:\n{HOW}\nor a JavaFX application class must extend javafx.application.Application"
+        )));
+    };
+    let declarer = main.class.java_name();
+    if !main.is_static() {
+        return Err(LaunchError::Message(format!("Error: Main method is not static in class {declarer}, please define the main method as:\n{HOW}")));
+    }
+    if !main.descriptor.ends_with(")V") {
+        return Err(LaunchError::Message(format!(
+            "Error: Main method must return a value of type void in class {declarer}, please \ndefine the main method as:\n{HOW}"
+        )));
+    }
+    Ok(main)
 }
 
 /// A command-line argument as a String, as java's launcher makes it (LauncherHelper's
