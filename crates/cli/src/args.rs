@@ -337,15 +337,23 @@ fn clamp_size(n: u64) -> usize {
     usize::try_from(n).unwrap_or(usize::MAX)
 }
 
-/// Main-Class from a jar's manifest.
+/// Main-Class from a jar's manifest, or java's message: the native launcher's when it cannot
+/// open the jar or finds its manifest's main section malformed, then LauncherHelper's when
+/// `java.util.jar.Manifest` cannot read it or it has no Main-Class.
 fn jar_main_class(jar: &str) -> Result<String, String> {
-    let Some(manifest) = vm::class::loader::ClassPathEntry::open(jar).and_then(|e| e.read("META-INF/MANIFEST.MF")) else {
+    use vm::class::manifest::{Manifest, launcher_accepts};
+    if std::fs::File::open(jar).is_err() || std::path::Path::new(jar).is_dir() {
         return Err(format!("Error: Unable to access jarfile {jar}"));
+    }
+    let manifest = vm::class::loader::ClassPathEntry::open(jar).and_then(|e| e.read("META-INF/MANIFEST.MF"));
+    let Some(manifest) = manifest.filter(|m| launcher_accepts(m)) else {
+        return Err(format!("Error: Invalid or corrupt jarfile {jar}"));
     };
-    let text = String::from_utf8_lossy(&manifest);
-    text.lines()
-        .find_map(|l| l.strip_prefix("Main-Class:").map(|v| v.trim().to_string()))
-        .ok_or_else(|| format!("no main manifest attribute, in {jar}"))
+    let Ok(manifest) = Manifest::parse(&manifest) else {
+        return Err(format!("Error: An unexpected error occurred while trying to open file {jar}"));
+    };
+    let main = manifest.main_attribute("Main-Class").ok_or_else(|| format!("no main manifest attribute, in {jar}"))?;
+    Ok(main.trim_matches(|c: char| c <= ' ').replace('/', "."))
 }
 
 #[cfg(test)]

@@ -19,10 +19,6 @@ fn main() -> ExitCode {
         Ok(c) => c,
         Err(msg) => {
             eprintln!("{msg}");
-            // java's own refusals end with its lines, as java prints them.
-            if !msg.ends_with("Program will exit.") {
-                eprintln!("Run 'jxvm --help' for usage.");
-            }
             return ExitCode::from(1);
         }
     };

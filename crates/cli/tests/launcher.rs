@@ -698,3 +698,101 @@ fn main_is_found_as_java_finds_it() {
         assert_same(&j, &x, 4);
     }
 }
+
+/// Writes a jar with exactly `manifest` as META-INF/MANIFEST.MF (none if None) and the given
+/// (name in the jar, file) entries.
+fn write_jar(path: &Path, manifest: Option<&[u8]>, files: &[(&str, PathBuf)]) {
+    use std::io::Write;
+    let mut z = zip::ZipWriter::new(std::fs::File::create(path).unwrap());
+    let opts = zip::write::SimpleFileOptions::default();
+    if let Some(m) = manifest {
+        z.start_file("META-INF/MANIFEST.MF", opts).unwrap();
+        z.write_all(m).unwrap();
+    }
+    for (name, file) in files {
+        z.start_file(*name, opts).unwrap();
+        z.write_all(&std::fs::read(file).unwrap()).unwrap();
+    }
+    z.finish().unwrap();
+}
+
+/// `-jar` reads the manifest by the JAR specification, as java does: continuation lines,
+/// attribute names in any case, CR LF / CR / LF line ends, a last line without an end (java
+/// drops it), `Class-Path` with several relative URLs (jars and a directory, also split over
+/// lines), a missing Main-Class or manifest, and malformed manifests (java's three messages).
+#[test]
+fn jar_manifests_are_read_as_java_reads_them() {
+    if !have_jdk() {
+        return;
+    }
+    let d = scratch("manifest");
+    let src = d.join("src");
+    std::fs::create_dir_all(src.join("app/main")).unwrap();
+    std::fs::create_dir_all(src.join("lib")).unwrap();
+    std::fs::create_dir_all(src.join("libb")).unwrap();
+    std::fs::create_dir_all(src.join("dirc")).unwrap();
+    let files = [
+        ("app/main/Main.java", "package app.main; public class Main { public static void main(String[] a) { System.out.println(\"main \" + a.length + \" \" + lib.A.a() + libb.B.b() + dirc.C.c()); } }"),
+        ("Simple.java", "public class Simple { public static void main(String[] a) { System.out.println(\"simple \" + a.length); } }"),
+        ("lib/A.java", "package lib; public class A { public static String a() { return \"A\"; } }"),
+        ("libb/B.java", "package libb; public class B { public static String b() { return \"B\"; } }"),
+        ("dirc/C.java", "package dirc; public class C { public static String c() { return \"C\"; } }"),
+    ];
+    for (f, s) in files {
+        std::fs::write(src.join(f), s).unwrap();
+    }
+    let classes = d.join("classes");
+    let ok = Command::new("javac").args(["--release", "17", "-d"]).arg(&classes).args(files.iter().map(|(f, _)| src.join(f))).status().unwrap();
+    assert!(ok.success());
+    std::fs::create_dir_all(d.join("lib")).unwrap();
+    std::fs::create_dir_all(d.join("dir/dirc")).unwrap();
+    write_jar(&d.join("lib/a.jar"), Some(b"Manifest-Version: 1.0\n"), &[("lib/A.class", classes.join("lib/A.class"))]);
+    write_jar(&d.join("lib/b.jar"), None, &[("libb/B.class", classes.join("libb/B.class"))]);
+    std::fs::copy(classes.join("dirc/C.class"), d.join("dir/dirc/C.class")).unwrap();
+    let app = [("app/main/Main.class", classes.join("app/main/Main.class")), ("Simple.class", classes.join("Simple.class"))];
+    // java.util.jar.Manifest reads lines of at most 512 bytes.
+    let long = [b"Main-Class: Simple\nX-Long: ".as_slice(), &[b'a'; 600], b"\n"].concat();
+    let longest = [b"Main-Class: Simple\nX-L: ".as_slice(), &[b'a'; 506], b"\n"].concat();
+    let manifests: [(&str, Option<&[u8]>); 26] = [
+        ("longest-line", Some(&longest)),
+        ("continued", Some(b"Manifest-Version: 1.0\nMain-Class: app.ma\n in.Main\nClass-Path: lib/a.jar lib/b\n .jar dir/\n")),
+        ("lower", Some(b"manifest-version: 1.0\nmain-class: Simple\n")),
+        ("upper", Some(b"MAIN-CLASS: Simple\n")),
+        ("crlf", Some(b"Manifest-Version: 1.0\r\nMain-Class: app.main.Main\r\nClass-Path: lib/a.jar\r\n  lib/b.jar dir/\r\n\r\n")),
+        ("cr", Some(b"Manifest-Version: 1.0\rMain-Class: Simple\r")),
+        ("no-end", Some(b"Manifest-Version: 1.0\nMain-Class: Simple")),
+        ("class-path-no-end", Some(b"Main-Class: app.main.Main\nClass-Path: lib/a.jar lib/b.jar dir/")),
+        ("no-main", Some(b"Manifest-Version: 1.0\nCreated-By: me\n")),
+        ("no-manifest", None),
+        ("empty", Some(b"")),
+        ("no-space", Some(b"Main-Class:Simple\n")),
+        ("tab", Some(b"Main-Class:\tSimple\n")),
+        ("in-section", Some(b"Manifest-Version: 1.0\n\nName: x\nMain-Class: Simple\n")),
+        ("spaces", Some(b"Main-Class:   Simple   \n")),
+        ("slashes", Some(b"Main-Class: app/main/Main\nClass-Path: lib/a.jar lib/b.jar dir/\n")),
+        ("class-path-spaces", Some(b"Main-Class: app.main.Main\nClass-Path:  lib/a.jar   lib/b.jar\tdir/ missing.jar http://x/y.jar\n")),
+        ("class-path-lines", Some(b"Main-Class: app.main.Main\nClass-Path: lib/a.jar\n  lib/b.jar\n  dir/\n")),
+        ("dir-without-slash", Some(b"Main-Class: app.main.Main\nClass-Path: lib/a.jar lib/b.jar dir\n")),
+        ("misplaced", Some(b" Main-Class: Simple\n")),
+        ("blank-first", Some(b"\nMain-Class: Simple\n")),
+        ("long-line", Some(&long)),
+        ("bad-name", Some(b"Main-Class: Simple\nX Y: z\n")),
+        ("no-colon", Some(b"Main-Class: Simple\nNoColonHere\n")),
+        ("continued-no-end", Some(b"Main-Class: Sim\n ple")),
+        ("bad-section", Some(b"Main-Class: Simple\n\nFoo: bar\n")),
+    ];
+    for (name, manifest) in manifests {
+        let jar = d.join(format!("{name}.jar"));
+        write_jar(&jar, manifest, &app);
+        let j = Command::new("java").current_dir(&d).arg("-jar").arg(format!("{name}.jar")).arg("q").output().unwrap();
+        let x = jxvm().current_dir(&d).arg("-jar").arg(format!("{name}.jar")).arg("q").output().unwrap();
+        assert_eq!(j.status.code(), x.status.code(), "{name}: {}", String::from_utf8_lossy(&x.stderr));
+        assert_eq!(String::from_utf8_lossy(&j.stdout), String::from_utf8_lossy(&x.stdout), "{name}");
+        assert_eq!(first_lines(&j.stderr, 1), first_lines(&x.stderr, 1), "{name}");
+    }
+    // Class-Path also applies to a jar named by -cp.
+    let j = Command::new("java").current_dir(&d).args(["-cp", "continued.jar", "app.main.Main"]).output().unwrap();
+    let x = jxvm().current_dir(&d).args(["-cp", "continued.jar", "app.main.Main"]).output().unwrap();
+    assert_same(&j, &x, 1);
+    assert_eq!(String::from_utf8_lossy(&x.stdout), "main 0 ABC\n");
+}

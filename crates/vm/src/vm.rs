@@ -9,7 +9,7 @@
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
-use crate::class::loader::{ClassPathEntry, ClassSources, ClassTable};
+use crate::class::loader::{ClassSources, ClassTable, open_class_path};
 use crate::class::{Class, LoaderId};
 use crate::domain::{ClassPath, Domain, HeapSize, Limits};
 use crate::heap::ObjRef;
@@ -132,7 +132,7 @@ impl Vm {
     pub fn create(opts: Options) -> Result<&'static Vm, BootError> {
         let modules = opts.java_home.join("lib/modules");
         let jimage = jimage::JImage::open(&modules).map_err(|e| BootError::Io(format!("cannot open {}: {e}", modules.display())))?;
-        let classpath = opts.classpath.split(':').filter_map(ClassPathEntry::open).collect();
+        let classpath = open_class_path(&opts.classpath);
         let mut classes = ClassTable::new(ClassSources { jimage, classpath });
         classes.verify_app = opts.verify;
         classes.set_launcher_class_path(&opts.classpath);

@@ -8,7 +8,7 @@
 //! domain, in [`crate::domain`]) and holds no heap reference.
 
 use std::io::Read;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -139,6 +139,41 @@ impl ClassPathEntry {
     }
 }
 
+/// The entries of a class path as the application loader (`URLClassPath`) searches them: each
+/// directory or jar in order, a jar followed by what its manifest's `Class-Path` names (jars,
+/// and directories when the URL ends in `/`), recursively; each entry once, and entries that
+/// cannot be opened left out.
+pub fn open_class_path(classpath: &str) -> Vec<ClassPathEntry> {
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut out = Vec::new();
+    for e in classpath.split(':') {
+        add_class_path_entry(Path::new(if e.is_empty() { "." } else { e }), None, &mut seen, &mut out);
+    }
+    out
+}
+
+/// Adds `path` and what its `Class-Path` names; `dir` says whether a manifest named it as a
+/// directory (None: named by the class path itself, either kind).
+fn add_class_path_entry(path: &Path, dir: Option<bool>, seen: &mut rustc_hash::FxHashSet<PathBuf>, out: &mut Vec<ClassPathEntry>) {
+    let key = crate::class::manifest::normalize(&std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()));
+    if !seen.insert(key) || dir.is_some_and(|d| d != path.is_dir()) {
+        return;
+    }
+    let Some(entry) = ClassPathEntry::open(&path.to_string_lossy()) else { return };
+    let class_path = match &entry {
+        ClassPathEntry::Jar(_) => entry
+            .read("META-INF/MANIFEST.MF")
+            .and_then(|m| crate::class::manifest::Manifest::parse(&m).ok())
+            .and_then(|m| m.main_attribute("Class-Path").map(str::to_string)),
+        ClassPathEntry::Dir(_) => None,
+    };
+    out.push(entry);
+    for p in class_path.map(|cp| crate::class::manifest::class_path_entries(path, &cp)).unwrap_or_default() {
+        let is_dir = p.as_os_str().as_encoded_bytes().ends_with(b"/");
+        add_class_path_entry(&p, Some(is_dir), seen, out);
+    }
+}
+
 /// Where class bytes come from.
 pub struct ClassSources {
     pub jimage: jimage::JImage,
@@ -244,7 +279,7 @@ impl ClassTable {
             return (id, false);
         }
         let id = LoaderId(LoaderId::APP_BIT | loaders.len() as u32);
-        let entries: Vec<ClassPathEntry> = classpath.split(':').filter_map(ClassPathEntry::open).collect();
+        let entries = open_class_path(classpath);
         self.app_paths.write().insert(id.0, entries.into());
         loaders.insert(key, id);
         (id, true)
