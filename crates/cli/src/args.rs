@@ -342,7 +342,9 @@ fn clamp_size(n: u64) -> usize {
 /// `java.util.jar.Manifest` cannot read it or it has no Main-Class.
 fn jar_main_class(jar: &str) -> Result<String, String> {
     use vm::class::manifest::{Manifest, launcher_accepts};
-    if std::fs::File::open(jar).is_err() || std::path::Path::new(jar).is_dir() {
+    // Opened without blocking: a FIFO with no writer must not hang the launcher (it hangs java).
+    let opened = vm::port::fs::open_without_blocking(std::path::Path::new(jar));
+    if opened.is_err() || std::path::Path::new(jar).is_dir() {
         return Err(format!("Error: Unable to access jarfile {jar}"));
     }
     let manifest = vm::class::loader::ClassPathEntry::open(jar).and_then(|e| e.read("META-INF/MANIFEST.MF"));

@@ -796,3 +796,53 @@ fn jar_manifests_are_read_as_java_reads_them() {
     assert_same(&j, &x, 1);
     assert_eq!(String::from_utf8_lossy(&x.stdout), "main 0 ABC\n");
 }
+
+/// Runs jxvm with `args` in `dir`, failing if it has not ended within 60 seconds.
+fn jxvm_within_a_minute(dir: &Path, args: &[&str]) -> Output {
+    let mut child = jxvm()
+        .current_dir(dir)
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("jxvm {args:?} still runs after a minute");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// Class files are read with a bound, as java's application loader reads them (as many bytes
+/// as the file's size, an int, says): /dev/zero as Main.class and a sparse 3 GiB class file
+/// read as empty and give java's ClassFormatError instead of being read forever. A FIFO (which
+/// java opens and waits on forever, so there is nothing to compare with) is read as empty too,
+/// as a class file and as a -jar file.
+#[test]
+fn class_files_are_read_with_a_bound() {
+    if !have_jdk() {
+        return;
+    }
+    let d = scratch("bounded");
+    std::os::unix::fs::symlink("/dev/zero", d.join("Zero.class")).unwrap();
+    let huge = std::fs::File::create(d.join("Huge.class")).unwrap();
+    huge.set_len(3 << 30).unwrap();
+    drop(huge);
+    for name in ["Zero", "Huge"] {
+        let j = Command::new("java").arg("-cp").arg(&d).arg(name).output().unwrap();
+        let x = jxvm_within_a_minute(&d, &["-cp", ".", name]);
+        assert_same(&j, &x, 2);
+    }
+    let fifo = d.join("Fifo.class");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let x = jxvm_within_a_minute(&d, &["-cp", ".", "Fifo"]);
+    assert_eq!(x.status.code(), Some(1));
+    assert_eq!(first_lines(&x.stderr, 2), "Error: LinkageError occurred while loading main class Fifo\n\tjava.lang.ClassFormatError: Truncated class file");
+    let x = jxvm_within_a_minute(&d, &["-jar", "Fifo.class"]);
+    assert_eq!(x.status.code(), Some(1));
+    assert_eq!(first_lines(&x.stderr, 1), "Error: Invalid or corrupt jarfile Fifo.class");
+}
