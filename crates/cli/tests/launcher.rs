@@ -846,3 +846,106 @@ fn class_files_are_read_with_a_bound() {
     assert_eq!(x.status.code(), Some(1));
     assert_eq!(first_lines(&x.stderr, 1), "Error: Invalid or corrupt jarfile Fifo.class");
 }
+
+const HOOKED: &str = r#"public class Hooked {
+    public static void main(String[] a) throws Exception {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> System.out.println("hook ran")));
+        System.out.println("ready");
+        Thread.sleep(60000);
+        System.out.println("not signalled");
+    }
+}
+"#;
+
+/// Runs `cmd`, sends it signal `sig` (a `kill` name) once it printed "ready", and returns its
+/// stdout and exit code.
+fn signalled_after_ready(mut cmd: Command, sig: &str) -> (String, Option<i32>) {
+    use std::io::BufRead;
+    let mut child = cmd.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::null()).spawn().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        for l in std::io::BufReader::new(stdout).lines() {
+            if tx.send(l.unwrap_or_default()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut out = String::new();
+    loop {
+        match rx.recv_timeout(std::time::Duration::from_secs(60)) {
+            Ok(l) => {
+                out.push_str(&l);
+                out.push('\n');
+                if l == "ready" {
+                    break;
+                }
+            }
+            Err(_) => {
+                let _ = child.kill();
+                panic!("no \"ready\" from {cmd:?}; so far: {out}");
+            }
+        }
+    }
+    let pid = child.id().to_string();
+    assert!(Command::new("kill").arg(format!("-{sig}")).arg(&pid).status().unwrap().success());
+    let status = child.wait().unwrap();
+    out.extend(rx.iter().map(|l| l + "\n"));
+    (out, status.code())
+}
+
+/// SIGTERM, SIGINT and SIGHUP run the shutdown hooks and exit with 128 + the signal, as on
+/// HotSpot (its Terminator's handlers, dispatched by the VM to Java).
+#[test]
+fn shutdown_signals_run_the_hooks() {
+    if !have_jdk() {
+        return;
+    }
+    let d = scratch("hooks");
+    compile(&d, "Hooked.java", HOOKED);
+    for sig in ["TERM", "INT", "HUP"] {
+        let mut java = Command::new("java");
+        java.arg("-cp").arg(&d).arg("Hooked");
+        let mut x = jxvm();
+        x.arg("-cp").arg(&d).arg("Hooked");
+        let (j_out, j_code) = signalled_after_ready(java, sig);
+        let (x_out, x_code) = signalled_after_ready(x, sig);
+        assert_eq!((&j_out, j_code), (&x_out, x_code), "SIG{sig}");
+        assert_eq!(x_out, "ready\nhook ran\n");
+    }
+}
+
+/// `sun.misc.Signal.handle` takes the signals java lets a program handle and refuses the
+/// others with java's message; `Signal.raise` runs the handler on a daemon thread named
+/// "SIGxxx handler", as on HotSpot.
+#[test]
+fn signal_handlers_run_as_on_hotspot() {
+    if !have_jdk() {
+        return;
+    }
+    let d = scratch("handlers");
+    compile(
+        &d,
+        "Handled.java",
+        r#"import sun.misc.Signal;
+import sun.misc.SignalHandler;
+public class Handled { public static void main(String[] a) throws Exception {
+  for (String n : a) {
+    try {
+      Signal sig = new Signal(n);
+      SignalHandler old = Signal.handle(sig, s -> { Thread c = Thread.currentThread(); System.out.println("got " + s + " " + s.getNumber() + " in " + c.getName() + " daemon=" + c.isDaemon()); });
+      // HotSpot uses SIGUSR2 itself: the handler it had is a native one, which jxvm has not.
+      System.out.println(n + " " + sig.getNumber() + (n.equals("USR2") ? "" : " old=" + (old == SignalHandler.SIG_DFL ? "SIG_DFL" : old == SignalHandler.SIG_IGN ? "SIG_IGN" : old.getClass().getName())));
+      Signal.raise(sig);
+      Thread.sleep(300);
+    } catch (IllegalArgumentException e) { System.out.println(n + " " + e); }
+  }
+  System.out.println("done"); } }"#,
+    );
+    let signals = ["USR2", "USR1", "QUIT", "TERM", "HUP", "INT", "KILL", "STOP", "SEGV", "FPE", "ILL", "ALRM", "WINCH", "NOPE"];
+    let mut args = vec!["Handled"];
+    args.extend(signals);
+    let (j, x) = run_both(&d, &args);
+    assert_same(&j, &x, 1);
+    assert!(String::from_utf8_lossy(&x.stdout).contains("got SIGUSR2 12 in SIGUSR2 handler daemon=true\n"));
+}
