@@ -284,6 +284,29 @@ mod tests {
         assert!(launcher_accepts(b"Main-Class: A\n b\n\nwhatever"));
     }
 
+    /// Arbitrary bytes (built from the format's special characters) never panic any reader.
+    #[test]
+    fn any_bytes_are_an_answer() {
+        let alphabet = b"Name: Main-Class\r\n %20:/.\x00\xff";
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for len in 0..2000usize {
+            let bytes: Vec<u8> = (0..len % 700)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    alphabet[(seed % alphabet.len() as u64) as usize]
+                })
+                .collect();
+            let _ = launcher_accepts(&bytes);
+            if let Ok(m) = Manifest::parse(&bytes) {
+                let cp = m.main_attribute("Class-Path").unwrap_or_default().to_string();
+                let _ = class_path_entries(Path::new("/x/a.jar"), &cp);
+            }
+            let _ = class_path_entries(Path::new("a.jar"), &String::from_utf8_lossy(&bytes));
+        }
+    }
+
     #[test]
     fn class_path_urls() {
         let got = class_path_entries(Path::new("/x/app.jar"), " lib/a.jar\tlib/b%20c.jar dir/ ../up.jar http://h/a.jar file:/abs/z.jar");
