@@ -837,7 +837,21 @@ fn class_files_are_read_with_a_bound() {
         let x = jxvm_within_a_minute(&d, &["-cp", ".", name]);
         assert_same(&j, &x, 2);
     }
-    let fifo = d.join("Fifo.class");
+    // The same file through a URLClassLoader (the JDK's Java code reads it).
+    let ucl = scratch("bounded-ucl");
+    compile(
+        &ucl,
+        "Ucl.java",
+        r#"import java.net.*; import java.io.*;
+public class Ucl { public static void main(String[] a) throws Exception {
+  URLClassLoader l = new URLClassLoader(new URL[] { new File(a[0]).toURI().toURL() }, null);
+  try { l.loadClass("Zero"); } catch (Throwable e) { System.out.println(e); }
+  try (InputStream in = l.getResourceAsStream("Zero.class")) { System.out.println(in.readNBytes(5).length); } } }"#,
+    );
+    let dir = d.to_str().unwrap();
+    let (j, x) = run_both(&ucl, &["Ucl", dir]);
+    assert_same(&j, &x, 1);
+        let fifo = d.join("Fifo.class");
     assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
     let x = jxvm_within_a_minute(&d, &["-cp", ".", "Fifo"]);
     assert_eq!(x.status.code(), Some(1));
