@@ -943,15 +943,17 @@ fn signal_handlers_run_as_on_hotspot() {
         "Handled.java",
         r#"import sun.misc.Signal;
 import sun.misc.SignalHandler;
+import java.util.concurrent.*;
 public class Handled { public static void main(String[] a) throws Exception {
+  Semaphore handled = new Semaphore(0);
   for (String n : a) {
     try {
       Signal sig = new Signal(n);
-      SignalHandler old = Signal.handle(sig, s -> { Thread c = Thread.currentThread(); System.out.println("got " + s + " " + s.getNumber() + " in " + c.getName() + " daemon=" + c.isDaemon()); });
+      SignalHandler old = Signal.handle(sig, s -> { Thread c = Thread.currentThread(); System.out.println("got " + s + " " + s.getNumber() + " in " + c.getName() + " daemon=" + c.isDaemon()); handled.release(); });
       // HotSpot uses SIGUSR2 itself: the handler it had is a native one, which jxvm has not.
       System.out.println(n + " " + sig.getNumber() + (n.equals("USR2") ? "" : " old=" + (old == SignalHandler.SIG_DFL ? "SIG_DFL" : old == SignalHandler.SIG_IGN ? "SIG_IGN" : old.getClass().getName())));
       Signal.raise(sig);
-      Thread.sleep(300);
+      if (!handled.tryAcquire(30, TimeUnit.SECONDS)) System.out.println("no handler ran");
     } catch (IllegalArgumentException e) { System.out.println(n + " " + e); }
   }
   System.out.println("done"); } }"#,
