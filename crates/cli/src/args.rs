@@ -1,5 +1,7 @@
 //! java-compatible command-line parsing.
 
+use std::ffi::OsString;
+use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 
 use vm::vm::Options;
@@ -44,7 +46,8 @@ pub const USAGE: &str = "Usage: jxvm [options] <mainclass> [args...]
 pub struct Run {
     pub opts: Options,
     pub main_class: String,
-    pub args: Vec<String>,
+    /// The program's arguments as the host gave them (decoded by the VM as java does).
+    pub args: Vec<Vec<u8>>,
 }
 
 pub enum Command {
@@ -52,23 +55,77 @@ pub enum Command {
     /// `--api-jar`: print the path of the jxvm API jar (writing it out first).
     ApiJar,
     Version { to_stdout: bool },
+    /// Options java refuses after parsing: print these and exit 1.
+    Refuse { stdout: String, stderr: String },
     Run(Run),
     /// `--system FILE`: the domains of a system description, created from a launcher domain
     /// booted with `opts`.
     System { opts: Options, domains: Vec<vm::domain::lifecycle::Spec> },
 }
 
+/// Why a size option was refused (HotSpot's `ArgsRange`).
+#[derive(Debug, PartialEq)]
+pub enum SizeError {
+    /// Not a number with an optional k/m/g/t suffix, or too big to represent.
+    Unreadable,
+    TooSmall,
+    TooBig,
+}
+
+/// Parses a size as HotSpot does (`parse_memory_size`): decimal or `0x` hexadecimal digits
+/// (no sign, no spaces) and an optional `k`, `m`, `g` or `t` suffix, then checks it against
+/// `min..=max`.
+pub fn parse_size_in(s: &str, min: u64, max: u64) -> Result<u64, SizeError> {
+    let (digits, radix) = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(h) => (h, 16),
+        None => (s, 10),
+    };
+    let end = digits.find(|c: char| !c.is_digit(radix)).unwrap_or(digits.len());
+    if end == 0 {
+        return Err(SizeError::Unreadable);
+    }
+    let n = u64::from_str_radix(&digits[..end], radix).map_err(|_| SizeError::Unreadable)?;
+    let mult: u64 = match &digits[end..] {
+        "" => 1,
+        "k" | "K" => 1 << 10,
+        "m" | "M" => 1 << 20,
+        "g" | "G" => 1 << 30,
+        "t" | "T" => 1 << 40,
+        _ => return Err(SizeError::Unreadable),
+    };
+    let size = n.checked_mul(mult).ok_or(SizeError::Unreadable)?;
+    if size < min {
+        Err(SizeError::TooSmall)
+    } else if size > max {
+        Err(SizeError::TooBig)
+    } else {
+        Ok(size)
+    }
+}
+
 /// Parses a size like `512m`, `2G`, `1024k` or `4096` (bytes).
 pub fn parse_size(s: &str) -> Option<usize> {
-    let (num, mult) = match s.char_indices().last()? {
-        (i, 'k' | 'K') => (&s[..i], 1usize << 10),
-        (i, 'm' | 'M') => (&s[..i], 1 << 20),
-        (i, 'g' | 'G') => (&s[..i], 1 << 30),
-        (i, 't' | 'T') => (&s[..i], 1 << 40),
-        _ => (s, 1),
-    };
-    num.parse::<usize>().ok()?.checked_mul(mult)
+    parse_size_in(s, 0, u64::MAX).ok().and_then(|n| usize::try_from(n).ok())
 }
+
+/// HotSpot's last two lines when it refuses its options.
+const NOT_CREATED: &str = "Error: Could not create the Java Virtual Machine.\nError: A fatal exception has occurred. Program will exit.";
+
+/// Parses the size of option `a` (whose value starts at byte 4) as HotSpot does, with its
+/// message (`what`) on failure.
+fn size_option(a: &str, what: &str, min: u64, max: u64) -> Result<u64, String> {
+    parse_size_in(&a[4..], min, max).map_err(|e| {
+        let range = if e == SizeError::TooBig { "The specified size exceeds the maximum representable size.\n" } else { "" };
+        format!("Invalid {what}: {a}\n{range}{NOT_CREATED}")
+    })
+}
+
+/// The largest `-Xss` HotSpot takes (1 GiB) and the smallest non-zero one (136 KiB; 0 means
+/// the default).
+const MAX_XSS: u64 = 1 << 30;
+const MIN_XSS: u64 = 136 << 10;
+/// The largest `-Xmn` HotSpot's ergonomics take on x86-64 Linux.
+const MAX_XMN: u64 = (1 << 52) - (1 << 20);
 
 /// The JDK to run on: JAVA_HOME, then Debian's standard location.
 pub fn find_java_home() -> Result<PathBuf, String> {
@@ -109,7 +166,11 @@ pub fn version_text() -> String {
     )
 }
 
-pub fn parse_args(argv: &[String]) -> Result<Command, String> {
+/// Parses java's command line. Options are read as text (bytes that are not UTF-8 replaced);
+/// the program's arguments stay bytes, for the VM to decode in the platform's encoding.
+pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
+    let argv: Vec<String> = raw.iter().map(|a| a.to_string_lossy().into_owned()).collect();
+    let bytes = |from: usize| raw[from.min(raw.len())..].iter().map(|a| a.as_bytes().to_vec()).collect::<Vec<_>>();
     let mut classpath: Option<String> = None;
     let mut props: Vec<(String, String)> = Vec::new();
     let mut xmx = None;
@@ -163,19 +224,20 @@ pub fn parse_args(argv: &[String]) -> Result<Command, String> {
                 vm_args.push(a.to_string());
             }
             _ if a.starts_with("-Xmx") => {
-                xmx = Some(parse_size(&a[4..]).ok_or_else(|| format!("Invalid maximum heap size: {a}"))?);
+                xmx = Some(size_option(a, "maximum heap size", 1, u64::MAX)?);
                 vm_args.push(a.to_string());
             }
             _ if a.starts_with("-Xms") => {
-                xms = Some(parse_size(&a[4..]).ok_or_else(|| format!("Invalid initial heap size: {a}"))?);
+                // 0 leaves the initial size to the VM.
+                xms = Some(size_option(a, "initial heap size", 0, u64::MAX)?).filter(|&n| n != 0);
                 vm_args.push(a.to_string());
             }
             _ if a.starts_with("-Xmn") => {
-                xmn = Some(parse_size(&a[4..]).ok_or_else(|| format!("Invalid initial young generation size: {a}"))?);
+                xmn = Some(size_option(a, "initial young generation size", 1, u64::MAX)?);
                 vm_args.push(a.to_string());
             }
             _ if a.starts_with("-Xss") => {
-                xss = Some(parse_size(&a[4..]).ok_or_else(|| format!("Invalid thread stack size: {a}"))?);
+                xss = Some(size_option(a, "thread stack size", 0, MAX_XSS)?).filter(|&n| n != 0);
                 vm_args.push(a.to_string());
             }
             "-verbose:gc" | "-Xlog:gc" | "-Xlog:gc*" | "-Xlog:gc:stdout" => {
@@ -197,6 +259,20 @@ pub fn parse_args(argv: &[String]) -> Result<Command, String> {
         }
         i += 1;
     }
+    // HotSpot's later checks, in its order: flag ranges, thread stacks, then the heap.
+    if let Some(n) = xmn.filter(|&n| n > MAX_XMN) {
+        return Err(format!("NewSize ({n}) must be less than ergonomic maximum value\n{NOT_CREATED}"));
+    }
+    if xss.is_some_and(|n| n.div_ceil(1 << 10) << 10 < MIN_XSS) {
+        // HotSpot prints this one on stdout.
+        let stdout = format!("\nThe Java thread stack size specified is too small. Specify at least {}k\n", MIN_XSS >> 10);
+        return Ok(Command::Refuse { stdout, stderr: format!("{NOT_CREATED}\n") });
+    }
+    if xms.is_some_and(|n| n < 1 << 20) {
+        return Ok(vm_init_error("Too small initial heap"));
+    }
+    // Sizes past the address space are refused when the heap is reserved.
+    let (xmx, xms, xmn, xss) = (xmx.map(clamp_size), xms.map(clamp_size), xmn.map(clamp_size), xss.map(clamp_size));
     let java_home = find_java_home()?;
     let mut opts = Options::new(java_home);
     if let Some(x) = xmx {
@@ -212,14 +288,14 @@ pub fn parse_args(argv: &[String]) -> Result<Command, String> {
         }
     }
     if opts.max_heap < 2 << 20 {
-        return Err("Error occurred during initialization of VM\nToo small maximum heap".into());
+        return Ok(vm_init_error("Too small maximum heap"));
     }
     if opts.initial_heap > opts.max_heap {
-        return Err("Error occurred during initialization of VM\nInitial heap size set to a larger value than the maximum heap size".into());
+        return Ok(vm_init_error("Initial heap size set to a larger value than the maximum heap size"));
     }
     opts.young_heap = xmn;
     if let Some(x) = xss {
-        opts.stack_size = x.max(64 << 10);
+        opts.stack_size = x;
     }
     opts.verify = verify;
     opts.gc_log = gc_log;
@@ -240,27 +316,46 @@ pub fn parse_args(argv: &[String]) -> Result<Command, String> {
         let main = jar_main_class(&jar)?;
         opts.classpath = jar.clone();
         opts.java_command = std::iter::once(jar).chain(argv[i..].iter().cloned()).collect::<Vec<_>>().join(" ");
-        (main, argv[i..].to_vec())
+        (main, bytes(i))
     } else {
         let Some(main) = argv.get(i) else {
             return Err(USAGE.to_string());
         };
         opts.classpath = classpath.or_else(|| std::env::var("CLASSPATH").ok()).unwrap_or_else(|| ".".into());
         opts.java_command = argv[i..].join(" ");
-        (main.clone(), argv[i + 1..].to_vec())
+        (main.clone(), bytes(i + 1))
     };
     Ok(Command::Run(Run { opts, main_class, args }))
 }
 
-/// Main-Class from a jar's manifest.
+/// HotSpot's `vm_exit_during_initialization`, which prints on stdout.
+fn vm_init_error(why: &str) -> Command {
+    Command::Refuse { stdout: format!("Error occurred during initialization of VM\n{why}\n"), stderr: String::new() }
+}
+
+fn clamp_size(n: u64) -> usize {
+    usize::try_from(n).unwrap_or(usize::MAX)
+}
+
+/// Main-Class from a jar's manifest, or java's message: the native launcher's when it cannot
+/// open the jar or finds its manifest's main section malformed, then LauncherHelper's when
+/// `java.util.jar.Manifest` cannot read it or it has no Main-Class.
 fn jar_main_class(jar: &str) -> Result<String, String> {
-    let Some(manifest) = vm::class::loader::ClassPathEntry::open(jar).and_then(|e| e.read("META-INF/MANIFEST.MF")) else {
+    use vm::class::manifest::{Manifest, launcher_accepts};
+    // Opened without blocking: a FIFO with no writer must not hang the launcher (it hangs java).
+    let opened = vm::port::fs::open_without_blocking(std::path::Path::new(jar));
+    if opened.is_err() || std::path::Path::new(jar).is_dir() {
         return Err(format!("Error: Unable to access jarfile {jar}"));
+    }
+    let manifest = vm::class::loader::ClassPathEntry::open(jar).and_then(|e| e.read("META-INF/MANIFEST.MF"));
+    let Some(manifest) = manifest.filter(|m| launcher_accepts(m)) else {
+        return Err(format!("Error: Invalid or corrupt jarfile {jar}"));
     };
-    let text = String::from_utf8_lossy(&manifest);
-    text.lines()
-        .find_map(|l| l.strip_prefix("Main-Class:").map(|v| v.trim().to_string()))
-        .ok_or_else(|| format!("no main manifest attribute, in {jar}"))
+    let Ok(manifest) = Manifest::parse(&manifest) else {
+        return Err(format!("Error: An unexpected error occurred while trying to open file {jar}"));
+    };
+    let main = manifest.main_attribute("Main-Class").ok_or_else(|| format!("no main manifest attribute, in {jar}"))?;
+    Ok(main.trim_matches(|c: char| c <= ' ').replace('/', "."))
 }
 
 #[cfg(test)]
@@ -273,5 +368,11 @@ mod tests {
         assert_eq!(parse_size("100"), Some(100));
         assert_eq!(parse_size("x"), None);
         assert_eq!(parse_size(""), None);
+        assert_eq!(parse_size("+5m"), None);
+        assert_eq!(parse_size("0x10k"), Some(16 << 10));
+        assert_eq!(parse_size("1kk"), None);
+        assert_eq!(parse_size("99999999999t"), None);
+        assert_eq!(parse_size_in("4g", 0, MAX_XSS), Err(SizeError::TooBig));
+        assert_eq!(parse_size_in("0", 1, u64::MAX), Err(SizeError::TooSmall));
     }
 }

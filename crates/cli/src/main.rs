@@ -14,12 +14,11 @@ use vm::domain::lifecycle::{self, End, Spec};
 use vm::thread::JThread;
 
 fn main() -> ExitCode {
-    let argv: Vec<String> = std::env::args().skip(1).collect();
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
     let cmd = match parse_args(&argv) {
         Ok(c) => c,
         Err(msg) => {
             eprintln!("{msg}");
-            eprintln!("Run 'jxvm --help' for usage.");
             return ExitCode::from(1);
         }
     };
@@ -47,6 +46,11 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        Command::Refuse { stdout, stderr } => {
+            print!("{stdout}");
+            eprint!("{stderr}");
+            ExitCode::from(1)
+        }
         Command::Run(run) => on_main_thread(run.opts.stack_size, move || launch(run)),
         Command::System { opts, domains } => on_main_thread(opts.stack_size, move || launch_system(opts, domains)),
     }
@@ -54,7 +58,7 @@ fn main() -> ExitCode {
 
 /// Runs the launcher on a thread with a stack big enough for deep Java recursion.
 fn on_main_thread(stack_size: usize, launcher: impl FnOnce() -> u8 + Send + 'static) -> ExitCode {
-    let stack = (stack_size * 64).max(512 << 20);
+    let stack = stack_size.saturating_mul(64).clamp(512 << 20, 4 << 30);
     let h = std::thread::Builder::new().name("main".into()).stack_size(stack).spawn(launcher);
     match h.map(|h| h.join()) {
         Ok(Ok(code)) => ExitCode::from(code),
@@ -65,10 +69,11 @@ fn on_main_thread(stack_size: usize, launcher: impl FnOnce() -> u8 + Send + 'sta
     }
 }
 
-/// Creates the VM and boots the launcher's domain (an error is printed as java prints it).
+/// Creates the VM and boots the launcher's domain (an error is printed as java prints it, on
+/// stdout).
 fn start_vm(opts: vm::vm::Options) -> Option<Box<JThread>> {
     let started = vm::vm::Vm::create(opts).and_then(vm::vm::boot);
-    started.map_err(|e| eprintln!("Error occurred during initialization of VM\n{e}")).ok()
+    started.map_err(|e| println!("Error occurred during initialization of VM\n{e}")).ok()
 }
 
 fn launch(run: args::Run) -> u8 {

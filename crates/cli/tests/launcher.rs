@@ -149,7 +149,8 @@ fn version_help_and_bad_options() {
     assert_eq!(m.status.code(), Some(1));
     let tiny = jxvm().args(["-Xmx1m", "-cp", ".", "Hello"]).output().unwrap();
     assert_eq!(tiny.status.code(), Some(1));
-    assert_eq!(first_lines(&tiny.stderr, 2), "Error occurred during initialization of VM\nToo small maximum heap");
+    // On stdout, as java prints it.
+    assert_eq!(first_lines(&tiny.stdout, 2), "Error occurred during initialization of VM\nToo small maximum heap");
     let mn = jxvm().arg("-Xmn4x").output().unwrap();
     assert_eq!(mn.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&mn.stderr).contains("Invalid initial young generation size: -Xmn4x"));
@@ -614,4 +615,353 @@ fn sigquit_prints_a_thread_dump_and_the_program_runs_on() {
     let mut err = String::new();
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
     assert_eq!(err, "", "stderr");
+}
+
+/// Every size option, good and bad, gives java's messages and exit code.
+#[test]
+fn size_options_are_checked_as_java_checks_them() {
+    if !have_jdk() {
+        return;
+    }
+    let d = scratch("sizes");
+    compile(&d, "Hello.java", HELLO);
+    let options = [
+        "-Xss4g", "-Xss2g", "-Xss1g", "-Xss1", "-Xss0", "-Xss1k", "-Xss135k", "-Xss136k", "-Xss1x", "-Xss",
+        "-Xss99999999999999999999", "-Xmx0", "-Xmx1x", "-Xmx", "-Xmx1", "-Xmx1k", "-Xmx99999999g", "-Xmx-1", "-Xmx1.5g",
+        "-Xmx1kk", "-Xmx+5m", "-Xmx0x1000000", "-Xmx18446744073709551616", "-Xms0", "-Xms1x", "-Xms1023k", "-Xms1m",
+        "-Xms99999999g", "-Xmn0", "-Xmn1x", "-Xmn1", "-Xmn99999999g",
+    ];
+    for o in options {
+        let (j, x) = run_both(&d, &[o, "Hello"]);
+        assert_eq!(j.status.code(), x.status.code(), "{o}: {}", String::from_utf8_lossy(&x.stderr));
+        assert_eq!(String::from_utf8_lossy(&j.stdout), String::from_utf8_lossy(&x.stdout), "{o}");
+        assert_eq!(first_lines(&j.stderr, 4), first_lines(&x.stderr, 4), "{o}");
+    }
+}
+
+/// Arguments that are not UTF-8 are decoded as java decodes them (in the locale's encoding,
+/// each bad sequence a U+FFFD), in a UTF-8 locale and in the C/POSIX one.
+#[test]
+fn non_utf8_arguments_are_decoded_as_java_decodes_them() {
+    if !have_jdk() {
+        return;
+    }
+    use std::os::unix::ffi::OsStrExt;
+    let d = scratch("args");
+    compile(
+        &d,
+        "Args.java",
+        r#"public class Args { public static void main(String[] a) {
+  System.out.println(System.getProperty("sun.jnu.encoding") + " " + a.length);
+  for (String s : a) { StringBuilder b = new StringBuilder(); s.codePoints().forEach(c -> b.append(Integer.toHexString(c)).append(' ')); System.out.println(b.toString().trim()); } } }"#,
+    );
+    let args: [&[u8]; 8] = [b"a\xffb", b"\xc3\xa9", b"\xe2\x82", b"x\x80", b"\xf0\x9f\x98\x80", b"\xed\xa0\x80", b"plain", b""];
+    let args: Vec<&std::ffi::OsStr> = args.iter().map(|a| std::ffi::OsStr::from_bytes(a)).collect();
+    for locale in ["C.UTF-8", "C", "POSIX"] {
+        let j = Command::new("java").env("LC_ALL", locale).arg("-cp").arg(&d).arg("Args").args(&args).output().unwrap();
+        let x = jxvm().env("LC_ALL", locale).arg("-cp").arg(&d).arg("Args").args(&args).output().unwrap();
+        assert_same(&j, &x, 1);
+        assert!(String::from_utf8_lossy(&x.stdout).contains("\n61 fffd 62\n"), "{locale}");
+    }
+}
+
+/// `main` is found as java's launcher finds it (`Class.getMethod`, then its checks): inherited
+/// from a superclass (the main class initialized first), and java's messages for an instance,
+/// non-public or non-void main, wherever it is declared.
+#[test]
+fn main_is_found_as_java_finds_it() {
+    if !have_jdk() {
+        return;
+    }
+    let d = scratch("main");
+    let sources = [
+        ("Base.java", "public class Base { static { System.out.println(\"Base init\"); } public static void main(String[] a) { System.out.println(\"Base.main \" + a.length); } }"),
+        ("Sub.java", "public class Sub extends Base { static { System.out.println(\"Sub init\"); } }"),
+        ("Inst.java", "public class Inst { static { System.out.println(\"Inst init\"); } public void main(String[] a) { } }"),
+        ("InstSub.java", "public class InstSub extends Inst { }"),
+        ("Priv.java", "public class Priv { static void main(String[] a) { System.out.println(\"package-private\"); } }"),
+        ("Ret.java", "public class Ret { public static int main(String[] a) { return 0; } }"),
+        ("RetSub.java", "public class RetSub extends Ret { }"),
+        ("IfaceMain.java", "public interface IfaceMain { static void main(String[] a) { System.out.println(\"interface main\"); } }"),
+        ("ImplIface.java", "public class ImplIface implements IfaceMain { }"),
+        ("Dflt.java", "interface HasDefault { default void main(String[] a) { } } public abstract class Dflt implements HasDefault { }"),
+        ("Outer.java", "public class Outer { public static class In extends Ret { } public static class Ok extends Sub { } }"),
+        ("PkgClass.java", "class PkgClass { public static void main(String[] a) { System.out.println(\"package class\"); } }"),
+    ];
+    for (file, src) in sources {
+        std::fs::write(d.join(file), src).unwrap();
+    }
+    let javac = Command::new("javac").args(["--release", "17", "-d"]).arg(&d).args(sources.iter().map(|(f, _)| d.join(f))).status().unwrap();
+    assert!(javac.success());
+    for class in ["Sub", "Inst", "InstSub", "Priv", "Ret", "RetSub", "IfaceMain", "ImplIface", "Dflt", "Outer$In", "Outer$Ok", "PkgClass"] {
+        let (j, x) = run_both(&d, &[class, "x"]);
+        assert_same(&j, &x, 4);
+    }
+}
+
+/// Writes a jar with exactly `manifest` as META-INF/MANIFEST.MF (none if None) and the given
+/// (name in the jar, file) entries.
+fn write_jar(path: &Path, manifest: Option<&[u8]>, files: &[(&str, PathBuf)]) {
+    use std::io::Write;
+    let mut z = zip::ZipWriter::new(std::fs::File::create(path).unwrap());
+    let opts = zip::write::SimpleFileOptions::default();
+    if let Some(m) = manifest {
+        z.start_file("META-INF/MANIFEST.MF", opts).unwrap();
+        z.write_all(m).unwrap();
+    }
+    for (name, file) in files {
+        z.start_file(*name, opts).unwrap();
+        z.write_all(&std::fs::read(file).unwrap()).unwrap();
+    }
+    z.finish().unwrap();
+}
+
+/// `-jar` reads the manifest by the JAR specification, as java does: continuation lines,
+/// attribute names in any case, CR LF / CR / LF line ends, a last line without an end (java
+/// drops it), `Class-Path` with several relative URLs (jars and a directory, also split over
+/// lines), a missing Main-Class or manifest, and malformed manifests (java's three messages).
+#[test]
+fn jar_manifests_are_read_as_java_reads_them() {
+    if !have_jdk() {
+        return;
+    }
+    let d = scratch("manifest");
+    let src = d.join("src");
+    std::fs::create_dir_all(src.join("app/main")).unwrap();
+    std::fs::create_dir_all(src.join("lib")).unwrap();
+    std::fs::create_dir_all(src.join("libb")).unwrap();
+    std::fs::create_dir_all(src.join("dirc")).unwrap();
+    let files = [
+        ("app/main/Main.java", "package app.main; public class Main { public static void main(String[] a) { System.out.println(\"main \" + a.length + \" \" + lib.A.a() + libb.B.b() + dirc.C.c()); } }"),
+        ("Simple.java", "public class Simple { public static void main(String[] a) { System.out.println(\"simple \" + a.length); } }"),
+        ("lib/A.java", "package lib; public class A { public static String a() { return \"A\"; } }"),
+        ("libb/B.java", "package libb; public class B { public static String b() { return \"B\"; } }"),
+        ("dirc/C.java", "package dirc; public class C { public static String c() { return \"C\"; } }"),
+    ];
+    for (f, s) in files {
+        std::fs::write(src.join(f), s).unwrap();
+    }
+    let classes = d.join("classes");
+    let ok = Command::new("javac").args(["--release", "17", "-d"]).arg(&classes).args(files.iter().map(|(f, _)| src.join(f))).status().unwrap();
+    assert!(ok.success());
+    std::fs::create_dir_all(d.join("lib")).unwrap();
+    std::fs::create_dir_all(d.join("dir/dirc")).unwrap();
+    write_jar(&d.join("lib/a.jar"), Some(b"Manifest-Version: 1.0\n"), &[("lib/A.class", classes.join("lib/A.class"))]);
+    write_jar(&d.join("lib/b.jar"), None, &[("libb/B.class", classes.join("libb/B.class"))]);
+    std::fs::copy(classes.join("dirc/C.class"), d.join("dir/dirc/C.class")).unwrap();
+    let app = [("app/main/Main.class", classes.join("app/main/Main.class")), ("Simple.class", classes.join("Simple.class"))];
+    // java.util.jar.Manifest reads lines of at most 512 bytes.
+    let long = [b"Main-Class: Simple\nX-Long: ".as_slice(), &[b'a'; 600], b"\n"].concat();
+    let longest = [b"Main-Class: Simple\nX-L: ".as_slice(), &[b'a'; 506], b"\n"].concat();
+    let manifests: [(&str, Option<&[u8]>); 26] = [
+        ("longest-line", Some(&longest)),
+        ("continued", Some(b"Manifest-Version: 1.0\nMain-Class: app.ma\n in.Main\nClass-Path: lib/a.jar lib/b\n .jar dir/\n")),
+        ("lower", Some(b"manifest-version: 1.0\nmain-class: Simple\n")),
+        ("upper", Some(b"MAIN-CLASS: Simple\n")),
+        ("crlf", Some(b"Manifest-Version: 1.0\r\nMain-Class: app.main.Main\r\nClass-Path: lib/a.jar\r\n  lib/b.jar dir/\r\n\r\n")),
+        ("cr", Some(b"Manifest-Version: 1.0\rMain-Class: Simple\r")),
+        ("no-end", Some(b"Manifest-Version: 1.0\nMain-Class: Simple")),
+        ("class-path-no-end", Some(b"Main-Class: app.main.Main\nClass-Path: lib/a.jar lib/b.jar dir/")),
+        ("no-main", Some(b"Manifest-Version: 1.0\nCreated-By: me\n")),
+        ("no-manifest", None),
+        ("empty", Some(b"")),
+        ("no-space", Some(b"Main-Class:Simple\n")),
+        ("tab", Some(b"Main-Class:\tSimple\n")),
+        ("in-section", Some(b"Manifest-Version: 1.0\n\nName: x\nMain-Class: Simple\n")),
+        ("spaces", Some(b"Main-Class:   Simple   \n")),
+        ("slashes", Some(b"Main-Class: app/main/Main\nClass-Path: lib/a.jar lib/b.jar dir/\n")),
+        ("class-path-spaces", Some(b"Main-Class: app.main.Main\nClass-Path:  lib/a.jar   lib/b.jar\tdir/ missing.jar http://x/y.jar\n")),
+        ("class-path-lines", Some(b"Main-Class: app.main.Main\nClass-Path: lib/a.jar\n  lib/b.jar\n  dir/\n")),
+        ("dir-without-slash", Some(b"Main-Class: app.main.Main\nClass-Path: lib/a.jar lib/b.jar dir\n")),
+        ("misplaced", Some(b" Main-Class: Simple\n")),
+        ("blank-first", Some(b"\nMain-Class: Simple\n")),
+        ("long-line", Some(&long)),
+        ("bad-name", Some(b"Main-Class: Simple\nX Y: z\n")),
+        ("no-colon", Some(b"Main-Class: Simple\nNoColonHere\n")),
+        ("continued-no-end", Some(b"Main-Class: Sim\n ple")),
+        ("bad-section", Some(b"Main-Class: Simple\n\nFoo: bar\n")),
+    ];
+    for (name, manifest) in manifests {
+        let jar = d.join(format!("{name}.jar"));
+        write_jar(&jar, manifest, &app);
+        let j = Command::new("java").current_dir(&d).arg("-jar").arg(format!("{name}.jar")).arg("q").output().unwrap();
+        let x = jxvm().current_dir(&d).arg("-jar").arg(format!("{name}.jar")).arg("q").output().unwrap();
+        assert_eq!(j.status.code(), x.status.code(), "{name}: {}", String::from_utf8_lossy(&x.stderr));
+        assert_eq!(String::from_utf8_lossy(&j.stdout), String::from_utf8_lossy(&x.stdout), "{name}");
+        assert_eq!(first_lines(&j.stderr, 1), first_lines(&x.stderr, 1), "{name}");
+    }
+    // Class-Path also applies to a jar named by -cp.
+    let j = Command::new("java").current_dir(&d).args(["-cp", "continued.jar", "app.main.Main"]).output().unwrap();
+    let x = jxvm().current_dir(&d).args(["-cp", "continued.jar", "app.main.Main"]).output().unwrap();
+    assert_same(&j, &x, 1);
+    assert_eq!(String::from_utf8_lossy(&x.stdout), "main 0 ABC\n");
+}
+
+/// Runs jxvm with `args` in `dir`, failing if it has not ended within 60 seconds.
+fn jxvm_within_a_minute(dir: &Path, args: &[&str]) -> Output {
+    let mut child = jxvm()
+        .current_dir(dir)
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("jxvm {args:?} still runs after a minute");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// Class files are read with a bound, as java's application loader reads them (as many bytes
+/// as the file's size, an int, says): /dev/zero as Main.class and a sparse 3 GiB class file
+/// read as empty and give java's ClassFormatError instead of being read forever. A FIFO (which
+/// java opens and waits on forever, so there is nothing to compare with) is read as empty too,
+/// as a class file and as a -jar file.
+#[test]
+fn class_files_are_read_with_a_bound() {
+    if !have_jdk() {
+        return;
+    }
+    let d = scratch("bounded");
+    std::os::unix::fs::symlink("/dev/zero", d.join("Zero.class")).unwrap();
+    let huge = std::fs::File::create(d.join("Huge.class")).unwrap();
+    huge.set_len(3 << 30).unwrap();
+    drop(huge);
+    for name in ["Zero", "Huge"] {
+        let j = Command::new("java").arg("-cp").arg(&d).arg(name).output().unwrap();
+        let x = jxvm_within_a_minute(&d, &["-cp", ".", name]);
+        assert_same(&j, &x, 2);
+    }
+    // The same file through a URLClassLoader (the JDK's Java code reads it).
+    let ucl = scratch("bounded-ucl");
+    compile(
+        &ucl,
+        "Ucl.java",
+        r#"import java.net.*; import java.io.*;
+public class Ucl { public static void main(String[] a) throws Exception {
+  URLClassLoader l = new URLClassLoader(new URL[] { new File(a[0]).toURI().toURL() }, null);
+  try { l.loadClass("Zero"); } catch (Throwable e) { System.out.println(e); }
+  try (InputStream in = l.getResourceAsStream("Zero.class")) { System.out.println(in.readNBytes(5).length); } } }"#,
+    );
+    let dir = d.to_str().unwrap();
+    let (j, x) = run_both(&ucl, &["Ucl", dir]);
+    assert_same(&j, &x, 1);
+        let fifo = d.join("Fifo.class");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let x = jxvm_within_a_minute(&d, &["-cp", ".", "Fifo"]);
+    assert_eq!(x.status.code(), Some(1));
+    assert_eq!(first_lines(&x.stderr, 2), "Error: LinkageError occurred while loading main class Fifo\n\tjava.lang.ClassFormatError: Truncated class file");
+    let x = jxvm_within_a_minute(&d, &["-jar", "Fifo.class"]);
+    assert_eq!(x.status.code(), Some(1));
+    assert_eq!(first_lines(&x.stderr, 1), "Error: Invalid or corrupt jarfile Fifo.class");
+}
+
+const HOOKED: &str = r#"public class Hooked {
+    public static void main(String[] a) throws Exception {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> System.out.println("hook ran")));
+        System.out.println("ready");
+        Thread.sleep(60000);
+        System.out.println("not signalled");
+    }
+}
+"#;
+
+/// Runs `cmd`, sends it signal `sig` (a `kill` name) once it printed "ready", and returns its
+/// stdout and exit code.
+fn signalled_after_ready(mut cmd: Command, sig: &str) -> (String, Option<i32>) {
+    use std::io::BufRead;
+    let mut child = cmd.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::null()).spawn().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        for l in std::io::BufReader::new(stdout).lines() {
+            if tx.send(l.unwrap_or_default()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut out = String::new();
+    loop {
+        match rx.recv_timeout(std::time::Duration::from_secs(60)) {
+            Ok(l) => {
+                out.push_str(&l);
+                out.push('\n');
+                if l == "ready" {
+                    break;
+                }
+            }
+            Err(_) => {
+                let _ = child.kill();
+                panic!("no \"ready\" from {cmd:?}; so far: {out}");
+            }
+        }
+    }
+    let pid = child.id().to_string();
+    assert!(Command::new("kill").arg(format!("-{sig}")).arg(&pid).status().unwrap().success());
+    let status = child.wait().unwrap();
+    out.extend(rx.iter().map(|l| l + "\n"));
+    (out, status.code())
+}
+
+/// SIGTERM, SIGINT and SIGHUP run the shutdown hooks and exit with 128 + the signal, as on
+/// HotSpot (its Terminator's handlers, dispatched by the VM to Java).
+#[test]
+fn shutdown_signals_run_the_hooks() {
+    if !have_jdk() {
+        return;
+    }
+    let d = scratch("hooks");
+    compile(&d, "Hooked.java", HOOKED);
+    for sig in ["TERM", "INT", "HUP"] {
+        let mut java = Command::new("java");
+        java.arg("-cp").arg(&d).arg("Hooked");
+        let mut x = jxvm();
+        x.arg("-cp").arg(&d).arg("Hooked");
+        let (j_out, j_code) = signalled_after_ready(java, sig);
+        let (x_out, x_code) = signalled_after_ready(x, sig);
+        assert_eq!((&j_out, j_code), (&x_out, x_code), "SIG{sig}");
+        assert_eq!(x_out, "ready\nhook ran\n");
+    }
+}
+
+/// `sun.misc.Signal.handle` takes the signals java lets a program handle and refuses the
+/// others with java's message; `Signal.raise` runs the handler on a daemon thread named
+/// "SIGxxx handler", as on HotSpot.
+#[test]
+fn signal_handlers_run_as_on_hotspot() {
+    if !have_jdk() {
+        return;
+    }
+    let d = scratch("handlers");
+    compile(
+        &d,
+        "Handled.java",
+        r#"import sun.misc.Signal;
+import sun.misc.SignalHandler;
+import java.util.concurrent.*;
+public class Handled { public static void main(String[] a) throws Exception {
+  Semaphore handled = new Semaphore(0);
+  for (String n : a) {
+    try {
+      Signal sig = new Signal(n);
+      SignalHandler old = Signal.handle(sig, s -> { Thread c = Thread.currentThread(); System.out.println("got " + s + " " + s.getNumber() + " in " + c.getName() + " daemon=" + c.isDaemon()); handled.release(); });
+      // HotSpot uses SIGUSR2 itself: the handler it had is a native one, which jxvm has not.
+      System.out.println(n + " " + sig.getNumber() + (n.equals("USR2") ? "" : " old=" + (old == SignalHandler.SIG_DFL ? "SIG_DFL" : old == SignalHandler.SIG_IGN ? "SIG_IGN" : old.getClass().getName())));
+      Signal.raise(sig);
+      if (!handled.tryAcquire(30, TimeUnit.SECONDS)) System.out.println("no handler ran");
+    } catch (IllegalArgumentException e) { System.out.println(n + " " + e); }
+  }
+  System.out.println("done"); } }"#,
+    );
+    let signals = ["USR2", "USR1", "QUIT", "TERM", "HUP", "INT", "KILL", "STOP", "SEGV", "FPE", "ILL", "ALRM", "WINCH", "NOPE"];
+    let mut args = vec!["Handled"];
+    args.extend(signals);
+    let (j, x) = run_both(&d, &args);
+    assert_same(&j, &x, 1);
+    assert!(String::from_utf8_lossy(&x.stdout).contains("got SIGUSR2 12 in SIGUSR2 handler daemon=true\n"));
 }

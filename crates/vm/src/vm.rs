@@ -9,7 +9,7 @@
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
-use crate::class::loader::{ClassPathEntry, ClassSources, ClassTable};
+use crate::class::loader::{ClassSources, ClassTable, open_class_path};
 use crate::class::{Class, LoaderId};
 use crate::domain::{ClassPath, Domain, HeapSize, Limits};
 use crate::heap::ObjRef;
@@ -133,7 +133,7 @@ impl Vm {
         crate::port::map_large_allocations();
         let modules = opts.java_home.join("lib/modules");
         let jimage = jimage::JImage::open(&modules).map_err(|e| BootError::Io(format!("cannot open {}: {e}", modules.display())))?;
-        let classpath = opts.classpath.split(':').filter_map(ClassPathEntry::open).collect();
+        let classpath = open_class_path(&opts.classpath);
         let mut classes = ClassTable::new(ClassSources { jimage, classpath });
         classes.verify_app = opts.verify;
         classes.set_launcher_class_path(&opts.classpath);
@@ -141,7 +141,10 @@ impl Vm {
         let zero_heap = HeapSize { max: 16 << 20, initial: 4 << 20, nursery: None };
         let domain_zero = Arc::new(Domain::new(crate::domain::ZERO_ID, "DomainZero", launcher_path(), zero_heap, crate::domain::budget::Budget::new(None, Limits::default())).map_err(|e| BootError::Io(e.to_string()))?);
         let app_heap = HeapSize { max: opts.max_heap, initial: opts.initial_heap, nursery: opts.young_heap };
-        let app_domain = Arc::new(Domain::new(crate::domain::LAUNCHER_ID, "app", launcher_path(), app_heap, crate::domain::budget::Budget::new(None, Limits::default())).map_err(|e| BootError::Io(e.to_string()))?);
+        // Only the heap's reservation can fail (java's message).
+        let reserve_failed = |_| BootError::Io(format!("Could not reserve enough space for {}KB object heap", opts.max_heap / 1024));
+        let app_budget = crate::domain::budget::Budget::new(None, Limits::default());
+        let app_domain = Arc::new(Domain::new(crate::domain::LAUNCHER_ID, "app", launcher_path(), app_heap, app_budget).map_err(reserve_failed)?);
         app_domain.gc.apply_options(&opts);
         let vm = Box::leak(Box::new(Vm {
             opts,
@@ -220,7 +223,7 @@ impl Vm {
 
     /// The OS stack of a thread that runs Java code: room for deep Java recursion.
     pub fn thread_stack_size(&self) -> usize {
-        (self.opts.stack_size * 64).max(256 << 20)
+        self.opts.stack_size.saturating_mul(64).clamp(256 << 20, 4 << 30)
     }
 
     /// The Module object a class's mirror should point to, if modules are set up.
@@ -482,8 +485,9 @@ impl LaunchError {
     }
 }
 
-/// Loads the main class through the application loader and runs `main(String[])`.
-pub fn run_main(t: &mut JThread, main_class: &str, args: &[String]) -> Result<(), LaunchError> {
+/// Loads the main class through the application loader and runs `main(String[])` with `args`
+/// (bytes, decoded as java's launcher decodes them: see `platform_string`).
+pub fn run_main<A: AsRef<[u8]>>(t: &mut JThread, main_class: &str, args: &[A]) -> Result<(), LaunchError> {
     let internal = main_class.replace('.', "/");
     let c = match t.vm.classes.load(t.domain.app_loader, &internal) {
         Ok(c) => c,
@@ -505,12 +509,7 @@ pub fn run_main(t: &mut JThread, main_class: &str, args: &[String]) -> Result<()
             return Err(LaunchError::Message(msg));
         }
     };
-    let main = c.declared_method("main", "([Ljava/lang/String;)V").map(unsafe_static);
-    let Some(main) = main.filter(|m| m.is_static() && m.is_public()) else {
-        return Err(LaunchError::Message(format!(
-            "Error: Main method not found in class {main_class}, please define the main method as:\n   public static void main(String[] args)\nor a JavaFX application class must extend javafx.application.Application"
-        )));
-    };
+    let main = find_main(c, main_class)?;
     if t.link(c).is_err() {
         let e = t.exception.take();
         let text = e
@@ -523,15 +522,83 @@ pub fn run_main(t: &mut JThread, main_class: &str, args: &[String]) -> Result<()
     let r: JResult<()> = (|| {
         t.ensure_initialized(c)?;
         let sc = t.load_boot("java/lang/String")?;
-        let arr = t.new_array_of(sc, args.len() as i32)?;
-        for (i, a) in args.iter().enumerate() {
-            let s = t.new_string(a)?;
-            t.domain.heap.write_ref(arr, crate::heap::layout::ARRAY_BASE + i * 8, Some(s));
+        // Decoding may run Java code (and collect): the strings wait in handles.
+        let mark = t.handles.len();
+        for a in args {
+            match platform_string(t, a.as_ref()) {
+                Ok(s) => t.handles.push(s.slot()),
+                Err(e) => {
+                    t.handles.truncate(mark);
+                    return Err(e);
+                }
+            }
+        }
+        let arr = t.new_array_of(sc, args.len() as i32);
+        let strings = t.handles.split_off(mark);
+        let arr = arr?;
+        for (i, s) in strings.into_iter().enumerate() {
+            t.domain.heap.write_ref(arr, crate::heap::layout::ARRAY_BASE + i * 8, crate::heap::from_slot(s));
         }
         crate::interp::exec::call(t, main, &[arr.slot()])?;
         Ok(())
     })();
     r.map_err(|Thrown| LaunchError::Uncaught)
+}
+
+/// The `main` java's launcher runs (LauncherHelper.validateMainClass): what
+/// `Class.getMethod("main", String[].class)` finds, a public method of the class or of a
+/// superclass, else an instance method of a superinterface; java's message if there is none,
+/// or if it is not static or does not return void.
+fn find_main(c: &'static Class, main_class: &str) -> Result<&'static crate::class::Method, LaunchError> {
+    const HOW: &str = "   public static void main(String[] args)";
+    let is_main = |m: &&crate::class::Method| &*m.name == "main" && m.descriptor.starts_with("([Ljava/lang/String;)") && m.is_public();
+    let in_class = |k: &'static Class| k.methods().iter().filter(is_main).min_by_key(|m| !m.descriptor.ends_with('V'));
+    let in_interface = |i: &&'static Class| i.methods().iter().filter(|m| !m.is_static()).find(is_main);
+    let found = std::iter::successors(Some(c), |k| k.super_class).find_map(in_class);
+    let Some(main) = found.or_else(|| c.all_interfaces.iter().find_map(in_interface)) else {
+        return Err(LaunchError::Message(format!(
+            "Error: Main method not found in class {main_class}, please define the main method as:\n{HOW}\nor a JavaFX application class must extend javafx.application.Application"
+        )));
+    };
+    let declarer = main.class.java_name();
+    if !main.is_static() {
+        return Err(LaunchError::Message(format!("Error: Main method is not static in class {declarer}, please define the main method as:\n{HOW}")));
+    }
+    if !main.descriptor.ends_with(")V") {
+        return Err(LaunchError::Message(format!(
+            "Error: Main method must return a value of type void in class {declarer}, please \ndefine the main method as:\n{HOW}"
+        )));
+    }
+    Ok(main)
+}
+
+/// A command-line argument as a String, as java's launcher makes it (LauncherHelper's
+/// makePlatformString): `new String(bytes, sun.jnu.encoding)`, or with the default charset
+/// if that encoding is not supported. ASCII is the same in every encoding a host can have.
+fn platform_string(t: &mut JThread, bytes: &[u8]) -> JResult<ObjRef> {
+    if let Some(s) = std::str::from_utf8(bytes).ok().filter(|s| s.is_ascii()) {
+        return t.new_string(s);
+    }
+    let key = t.new_string("sun.jnu.encoding")?;
+    let encoding = t.call_static("java/lang/System", "getProperty", "(Ljava/lang/String;)Ljava/lang/String;", &[key.slot()])?;
+    let mark = t.handles.len();
+    t.handles.push(encoding);
+    let array = t.new_byte_array(bytes);
+    let encoding = t.handles.pop().unwrap_or(0);
+    t.handles.truncate(mark);
+    let array = array?;
+    let string = t.load_boot("java/lang/String")?;
+    if encoding != 0 {
+        t.handles.push(array.slot());
+        let decoded = t.construct(string, "([BLjava/lang/String;)V", &[array.slot(), encoding]);
+        let array = t.handles.pop().unwrap_or(0);
+        match decoded {
+            Ok(s) => return Ok(s),
+            Err(Thrown) => t.exception = None,
+        }
+        return t.construct(string, "([B)V", &[array]);
+    }
+    t.construct(string, "([B)V", &[array.slot()])
 }
 
 /// Reports an uncaught exception the way java.lang.Thread does (dispatchUncaughtException).

@@ -8,7 +8,7 @@
 //! domain, in [`crate::domain`]) and holds no heap reference.
 
 use std::io::Read;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -120,22 +120,89 @@ impl ClassPathEntry {
         if p.is_dir() {
             return Some(ClassPathEntry::Dir(p));
         }
-        let f = std::fs::File::open(&p).ok()?;
+        // Without blocking (a FIFO with no writer would hang the VM), and only a plain file.
+        let f = crate::port::fs::open_without_blocking(&p).ok()?;
+        if !f.metadata().ok()?.is_file() {
+            return None;
+        }
         zip::ZipArchive::new(f).ok().map(|z| ClassPathEntry::Jar(Mutex::new(z)))
     }
 
-    /// Bytes of resource `path` ("a/b/C.class") in this entry.
+    /// Bytes of resource `path` ("a/b/C.class") in this entry, at most `MAX_CLASS_FILE` of
+    /// them (see `read_sized`).
     pub fn read(&self, path: &str) -> Option<Vec<u8>> {
         match self {
-            ClassPathEntry::Dir(d) => std::fs::read(d.join(path)).ok(),
+            ClassPathEntry::Dir(d) => read_sized(&d.join(path)),
             ClassPathEntry::Jar(z) => {
                 let mut z = z.lock();
-                let mut e = z.by_name(path).ok()?;
+                let e = z.by_name(path).ok()?;
+                if e.size() > MAX_CLASS_FILE {
+                    return Some(Vec::new());
+                }
                 let mut v = Vec::with_capacity(e.size() as usize);
-                e.read_to_end(&mut v).ok()?;
+                // The header's size is checked by the reader; the bound holds whatever it says.
+                e.take(MAX_CLASS_FILE).read_to_end(&mut v).ok()?;
                 Some(v)
             }
         }
+    }
+}
+
+/// The most bytes read for one class file or resource of the class path; a larger one reads
+/// as empty (a `ClassFormatError` for a class). Far above any class javac writes.
+const MAX_CLASS_FILE: u64 = 1 << 30;
+
+/// Reads a file of a class path directory as java's application loader does (`URLClassPath`'s
+/// `Resource.getBytes`): as many bytes as the file's size says, taken as an `int` (so a file
+/// of 2 GiB or more often reads as empty), and no more, so a device such as `/dev/zero` or a
+/// FIFO (size 0) reads as empty instead of forever. Opened without blocking: a FIFO with no
+/// writer does not hang the VM (it hangs java). None for a directory or a missing file.
+fn read_sized(path: &Path) -> Option<Vec<u8>> {
+    let f = crate::port::fs::open_without_blocking(path).ok()?;
+    let meta = f.metadata().ok()?;
+    if meta.is_dir() {
+        return None;
+    }
+    // java's `(int) file.length()`, negative read as 0; devices and FIFOs have size 0.
+    let size = if meta.is_file() { u64::try_from(meta.len() as u32 as i32).unwrap_or(0) } else { 0 };
+    let size = if size > MAX_CLASS_FILE { 0 } else { size };
+    let mut v = Vec::with_capacity(size as usize);
+    f.take(size).read_to_end(&mut v).ok()?;
+    Some(v)
+}
+
+/// The entries of a class path as the application loader (`URLClassPath`) searches them: each
+/// directory or jar in order, a jar followed by what its manifest's `Class-Path` names (jars,
+/// and directories when the URL ends in `/`), recursively; each entry once, and entries that
+/// cannot be opened left out.
+pub fn open_class_path(classpath: &str) -> Vec<ClassPathEntry> {
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut out = Vec::new();
+    for e in classpath.split(':') {
+        add_class_path_entry(Path::new(if e.is_empty() { "." } else { e }), None, &mut seen, &mut out);
+    }
+    out
+}
+
+/// Adds `path` and what its `Class-Path` names; `dir` says whether a manifest named it as a
+/// directory (None: named by the class path itself, either kind).
+fn add_class_path_entry(path: &Path, dir: Option<bool>, seen: &mut rustc_hash::FxHashSet<PathBuf>, out: &mut Vec<ClassPathEntry>) {
+    let key = crate::class::manifest::normalize(&std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()));
+    if !seen.insert(key) || dir.is_some_and(|d| d != path.is_dir()) {
+        return;
+    }
+    let Some(entry) = ClassPathEntry::open(&path.to_string_lossy()) else { return };
+    let class_path = match &entry {
+        ClassPathEntry::Jar(_) => entry
+            .read("META-INF/MANIFEST.MF")
+            .and_then(|m| crate::class::manifest::Manifest::parse(&m).ok())
+            .and_then(|m| m.main_attribute("Class-Path").map(str::to_string)),
+        ClassPathEntry::Dir(_) => None,
+    };
+    out.push(entry);
+    for p in class_path.map(|cp| crate::class::manifest::class_path_entries(path, &cp)).unwrap_or_default() {
+        let is_dir = p.as_os_str().as_encoded_bytes().ends_with(b"/");
+        add_class_path_entry(&p, Some(is_dir), seen, out);
     }
 }
 
@@ -244,7 +311,7 @@ impl ClassTable {
             return (id, false);
         }
         let id = LoaderId(LoaderId::APP_BIT | loaders.len() as u32);
-        let entries: Vec<ClassPathEntry> = classpath.split(':').filter_map(ClassPathEntry::open).collect();
+        let entries = open_class_path(classpath);
         self.app_paths.write().insert(id.0, entries.into());
         loaders.insert(key, id);
         (id, true)

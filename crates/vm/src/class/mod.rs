@@ -7,6 +7,7 @@
 //! constant-pool resolution in [`resolve`].
 
 pub mod loader;
+pub mod manifest;
 pub mod resolve;
 
 use std::sync::OnceLock;

@@ -943,6 +943,13 @@ fn mount_tables() -> &'static Mutex<HashMap<u64, MountTable>> {
     TABLES.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
+/// Opens `path` for reading without waiting for a FIFO's writer (`O_NONBLOCK`; it makes no
+/// difference to reads of plain files), for the VM's own reads of class path files.
+pub fn open_without_blocking(path: &std::path::Path) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path)
+}
+
 /// Opens a mount table file; returns a handle for the functions below.
 pub fn mount_table_open(path: &[u8]) -> FsResult<u64> {
     use std::os::unix::ffi::OsStrExt;

@@ -147,23 +147,106 @@ pub fn raise(sig: i32) {
     unsafe { libc::raise(sig) };
 }
 
+/// The number of signal `name` ("TERM"), as HotSpot's `os::get_signal_number` knows them; -1
+/// for an unknown name.
 pub fn signal_number(name: &str) -> i32 {
     match name {
         "HUP" => libc::SIGHUP,
         "INT" => libc::SIGINT,
         "QUIT" => libc::SIGQUIT,
-        "TERM" => libc::SIGTERM,
+        "ILL" => libc::SIGILL,
+        "TRAP" => libc::SIGTRAP,
+        "ABRT" | "IOT" => libc::SIGABRT,
+        "BUS" => libc::SIGBUS,
+        "FPE" => libc::SIGFPE,
+        "KILL" => libc::SIGKILL,
         "USR1" => libc::SIGUSR1,
+        "SEGV" => libc::SIGSEGV,
         "USR2" => libc::SIGUSR2,
         "PIPE" => libc::SIGPIPE,
         "ALRM" => libc::SIGALRM,
-        "CHLD" => libc::SIGCHLD,
+        "TERM" => libc::SIGTERM,
+        "STKFLT" => libc::SIGSTKFLT,
+        "CHLD" | "CLD" => libc::SIGCHLD,
         "CONT" => libc::SIGCONT,
-        "TRAP" => libc::SIGTRAP,
-        "ABRT" => libc::SIGABRT,
+        "STOP" => libc::SIGSTOP,
+        "TSTP" => libc::SIGTSTP,
+        "TTIN" => libc::SIGTTIN,
+        "TTOU" => libc::SIGTTOU,
+        "URG" => libc::SIGURG,
+        "XCPU" => libc::SIGXCPU,
+        "XFSZ" => libc::SIGXFSZ,
+        "VTALRM" => libc::SIGVTALRM,
+        "PROF" => libc::SIGPROF,
         "WINCH" => libc::SIGWINCH,
+        "POLL" | "IO" => libc::SIGIO,
+        "PWR" => libc::SIGPWR,
+        "SYS" => libc::SIGSYS,
         _ => -1,
     }
+}
+
+/// What a signal does: the host's default action, nothing, or call a handler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SignalAction {
+    Default,
+    Ignore,
+    /// Calls this handler (at this address).
+    Handler(usize),
+}
+
+/// What signal `sig` does now; Err(errno) for a number the host does not know.
+pub fn signal_action(sig: i32) -> Result<SignalAction, i32> {
+    // SAFETY: a zeroed sigaction is a valid value for sigaction to fill in; no action is set.
+    let old = unsafe {
+        let mut old: libc::sigaction = std::mem::zeroed();
+        if libc::sigaction(sig, std::ptr::null(), &mut old) < 0 {
+            return Err(std::io::Error::last_os_error().raw_os_error().unwrap_or(libc::EINVAL));
+        }
+        old.sa_sigaction
+    };
+    Ok(match old {
+        libc::SIG_DFL => SignalAction::Default,
+        libc::SIG_IGN => SignalAction::Ignore,
+        h => SignalAction::Handler(h),
+    })
+}
+
+/// What a signal is made to do by [`set_signal_action`].
+#[derive(Clone, Copy)]
+pub enum SetSignal {
+    Default,
+    Ignore,
+    /// Call this handler, which must be async-signal-safe.
+    Call(extern "C" fn(libc::c_int)),
+}
+
+/// Sets what signal `sig` does (a handler gets SA_RESTART, so the system calls it interrupts
+/// go on). Err(errno) if the host refuses (SIGKILL, SIGSTOP, a bad number).
+pub fn set_signal_action(sig: i32, to: SetSignal) -> Result<(), i32> {
+    let target = match to {
+        SetSignal::Default => libc::SIG_DFL,
+        SetSignal::Ignore => libc::SIG_IGN,
+        SetSignal::Call(h) => h as libc::sighandler_t,
+    };
+    // SAFETY: a zeroed sigaction is a valid value (empty mask, no flags) that is then filled
+    // in; a handler is an `extern "C" fn(c_int)` that `SetSignal::Call` requires to be
+    // async-signal-safe.
+    unsafe {
+        let mut sa: libc::sigaction = std::mem::zeroed();
+        sa.sa_sigaction = target;
+        sa.sa_flags = libc::SA_RESTART;
+        libc::sigemptyset(&mut sa.sa_mask);
+        if libc::sigaction(sig, &sa, std::ptr::null_mut()) < 0 {
+            return Err(std::io::Error::last_os_error().raw_os_error().unwrap_or(libc::EINVAL));
+        }
+    }
+    Ok(())
+}
+
+/// Whether the VM's ports use signal `sig` themselves (the wake-up signal of blocked calls).
+pub fn signal_used_by_port(sig: i32) -> bool {
+    sig == wakeup_signal()
 }
 
 /// Whether process `pid` exists.

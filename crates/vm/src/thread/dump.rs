@@ -2,7 +2,9 @@
 //! domain with its name, id, daemon flag, priority, `java.lang.Thread.State` and Java stack.
 //!
 //! As in HotSpot, a signal handler only wakes the "Signal Dispatcher" thread (here by writing
-//! a byte to a pipe, which is async-signal-safe), and that thread does the work. The VM blocks
+//! the signal's number to a pipe, which is async-signal-safe), and that thread does the work:
+//! a dump for SIGQUIT, and for the signals Java code handles (`jdk.internal.misc.Signal`, see
+//! `super::signal`) a Java call in the launcher's domain. The VM blocks
 //! SIGQUIT in the thread that creates it, so every thread the VM starts afterwards inherits
 //! the mask and is never interrupted by it; the dispatcher unblocks it for itself, and threads
 //! the embedder made before the VM (the launcher's first thread) take it through the handler.
@@ -73,7 +75,7 @@ fn start_dispatcher() {
     // in; the handler is an `extern "C" fn(c_int)` that only makes async-signal-safe calls.
     unsafe {
         let mut sa: libc::sigaction = std::mem::zeroed();
-        sa.sa_sigaction = on_sigquit as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        sa.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
         sa.sa_flags = libc::SA_RESTART;
         libc::sigemptyset(&mut sa.sa_mask);
         libc::sigaction(libc::SIGQUIT, &sa, std::ptr::null_mut());
@@ -92,24 +94,32 @@ fn set_sigquit_mask(how: libc::c_int) {
     }
 }
 
-/// The SIGQUIT handler: wakes the dispatcher (write(2) is async-signal-safe; errno is kept).
-extern "C" fn on_sigquit(_: libc::c_int) {
+/// Whether the Signal Dispatcher runs (signals can be taken).
+pub(super) fn dispatcher_running() -> bool {
+    WAKE_FD.load(Ordering::Acquire) >= 0
+}
+
+/// The handler of every signal the VM takes: wakes the dispatcher with the signal's number
+/// (write(2) is async-signal-safe; errno is kept).
+pub(super) extern "C" fn on_signal(sig: libc::c_int) {
     let fd = WAKE_FD.load(Ordering::Acquire);
     if fd < 0 {
         return;
     }
     // SAFETY: __errno_location returns the calling thread's errno slot; the write reads one
-    // byte from a live local. A full pipe (EAGAIN) merges this signal with pending ones.
+    // byte from a live local. A full pipe (EAGAIN) drops this signal (as a burst of the same
+    // signal is one signal to the host).
     unsafe {
         let errno = libc::__errno_location();
         let saved = *errno;
-        let b = 1u8;
+        let b = sig as u8;
         libc::write(fd, (&b as *const u8).cast(), 1);
         *errno = saved;
     }
 }
 
-/// Body of the Signal Dispatcher: one dump per wake-up, until the pipe fails.
+/// Body of the Signal Dispatcher: one dump per SIGQUIT, one Java dispatch per other signal,
+/// until the pipe fails.
 fn dispatch(read_end: i32) {
     set_sigquit_mask(libc::SIG_UNBLOCK);
     // SAFETY: gettid and pthread_self have no preconditions.
@@ -119,6 +129,12 @@ fn dispatch(read_end: i32) {
     let mut b = [0u8; 1];
     while let Ok(1) = crate::port::fs::read_buf(read_end, &mut b) {
         let vms: Vec<&'static Vm> = VMS.lock().clone();
+        if i32::from(b[0]) != libc::SIGQUIT {
+            for vm in vms {
+                super::signal::dispatch(vm, i32::from(b[0]));
+            }
+            continue;
+        }
         for vm in vms {
             // A bug in the dump must cost the dump, not the VM (the safepoint resumes the
             // threads when unwinding).

@@ -9,6 +9,7 @@
 pub mod dump;
 pub mod monitor;
 pub mod safepoint;
+pub mod signal;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
