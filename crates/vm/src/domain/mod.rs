@@ -7,6 +7,15 @@
 //! DomainZero; a plain `jxvm -cp . Main` runs Main in one application domain.
 //!
 //! This module must never store a reference from one domain's heap into another's.
+//!
+//! Threat model: code in a created domain is hostile (reflection, method handles, `Unsafe`,
+//! class definition, threads, portals, recursion, allocation of every kind). It must not
+//! reach another domain's data, obtain a capability it was not given (`crate::api`: the API's
+//! internals are closed to every route; handles and portals keep their target in VM slots),
+//! escape a limit (`budget`: off-heap memory, heaps of children, CPU time nest in the
+//! creator's), or crash or stall the process (`portal`: calls that come back re-enter, chains
+//! of calls are bounded by -Xss). The launcher's domain and DomainZero are trusted as a java
+//! process is. What is not enforced yet is listed in the README ("What a domain guarantees").
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
