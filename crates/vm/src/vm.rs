@@ -351,7 +351,10 @@ pub fn boot(vm: &'static Vm) -> Result<Box<JThread>, BootError> {
 /// Boots the JDK in `domain` on the calling OS thread and returns its main thread.
 pub fn boot_in(vm: &'static Vm, domain: Arc<Domain>) -> Result<Box<JThread>, BootError> {
     let mut t = vm.new_thread(domain);
-    t.attach();
+    if !t.attach() {
+        t.detach();
+        return Err(BootError::Io("the domain was terminated while it booted".into()));
+    }
     boot_java(&mut t).map_err(|_| BootError::Java(describe_exception(&mut t)))?;
     Ok(t)
 }

@@ -78,7 +78,10 @@ impl Template {
             }
         }
         let mut t = vm.new_thread(domain.clone());
-        t.attach();
+        if !t.attach() {
+            t.detach();
+            return Err("the domain was terminated while it was made".into());
+        }
         let main = relocate(self.main);
         t.thread_obj = Some(main);
         crate::native::thread::register_thread(&t, main);

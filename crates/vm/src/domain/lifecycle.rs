@@ -314,8 +314,7 @@ fn start_component(vm: &'static Vm, domain: &Arc<Domain>, name: String, c: Compo
     let d = domain.clone();
     let body = move || {
         let mut t = vm.new_thread(d.clone());
-        t.attach();
-        if crate::vm::new_thread_object(&mut t, &name).is_ok() {
+        if t.attach() && crate::vm::new_thread_object(&mut t, &name).is_ok() {
             run_component(&mut t, &c);
             crate::native::thread::exit_thread(&mut t);
         } else if !t.in_dead_domain() {
@@ -511,6 +510,12 @@ fn bury(vm: &'static Vm, domain: &Domain) {
         // What it holds and what it reserved from its creator are given back before anyone
         // hears of its end.
         domain.release_off_heap();
+        if !domain.is_system() {
+            // SAFETY: the domain has ended: none of its threads is attached (the last one to
+            // leave buries it) and none can attach and run again (an activation checks first),
+            // and no other domain's heap refers into this one.
+            unsafe { domain.heap.discard() };
+        }
         if let Some(parent) = domain.budget.parent() {
             parent.release_child_heap(domain.budget.limits.heap_bytes);
             parent.add_ended_cpu(domain.cpu_nanos());

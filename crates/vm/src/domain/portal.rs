@@ -587,8 +587,7 @@ fn keep_activation(k: Kept) {
 /// Runs `f` on activation `k`, attached to its domain for the duration.
 fn run_activation(k: &mut Kept, f: impl FnOnce(&mut JThread) -> Reply) -> Reply {
     let t = &mut k.t;
-    t.attach();
-    if t.in_dead_domain() {
+    if !t.attach() {
         t.detach();
         return Reply::Failed("the service's domain has ended".into());
     }

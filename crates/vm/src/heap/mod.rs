@@ -594,6 +594,23 @@ impl Heap {
         unsafe { libc::madvise(self.nursery_start as *mut libc::c_void, self.nursery_size, libc::MADV_DONTNEED) };
     }
 
+    /// Gives all of the heap's memory back to the OS: the pages of its spaces (which read as
+    /// zeroes afterwards) and its large objects' mappings. For a domain that has ended, whose
+    /// memory must not wait for the last reference to its `Domain`.
+    ///
+    /// # Safety
+    ///
+    /// No object of this heap may be used again: no thread runs in its domain and none will
+    /// (the domain has ended), and no other heap refers into it (the domains' invariant).
+    pub unsafe fn discard(&self) {
+        self.sweep_large(&rustc_hash::FxHashSet::default());
+        self.remembered.lock().clear();
+        // SAFETY: [base, base + 2 * max + nursery) is this heap's own mapping (`Heap::new`);
+        // the caller guarantees nothing reads it again, and if something did it would read
+        // zeroes, not freed memory (the mapping stays until the heap is dropped).
+        unsafe { libc::madvise(self.base as *mut libc::c_void, self.max * 2 + self.nursery_size, libc::MADV_DONTNEED) };
+    }
+
     /// Whether the heap holds large objects.
     pub fn has_large_objects(&self) -> bool {
         self.large_bytes.load(Ordering::Relaxed) != 0

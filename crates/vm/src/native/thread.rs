@@ -200,10 +200,10 @@ pub fn start_java_thread(vm: &'static crate::vm::Vm, domain: &Arc<crate::domain:
     }
     let name = format!("jxvm-{}", nt.id);
     let spawned = std::thread::Builder::new().name(name).stack_size(vm.thread_stack_size()).spawn(move || {
-        nt.attach();
+        let alive = nt.attach();
         // Collections between start0 and here moved the Thread object; the domain's thread
         // table (re-keyed by every collection) knows where it is now.
-        if let Some(th) = nt.domain.thread_object(nt.id) {
+        if let Some(th) = nt.domain.thread_object(nt.id).filter(|_| alive) {
             nt.thread_obj = Some(th);
             if let Some(h) = current_handle(&nt) {
                 record_os_thread(&nt, &h);

@@ -129,7 +129,15 @@ impl JThread {
 
     /// Registers this thread with its domain's safepoint, on the OS thread that will run it,
     /// before it runs Java code (collections then wait for it to stop, and find its roots).
-    pub fn attach(&mut self) {
+    /// False if the domain was terminated: the thread must then not touch its heap (which an
+    /// ended domain gives back) and should `detach` and go.
+    #[must_use]
+    pub fn attach(&mut self) -> bool {
+        self.attach_registered();
+        !self.in_dead_domain()
+    }
+
+    fn attach_registered(&mut self) {
         if !self.attached {
             self.attached = true;
             if self.os_tid == 0 {

@@ -59,7 +59,10 @@ pub(super) fn dispatch(vm: &'static Vm, sig: i32) {
     }
     let body = move || {
         let mut t = vm.new_thread(domain);
-        t.attach();
+        if !t.attach() {
+            t.detach();
+            return;
+        }
         if crate::vm::new_thread_object(&mut t, "Signal Dispatcher").is_err() {
             t.exception = None;
             return;
