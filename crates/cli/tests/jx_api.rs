@@ -246,3 +246,14 @@ fn terminated_domains_give_their_memory_back() {
     assert!(out.status.success(), "Rounds failed:\n{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
     checks(&stdout, 2);
 }
+
+/// Terminating a domain whose thread is inside a call to another (issue 15): not alive and its
+/// services refuse calls at once, the callee unharmed, the end once the thread leaves it.
+#[test]
+fn terminating_a_caller_mid_call() {
+    let dir = compile("MidCall");
+    for env in [&[][..], &[("JXVM_GC_STRESS", "1"), ("JXVM_GC_VERIFY", "1")][..]] {
+        let out = run(&dir, "MidCall", env);
+        checks(&out, 7);
+    }
+}
