@@ -92,18 +92,24 @@ public class Hostile {
         Naming.register("victim", new VictimImpl());
         attacks(null);
         revocation();
-        Domain child = Domain.create(DomainSpec.named("attacker")
-            .classPath(System.getProperty("java.class.path"))
-            .mainClass("Hostile$Child"));
-        check(child.awaitTermination(120_000), "the attacking domain ended");
-        check(attackerChecks > 0, "the attacking domain passed all its checks");
+        // An attacker in an untrusted domain (Unsafe confined) and in a trusted one (java's
+        // Unsafe): neither forges a capability.
+        for (String name : new String[] {"attacker", "trusted-attacker"}) {
+            attackerChecks = 0;
+            Domain child = Domain.create(DomainSpec.named(name)
+                .classPath(System.getProperty("java.class.path"))
+                .trusted(name.startsWith("trusted"))
+                .mainClass("Hostile$Child", name));
+            check(child.awaitTermination(120_000), "the " + name + " domain ended");
+            check(attackerChecks > 0, "the " + name + " domain passed all its checks");
+        }
         check(Domain.current().isAlive() && Domain.zero().isAlive(), "the launcher and DomainZero are unharmed");
         check(new VictimImpl().secret() == 42, "done");
     }
 
     public static class Child {
         public static void main(String[] args) throws Exception {
-            where = "attacker";
+            where = args[0];
             Victim portal = Naming.lookup("victim", Victim.class);
             check(portal.secret() == 42 && Portal.isPortal(portal), "a portal to the victim works");
             attacks(portal);
@@ -113,6 +119,7 @@ public class Hostile {
     }
 
     static void attacks(Victim portal) throws Exception {
+        boolean confined = where.equals("attacker");
         Domain self = Domain.current();
         Field id = Domain.class.getDeclaredField("id");
         refused("setAccessible on Domain.id", () -> id.setAccessible(true), java.lang.reflect.InaccessibleObjectException.class);
@@ -135,14 +142,19 @@ public class Hostile {
         refused("Unsafe.allocateInstance(Memory)", () -> u.allocateInstance(Memory.class), SecurityException.class);
         check(u.getInt(new int[] {7}, (long) u.arrayBaseOffset(int[].class)) == 7, "Unsafe still works on the program's own objects");
 
-        // The JDK's trusted lookup, taken with Unsafe, still cannot reach the API's internals.
+        // The JDK's trusted lookup, taken with Unsafe, still cannot reach the API's internals
+        // (an untrusted domain cannot even take it).
         Field implField = MethodHandles.Lookup.class.getDeclaredField("IMPL_LOOKUP");
-        MethodHandles.Lookup impl = (MethodHandles.Lookup) u.getObject(u.staticFieldBase(implField), u.staticFieldOffset(implField));
-        refused("IMPL_LOOKUP.findConstructor(Domain(int, String))",
-            () -> impl.findConstructor(Domain.class, MethodType.methodType(void.class, int.class, String.class)), IllegalAccessException.class);
-        refused("IMPL_LOOKUP.findVirtual(Domain.terminate0)",
-            () -> impl.findVirtual(Domain.class, "terminate0", MethodType.methodType(void.class)), IllegalAccessException.class);
-        refused("IMPL_LOOKUP.findGetter(Domain.id)", () -> impl.findGetter(Domain.class, "id", int.class), IllegalAccessException.class);
+        if (confined) {
+            refused("Unsafe cannot take the trusted lookup", () -> u.staticFieldBase(implField), SecurityException.class);
+        } else {
+            MethodHandles.Lookup impl = (MethodHandles.Lookup) u.getObject(u.staticFieldBase(implField), u.staticFieldOffset(implField));
+            refused("IMPL_LOOKUP.findConstructor(Domain(int, String))",
+                () -> impl.findConstructor(Domain.class, MethodType.methodType(void.class, int.class, String.class)), IllegalAccessException.class);
+            refused("IMPL_LOOKUP.findVirtual(Domain.terminate0)",
+                () -> impl.findVirtual(Domain.class, "terminate0", MethodType.methodType(void.class)), IllegalAccessException.class);
+            refused("IMPL_LOOKUP.findGetter(Domain.id)", () -> impl.findGetter(Domain.class, "id", int.class), IllegalAccessException.class);
+        }
 
         // java.base would make a private constructor accessible for serialization on anyone's
         // behalf; the module's encapsulation refuses that too.
@@ -150,15 +162,20 @@ public class Hostile {
         refused("a serialization constructor from Domain's private one", () -> rf.newConstructorForSerialization(Domain.class, ctor),
             java.lang.reflect.InaccessibleObjectException.class);
         // An accessible private constructor after all: Unsafe sets `override` through a class of
-        // the same layout as AccessibleObject. Calls past the point where reflection generates
-        // bytecode accessors are refused too.
-        u.putBoolean(ctor, u.objectFieldOffset(SameLayout.class.getDeclaredField("override")), true);
-        @SuppressWarnings("deprecation")
-        boolean overridden = ctor.isAccessible();
-        check(overridden, "Unsafe made Domain's private constructor accessible");
-        for (int i = 0; i < 20; i++) {
-            refused("... which still cannot be called (" + i + ")", () -> ctor.newInstance(0, "zero"),
-                IllegalAccessException.class, IllegalAccessError.class);
+        // the same layout as AccessibleObject (not in an untrusted domain). Calls past the
+        // point where reflection generates bytecode accessors are refused too.
+        long overrideOffset = u.objectFieldOffset(SameLayout.class.getDeclaredField("override"));
+        if (confined) {
+            refused("Unsafe cannot write a JDK object's private field", () -> u.putBoolean(ctor, overrideOffset, true), SecurityException.class);
+        } else {
+            u.putBoolean(ctor, overrideOffset, true);
+            @SuppressWarnings("deprecation")
+            boolean overridden = ctor.isAccessible();
+            check(overridden, "Unsafe made Domain's private constructor accessible");
+            for (int i = 0; i < 20; i++) {
+                refused("... which still cannot be called (" + i + ")", () -> ctor.newInstance(0, "zero"),
+                    IllegalAccessException.class, IllegalAccessError.class);
+            }
         }
         Domain blank = (Domain) rf.newConstructorForSerialization(Domain.class, Object.class.getConstructor()).newInstance();
         refused("a Domain the VM did not make acts on nothing", blank::terminate, IllegalStateException.class);

@@ -39,6 +39,8 @@ struct DomainEntry {
     class_path: Vec<String>,
     heap_limit: Option<Amount>,
     off_heap_limit: Option<Amount>,
+    #[serde(default)]
+    trusted: bool,
     cpu_time_limit: Option<Amount>,
     max_threads: Option<u32>,
     #[serde(default)]
@@ -117,7 +119,7 @@ fn domain_spec(d: DomainEntry, base: &Path) -> Result<Spec, String> {
         n => n.unwrap_or(0),
     };
     let limits = Limits { heap_bytes, off_heap_bytes, cpu_nanos: cpu_millis.saturating_mul(1_000_000), max_threads };
-    Ok(Spec { name, class_path, components, limits, parent: None })
+    Ok(Spec { name, class_path, components, limits, parent: None, trusted: d.trusted })
 }
 
 /// A class path entry, made absolute against the description's directory.

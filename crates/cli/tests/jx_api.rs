@@ -181,24 +181,26 @@ fn domains_made_from_the_template_behave_as_booted_ones() {
 
 /// Domains tried as an attacker would (issue 15): forged handles and portals, deep reflection,
 /// trusted lookups, Unsafe, hand-made bytecode and a program's own `jx.*` classes are refused,
-/// in the launcher's domain and in a created one, and revocation reaches views derived through
-/// collected intermediates; also under collector stress.
+/// in the launcher's domain, an untrusted created one and a trusted created one, and
+/// revocation reaches views derived through collected intermediates; also under GC stress.
 #[test]
 fn hostile_code_cannot_forge_capabilities() {
     let dir = compile("Hostile");
     for env in [&[][..], &[("JXVM_GC_STRESS", "1"), ("JXVM_GC_VERIFY", "1")][..]] {
         let out = run(&dir, "Hostile", env);
-        let oks = checks(&out, 104);
-        for domain in ["launcher", "attacker"] {
-            assert_eq!(oks.iter().filter(|l| l.starts_with(&format!("ok [{domain}]"))).count(), 52, "{out}");
+        let oks = checks(&out, 136);
+        for (domain, n) in [("launcher", 54), ("attacker", 30), ("trusted-attacker", 52)] {
+            assert_eq!(oks.iter().filter(|l| l.starts_with(&format!("ok [{domain}]"))).count(), n, "{domain}:\n{out}");
         }
         for line in [
             "ok [attacker] setAccessible on Domain.id (InaccessibleObjectException)",
-            "ok [attacker] IMPL_LOOKUP.findConstructor(Domain(int, String)) (IllegalAccessException)",
-            "ok [attacker] ... which still cannot be called (19) (IllegalAccessError)",
+            "ok [attacker] Unsafe cannot take the trusted lookup (SecurityException)",
+            "ok [trusted-attacker] IMPL_LOOKUP.findConstructor(Domain(int, String)) (IllegalAccessException)",
+            "ok [trusted-attacker] ... which still cannot be called (19) (IllegalAccessError)",
             "ok [attacker] a program's own jx.memory.ReadOnlyMemory has no natives (UnsatisfiedLinkError)",
             "ok [attacker] it is revoked with the root after its intermediates were collected (RevokedMemoryException)",
-            "ok [launcher] the attacking domain passed all its checks",
+            "ok [launcher] the attacker domain passed all its checks",
+            "ok [launcher] the trusted-attacker domain passed all its checks",
         ] {
             assert!(oks.contains(&line), "missing `{line}` in:\n{out}");
         }
@@ -255,5 +257,20 @@ fn terminating_a_caller_mid_call() {
     for env in [&[][..], &[("JXVM_GC_STRESS", "1"), ("JXVM_GC_VERIFY", "1")][..]] {
         let out = run(&dir, "MidCall", env);
         checks(&out, 7);
+    }
+}
+
+/// sun.misc.Unsafe in an untrusted domain (issue 15): confined to the program's own objects'
+/// fields, arrays and native memory, no raw reads elsewhere, no forged references, nothing a
+/// reflection could not open; the JDK's own uses work; a trusted domain keeps java's Unsafe.
+#[test]
+fn unsafe_is_confined_in_untrusted_domains() {
+    let dir = compile("Confined");
+    for env in [&[][..], &[("JXVM_GC_STRESS", "1"), ("JXVM_GC_VERIFY", "1")][..]] {
+        let out = run(&dir, "Confined", env);
+        let oks = checks(&out, 34);
+        for line in ["ok [untrusted] a raw read of an address it did not allocate", "ok [untrusted] a reference read of a long field (a forged reference)", "ok [child] a domain an untrusted one creates is never trusted", "ok [trusted] Unsafe reaches the JDK's fields"] {
+            assert!(oks.contains(&line), "missing `{line}` in:\n{out}");
+        }
     }
 }

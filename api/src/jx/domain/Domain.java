@@ -40,7 +40,8 @@ public final class Domain {
         }
         String[] args = spec.args.toArray(new String[0]);
         String[] path = spec.classPath.toArray(new String[0]);
-        return create0(spec.name, path, spec.mainClass, args, spec.heapLimit, spec.offHeapLimit, spec.cpuTimeLimitMillis, spec.maxThreads);
+        return create0(spec.name, path, spec.mainClass, args, spec.heapLimit, spec.offHeapLimit, spec.cpuTimeLimitMillis,
+                       spec.maxThreads, spec.trusted);
     }
 
     /** The domain the calling thread runs in. */
@@ -114,7 +115,8 @@ public final class Domain {
     }
 
     private static native Domain create0(String name, String[] classPath, String mainClass, String[] args,
-                                         long heapLimit, long offHeapLimit, long cpuTimeLimitMillis, int maxThreads);
+                                         long heapLimit, long offHeapLimit, long cpuTimeLimitMillis, int maxThreads,
+                                         boolean trusted);
     private static native Domain current0();
     private static native Domain zero0();
     private native boolean isAlive0();

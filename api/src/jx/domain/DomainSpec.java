@@ -12,6 +12,7 @@ public final class DomainSpec {
     final List<String> args = new ArrayList<>();
     long heapLimit;
     long offHeapLimit;
+    boolean trusted;
     long cpuTimeLimitMillis;
     int maxThreads;
 
@@ -62,6 +63,17 @@ public final class DomainSpec {
      */
     public DomainSpec offHeapLimit(long bytes) {
         this.offHeapLimit = positive(bytes, "off-heap limit");
+        return this;
+    }
+
+    /**
+     * Whether the domain's programs may use {@code sun.misc.Unsafe} as in java (by default
+     * they may not: in an untrusted domain Unsafe reaches only the program's own objects'
+     * fields, arrays and the native memory it allocated; anything else is a
+     * {@link SecurityException}). A domain created by an untrusted one is never trusted.
+     */
+    public DomainSpec trusted(boolean trusted) {
+        this.trusted = trusted;
         return this;
     }
 

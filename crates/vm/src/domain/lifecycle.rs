@@ -110,6 +110,9 @@ pub struct Spec {
     /// The budget of the domain creating it (None: created by the VM or the launcher); its
     /// limits bound the new domain's (see `super::budget`).
     pub parent: Option<Arc<Budget>>,
+    /// Whether its programs may use `sun.misc.Unsafe` unconfined (`native::confine`); only a
+    /// trusted domain can make a trusted one.
+    pub trusted: bool,
 }
 
 /// A main class run in a domain, with its arguments.
@@ -227,7 +230,11 @@ pub fn create(vm: &'static Vm, spec: Spec) -> Result<Arc<Domain>, CreateError> {
     let id = vm.domains.next_id.fetch_add(1, Ordering::Relaxed);
     let classes = ClassPath { loader, path: class_path, first };
     let budget = Budget::new(spec.parent.clone(), limits);
-    let domain = Domain::new(id, &spec.name, classes, heap, budget).map_err(|e| {
+    let domain = Domain::new(id, &spec.name, classes, heap, budget).map(|mut d| {
+        d.trusted = spec.trusted;
+        d
+    });
+    let domain = domain.map_err(|e| {
         if let Some(p) = &spec.parent {
             p.release_child_heap(limits.heap_bytes);
         }

@@ -139,7 +139,11 @@ pub struct Domain {
     pub budget: Arc<budget::Budget>,
     /// Blocks of native memory its code allocated and has not freed (`Unsafe.allocateMemory`):
     /// address to size, charged to the budget; freed when the domain is gone.
-    pub native_blocks: Mutex<FxHashMap<usize, usize>>,
+    pub native_blocks: Mutex<std::collections::BTreeMap<usize, usize>>,
+    /// Whether its programs may use `sun.misc.Unsafe` unconfined (the launcher's domain and
+    /// DomainZero, and created domains whose spec says so and whose creator is trusted); see
+    /// `native::confine`.
+    pub trusted: bool,
     /// A ThreadDeath made at boot: what the threads of a terminated domain unwind with.
     pub death: Mutex<Option<ObjRef>>,
     /// The CPU time of its threads (see `lifecycle`).
@@ -309,7 +313,8 @@ impl Domain {
             non_daemon_cond: Condvar::new(),
             limits,
             budget,
-            native_blocks: Mutex::new(FxHashMap::default()),
+            native_blocks: Mutex::new(std::collections::BTreeMap::new()),
+            trusted: true,
             death: Mutex::new(None),
             cpu: Mutex::new(Default::default()),
             lent_ticks: Default::default(),

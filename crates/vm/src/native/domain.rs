@@ -19,7 +19,7 @@ const DOMAIN_EXCEPTION: &str = "jx/domain/DomainException";
 
 pub fn register(r: &mut Registry) {
     let d = DOMAIN;
-    r.add(d, "create0", "(Ljava/lang/String;[Ljava/lang/String;Ljava/lang/String;[Ljava/lang/String;JJJI)Ljx/domain/Domain;", create);
+    r.add(d, "create0", "(Ljava/lang/String;[Ljava/lang/String;Ljava/lang/String;[Ljava/lang/String;JJJIZ)Ljx/domain/Domain;", create);
     r.add(d, "current0", "()Ljx/domain/Domain;", |t, _| {
         let id = t.domain.id;
         Ok(new_handle(t, id)?.slot())
@@ -71,7 +71,8 @@ fn handle_id(t: &mut JThread, this: u64) -> JResult<u32> {
 }
 
 /// create0(name, classPath[], mainClass, args[], heapLimit, offHeapLimit, cpuTimeLimitMillis,
-/// maxThreads): the new domain's limits nest in the creating domain's (`domain::budget`).
+/// maxThreads, trusted): the new domain's limits nest in the creating domain's
+/// (`domain::budget`); it is trusted only if its creator is too.
 fn create(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let name = nonnull(t, a[0]).map(|n| t.rust_string(n))?;
     let class_path = strings(t, a[1])?;
@@ -85,7 +86,8 @@ fn create(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     };
     let components = main_class.map(|main_class| Component { main_class, args }).into_iter().collect();
     let parent = (!t.domain.is_system()).then(|| t.domain.budget.clone());
-    let spec = Spec { name, class_path, components, limits, parent };
+    let trusted = a[11] != 0 && t.domain.trusted;
+    let spec = Spec { name, class_path, components, limits, parent, trusted };
     let vm = t.vm;
     match t.blocking(|| lifecycle::create(vm, spec)) {
         Ok(d) => Ok(new_handle(t, d.id)?.slot()),

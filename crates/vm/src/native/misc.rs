@@ -6,6 +6,7 @@ use std::sync::atomic::Ordering;
 use super::{Registry, jint, jlong, nonnull, obj, ret_bool, ret_int};
 use crate::class::BasicType;
 use crate::heap::layout::ARRAY_BASE;
+use super::confine::Kind;
 use crate::heap::raw;
 use crate::thread::{JResult, JThread, Thrown};
 use crate::vm::Vm;
@@ -54,10 +55,13 @@ fn register_unsafe(r: &mut Registry) {
     let u = "jdk/internal/misc/Unsafe";
     macro_rules! getter {
         ($name:literal, $vname:literal, $t:ty, $conv:expr) => {
-            r.add(u, $name, "", |t, a| Ok(($conv)(raw::read::<$t>(at(t, a[1], a[2])?))));
+            getter!($name, $vname, $t, $conv, Kind::Prim(std::mem::size_of::<$t>()));
+        };
+        ($name:literal, $vname:literal, $t:ty, $conv:expr, $kind:expr) => {
+            r.add(u, $name, "", |t, a| Ok(($conv)(raw::read::<$t>(at(t, a[1], a[2], $kind)?))));
             r.add(u, $vname, "", |t, a| {
                 std::sync::atomic::fence(Ordering::SeqCst);
-                let v = ($conv)(raw::read::<$t>(at(t, a[1], a[2])?));
+                let v = ($conv)(raw::read::<$t>(at(t, a[1], a[2], $kind)?));
                 std::sync::atomic::fence(Ordering::SeqCst);
                 Ok(v)
             });
@@ -66,12 +70,12 @@ fn register_unsafe(r: &mut Registry) {
     macro_rules! putter {
         ($name:literal, $vname:literal, $t:ty) => {
             r.add(u, $name, "", |t, a| {
-                raw::write::<$t>(at(t, a[1], a[2])?, a[4] as $t);
+                raw::write::<$t>(at(t, a[1], a[2], Kind::Prim(std::mem::size_of::<$t>()))?, a[4] as $t);
                 Ok(0)
             });
             r.add(u, $vname, "", |t, a| {
                 std::sync::atomic::fence(Ordering::SeqCst);
-                raw::write::<$t>(at(t, a[1], a[2])?, a[4] as $t);
+                raw::write::<$t>(at(t, a[1], a[2], Kind::Prim(std::mem::size_of::<$t>()))?, a[4] as $t);
                 std::sync::atomic::fence(Ordering::SeqCst);
                 Ok(0)
             });
@@ -79,7 +83,7 @@ fn register_unsafe(r: &mut Registry) {
     }
     getter!("getInt", "getIntVolatile", u32, |v: u32| v as u64);
     getter!("getLong", "getLongVolatile", u64, |v: u64| v);
-    getter!("getReference", "getReferenceVolatile", u64, |v: u64| v);
+    getter!("getReference", "getReferenceVolatile", u64, |v: u64| v, Kind::Ref);
     getter!("getBoolean", "getBooleanVolatile", u8, |v: u8| (v != 0) as u64);
     getter!("getByte", "getByteVolatile", i8, |v: i8| v as i32 as u32 as u64);
     getter!("getShort", "getShortVolatile", i16, |v: i16| v as i32 as u32 as u64);
@@ -104,29 +108,29 @@ fn register_unsafe(r: &mut Registry) {
     putter!("putFloat", "putFloatVolatile", u32);
     putter!("putDouble", "putDoubleVolatile", u64);
     r.add(u, "putBoolean", "", |t, a| {
-        raw::write::<u8>(at(t, a[1], a[2])?, (a[4] != 0) as u8);
+        raw::write::<u8>(at(t, a[1], a[2], Kind::Prim(1))?, (a[4] != 0) as u8);
         Ok(0)
     });
     r.add(u, "putBooleanVolatile", "", |t, a| {
-        raw::atomic_u8(at(t, a[1], a[2])?).store((a[4] != 0) as u8, Ordering::SeqCst);
+        raw::atomic_u8(at(t, a[1], a[2], Kind::Prim(1))?).store((a[4] != 0) as u8, Ordering::SeqCst);
         Ok(0)
     });
     r.add(u, "compareAndSetInt", "", |t, a| {
-        let at = raw::atomic_u32(at(t, a[1], a[2])?);
+        let at = raw::atomic_u32(at(t, a[1], a[2], Kind::Prim(4))?);
         Ok(ret_bool(at.compare_exchange(a[4] as u32, a[5] as u32, Ordering::SeqCst, Ordering::SeqCst).is_ok()))
     });
     r.add(u, "compareAndExchangeInt", "", |t, a| {
-        let at = raw::atomic_u32(at(t, a[1], a[2])?);
+        let at = raw::atomic_u32(at(t, a[1], a[2], Kind::Prim(4))?);
         Ok(match at.compare_exchange(a[4] as u32, a[5] as u32, Ordering::SeqCst, Ordering::SeqCst) {
             Ok(v) | Err(v) => v as u64,
         })
     });
     r.add(u, "compareAndSetLong", "", |t, a| {
-        let at = raw::atomic_u64(at(t, a[1], a[2])?);
+        let at = raw::atomic_u64(at(t, a[1], a[2], Kind::Prim(8))?);
         Ok(ret_bool(at.compare_exchange(a[4], a[6], Ordering::SeqCst, Ordering::SeqCst).is_ok()))
     });
     r.add(u, "compareAndExchangeLong", "", |t, a| {
-        let at = raw::atomic_u64(at(t, a[1], a[2])?);
+        let at = raw::atomic_u64(at(t, a[1], a[2], Kind::Prim(8))?);
         Ok(match at.compare_exchange(a[4], a[6], Ordering::SeqCst, Ordering::SeqCst) {
             Ok(v) | Err(v) => v,
         })
@@ -175,6 +179,9 @@ fn register_unsafe(r: &mut Registry) {
             return Err(t.throw_new("java/lang/InstantiationException", Some(&c.java_name())));
         }
         guard_class(t, c)?;
+        if super::confine::confined(t) {
+            super::confine::check_instance(t, c)?;
+        }
         t.ensure_initialized(c)?;
         Ok(t.alloc_object(c)?.slot())
     });
@@ -187,11 +194,11 @@ fn register_unsafe(r: &mut Registry) {
     r.add(u, "reallocateMemory0", "(JJ)J", reallocate_memory);
     r.add(u, "freeMemory0", "(J)V", free_memory);
     r.add(u, "setMemory0", "(Ljava/lang/Object;JJB)V", |t, a| {
-        raw::fill(at(t, a[1], a[2])?, a[4] as usize, a[6] as u8);
+        raw::fill(at(t, a[1], a[2], Kind::Prim(a[4] as usize))?, a[4] as usize, a[6] as u8);
         Ok(0)
     });
     r.add(u, "copyMemory0", "(Ljava/lang/Object;JLjava/lang/Object;JJ)V", |t, a| {
-        raw::copy(at(t, a[1], a[2])?, at(t, a[4], a[5])?, a[7] as usize);
+        raw::copy(at(t, a[1], a[2], Kind::Prim(a[7] as usize))?, at(t, a[4], a[5], Kind::Prim(a[7] as usize))?, a[7] as usize);
         Ok(0)
     });
     r.add(u, "copySwapMemory0", "(Ljava/lang/Object;JLjava/lang/Object;JJJ)V", copy_swap_memory);
@@ -283,7 +290,7 @@ fn field_from_reflect(t: &mut JThread, f: u64) -> JResult<(&'static crate::class
 
 fn object_field_offset0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let (c, f) = field_from_reflect(t, a[1])?;
-    guard_class(t, c)?;
+    guard_field(t, c, f)?;
     Ok(f.offset as u64)
 }
 
@@ -300,19 +307,19 @@ fn object_field_offset1(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 
 fn static_field_offset0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let (c, f) = field_from_reflect(t, a[1])?;
-    guard_class(t, c)?;
+    guard_field(t, c, f)?;
     Ok((t.vm.wk().statics_base + f.offset) as u64)
 }
 
 fn static_field_base0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
-    let (c, _) = field_from_reflect(t, a[1])?;
-    guard_class(t, c)?;
+    let (c, f) = field_from_reflect(t, a[1])?;
+    guard_field(t, c, f)?;
     Ok(t.mirror(c)?.slot())
 }
 
 fn copy_swap_memory(t: &mut JThread, a: &[u64]) -> JResult<u64> {
-    let src = at(t, a[1], a[2])?;
-    let dst = at(t, a[4], a[5])?;
+    let src = at(t, a[1], a[2], Kind::Prim(a[7] as usize))?;
+    let dst = at(t, a[4], a[5], Kind::Prim(a[7] as usize))?;
     let (bytes, elem) = (a[7] as usize, a[9] as usize);
     let mut buf = vec![0u8; bytes];
     raw::copy(src, buf.as_mut_ptr() as usize, bytes);
@@ -511,7 +518,7 @@ fn environ(t: &mut JThread, _: &[u64]) -> JResult<u64> {
 /// Unsafe.putReference(o, offset, x), with the write barrier when `o` is an object.
 fn put_reference(t: &mut JThread, a: &[u64]) -> JResult<()> {
     let base = obj(a[1]);
-    raw::write::<u64>(at(t, a[1], a[2])?, a[4]);
+    raw::write::<u64>(at(t, a[1], a[2], Kind::Ref)?, a[4]);
     if let Some(b) = base {
         t.domain.heap.post_write(b, a[4]);
     }
@@ -521,7 +528,7 @@ fn put_reference(t: &mut JThread, a: &[u64]) -> JResult<()> {
 /// Unsafe.compareAndSetReference(o, offset, expected, x): the witness value, Ok if swapped.
 fn cas_reference(t: &mut JThread, a: &[u64]) -> JResult<Result<u64, u64>> {
     let base = obj(a[1]);
-    let r = raw::atomic_u64(at(t, a[1], a[2])?).compare_exchange(a[4], a[5], Ordering::SeqCst, Ordering::SeqCst);
+    let r = raw::atomic_u64(at(t, a[1], a[2], Kind::Ref)?).compare_exchange(a[4], a[5], Ordering::SeqCst, Ordering::SeqCst);
     if let (Ok(_), Some(b)) = (r, base) {
         t.domain.heap.post_write(b, a[5]);
     }
@@ -529,11 +536,15 @@ fn cas_reference(t: &mut JThread, a: &[u64]) -> JResult<Result<u64, u64>> {
 }
 
 /// The address `Unsafe` reaches from base object `base` (a slot; null for a raw address) and
-/// `offset`, after refusing the objects that hold capabilities ([`guard_object`]).
-fn at(t: &mut JThread, base: u64, offset: u64) -> JResult<usize> {
+/// `offset` for an access of `kind`, after refusing the objects that hold capabilities
+/// ([`guard_object`]) and, for a program of an untrusted domain, what `confine` refuses.
+fn at(t: &mut JThread, base: u64, offset: u64, kind: Kind) -> JResult<usize> {
     let o = obj(base);
     if let Some(o) = o {
         guard_object(t, o, jlong(offset))?;
+    }
+    if super::confine::confined(t) {
+        super::confine::check_access(t, base, jlong(offset), kind)?;
     }
     Ok(raw::addr(o, jlong(offset)))
 }
@@ -553,6 +564,16 @@ fn guard_object(t: &mut JThread, o: crate::heap::ObjRef, offset: i64) -> JResult
         return guard_class(t, target);
     }
     guard_class(t, c)
+}
+
+/// Refuses the offset or base of field `f` of `c`: an API class's (see [`guard_class`]), and
+/// for a program of an untrusted domain one it could not open by reflection (`confine`).
+fn guard_field(t: &mut JThread, c: &'static crate::class::Class, f: &crate::class::Field) -> JResult<()> {
+    guard_class(t, c)?;
+    if super::confine::confined(t) {
+        super::confine::check_field(t, c, f)?;
+    }
+    Ok(())
 }
 
 /// Refuses `Unsafe` use of API class `c`'s fields or instances (see [`guard_object`]).

@@ -6,6 +6,7 @@
 //! method — never a made-up default. Natives reach the host only through [`crate::port`].
 //! The table binds only to classes of the boot and platform loaders (see [`invoke_native`]).
 
+pub mod confine;
 pub mod domain;
 pub mod io;
 pub mod jli;
