@@ -60,6 +60,10 @@ public class Limits {
         Domain p = Domain.create(spec("parent").heapLimit(64 * MB).offHeapLimit(32 * MB).cpuTimeLimit(600_000).mainClass("Limits$Parent"));
         check(p.awaitTermination(300_000), "the limited domain's checks ended");
 
+        // Threads nest: a child's threads count against its creator's limit.
+        Domain tp = Domain.create(spec("threads").maxThreads(4).mainClass("Limits$ThreadParent"));
+        check(tp.awaitTermination(120_000), "the thread-limited domain's checks ended");
+
         // CPU time nests: a child that sets no limit of its own spins on its creator's.
         Domain q = Domain.create(spec("spawner").cpuTimeLimit(1500).mainClass("Limits$Spawner"));
         check(q.awaitTermination(120_000), "a domain whose child spins past the creator's CPU limit is terminated");
@@ -145,6 +149,61 @@ public class Limits {
         public static void main(String[] args) {
             kept = Memory.allocate(20 * MB);
             Naming.register("holder-ready", (Ready) () -> kept.size());
+        }
+    }
+
+    /** Limited to 4 threads: its main, its child's main and the child's 2 more. */
+    public static class ThreadParent {
+        public static void main(String[] args) throws Exception {
+            Domain child = Domain.create(spec("thread-child").mainClass("Limits$ThreadChild"));
+            Ready ready = Naming.await("thread-child-ready", Ready.class, 60_000);
+            check(ready.held() == 2, "a child of a domain limited to 4 threads starts 2 besides its main and its creator's");
+            refused("then its creator cannot start one", OutOfMemoryError.class, () -> startSleeper());
+            child.terminate();
+            check(child.awaitTermination(30_000), "the child is terminated");
+            boolean started = false;
+            for (int i = 0; i < 100 && !started; i++) {
+                try {
+                    startSleeper();
+                    started = true;
+                } catch (OutOfMemoryError e) {
+                    Thread.sleep(50);
+                }
+            }
+            check(started, "its threads' places are given back");
+        }
+    }
+
+    static void startSleeper() {
+        Thread th = new Thread(() -> {
+            try {
+                Thread.sleep(600_000);
+            } catch (InterruptedException e) {
+                // ends
+            }
+        });
+        th.setDaemon(true);
+        th.start();
+    }
+
+    public static class ThreadChild {
+        public static void main(String[] args) {
+            int started = 0;
+            try {
+                for (int i = 0; i < 100; i++) {
+                    startSleeper();
+                    started++;
+                }
+            } catch (OutOfMemoryError e) {
+                // the limit
+            }
+            long n = started;
+            Naming.register("thread-child-ready", (Ready) () -> n);
+            try {
+                Thread.sleep(600_000); // its main thread keeps its place
+            } catch (InterruptedException e) {
+                // ends
+            }
         }
     }
 

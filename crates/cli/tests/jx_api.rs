@@ -231,8 +231,14 @@ fn limits_cover_off_heap_memory_and_nest() {
     let dir = compile("Limits");
     for env in [&[][..], &[("JXVM_GC_STRESS", "1"), ("JXVM_GC_VERIFY", "1")][..]] {
         let out = run(&dir, "Limits", env);
-        let oks = checks(&out, 26);
-        for line in ["ok one byte more is an OutOfMemoryError", "ok a third child's heap does not fit in what is left", "ok and its off-heap memory given back", "ok a domain whose child spins past the creator's CPU limit is terminated"] {
+        let oks = checks(&out, 31);
+        for line in [
+            "ok one byte more is an OutOfMemoryError",
+            "ok a third child's heap does not fit in what is left",
+            "ok and its off-heap memory given back",
+            "ok then its creator cannot start one",
+            "ok a domain whose child spins past the creator's CPU limit is terminated",
+        ] {
             assert!(oks.contains(&line), "missing `{line}` in:\n{out}");
         }
     }

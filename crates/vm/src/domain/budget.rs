@@ -26,12 +26,22 @@ pub struct Budget {
     child_heaps: AtomicU64,
     /// CPU time of the subtree's domains that have ended.
     ended_cpu: AtomicU64,
+    /// Threads of the subtree running now (each domain's main and component threads and the
+    /// threads its programs started; not those its class library starts at boot).
+    threads: AtomicU64,
 }
 
 impl Budget {
     /// The budget of a domain created by the one owning `parent` (None: by the VM itself).
     pub fn new(parent: Option<Arc<Budget>>, limits: Limits) -> Arc<Budget> {
-        Arc::new(Budget { parent, limits, off_heap: AtomicU64::new(0), child_heaps: AtomicU64::new(0), ended_cpu: AtomicU64::new(0) })
+        Arc::new(Budget {
+            parent,
+            limits,
+            off_heap: AtomicU64::new(0),
+            child_heaps: AtomicU64::new(0),
+            ended_cpu: AtomicU64::new(0),
+            threads: AtomicU64::new(0),
+        })
     }
 
     /// This budget and its ancestors, innermost first.
@@ -80,6 +90,17 @@ impl Budget {
     /// Gives back off-heap bytes reserved with [`Budget::reserve_off_heap`].
     pub fn release_off_heap(&self, bytes: u64) {
         Self::release(Some(self), bytes, |b| &b.off_heap)
+    }
+
+    /// Counts a thread starting in this domain; false if it or an ancestor runs as many
+    /// threads as its limit allows.
+    pub fn start_thread(&self) -> bool {
+        Self::charge(Some(self), 1, |b| &b.threads, |l| l.max_threads as u64)
+    }
+
+    /// A thread counted by [`Budget::start_thread`] has ended.
+    pub fn end_thread(&self) {
+        Self::release(Some(self), 1, |b| &b.threads)
     }
 
     /// Off-heap bytes the subtree holds.
@@ -170,6 +191,17 @@ mod tests {
         child.release_off_heap(60);
         assert_eq!((child.off_heap_used(), parent.off_heap_used(), root.off_heap_used()), (0, 40, 40));
         assert!(!child.reserve_off_heap(u64::MAX), "overflow is refused");
+    }
+
+    #[test]
+    fn threads_of_children_count_against_the_parents_limit() {
+        let parent = Budget::new(None, Limits { max_threads: 3, ..Limits::default() });
+        let child = Budget::new(Some(parent.clone()), Limits { max_threads: 3, ..Limits::default() });
+        assert!(parent.start_thread() && child.start_thread() && child.start_thread());
+        assert!(!child.start_thread(), "the parent's three are used up, the child's own limit is not");
+        assert!(!parent.start_thread());
+        child.end_thread();
+        assert!(parent.start_thread());
     }
 
     #[test]

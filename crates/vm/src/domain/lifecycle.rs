@@ -278,6 +278,11 @@ fn run_domain_main(vm: &'static Vm, domain: Arc<Domain>, components: Vec<Compone
         }
     };
     domain.system_threads.store(domain.alive_java_threads().saturating_sub(1), Ordering::Relaxed);
+    if !domain.budget.start_thread() {
+        let _ = booted.send(Err("the thread limit of a domain that created it is reached".into()));
+        terminate(vm, &domain, "no thread left within its creators' thread limits");
+        return;
+    }
     let _ = booted.send(Ok(()));
     let mut components = components.into_iter();
     let first = components.next();
@@ -288,6 +293,7 @@ fn run_domain_main(vm: &'static Vm, domain: Arc<Domain>, components: Vec<Compone
         run_component(&mut t, &c);
     }
     crate::native::thread::exit_thread(&mut t);
+    domain.budget.end_thread();
     crate::native::thread::wait_for_non_daemon(&mut t);
     // Its components are done (the launcher need not wait for it); a domain serving others
     // lives on until the last reference to its services is gone.
@@ -317,6 +323,11 @@ fn run_component(t: &mut crate::thread::JThread, c: &Component) {
 
 /// Starts a non-daemon thread of `domain`, named `name`, that runs component `c`.
 fn start_component(vm: &'static Vm, domain: &Arc<Domain>, name: String, c: Component) {
+    if !domain.budget.start_thread() {
+        eprintln!("jxvm: domain {}: no thread left within the thread limits for component {}", domain.name, c.main_class);
+        vm.domains.failed_components.fetch_add(1, Ordering::Relaxed);
+        return;
+    }
     *domain.non_daemon.lock() += 1;
     let d = domain.clone();
     let body = move || {
@@ -329,11 +340,13 @@ fn start_component(vm: &'static Vm, domain: &Arc<Domain>, name: String, c: Compo
             vm.domains.failed_components.fetch_add(1, Ordering::Relaxed);
         }
         drop(t);
+        d.budget.end_thread();
         d.non_daemon_finished();
     };
     if std::thread::Builder::new().name(format!("jxvm-domain-{}-component", domain.id)).stack_size(vm.thread_stack_size()).spawn(body).is_err() {
         eprintln!("jxvm: domain {}: cannot start a thread for a component", domain.name);
         vm.domains.failed_components.fetch_add(1, Ordering::Relaxed);
+        domain.budget.end_thread();
         domain.non_daemon_finished();
     }
 }
@@ -606,13 +619,6 @@ impl Domain {
     /// visiting, are not its threads).
     pub fn alive_java_threads(&self) -> u32 {
         self.threads.lock().values().filter(|h| !h.activation && h.alive.load(Ordering::SeqCst)).count() as u32
-    }
-
-    /// Whether `max_threads` forbids starting another thread (the threads the class library
-    /// starts at boot do not count).
-    pub fn thread_limit_reached(&self) -> bool {
-        let max = self.limits.max_threads;
-        max != 0 && self.alive_java_threads().saturating_sub(self.system_threads.load(Ordering::Relaxed)) >= max
     }
 
     /// How the domain will end or has ended, once that is decided (it has been killed).

@@ -220,12 +220,22 @@ pub struct ThreadHandle {
     /// it runs there; for a portal activation (whose OS thread is the caller's) only while it
     /// is in a blocking operation. Termination cancels its blocking system calls.
     pub os_thread: Mutex<Option<(i64, Arc<AtomicBool>)>>,
+    /// Whether it holds a place in its domain's budget (`budget::Budget::start_thread`),
+    /// given back once, when it ends.
+    pub counted: AtomicBool,
 }
 
 impl ThreadHandle {
+    /// Gives the thread's place in `budget` back, if it holds one (once).
+    pub fn end_counted(&self, budget: &budget::Budget) {
+        if self.counted.swap(false, Ordering::AcqRel) {
+            budget.end_thread();
+        }
+    }
+
     pub fn new(id: u64, interrupted: Arc<std::sync::atomic::AtomicBool>, activation: bool) -> ThreadHandle {
         let permit = Mutex::new(false);
-        ThreadHandle { id, interrupted, alive: AtomicBool::new(true), permit, permit_cond: Condvar::new(), waiting_on: Mutex::new(None), activation, os_thread: Mutex::new(None) }
+        ThreadHandle { id, interrupted, alive: AtomicBool::new(true), permit, permit_cond: Condvar::new(), waiting_on: Mutex::new(None), activation, os_thread: Mutex::new(None), counted: AtomicBool::new(false) }
     }
 
     /// Wakes the thread from sleep, park or wait, to look at its interrupt flag (or its

@@ -173,11 +173,17 @@ fn start0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     if domain.safepoint.is_killed() {
         return Err(t.die());
     }
-    if domain.thread_limit_reached() {
-        let msg = format!("unable to create native thread: domain {} may run at most {} threads", domain.name, domain.limits.max_threads);
+    // Threads the class library starts while the domain boots are not counted.
+    let counted = domain.system_threads.load(Ordering::Relaxed) != u32::MAX;
+    if counted && !domain.budget.start_thread() {
+        let msg = format!(
+            "unable to create native thread: domain {} may run at most {} threads (with the domains it created; its creators' limits bind it too)",
+            domain.name,
+            domain.budget.tightest(|l| l.max_threads as u64)
+        );
         return Err(t.throw_new("java/lang/OutOfMemoryError", Some(&msg)));
     }
-    if !start_java_thread(t.vm, &domain, th) {
+    if !start_java_thread_counted(t.vm, &domain, th, counted) {
         return Err(t.throw_new("java/lang/OutOfMemoryError", Some("unable to create native thread: possibly out of memory or process/resource limits reached")));
     }
     Ok(0)
@@ -186,11 +192,21 @@ fn start0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 /// Starts Java thread `th` of `domain` on an OS thread of its own (in a domain template, only
 /// registers it: see `domain::image`). False if no OS thread could be started.
 pub fn start_java_thread(vm: &'static crate::vm::Vm, domain: &Arc<crate::domain::Domain>, th: ObjRef) -> bool {
+    start_java_thread_counted(vm, domain, th, false)
+}
+
+/// As [`start_java_thread`]; a `counted` thread gives its place in the domain's budget back
+/// when it ends (or fails to start).
+fn start_java_thread_counted(vm: &'static crate::vm::Vm, domain: &Arc<crate::domain::Domain>, th: ObjRef, counted: bool) -> bool {
     let daemon = field_offset(th, "daemon").is_some_and(|off| th.read::<u8>(off) != 0);
     let mut nt = vm.new_thread(domain.clone());
     nt.thread_obj = Some(th);
     register_thread(&nt, th);
     set_thread_status(&nt, th, RUNNABLE);
+    let handle = domain.threads.lock().get(&th.addr()).cloned();
+    if let Some(h) = handle.as_ref().filter(|_| counted) {
+        h.counted.store(true, Ordering::Release);
+    }
     if domain.template {
         // Started in each domain made from the template, never in the template itself.
         return true;
@@ -199,6 +215,7 @@ pub fn start_java_thread(vm: &'static crate::vm::Vm, domain: &Arc<crate::domain:
         *domain.non_daemon.lock() += 1;
     }
     let name = format!("jxvm-{}", nt.id);
+    let handle_in_thread = handle.clone();
     let spawned = std::thread::Builder::new().name(name).stack_size(vm.thread_stack_size()).spawn(move || {
         let alive = nt.attach();
         // Collections between start0 and here moved the Thread object; the domain's thread
@@ -210,12 +227,20 @@ pub fn start_java_thread(vm: &'static crate::vm::Vm, domain: &Arc<crate::domain:
             }
             run_thread(&mut nt, th);
         }
+        if let Some(h) = &handle_in_thread {
+            h.end_counted(&nt.domain.budget);
+        }
         if !daemon {
             nt.domain.non_daemon_finished();
         }
     });
-    if spawned.is_err() && !daemon {
-        domain.non_daemon_finished();
+    if spawned.is_err() {
+        if let Some(h) = &handle {
+            h.end_counted(&domain.budget);
+        }
+        if !daemon {
+            domain.non_daemon_finished();
+        }
     }
     spawned.is_ok()
 }
@@ -241,6 +266,8 @@ pub fn exit_thread(t: &mut JThread) {
     set_thread_status(t, th, TERMINATED);
     if let Some(h) = t.domain.threads.lock().get(&th.addr()) {
         h.alive.store(false, Ordering::SeqCst);
+        // Before joiners wake: a program that joins one thread may start the next at once.
+        h.end_counted(&t.domain.budget);
     }
     set_eetop(th, 0);
     let mon = crate::thread::monitor::monitor_of(&t.domain, th);
