@@ -55,7 +55,12 @@ impl Budget {
 
     /// Adds `n` to `counter` of every budget from `first` up, unless one would pass its
     /// `limit` (0: none); then nothing is charged.
-    fn charge<'a>(first: Option<&'a Budget>, n: u64, counter: fn(&Budget) -> &AtomicU64, limit: fn(&Limits) -> u64) -> bool {
+    fn charge(
+        first: Option<&Budget>,
+        n: u64,
+        counter: fn(&Budget) -> &AtomicU64,
+        limit: fn(&Limits) -> u64,
+    ) -> bool {
         let chain = std::iter::successors(first, |b| b.parent.as_deref());
         for (i, b) in chain.clone().enumerate() {
             let max = limit(&b.limits);
@@ -75,7 +80,7 @@ impl Budget {
         true
     }
 
-    fn release<'a>(first: Option<&'a Budget>, n: u64, counter: fn(&Budget) -> &AtomicU64) {
+    fn release(first: Option<&Budget>, n: u64, counter: fn(&Budget) -> &AtomicU64) {
         for b in std::iter::successors(first, |b| b.parent.as_deref()) {
             counter(b).fetch_sub(n, Ordering::AcqRel);
         }
@@ -124,7 +129,11 @@ impl Budget {
     pub fn child_heap_room(&self) -> Option<u64> {
         self.chain()
             .filter(|b| b.limits.heap_bytes != 0)
-            .map(|b| b.limits.heap_bytes.saturating_sub(b.child_heaps.load(Ordering::Acquire)))
+            .map(|b| {
+                b.limits
+                    .heap_bytes
+                    .saturating_sub(b.child_heaps.load(Ordering::Acquire))
+            })
             .min()
     }
 
@@ -143,7 +152,11 @@ impl Budget {
 
     /// The tightest limit of the chain for one kind (0: none anywhere).
     pub fn tightest(&self, limit: fn(&Limits) -> u64) -> u64 {
-        self.chain().map(|b| limit(&b.limits)).filter(|&l| l != 0).min().unwrap_or(0)
+        self.chain()
+            .map(|b| limit(&b.limits))
+            .filter(|&l| l != 0)
+            .min()
+            .unwrap_or(0)
     }
 }
 
@@ -174,7 +187,11 @@ mod tests {
     use super::*;
 
     fn limits(heap: u64, off_heap: u64) -> Limits {
-        Limits { heap_bytes: heap, off_heap_bytes: off_heap, ..Limits::default() }
+        Limits {
+            heap_bytes: heap,
+            off_heap_bytes: off_heap,
+            ..Limits::default()
+        }
     }
 
     #[test]
@@ -186,19 +203,52 @@ mod tests {
         assert_eq!((root.off_heap_used(), parent.off_heap_used()), (60, 60));
         assert!(!child.reserve_off_heap(30), "past the child's own limit");
         assert!(parent.reserve_off_heap(40));
-        assert!(!child.reserve_off_heap(1), "past the parent's limit: the subtree's total");
-        assert_eq!((child.off_heap_used(), parent.off_heap_used(), root.off_heap_used()), (60, 100, 100), "a refused charge is undone");
+        assert!(
+            !child.reserve_off_heap(1),
+            "past the parent's limit: the subtree's total"
+        );
+        assert_eq!(
+            (
+                child.off_heap_used(),
+                parent.off_heap_used(),
+                root.off_heap_used()
+            ),
+            (60, 100, 100),
+            "a refused charge is undone"
+        );
         child.release_off_heap(60);
-        assert_eq!((child.off_heap_used(), parent.off_heap_used(), root.off_heap_used()), (0, 40, 40));
+        assert_eq!(
+            (
+                child.off_heap_used(),
+                parent.off_heap_used(),
+                root.off_heap_used()
+            ),
+            (0, 40, 40)
+        );
         assert!(!child.reserve_off_heap(u64::MAX), "overflow is refused");
     }
 
     #[test]
     fn threads_of_children_count_against_the_parents_limit() {
-        let parent = Budget::new(None, Limits { max_threads: 3, ..Limits::default() });
-        let child = Budget::new(Some(parent.clone()), Limits { max_threads: 3, ..Limits::default() });
+        let parent = Budget::new(
+            None,
+            Limits {
+                max_threads: 3,
+                ..Limits::default()
+            },
+        );
+        let child = Budget::new(
+            Some(parent.clone()),
+            Limits {
+                max_threads: 3,
+                ..Limits::default()
+            },
+        );
         assert!(parent.start_thread() && child.start_thread() && child.start_thread());
-        assert!(!child.start_thread(), "the parent's three are used up, the child's own limit is not");
+        assert!(
+            !child.start_thread(),
+            "the parent's three are used up, the child's own limit is not"
+        );
         assert!(!parent.start_thread());
         child.end_thread();
         assert!(parent.start_thread());
@@ -210,9 +260,16 @@ mod tests {
         let child = Budget::new(Some(parent.clone()), limits(32, 0));
         assert_eq!(parent.child_heap_room(), Some(64));
         assert!(parent.reserve_child_heap(32));
-        assert!(child.reserve_child_heap(16), "a grandchild out of the child's 32");
+        assert!(
+            child.reserve_child_heap(16),
+            "a grandchild out of the child's 32"
+        );
         assert_eq!(child.child_heap_room(), Some(16));
-        assert_eq!(parent.child_heap_room(), Some(16), "the grandchild's heap counts against the parent's too");
+        assert_eq!(
+            parent.child_heap_room(),
+            Some(16),
+            "the grandchild's heap counts against the parent's too"
+        );
         assert!(!parent.reserve_child_heap(32));
         parent.release_child_heap(32);
         assert!(parent.reserve_child_heap(32));

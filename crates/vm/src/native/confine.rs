@@ -41,7 +41,12 @@ pub enum Kind {
 
 /// Whether this native call acts for a program of an untrusted domain (see the module doc).
 pub fn confined(t: &JThread) -> bool {
-    !t.domain.trusted && t.frames.iter().rev().take(4).any(|f| &*f.method.class.name == "sun/misc/Unsafe")
+    !t.domain.trusted
+        && t.frames
+            .iter()
+            .rev()
+            .take(4)
+            .any(|f| &*f.method.class.name == "sun/misc/Unsafe")
 }
 
 fn refuse(t: &mut JThread, what: &str) -> crate::thread::Thrown {
@@ -55,35 +60,61 @@ pub fn check_access(t: &mut JThread, base: u64, offset: i64, kind: Kind) -> JRes
         None => kind != Kind::Ref && in_own_block(t, offset, kind),
         Some(o) => fits_layout(t, o, offset, kind),
     };
-    if ok { Ok(()) } else { Err(refuse(t, &format!("access at offset {offset} ({kind:?})"))) }
+    if ok {
+        Ok(())
+    } else {
+        Err(refuse(t, &format!("access at offset {offset} ({kind:?})")))
+    }
 }
 
 fn in_own_block(t: &JThread, addr: i64, kind: Kind) -> bool {
     let Kind::Prim(size) = kind else { return false };
-    let (Ok(addr), Some(end)) = (usize::try_from(addr), (addr as usize).checked_add(size)) else { return false };
+    let (Ok(addr), Some(end)) = (usize::try_from(addr), (addr as usize).checked_add(size)) else {
+        return false;
+    };
     let blocks = t.domain.native_blocks.lock();
-    blocks.range(..=addr).next_back().is_some_and(|(&start, &len)| end <= start + len)
+    blocks
+        .range(..=addr)
+        .next_back()
+        .is_some_and(|(&start, &len)| end <= start + len)
 }
 
 fn fits_layout(t: &JThread, o: ObjRef, offset: i64, kind: Kind) -> bool {
-    let Ok(offset) = usize::try_from(offset) else { return false };
+    let Ok(offset) = usize::try_from(offset) else {
+        return false;
+    };
     let c = o.class();
     if c.is_array() {
         let elem = c.array_elem();
         let (base, len) = (ARRAY_BASE, o.array_len() * elem.size());
         return match kind {
-            Kind::Ref => elem == BasicType::Ref && offset >= base && offset < base + len && (offset - base) % 8 == 0,
-            Kind::Prim(n) => elem != BasicType::Ref && offset >= base && offset.checked_add(n).is_some_and(|e| e <= base + len),
+            Kind::Ref => {
+                elem == BasicType::Ref
+                    && offset >= base
+                    && offset < base + len
+                    && (offset - base) % 8 == 0
+            }
+            Kind::Prim(n) => {
+                elem != BasicType::Ref
+                    && offset >= base
+                    && offset.checked_add(n).is_some_and(|e| e <= base + len)
+            }
         };
     }
     let wk = t.vm.wk();
     if std::ptr::eq(c, wk.class) && offset >= wk.statics_base as usize {
         let target = t.class_of_mirror(o);
         let offset = offset - wk.statics_base as usize;
-        return target.fields.iter().any(|f| f.is_static() && fits(f, offset, kind) && may_open(target, f));
+        return target
+            .fields
+            .iter()
+            .any(|f| f.is_static() && fits(f, offset, kind) && may_open(target, f));
     }
-    std::iter::successors(Some(c), |k| k.super_class)
-        .any(|k| k.fields.iter().any(|f| !f.is_static() && fits(f, offset, kind) && may_open(k, f)))
+    std::iter::successors(Some(c), |k| k.super_class).any(|k| {
+        k.fields
+            .iter()
+            .any(|f| !f.is_static() && fits(f, offset, kind) && may_open(k, f))
+    })
 }
 
 /// Whether an access of `kind` at `offset` lies inside field `f`, of its kind.
@@ -91,7 +122,13 @@ fn fits(f: &crate::class::Field, offset: usize, kind: Kind) -> bool {
     let start = f.offset as usize;
     match kind {
         Kind::Ref => f.ty == BasicType::Ref && offset == start,
-        Kind::Prim(n) => f.ty != BasicType::Ref && offset >= start && offset.checked_add(n).is_some_and(|e| e <= start + f.ty.size()),
+        Kind::Prim(n) => {
+            f.ty != BasicType::Ref
+                && offset >= start
+                && offset
+                    .checked_add(n)
+                    .is_some_and(|e| e <= start + f.ty.size())
+        }
     }
 }
 
@@ -107,11 +144,18 @@ fn may_open(holder: &Class, f: &crate::class::Field) -> bool {
 
 /// Refuses the offset of field `f` of `holder` unless the program could open it by reflection,
 /// so that Unsafe reaches no more than deep reflection would.
-pub fn check_field(t: &mut JThread, holder: &'static Class, f: &crate::class::Field) -> JResult<()> {
+pub fn check_field(
+    t: &mut JThread,
+    holder: &'static Class,
+    f: &crate::class::Field,
+) -> JResult<()> {
     if may_open(holder, f) {
         return Ok(());
     }
-    Err(refuse(t, &format!("access to {}.{}", holder.java_name(), f.name)))
+    Err(refuse(
+        t,
+        &format!("access to {}.{}", holder.java_name(), f.name),
+    ))
 }
 
 /// Whether a program of this domain may `allocateInstance` class `c`: one of its own.
