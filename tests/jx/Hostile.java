@@ -345,21 +345,23 @@ public class Hostile {
             return ref(9, owner, n, d);
         }
 
-        void field(int access, String n, String d) throws IOException {
-            DataOutputStream o = new DataOutputStream(fieldBytes);
+        /** Writes a field or method header (access, name, descriptor, attribute count). */
+        DataOutputStream member(ByteArrayOutputStream to, int access, String n, String d, int attributes) throws IOException {
+            DataOutputStream o = new DataOutputStream(to);
             o.writeShort(access);
             o.writeShort(utf8(n));
             o.writeShort(utf8(d));
-            o.writeShort(0);
+            o.writeShort(attributes);
+            return o;
+        }
+
+        void field(int access, String n, String d) throws IOException {
+            member(fieldBytes, access, n, d, 0);
             fields++;
         }
 
         void method(int access, String n, String d, int maxStack, int maxLocals, int... code) throws IOException {
-            DataOutputStream o = new DataOutputStream(members);
-            o.writeShort(access);
-            o.writeShort(utf8(n));
-            o.writeShort(utf8(d));
-            o.writeShort(1);
+            DataOutputStream o = member(members, access, n, d, 1);
             o.writeShort(utf8("Code"));
             o.writeInt(12 + code.length);
             o.writeShort(maxStack);
@@ -372,11 +374,7 @@ public class Hostile {
         }
 
         void nativeMethod(int access, String n, String d) throws IOException {
-            DataOutputStream o = new DataOutputStream(members);
-            o.writeShort(access);
-            o.writeShort(utf8(n));
-            o.writeShort(utf8(d));
-            o.writeShort(0);
+            member(members, access, n, d, 0);
             methods++;
         }
 

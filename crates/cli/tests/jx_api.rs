@@ -61,11 +61,21 @@ const MEMORY_CHECKS: &[&str] = &[
 #[test]
 fn memory_objects() {
     let dir = compile("MemoryObjects");
-    for env in [&[][..], &[("JXVM_GC_STRESS", "1"), ("JXVM_GC_VERIFY", "1")][..]] {
+    for env in PLAIN_AND_STRESSED {
         let out = run(&dir, "MemoryObjects", env);
         for line in MEMORY_CHECKS {
             assert!(out.lines().any(|l| l == *line), "missing `{line}` in:\n{out}");
         }
+    }
+}
+
+/// Each program runs plainly and with the collector under stress and verification.
+const PLAIN_AND_STRESSED: [&[(&str, &str)]; 2] = [&[], &[("JXVM_GC_STRESS", "1"), ("JXVM_GC_VERIFY", "1")]];
+
+/// Checks that each of `lines` is among the `ok` lines `oks` of output `out`.
+fn assert_has(oks: &[&str], out: &str, lines: &[&str]) {
+    for line in lines {
+        assert!(oks.contains(line), "missing `{line}` in:\n{out}");
     }
 }
 
@@ -96,7 +106,7 @@ fn domains_under_collector_stress() {
 #[test]
 fn portals_copy_pass_by_reference_and_fail_cleanly() {
     let dir = compile("Portals");
-    for env in [&[][..], &[("JXVM_GC_STRESS", "1"), ("JXVM_GC_VERIFY", "1")][..]] {
+    for env in PLAIN_AND_STRESSED {
         let out = run(&dir, "Portals", env);
         let oks = checks(&out, 27);
         assert!(oks.contains(&"ok a Portal object becomes a service and comes home as itself"), "{out}");
@@ -137,7 +147,7 @@ fn components_cross_between_class_paths() {
     std::fs::write(&source, "class CpEntry { String name; long n; CpKind kind; CpEntry next; java.util.List<CpEntry> more; }\n").unwrap();
     let ok = std::process::Command::new("javac").args(["--release", "17", "-cp"]).arg(&dir).arg("-d").arg(&odd).arg(&source).status().unwrap();
     assert!(ok.success(), "javac of the variant CpEntry failed");
-    for env in [&[][..], &[("JXVM_GC_STRESS", "1"), ("JXVM_GC_VERIFY", "1")][..]] {
+    for env in PLAIN_AND_STRESSED {
         let out = jxvm().arg("-cp").arg(&dir).arg("ClassPaths").arg(&twin).arg(&odd).envs(env.iter().copied()).output().unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
         assert!(out.status.success(), "ClassPaths failed:\n{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
@@ -186,13 +196,13 @@ fn domains_made_from_the_template_behave_as_booted_ones() {
 #[test]
 fn hostile_code_cannot_forge_capabilities() {
     let dir = compile("Hostile");
-    for env in [&[][..], &[("JXVM_GC_STRESS", "1"), ("JXVM_GC_VERIFY", "1")][..]] {
+    for env in PLAIN_AND_STRESSED {
         let out = run(&dir, "Hostile", env);
         let oks = checks(&out, 136);
         for (domain, n) in [("launcher", 54), ("attacker", 30), ("trusted-attacker", 52)] {
             assert_eq!(oks.iter().filter(|l| l.starts_with(&format!("ok [{domain}]"))).count(), n, "{domain}:\n{out}");
         }
-        for line in [
+        assert_has(&oks, &out, &[
             "ok [attacker] setAccessible on Domain.id (InaccessibleObjectException)",
             "ok [attacker] Unsafe cannot take the trusted lookup (SecurityException)",
             "ok [trusted-attacker] IMPL_LOOKUP.findConstructor(Domain(int, String)) (IllegalAccessException)",
@@ -201,9 +211,7 @@ fn hostile_code_cannot_forge_capabilities() {
             "ok [attacker] it is revoked with the root after its intermediates were collected (RevokedMemoryException)",
             "ok [launcher] the attacker domain passed all its checks",
             "ok [launcher] the trusted-attacker domain passed all its checks",
-        ] {
-            assert!(oks.contains(&line), "missing `{line}` in:\n{out}");
-        }
+        ]);
     }
 }
 
@@ -229,18 +237,16 @@ fn reentrant_calls_and_deep_ping_pong() {
 #[test]
 fn limits_cover_off_heap_memory_and_nest() {
     let dir = compile("Limits");
-    for env in [&[][..], &[("JXVM_GC_STRESS", "1"), ("JXVM_GC_VERIFY", "1")][..]] {
+    for env in PLAIN_AND_STRESSED {
         let out = run(&dir, "Limits", env);
         let oks = checks(&out, 31);
-        for line in [
+        assert_has(&oks, &out, &[
             "ok one byte more is an OutOfMemoryError",
             "ok a third child's heap does not fit in what is left",
             "ok and its off-heap memory given back",
             "ok then its creator cannot start one",
             "ok a domain whose child spins past the creator's CPU limit is terminated",
-        ] {
-            assert!(oks.contains(&line), "missing `{line}` in:\n{out}");
-        }
+        ]);
     }
 }
 
@@ -260,7 +266,7 @@ fn terminated_domains_give_their_memory_back() {
 #[test]
 fn terminating_a_caller_mid_call() {
     let dir = compile("MidCall");
-    for env in [&[][..], &[("JXVM_GC_STRESS", "1"), ("JXVM_GC_VERIFY", "1")][..]] {
+    for env in PLAIN_AND_STRESSED {
         let out = run(&dir, "MidCall", env);
         checks(&out, 7);
     }
@@ -272,11 +278,9 @@ fn terminating_a_caller_mid_call() {
 #[test]
 fn unsafe_is_confined_in_untrusted_domains() {
     let dir = compile("Confined");
-    for env in [&[][..], &[("JXVM_GC_STRESS", "1"), ("JXVM_GC_VERIFY", "1")][..]] {
+    for env in PLAIN_AND_STRESSED {
         let out = run(&dir, "Confined", env);
         let oks = checks(&out, 34);
-        for line in ["ok [untrusted] a raw read of an address it did not allocate", "ok [untrusted] a reference read of a long field (a forged reference)", "ok [child] a domain an untrusted one creates is never trusted", "ok [trusted] Unsafe reaches the JDK's fields"] {
-            assert!(oks.contains(&line), "missing `{line}` in:\n{out}");
-        }
+        assert_has(&oks, &out, &["ok [untrusted] a raw read of an address it did not allocate", "ok [untrusted] a reference read of a long field (a forged reference)", "ok [child] a domain an untrusted one creates is never trusted", "ok [trusted] Unsafe reaches the JDK's fields"]);
     }
 }
