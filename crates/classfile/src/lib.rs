@@ -23,6 +23,7 @@ mod constant_pool;
 pub mod descriptor;
 mod error;
 mod model;
+mod module_info;
 pub mod mutf8;
 pub mod opcodes;
 mod parse;
@@ -34,6 +35,7 @@ pub use model::{
     BootstrapMethod, ClassFile, Code, ExceptionHandler, FieldInfo, InnerClass, LocalVariable, MethodInfo,
     RecordComponent, StackMapFrame, VType,
 };
+pub use module_info::{ModuleExports, module_exports};
 pub use parse::{MAX_MAJOR_VERSION, MIN_MAJOR_VERSION, parse_stack_map_table};
 
 #[cfg(test)]

@@ -38,6 +38,8 @@ pub enum LoadError {
     Verify(String),
     /// UnsupportedClassVersionError.
     Version(String),
+    /// IllegalAccessError (a superclass a module does not export).
+    Access(String),
 }
 
 impl LoadError {
@@ -50,6 +52,7 @@ impl LoadError {
             LoadError::Circularity(_) => "java/lang/ClassCircularityError",
             LoadError::Verify(_) => "java/lang/VerifyError",
             LoadError::Version(_) => "java/lang/UnsupportedClassVersionError",
+            LoadError::Access(_) => "java/lang/IllegalAccessError",
         }
     }
     pub fn message(&self) -> &str {
@@ -60,7 +63,8 @@ impl LoadError {
             | LoadError::Incompatible(m)
             | LoadError::Circularity(m)
             | LoadError::Verify(m)
-            | LoadError::Version(m) => m,
+            | LoadError::Version(m)
+            | LoadError::Access(m) => m,
         }
     }
 }
@@ -81,6 +85,20 @@ pub fn new_user_loader(app: LoaderId) -> LoaderId {
     assert!(id & LoaderId::APP_BIT == 0, "user-defined loader ids exhausted");
     USER_LOADERS.write().get_or_insert_with(FxHashMap::default).insert(id, app);
     LoaderId(id)
+}
+
+/// User-defined loaders that are reflection's own (`jdk.internal.reflect.DelegatingClassLoader`
+/// objects): the only ones that may define subclasses of `jdk.internal.reflect` classes.
+static REFLECTION_LOADERS: RwLock<Option<rustc_hash::FxHashSet<u32>>> = RwLock::new(None);
+
+/// Records that user-defined loader `id` is reflection's own (see [`REFLECTION_LOADERS`]).
+pub fn mark_reflection_loader(id: LoaderId) {
+    REFLECTION_LOADERS.write().get_or_insert_with(Default::default).insert(id.0);
+}
+
+/// Whether `id` is a loader recorded by [`mark_reflection_loader`].
+pub fn is_reflection_loader(id: LoaderId) -> bool {
+    REFLECTION_LOADERS.read().as_ref().is_some_and(|s| s.contains(&id.0))
 }
 
 /// The application loader a user-defined loader delegates to.
@@ -597,6 +615,20 @@ impl ClassTable {
         Ok(c)
     }
 
+    /// Refuses a superclass or superinterface a JDK module keeps to itself (`exports`).
+    fn check_extends(&self, loader: LoaderId, module: Option<&str>, name: &str, sup: &Class) -> Result<(), LoadError> {
+        if super::exports::may_extend(&self.sources.jimage, module, loader, sup) {
+            return Ok(());
+        }
+        let module = sup.module.as_deref().unwrap_or("?");
+        Err(LoadError::Access(format!(
+            "superclass access check failed: class {} (in unnamed module) cannot access class {} (in module {module}) because module {module} does not export {} to unnamed module",
+            name.replace('/', "."),
+            sup.java_name(),
+            sup.package().replace('/', ".")
+        )))
+    }
+
     fn build(&self, loader: LoaderId, cf: ClassFile, module: Option<&str>, hidden: bool) -> Result<&'static Class, LoadError> {
         let super_class = match &cf.super_name {
             Some(s) => {
@@ -614,6 +646,7 @@ impl ClassTable {
                         sc.java_name()
                     )));
                 }
+                self.check_extends(loader, module, &cf.name, sc)?;
                 Some(sc)
             }
             None if cf.name == "java/lang/Object" => None,
@@ -622,6 +655,7 @@ impl ClassTable {
         let mut interfaces = Vec::with_capacity(cf.interfaces.len());
         for i in &cf.interfaces {
             let ic = self.load(loader, i)?;
+            self.check_extends(loader, module, &cf.name, ic)?;
             if !ic.is_interface() {
                 return Err(LoadError::Incompatible(format!(
                     "class {} can not implement {}, because it is not an interface",

@@ -6,6 +6,7 @@
 //! lives in [`crate::domain`]. Loading, layout and dispatch tables are built in [`loader`];
 //! constant-pool resolution in [`resolve`].
 
+pub mod exports;
 pub mod loader;
 pub mod manifest;
 pub mod resolve;

@@ -53,11 +53,24 @@ fn cp(c: &Class) -> &classfile::ConstantPool {
 
 /// Loads `name` for a reference from `from`; a hidden class (not findable by name) refers to
 /// itself by its class-file name.
-fn load_from(table: &ClassTable, from: &'static Class, name: &str) -> Result<&'static Class, LoadError> {
+/// A class of a JDK module whose package the module does not export to everyone is refused
+/// to a class outside the JDK (`super::exports`).
+fn load_from(table: &ClassTable, from: &'static Class, name: &str) -> Result<&'static Class, ResolveError> {
     if from.hidden && *from.name == *name {
         return Ok(from);
     }
-    table.load(from.loader, name)
+    let c = table.load(from.loader, name)?;
+    if !super::exports::may_link(&table.sources.jimage, from, c) {
+        let module = c.module.as_deref().unwrap_or("?");
+        let package = c.package().replace('/', ".");
+        let msg = format!(
+            "class {} (in unnamed module) cannot access class {} (in module {module}) because module {module} does not export {package} to unnamed module",
+            from.java_name(),
+            c.java_name()
+        );
+        return Err(err("java/lang/IllegalAccessError", msg));
+    }
+    Ok(c)
 }
 
 /// Resolves the CONSTANT_Class at `index` of `from`.
@@ -99,6 +112,9 @@ pub fn resolve_field_if_loaded(table: &ClassTable, from: &'static Class, index: 
     }
     let r = cp(from).member_ref(index)?;
     let c = if *from.name == *r.class_name { from } else { table.find_loaded(from.loader, r.class_name)? };
+    if !super::exports::may_link(&table.sources.jimage, from, c) {
+        return None;
+    }
     let (holder, f) = find_field(c, r.name, r.descriptor)?;
     if !crate::api::may_access(Some(from), holder, f.access) {
         return None;

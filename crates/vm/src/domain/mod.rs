@@ -375,6 +375,10 @@ impl Domain {
             return id;
         }
         let id = crate::class::loader::new_user_loader(self.app_loader);
+        let c = o.class();
+        if c.loader == LoaderId::BOOT && &*c.name == "jdk/internal/reflect/DelegatingClassLoader" {
+            crate::class::loader::mark_reflection_loader(id);
+        }
         t.by_obj.insert(o.addr(), id);
         t.by_id.insert(id.0, o);
         id

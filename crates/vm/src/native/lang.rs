@@ -587,16 +587,34 @@ fn native_image_map(t: &mut JThread, _: &[u64]) -> JResult<u64> {
 }
 
 fn define_from_bytes(t: &mut JThread, loader: Option<ObjRef>, name: Option<ObjRef>, bytes: &[u8]) -> JResult<u64> {
+    define_in_module(t, loader, name, bytes, None)
+}
+
+/// As `define_from_bytes`, the class in named module `module` (None: its loader's unnamed one).
+fn define_in_module(t: &mut JThread, loader: Option<ObjRef>, name: Option<ObjRef>, bytes: &[u8], module: Option<&str>) -> JResult<u64> {
     let id = t.domain.defining_loader(t.domain.loader_id(loader));
     let name = name.map(|n| t.rust_string(n).replace('.', "/"));
-    let c = t.define_with_loader(id, name.as_deref(), bytes)?;
+    let c = t.define_with_loader_in(id, name.as_deref(), bytes, module)?;
     Ok(t.mirror(c)?.slot())
 }
 
-/// defineClass1(ClassLoader, String, byte[], int off, int len, ProtectionDomain, String source)
+/// The source `java.lang.reflect.Proxy` gives for the classes it spins (a program's own
+/// `defineClass` gives its code source's URL, which cannot read so).
+const DYNAMIC_PROXY_SOURCE: &str = "__dynamic_proxy__";
+
+/// defineClass1(ClassLoader, String, byte[], int off, int len, ProtectionDomain, String source).
+/// A proxy class of public interfaces is of the dynamic module its package is named after
+/// (`com.sun.proxy.jdk.proxy1` in `jdk.proxy1`), as in HotSpot: the JDK's own code, which may
+/// link to the packages the JDK exports to that module.
 fn define_class1(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let bytes = super::bytes_of(t, a[2], jint(a[3]), jint(a[4]))?;
-    define_from_bytes(t, obj(a[0]), obj(a[1]), &bytes)
+    let source = obj(a[6]).map(|s| t.rust_string(s));
+    let name = obj(a[1]).map(|n| t.rust_string(n));
+    let module = match (source.as_deref(), name.as_deref().and_then(|n| n.strip_prefix("com.sun.proxy."))) {
+        (Some(DYNAMIC_PROXY_SOURCE), Some(rest)) => rest.rsplit_once('.').map(|(m, _)| m.to_string()),
+        _ => None,
+    };
+    define_in_module(t, obj(a[0]), obj(a[1]), &bytes, module.as_deref())
 }
 
 /// defineClass2(ClassLoader, String, ByteBuffer (direct), int off, int len, ProtectionDomain,

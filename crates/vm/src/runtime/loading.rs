@@ -116,6 +116,12 @@ impl JThread {
     /// rejects a name it already defined or initiated (LinkageError, as HotSpot reports it)
     /// and loads the superclass and interfaces through it first.
     pub fn define_with_loader(&mut self, loader: LoaderId, expected: Option<&str>, bytes: &[u8]) -> JResult<&'static Class> {
+        self.define_with_loader_in(loader, expected, bytes, None)
+    }
+
+    /// As [`JThread::define_with_loader`], the class in named module `module` (the JDK's
+    /// dynamic modules) if given.
+    pub fn define_with_loader_in(&mut self, loader: LoaderId, expected: Option<&str>, bytes: &[u8], module: Option<&str>) -> JResult<&'static Class> {
         let cf = match crate::class::loader::ClassTable::parse(bytes, expected) {
             Ok(cf) => cf,
             Err(e) => return Err(self.throw_resolve(e.into())),
@@ -138,7 +144,7 @@ impl JThread {
                 }
             }
         }
-        match self.vm.classes.define_parsed(loader, expected, cf, None, false) {
+        match self.vm.classes.define_parsed(loader, expected, cf, module, false) {
             Ok(c) => Ok(c),
             Err(e) => Err(self.throw_resolve(e.into())),
         }
