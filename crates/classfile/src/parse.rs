@@ -29,9 +29,13 @@ impl ClassFile {
     }
 }
 
+/// HotSpot's version check (`verify_class_version`): majors 45..=61; from 56 (Java 12) on the
+/// minor must be 0, or 0xFFFF for preview features, which only the newest version has and only
+/// with `--enable-preview`, which jxvm does not offer: a preview class file is rejected, as
+/// HotSpot rejects it when run without that flag. All of these are
+/// UnsupportedClassVersionError.
 fn check_version(major: u16, minor: u16) -> Result<()> {
-    let ok = (MIN_MAJOR_VERSION..=MAX_MAJOR_VERSION).contains(&major)
-        && (major < 56 || minor == 0 || minor == 0xFFFF);
+    let ok = (MIN_MAJOR_VERSION..=MAX_MAJOR_VERSION).contains(&major) && (major < 56 || minor == 0);
     if !ok {
         bail!(
             "{} {major}.{minor}",
