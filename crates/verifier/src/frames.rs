@@ -6,7 +6,9 @@
 //! Checks made here: offsets strictly increase and land on instruction starts,
 //! `chop` does not remove more locals than exist, locals fit in `max_locals`
 //! and the stack fits in `max_stack`, `Object` items name CONSTANT_Class
-//! entries, `Uninitialized(offset)` items point at a `new` instruction.
+//! entries, `Uninitialized(offset)` items point at a `new` instruction. As in
+//! HotSpot, a frame that is not at an instruction is a VerifyError and the
+//! other failures are format errors (ClassFormatError).
 
 use classfile::{ConstantPool, StackMapFrame, VType};
 
@@ -31,10 +33,12 @@ pub struct FrameLimits {
     pub max_stack: usize,
 }
 
+/// A malformed frame: HotSpot's StackMapReader reports these as ClassFormatError
+/// ("StackMapTable format error: ...").
 fn frame_error(pc: u32, reason: impl Into<String>) -> MethodError {
-    MethodError::at(
+    MethodError::format_at(
         u16::try_from(pc).unwrap_or(u16::MAX),
-        "Invalid stackmap frame",
+        "StackMapTable format error",
         reason,
     )
 }
@@ -114,12 +118,6 @@ pub fn decode_frames<'a>(
             Some(p) => p + delta + 1,
         };
         prev_pc = Some(pc);
-        if !decoded.is_start(pc as usize) {
-            return Err(frame_error(
-                pc,
-                format!("Stack map frame at offset {pc} is not at an instruction"),
-            ));
-        }
         stack.clear();
         match entry {
             StackMapFrame::Same { .. } => {}
@@ -175,6 +173,15 @@ pub fn decode_frames<'a>(
                     slots.len(),
                     limits.max_stack
                 ),
+            ));
+        }
+        // As HotSpot, a frame is read (format errors first) before its offset is checked,
+        // and a frame that is not at an instruction is a VerifyError.
+        if !decoded.is_start(pc as usize) {
+            return Err(MethodError::at(
+                u16::try_from(pc).unwrap_or(u16::MAX),
+                "StackMapTable error: bad offset",
+                format!("Stack map frame at offset {pc} is not at an instruction"),
             ));
         }
         frames.push(Frame {

@@ -988,14 +988,15 @@ pub fn check_exception_table(
         let ok_range = start < end
             && decoded.is_start(start)
             && (end == code_len || (end < code_len && decoded.is_start(end)));
+        // HotSpot's verifier reports these pcs as ClassFormatError.
         if !ok_range {
-            return Err(MethodError::method(
+            return Err(MethodError::format(
                 "Illegal exception table range",
                 format!("Range [{start}, {end}) is not valid"),
             ));
         }
         if !decoded.is_start(h.handler_pc as usize) {
-            return Err(MethodError::method(
+            return Err(MethodError::format(
                 "Illegal exception table handler",
                 format!(
                     "Handler {} is not the start of an instruction",

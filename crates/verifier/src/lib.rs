@@ -40,7 +40,7 @@ mod instructions;
 mod typecheck;
 mod types;
 
-pub use error::VerifyError;
+pub use error::{ErrorKind, VerifyError};
 
 use classfile::{ClassFile, MethodInfo};
 
@@ -84,6 +84,7 @@ pub fn verify_class(class: &ClassFile, hierarchy: &dyn ClassHierarchy) -> Result
             method: format!("{}{}", method.name, method.descriptor),
             pc: e.pc,
             message: e.message,
+            kind: e.kind,
         })?;
     }
     Ok(())

@@ -419,6 +419,7 @@ fn verify_bytes(bytes: &[u8]) -> Result<(), VerifyError> {
             method: String::new(),
             pc: None,
             message: format!("ClassFormatError: {e}"),
+            kind: crate::ErrorKind::Format,
         }),
     }
 }
@@ -439,6 +440,18 @@ fn verify_one(build: impl FnOnce(&mut Asm) -> Method) -> Result<(), VerifyError>
     verify_bytes(&asm.build(61, "T", "java/lang/Object", &[], &[m]))
 }
 
+/// Rejected with `expected` as a format error (ClassFormatError, as HotSpot reports it).
+fn assert_format(r: Result<(), VerifyError>, expected: &str) {
+    let e = r.expect_err("expected a format error");
+    assert_eq!((e.headline(), e.kind), (expected, crate::ErrorKind::Format));
+}
+
+/// Rejected with `expected` as a VerifyError.
+fn assert_verify(r: Result<(), VerifyError>, expected: &str) {
+    let e = r.expect_err("expected a VerifyError");
+    assert_eq!((e.headline(), e.kind), (expected, crate::ErrorKind::Verify));
+}
+
 fn headline(r: Result<(), VerifyError>) -> String {
     match r {
         Ok(()) => "<verified>".into(),
@@ -454,6 +467,7 @@ fn lo(v: u16) -> u8 {
 }
 
 // opcodes used below
+const SIPUSH: u8 = 0x11;
 const ICONST_0: u8 = 0x03;
 const ICONST_1: u8 = 0x04;
 const LCONST_1: u8 = 0x0a;
@@ -819,7 +833,7 @@ fn uninitialized_across_branch_with_frames() {
         )
         .frames(vec![Fr::Full(8, vec![], vec![V::Uninit(3), V::Uninit(3)])])
     });
-    assert_eq!(headline(r), "Invalid stackmap frame");
+    assert_format(r, "StackMapTable format error");
 }
 
 #[test]
@@ -1053,7 +1067,7 @@ fn long_two_slot_rules() {
         )
         .frames(vec![Fr::Full(5, vec![V::J], vec![])])
     });
-    assert_eq!(headline(r), "Invalid stackmap frame");
+    assert_format(r, "StackMapTable format error");
 }
 
 #[test]
@@ -1302,7 +1316,7 @@ fn frame_offsets_must_be_instructions() {
         )
         .frames(vec![Fr::Same(2), Fr::Same(5)])
     });
-    assert_eq!(headline(r), "Invalid stackmap frame");
+    assert_verify(r, "StackMapTable error: bad offset");
     let r = verify_one(|_| {
         Method::new(
             STATIC,
@@ -1314,7 +1328,7 @@ fn frame_offsets_must_be_instructions() {
         )
         .frames(vec![Fr::Chop(5, 1)])
     });
-    assert_eq!(headline(r), "Invalid stackmap frame");
+    assert_format(r, "StackMapTable format error");
     let r = verify_one(|_| {
         Method::new(
             STATIC,
@@ -1416,6 +1430,11 @@ fn hierarchy_errors_are_reported() {
             vec![ACONST_NULL, CHECKCAST, hi(c), lo(c), ARETURN],
         )
     });
+    // The VM throws the loading error itself (NoClassDefFoundError), not a VerifyError.
+    assert_eq!(
+        r.as_ref().map_err(|e| e.kind),
+        Err(crate::ErrorKind::Hierarchy)
+    );
     assert_eq!(headline(r), "java/lang/NoClassDefFoundError: Missing");
 }
 
@@ -1555,4 +1574,43 @@ fn no_panic_on_garbage_code() {
             Method::new(0, "m", "(IJ)V", ms, ml + 4, code).frames(vec![Fr::Same((seed % 4) as u16)])
         });
     }
+}
+
+#[test]
+fn exception_table_pcs_off_instructions_are_format_errors() {
+    // 0: sipush 1 (3 bytes)  3: pop  4: return  5: pop  6: return
+    let code = vec![SIPUSH, 0, 1, POP, RETURN, POP, RETURN];
+    let ok = verify_one(|a| {
+        let ex = a.class("java/lang/RuntimeException");
+        Method::new(STATIC, "m", "()V", 1, 0, code.clone())
+            .handler(0, 4, 5, ex)
+            .frames(vec![Fr::Stack1(5, V::Obj(ex))])
+    });
+    assert_eq!(headline(ok), "<verified>");
+    // HotSpot's verifier throws ClassFormatError for a range or handler inside an instruction.
+    let r = verify_one(|a| {
+        let ex = a.class("java/lang/RuntimeException");
+        Method::new(STATIC, "m", "()V", 1, 0, code.clone())
+            .handler(1, 4, 5, ex)
+            .frames(vec![Fr::Stack1(5, V::Obj(ex))])
+    });
+    assert_format(r, "Illegal exception table range");
+    let r = verify_one(|a| {
+        let ex = a.class("java/lang/RuntimeException");
+        Method::new(STATIC, "m", "()V", 1, 0, code.clone())
+            .handler(0, 4, 2, ex)
+            .frames(vec![Fr::Stack1(5, V::Obj(ex))])
+    });
+    assert_format(r, "Illegal exception table handler");
+}
+
+#[test]
+fn stack_map_frame_larger_than_max_stack_is_a_format_error() {
+    // A frame whose stack holds two items while max_stack is 1.
+    let r = verify_one(|a| {
+        let s = a.class("java/lang/String");
+        Method::new(STATIC, "m", "()V", 1, 0, vec![ICONST_0, IFEQ, 0, 3, RETURN])
+            .frames(vec![Fr::Full(4, vec![], vec![V::Obj(s), V::Obj(s)])])
+    });
+    assert_format(r, "StackMapTable format error");
 }

@@ -177,7 +177,7 @@ impl<'a> Checker<'a, '_, '_> {
     }
 
     fn hier<T>(&self, r: Result<T, String>) -> R<T> {
-        r.map_err(|msg| MethodError::at(self.pc, &msg, ""))
+        r.map_err(|msg| MethodError::hierarchy(self.pc, msg))
     }
 
     fn describe(&self, t: Type) -> String {
@@ -256,7 +256,7 @@ impl<'a> Checker<'a, '_, '_> {
             if !self
                 .ctx
                 .is_assignable(a, b)
-                .map_err(|m| MethodError::at(self.pc, &m, ""))?
+                .map_err(|m| MethodError::hierarchy(self.pc, m))?
             {
                 return Ok(Some(format!(
                     "Type {} (current frame, locals[{i}]) is not assignable to {} (stack map, locals[{i}])",
@@ -283,7 +283,7 @@ impl<'a> Checker<'a, '_, '_> {
             if !self
                 .ctx
                 .is_assignable(a, b)
-                .map_err(|m| MethodError::at(self.pc, &m, ""))?
+                .map_err(|m| MethodError::hierarchy(self.pc, m))?
             {
                 return Ok(Some(format!(
                     "Type {} (current frame, stack[{i}]) is not assignable to {} (stack map, stack[{i}])",
@@ -665,7 +665,7 @@ impl<'a> Checker<'a, '_, '_> {
             let r = self.cls.superclass_chain(self.ctx);
             match r {
                 Ok(c) => c.iter().any(|c| c == ref_class),
-                Err(m) => return Err(MethodError::at(self.pc, &m, "")),
+                Err(m) => return Err(MethodError::hierarchy(self.pc, m)),
             }
         };
         if !chain {

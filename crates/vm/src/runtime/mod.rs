@@ -397,9 +397,9 @@ impl JThread {
         let r = c.linked.get_or_init(|| crate::vm::verify(self.vm, c));
         match r {
             Ok(()) => Ok(()),
-            Err(msg) => {
-                let msg = msg.clone();
-                Err(self.throw_new("java/lang/VerifyError", Some(&msg)))
+            Err(e) => {
+                let (class, msg) = (e.java_class(), e.message().to_string());
+                Err(self.throw_new(class, Some(&msg)))
             }
         }
     }
