@@ -969,7 +969,14 @@ fn mutants_agree_with_hotspot() {
         .keys()
         .filter(|p| PROGRAMS.contains(&p.as_str()))
         .collect();
+    // JXVM_MUTANTS_IDS=i,j,..: only these mutants of the seed (to re-check disagreements).
+    let only: Option<BTreeSet<usize>> = std::env::var("JXVM_MUTANTS_IDS")
+        .ok()
+        .map(|v| v.split([',', ' ', '\n']).filter_map(|x| x.trim().parse().ok()).collect());
     for i in 0..count {
+        if only.as_ref().is_some_and(|o| !o.contains(&i)) {
+            continue;
+        }
         let mut rng = Rng::new(seed.wrapping_mul(0x1_0000_0001).wrapping_add(i as u64));
         let program = (*rng.pick(&programs)).clone();
         let group = &by_program[&program];
