@@ -34,7 +34,7 @@ pub use model::{
     BootstrapMethod, ClassFile, Code, ExceptionHandler, FieldInfo, InnerClass, LocalVariable, MethodInfo,
     RecordComponent, StackMapFrame, VType,
 };
-pub use parse::{MAX_MAJOR_VERSION, MIN_MAJOR_VERSION, parse_stack_map_table};
+pub use parse::{MAX_MAJOR_VERSION, MIN_MAJOR_VERSION, parse_stack_map_frames, parse_stack_map_table};
 
 #[cfg(test)]
 mod tests;

@@ -300,7 +300,11 @@ fn parse_fields(r: &mut Reader<'_>, ctx: &Ctx<'_>) -> Result<Vec<FieldInfo>> {
                     set_once(&mut field.runtime_visible_annotations, data.to_vec(), attr)?;
                 }
                 "RuntimeVisibleTypeAnnotations" if ctx.major >= 52 => {
-                    set_once(&mut field.runtime_visible_type_annotations, data.to_vec(), attr)?;
+                    set_once(
+                        &mut field.runtime_visible_type_annotations,
+                        data.to_vec(),
+                        attr,
+                    )?;
                 }
                 "Synthetic" | "Deprecated" => empty_attribute(attr, data)?,
                 _ => {}
@@ -425,7 +429,11 @@ fn parse_methods(r: &mut Reader<'_>, ctx: &Ctx<'_>) -> Result<Vec<MethodInfo>> {
                     set_once(&mut method.annotation_default, data.to_vec(), attr)?;
                 }
                 "RuntimeVisibleTypeAnnotations" if ctx.major >= 52 => {
-                    set_once(&mut method.runtime_visible_type_annotations, data.to_vec(), attr)?;
+                    set_once(
+                        &mut method.runtime_visible_type_annotations,
+                        data.to_vec(),
+                        attr,
+                    )?;
                 }
                 "MethodParameters" => {
                     if seen_method_parameters {
@@ -512,6 +520,7 @@ fn parse_code(data: &[u8], ctx: &Ctx<'_>) -> Result<Code> {
     let mut line_numbers: Vec<(u16, u16)> = Vec::new();
     let mut local_variables: Vec<LocalVariable> = Vec::new();
     let mut stack_map_table = None;
+    let mut stack_map_error = None;
     let attribute_count = r.u16()?;
     for _ in 0..attribute_count {
         let (attr, data) = ctx.attribute(&mut r)?;
@@ -530,9 +539,12 @@ fn parse_code(data: &[u8], ctx: &Ctx<'_>) -> Result<Code> {
                 }
                 a.finish()?;
             }
-            "LocalVariableTable" => {
-                local_variables.extend(check_local_variables(data, ctx, code_len, "LocalVariableTable")?)
-            }
+            "LocalVariableTable" => local_variables.extend(check_local_variables(
+                data,
+                ctx,
+                code_len,
+                "LocalVariableTable",
+            )?),
             "LocalVariableTypeTable" if ctx.major >= 49 => {
                 check_local_variables(data, ctx, code_len, "LocalVariableTypeTable")?;
             }
@@ -540,7 +552,9 @@ fn parse_code(data: &[u8], ctx: &Ctx<'_>) -> Result<Code> {
                 if stack_map_table.is_some() {
                     bail!("Multiple StackMapTable attributes in method");
                 }
-                stack_map_table = Some(parse_stack_map_table(data)?);
+                let (frames, error) = parse_stack_map_frames(data);
+                stack_map_table = Some(frames);
+                stack_map_error = error;
             }
             _ => {}
         }
@@ -556,6 +570,7 @@ fn parse_code(data: &[u8], ctx: &Ctx<'_>) -> Result<Code> {
         exception_table,
         line_numbers,
         stack_map_table,
+        stack_map_error,
         local_variables,
     })
 }
@@ -628,9 +643,23 @@ fn parse_vtypes(r: &mut Reader<'_>, n: usize) -> Result<Vec<VType>> {
 pub fn parse_stack_map_table(
     data: &[u8],
 ) -> std::result::Result<Vec<StackMapFrame>, ClassFormatError> {
+    let mut frames = Vec::new();
+    read_stack_map_frames(data, &mut frames)?;
+    Ok(frames)
+}
+
+/// Parses a StackMapTable attribute's contents as far as they are well formed: the frames
+/// read, and the format error after them if any.
+pub fn parse_stack_map_frames(data: &[u8]) -> (Vec<StackMapFrame>, Option<ClassFormatError>) {
+    let mut frames = Vec::new();
+    let error = read_stack_map_frames(data, &mut frames).err();
+    (frames, error)
+}
+
+fn read_stack_map_frames(data: &[u8], frames: &mut Vec<StackMapFrame>) -> Result<()> {
     let mut r = Reader::attribute(data, "StackMapTable");
     let n = usize::from(r.u16()?);
-    let mut frames = Vec::with_capacity(r.capacity(n, 1));
+    frames.reserve(r.capacity(n, 1));
     for _ in 0..n {
         let frame_type = r.u8()?;
         let frame = match frame_type {
@@ -679,8 +708,7 @@ pub fn parse_stack_map_table(
         };
         frames.push(frame);
     }
-    r.finish()?;
-    Ok(frames)
+    r.finish()
 }
 
 /// Which once-only class attributes were present (for the ones without an `Option` slot).
@@ -717,7 +745,11 @@ fn parse_class_attributes(
                 set_once(&mut class.runtime_visible_annotations, data.to_vec(), attr)?;
             }
             "RuntimeVisibleTypeAnnotations" if major >= 52 => {
-                set_once(&mut class.runtime_visible_type_annotations, data.to_vec(), attr)?;
+                set_once(
+                    &mut class.runtime_visible_type_annotations,
+                    data.to_vec(),
+                    attr,
+                )?;
             }
             "BootstrapMethods" if major >= 51 => {
                 once(&mut seen.bootstrap_methods, attr)?;

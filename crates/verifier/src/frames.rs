@@ -10,7 +10,7 @@
 //! HotSpot, a frame that is not at an instruction is a VerifyError and the
 //! other failures are format errors (ClassFormatError).
 
-use classfile::{ConstantPool, StackMapFrame, VType};
+use classfile::{ClassFormatError, ConstantPool, StackMapFrame, VType};
 
 use crate::error::MethodError;
 use crate::instructions::Decoded;
@@ -91,7 +91,8 @@ fn expand(compressed: &[Type], out: &mut Vec<Type>) {
 }
 
 /// Decode the stack map table. `initial` is the method's initial locals in
-/// compressed form (one entry per value).
+/// compressed form (one entry per value); `trailing_error` is the parser's error after the
+/// frames of `table` (a malformed attribute), reported after those frames are checked.
 pub fn decode_frames<'a>(
     ctx: &mut TypeContext<'a, '_>,
     cp: &'a ConstantPool,
@@ -99,6 +100,7 @@ pub fn decode_frames<'a>(
     initial: &[Type],
     decoded: &Decoded,
     limits: &FrameLimits,
+    trailing_error: Option<&ClassFormatError>,
 ) -> Result<Vec<Frame>, MethodError> {
     let mut frames: Vec<Frame> = Vec::with_capacity(table.len());
     let mut locals: Vec<Type> = initial.to_vec();
@@ -190,6 +192,12 @@ pub fn decode_frames<'a>(
             stack: slots.as_slice().into(),
             flag_this_uninit,
         });
+    }
+    if let Some(e) = trailing_error {
+        return Err(MethodError::format(
+            "StackMapTable format error",
+            e.message(),
+        ));
     }
     Ok(frames)
 }

@@ -511,7 +511,17 @@ fn target(pc: usize, offset: i64, len: usize) -> Result<u16, MethodError> {
 }
 
 /// Decode `code` and check the static constraints listed in the module docs.
+#[cfg(test)]
 pub fn decode(code: &[u8], env: &StaticEnv<'_>) -> Result<Decoded, MethodError> {
+    let decoded = decode_layout(code, env)?;
+    check_statics(&decoded, env)?;
+    Ok(decoded)
+}
+
+/// Decode `code` into instructions: their opcodes, lengths and operands (an illegal opcode or
+/// a truncated instruction is an error, as are a few operand-byte rules); the other static
+/// checks are [`check_statics`].
+pub fn decode_layout(code: &[u8], env: &StaticEnv<'_>) -> Result<Decoded, MethodError> {
     let len = code.len();
     if len == 0 || len > 65535 {
         return Err(MethodError::method(
@@ -736,15 +746,20 @@ pub fn decode(code: &[u8], env: &StaticEnv<'_>) -> Result<Decoded, MethodError> 
     if pc != len {
         return Err(truncated(insns.last().map_or(0, |i| i.pc as usize)));
     }
-    let decoded = Decoded {
+    Ok(Decoded {
         insns,
         switch_targets,
         index_of,
-    };
+    })
+}
+
+/// The static checks of every decoded instruction (operands, constant-pool kinds, locals,
+/// branch targets on instruction starts).
+pub fn check_statics(decoded: &Decoded, env: &StaticEnv<'_>) -> Result<(), MethodError> {
     for insn in &decoded.insns {
-        check_static(insn, &decoded, env)?;
+        check_static(insn, decoded, env)?;
     }
-    Ok(decoded)
+    Ok(())
 }
 
 fn check_target(decoded: &Decoded, pc: u16, t: u16) -> Result<(), MethodError> {

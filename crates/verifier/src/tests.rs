@@ -42,6 +42,8 @@ enum Fr {
     Chop(u16, u8),
     Append(u16, Vec<V>),
     Full(u16, Vec<V>, Vec<V>),
+    /// Raw bytes counted as one frame (a malformed frame), at no offset.
+    Raw(Vec<u8>),
 }
 
 struct Method {
@@ -199,6 +201,10 @@ impl Asm {
                 | Fr::Chop(pc, _)
                 | Fr::Append(pc, _)
                 | Fr::Full(pc, _, _) => *pc,
+                Fr::Raw(bytes) => {
+                    out.extend_from_slice(bytes);
+                    continue;
+                }
             };
             let delta = match prev {
                 None => pc,
@@ -226,6 +232,7 @@ impl Asm {
                         Self::vtype(&mut out, *v);
                     }
                 }
+                Fr::Raw(_) => {}
                 Fr::Full(_, locals, stack) => {
                     out.push(255);
                     out.extend_from_slice(&u2(delta));
@@ -1611,6 +1618,55 @@ fn stack_map_frame_larger_than_max_stack_is_a_format_error() {
         let s = a.class("java/lang/String");
         Method::new(STATIC, "m", "()V", 1, 0, vec![ICONST_0, IFEQ, 0, 3, RETURN])
             .frames(vec![Fr::Full(4, vec![], vec![V::Obj(s), V::Obj(s)])])
+    });
+    assert_format(r, "StackMapTable format error");
+}
+
+#[test]
+fn stack_map_format_errors_come_before_other_static_errors() {
+    // max_locals 1, but `istore_1` uses local 1 and the frame at 5 has two locals: HotSpot
+    // reads the StackMapTable (ClassFormatError) before its main loop finds the bad local.
+    let r = verify_one(|_| {
+        Method::new(
+            STATIC,
+            "m",
+            "()V",
+            1,
+            1,
+            vec![ICONST_0, ISTORE_1, ICONST_0, IFEQ, 0, 3, RETURN],
+        )
+        .frames(vec![Fr::Full(6, vec![V::I, V::I], vec![])])
+    });
+    assert_format(r, "StackMapTable format error");
+    // With a frame that fits, the bad local is reported.
+    let r = verify_one(|_| {
+        Method::new(
+            STATIC,
+            "m",
+            "()V",
+            1,
+            1,
+            vec![ICONST_0, ISTORE_1, ICONST_0, IFEQ, 0, 3, RETURN],
+        )
+        .frames(vec![Fr::Full(6, vec![V::I], vec![])])
+    });
+    assert_verify(r, "Illegal local variable number");
+}
+
+#[test]
+fn malformed_stack_map_is_reported_after_the_frames_before_it() {
+    // A reserved frame type after a frame at 2 (inside `ifeq`): the bad offset comes first
+    // (VerifyError), as HotSpot checks each frame's offset before reading the next frame.
+    let code = vec![ICONST_0, IFEQ, 0, 4, RETURN, RETURN];
+    let r = verify_one(|_| {
+        Method::new(STATIC, "m", "()V", 1, 0, code.clone())
+            .frames(vec![Fr::Same(2), Fr::Raw(vec![200])])
+    });
+    assert_verify(r, "StackMapTable error: bad offset");
+    // With the first frame at an instruction, the malformed one is a ClassFormatError.
+    let r = verify_one(|_| {
+        Method::new(STATIC, "m", "()V", 1, 0, code.clone())
+            .frames(vec![Fr::Same(4), Fr::Raw(vec![200])])
     });
     assert_format(r, "StackMapTable format error");
 }

@@ -92,19 +92,23 @@ struct Checker<'a, 'h, 'x> {
     pc: u16,
 }
 
-/// Type-check one method with code (class file version >= 50).
-pub fn check_method<'a>(
+/// The method's initial frame (JVMS methodInitialStackFrame).
+struct Initial {
+    /// Argument types, one entry per value.
+    initial: Vec<Type>,
+    /// The locals, `max_locals` slots.
+    locals: Vec<Type>,
+    flag_this_uninit: bool,
+    return_type: Option<Type>,
+}
+
+fn initial_frame<'a>(
     ctx: &mut TypeContext<'a, '_>,
-    cls: &mut ClassState<'a>,
+    cls: &ClassState<'a>,
     method: &'a MethodInfo,
     code: &'a Code,
-    decoded: &Decoded,
-) -> R<()> {
-    let cp = &cls.cf.constant_pool;
+) -> R<Initial> {
     let max_locals = usize::from(code.max_locals);
-    let max_stack = usize::from(code.max_stack);
-
-    // Initial frame (JVMS methodInitialStackFrame).
     let mut initial: Vec<Type> = Vec::new();
     let mut flag_this_uninit = false;
     if method.access_flags & ACC_STATIC == 0 {
@@ -138,6 +142,56 @@ pub fn check_method<'a>(
     }
     locals.resize(max_locals, Type::Top);
 
+    Ok(Initial {
+        initial,
+        locals,
+        flag_this_uninit,
+        return_type,
+    })
+}
+
+/// Reads the method's StackMapTable (its format errors, frames not at instructions), as
+/// HotSpot does before its main loop, where the other static checks happen.
+pub fn check_frames<'a>(
+    ctx: &mut TypeContext<'a, '_>,
+    cls: &ClassState<'a>,
+    method: &'a MethodInfo,
+    code: &'a Code,
+    decoded: &Decoded,
+) -> R<()> {
+    let initial = initial_frame(ctx, cls, method, code)?;
+    decode_frames(
+        ctx,
+        &cls.cf.constant_pool,
+        code.stack_map_table.as_deref().unwrap_or(&[]),
+        &initial.initial,
+        decoded,
+        &FrameLimits {
+            max_locals: usize::from(code.max_locals),
+            max_stack: usize::from(code.max_stack),
+        },
+        code.stack_map_error.as_ref(),
+    )?;
+    Ok(())
+}
+
+/// Type-check one method with code (class file version >= 50).
+pub fn check_method<'a>(
+    ctx: &mut TypeContext<'a, '_>,
+    cls: &mut ClassState<'a>,
+    method: &'a MethodInfo,
+    code: &'a Code,
+    decoded: &Decoded,
+) -> R<()> {
+    let cp = &cls.cf.constant_pool;
+    let max_locals = usize::from(code.max_locals);
+    let max_stack = usize::from(code.max_stack);
+    let Initial {
+        initial,
+        locals,
+        flag_this_uninit,
+        return_type,
+    } = initial_frame(ctx, cls, method, code)?;
     let frames = decode_frames(
         ctx,
         cp,
@@ -148,6 +202,7 @@ pub fn check_method<'a>(
             max_locals,
             max_stack,
         },
+        code.stack_map_error.as_ref(),
     )?;
 
     let mut checker = Checker {
