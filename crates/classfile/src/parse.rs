@@ -20,7 +20,7 @@ impl ClassFile {
     pub fn parse(bytes: &[u8]) -> std::result::Result<ClassFile, ClassFormatError> {
         let mut known_name = None;
         parse_class(bytes, &mut known_name).map_err(|mut e| {
-            if let Some(name) = known_name {
+            if let Some(name) = known_name.filter(|_| !e.is_not_a_class()) {
                 e.0.push_str(" in class file ");
                 e.0.push_str(&name);
             }
@@ -48,6 +48,8 @@ fn check_version(major: u16, minor: u16) -> Result<()> {
 /// Per-class parsing context.
 struct Ctx<'c> {
     cp: &'c ConstantPool,
+    /// The class's own name.
+    name: &'c str,
     major: u16,
     is_interface: bool,
 }
@@ -137,30 +139,25 @@ fn parse_class(bytes: &[u8], known_name: &mut Option<String>) -> Result<ClassFil
         bail!("Bad class name");
     }
 
-    let mut flags = raw_flags & RECOGNIZED_CLASS_FLAGS;
-    let is_module = major >= 53 && flags & ACC_MODULE != 0;
-    if is_module {
-        if flags != ACC_MODULE {
-            bail!("Illegal class modifiers: 0x{flags:X}");
-        }
-        if name != "module-info" {
-            bail!("Bad module-info class name");
-        }
-    } else {
-        flags &= !ACC_MODULE;
-        if summary.has_module_entries {
-            bail!(
-                "Illegal constant pool tag: CONSTANT_Module and CONSTANT_Package only allowed in module-info"
-            );
-        }
-        if flags & ACC_INTERFACE != 0 && major < 50 {
-            flags |= ACC_ABSTRACT;
-        }
-        crate::check::check_class_flags(flags, major)?;
+    // HotSpot: a class file with ACC_MODULE (from version 53) is a module descriptor, not a
+    // class; defining it is NoClassDefFoundError, whatever else it holds.
+    if major >= 53 && raw_flags & ACC_MODULE != 0 {
+        return Err(ClassFormatError::not_a_class(name));
     }
+    let mut flags = raw_flags & RECOGNIZED_CLASS_FLAGS & !ACC_MODULE;
+    if summary.has_module_entries {
+        bail!(
+            "Illegal constant pool tag: CONSTANT_Module and CONSTANT_Package only allowed in module-info"
+        );
+    }
+    if flags & ACC_INTERFACE != 0 && major < 50 {
+        flags |= ACC_ABSTRACT;
+    }
+    crate::check::check_class_flags(flags, major)?;
     let is_interface = flags & ACC_INTERFACE != 0;
     let ctx = Ctx {
         cp: &cp,
+        name,
         major,
         is_interface,
     };
@@ -169,7 +166,7 @@ fn parse_class(bytes: &[u8], known_name: &mut Option<String>) -> Result<ClassFil
     let super_index = r.u16()?;
     let is_object = name == "java/lang/Object";
     let super_name = if super_index == 0 {
-        if !is_module && !is_object {
+        if !is_object {
             bail!("Invalid superclass index 0");
         }
         None
@@ -180,7 +177,7 @@ fn parse_class(bytes: &[u8], known_name: &mut Option<String>) -> Result<ClassFil
         if s.starts_with('[') {
             bail!("Bad superclass name");
         }
-        if is_module || is_object {
+        if is_object {
             bail!("Invalid superclass index {super_index}: {name} cannot have a superclass");
         }
         if is_interface && s != "java/lang/Object" {
@@ -210,9 +207,6 @@ fn parse_class(bytes: &[u8], known_name: &mut Option<String>) -> Result<ClassFil
 
     let fields = parse_fields(&mut r, &ctx)?;
     let methods = parse_methods(&mut r, &ctx)?;
-    if is_module && (!interfaces.is_empty() || !fields.is_empty() || !methods.is_empty()) {
-        bail!("module-info must not declare interfaces, fields or methods");
-    }
 
     let mut class = ClassFile {
         minor_version,
@@ -248,9 +242,6 @@ fn parse_class(bytes: &[u8], known_name: &mut Option<String>) -> Result<ClassFil
         if usize::from(max) >= class.bootstrap_methods.len() {
             bail!("Short length on BootstrapMethods");
         }
-    }
-    if is_module && !seen.module {
-        bail!("Missing Module attribute in module-info");
     }
     class.constant_pool = cp;
     Ok(class)
@@ -718,7 +709,6 @@ struct SeenClassAttributes {
     inner_classes: bool,
     nest_members: bool,
     permitted_subclasses: bool,
-    module: bool,
 }
 
 fn parse_class_attributes(
@@ -800,7 +790,6 @@ fn parse_class_attributes(
                 let components = parse_record(data, ctx)?;
                 set_once(&mut class.record, components, attr)?;
             }
-            "Module" if major >= 53 => once(&mut seen.module, attr)?,
             "Synthetic" | "Deprecated" => empty_attribute(attr, data)?,
             _ => {}
         }
@@ -882,6 +871,10 @@ fn parse_inner_classes(data: &[u8], ctx: &Ctx<'_>) -> Result<Vec<InnerClass>> {
         }
         if inner_class_info == outer_class_info {
             bail!("Class is both outer and inner class");
+        }
+        // As for the class's own flags (HotSpot checks both alike).
+        if ctx.major >= 53 && raw_flags & ACC_MODULE != 0 {
+            return Err(ClassFormatError::not_a_class(ctx.name));
         }
         let mut flags = raw_flags & RECOGNIZED_INNER_CLASS_FLAGS;
         if flags & ACC_INTERFACE != 0 && ctx.major < 50 {

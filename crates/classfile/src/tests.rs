@@ -448,9 +448,19 @@ fn object_and_interface_and_module() {
     md.extend_from_slice(&[0; 14]);
     let ma = attr(&mut m.pool, "Module", &md);
     m.attrs.push(ma);
-    let cf = m.parse().unwrap();
-    assert_eq!(cf.name, "module-info");
-    assert!(cf.super_name.is_none());
+    // A module descriptor is not a class (HotSpot: NoClassDefFoundError), nor is any class
+    // file with ACC_MODULE from version 53 on; before 53 the flag is ignored.
+    let e = m.parse().unwrap_err();
+    assert!(e.is_not_a_class());
+    assert_eq!(
+        e.0,
+        "module-info is not a class because access_flag ACC_MODULE is set"
+    );
+    let mut c = Class::new("A").with_init();
+    c.flags = ACC_PUBLIC | ACC_SUPER | ACC_MODULE;
+    assert!(c.parse().unwrap_err().is_not_a_class());
+    c.major = 52;
+    assert!(c.parse().is_ok());
 }
 
 #[test]
@@ -881,6 +891,16 @@ fn code_and_attribute_errors() {
     let a = attr(&mut c.pool, "InnerClasses", &ic);
     c.attrs = vec![a];
     assert!(c.err().starts_with("Class is both outer and inner class"));
+    // Inner-class flags with ACC_MODULE: the class is not a class (as HotSpot reports it).
+    let mut c = Class::new("A").with_init();
+    let inner = c.pool.class("A$B");
+    let mut ic = u2(1).to_vec();
+    for v in [inner, c.this, 0, ACC_STATIC | ACC_MODULE] {
+        ic.extend_from_slice(&u2(v));
+    }
+    let a = attr(&mut c.pool, "InnerClasses", &ic);
+    c.attrs = vec![a];
+    assert!(c.parse().unwrap_err().is_not_a_class());
 
     // A ConstantValue of the wrong type.
     let mut c = Class::new("A").with_init();
