@@ -2,24 +2,31 @@
 //!
 //! The conformance programs (`tests/java/`, a fixed list of single-threaded ones) are compiled
 //! with `javac --release 17`; their class files are mutated deterministically from a seeded
-//! PRNG, structure-aware (constant-pool tags and indices, access flags, versions,
-//! max_stack/max_locals, opcodes and operands, attribute lengths and counts, stack map frames,
-//! descriptors, truncation, duplicated members, removed attributes, plain byte flips). Each
-//! mutant is run on HotSpot (`java`) and on jxvm by `tests/mutants/Harness.java`, once per VM
-//! for many mutants, each in a fresh class loader, and the outcomes are compared: normal exit
-//! with the same stdout, or the same Throwable class (loading, linking, verification,
-//! initialization and main all happen as in a real run), or both time out. A sample is also
-//! run for real (`java -cp DIR Main` against `jxvm -cp DIR Main`, exit code and the error class
-//! of stderr) to check that the harness sees what a real run sees.
+//! PRNG (splitmix64), structure-aware: constant-pool tags and indices, bootstrap arguments,
+//! method handle kinds, access flags, versions, max_stack/max_locals, opcodes and operands,
+//! exception-table pcs, attribute lengths and counts, stack map frames, descriptors and names,
+//! truncation, duplicated members and attributes, removed attributes, plain byte changes.
+//! Each mutant replaces its class (a directory first on the class path) and the program runs
+//! for real on HotSpot (`java`) and on jxvm, both at once for `JXVM_MUTANTS_JOBS` mutants. The
+//! outcomes must agree: normal exit with the same stdout, or the same error class (the first
+//! `java.lang.*Error`/`*Exception` named on the first lines of stderr: the launcher's
+//! LinkageError report or the uncaught exception), or "main method not found", or both time
+//! out. Messages may differ. jxvm panicking, dying on a signal or timing out alone is a crash.
 //!
-//! `cargo test --release -p jxvm --test mutants` runs the CI part: the regression mutants of
-//! `tests/mutants/regress/` and a fixed number of mutants from a fixed seed. Every
-//! disagreement fails the test unless its id is listed in `tests/mutants/KNOWN`; jxvm crashing
-//! or hanging on any mutant always fails it. Knobs (environment):
-//! `JXVM_MUTANTS=N` (number of mutants, default 400), `JXVM_MUTANTS_SEED=S` (default 1),
-//! `JXVM_MUTANTS_REAL=K` (also run the first K mutants for real, default 40),
-//! `JXVM_MUTANTS_STRICT=0` (report the agreement figure without failing; `bench/mutants-run`),
-//! `JXVM_MUTANTS_KEEP=DIR` (write the disagreeing mutants there).
+//! `JXVM_MUTANTS_MODE=harness` runs all mutants in one VM each instead, with
+//! `tests/mutants/Harness.java` (a fresh class loader per mutant): much faster, but jxvm loads
+//! a user-defined loader's classes eagerly, which turns some load errors of nested classes into
+//! NoClassDefFoundError, so it is for exploring; its first `JXVM_MUTANTS_REAL` mutants are
+//! also run for real to show where the two differ.
+//!
+//! `cargo test --release -p jxvm --test mutants` is the CI part: the regression mutants of
+//! `tests/mutants/regress/` (named `Main.Class.anything.class`) and `JXVM_MUTANTS` mutants
+//! (default 400) from seed `JXVM_MUTANTS_SEED` (default 1). A disagreement fails the test
+//! unless its id is listed in `tests/mutants/KNOWN`; a crash always fails it. Other knobs:
+//! `JXVM_MUTANTS_STRICT=0` (only report the agreement figure; `bench/mutants-run` does this for
+//! thousands of mutants), `JXVM_MUTANTS_KEEP=DIR` (copy the disagreeing mutants there and keep
+//! the work directory), `JXVM_MUTANTS_IDS=i,j,...` (only these mutants of the seed),
+//! `JXVM_MUTANTS_JXVM=PATH` (another jxvm binary, for a before/after on the same mutants).
 
 mod common;
 
@@ -971,9 +978,11 @@ fn mutants_agree_with_hotspot() {
         .filter(|p| PROGRAMS.contains(&p.as_str()))
         .collect();
     // JXVM_MUTANTS_IDS=i,j,..: only these mutants of the seed (to re-check disagreements).
-    let only: Option<BTreeSet<usize>> = std::env::var("JXVM_MUTANTS_IDS")
-        .ok()
-        .map(|v| v.split([',', ' ', '\n']).filter_map(|x| x.trim().parse().ok()).collect());
+    let only: Option<BTreeSet<usize>> = std::env::var("JXVM_MUTANTS_IDS").ok().map(|v| {
+        v.split([',', ' ', '\n'])
+            .filter_map(|x| x.trim().parse().ok())
+            .collect()
+    });
     for i in 0..count {
         if only.as_ref().is_some_and(|o| !o.contains(&i)) {
             continue;
@@ -1019,7 +1028,10 @@ fn mutants_agree_with_hotspot() {
     .map(|s| s.to_string())
     .collect();
     let jxvm: Vec<String> = vec![
-        env!("CARGO_BIN_EXE_jxvm").to_string(),
+        // JXVM_MUTANTS_JXVM=path compares another jxvm binary (an older build, for a
+        // before/after on the same mutants).
+        std::env::var("JXVM_MUTANTS_JXVM")
+            .unwrap_or_else(|_| env!("CARGO_BIN_EXE_jxvm").to_string()),
         "-Xmx256m".to_string(),
     ];
     let n = mutants.len();
