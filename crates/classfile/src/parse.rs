@@ -18,9 +18,21 @@ pub const MAX_MAJOR_VERSION: u16 = 61;
 impl ClassFile {
     /// Parse and format-check (JVMS 17 §4, §4.8) a class file. Never panics.
     pub fn parse(bytes: &[u8]) -> std::result::Result<ClassFile, ClassFormatError> {
+        Self::parse_expecting(bytes, None)
+    }
+
+    /// [`ClassFile::parse`] for a class a loader asked for by name: a class file naming
+    /// another class fails with the [`ClassFormatError::wrong_name`] error as soon as its
+    /// name is read (after the constant pool and the access flags), as in HotSpot, before
+    /// the format checks of the rest of the file.
+    pub fn parse_expecting(
+        bytes: &[u8],
+        expected: Option<&str>,
+    ) -> std::result::Result<ClassFile, ClassFormatError> {
         let mut known_name = None;
-        parse_class(bytes, &mut known_name).map_err(|mut e| {
-            if let Some(name) = known_name.filter(|_| !e.is_not_a_class()) {
+        parse_class(bytes, expected, &mut known_name).map_err(|mut e| {
+            let marked = e.is_not_a_class() || e.is_wrong_name();
+            if let Some(name) = known_name.filter(|_| !marked) {
                 e.0.push_str(" in class file ");
                 e.0.push_str(&name);
             }
@@ -112,7 +124,11 @@ fn empty_attribute(name: &str, data: &[u8]) -> Result<()> {
     Ok(())
 }
 
-fn parse_class(bytes: &[u8], known_name: &mut Option<String>) -> Result<ClassFile> {
+fn parse_class(
+    bytes: &[u8],
+    expected: Option<&str>,
+    known_name: &mut Option<String>,
+) -> Result<ClassFile> {
     // Like HotSpot, a file too short for magic and version is simply truncated.
     if bytes.len() < 8 {
         bail!("Truncated class file");
@@ -154,6 +170,9 @@ fn parse_class(bytes: &[u8], known_name: &mut Option<String>) -> Result<ClassFil
         flags |= ACC_ABSTRACT;
     }
     crate::check::check_class_flags(flags, major)?;
+    if let Some(expected) = expected.filter(|e| *e != name) {
+        return Err(ClassFormatError::wrong_name(expected, name));
+    }
     let is_interface = flags & ACC_INTERFACE != 0;
     let ctx = Ctx {
         cp: &cp,

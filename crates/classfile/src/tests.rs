@@ -891,6 +891,21 @@ fn code_and_attribute_errors() {
     let a = attr(&mut c.pool, "InnerClasses", &ic);
     c.attrs = vec![a];
     assert!(c.err().starts_with("Class is both outer and inner class"));
+    // An inner interface with ACC_SUPER is rejected as HotSpot rejects it.
+    let mut c = Class::new("A").with_init();
+    let inner = c.pool.class("A$I");
+    let mut ic = u2(1).to_vec();
+    for v in [
+        inner,
+        c.this,
+        0,
+        ACC_STATIC | ACC_INTERFACE | ACC_ABSTRACT | ACC_SUPER,
+    ] {
+        ic.extend_from_slice(&u2(v));
+    }
+    let a = attr(&mut c.pool, "InnerClasses", &ic);
+    c.attrs = vec![a];
+    assert!(c.err().starts_with("Illegal class modifiers"));
     // Inner-class flags with ACC_MODULE: the class is not a class (as HotSpot reports it).
     let mut c = Class::new("A").with_init();
     let inner = c.pool.class("A$B");
@@ -960,4 +975,21 @@ fn record_and_nest_attributes() {
     assert_eq!(c.parse().unwrap().permitted_subclasses.len(), 1);
     c.major = 60; // not recognized before 61: skipped
     assert!(c.parse().unwrap().permitted_subclasses.is_empty());
+}
+
+#[test]
+fn wrong_name_is_found_before_later_format_errors() {
+    let good = Class::new("A").with_init().bytes();
+    let e = ClassFile::parse_expecting(&good, Some("B")).unwrap_err();
+    assert!(e.is_wrong_name());
+    assert_eq!(e.0, "B (wrong name: A)");
+    assert!(ClassFile::parse_expecting(&good, Some("A")).is_ok());
+    // A file truncated after its name: HotSpot reports the wrong name first.
+    let e = ClassFile::parse_expecting(&good[..good.len() - 4], Some("B")).unwrap_err();
+    assert!(e.is_wrong_name());
+    assert!(
+        !ClassFile::parse(&good[..good.len() - 4])
+            .unwrap_err()
+            .is_wrong_name()
+    );
 }
