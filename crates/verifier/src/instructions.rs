@@ -437,6 +437,9 @@ pub struct Decoded {
     pub switch_targets: Vec<(i32, u16)>,
     /// `index_of[pc]` = index in `insns` of the instruction starting at `pc`, or `u32::MAX`.
     index_of: Vec<u32>,
+    /// Operand-byte errors found while decoding, which HotSpot reports in its main loop (in
+    /// instruction order with the other static checks, after the StackMapTable is read).
+    deferred: Vec<MethodError>,
 }
 
 impl Decoded {
@@ -533,6 +536,7 @@ pub fn decode_layout(code: &[u8], env: &StaticEnv<'_>) -> Result<Decoded, Method
     let mut insns = Vec::with_capacity(len / 2 + 1);
     let mut switch_targets = Vec::new();
     let mut index_of = vec![u32::MAX; len + 1];
+    let mut deferred = Vec::new();
     let mut pc = 0usize;
     let truncated = |pc| {
         bad(
@@ -668,7 +672,7 @@ pub fn decode_layout(code: &[u8], env: &StaticEnv<'_>) -> Result<Decoded, Method
                 let count = r.u1(pc + 3).ok_or_else(|| truncated(pc))?;
                 let zero = r.u1(pc + 4).ok_or_else(|| truncated(pc))?;
                 if zero != 0 {
-                    return Err(bad(
+                    deferred.push(bad(
                         pc,
                         "Bad invokeinterface instruction",
                         "Fourth operand byte must be zero",
@@ -679,7 +683,7 @@ pub fn decode_layout(code: &[u8], env: &StaticEnv<'_>) -> Result<Decoded, Method
             op::INVOKEDYNAMIC => {
                 let cp = r.u2(pc + 1).ok_or_else(|| truncated(pc))?;
                 if r.u2(pc + 3).ok_or_else(|| truncated(pc))? != 0 {
-                    return Err(bad(
+                    deferred.push(bad(
                         pc,
                         "Bad invokedynamic instruction",
                         "Third and fourth operand bytes must be zero",
@@ -750,6 +754,7 @@ pub fn decode_layout(code: &[u8], env: &StaticEnv<'_>) -> Result<Decoded, Method
         insns,
         switch_targets,
         index_of,
+        deferred,
     })
 }
 
@@ -757,6 +762,9 @@ pub fn decode_layout(code: &[u8], env: &StaticEnv<'_>) -> Result<Decoded, Method
 /// branch targets on instruction starts).
 pub fn check_statics(decoded: &Decoded, env: &StaticEnv<'_>) -> Result<(), MethodError> {
     for insn in &decoded.insns {
+        if let Some(e) = decoded.deferred.iter().find(|e| e.pc == Some(insn.pc)) {
+            return Err(e.clone());
+        }
         check_static(insn, decoded, env)?;
     }
     Ok(())

@@ -1670,3 +1670,20 @@ fn malformed_stack_map_is_reported_after_the_frames_before_it() {
     });
     assert_format(r, "StackMapTable format error");
 }
+
+#[test]
+fn catch_types_are_checked_before_the_stack_map() {
+    // A catch type that cannot be loaded and a frame with too many locals: HotSpot loads the
+    // catch type with the exception table, before it reads the StackMapTable.
+    let code = vec![ICONST_0, POP, RETURN, POP, RETURN];
+    let r = verify_one(|a| {
+        let ex = a.class("Missing");
+        Method::new(STATIC, "m", "()V", 1, 0, code.clone())
+            .handler(0, 2, 3, ex)
+            .frames(vec![Fr::Full(3, vec![V::I], vec![V::Obj(ex)])])
+    });
+    assert_eq!(
+        r.as_ref().map_err(|e| e.kind),
+        Err(crate::ErrorKind::Hierarchy)
+    );
+}

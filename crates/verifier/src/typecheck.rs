@@ -160,6 +160,25 @@ pub fn check_frames<'a>(
     decoded: &Decoded,
 ) -> R<()> {
     let initial = initial_frame(ctx, cls, method, code)?;
+    // HotSpot checks each handler's catch type (loading it) with the exception table, before
+    // the StackMapTable.
+    let throwable = Type::Reference(ctx.names.throwable);
+    for h in &code.exception_table {
+        let Some(name) = cls.cf.constant_pool.class_name(h.catch_type) else {
+            continue;
+        };
+        let t = Type::Reference(ctx.names.intern(name));
+        let ok = ctx
+            .is_assignable(t, throwable)
+            .map_err(|m| MethodError::hierarchy(h.handler_pc, m))?;
+        if !ok {
+            return Err(MethodError::at(
+                h.handler_pc,
+                "Catch type is not a subclass of Throwable",
+                format!("Catch type {}", ctx.names.describe(t)),
+            ));
+        }
+    }
     decode_frames(
         ctx,
         &cls.cf.constant_pool,
