@@ -470,12 +470,8 @@ pub fn run_main(t: &mut JThread, main_class: &str, args: &[String]) -> Result<()
             return Err(LaunchError::Message(msg));
         }
     };
-    let main = c.declared_method("main", "([Ljava/lang/String;)V").map(unsafe_static);
-    let Some(main) = main.filter(|m| m.is_static() && m.is_public()) else {
-        return Err(LaunchError::Message(format!(
-            "Error: Main method not found in class {main_class}, please define the main method as:\n   public static void main(String[] args)\nor a JavaFX application class must extend javafx.application.Application"
-        )));
-    };
+    // The launcher's Class.getMethod links (verifies) the class before the main method is
+    // looked at.
     if t.link(c).is_err() {
         let e = t.exception.take();
         let text = e
@@ -485,6 +481,12 @@ pub fn run_main(t: &mut JThread, main_class: &str, args: &[String]) -> Result<()
         t.exception = None;
         return Err(LaunchError::Message(format!("Error: Unable to initialize main class {main_class}\nCaused by: {text}")));
     }
+    let main = c.declared_method("main", "([Ljava/lang/String;)V").map(unsafe_static);
+    let Some(main) = main.filter(|m| m.is_static() && m.is_public()) else {
+        return Err(LaunchError::Message(format!(
+            "Error: Main method not found in class {main_class}, please define the main method as:\n   public static void main(String[] args)\nor a JavaFX application class must extend javafx.application.Application"
+        )));
+    };
     let r: JResult<()> = (|| {
         t.ensure_initialized(c)?;
         let sc = t.load_boot("java/lang/String")?;

@@ -493,8 +493,11 @@ impl ClassTable {
 
     /// Parses class bytes, with the errors `define` reports.
     pub fn parse(bytes: &[u8], expected: Option<&str>) -> Result<ClassFile, LoadError> {
-        ClassFile::parse(bytes).map_err(|e| {
+        ClassFile::parse_expecting(bytes, expected).map_err(|e| {
             let m = e.to_string();
+            if e.is_wrong_name() {
+                return LoadError::NoClassDef(m);
+            }
             if e.is_not_a_class() {
                 // HotSpot names the class it was asked for.
                 return match expected {
