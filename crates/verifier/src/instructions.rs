@@ -501,16 +501,19 @@ fn bad(pc: usize, headline: &str, reason: impl Into<String>) -> MethodError {
     MethodError::at(u16::try_from(pc).unwrap_or(u16::MAX), headline, reason)
 }
 
-fn target(pc: usize, offset: i64, len: usize) -> Result<u16, MethodError> {
+/// A branch target; one outside the code is an error HotSpot finds in its main loop, so it is
+/// deferred (see [`Decoded`]) and the target taken as 0.
+fn target(pc: usize, offset: i64, len: usize, deferred: &mut Vec<MethodError>) -> u16 {
     let t = pc as i64 + offset;
     if t < 0 || t >= len as i64 {
-        return Err(bad(
+        deferred.push(bad(
             pc,
             "Illegal target of jump or branch",
             format!("Target {t} is outside the code"),
         ));
+        return 0;
     }
-    Ok(t as u16)
+    t as u16
 }
 
 /// Decode `code` and check the static constraints listed in the module docs.
@@ -580,11 +583,17 @@ pub fn decode_layout(code: &[u8], env: &StaticEnv<'_>) -> Result<Decoded, Method
             op::I2L..=op::DCMPG => (Operand::None, 1),
             op::IFEQ..=op::JSR | op::IFNULL | op::IFNONNULL => {
                 let off = r.u2(pc + 1).ok_or_else(|| truncated(pc))? as i16;
-                (Operand::Branch(target(pc, i64::from(off), len)?), 3)
+                (
+                    Operand::Branch(target(pc, i64::from(off), len, &mut deferred)),
+                    3,
+                )
             }
             op::GOTO_W | op::JSR_W => {
                 let off = r.i4(pc + 1).ok_or_else(|| truncated(pc))?;
-                (Operand::Branch(target(pc, i64::from(off), len)?), 5)
+                (
+                    Operand::Branch(target(pc, i64::from(off), len, &mut deferred)),
+                    5,
+                )
             }
             op::TABLESWITCH | op::LOOKUPSWITCH => {
                 let base = (pc + 4) & !3;
@@ -599,7 +608,7 @@ pub fn decode_layout(code: &[u8], env: &StaticEnv<'_>) -> Result<Decoded, Method
                     ));
                 }
                 let default = r.i4(base).ok_or_else(|| truncated(pc))?;
-                let default = target(pc, i64::from(default), len)?;
+                let default = target(pc, i64::from(default), len, &mut deferred);
                 let first = switch_targets.len() as u32;
                 let (count, size) = if opcode == op::TABLESWITCH {
                     let low = r.i4(base + 4).ok_or_else(|| truncated(pc))?;
@@ -619,7 +628,7 @@ pub fn decode_layout(code: &[u8], env: &StaticEnv<'_>) -> Result<Decoded, Method
                     for k in 0..n {
                         let off = r.i4(base + 12 + 4 * k).ok_or_else(|| truncated(pc))?;
                         let key = (i64::from(low) + k as i64) as i32;
-                        switch_targets.push((key, target(pc, i64::from(off), len)?));
+                        switch_targets.push((key, target(pc, i64::from(off), len, &mut deferred)));
                     }
                     (n, end - pc)
                 } else {
@@ -644,7 +653,7 @@ pub fn decode_layout(code: &[u8], env: &StaticEnv<'_>) -> Result<Decoded, Method
                             ));
                         }
                         prev = Some(key);
-                        switch_targets.push((key, target(pc, i64::from(off), len)?));
+                        switch_targets.push((key, target(pc, i64::from(off), len, &mut deferred)));
                     }
                     (n, end - pc)
                 };

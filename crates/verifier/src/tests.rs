@@ -1687,3 +1687,20 @@ fn catch_types_are_checked_before_the_stack_map() {
         Err(crate::ErrorKind::Hierarchy)
     );
 }
+
+#[test]
+fn branch_targets_outside_the_code_are_checked_after_the_stack_map() {
+    // goto +100 (outside the code) and a frame with a local while max_locals is 0.
+    let r =
+        verify_one(|_| {
+            Method::new(STATIC, "m", "()V", 1, 0, vec![GOTO, 0, 100, RETURN])
+                .frames(vec![Fr::Full(3, vec![V::I], vec![])])
+        });
+    assert_format(r, "StackMapTable format error");
+    let r =
+        verify_one(|_| {
+            Method::new(STATIC, "m", "()V", 1, 0, vec![GOTO, 0, 100, RETURN])
+                .frames(vec![Fr::Full(3, vec![], vec![])])
+        });
+    assert_verify(r, "Illegal target of jump or branch");
+}
