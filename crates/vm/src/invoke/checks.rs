@@ -90,6 +90,16 @@ pub fn check_handle(t: &mut JThread, caller: &'static Class, index: u16) -> JRes
             Err(e) => return Err(t.throw_resolve(e)),
         },
     };
+    // REF_invokeSpecial of an interface method: the interface must be the caller's direct
+    // superinterface (HotSpot's linktime_resolve_special_method).
+    if kind == ref_kind::INVOKE_SPECIAL && matches!(cp.get(member), Some(Constant::InterfaceMethodRef { .. })) {
+        let iface = cp.member_ref(member).map(|r| r.class_name).unwrap_or_default();
+        let direct = *caller.name == *iface || caller.interfaces.iter().any(|i| *i.name == *iface);
+        if !direct {
+            let msg = format!("Interface method reference: {}, is in an indirect superinterface of {}", iface.replace('/', "."), caller.java_name());
+            return Err(t.throw_new("java/lang/IncompatibleClassChangeError", Some(&msg)));
+        }
+    }
     let wants_static = matches!(kind, ref_kind::GET_STATIC | ref_kind::PUT_STATIC | ref_kind::INVOKE_STATIC);
     if is_static != wants_static {
         let msg = if wants_static {
