@@ -16,7 +16,8 @@ use crate::class::loader::parse_sig;
 use crate::thread::{JResult, JThread};
 use classfile::{Constant, ConstantPool, ref_kind};
 
-const LOOKUP_NAME_TYPE: &str = "Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;";
+const LOOKUP_NAME_TYPE: &str =
+    "Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;";
 
 /// The descriptor of each intrinsic bootstrap method, by (owner, name).
 fn intrinsic_descriptor(owner: &str, name: &str) -> Option<String> {
@@ -24,7 +25,9 @@ fn intrinsic_descriptor(owner: &str, name: &str) -> Option<String> {
         ("java/lang/invoke/LambdaMetafactory", "metafactory") => {
             "Ljava/lang/invoke/MethodType;Ljava/lang/invoke/MethodHandle;Ljava/lang/invoke/MethodType;)Ljava/lang/invoke/CallSite;"
         }
-        ("java/lang/invoke/LambdaMetafactory", "altMetafactory") => "[Ljava/lang/Object;)Ljava/lang/invoke/CallSite;",
+        ("java/lang/invoke/LambdaMetafactory", "altMetafactory") => {
+            "[Ljava/lang/Object;)Ljava/lang/invoke/CallSite;"
+        }
         ("java/lang/invoke/StringConcatFactory", "makeConcatWithConstants") => {
             "Ljava/lang/String;[Ljava/lang/Object;)Ljava/lang/invoke/CallSite;"
         }
@@ -49,15 +52,22 @@ fn method_type_desc<'a>(cp: &'a ConstantPool, index: Option<&u16>) -> Option<&'a
 
 fn handle(cp: &ConstantPool, index: Option<&u16>) -> Option<(u8, u16)> {
     match cp.get(*index?)? {
-        Constant::MethodHandle { reference_kind, reference_index } => Some((*reference_kind, *reference_index)),
+        Constant::MethodHandle {
+            reference_kind,
+            reference_index,
+        } => Some((*reference_kind, *reference_index)),
         _ => None,
     }
 }
 
 /// Whether the last parameter of method descriptor `desc` is an array.
 fn parse_sig_params_last_is_array(desc: &str) -> bool {
-    classfile::descriptor::parse_method_descriptor(desc)
-        .is_ok_and(|md| matches!(md.params.last(), Some(classfile::descriptor::FieldType::Array(_))))
+    classfile::descriptor::parse_method_descriptor(desc).is_ok_and(|md| {
+        matches!(
+            md.params.last(),
+            Some(classfile::descriptor::FieldType::Array(_))
+        )
+    })
 }
 
 /// Parameter count of a method descriptor.
@@ -68,21 +78,34 @@ fn arity(desc: &str) -> usize {
 /// Checks the method handle constant at `index` of `caller`: its member resolves and fits its
 /// reference kind (IncompatibleClassChangeError otherwise, or the resolution error).
 pub fn check_handle(t: &mut JThread, caller: &'static Class, index: u16) -> JResult<()> {
-    let cp = &caller.file.as_ref().expect("indy caller has a class file").constant_pool;
-    let Some((kind, member)) = handle(cp, Some(&index)) else { return Ok(()) };
+    let cp = &caller
+        .file
+        .as_ref()
+        .expect("indy caller has a class file")
+        .constant_pool;
+    let Some((kind, member)) = handle(cp, Some(&index)) else {
+        return Ok(());
+    };
     let table = &t.vm.classes;
     let (is_static, what) = match kind {
-        ref_kind::GET_FIELD..=ref_kind::PUT_STATIC => match crate::class::resolve::resolve_field(table, caller, member) {
-            Ok(f) => (f.is_static, "field"),
-            Err(e) => return Err(t.throw_resolve(e)),
-        },
+        ref_kind::GET_FIELD..=ref_kind::PUT_STATIC => {
+            match crate::class::resolve::resolve_field(table, caller, member) {
+                Ok(f) => (f.is_static, "field"),
+                Err(e) => return Err(t.throw_resolve(e)),
+            }
+        }
         _ => match crate::class::resolve::resolve_method(table, caller, member) {
             Ok((m, _)) => {
                 // A variable-arity method handle needs a trailing array parameter
                 // (MethodHandle.setVarargs: "cannot make variable arity").
                 let last_is_array = parse_sig_params_last_is_array(&m.descriptor);
                 if m.access & classfile::access::ACC_VARARGS != 0 && !last_is_array {
-                    let msg = format!("cannot make variable arity: {}.{}{}", m.class.java_name(), m.name, m.descriptor);
+                    let msg = format!(
+                        "cannot make variable arity: {}.{}{}",
+                        m.class.java_name(),
+                        m.name,
+                        m.descriptor
+                    );
                     return Err(t.throw_new("java/lang/IllegalAccessError", Some(&msg)));
                 }
                 (m.is_static(), "method")
@@ -92,15 +115,27 @@ pub fn check_handle(t: &mut JThread, caller: &'static Class, index: u16) -> JRes
     };
     // REF_invokeSpecial of an interface method: the interface must be the caller's direct
     // superinterface (HotSpot's linktime_resolve_special_method).
-    if kind == ref_kind::INVOKE_SPECIAL && matches!(cp.get(member), Some(Constant::InterfaceMethodRef { .. })) {
-        let iface = cp.member_ref(member).map(|r| r.class_name).unwrap_or_default();
+    if kind == ref_kind::INVOKE_SPECIAL
+        && matches!(cp.get(member), Some(Constant::InterfaceMethodRef { .. }))
+    {
+        let iface = cp
+            .member_ref(member)
+            .map(|r| r.class_name)
+            .unwrap_or_default();
         let direct = *caller.name == *iface || caller.interfaces.iter().any(|i| *i.name == *iface);
         if !direct {
-            let msg = format!("Interface method reference: {}, is in an indirect superinterface of {}", iface.replace('/', "."), caller.java_name());
+            let msg = format!(
+                "Interface method reference: {}, is in an indirect superinterface of {}",
+                iface.replace('/', "."),
+                caller.java_name()
+            );
             return Err(t.throw_new("java/lang/IncompatibleClassChangeError", Some(&msg)));
         }
     }
-    let wants_static = matches!(kind, ref_kind::GET_STATIC | ref_kind::PUT_STATIC | ref_kind::INVOKE_STATIC);
+    let wants_static = matches!(
+        kind,
+        ref_kind::GET_STATIC | ref_kind::PUT_STATIC | ref_kind::INVOKE_STATIC
+    );
     if is_static != wants_static {
         let msg = if wants_static {
             format!("Expected static {what}, found an instance {what} (reference kind {kind})")
@@ -116,13 +151,23 @@ pub fn check_handle(t: &mut JThread, caller: &'static Class, index: u16) -> JRes
 /// arguments are what it accepts (see the module comment). Throws for a bootstrap or
 /// implementation handle that does not resolve or fit its kind.
 pub fn intrinsic_applies(t: &mut JThread, caller: &'static Class, b: &Bootstrap) -> JResult<bool> {
-    let Some(expected) = intrinsic_descriptor(b.owner, b.name) else { return Ok(false) };
-    let cp = &caller.file.as_ref().expect("indy caller has a class file").constant_pool;
-    let Some((kind, member)) = handle(cp, Some(&b.handle)) else { return Ok(false) };
+    let Some(expected) = intrinsic_descriptor(b.owner, b.name) else {
+        return Ok(false);
+    };
+    let cp = &caller
+        .file
+        .as_ref()
+        .expect("indy caller has a class file")
+        .constant_pool;
+    let Some((kind, member)) = handle(cp, Some(&b.handle)) else {
+        return Ok(false);
+    };
     check_handle(t, caller, b.handle)?;
     let exact = kind == ref_kind::INVOKE_STATIC
         && matches!(cp.get(member), Some(Constant::MethodRef { .. }))
-        && cp.member_ref(member).is_some_and(|r| r.descriptor == expected);
+        && cp
+            .member_ref(member)
+            .is_some_and(|r| r.descriptor == expected);
     if !exact {
         return Ok(false);
     }
@@ -130,36 +175,59 @@ pub fn intrinsic_applies(t: &mut JThread, caller: &'static Class, b: &Bootstrap)
     let returns = |d: &str| b.site_desc.ends_with(d);
     Ok(match b.name {
         "metafactory" | "altMetafactory" => {
-            let (Some(sam), Some(instantiated), Some((impl_kind, impl_ref))) =
-                (method_type_desc(cp, b.args.first()), method_type_desc(cp, b.args.get(2)), handle(cp, b.args.get(1)))
-            else {
+            let (Some(sam), Some(instantiated), Some((impl_kind, impl_ref))) = (
+                method_type_desc(cp, b.args.first()),
+                method_type_desc(cp, b.args.get(2)),
+                handle(cp, b.args.get(1)),
+            ) else {
                 return Ok(false);
             };
             if b.name == "metafactory" && b.args.len() != 3 {
                 return Ok(false);
             }
-            if b.name == "altMetafactory" && !matches!(b.args.get(3).and_then(|&i| cp.get(i)), Some(Constant::Integer(_))) {
+            if b.name == "altMetafactory"
+                && !matches!(
+                    b.args.get(3).and_then(|&i| cp.get(i)),
+                    Some(Constant::Integer(_))
+                )
+            {
                 return Ok(false);
             }
             check_handle(t, caller, b.args[1])?;
-            let Some(impl_desc) = cp.member_ref(impl_ref).map(|r| r.descriptor) else { return Ok(false) };
+            let Some(impl_desc) = cp.member_ref(impl_ref).map(|r| r.descriptor) else {
+                return Ok(false);
+            };
             let receiver = usize::from(matches!(
                 impl_kind,
                 ref_kind::INVOKE_VIRTUAL | ref_kind::INVOKE_SPECIAL | ref_kind::INVOKE_INTERFACE
             ));
-            let site_returns_object = b.site_desc.rsplit(')').next().is_some_and(|r| r.starts_with('L'));
+            let site_returns_object = b
+                .site_desc
+                .rsplit(')')
+                .next()
+                .is_some_and(|r| r.starts_with('L'));
             site_returns_object
                 && (ref_kind::INVOKE_VIRTUAL..=ref_kind::INVOKE_INTERFACE).contains(&impl_kind)
                 && arity(sam) == arity(instantiated)
                 && arity(impl_desc) + receiver == params.len() + arity(sam)
         }
         "makeConcatWithConstants" => {
-            let Some(recipe) = b.args.first().and_then(|&i| cp.string(i)).map(|u| u.utf16()) else { return Ok(false) };
+            let Some(recipe) = b
+                .args
+                .first()
+                .and_then(|&i| cp.string(i))
+                .map(|u| u.utf16())
+            else {
+                return Ok(false);
+            };
             let arg_tags = recipe.iter().filter(|&&u| u == 1).count();
             let const_tags = recipe.iter().filter(|&&u| u == 2).count();
-            let consts_ok = b.args[1..]
-                .iter()
-                .all(|&i| matches!(cp.get(i), Some(Constant::String { .. } | Constant::Integer(_) | Constant::Long(_))));
+            let consts_ok = b.args[1..].iter().all(|&i| {
+                matches!(
+                    cp.get(i),
+                    Some(Constant::String { .. } | Constant::Integer(_) | Constant::Long(_))
+                )
+            });
             returns(")Ljava/lang/String;")
                 && slots <= 200
                 && arg_tags == params.len()
@@ -168,9 +236,10 @@ pub fn intrinsic_applies(t: &mut JThread, caller: &'static Class, b: &Bootstrap)
         }
         "makeConcat" => b.args.is_empty() && returns(")Ljava/lang/String;") && slots <= 200,
         "bootstrap" => {
-            let (Some(record), Some(names)) =
-                (b.args.first().and_then(|&i| cp.class_name(i)), b.args.get(1).and_then(|&i| cp.string(i)))
-            else {
+            let (Some(record), Some(names)) = (
+                b.args.first().and_then(|&i| cp.class_name(i)),
+                b.args.get(1).and_then(|&i| cp.string(i)),
+            ) else {
                 return Ok(false);
             };
             let names = names.text.to_string();
@@ -181,7 +250,11 @@ pub fn intrinsic_applies(t: &mut JThread, caller: &'static Class, b: &Bootstrap)
             for &g in getters {
                 check_handle(t, caller, g)?;
             }
-            let n_names = if names.is_empty() { 0 } else { names.split(';').count() };
+            let n_names = if names.is_empty() {
+                0
+            } else {
+                names.split(';').count()
+            };
             let r = format!("L{record};");
             let type_ok = match b.site_name {
                 "toString" => b.site_desc == format!("({r})Ljava/lang/String;"),
