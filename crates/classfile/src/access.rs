@@ -66,8 +66,11 @@ pub const RECOGNIZED_METHOD_FLAGS: u16 = ACC_PUBLIC
     | ACC_STRICT
     | ACC_SYNTHETIC;
 
-/// Nested class flags the JVM recognizes (InnerClasses `inner_class_access_flags`).
+/// Nested class flags the JVM recognizes (InnerClasses `inner_class_access_flags`): the class
+/// flags (ACC_SUPER included, as in HotSpot, so that an interface with it is rejected) and
+/// the member visibility and static flags.
 pub const RECOGNIZED_INNER_CLASS_FLAGS: u16 = ACC_PUBLIC
+    | ACC_SUPER
     | ACC_PRIVATE
     | ACC_PROTECTED
     | ACC_STATIC

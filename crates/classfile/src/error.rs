@@ -11,6 +11,13 @@ use std::fmt;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClassFormatError(pub String);
 
+/// End of the message for a class file with ACC_MODULE set (a module descriptor): Java
+/// reports it as `java.lang.NoClassDefFoundError`, not ClassFormatError.
+pub const NOT_A_CLASS_SUFFIX: &str = " is not a class because access_flag ACC_MODULE is set";
+
+/// Between the requested and the actual name in [`ClassFormatError::wrong_name`]'s message.
+const WRONG_NAME_INFIX: &str = " (wrong name: ";
+
 /// Prefix of the message used for versions this crate does not support; the VM should throw
 /// `java.lang.UnsupportedClassVersionError` instead of `ClassFormatError` for these.
 pub const UNSUPPORTED_VERSION_PREFIX: &str = "Unsupported major.minor version";
@@ -24,6 +31,28 @@ impl ClassFormatError {
     /// The message (same as `Display`).
     pub fn message(&self) -> &str {
         &self.0
+    }
+
+    /// The error for a module descriptor (ACC_MODULE) named `name`, which is not a class.
+    pub fn not_a_class(name: &str) -> Self {
+        ClassFormatError(format!("{name}{NOT_A_CLASS_SUFFIX}"))
+    }
+
+    /// The error for a class file named `actual` where class `expected` was asked for
+    /// (Java's NoClassDefFoundError "EXPECTED (wrong name: ACTUAL)").
+    pub fn wrong_name(expected: &str, actual: &str) -> Self {
+        ClassFormatError(format!("{expected}{WRONG_NAME_INFIX}{actual})"))
+    }
+
+    /// True for [`ClassFormatError::wrong_name`]'s error.
+    pub fn is_wrong_name(&self) -> bool {
+        self.0.contains(WRONG_NAME_INFIX) && self.0.ends_with(')')
+    }
+
+    /// True when the class file is a module descriptor (ACC_MODULE), which Java reports as
+    /// `NoClassDefFoundError` rather than `ClassFormatError`.
+    pub fn is_not_a_class(&self) -> bool {
+        self.0.ends_with(NOT_A_CLASS_SUFFIX)
     }
 
     /// True when the error is about an unsupported class file version, which Java reports as

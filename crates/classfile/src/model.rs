@@ -2,6 +2,7 @@
 //! it contains. Parsing lives in `parse.rs`.
 
 use crate::constant_pool::ConstantPool;
+use crate::error::ClassFormatError;
 
 /// One entry of a Code attribute's exception table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,6 +84,11 @@ pub struct Code {
     /// `None` when the method has no StackMapTable attribute (or the class file is older
     /// than version 50, where the attribute is not recognized).
     pub stack_map_table: Option<Vec<StackMapFrame>>,
+    /// A malformed StackMapTable: the format error met after the frames of
+    /// `stack_map_table`, which could be read. As in HotSpot, it is not an error when the
+    /// class is loaded but when the method is verified (ClassFormatError), after the frames
+    /// before it were checked.
+    pub stack_map_error: Option<ClassFormatError>,
     /// Entries of every LocalVariableTable attribute, in file order.
     pub local_variables: Vec<LocalVariable>,
 }

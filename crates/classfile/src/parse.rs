@@ -18,9 +18,21 @@ pub const MAX_MAJOR_VERSION: u16 = 61;
 impl ClassFile {
     /// Parse and format-check (JVMS 17 §4, §4.8) a class file. Never panics.
     pub fn parse(bytes: &[u8]) -> std::result::Result<ClassFile, ClassFormatError> {
+        Self::parse_expecting(bytes, None)
+    }
+
+    /// [`ClassFile::parse`] for a class a loader asked for by name: a class file naming
+    /// another class fails with the [`ClassFormatError::wrong_name`] error as soon as its
+    /// name is read (after the constant pool and the access flags), as in HotSpot, before
+    /// the format checks of the rest of the file.
+    pub fn parse_expecting(
+        bytes: &[u8],
+        expected: Option<&str>,
+    ) -> std::result::Result<ClassFile, ClassFormatError> {
         let mut known_name = None;
-        parse_class(bytes, &mut known_name).map_err(|mut e| {
-            if let Some(name) = known_name {
+        parse_class(bytes, expected, &mut known_name).map_err(|mut e| {
+            let marked = e.is_not_a_class() || e.is_wrong_name();
+            if let Some(name) = known_name.filter(|_| !marked) {
                 e.0.push_str(" in class file ");
                 e.0.push_str(&name);
             }
@@ -29,9 +41,13 @@ impl ClassFile {
     }
 }
 
+/// HotSpot's version check (`verify_class_version`): majors 45..=61; from 56 (Java 12) on the
+/// minor must be 0, or 0xFFFF for preview features, which only the newest version has and only
+/// with `--enable-preview`, which jxvm does not offer: a preview class file is rejected, as
+/// HotSpot rejects it when run without that flag. All of these are
+/// UnsupportedClassVersionError.
 fn check_version(major: u16, minor: u16) -> Result<()> {
-    let ok = (MIN_MAJOR_VERSION..=MAX_MAJOR_VERSION).contains(&major)
-        && (major < 56 || minor == 0 || minor == 0xFFFF);
+    let ok = (MIN_MAJOR_VERSION..=MAX_MAJOR_VERSION).contains(&major) && (major < 56 || minor == 0);
     if !ok {
         bail!(
             "{} {major}.{minor}",
@@ -44,6 +60,8 @@ fn check_version(major: u16, minor: u16) -> Result<()> {
 /// Per-class parsing context.
 struct Ctx<'c> {
     cp: &'c ConstantPool,
+    /// The class's own name.
+    name: &'c str,
     major: u16,
     is_interface: bool,
 }
@@ -106,7 +124,11 @@ fn empty_attribute(name: &str, data: &[u8]) -> Result<()> {
     Ok(())
 }
 
-fn parse_class(bytes: &[u8], known_name: &mut Option<String>) -> Result<ClassFile> {
+fn parse_class(
+    bytes: &[u8],
+    expected: Option<&str>,
+    known_name: &mut Option<String>,
+) -> Result<ClassFile> {
     // Like HotSpot, a file too short for magic and version is simply truncated.
     if bytes.len() < 8 {
         bail!("Truncated class file");
@@ -133,30 +155,28 @@ fn parse_class(bytes: &[u8], known_name: &mut Option<String>) -> Result<ClassFil
         bail!("Bad class name");
     }
 
-    let mut flags = raw_flags & RECOGNIZED_CLASS_FLAGS;
-    let is_module = major >= 53 && flags & ACC_MODULE != 0;
-    if is_module {
-        if flags != ACC_MODULE {
-            bail!("Illegal class modifiers: 0x{flags:X}");
-        }
-        if name != "module-info" {
-            bail!("Bad module-info class name");
-        }
-    } else {
-        flags &= !ACC_MODULE;
-        if summary.has_module_entries {
-            bail!(
-                "Illegal constant pool tag: CONSTANT_Module and CONSTANT_Package only allowed in module-info"
-            );
-        }
-        if flags & ACC_INTERFACE != 0 && major < 50 {
-            flags |= ACC_ABSTRACT;
-        }
-        crate::check::check_class_flags(flags, major)?;
+    // HotSpot: a class file with ACC_MODULE (from version 53) is a module descriptor, not a
+    // class; defining it is NoClassDefFoundError, whatever else it holds.
+    if major >= 53 && raw_flags & ACC_MODULE != 0 {
+        return Err(ClassFormatError::not_a_class(name));
+    }
+    let mut flags = raw_flags & RECOGNIZED_CLASS_FLAGS & !ACC_MODULE;
+    if summary.has_module_entries {
+        bail!(
+            "Illegal constant pool tag: CONSTANT_Module and CONSTANT_Package only allowed in module-info"
+        );
+    }
+    if flags & ACC_INTERFACE != 0 && major < 50 {
+        flags |= ACC_ABSTRACT;
+    }
+    crate::check::check_class_flags(flags, major)?;
+    if let Some(expected) = expected.filter(|e| *e != name) {
+        return Err(ClassFormatError::wrong_name(expected, name));
     }
     let is_interface = flags & ACC_INTERFACE != 0;
     let ctx = Ctx {
         cp: &cp,
+        name,
         major,
         is_interface,
     };
@@ -165,7 +185,7 @@ fn parse_class(bytes: &[u8], known_name: &mut Option<String>) -> Result<ClassFil
     let super_index = r.u16()?;
     let is_object = name == "java/lang/Object";
     let super_name = if super_index == 0 {
-        if !is_module && !is_object {
+        if !is_object {
             bail!("Invalid superclass index 0");
         }
         None
@@ -176,7 +196,7 @@ fn parse_class(bytes: &[u8], known_name: &mut Option<String>) -> Result<ClassFil
         if s.starts_with('[') {
             bail!("Bad superclass name");
         }
-        if is_module || is_object {
+        if is_object {
             bail!("Invalid superclass index {super_index}: {name} cannot have a superclass");
         }
         if is_interface && s != "java/lang/Object" {
@@ -206,9 +226,6 @@ fn parse_class(bytes: &[u8], known_name: &mut Option<String>) -> Result<ClassFil
 
     let fields = parse_fields(&mut r, &ctx)?;
     let methods = parse_methods(&mut r, &ctx)?;
-    if is_module && (!interfaces.is_empty() || !fields.is_empty() || !methods.is_empty()) {
-        bail!("module-info must not declare interfaces, fields or methods");
-    }
 
     let mut class = ClassFile {
         minor_version,
@@ -244,9 +261,6 @@ fn parse_class(bytes: &[u8], known_name: &mut Option<String>) -> Result<ClassFil
         if usize::from(max) >= class.bootstrap_methods.len() {
             bail!("Short length on BootstrapMethods");
         }
-    }
-    if is_module && !seen.module {
-        bail!("Missing Module attribute in module-info");
     }
     class.constant_pool = cp;
     Ok(class)
@@ -296,7 +310,11 @@ fn parse_fields(r: &mut Reader<'_>, ctx: &Ctx<'_>) -> Result<Vec<FieldInfo>> {
                     set_once(&mut field.runtime_visible_annotations, data.to_vec(), attr)?;
                 }
                 "RuntimeVisibleTypeAnnotations" if ctx.major >= 52 => {
-                    set_once(&mut field.runtime_visible_type_annotations, data.to_vec(), attr)?;
+                    set_once(
+                        &mut field.runtime_visible_type_annotations,
+                        data.to_vec(),
+                        attr,
+                    )?;
                 }
                 "Synthetic" | "Deprecated" => empty_attribute(attr, data)?,
                 _ => {}
@@ -421,7 +439,11 @@ fn parse_methods(r: &mut Reader<'_>, ctx: &Ctx<'_>) -> Result<Vec<MethodInfo>> {
                     set_once(&mut method.annotation_default, data.to_vec(), attr)?;
                 }
                 "RuntimeVisibleTypeAnnotations" if ctx.major >= 52 => {
-                    set_once(&mut method.runtime_visible_type_annotations, data.to_vec(), attr)?;
+                    set_once(
+                        &mut method.runtime_visible_type_annotations,
+                        data.to_vec(),
+                        attr,
+                    )?;
                 }
                 "MethodParameters" => {
                     if seen_method_parameters {
@@ -508,6 +530,7 @@ fn parse_code(data: &[u8], ctx: &Ctx<'_>) -> Result<Code> {
     let mut line_numbers: Vec<(u16, u16)> = Vec::new();
     let mut local_variables: Vec<LocalVariable> = Vec::new();
     let mut stack_map_table = None;
+    let mut stack_map_error = None;
     let attribute_count = r.u16()?;
     for _ in 0..attribute_count {
         let (attr, data) = ctx.attribute(&mut r)?;
@@ -526,9 +549,12 @@ fn parse_code(data: &[u8], ctx: &Ctx<'_>) -> Result<Code> {
                 }
                 a.finish()?;
             }
-            "LocalVariableTable" => {
-                local_variables.extend(check_local_variables(data, ctx, code_len, "LocalVariableTable")?)
-            }
+            "LocalVariableTable" => local_variables.extend(check_local_variables(
+                data,
+                ctx,
+                code_len,
+                "LocalVariableTable",
+            )?),
             "LocalVariableTypeTable" if ctx.major >= 49 => {
                 check_local_variables(data, ctx, code_len, "LocalVariableTypeTable")?;
             }
@@ -536,7 +562,9 @@ fn parse_code(data: &[u8], ctx: &Ctx<'_>) -> Result<Code> {
                 if stack_map_table.is_some() {
                     bail!("Multiple StackMapTable attributes in method");
                 }
-                stack_map_table = Some(parse_stack_map_table(data)?);
+                let (frames, error) = parse_stack_map_frames(data);
+                stack_map_table = Some(frames);
+                stack_map_error = error;
             }
             _ => {}
         }
@@ -552,6 +580,7 @@ fn parse_code(data: &[u8], ctx: &Ctx<'_>) -> Result<Code> {
         exception_table,
         line_numbers,
         stack_map_table,
+        stack_map_error,
         local_variables,
     })
 }
@@ -624,9 +653,23 @@ fn parse_vtypes(r: &mut Reader<'_>, n: usize) -> Result<Vec<VType>> {
 pub fn parse_stack_map_table(
     data: &[u8],
 ) -> std::result::Result<Vec<StackMapFrame>, ClassFormatError> {
+    let mut frames = Vec::new();
+    read_stack_map_frames(data, &mut frames)?;
+    Ok(frames)
+}
+
+/// Parses a StackMapTable attribute's contents as far as they are well formed: the frames
+/// read, and the format error after them if any.
+pub fn parse_stack_map_frames(data: &[u8]) -> (Vec<StackMapFrame>, Option<ClassFormatError>) {
+    let mut frames = Vec::new();
+    let error = read_stack_map_frames(data, &mut frames).err();
+    (frames, error)
+}
+
+fn read_stack_map_frames(data: &[u8], frames: &mut Vec<StackMapFrame>) -> Result<()> {
     let mut r = Reader::attribute(data, "StackMapTable");
     let n = usize::from(r.u16()?);
-    let mut frames = Vec::with_capacity(r.capacity(n, 1));
+    frames.reserve(r.capacity(n, 1));
     for _ in 0..n {
         let frame_type = r.u8()?;
         let frame = match frame_type {
@@ -675,8 +718,7 @@ pub fn parse_stack_map_table(
         };
         frames.push(frame);
     }
-    r.finish()?;
-    Ok(frames)
+    r.finish()
 }
 
 /// Which once-only class attributes were present (for the ones without an `Option` slot).
@@ -686,7 +728,6 @@ struct SeenClassAttributes {
     inner_classes: bool,
     nest_members: bool,
     permitted_subclasses: bool,
-    module: bool,
 }
 
 fn parse_class_attributes(
@@ -713,7 +754,11 @@ fn parse_class_attributes(
                 set_once(&mut class.runtime_visible_annotations, data.to_vec(), attr)?;
             }
             "RuntimeVisibleTypeAnnotations" if major >= 52 => {
-                set_once(&mut class.runtime_visible_type_annotations, data.to_vec(), attr)?;
+                set_once(
+                    &mut class.runtime_visible_type_annotations,
+                    data.to_vec(),
+                    attr,
+                )?;
             }
             "BootstrapMethods" if major >= 51 => {
                 once(&mut seen.bootstrap_methods, attr)?;
@@ -764,7 +809,6 @@ fn parse_class_attributes(
                 let components = parse_record(data, ctx)?;
                 set_once(&mut class.record, components, attr)?;
             }
-            "Module" if major >= 53 => once(&mut seen.module, attr)?,
             "Synthetic" | "Deprecated" => empty_attribute(attr, data)?,
             _ => {}
         }
@@ -846,6 +890,10 @@ fn parse_inner_classes(data: &[u8], ctx: &Ctx<'_>) -> Result<Vec<InnerClass>> {
         }
         if inner_class_info == outer_class_info {
             bail!("Class is both outer and inner class");
+        }
+        // As for the class's own flags (HotSpot checks both alike).
+        if ctx.major >= 53 && raw_flags & ACC_MODULE != 0 {
+            return Err(ClassFormatError::not_a_class(ctx.name));
         }
         let mut flags = raw_flags & RECOGNIZED_INNER_CLASS_FLAGS;
         if flags & ACC_INTERFACE != 0 && ctx.major < 50 {

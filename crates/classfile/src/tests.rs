@@ -448,9 +448,19 @@ fn object_and_interface_and_module() {
     md.extend_from_slice(&[0; 14]);
     let ma = attr(&mut m.pool, "Module", &md);
     m.attrs.push(ma);
-    let cf = m.parse().unwrap();
-    assert_eq!(cf.name, "module-info");
-    assert!(cf.super_name.is_none());
+    // A module descriptor is not a class (HotSpot: NoClassDefFoundError), nor is any class
+    // file with ACC_MODULE from version 53 on; before 53 the flag is ignored.
+    let e = m.parse().unwrap_err();
+    assert!(e.is_not_a_class());
+    assert_eq!(
+        e.0,
+        "module-info is not a class because access_flag ACC_MODULE is set"
+    );
+    let mut c = Class::new("A").with_init();
+    c.flags = ACC_PUBLIC | ACC_SUPER | ACC_MODULE;
+    assert!(c.parse().unwrap_err().is_not_a_class());
+    c.major = 52;
+    assert!(c.parse().is_ok());
 }
 
 #[test]
@@ -472,8 +482,12 @@ fn header_errors() {
     c.major = 57;
     c.minor = 3;
     assert_eq!(c.err(), "Unsupported major.minor version 57.3");
+    // Preview class files: HotSpot without --enable-preview rejects them (jxvm has no
+    // preview features), and only the newest version may have preview features at all.
     c.minor = 0xFFFF;
-    assert!(c.parse().is_ok());
+    assert_eq!(c.err(), "Unsupported major.minor version 57.65535");
+    c.major = 61;
+    assert!(c.parse().unwrap_err().is_unsupported_version());
     c.major = 55;
     c.minor = 3;
     assert!(c.parse().is_ok());
@@ -787,16 +801,25 @@ fn code_and_attribute_errors() {
         .err()
         .starts_with("Truncated LineNumberTable attribute")
     );
-    assert!(
-        method_with(&nops, &[], Some(("StackMapTable", vec![0, 1, 200])))
-            .err()
-            .starts_with("Reserved frame type 200")
-    );
-    assert!(
-        method_with(&nops, &[], Some(("StackMapTable", vec![0, 1, 64, 9])))
-            .err()
-            .starts_with("Illegal verification type tag 9")
-    );
+    // A malformed StackMapTable does not fail loading (HotSpot reports it when it verifies
+    // the method): the frames before the error are kept with the error.
+    let smt_error = |data: Vec<u8>| {
+        let cf = method_with(&nops, &[], Some(("StackMapTable", data)))
+            .parse()
+            .unwrap();
+        let code = cf.methods[0].code.clone().unwrap();
+        (
+            code.stack_map_table.unwrap().len(),
+            code.stack_map_error.map(|e| e.0),
+        )
+    };
+    let (n, e) = smt_error(vec![0, 1, 200]);
+    assert_eq!(n, 0);
+    assert!(e.unwrap().starts_with("Reserved frame type 200"));
+    let (n, e) = smt_error(vec![0, 2, 0, 64, 9]);
+    assert_eq!(n, 1);
+    assert!(e.unwrap().starts_with("Illegal verification type tag 9"));
+    assert_eq!(smt_error(vec![0, 1, 0]), (1, None));
     let cf = method_with(
         &nops,
         &[],
@@ -868,6 +891,31 @@ fn code_and_attribute_errors() {
     let a = attr(&mut c.pool, "InnerClasses", &ic);
     c.attrs = vec![a];
     assert!(c.err().starts_with("Class is both outer and inner class"));
+    // An inner interface with ACC_SUPER is rejected as HotSpot rejects it.
+    let mut c = Class::new("A").with_init();
+    let inner = c.pool.class("A$I");
+    let mut ic = u2(1).to_vec();
+    for v in [
+        inner,
+        c.this,
+        0,
+        ACC_STATIC | ACC_INTERFACE | ACC_ABSTRACT | ACC_SUPER,
+    ] {
+        ic.extend_from_slice(&u2(v));
+    }
+    let a = attr(&mut c.pool, "InnerClasses", &ic);
+    c.attrs = vec![a];
+    assert!(c.err().starts_with("Illegal class modifiers"));
+    // Inner-class flags with ACC_MODULE: the class is not a class (as HotSpot reports it).
+    let mut c = Class::new("A").with_init();
+    let inner = c.pool.class("A$B");
+    let mut ic = u2(1).to_vec();
+    for v in [inner, c.this, 0, ACC_STATIC | ACC_MODULE] {
+        ic.extend_from_slice(&u2(v));
+    }
+    let a = attr(&mut c.pool, "InnerClasses", &ic);
+    c.attrs = vec![a];
+    assert!(c.parse().unwrap_err().is_not_a_class());
 
     // A ConstantValue of the wrong type.
     let mut c = Class::new("A").with_init();
@@ -927,4 +975,21 @@ fn record_and_nest_attributes() {
     assert_eq!(c.parse().unwrap().permitted_subclasses.len(), 1);
     c.major = 60; // not recognized before 61: skipped
     assert!(c.parse().unwrap().permitted_subclasses.is_empty());
+}
+
+#[test]
+fn wrong_name_is_found_before_later_format_errors() {
+    let good = Class::new("A").with_init().bytes();
+    let e = ClassFile::parse_expecting(&good, Some("B")).unwrap_err();
+    assert!(e.is_wrong_name());
+    assert_eq!(e.0, "B (wrong name: A)");
+    assert!(ClassFile::parse_expecting(&good, Some("A")).is_ok());
+    // A file truncated after its name: HotSpot reports the wrong name first.
+    let e = ClassFile::parse_expecting(&good[..good.len() - 4], Some("B")).unwrap_err();
+    assert!(e.is_wrong_name());
+    assert!(
+        !ClassFile::parse(&good[..good.len() - 4])
+            .unwrap_err()
+            .is_wrong_name()
+    );
 }

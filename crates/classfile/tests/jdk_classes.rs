@@ -285,6 +285,11 @@ fn javac_output_parses() {
     );
     let mut parsed = Vec::new();
     for (p, bytes) in classes {
+        if p.ends_with("module-info.class") {
+            // A module descriptor is not a class: HotSpot's NoClassDefFoundError.
+            assert!(ClassFile::parse(&bytes).unwrap_err().is_not_a_class());
+            continue;
+        }
         let cf = parse_fully(&bytes).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
         parsed.push((p, bytes, cf));
     }
@@ -351,9 +356,6 @@ fn javac_output_parses() {
     let color = find("demo/Color");
     assert_eq!(color.super_name.as_deref(), Some("java/lang/Enum"));
     assert!(!color.inner_classes.is_empty());
-
-    let module = find("module-info");
-    assert!(module.super_name.is_none());
 
     assert!(
         parsed

@@ -18,7 +18,22 @@
 
 use std::fmt;
 
-/// A verification failure (the VM turns it into `java.lang.VerifyError`).
+/// Which Java error reports a failure. HotSpot's verifier reports the format problems it finds
+/// in code as `ClassFormatError` (exception-table and local-variable-table pcs that are not
+/// instruction starts, malformed StackMapTable frames), the rest as `VerifyError`; a class the
+/// verifier needed but could not load keeps that loading error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ErrorKind {
+    /// `java.lang.VerifyError`.
+    #[default]
+    Verify,
+    /// `java.lang.ClassFormatError`.
+    Format,
+    /// The error of the [`crate::ClassHierarchy`] call that failed (its message is kept).
+    Hierarchy,
+}
+
+/// A verification failure (the VM turns it into `java.lang.VerifyError`, or what `kind` says).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VerifyError {
     /// Internal name of the class being verified.
@@ -29,6 +44,8 @@ pub struct VerifyError {
     pub pc: Option<u16>,
     /// Headline, optionally followed by `\n` and a detailed reason.
     pub message: String,
+    /// Which Java error this is.
+    pub kind: ErrorKind,
 }
 
 impl VerifyError {
@@ -72,6 +89,7 @@ impl std::error::Error for VerifyError {}
 pub(crate) struct MethodError {
     pub pc: Option<u16>,
     pub message: String,
+    pub kind: ErrorKind,
 }
 
 impl MethodError {
@@ -85,6 +103,32 @@ impl MethodError {
         MethodError {
             pc: Some(pc),
             message,
+            kind: ErrorKind::Verify,
+        }
+    }
+
+    /// A format error (ClassFormatError in HotSpot), at `pc`.
+    pub(crate) fn format_at(pc: u16, headline: &str, reason: impl Into<String>) -> Self {
+        MethodError {
+            kind: ErrorKind::Format,
+            ..Self::at(pc, headline, reason)
+        }
+    }
+
+    /// A method-level format error (ClassFormatError in HotSpot).
+    pub(crate) fn format(headline: &str, reason: impl Into<String>) -> Self {
+        MethodError {
+            kind: ErrorKind::Format,
+            ..Self::method(headline, reason)
+        }
+    }
+
+    /// A failure of the class hierarchy (a class that could not be loaded), message verbatim.
+    pub(crate) fn hierarchy(pc: u16, message: String) -> Self {
+        MethodError {
+            pc: Some(pc),
+            message,
+            kind: ErrorKind::Hierarchy,
         }
     }
 
@@ -107,6 +151,7 @@ mod tests {
             pc: Some(3),
             message: "Bad type on operand stack\nType integer is not assignable to reference"
                 .into(),
+            kind: ErrorKind::Verify,
         };
         let s = e.to_string();
         assert!(s.starts_with(
@@ -123,6 +168,7 @@ mod tests {
             method: String::new(),
             pc: None,
             message: "Bad".into(),
+            kind: ErrorKind::Verify,
         };
         assert_eq!(
             e.to_string(),

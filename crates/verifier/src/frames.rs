@@ -6,9 +6,11 @@
 //! Checks made here: offsets strictly increase and land on instruction starts,
 //! `chop` does not remove more locals than exist, locals fit in `max_locals`
 //! and the stack fits in `max_stack`, `Object` items name CONSTANT_Class
-//! entries, `Uninitialized(offset)` items point at a `new` instruction.
+//! entries, `Uninitialized(offset)` items point at a `new` instruction. As in
+//! HotSpot, a frame that is not at an instruction is a VerifyError and the
+//! other failures are format errors (ClassFormatError).
 
-use classfile::{ConstantPool, StackMapFrame, VType};
+use classfile::{ClassFormatError, ConstantPool, StackMapFrame, VType};
 
 use crate::error::MethodError;
 use crate::instructions::Decoded;
@@ -31,10 +33,12 @@ pub struct FrameLimits {
     pub max_stack: usize,
 }
 
+/// A malformed frame: HotSpot's StackMapReader reports these as ClassFormatError
+/// ("StackMapTable format error: ...").
 fn frame_error(pc: u32, reason: impl Into<String>) -> MethodError {
-    MethodError::at(
+    MethodError::format_at(
         u16::try_from(pc).unwrap_or(u16::MAX),
-        "Invalid stackmap frame",
+        "StackMapTable format error",
         reason,
     )
 }
@@ -87,7 +91,8 @@ fn expand(compressed: &[Type], out: &mut Vec<Type>) {
 }
 
 /// Decode the stack map table. `initial` is the method's initial locals in
-/// compressed form (one entry per value).
+/// compressed form (one entry per value); `trailing_error` is the parser's error after the
+/// frames of `table` (a malformed attribute), reported after those frames are checked.
 pub fn decode_frames<'a>(
     ctx: &mut TypeContext<'a, '_>,
     cp: &'a ConstantPool,
@@ -95,6 +100,7 @@ pub fn decode_frames<'a>(
     initial: &[Type],
     decoded: &Decoded,
     limits: &FrameLimits,
+    trailing_error: Option<&ClassFormatError>,
 ) -> Result<Vec<Frame>, MethodError> {
     let mut frames: Vec<Frame> = Vec::with_capacity(table.len());
     let mut locals: Vec<Type> = initial.to_vec();
@@ -114,12 +120,6 @@ pub fn decode_frames<'a>(
             Some(p) => p + delta + 1,
         };
         prev_pc = Some(pc);
-        if !decoded.is_start(pc as usize) {
-            return Err(frame_error(
-                pc,
-                format!("Stack map frame at offset {pc} is not at an instruction"),
-            ));
-        }
         stack.clear();
         match entry {
             StackMapFrame::Same { .. } => {}
@@ -177,12 +177,27 @@ pub fn decode_frames<'a>(
                 ),
             ));
         }
+        // As HotSpot, a frame is read (format errors first) before its offset is checked,
+        // and a frame that is not at an instruction is a VerifyError.
+        if !decoded.is_start(pc as usize) {
+            return Err(MethodError::at(
+                u16::try_from(pc).unwrap_or(u16::MAX),
+                "StackMapTable error: bad offset",
+                format!("Stack map frame at offset {pc} is not at an instruction"),
+            ));
+        }
         frames.push(Frame {
             pc: pc as u16,
             locals: frame_locals,
             stack: slots.as_slice().into(),
             flag_this_uninit,
         });
+    }
+    if let Some(e) = trailing_error {
+        return Err(MethodError::format(
+            "StackMapTable format error",
+            e.message(),
+        ));
     }
     Ok(frames)
 }

@@ -437,6 +437,9 @@ pub struct Decoded {
     pub switch_targets: Vec<(i32, u16)>,
     /// `index_of[pc]` = index in `insns` of the instruction starting at `pc`, or `u32::MAX`.
     index_of: Vec<u32>,
+    /// Operand-byte errors found while decoding, which HotSpot reports in its main loop (in
+    /// instruction order with the other static checks, after the StackMapTable is read).
+    deferred: Vec<MethodError>,
 }
 
 impl Decoded {
@@ -498,20 +501,33 @@ fn bad(pc: usize, headline: &str, reason: impl Into<String>) -> MethodError {
     MethodError::at(u16::try_from(pc).unwrap_or(u16::MAX), headline, reason)
 }
 
-fn target(pc: usize, offset: i64, len: usize) -> Result<u16, MethodError> {
+/// A branch target; one outside the code is an error HotSpot finds in its main loop, so it is
+/// deferred (see [`Decoded`]) and the target taken as 0.
+fn target(pc: usize, offset: i64, len: usize, deferred: &mut Vec<MethodError>) -> u16 {
     let t = pc as i64 + offset;
     if t < 0 || t >= len as i64 {
-        return Err(bad(
+        deferred.push(bad(
             pc,
             "Illegal target of jump or branch",
             format!("Target {t} is outside the code"),
         ));
+        return 0;
     }
-    Ok(t as u16)
+    t as u16
 }
 
 /// Decode `code` and check the static constraints listed in the module docs.
+#[cfg(test)]
 pub fn decode(code: &[u8], env: &StaticEnv<'_>) -> Result<Decoded, MethodError> {
+    let decoded = decode_layout(code, env)?;
+    check_statics(&decoded, env)?;
+    Ok(decoded)
+}
+
+/// Decode `code` into instructions: their opcodes, lengths and operands (an illegal opcode or
+/// a truncated instruction is an error, as are a few operand-byte rules); the other static
+/// checks are [`check_statics`].
+pub fn decode_layout(code: &[u8], env: &StaticEnv<'_>) -> Result<Decoded, MethodError> {
     let len = code.len();
     if len == 0 || len > 65535 {
         return Err(MethodError::method(
@@ -523,6 +539,7 @@ pub fn decode(code: &[u8], env: &StaticEnv<'_>) -> Result<Decoded, MethodError> 
     let mut insns = Vec::with_capacity(len / 2 + 1);
     let mut switch_targets = Vec::new();
     let mut index_of = vec![u32::MAX; len + 1];
+    let mut deferred = Vec::new();
     let mut pc = 0usize;
     let truncated = |pc| {
         bad(
@@ -566,11 +583,17 @@ pub fn decode(code: &[u8], env: &StaticEnv<'_>) -> Result<Decoded, MethodError> 
             op::I2L..=op::DCMPG => (Operand::None, 1),
             op::IFEQ..=op::JSR | op::IFNULL | op::IFNONNULL => {
                 let off = r.u2(pc + 1).ok_or_else(|| truncated(pc))? as i16;
-                (Operand::Branch(target(pc, i64::from(off), len)?), 3)
+                (
+                    Operand::Branch(target(pc, i64::from(off), len, &mut deferred)),
+                    3,
+                )
             }
             op::GOTO_W | op::JSR_W => {
                 let off = r.i4(pc + 1).ok_or_else(|| truncated(pc))?;
-                (Operand::Branch(target(pc, i64::from(off), len)?), 5)
+                (
+                    Operand::Branch(target(pc, i64::from(off), len, &mut deferred)),
+                    5,
+                )
             }
             op::TABLESWITCH | op::LOOKUPSWITCH => {
                 let base = (pc + 4) & !3;
@@ -585,7 +608,7 @@ pub fn decode(code: &[u8], env: &StaticEnv<'_>) -> Result<Decoded, MethodError> 
                     ));
                 }
                 let default = r.i4(base).ok_or_else(|| truncated(pc))?;
-                let default = target(pc, i64::from(default), len)?;
+                let default = target(pc, i64::from(default), len, &mut deferred);
                 let first = switch_targets.len() as u32;
                 let (count, size) = if opcode == op::TABLESWITCH {
                     let low = r.i4(base + 4).ok_or_else(|| truncated(pc))?;
@@ -605,7 +628,7 @@ pub fn decode(code: &[u8], env: &StaticEnv<'_>) -> Result<Decoded, MethodError> 
                     for k in 0..n {
                         let off = r.i4(base + 12 + 4 * k).ok_or_else(|| truncated(pc))?;
                         let key = (i64::from(low) + k as i64) as i32;
-                        switch_targets.push((key, target(pc, i64::from(off), len)?));
+                        switch_targets.push((key, target(pc, i64::from(off), len, &mut deferred)));
                     }
                     (n, end - pc)
                 } else {
@@ -630,7 +653,7 @@ pub fn decode(code: &[u8], env: &StaticEnv<'_>) -> Result<Decoded, MethodError> 
                             ));
                         }
                         prev = Some(key);
-                        switch_targets.push((key, target(pc, i64::from(off), len)?));
+                        switch_targets.push((key, target(pc, i64::from(off), len, &mut deferred)));
                     }
                     (n, end - pc)
                 };
@@ -658,7 +681,7 @@ pub fn decode(code: &[u8], env: &StaticEnv<'_>) -> Result<Decoded, MethodError> 
                 let count = r.u1(pc + 3).ok_or_else(|| truncated(pc))?;
                 let zero = r.u1(pc + 4).ok_or_else(|| truncated(pc))?;
                 if zero != 0 {
-                    return Err(bad(
+                    deferred.push(bad(
                         pc,
                         "Bad invokeinterface instruction",
                         "Fourth operand byte must be zero",
@@ -669,7 +692,7 @@ pub fn decode(code: &[u8], env: &StaticEnv<'_>) -> Result<Decoded, MethodError> 
             op::INVOKEDYNAMIC => {
                 let cp = r.u2(pc + 1).ok_or_else(|| truncated(pc))?;
                 if r.u2(pc + 3).ok_or_else(|| truncated(pc))? != 0 {
-                    return Err(bad(
+                    deferred.push(bad(
                         pc,
                         "Bad invokedynamic instruction",
                         "Third and fourth operand bytes must be zero",
@@ -736,15 +759,24 @@ pub fn decode(code: &[u8], env: &StaticEnv<'_>) -> Result<Decoded, MethodError> 
     if pc != len {
         return Err(truncated(insns.last().map_or(0, |i| i.pc as usize)));
     }
-    let decoded = Decoded {
+    Ok(Decoded {
         insns,
         switch_targets,
         index_of,
-    };
+        deferred,
+    })
+}
+
+/// The static checks of every decoded instruction (operands, constant-pool kinds, locals,
+/// branch targets on instruction starts).
+pub fn check_statics(decoded: &Decoded, env: &StaticEnv<'_>) -> Result<(), MethodError> {
     for insn in &decoded.insns {
-        check_static(insn, &decoded, env)?;
+        if let Some(e) = decoded.deferred.iter().find(|e| e.pc == Some(insn.pc)) {
+            return Err(e.clone());
+        }
+        check_static(insn, decoded, env)?;
     }
-    Ok(decoded)
+    Ok(())
 }
 
 fn check_target(decoded: &Decoded, pc: u16, t: u16) -> Result<(), MethodError> {
@@ -988,14 +1020,15 @@ pub fn check_exception_table(
         let ok_range = start < end
             && decoded.is_start(start)
             && (end == code_len || (end < code_len && decoded.is_start(end)));
+        // HotSpot's verifier reports these pcs as ClassFormatError.
         if !ok_range {
-            return Err(MethodError::method(
+            return Err(MethodError::format(
                 "Illegal exception table range",
                 format!("Range [{start}, {end}) is not valid"),
             ));
         }
         if !decoded.is_start(h.handler_pc as usize) {
-            return Err(MethodError::method(
+            return Err(MethodError::format(
                 "Illegal exception table handler",
                 format!(
                     "Handler {} is not the start of an instruction",

@@ -40,13 +40,15 @@ mod instructions;
 mod typecheck;
 mod types;
 
-pub use error::VerifyError;
+pub use error::{ErrorKind, VerifyError};
 
 use classfile::{ClassFile, MethodInfo};
 
 use crate::error::MethodError;
-use crate::instructions::{StaticEnv, check_exception_table, check_no_fall_off, decode};
-use crate::typecheck::{ClassState, check_method};
+use crate::instructions::{
+    StaticEnv, check_exception_table, check_no_fall_off, check_statics, decode_layout,
+};
+use crate::typecheck::{ClassState, check_frames, check_method};
 use crate::types::TypeContext;
 
 /// What the verifier needs to know about other classes. Names are internal
@@ -84,6 +86,7 @@ pub fn verify_class(class: &ClassFile, hierarchy: &dyn ClassHierarchy) -> Result
             method: format!("{}{}", method.name, method.descriptor),
             pc: e.pc,
             message: e.message,
+            kind: e.kind,
         })?;
     }
     Ok(())
@@ -103,13 +106,20 @@ fn verify_method<'a>(
         major_version: cf.major_version,
         max_locals: code.max_locals,
     };
-    let decoded = decode(&code.code, &env)?;
+    // HotSpot's order: the instructions' layout, the exception table, the whole StackMapTable
+    // (whose format errors are ClassFormatError), then the main loop with the other static
+    // checks and type checking.
+    let decoded = decode_layout(&code.code, &env)?;
     check_exception_table(
         &code.exception_table,
         &decoded,
         code.code.len(),
         &cf.constant_pool,
     )?;
+    if cf.major_version > 50 {
+        check_frames(ctx, state, method, code, &decoded)?;
+    }
+    check_statics(&decoded, &env)?;
     match cf.major_version {
         0..50 => check_no_fall_off(&decoded, &code.exception_table),
         50 => match check_method(ctx, state, method, code, &decoded) {

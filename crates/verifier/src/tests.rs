@@ -42,6 +42,8 @@ enum Fr {
     Chop(u16, u8),
     Append(u16, Vec<V>),
     Full(u16, Vec<V>, Vec<V>),
+    /// Raw bytes counted as one frame (a malformed frame), at no offset.
+    Raw(Vec<u8>),
 }
 
 struct Method {
@@ -199,6 +201,10 @@ impl Asm {
                 | Fr::Chop(pc, _)
                 | Fr::Append(pc, _)
                 | Fr::Full(pc, _, _) => *pc,
+                Fr::Raw(bytes) => {
+                    out.extend_from_slice(bytes);
+                    continue;
+                }
             };
             let delta = match prev {
                 None => pc,
@@ -226,6 +232,7 @@ impl Asm {
                         Self::vtype(&mut out, *v);
                     }
                 }
+                Fr::Raw(_) => {}
                 Fr::Full(_, locals, stack) => {
                     out.push(255);
                     out.extend_from_slice(&u2(delta));
@@ -419,6 +426,7 @@ fn verify_bytes(bytes: &[u8]) -> Result<(), VerifyError> {
             method: String::new(),
             pc: None,
             message: format!("ClassFormatError: {e}"),
+            kind: crate::ErrorKind::Format,
         }),
     }
 }
@@ -439,6 +447,18 @@ fn verify_one(build: impl FnOnce(&mut Asm) -> Method) -> Result<(), VerifyError>
     verify_bytes(&asm.build(61, "T", "java/lang/Object", &[], &[m]))
 }
 
+/// Rejected with `expected` as a format error (ClassFormatError, as HotSpot reports it).
+fn assert_format(r: Result<(), VerifyError>, expected: &str) {
+    let e = r.expect_err("expected a format error");
+    assert_eq!((e.headline(), e.kind), (expected, crate::ErrorKind::Format));
+}
+
+/// Rejected with `expected` as a VerifyError.
+fn assert_verify(r: Result<(), VerifyError>, expected: &str) {
+    let e = r.expect_err("expected a VerifyError");
+    assert_eq!((e.headline(), e.kind), (expected, crate::ErrorKind::Verify));
+}
+
 fn headline(r: Result<(), VerifyError>) -> String {
     match r {
         Ok(()) => "<verified>".into(),
@@ -454,6 +474,7 @@ fn lo(v: u16) -> u8 {
 }
 
 // opcodes used below
+const SIPUSH: u8 = 0x11;
 const ICONST_0: u8 = 0x03;
 const ICONST_1: u8 = 0x04;
 const LCONST_1: u8 = 0x0a;
@@ -819,7 +840,7 @@ fn uninitialized_across_branch_with_frames() {
         )
         .frames(vec![Fr::Full(8, vec![], vec![V::Uninit(3), V::Uninit(3)])])
     });
-    assert_eq!(headline(r), "Invalid stackmap frame");
+    assert_format(r, "StackMapTable format error");
 }
 
 #[test]
@@ -1053,7 +1074,7 @@ fn long_two_slot_rules() {
         )
         .frames(vec![Fr::Full(5, vec![V::J], vec![])])
     });
-    assert_eq!(headline(r), "Invalid stackmap frame");
+    assert_format(r, "StackMapTable format error");
 }
 
 #[test]
@@ -1302,7 +1323,7 @@ fn frame_offsets_must_be_instructions() {
         )
         .frames(vec![Fr::Same(2), Fr::Same(5)])
     });
-    assert_eq!(headline(r), "Invalid stackmap frame");
+    assert_verify(r, "StackMapTable error: bad offset");
     let r = verify_one(|_| {
         Method::new(
             STATIC,
@@ -1314,7 +1335,7 @@ fn frame_offsets_must_be_instructions() {
         )
         .frames(vec![Fr::Chop(5, 1)])
     });
-    assert_eq!(headline(r), "Invalid stackmap frame");
+    assert_format(r, "StackMapTable format error");
     let r = verify_one(|_| {
         Method::new(
             STATIC,
@@ -1416,6 +1437,11 @@ fn hierarchy_errors_are_reported() {
             vec![ACONST_NULL, CHECKCAST, hi(c), lo(c), ARETURN],
         )
     });
+    // The VM throws the loading error itself (NoClassDefFoundError), not a VerifyError.
+    assert_eq!(
+        r.as_ref().map_err(|e| e.kind),
+        Err(crate::ErrorKind::Hierarchy)
+    );
     assert_eq!(headline(r), "java/lang/NoClassDefFoundError: Missing");
 }
 
@@ -1555,4 +1581,126 @@ fn no_panic_on_garbage_code() {
             Method::new(0, "m", "(IJ)V", ms, ml + 4, code).frames(vec![Fr::Same((seed % 4) as u16)])
         });
     }
+}
+
+#[test]
+fn exception_table_pcs_off_instructions_are_format_errors() {
+    // 0: sipush 1 (3 bytes)  3: pop  4: return  5: pop  6: return
+    let code = vec![SIPUSH, 0, 1, POP, RETURN, POP, RETURN];
+    let ok = verify_one(|a| {
+        let ex = a.class("java/lang/RuntimeException");
+        Method::new(STATIC, "m", "()V", 1, 0, code.clone())
+            .handler(0, 4, 5, ex)
+            .frames(vec![Fr::Stack1(5, V::Obj(ex))])
+    });
+    assert_eq!(headline(ok), "<verified>");
+    // HotSpot's verifier throws ClassFormatError for a range or handler inside an instruction.
+    let r = verify_one(|a| {
+        let ex = a.class("java/lang/RuntimeException");
+        Method::new(STATIC, "m", "()V", 1, 0, code.clone())
+            .handler(1, 4, 5, ex)
+            .frames(vec![Fr::Stack1(5, V::Obj(ex))])
+    });
+    assert_format(r, "Illegal exception table range");
+    let r = verify_one(|a| {
+        let ex = a.class("java/lang/RuntimeException");
+        Method::new(STATIC, "m", "()V", 1, 0, code.clone())
+            .handler(0, 4, 2, ex)
+            .frames(vec![Fr::Stack1(5, V::Obj(ex))])
+    });
+    assert_format(r, "Illegal exception table handler");
+}
+
+#[test]
+fn stack_map_frame_larger_than_max_stack_is_a_format_error() {
+    // A frame whose stack holds two items while max_stack is 1.
+    let r = verify_one(|a| {
+        let s = a.class("java/lang/String");
+        Method::new(STATIC, "m", "()V", 1, 0, vec![ICONST_0, IFEQ, 0, 3, RETURN])
+            .frames(vec![Fr::Full(4, vec![], vec![V::Obj(s), V::Obj(s)])])
+    });
+    assert_format(r, "StackMapTable format error");
+}
+
+#[test]
+fn stack_map_format_errors_come_before_other_static_errors() {
+    // max_locals 1, but `istore_1` uses local 1 and the frame at 5 has two locals: HotSpot
+    // reads the StackMapTable (ClassFormatError) before its main loop finds the bad local.
+    let r = verify_one(|_| {
+        Method::new(
+            STATIC,
+            "m",
+            "()V",
+            1,
+            1,
+            vec![ICONST_0, ISTORE_1, ICONST_0, IFEQ, 0, 3, RETURN],
+        )
+        .frames(vec![Fr::Full(6, vec![V::I, V::I], vec![])])
+    });
+    assert_format(r, "StackMapTable format error");
+    // With a frame that fits, the bad local is reported.
+    let r = verify_one(|_| {
+        Method::new(
+            STATIC,
+            "m",
+            "()V",
+            1,
+            1,
+            vec![ICONST_0, ISTORE_1, ICONST_0, IFEQ, 0, 3, RETURN],
+        )
+        .frames(vec![Fr::Full(6, vec![V::I], vec![])])
+    });
+    assert_verify(r, "Illegal local variable number");
+}
+
+#[test]
+fn malformed_stack_map_is_reported_after_the_frames_before_it() {
+    // A reserved frame type after a frame at 2 (inside `ifeq`): the bad offset comes first
+    // (VerifyError), as HotSpot checks each frame's offset before reading the next frame.
+    let code = vec![ICONST_0, IFEQ, 0, 4, RETURN, RETURN];
+    let r = verify_one(|_| {
+        Method::new(STATIC, "m", "()V", 1, 0, code.clone())
+            .frames(vec![Fr::Same(2), Fr::Raw(vec![200])])
+    });
+    assert_verify(r, "StackMapTable error: bad offset");
+    // With the first frame at an instruction, the malformed one is a ClassFormatError.
+    let r = verify_one(|_| {
+        Method::new(STATIC, "m", "()V", 1, 0, code.clone())
+            .frames(vec![Fr::Same(4), Fr::Raw(vec![200])])
+    });
+    assert_format(r, "StackMapTable format error");
+}
+
+#[test]
+fn catch_types_are_checked_before_the_stack_map() {
+    // A catch type that cannot be loaded and a frame with too many locals: HotSpot loads the
+    // catch type with the exception table, before it reads the StackMapTable.
+    let code = vec![ICONST_0, POP, RETURN, POP, RETURN];
+    let r = verify_one(|a| {
+        let ex = a.class("Missing");
+        Method::new(STATIC, "m", "()V", 1, 0, code.clone())
+            .handler(0, 2, 3, ex)
+            .frames(vec![Fr::Full(3, vec![V::I], vec![V::Obj(ex)])])
+    });
+    assert_eq!(
+        r.as_ref().map_err(|e| e.kind),
+        Err(crate::ErrorKind::Hierarchy)
+    );
+}
+
+#[test]
+fn branch_targets_outside_the_code_are_checked_after_the_stack_map() {
+    // goto +100 (outside the code) and a frame with a local while max_locals is 0.
+    let r =
+        verify_one(|_| {
+            Method::new(STATIC, "m", "()V", 1, 0, vec![GOTO, 0, 100, RETURN])
+                .frames(vec![Fr::Full(3, vec![V::I], vec![])])
+        });
+    assert_format(r, "StackMapTable format error");
+    let r =
+        verify_one(|_| {
+            Method::new(STATIC, "m", "()V", 1, 0, vec![GOTO, 0, 100, RETURN])
+                .frames(vec![Fr::Full(3, vec![], vec![])])
+        });
+    assert_verify(r, "Illegal target of jump or branch");
 }

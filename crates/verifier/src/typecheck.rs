@@ -92,19 +92,23 @@ struct Checker<'a, 'h, 'x> {
     pc: u16,
 }
 
-/// Type-check one method with code (class file version >= 50).
-pub fn check_method<'a>(
+/// The method's initial frame (JVMS methodInitialStackFrame).
+struct Initial {
+    /// Argument types, one entry per value.
+    initial: Vec<Type>,
+    /// The locals, `max_locals` slots.
+    locals: Vec<Type>,
+    flag_this_uninit: bool,
+    return_type: Option<Type>,
+}
+
+fn initial_frame<'a>(
     ctx: &mut TypeContext<'a, '_>,
-    cls: &mut ClassState<'a>,
+    cls: &ClassState<'a>,
     method: &'a MethodInfo,
     code: &'a Code,
-    decoded: &Decoded,
-) -> R<()> {
-    let cp = &cls.cf.constant_pool;
+) -> R<Initial> {
     let max_locals = usize::from(code.max_locals);
-    let max_stack = usize::from(code.max_stack);
-
-    // Initial frame (JVMS methodInitialStackFrame).
     let mut initial: Vec<Type> = Vec::new();
     let mut flag_this_uninit = false;
     if method.access_flags & ACC_STATIC == 0 {
@@ -138,6 +142,75 @@ pub fn check_method<'a>(
     }
     locals.resize(max_locals, Type::Top);
 
+    Ok(Initial {
+        initial,
+        locals,
+        flag_this_uninit,
+        return_type,
+    })
+}
+
+/// Reads the method's StackMapTable (its format errors, frames not at instructions), as
+/// HotSpot does before its main loop, where the other static checks happen.
+pub fn check_frames<'a>(
+    ctx: &mut TypeContext<'a, '_>,
+    cls: &ClassState<'a>,
+    method: &'a MethodInfo,
+    code: &'a Code,
+    decoded: &Decoded,
+) -> R<()> {
+    let initial = initial_frame(ctx, cls, method, code)?;
+    // HotSpot checks each handler's catch type (loading it) with the exception table, before
+    // the StackMapTable.
+    let throwable = Type::Reference(ctx.names.throwable);
+    for h in &code.exception_table {
+        let Some(name) = cls.cf.constant_pool.class_name(h.catch_type) else {
+            continue;
+        };
+        let t = Type::Reference(ctx.names.intern(name));
+        let ok = ctx
+            .is_assignable(t, throwable)
+            .map_err(|m| MethodError::hierarchy(h.handler_pc, m))?;
+        if !ok {
+            return Err(MethodError::at(
+                h.handler_pc,
+                "Catch type is not a subclass of Throwable",
+                format!("Catch type {}", ctx.names.describe(t)),
+            ));
+        }
+    }
+    decode_frames(
+        ctx,
+        &cls.cf.constant_pool,
+        code.stack_map_table.as_deref().unwrap_or(&[]),
+        &initial.initial,
+        decoded,
+        &FrameLimits {
+            max_locals: usize::from(code.max_locals),
+            max_stack: usize::from(code.max_stack),
+        },
+        code.stack_map_error.as_ref(),
+    )?;
+    Ok(())
+}
+
+/// Type-check one method with code (class file version >= 50).
+pub fn check_method<'a>(
+    ctx: &mut TypeContext<'a, '_>,
+    cls: &mut ClassState<'a>,
+    method: &'a MethodInfo,
+    code: &'a Code,
+    decoded: &Decoded,
+) -> R<()> {
+    let cp = &cls.cf.constant_pool;
+    let max_locals = usize::from(code.max_locals);
+    let max_stack = usize::from(code.max_stack);
+    let Initial {
+        initial,
+        locals,
+        flag_this_uninit,
+        return_type,
+    } = initial_frame(ctx, cls, method, code)?;
     let frames = decode_frames(
         ctx,
         cp,
@@ -148,6 +221,7 @@ pub fn check_method<'a>(
             max_locals,
             max_stack,
         },
+        code.stack_map_error.as_ref(),
     )?;
 
     let mut checker = Checker {
@@ -177,7 +251,7 @@ impl<'a> Checker<'a, '_, '_> {
     }
 
     fn hier<T>(&self, r: Result<T, String>) -> R<T> {
-        r.map_err(|msg| MethodError::at(self.pc, &msg, ""))
+        r.map_err(|msg| MethodError::hierarchy(self.pc, msg))
     }
 
     fn describe(&self, t: Type) -> String {
@@ -256,7 +330,7 @@ impl<'a> Checker<'a, '_, '_> {
             if !self
                 .ctx
                 .is_assignable(a, b)
-                .map_err(|m| MethodError::at(self.pc, &m, ""))?
+                .map_err(|m| MethodError::hierarchy(self.pc, m))?
             {
                 return Ok(Some(format!(
                     "Type {} (current frame, locals[{i}]) is not assignable to {} (stack map, locals[{i}])",
@@ -283,7 +357,7 @@ impl<'a> Checker<'a, '_, '_> {
             if !self
                 .ctx
                 .is_assignable(a, b)
-                .map_err(|m| MethodError::at(self.pc, &m, ""))?
+                .map_err(|m| MethodError::hierarchy(self.pc, m))?
             {
                 return Ok(Some(format!(
                     "Type {} (current frame, stack[{i}]) is not assignable to {} (stack map, stack[{i}])",
@@ -665,7 +739,7 @@ impl<'a> Checker<'a, '_, '_> {
             let r = self.cls.superclass_chain(self.ctx);
             match r {
                 Ok(c) => c.iter().any(|c| c == ref_class),
-                Err(m) => return Err(MethodError::at(self.pc, &m, "")),
+                Err(m) => return Err(MethodError::hierarchy(self.pc, m)),
             }
         };
         if !chain {

@@ -9,7 +9,7 @@
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
-use crate::class::loader::{ClassSources, ClassTable, open_class_path};
+use crate::class::loader::{ClassSources, ClassTable, LoadError, open_class_path};
 use crate::class::{Class, LoaderId};
 use crate::domain::{ClassPath, Domain, HeapSize, Limits};
 use crate::heap::ObjRef;
@@ -243,24 +243,36 @@ impl Vm {
     }
 }
 
-/// Verification of application classes (JDK classes are trusted).
-pub fn verify(vm: &'static Vm, c: &'static Class) -> Result<(), String> {
+/// Verification of application classes (JDK classes are trusted). The error says which Java
+/// error to throw: VerifyError, ClassFormatError for the format problems HotSpot's verifier
+/// reports as such, or the error of a class the verifier needed and could not load.
+pub fn verify(vm: &'static Vm, c: &'static Class) -> Result<(), LoadError> {
     let Some(cf) = &c.file else { return Ok(()) };
     if c.module.is_some() || !vm.classes.verify_app || cf.major_version < 50 {
         return Ok(());
     }
-    let h = Hierarchy { vm, loader: c.loader };
-    verifier::verify_class(cf, &h).map_err(|e| e.to_string())
+    let h = Hierarchy { vm, loader: c.loader, failure: std::cell::RefCell::new(None) };
+    verifier::verify_class(cf, &h).map_err(|e| match e.kind {
+        verifier::ErrorKind::Verify => LoadError::Verify(e.to_string()),
+        verifier::ErrorKind::Format => LoadError::Format(format!("{} in class file {}", e.headline(), cf.name)),
+        verifier::ErrorKind::Hierarchy => h.failure.take().unwrap_or_else(|| LoadError::Verify(e.to_string())),
+    })
 }
 
 struct Hierarchy {
     vm: &'static Vm,
     loader: LoaderId,
+    /// The last loading failure, thrown as it is when verification fails because of it.
+    failure: std::cell::RefCell<Option<LoadError>>,
 }
 
 impl Hierarchy {
     fn load(&self, n: &str) -> Result<&'static Class, String> {
-        self.vm.classes.load(self.loader, n).map_err(|e| e.message().to_string())
+        self.vm.classes.load(self.loader, n).map_err(|e| {
+            let m = e.message().to_string();
+            *self.failure.borrow_mut() = Some(e);
+            m
+        })
     }
 }
 
@@ -512,7 +524,8 @@ pub fn run_main<A: AsRef<[u8]>>(t: &mut JThread, main_class: &str, args: &[A]) -
             return Err(LaunchError::Message(msg));
         }
     };
-    let main = find_main(c, main_class)?;
+    // The launcher's Class.getMethod links (verifies) the class before the main method is
+    // looked at.
     if t.link(c).is_err() {
         let e = t.exception.take();
         let text = e
@@ -522,6 +535,7 @@ pub fn run_main<A: AsRef<[u8]>>(t: &mut JThread, main_class: &str, args: &[A]) -
         t.exception = None;
         return Err(LaunchError::Message(format!("Error: Unable to initialize main class {main_class}\nCaused by: {text}")));
     }
+    let main = find_main(c, main_class)?;
     let r: JResult<()> = (|| {
         t.ensure_initialized(c)?;
         let sc = t.load_boot("java/lang/String")?;

@@ -69,6 +69,15 @@ impl LoadError {
     }
 }
 
+/// A superclass or superinterface that does not exist makes the class that names it fail with
+/// NoClassDefFoundError (not "not found", which would read as the class itself missing).
+fn missing_is_no_class_def(e: LoadError) -> LoadError {
+    match e {
+        LoadError::NotFound(n) => LoadError::NoClassDef(n),
+        other => other,
+    }
+}
+
 /// How HotSpot's messages name each user-defined loader ("'name' @1b6d3586", the loader's
 /// `nameAndId`), recorded when it first defines a class. Process-wide like loader ids'
 /// use in the class table; read where no thread is at hand (ClassCastException messages).
@@ -569,8 +578,18 @@ impl ClassTable {
 
     /// Parses class bytes, with the errors `define` reports.
     pub fn parse(bytes: &[u8], expected: Option<&str>) -> Result<ClassFile, LoadError> {
-        ClassFile::parse(bytes).map_err(|e| {
+        ClassFile::parse_expecting(bytes, expected).map_err(|e| {
             let m = e.to_string();
+            if e.is_wrong_name() {
+                return LoadError::NoClassDef(m);
+            }
+            if e.is_not_a_class() {
+                // HotSpot names the class it was asked for.
+                return match expected {
+                    Some(n) => LoadError::NoClassDef(classfile::ClassFormatError::not_a_class(n).0),
+                    None => LoadError::NoClassDef(m),
+                };
+            }
             if m.starts_with("Unsupported major.minor") {
                 LoadError::Version(format!("{} has been compiled by a more recent version of the Java Runtime ({m})", expected.unwrap_or("class")))
             } else if m.contains(" in class file ") || m == "Truncated class file" {
@@ -632,7 +651,7 @@ impl ClassTable {
     fn build(&self, loader: LoaderId, cf: ClassFile, module: Option<&str>, hidden: bool) -> Result<&'static Class, LoadError> {
         let super_class = match &cf.super_name {
             Some(s) => {
-                let sc = self.load(loader, s)?;
+                let sc = self.load(loader, s).map_err(missing_is_no_class_def)?;
                 if sc.is_interface() {
                     return Err(LoadError::Incompatible(format!(
                         "class {} has interface {} as super class",
@@ -654,7 +673,7 @@ impl ClassTable {
         };
         let mut interfaces = Vec::with_capacity(cf.interfaces.len());
         for i in &cf.interfaces {
-            let ic = self.load(loader, i)?;
+            let ic = self.load(loader, i).map_err(missing_is_no_class_def)?;
             self.check_extends(loader, module, &cf.name, ic)?;
             if !ic.is_interface() {
                 return Err(LoadError::Incompatible(format!(

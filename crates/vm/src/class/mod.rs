@@ -351,7 +351,7 @@ pub struct Class {
     /// Module name for JDK classes ("java.base"), None for unnamed-module classes.
     pub module: Option<Box<str>>,
     /// Result of verification/linking, computed once.
-    pub linked: OnceLock<Result<(), String>>,
+    pub linked: OnceLock<Result<(), loader::LoadError>>,
     /// Hidden classes (lambda proxies) are not found by name.
     pub hidden: bool,
     /// For lambda proxy classes: the call-site binding behind it.

@@ -97,6 +97,7 @@ pub fn resolve_field(table: &ClassTable, from: &'static Class, index: u16) -> Re
     let (name, desc) = (r.name, r.descriptor);
     let c = load_from(table, from, r.class_name)?;
     let (holder, f) = find_field(c, name, desc).ok_or_else(|| err("java/lang/NoSuchFieldError", name.to_string()))?;
+    check_access(table, from, holder, f.access, || format!("field {}.{name}", holder.java_name()))?;
     check_api_access(from, holder, f.access, || format!("field {}.{name}", holder.java_name()))?;
     let rf = ResolvedField { holder, offset: f.offset, ty: f.ty, is_static: f.is_static(), volatile: f.is_volatile() };
     let _ = from.cp_cache[index as usize].set(Resolved::Field(rf));
@@ -116,6 +117,7 @@ pub fn resolve_field_if_loaded(table: &ClassTable, from: &'static Class, index: 
         return None;
     }
     let (holder, f) = find_field(c, r.name, r.descriptor)?;
+    check_access(table, from, holder, f.access, String::new).ok()?;
     if !crate::api::may_access(Some(from), holder, f.access) {
         return None;
     }
@@ -131,6 +133,61 @@ fn check_api_access(from: &Class, holder: &Class, access: u16, what: impl FnOnce
         return Ok(());
     }
     Err(err("java/lang/IllegalAccessError", format!("class {} tried to access {}", from.java_name(), what())))
+}
+
+/// Access control of a resolved field or method (JVMS §5.4.4): a member declared in `holder`
+/// with flags `access` must be accessible to `from`, or resolution fails with
+/// IllegalAccessError. Private members are accessible within a nest (`nest_host`). The JDK's
+/// own classes, hidden classes (lambda proxies, the JDK's spun classes) and reflection's
+/// accessors (MagicAccessorImpl) are not checked, as HotSpot trusts the latter.
+fn check_access(
+    table: &ClassTable,
+    from: &'static Class,
+    holder: &'static Class,
+    access: u16,
+    what: impl FnOnce() -> String,
+) -> Result<(), ResolveError> {
+    use classfile::access::{ACC_PRIVATE, ACC_PROTECTED, ACC_PUBLIC};
+    if access & ACC_PUBLIC != 0 || std::ptr::eq(from, holder) || !from.loader.is_app() && !from.loader.is_user() || from.hidden {
+        return Ok(());
+    }
+    if from.supers.iter().any(|s| &*s.name == "jdk/internal/reflect/MagicAccessorImpl") {
+        return Ok(());
+    }
+    let same_package = from.loader == holder.loader && from.package() == holder.package();
+    let ok = if access & ACC_PRIVATE != 0 {
+        std::ptr::eq(nest_host(table, from), nest_host(table, holder))
+    } else if access & ACC_PROTECTED != 0 {
+        same_package || from.supers.iter().any(|s| std::ptr::eq(*s, holder))
+    } else {
+        same_package
+    };
+    if ok {
+        return Ok(());
+    }
+    let kind = if access & ACC_PRIVATE != 0 {
+        "private "
+    } else if access & ACC_PROTECTED != 0 {
+        "protected "
+    } else {
+        ""
+    };
+    Err(err("java/lang/IllegalAccessError", format!("class {} tried to access {kind}{}", from.java_name(), what())))
+}
+
+/// The host of `c`'s nest (JVMS §5.4.4): the class its NestHost attribute names (class files
+/// of version 55 or later) if that class loads in the same run-time package and lists `c` in
+/// its NestMembers; otherwise `c` itself, as HotSpot decides it.
+pub fn nest_host(table: &ClassTable, c: &'static Class) -> &'static Class {
+    let Some(cf) = &c.file else { return c };
+    if cf.major_version < 55 {
+        return c;
+    }
+    let Some(name) = cf.nest_host.and_then(|i| cf.constant_pool.class_name(i)) else { return c };
+    let Ok(host) = table.load(c.loader, name) else { return c };
+    let Some(hf) = &host.file else { return c };
+    let listed = hf.major_version >= 55 && hf.nest_members.iter().any(|&i| hf.constant_pool.class_name(i) == Some(&*c.name));
+    if listed && host.loader == c.loader && host.package() == c.package() { host } else { c }
 }
 
 /// Field lookup: the class, its superinterfaces, then its superclass.
@@ -177,6 +234,7 @@ pub fn resolve_method(table: &ClassTable, from: &'static Class, index: u16) -> R
     let m = m.ok_or_else(|| {
         err("java/lang/NoSuchMethodError", format!("'{}'", pretty_method(c, r.name, r.descriptor)))
     })?;
+    check_access(table, from, m.class, m.access, || format!("method '{}'", pretty_method(m.class, &m.name, &m.descriptor)))?;
     check_api_access(from, m.class, m.access, || format!("method '{}'", pretty_method(m.class, &m.name, &m.descriptor)))?;
     let sig = table.sig_id(r.name, r.descriptor);
     let _ = from.cp_cache[index as usize].set(Resolved::Method { method: m, sig });

@@ -183,6 +183,17 @@ pub fn spin(t: &mut JThread, caller: &'static Class, b: &Bootstrap) -> JResult<&
     let (captured, iface_desc) = split_method_descriptor(b.site_desc);
     let iface_name = iface_desc.strip_prefix('L').and_then(|d| d.strip_suffix(';')).unwrap_or(iface_desc).to_string();
     let iface = t.load_class(caller.loader, &iface_name)?;
+    // The JDK's metafactory defines a hidden class implementing the interface, which links
+    // the interface; a linkage error there reaches the caller as an InternalError.
+    if t.link(iface).is_err() {
+        let cause = t.exception.take();
+        let text = cause
+            .and_then(|e| t.call_virtual(e, "toString", "()Ljava/lang/String;", &[]).ok())
+            .and_then(|s| t.opt_rust_string(s))
+            .unwrap_or_default();
+        t.exception = None;
+        return Err(t.throw_new("java/lang/InternalError", Some(&text)));
+    }
     let mut interfaces = vec![iface];
     let mut bridges: Vec<String> = Vec::new();
     let mut serial = None;

@@ -16,6 +16,7 @@
 //! static implementation methods directly ([`varhandle`]).
 
 pub mod callsite;
+pub mod checks;
 pub mod concat;
 pub mod handles;
 pub mod lambda;
@@ -87,6 +88,11 @@ fn bind(t: &mut JThread, caller: &'static Class, cp_index: u16) -> JResult<IndyB
     let Some(b) = decode_bootstrap(caller, cp_index) else {
         return Err(t.throw_new("java/lang/BootstrapMethodError", Some("malformed invokedynamic constant")));
     };
+    // An intrinsic runs only for what the JDK's bootstrap would accept; anything else is
+    // linked (and rejected) by the JDK's bootstrap method itself.
+    if !checks::intrinsic_applies(t, caller, &b)? {
+        return Ok(IndyBinding::CallSite);
+    }
     match (b.owner, b.name) {
         ("java/lang/invoke/LambdaMetafactory", "metafactory" | "altMetafactory") => {
             lambda::spin(t, caller, &b).map(IndyBinding::Lambda)

@@ -212,12 +212,34 @@ fn get_modifiers(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 fn get_declaring_class(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let c = reflected_class(t, a[0])?;
     let Some(ic) = inner_class_entry(c) else { return Ok(0) };
-    if ic.outer_class_info == 0 {
+    let cp = &c.file.as_ref().expect("file").constant_pool;
+    // The enclosing class: the member's outer class, or a local or anonymous class's
+    // EnclosingMethod class; as HotSpot, it must list `c` in its InnerClasses attribute too.
+    let member = ic.outer_class_info != 0;
+    let outer = if member {
+        cp.class_name(ic.outer_class_info)
+    } else {
+        c.file.as_ref().and_then(|f| f.enclosing_method).and_then(|(k, _)| cp.class_name(k))
+    };
+    let Some(outer) = outer else { return Ok(0) };
+    let oc = t.load_class(c.loader, outer)?;
+    let listed = oc.file.as_ref().is_some_and(|of| {
+        of.inner_classes.iter().any(|e| {
+            of.constant_pool.class_name(e.inner_class_info) == Some(&*c.name)
+                && if member {
+                    of.constant_pool.class_name(e.outer_class_info) == Some(&*oc.name)
+                } else {
+                    e.outer_class_info == 0
+                }
+        })
+    });
+    if !listed {
+        let msg = format!("{} and {} disagree on InnerClasses attribute", oc.java_name(), c.java_name());
+        return Err(t.throw_new("java/lang/IncompatibleClassChangeError", Some(&msg)));
+    }
+    if !member {
         return Ok(0);
     }
-    let cp = &c.file.as_ref().expect("file").constant_pool;
-    let Some(outer) = cp.class_name(ic.outer_class_info) else { return Ok(0) };
-    let oc = t.load_class(c.loader, outer)?;
     Ok(t.mirror(oc)?.slot())
 }
 

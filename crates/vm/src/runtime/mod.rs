@@ -390,16 +390,27 @@ impl JThread {
         Err(Thrown)
     }
 
-    /// Verifies `c` once (application classes only); a class of a user-defined loader first
-    /// has the classes it names loaded through its loader (see [`loading`]).
+    /// Verifies `c` once (application classes only), after its superclass and
+    /// superinterfaces; a class of a user-defined loader first has the classes it names loaded
+    /// through its loader (see [`loading`]).
     pub fn link(&mut self, c: &'static Class) -> JResult<()> {
+        if c.linked.get().is_none() {
+            // As HotSpot (JVMS §5.4), the superclass and the superinterfaces are linked first:
+            // a class whose interface has a broken default method fails to link with its error.
+            if let Some(s) = c.super_class {
+                self.link(s)?;
+            }
+            for &i in &c.interfaces {
+                self.link(i)?;
+            }
+        }
         self.load_references(c)?;
         let r = c.linked.get_or_init(|| crate::vm::verify(self.vm, c));
         match r {
             Ok(()) => Ok(()),
-            Err(msg) => {
-                let msg = msg.clone();
-                Err(self.throw_new("java/lang/VerifyError", Some(&msg)))
+            Err(e) => {
+                let (class, msg) = (e.java_class(), e.message().to_string());
+                Err(self.throw_new(class, Some(&msg)))
             }
         }
     }
