@@ -33,6 +33,12 @@ public class Hostile {
 
         /** The attacker reports that all its checks passed. */
         void done(int checks);
+
+        /** A read-only view of the victim's memory, derived through sub-ranges. */
+        ReadOnlyMemory share();
+
+        /** Revokes the memory behind every view `share` gave. */
+        void revokeShared();
     }
 
     static volatile int attackerChecks;
@@ -44,6 +50,17 @@ public class Hostile {
 
         public void done(int checks) {
             attackerChecks = checks;
+        }
+
+        private Memory shared = Memory.allocate(64);
+
+        public ReadOnlyMemory share() {
+            shared.setInt(0, 77);
+            return shared.subRange(0, 32).subRange(0, 16).readOnly();
+        }
+
+        public void revokeShared() {
+            shared = shared.revoke();
         }
     }
 
@@ -181,6 +198,10 @@ public class Hostile {
         refused("a Domain the VM did not make acts on nothing", blank::terminate, IllegalStateException.class);
         refused("... nor reads statistics", blank::stats, IllegalStateException.class);
         if (portal != null) {
+            ReadOnlyMemory crossed = portal.share();
+            check(crossed.getInt(0) == 77, "a view that crossed a portal reads the victim's memory");
+            portal.revokeShared();
+            refused("the victim's revoke reaches it", () -> crossed.getInt(0), RevokedMemoryException.class);
             refused("Unsafe.getLong on a portal", () -> u.getLong(portal, 8L), SecurityException.class);
             refused("Unsafe.allocateInstance of a portal class", () -> u.allocateInstance(portal.getClass()), SecurityException.class);
             refused("a serialization constructor of a portal class",
