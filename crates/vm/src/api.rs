@@ -57,7 +57,14 @@ pub fn in_module(c: &crate::class::Class) -> bool {
 /// program's class derived from an API class, whose inherited VM slot holds a memory view or
 /// a domain's or service's id). A program's subclass of an API exception holds none.
 pub fn is_api_class(c: &crate::class::Class) -> bool {
-    in_module(c) || (c.supers.iter().any(|s| in_module(s)) && !c.supers.iter().any(|s| &*s.name == "java/lang/Throwable"))
+    c.api
+}
+
+/// Whether a class of `module` with superclass `super_class` is an API class in the sense of
+/// [`is_api_class`] (decided once, when the class is made).
+pub fn makes_api_class(module: Option<&str>, super_class: Option<&crate::class::Class>) -> bool {
+    let throwable = |s: &crate::class::Class| &*s.name == "java/lang/Throwable" || s.supers.iter().any(|k| &*k.name == "java/lang/Throwable");
+    module == Some(MODULE) || super_class.is_some_and(|s| s.api && !throwable(s))
 }
 
 /// Whether code of class `caller` (None: a trusted lookup) may use a member with access flags

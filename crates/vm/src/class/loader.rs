@@ -720,6 +720,7 @@ impl ClassTable {
             lambda: None,
             array_of: OnceLock::new(),
             dims: 0,
+            api: crate::api::makes_api_class(module, super_class),
         };
         let c = self.publish(c);
         self.attach_methods(c);

@@ -362,6 +362,9 @@ pub struct Class {
     pub statics_size: u32,
     /// Nesting depth of array classes (0 for non-arrays).
     pub dims: u8,
+    /// Whether its instances and statics may hold capabilities (`crate::api::is_api_class`),
+    /// decided when the class is made: `Unsafe` checks it on every access.
+    pub api: bool,
 }
 
 impl std::fmt::Debug for Class {
@@ -399,6 +402,7 @@ impl Class {
             lambda: None,
             array_of: OnceLock::new(),
             dims: 0,
+            api: false,
         }
     }
 

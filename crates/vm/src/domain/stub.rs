@@ -87,6 +87,7 @@ fn spin(t: &JThread, base: &'static Class, loader: LoaderId, interfaces: &[&'sta
             ref_offsets: base.ref_offsets.clone(),
             module: base.module.clone(),
             hidden: true,
+            api: true,
             ..Class::bare(id, "", ClassKind::Instance, Some(base), 0)
         },
         |c| {

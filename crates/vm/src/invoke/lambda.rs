@@ -312,6 +312,7 @@ pub fn spin(t: &mut JThread, caller: &'static Class, b: &Bootstrap) -> JResult<&
             lambda: Some(Box::new(LambdaShape { captured: shape.clone(), captured_slots, serial })),
             array_of: OnceLock::new(),
             dims: 0,
+            api: false,
         },
         |c| {
             let mut ms: Vec<Method> = bodies
