@@ -7,8 +7,8 @@
 //! opens none: like `java.base`'s internals, the API's private fields, methods and
 //! constructors are closed to deep reflection (`setAccessible` throws
 //! `InaccessibleObjectException`, `privateLookupIn` is refused), and the VM refuses them to
-//! every other way in (bytecode, method handles, reflection: [`may_access`]; `Unsafe`:
-//! [`is_api_class`]).
+//! every other way in (bytecode, method handles, reflection: [`may_access`]; `Unsafe`: the
+//! classes [`makes_api_class`] marks, `Class::api`).
 //!
 //! Owns the embedded bytes and their lookup; defining the classes is the class table's job.
 
@@ -52,16 +52,11 @@ pub fn in_module(c: &crate::class::Class) -> bool {
     c.module.as_deref() == Some(MODULE)
 }
 
-/// Whether instances (and statics) of `c` may hold capabilities, so that `Unsafe` must never
-/// touch them: an API class, or a subclass of one that is not an exception (a portal stub, a
-/// program's class derived from an API class, whose inherited VM slot holds a memory view or
-/// a domain's or service's id). A program's subclass of an API exception holds none.
-pub fn is_api_class(c: &crate::class::Class) -> bool {
-    c.api
-}
-
-/// Whether a class of `module` with superclass `super_class` is an API class in the sense of
-/// [`is_api_class`] (decided once, when the class is made).
+/// Whether instances (and statics) of a class of `module` with superclass `super_class` may
+/// hold capabilities, so that `Unsafe` must never touch them (`Class::api`, decided once when
+/// the class is made): an API class, or a subclass of one that is not an exception (a portal
+/// stub, a program's class derived from an API class, whose inherited VM slot holds a memory
+/// view or a domain's or service's id). A program's subclass of an API exception holds none.
 pub fn makes_api_class(module: Option<&str>, super_class: Option<&crate::class::Class>) -> bool {
     let throwable = |s: &crate::class::Class| &*s.name == "java/lang/Throwable" || s.supers.iter().any(|k| &*k.name == "java/lang/Throwable");
     module == Some(MODULE) || super_class.is_some_and(|s| s.api && !throwable(s))

@@ -527,12 +527,7 @@ pub fn run_main<A: AsRef<[u8]>>(t: &mut JThread, main_class: &str, args: &[A]) -
     // The launcher's Class.getMethod links (verifies) the class before the main method is
     // looked at.
     if t.link(c).is_err() {
-        let e = t.exception.take();
-        let text = e
-            .and_then(|e| t.call_virtual(e, "toString", "()Ljava/lang/String;", &[]).ok())
-            .and_then(|s| t.opt_rust_string(s))
-            .unwrap_or_default();
-        t.exception = None;
+        let text = t.take_exception_text();
         return Err(LaunchError::Message(format!("Error: Unable to initialize main class {main_class}\nCaused by: {text}")));
     }
     let main = find_main(c, main_class)?;

@@ -362,7 +362,7 @@ pub struct Class {
     pub statics_size: u32,
     /// Nesting depth of array classes (0 for non-arrays).
     pub dims: u8,
-    /// Whether its instances and statics may hold capabilities (`crate::api::is_api_class`),
+    /// Whether its instances and statics may hold capabilities (`crate::api::makes_api_class`),
     /// decided when the class is made: `Unsafe` checks it on every access.
     pub api: bool,
 }

@@ -125,8 +125,8 @@ fn check_frozen(vm: &Vm, d: &Domain, (start, end): (usize, usize)) -> Result<(),
     if d.heap.has_large_objects() || d.heap.nursery_used() != 0 {
         return Err("the class library's heap has objects outside the old space".into());
     }
-    if d.native_memory.load(Ordering::Relaxed) != 0 {
-        return Err("the class library allocated native memory while booting".into());
+    if !d.native_blocks.lock().is_empty() {
+        return Err("the class library holds native memory it allocated while booting".into());
     }
     // A built-in loader may also be known by a user id it got before it was bound; only the
     // built-in ids are bound in copies.

@@ -138,7 +138,8 @@ pub struct Domain {
     /// Its limits with its creator's: what it and the domains it creates may use together.
     pub budget: Arc<budget::Budget>,
     /// Blocks of native memory its code allocated and has not freed (`Unsafe.allocateMemory`):
-    /// address to size, charged to the budget; freed when the domain is gone.
+    /// address to size, charged to the budget; freed when the domain is gone. A template that
+    /// holds any cannot be copied.
     pub native_blocks: Mutex<std::collections::BTreeMap<usize, usize>>,
     /// Whether its programs may use `sun.misc.Unsafe` unconfined (the launcher's domain and
     /// DomainZero, and created domains whose spec says so and whose creator is trusted); see
@@ -169,9 +170,6 @@ pub struct Domain {
     pub portals: Mutex<FxHashMap<usize, crate::domain::portal::PortalRef>>,
     /// Whether this is a domain template (see `image`): threads it starts are recorded, not run.
     pub template: bool,
-    /// Blocks of native memory its code allocated (`Unsafe.allocateMemory`): a template that
-    /// did cannot be copied.
-    pub native_memory: std::sync::atomic::AtomicU64,
     /// Java threads the class library started at boot (not counted by `limits.max_threads`);
     /// all of them (u32::MAX) until the boot is over.
     pub system_threads: AtomicU32,
@@ -332,7 +330,6 @@ impl Domain {
             end_cond: Condvar::new(),
             verdict: Mutex::new(None),
             template: false,
-            native_memory: Default::default(),
             system_threads: AtomicU32::new(u32::MAX),
             main_group: Mutex::new(None),
             exported: Mutex::new(FxHashMap::default()),

@@ -186,12 +186,7 @@ pub fn spin(t: &mut JThread, caller: &'static Class, b: &Bootstrap) -> JResult<&
     // The JDK's metafactory defines a hidden class implementing the interface, which links
     // the interface; a linkage error there reaches the caller as an InternalError.
     if t.link(iface).is_err() {
-        let cause = t.exception.take();
-        let text = cause
-            .and_then(|e| t.call_virtual(e, "toString", "()Ljava/lang/String;", &[]).ok())
-            .and_then(|s| t.opt_rust_string(s))
-            .unwrap_or_default();
-        t.exception = None;
+        let text = t.take_exception_text();
         return Err(t.throw_new("java/lang/InternalError", Some(&text)));
     }
     let mut interfaces = vec![iface];

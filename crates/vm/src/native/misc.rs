@@ -221,7 +221,6 @@ fn allocate_memory(t: &mut JThread, bytes: u64) -> JResult<u64> {
         t.domain.budget.release_off_heap(bytes);
         return Ok(0);
     }
-    t.domain.native_memory.fetch_add(1, Ordering::Relaxed);
     t.domain.native_blocks.lock().insert(addr, bytes as usize);
     Ok(addr as u64)
 }
@@ -578,7 +577,7 @@ fn guard_field(t: &mut JThread, c: &'static crate::class::Class, f: &crate::clas
 
 /// Refuses `Unsafe` use of API class `c`'s fields or instances (see [`guard_object`]).
 fn guard_class(t: &mut JThread, c: &'static crate::class::Class) -> JResult<()> {
-    if crate::api::is_api_class(c) {
+    if c.api {
         let msg = format!("Unsafe access to {} is not allowed", c.java_name());
         return Err(t.throw_new("java/lang/SecurityException", Some(&msg)));
     }

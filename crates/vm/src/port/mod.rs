@@ -217,17 +217,21 @@ pub fn signal_action(sig: i32) -> Result<SignalAction, i32> {
 pub enum SetSignal {
     Default,
     Ignore,
-    /// Call this handler, which must be async-signal-safe.
+    /// Call this handler, which must be async-signal-safe; the system calls it interrupts go
+    /// on (SA_RESTART).
     Call(extern "C" fn(libc::c_int)),
+    /// As `Call`, but an interrupted system call fails with EINTR (to wake a blocked thread).
+    Interrupt(extern "C" fn(libc::c_int)),
 }
 
-/// Sets what signal `sig` does (a handler gets SA_RESTART, so the system calls it interrupts
-/// go on). Err(errno) if the host refuses (SIGKILL, SIGSTOP, a bad number).
+/// Sets what signal `sig` does. Err(errno) if the host refuses (SIGKILL, SIGSTOP, a bad
+/// number).
 pub fn set_signal_action(sig: i32, to: SetSignal) -> Result<(), i32> {
-    let target = match to {
-        SetSignal::Default => libc::SIG_DFL,
-        SetSignal::Ignore => libc::SIG_IGN,
-        SetSignal::Call(h) => h as libc::sighandler_t,
+    let (target, flags) = match to {
+        SetSignal::Default => (libc::SIG_DFL, libc::SA_RESTART),
+        SetSignal::Ignore => (libc::SIG_IGN, libc::SA_RESTART),
+        SetSignal::Call(h) => (h as libc::sighandler_t, libc::SA_RESTART),
+        SetSignal::Interrupt(h) => (h as libc::sighandler_t, 0),
     };
     // SAFETY: a zeroed sigaction is a valid value (empty mask, no flags) that is then filled
     // in; a handler is an `extern "C" fn(c_int)` that `SetSignal::Call` requires to be
@@ -235,7 +239,7 @@ pub fn set_signal_action(sig: i32, to: SetSignal) -> Result<(), i32> {
     unsafe {
         let mut sa: libc::sigaction = std::mem::zeroed();
         sa.sa_sigaction = target;
-        sa.sa_flags = libc::SA_RESTART;
+        sa.sa_flags = flags;
         libc::sigemptyset(&mut sa.sa_mask);
         if libc::sigaction(sig, &sa, std::ptr::null_mut()) < 0 {
             return Err(std::io::Error::last_os_error().raw_os_error().unwrap_or(libc::EINVAL));
@@ -272,20 +276,7 @@ extern "C" fn on_wakeup_signal(_: libc::c_int) {}
 /// outcome).
 pub fn install_wakeup_signal() -> Result<(), i32> {
     static INSTALLED: std::sync::OnceLock<Result<(), i32>> = std::sync::OnceLock::new();
-    *INSTALLED.get_or_init(|| {
-        // SAFETY: a zeroed sigaction is a valid value (empty mask, no flags) that is then
-        // filled in; the handler is async-signal-safe (it does nothing).
-        unsafe {
-            let mut sa: libc::sigaction = std::mem::zeroed();
-            sa.sa_sigaction = on_wakeup_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
-            sa.sa_flags = 0;
-            libc::sigemptyset(&mut sa.sa_mask);
-            if libc::sigaction(wakeup_signal(), &sa, std::ptr::null_mut()) < 0 {
-                return Err(std::io::Error::last_os_error().raw_os_error().unwrap_or(libc::EINVAL));
-            }
-        }
-        Ok(())
-    })
+    *INSTALLED.get_or_init(|| set_signal_action(wakeup_signal(), SetSignal::Interrupt(on_wakeup_signal)))
 }
 
 /// A token naming the calling OS thread for [`wake_thread`]: its kernel thread id (never 0 or

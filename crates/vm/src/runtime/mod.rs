@@ -390,6 +390,18 @@ impl JThread {
         Err(Thrown)
     }
 
+    /// The pending exception's `toString()` (empty if it cannot be had), taking it: for
+    /// errors reported as text (the launcher's, an InternalError's message).
+    pub fn take_exception_text(&mut self) -> String {
+        let e = self.exception.take();
+        let text = e
+            .and_then(|e| self.call_virtual(e, "toString", "()Ljava/lang/String;", &[]).ok())
+            .and_then(|s| self.opt_rust_string(s))
+            .unwrap_or_default();
+        self.exception = None;
+        text
+    }
+
     /// Verifies `c` once (application classes only), after its superclass and
     /// superinterfaces; a class of a user-defined loader first has the classes it names loaded
     /// through its loader (see [`loading`]).

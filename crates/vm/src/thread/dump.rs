@@ -71,15 +71,8 @@ fn start_dispatcher() {
         return;
     }
     WAKE_FD.store(write_end, Ordering::Release);
-    // SAFETY: a zeroed sigaction is a valid value (empty mask, no flags) that is then filled
-    // in; the handler is an `extern "C" fn(c_int)` that only makes async-signal-safe calls.
-    unsafe {
-        let mut sa: libc::sigaction = std::mem::zeroed();
-        sa.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
-        sa.sa_flags = libc::SA_RESTART;
-        libc::sigemptyset(&mut sa.sa_mask);
-        libc::sigaction(libc::SIGQUIT, &sa, std::ptr::null_mut());
-    }
+    // `on_signal` only makes async-signal-safe calls. SIGQUIT can always be handled.
+    let _ = crate::port::set_signal_action(libc::SIGQUIT, crate::port::SetSignal::Call(on_signal));
 }
 
 /// Blocks or unblocks SIGQUIT in the calling thread.
