@@ -27,8 +27,12 @@ impl Utf8 {
 
     /// Builds an entry from a Rust string.
     pub fn from_text(text: &str) -> Utf8 {
-        let bytes = (!text.is_ascii() || text.contains('\0')).then(|| mutf8::encode_str(text).into_boxed_slice());
-        Utf8 { bytes, text: text.into() }
+        let bytes = (!text.is_ascii() || text.contains('\0'))
+            .then(|| mutf8::encode_str(text).into_boxed_slice());
+        Utf8 {
+            bytes,
+            text: text.into(),
+        }
     }
 
     /// The modified-UTF-8 bytes of the entry.

@@ -35,10 +35,10 @@ pub use model::{
     BootstrapMethod, ClassFile, Code, ExceptionHandler, FieldInfo, InnerClass, LocalVariable,
     MethodInfo, RecordComponent, StackMapFrame, VType,
 };
+pub use module_info::{ModuleExports, module_exports};
 pub use parse::{
     MAX_MAJOR_VERSION, MIN_MAJOR_VERSION, parse_stack_map_frames, parse_stack_map_table,
 };
-pub use module_info::{ModuleExports, module_exports};
 
 #[cfg(test)]
 mod tests;

@@ -60,13 +60,21 @@ fn exports_of(cp: &ConstantPool, data: &[u8]) -> Result<ModuleExports> {
     for _ in 0..r.u16()? {
         r.bytes(6)?;
     }
-    let mut out = ModuleExports { name, ..ModuleExports::default() };
+    let mut out = ModuleExports {
+        name,
+        ..ModuleExports::default()
+    };
     for _ in 0..r.u16()? {
         let package = named(cp, r.u16()?, |c| matches!(c, Constant::Package { .. }))?;
         let _flags = r.u16()?;
         let to = r.u16()?;
         r.bytes(2 * to as usize)?;
-        if to == 0 { &mut out.to_all } else { &mut out.qualified }.push(package);
+        if to == 0 {
+            &mut out.to_all
+        } else {
+            &mut out.qualified
+        }
+        .push(package);
     }
     Ok(out)
 }

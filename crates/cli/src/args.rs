@@ -54,13 +54,21 @@ pub enum Command {
     Help,
     /// `--api-jar`: print the path of the jxvm API jar (writing it out first).
     ApiJar,
-    Version { to_stdout: bool },
+    Version {
+        to_stdout: bool,
+    },
     /// Options java refuses after parsing: print these and exit 1.
-    Refuse { stdout: String, stderr: String },
+    Refuse {
+        stdout: String,
+        stderr: String,
+    },
     Run(Run),
     /// `--system FILE`: the domains of a system description, created from a launcher domain
     /// booted with `opts`.
-    System { opts: Options, domains: Vec<vm::domain::lifecycle::Spec> },
+    System {
+        opts: Options,
+        domains: Vec<vm::domain::lifecycle::Spec>,
+    },
 }
 
 /// Why a size option was refused (HotSpot's `ArgsRange`).
@@ -80,7 +88,9 @@ pub fn parse_size_in(s: &str, min: u64, max: u64) -> Result<u64, SizeError> {
         Some(h) => (h, 16),
         None => (s, 10),
     };
-    let end = digits.find(|c: char| !c.is_digit(radix)).unwrap_or(digits.len());
+    let end = digits
+        .find(|c: char| !c.is_digit(radix))
+        .unwrap_or(digits.len());
     if end == 0 {
         return Err(SizeError::Unreadable);
     }
@@ -105,7 +115,9 @@ pub fn parse_size_in(s: &str, min: u64, max: u64) -> Result<u64, SizeError> {
 
 /// Parses a size like `512m`, `2G`, `1024k` or `4096` (bytes).
 pub fn parse_size(s: &str) -> Option<usize> {
-    parse_size_in(s, 0, u64::MAX).ok().and_then(|n| usize::try_from(n).ok())
+    parse_size_in(s, 0, u64::MAX)
+        .ok()
+        .and_then(|n| usize::try_from(n).ok())
 }
 
 /// HotSpot's last two lines when it refuses its options.
@@ -115,7 +127,11 @@ const NOT_CREATED: &str = "Error: Could not create the Java Virtual Machine.\nEr
 /// message (`what`) on failure.
 fn size_option(a: &str, what: &str, min: u64, max: u64) -> Result<u64, String> {
     parse_size_in(&a[4..], min, max).map_err(|e| {
-        let range = if e == SizeError::TooBig { "The specified size exceeds the maximum representable size.\n" } else { "" };
+        let range = if e == SizeError::TooBig {
+            "The specified size exceeds the maximum representable size.\n"
+        } else {
+            ""
+        };
         format!("Invalid {what}: {a}\n{range}{NOT_CREATED}")
     })
 }
@@ -153,10 +169,17 @@ pub fn version_text() -> String {
             let r = std::fs::read_to_string(h.join("release")).unwrap_or_default();
             let get = |k: &str| {
                 r.lines()
-                    .find_map(|l| l.strip_prefix(&format!("{k}=")).map(|v| v.trim_matches('"').to_string()))
+                    .find_map(|l| {
+                        l.strip_prefix(&format!("{k}="))
+                            .map(|v| v.trim_matches('"').to_string())
+                    })
                     .unwrap_or_default()
             };
-            (get("JAVA_VERSION"), get("JAVA_VERSION_DATE"), get("JAVA_RUNTIME_VERSION"))
+            (
+                get("JAVA_VERSION"),
+                get("JAVA_VERSION_DATE"),
+                get("JAVA_RUNTIME_VERSION"),
+            )
         }
         Err(_) => ("17".into(), String::new(), String::new()),
     };
@@ -169,8 +192,16 @@ pub fn version_text() -> String {
 /// Parses java's command line. Options are read as text (bytes that are not UTF-8 replaced);
 /// the program's arguments stay bytes, for the VM to decode in the platform's encoding.
 pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
-    let argv: Vec<String> = raw.iter().map(|a| a.to_string_lossy().into_owned()).collect();
-    let bytes = |from: usize| raw[from.min(raw.len())..].iter().map(|a| a.as_bytes().to_vec()).collect::<Vec<_>>();
+    let argv: Vec<String> = raw
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let bytes = |from: usize| {
+        raw[from.min(raw.len())..]
+            .iter()
+            .map(|a| a.as_bytes().to_vec())
+            .collect::<Vec<_>>()
+    };
     let mut classpath: Option<String> = None;
     let mut props: Vec<(String, String)> = Vec::new();
     let mut xmx = None;
@@ -191,17 +222,29 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
         match a {
             "-cp" | "-classpath" | "--class-path" => {
                 i += 1;
-                classpath = Some(argv.get(i).ok_or_else(|| format!("Error: {a} requires class path specification"))?.clone());
+                classpath = Some(
+                    argv.get(i)
+                        .ok_or_else(|| format!("Error: {a} requires class path specification"))?
+                        .clone(),
+                );
             }
             "-jar" => {
                 i += 1;
-                jar = Some(argv.get(i).ok_or("Error: -jar requires jar file specification")?.clone());
+                jar = Some(
+                    argv.get(i)
+                        .ok_or("Error: -jar requires jar file specification")?
+                        .clone(),
+                );
                 i += 1;
                 break;
             }
             "--system" => {
                 i += 1;
-                system = Some(argv.get(i).ok_or("Error: --system requires a system description file")?.clone());
+                system = Some(
+                    argv.get(i)
+                        .ok_or("Error: --system requires a system description file")?
+                        .clone(),
+                );
                 i += 1;
                 break;
             }
@@ -213,7 +256,9 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
                 verify = false;
                 vm_args.push(a.to_string());
             }
-            "-server" | "-client" | "-Xint" | "-Xshare:auto" | "-Xshare:off" | "-Xbatch" => vm_args.push(a.to_string()),
+            "-server" | "-client" | "-Xint" | "-Xshare:auto" | "-Xshare:off" | "-Xbatch" => {
+                vm_args.push(a.to_string())
+            }
             _ if a.starts_with("-D") => {
                 let kv = &a[2..];
                 let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
@@ -233,7 +278,12 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
                 vm_args.push(a.to_string());
             }
             _ if a.starts_with("-Xmn") => {
-                xmn = Some(size_option(a, "initial young generation size", 1, u64::MAX)?);
+                xmn = Some(size_option(
+                    a,
+                    "initial young generation size",
+                    1,
+                    u64::MAX,
+                )?);
                 vm_args.push(a.to_string());
             }
             _ if a.starts_with("-Xss") => {
@@ -252,27 +302,51 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
                 gc_verify = true;
                 vm_args.push(a.to_string());
             }
-            _ if a.starts_with("-verbose") || a.starts_with("-Xlog") || a.starts_with("-XX:") || a.starts_with("-ea") || a.starts_with("-da") || a.starts_with("-esa") || a.starts_with("-dsa") => {
+            _ if a.starts_with("-verbose")
+                || a.starts_with("-Xlog")
+                || a.starts_with("-XX:")
+                || a.starts_with("-ea")
+                || a.starts_with("-da")
+                || a.starts_with("-esa")
+                || a.starts_with("-dsa") =>
+            {
                 vm_args.push(a.to_string());
             }
-            _ => return Err(format!("Unrecognized option: {a}\nError: Could not create the Java Virtual Machine.\nError: A fatal exception has occurred. Program will exit.")),
+            _ => {
+                return Err(format!(
+                    "Unrecognized option: {a}\nError: Could not create the Java Virtual Machine.\nError: A fatal exception has occurred. Program will exit."
+                ));
+            }
         }
         i += 1;
     }
     // HotSpot's later checks, in its order: flag ranges, thread stacks, then the heap.
     if let Some(n) = xmn.filter(|&n| n > MAX_XMN) {
-        return Err(format!("NewSize ({n}) must be less than ergonomic maximum value\n{NOT_CREATED}"));
+        return Err(format!(
+            "NewSize ({n}) must be less than ergonomic maximum value\n{NOT_CREATED}"
+        ));
     }
     if xss.is_some_and(|n| n.div_ceil(1 << 10) << 10 < MIN_XSS) {
         // HotSpot prints this one on stdout.
-        let stdout = format!("\nThe Java thread stack size specified is too small. Specify at least {}k\n", MIN_XSS >> 10);
-        return Ok(Command::Refuse { stdout, stderr: format!("{NOT_CREATED}\n") });
+        let stdout = format!(
+            "\nThe Java thread stack size specified is too small. Specify at least {}k\n",
+            MIN_XSS >> 10
+        );
+        return Ok(Command::Refuse {
+            stdout,
+            stderr: format!("{NOT_CREATED}\n"),
+        });
     }
     if xms.is_some_and(|n| n < 1 << 20) {
         return Ok(vm_init_error("Too small initial heap"));
     }
     // Sizes past the address space are refused when the heap is reserved.
-    let (xmx, xms, xmn, xss) = (xmx.map(clamp_size), xms.map(clamp_size), xmn.map(clamp_size), xss.map(clamp_size));
+    let (xmx, xms, xmn, xss) = (
+        xmx.map(clamp_size),
+        xms.map(clamp_size),
+        xmn.map(clamp_size),
+        xss.map(clamp_size),
+    );
     let java_home = find_java_home()?;
     let mut opts = Options::new(java_home);
     if let Some(x) = xmx {
@@ -291,7 +365,9 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
         return Ok(vm_init_error("Too small maximum heap"));
     }
     if opts.initial_heap > opts.max_heap {
-        return Ok(vm_init_error("Initial heap size set to a larger value than the maximum heap size"));
+        return Ok(vm_init_error(
+            "Initial heap size set to a larger value than the maximum heap size",
+        ));
     }
     opts.young_heap = xmn;
     if let Some(x) = xss {
@@ -305,7 +381,9 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
     opts.vm_args = vm_args;
     if let Some(file) = system {
         if let Some(extra) = argv.get(i) {
-            return Err(format!("Error: unexpected argument {extra} after --system {file}"));
+            return Err(format!(
+                "Error: unexpected argument {extra} after --system {file}"
+            ));
         }
         let domains = crate::system::load(std::path::Path::new(&file))?;
         opts.classpath = classpath.unwrap_or_else(|| ".".into());
@@ -315,22 +393,34 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
     let (main_class, args) = if let Some(jar) = jar {
         let main = jar_main_class(&jar)?;
         opts.classpath = jar.clone();
-        opts.java_command = std::iter::once(jar).chain(argv[i..].iter().cloned()).collect::<Vec<_>>().join(" ");
+        opts.java_command = std::iter::once(jar)
+            .chain(argv[i..].iter().cloned())
+            .collect::<Vec<_>>()
+            .join(" ");
         (main, bytes(i))
     } else {
         let Some(main) = argv.get(i) else {
             return Err(USAGE.to_string());
         };
-        opts.classpath = classpath.or_else(|| std::env::var("CLASSPATH").ok()).unwrap_or_else(|| ".".into());
+        opts.classpath = classpath
+            .or_else(|| std::env::var("CLASSPATH").ok())
+            .unwrap_or_else(|| ".".into());
         opts.java_command = argv[i..].join(" ");
         (main.clone(), bytes(i + 1))
     };
-    Ok(Command::Run(Run { opts, main_class, args }))
+    Ok(Command::Run(Run {
+        opts,
+        main_class,
+        args,
+    }))
 }
 
 /// HotSpot's `vm_exit_during_initialization`, which prints on stdout.
 fn vm_init_error(why: &str) -> Command {
-    Command::Refuse { stdout: format!("Error occurred during initialization of VM\n{why}\n"), stderr: String::new() }
+    Command::Refuse {
+        stdout: format!("Error occurred during initialization of VM\n{why}\n"),
+        stderr: String::new(),
+    }
 }
 
 fn clamp_size(n: u64) -> usize {
@@ -347,14 +437,19 @@ fn jar_main_class(jar: &str) -> Result<String, String> {
     if opened.is_err() || std::path::Path::new(jar).is_dir() {
         return Err(format!("Error: Unable to access jarfile {jar}"));
     }
-    let manifest = vm::class::loader::ClassPathEntry::open(jar).and_then(|e| e.read("META-INF/MANIFEST.MF"));
+    let manifest =
+        vm::class::loader::ClassPathEntry::open(jar).and_then(|e| e.read("META-INF/MANIFEST.MF"));
     let Some(manifest) = manifest.filter(|m| launcher_accepts(m)) else {
         return Err(format!("Error: Invalid or corrupt jarfile {jar}"));
     };
     let Ok(manifest) = Manifest::parse(&manifest) else {
-        return Err(format!("Error: An unexpected error occurred while trying to open file {jar}"));
+        return Err(format!(
+            "Error: An unexpected error occurred while trying to open file {jar}"
+        ));
     };
-    let main = manifest.main_attribute("Main-Class").ok_or_else(|| format!("no main manifest attribute, in {jar}"))?;
+    let main = manifest
+        .main_attribute("Main-Class")
+        .ok_or_else(|| format!("no main manifest attribute, in {jar}"))?;
     Ok(main.trim_matches(|c: char| c <= ' ').replace('/', "."))
 }
 

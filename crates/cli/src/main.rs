@@ -52,14 +52,19 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         }
         Command::Run(run) => on_main_thread(run.opts.stack_size, move || launch(run)),
-        Command::System { opts, domains } => on_main_thread(opts.stack_size, move || launch_system(opts, domains)),
+        Command::System { opts, domains } => {
+            on_main_thread(opts.stack_size, move || launch_system(opts, domains))
+        }
     }
 }
 
 /// Runs the launcher on a thread with a stack big enough for deep Java recursion.
 fn on_main_thread(stack_size: usize, launcher: impl FnOnce() -> u8 + Send + 'static) -> ExitCode {
     let stack = stack_size.saturating_mul(64).clamp(512 << 20, 4 << 30);
-    let h = std::thread::Builder::new().name("main".into()).stack_size(stack).spawn(launcher);
+    let h = std::thread::Builder::new()
+        .name("main".into())
+        .stack_size(stack)
+        .spawn(launcher);
     match h.map(|h| h.join()) {
         Ok(Ok(code)) => ExitCode::from(code),
         _ => {
@@ -73,11 +78,15 @@ fn on_main_thread(stack_size: usize, launcher: impl FnOnce() -> u8 + Send + 'sta
 /// stdout).
 fn start_vm(opts: vm::vm::Options) -> Option<Box<JThread>> {
     let started = vm::vm::Vm::create(opts).and_then(vm::vm::boot);
-    started.map_err(|e| println!("Error occurred during initialization of VM\n{e}")).ok()
+    started
+        .map_err(|e| println!("Error occurred during initialization of VM\n{e}"))
+        .ok()
 }
 
 fn launch(run: args::Run) -> u8 {
-    let Some(mut t) = start_vm(run.opts) else { return 1 };
+    let Some(mut t) = start_vm(run.opts) else {
+        return 1;
+    };
     let code = match vm::vm::run_main(&mut t, &run.main_class, &run.args) {
         Ok(()) => 0,
         // After an uncaught exception java waits for the other threads first.
@@ -100,7 +109,9 @@ fn launch(run: args::Run) -> u8 {
 /// their components, and exits 1 if a domain could not be created, a component failed, or a
 /// domain was terminated (each reported on stderr in one line).
 fn launch_system(opts: vm::vm::Options, specs: Vec<Spec>) -> u8 {
-    let Some(mut t) = start_vm(opts) else { return 1 };
+    let Some(mut t) = start_vm(opts) else {
+        return 1;
+    };
     let vm = t.vm;
     let mut created = Vec::with_capacity(specs.len());
     let mut code = 0;
@@ -148,6 +159,10 @@ fn wait_for_program(t: &mut JThread) {
 fn shut_down(t: &mut JThread) {
     vm::vm::shutdown(t);
     if std::env::var_os("JXVM_STATS").is_some() {
-        eprintln!("[stats] classes={} heap_used={}KB", t.vm.classes.class_count(), t.domain.heap.used() / 1024);
+        eprintln!(
+            "[stats] classes={} heap_used={}KB",
+            t.vm.classes.class_count(),
+            t.domain.heap.used() / 1024
+        );
     }
 }

@@ -65,7 +65,12 @@ enum Amount {
 
 /// Reads the system description at `path` into one spec per domain, in file order.
 pub fn load(path: &Path) -> Result<Vec<Spec>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("Error: cannot read system description {}: {e}", path.display()))?;
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        format!(
+            "Error: cannot read system description {}: {e}",
+            path.display()
+        )
+    })?;
     let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
     parse(&text, &base).map_err(|e| format!("Error: system description {}: {e}", path.display()))
 }
@@ -75,7 +80,10 @@ fn parse(text: &str, base: &Path) -> Result<Vec<Spec>, String> {
     let file: SystemFile = toml::from_str(text).map_err(|e| {
         let message = e.message().trim().replace('\n', "; ");
         match e.span() {
-            Some(span) => format!("line {}: {message}", text[..span.start.min(text.len())].lines().count().max(1)),
+            Some(span) => format!(
+                "line {}: {message}",
+                text[..span.start.min(text.len())].lines().count().max(1)
+            ),
             None => message,
         }
     })?;
@@ -100,36 +108,83 @@ fn domain_spec(d: DomainEntry, base: &Path) -> Result<Spec, String> {
     }
     let err = |what: String| format!("domain {name}: {what}");
     if d.component.is_empty() {
-        return Err(err("no component (add a [[domain.component]] table with a main class)".into()));
+        return Err(err(
+            "no component (add a [[domain.component]] table with a main class)".into(),
+        ));
     }
     if d.class_path.is_empty() {
         return Err(err("empty class-path".into()));
     }
-    let class_path = d.class_path.iter().map(|e| resolve(e, base)).collect::<Result<Vec<_>, _>>().map_err(err)?;
+    let class_path = d
+        .class_path
+        .iter()
+        .map(|e| resolve(e, base))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(err)?;
     let components = d
         .component
         .into_iter()
-        .map(|c| if c.main.is_empty() { Err(err("a component has no main class".into())) } else { Ok(Component { main_class: c.main, args: c.args }) })
+        .map(|c| {
+            if c.main.is_empty() {
+                Err(err("a component has no main class".into()))
+            } else {
+                Ok(Component {
+                    main_class: c.main,
+                    args: c.args,
+                })
+            }
+        })
         .collect::<Result<Vec<_>, _>>()?;
-    let heap_bytes = d.heap_limit.map(|a| bytes(&a)).transpose().map_err(|e| err(format!("heap-limit: {e}")))?.unwrap_or(0);
-    let off_heap_bytes = d.off_heap_limit.map(|a| bytes(&a)).transpose().map_err(|e| err(format!("off-heap-limit: {e}")))?.unwrap_or(0);
-    let cpu_millis = d.cpu_time_limit.map(|a| millis(&a)).transpose().map_err(|e| err(format!("cpu-time-limit: {e}")))?.unwrap_or(0);
+    let heap_bytes = d
+        .heap_limit
+        .map(|a| bytes(&a))
+        .transpose()
+        .map_err(|e| err(format!("heap-limit: {e}")))?
+        .unwrap_or(0);
+    let off_heap_bytes = d
+        .off_heap_limit
+        .map(|a| bytes(&a))
+        .transpose()
+        .map_err(|e| err(format!("off-heap-limit: {e}")))?
+        .unwrap_or(0);
+    let cpu_millis = d
+        .cpu_time_limit
+        .map(|a| millis(&a))
+        .transpose()
+        .map_err(|e| err(format!("cpu-time-limit: {e}")))?
+        .unwrap_or(0);
     let max_threads = match d.max_threads {
         Some(0) => return Err(err("max-threads must be positive".into())),
         n => n.unwrap_or(0),
     };
-    let limits = Limits { heap_bytes, off_heap_bytes, cpu_nanos: cpu_millis.saturating_mul(1_000_000), max_threads };
-    Ok(Spec { name, class_path, components, limits, parent: None, trusted: d.trusted })
+    let limits = Limits {
+        heap_bytes,
+        off_heap_bytes,
+        cpu_nanos: cpu_millis.saturating_mul(1_000_000),
+        max_threads,
+    };
+    Ok(Spec {
+        name,
+        class_path,
+        components,
+        limits,
+        parent: None,
+        trusted: d.trusted,
+    })
 }
 
 /// A class path entry, made absolute against the description's directory.
 fn resolve(entry: &str, base: &Path) -> Result<String, String> {
     if entry.is_empty() || entry.contains(':') {
-        return Err(format!("bad class-path entry {entry:?} (give one directory or jar per entry)"));
+        return Err(format!(
+            "bad class-path entry {entry:?} (give one directory or jar per entry)"
+        ));
     }
     let p = PathBuf::from(entry);
     let p = if p.is_absolute() { p } else { base.join(p) };
-    p.into_os_string().into_string().map_err(|_| format!("class-path entry {entry:?} is not UTF-8"))
+    p.into_os_string()
+        .into_string()
+        .map_err(|_| format!("class-path entry {entry:?} is not UTF-8"))
 }
 
 /// A positive size in bytes: a number, or a string like "64m".
@@ -138,7 +193,12 @@ fn bytes(a: &Amount) -> Result<u64, String> {
         Amount::Number(n) => u64::try_from(*n).ok(),
         Amount::Text(s) => crate::args::parse_size(s.trim()).map(|n| n as u64),
     };
-    n.filter(|&n| n > 0).ok_or_else(|| format!("expected a positive size like 67108864 or \"64m\", found {}", shown(a)))
+    n.filter(|&n| n > 0).ok_or_else(|| {
+        format!(
+            "expected a positive size like 67108864 or \"64m\", found {}",
+            shown(a)
+        )
+    })
 }
 
 /// A positive duration in milliseconds: a number, or a string like "500ms", "10s", "2min".
@@ -154,10 +214,18 @@ fn millis(a: &Amount) -> Result<u64, String> {
                 "min" => Some(60_000),
                 _ => None,
             };
-            num.parse::<u64>().ok().zip(mult).and_then(|(n, m)| n.checked_mul(m))
+            num.parse::<u64>()
+                .ok()
+                .zip(mult)
+                .and_then(|(n, m)| n.checked_mul(m))
         }
     };
-    n.filter(|&n| n > 0).ok_or_else(|| format!("expected a positive duration like 500 or \"10s\", found {}", shown(a)))
+    n.filter(|&n| n > 0).ok_or_else(|| {
+        format!(
+            "expected a positive duration like 500 or \"10s\", found {}",
+            shown(a)
+        )
+    })
 }
 
 fn shown(a: &Amount) -> String {
@@ -216,7 +284,13 @@ mod tests {
         assert_eq!(kv.limits.off_heap_bytes, 16 << 20);
         assert_eq!(kv.limits.cpu_nanos, 10_000_000_000);
         assert_eq!(kv.limits.max_threads, 8);
-        assert_eq!(kv.components, [Component { main_class: "kv.Server".into(), args: vec![] }]);
+        assert_eq!(
+            kv.components,
+            [Component {
+                main_class: "kv.Server".into(),
+                args: vec![]
+            }]
+        );
         let c = &specs[1];
         assert_eq!(c.limits.cpu_nanos, 250_000_000);
         assert_eq!(c.limits.heap_bytes, 0, "no limit given: the default");
@@ -228,24 +302,69 @@ mod tests {
     fn bad_descriptions_are_refused_with_the_reason() {
         let cases: &[(&str, &str)] = &[
             ("", "no domain"),
-            ("[[domain]]\nname = \"a\"\nclass-path = [\"c\"]\n", "domain a: no component"),
-            ("[[domain]]\nname = \"a\"\nclass-path = [\"c\"]\nheap = 3\n[[domain.component]]\nmain = \"M\"\n", "unknown field `heap`"),
-            ("[[domain]]\nname = \"\"\nclass-path = [\"c\"]\n[[domain.component]]\nmain = \"M\"\n", "empty name"),
-            ("[[domain]]\nclass-path = [\"c\"]\n[[domain.component]]\nmain = \"M\"\n", "missing field `name`"),
-            ("[[domain]]\nname = \"a\"\nclass-path = [\"c:d\"]\n[[domain.component]]\nmain = \"M\"\n", "bad class-path entry"),
-            ("[[domain]]\nname = \"a\"\nclass-path = []\n[[domain.component]]\nmain = \"M\"\n", "empty class-path"),
-            ("[[domain]]\nname = \"a\"\nclass-path = [\"c\"]\nheap-limit = \"lots\"\n[[domain.component]]\nmain = \"M\"\n", "heap-limit: expected a positive size"),
-            ("[[domain]]\nname = \"a\"\nclass-path = [\"c\"]\noff-heap-limit = 0\n[[domain.component]]\nmain = \"M\"\n", "off-heap-limit: expected a positive size"),
-            ("[[domain]]\nname = \"a\"\nclass-path = [\"c\"]\ncpu-time-limit = -5\n[[domain.component]]\nmain = \"M\"\n", "cpu-time-limit: expected a positive duration"),
-            ("[[domain]]\nname = \"a\"\nclass-path = [\"c\"]\ncpu-time-limit = \"3 fortnights\"\n[[domain.component]]\nmain = \"M\"\n", "cpu-time-limit"),
-            ("[[domain]]\nname = \"a\"\nclass-path = [\"c\"]\nmax-threads = 0\n[[domain.component]]\nmain = \"M\"\n", "max-threads must be positive"),
-            ("[[domain]]\nname = \"a\"\nclass-path = [\"c\"]\n[[domain.component]]\nmain = \"\"\n", "no main class"),
-            ("[[domain]]\nname = \"a\"\nclass-path = [\"c\"]\n[[domain.component]]\nmain = \"M\"\n[[domain]]\nname = \"a\"\nclass-path = [\"c\"]\n[[domain.component]]\nmain = \"M\"\n", "two domains are named a"),
-            ("[[domain]]\nname = \"a\"\n\nclass-path = [\"c\"\n", "line 4"),
+            (
+                "[[domain]]\nname = \"a\"\nclass-path = [\"c\"]\n",
+                "domain a: no component",
+            ),
+            (
+                "[[domain]]\nname = \"a\"\nclass-path = [\"c\"]\nheap = 3\n[[domain.component]]\nmain = \"M\"\n",
+                "unknown field `heap`",
+            ),
+            (
+                "[[domain]]\nname = \"\"\nclass-path = [\"c\"]\n[[domain.component]]\nmain = \"M\"\n",
+                "empty name",
+            ),
+            (
+                "[[domain]]\nclass-path = [\"c\"]\n[[domain.component]]\nmain = \"M\"\n",
+                "missing field `name`",
+            ),
+            (
+                "[[domain]]\nname = \"a\"\nclass-path = [\"c:d\"]\n[[domain.component]]\nmain = \"M\"\n",
+                "bad class-path entry",
+            ),
+            (
+                "[[domain]]\nname = \"a\"\nclass-path = []\n[[domain.component]]\nmain = \"M\"\n",
+                "empty class-path",
+            ),
+            (
+                "[[domain]]\nname = \"a\"\nclass-path = [\"c\"]\nheap-limit = \"lots\"\n[[domain.component]]\nmain = \"M\"\n",
+                "heap-limit: expected a positive size",
+            ),
+            (
+                "[[domain]]\nname = \"a\"\nclass-path = [\"c\"]\noff-heap-limit = 0\n[[domain.component]]\nmain = \"M\"\n",
+                "off-heap-limit: expected a positive size",
+            ),
+            (
+                "[[domain]]\nname = \"a\"\nclass-path = [\"c\"]\ncpu-time-limit = -5\n[[domain.component]]\nmain = \"M\"\n",
+                "cpu-time-limit: expected a positive duration",
+            ),
+            (
+                "[[domain]]\nname = \"a\"\nclass-path = [\"c\"]\ncpu-time-limit = \"3 fortnights\"\n[[domain.component]]\nmain = \"M\"\n",
+                "cpu-time-limit",
+            ),
+            (
+                "[[domain]]\nname = \"a\"\nclass-path = [\"c\"]\nmax-threads = 0\n[[domain.component]]\nmain = \"M\"\n",
+                "max-threads must be positive",
+            ),
+            (
+                "[[domain]]\nname = \"a\"\nclass-path = [\"c\"]\n[[domain.component]]\nmain = \"\"\n",
+                "no main class",
+            ),
+            (
+                "[[domain]]\nname = \"a\"\nclass-path = [\"c\"]\n[[domain.component]]\nmain = \"M\"\n[[domain]]\nname = \"a\"\nclass-path = [\"c\"]\n[[domain.component]]\nmain = \"M\"\n",
+                "two domains are named a",
+            ),
+            (
+                "[[domain]]\nname = \"a\"\n\nclass-path = [\"c\"\n",
+                "line 4",
+            ),
         ];
         for (text, want) in cases {
             let e = parse_err(text);
-            assert!(e.contains(want), "{text:?}: error {e:?} does not say {want:?}");
+            assert!(
+                e.contains(want),
+                "{text:?}: error {e:?} does not say {want:?}"
+            );
             assert!(!e.contains('\n'), "one line: {e:?}");
         }
     }

@@ -18,9 +18,19 @@ fn compile(name: &str) -> PathBuf {
 
 /// Runs a compiled program; returns its stdout after checking it exited 0 with no failure.
 fn run(dir: &Path, name: &str, env: &[(&str, &str)]) -> String {
-    let out = jxvm().arg("-cp").arg(dir).arg(name).envs(env.iter().copied()).output().unwrap();
+    let out = jxvm()
+        .arg("-cp")
+        .arg(dir)
+        .arg(name)
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(out.status.success(), "{name} failed:\n{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{name} failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(!stdout.contains("FAILED"), "{name}:\n{stdout}");
     stdout
 }
@@ -30,8 +40,15 @@ fn the_api_jar_is_a_jar_of_the_api_classes() {
     let jar = api_jar();
     let bytes = std::fs::read(&jar).unwrap();
     assert_eq!(&bytes[..2], b"PK", "{} is not a zip", jar.display());
-    for class in ["jx/memory/Memory.class", "jx/memory/ReadOnlyMemory.class", "jx/memory/RevokedMemoryException.class"] {
-        assert!(bytes.windows(class.len()).any(|w| w == class.as_bytes()), "{class} missing");
+    for class in [
+        "jx/memory/Memory.class",
+        "jx/memory/ReadOnlyMemory.class",
+        "jx/memory/RevokedMemoryException.class",
+    ] {
+        assert!(
+            bytes.windows(class.len()).any(|w| w == class.as_bytes()),
+            "{class} missing"
+        );
     }
     assert_eq!(api_jar(), jar, "the same path every time");
 }
@@ -64,13 +81,17 @@ fn memory_objects() {
     for env in PLAIN_AND_STRESSED {
         let out = run(&dir, "MemoryObjects", env);
         for line in MEMORY_CHECKS {
-            assert!(out.lines().any(|l| l == *line), "missing `{line}` in:\n{out}");
+            assert!(
+                out.lines().any(|l| l == *line),
+                "missing `{line}` in:\n{out}"
+            );
         }
     }
 }
 
 /// Each program runs plainly and with the collector under stress and verification.
-const PLAIN_AND_STRESSED: [&[(&str, &str)]; 2] = [&[], &[("JXVM_GC_STRESS", "1"), ("JXVM_GC_VERIFY", "1")]];
+const PLAIN_AND_STRESSED: [&[(&str, &str)]; 2] =
+    [&[], &[("JXVM_GC_STRESS", "1"), ("JXVM_GC_VERIFY", "1")]];
 
 /// Checks that each of `lines` is among the `ok` lines `oks` of output `out`.
 fn assert_has(oks: &[&str], out: &str, lines: &[&str]) {
@@ -82,7 +103,11 @@ fn assert_has(oks: &[&str], out: &str, lines: &[&str]) {
 /// Every `ok` line a self-checking program printed, after checking it printed `expected` of them.
 fn checks(out: &str, expected: usize) -> Vec<&str> {
     let oks: Vec<&str> = out.lines().filter(|l| l.starts_with("ok ")).collect();
-    assert_eq!(oks.len(), expected, "expected {expected} checks, got:\n{out}");
+    assert_eq!(
+        oks.len(),
+        expected,
+        "expected {expected} checks, got:\n{out}"
+    );
     oks
 }
 
@@ -92,14 +117,24 @@ fn domains_isolate_limit_and_terminate() {
     let out = run(&dir, "Domains", &[]);
     let oks = checks(&out, 21);
     assert!(oks.contains(&"ok statics are per domain"), "{out}");
-    assert!(oks.contains(&"ok a runaway loop is stopped past its CPU-time limit"), "{out}");
-    assert!(out.contains("threads refused: 3"), "max 3 threads: main and two more\n{out}");
+    assert!(
+        oks.contains(&"ok a runaway loop is stopped past its CPU-time limit"),
+        "{out}"
+    );
+    assert!(
+        out.contains("threads refused: 3"),
+        "max 3 threads: main and two more\n{out}"
+    );
 }
 
 #[test]
 fn domains_under_collector_stress() {
     let dir = compile("Domains");
-    let out = run(&dir, "Domains", &[("JXVM_GC_STRESS", "1"), ("JXVM_GC_VERIFY", "1")]);
+    let out = run(
+        &dir,
+        "Domains",
+        &[("JXVM_GC_STRESS", "1"), ("JXVM_GC_VERIFY", "1")],
+    );
     checks(&out, 21);
 }
 
@@ -109,7 +144,10 @@ fn portals_copy_pass_by_reference_and_fail_cleanly() {
     for env in PLAIN_AND_STRESSED {
         let out = run(&dir, "Portals", env);
         let oks = checks(&out, 27);
-        assert!(oks.contains(&"ok a Portal object becomes a service and comes home as itself"), "{out}");
+        assert!(
+            oks.contains(&"ok a Portal object becomes a service and comes home as itself"),
+            "{out}"
+        );
     }
 }
 
@@ -121,7 +159,10 @@ fn termination_stops_threads_blocked_in_system_calls() {
     let dir = compile("BlockedIo");
     let out = run(&dir, "BlockedIo", &[]);
     let oks = checks(&out, 13);
-    assert!(oks.contains(&"ok fifo-read: terminated while blocked in a system call"), "{out}");
+    assert!(
+        oks.contains(&"ok fifo-read: terminated while blocked in a system call"),
+        "{out}"
+    );
 }
 
 /// Copies the files of directory `from` into `to` (created).
@@ -145,12 +186,31 @@ fn components_cross_between_class_paths() {
     let variant = scratch("ClassPaths-variant");
     let source = variant.join("CpEntry.java");
     std::fs::write(&source, "class CpEntry { String name; long n; CpKind kind; CpEntry next; java.util.List<CpEntry> more; }\n").unwrap();
-    let ok = std::process::Command::new("javac").args(["--release", "17", "-cp"]).arg(&dir).arg("-d").arg(&odd).arg(&source).status().unwrap();
+    let ok = std::process::Command::new("javac")
+        .args(["--release", "17", "-cp"])
+        .arg(&dir)
+        .arg("-d")
+        .arg(&odd)
+        .arg(&source)
+        .status()
+        .unwrap();
     assert!(ok.success(), "javac of the variant CpEntry failed");
     for env in PLAIN_AND_STRESSED {
-        let out = jxvm().arg("-cp").arg(&dir).arg("ClassPaths").arg(&twin).arg(&odd).envs(env.iter().copied()).output().unwrap();
+        let out = jxvm()
+            .arg("-cp")
+            .arg(&dir)
+            .arg("ClassPaths")
+            .arg(&twin)
+            .arg(&odd)
+            .envs(env.iter().copied())
+            .output()
+            .unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-        assert!(out.status.success(), "ClassPaths failed:\n{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "ClassPaths failed:\n{stdout}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let oks = checks(&stdout, 9);
         assert!(oks.contains(&"ok a class whose file differs does not cross: an object of class CpEntry cannot be passed across domains"), "{stdout}");
     }
@@ -172,20 +232,41 @@ const TEMPLATE_CHECKS: &[&str] = &[
 #[test]
 fn domains_made_from_the_template_behave_as_booted_ones() {
     let dir = compile("Templates");
-    let envs: [&[(&str, &str)]; 3] = [&[], &[("JXVM_DOMAIN_TEMPLATE", "0")], &[("JXVM_GC_STRESS", "1"), ("JXVM_GC_VERIFY", "1")]];
+    let envs: [&[(&str, &str)]; 3] = [
+        &[],
+        &[("JXVM_DOMAIN_TEMPLATE", "0")],
+        &[("JXVM_GC_STRESS", "1"), ("JXVM_GC_VERIFY", "1")],
+    ];
     for env in envs {
-        let out = jxvm().arg("-cp").arg(&dir).arg("Templates").envs(env.iter().copied()).output().unwrap();
+        let out = jxvm()
+            .arg("-cp")
+            .arg(&dir)
+            .arg("Templates")
+            .envs(env.iter().copied())
+            .output()
+            .unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(out.status.success(), "{env:?}:\n{stdout}\n{stderr}");
-        assert!(!stderr.contains("boot from scratch"), "{env:?}: the template was refused:\n{stderr}");
+        assert!(
+            !stderr.contains("boot from scratch"),
+            "{env:?}: the template was refused:\n{stderr}"
+        );
         for probe in ["probe-1", "probe-2"] {
             for check in TEMPLATE_CHECKS {
                 let line = format!("ok {probe}: {check}");
-                assert!(stdout.lines().any(|l| l == line), "{env:?}: missing `{line}` in:\n{stdout}\n{stderr}");
+                assert!(
+                    stdout.lines().any(|l| l == line),
+                    "{env:?}: missing `{line}` in:\n{stdout}\n{stderr}"
+                );
             }
         }
-        assert!(stdout.lines().any(|l| l == "ok launcher: the probes' properties stayed theirs"), "{stdout}");
+        assert!(
+            stdout
+                .lines()
+                .any(|l| l == "ok launcher: the probes' properties stayed theirs"),
+            "{stdout}"
+        );
     }
 }
 
@@ -200,19 +281,29 @@ fn hostile_code_cannot_forge_capabilities() {
         let out = run(&dir, "Hostile", env);
         let oks = checks(&out, 140);
         for (domain, n) in [("launcher", 54), ("attacker", 32), ("trusted-attacker", 54)] {
-            assert_eq!(oks.iter().filter(|l| l.starts_with(&format!("ok [{domain}]"))).count(), n, "{domain}:\n{out}");
+            assert_eq!(
+                oks.iter()
+                    .filter(|l| l.starts_with(&format!("ok [{domain}]")))
+                    .count(),
+                n,
+                "{domain}:\n{out}"
+            );
         }
-        assert_has(&oks, &out, &[
-            "ok [attacker] setAccessible on Domain.id (InaccessibleObjectException)",
-            "ok [attacker] Unsafe cannot take the trusted lookup (SecurityException)",
-            "ok [trusted-attacker] IMPL_LOOKUP.findConstructor(Domain(int, String)) (IllegalAccessException)",
-            "ok [trusted-attacker] ... which still cannot be called (19) (IllegalAccessError)",
-            "ok [attacker] a program's own jx.memory.ReadOnlyMemory has no natives (UnsatisfiedLinkError)",
-            "ok [attacker] it is revoked with the root after its intermediates were collected (RevokedMemoryException)",
-            "ok [attacker] the victim's revoke reaches it (RevokedMemoryException)",
-            "ok [launcher] the attacker domain passed all its checks",
-            "ok [launcher] the trusted-attacker domain passed all its checks",
-        ]);
+        assert_has(
+            &oks,
+            &out,
+            &[
+                "ok [attacker] setAccessible on Domain.id (InaccessibleObjectException)",
+                "ok [attacker] Unsafe cannot take the trusted lookup (SecurityException)",
+                "ok [trusted-attacker] IMPL_LOOKUP.findConstructor(Domain(int, String)) (IllegalAccessException)",
+                "ok [trusted-attacker] ... which still cannot be called (19) (IllegalAccessError)",
+                "ok [attacker] a program's own jx.memory.ReadOnlyMemory has no natives (UnsatisfiedLinkError)",
+                "ok [attacker] it is revoked with the root after its intermediates were collected (RevokedMemoryException)",
+                "ok [attacker] the victim's revoke reaches it (RevokedMemoryException)",
+                "ok [launcher] the attacker domain passed all its checks",
+                "ok [launcher] the trusted-attacker domain passed all its checks",
+            ],
+        );
     }
 }
 
@@ -222,12 +313,33 @@ fn hostile_code_cannot_forge_capabilities() {
 #[test]
 fn reentrant_calls_and_deep_ping_pong() {
     let dir = compile("Reentry");
-    for (opts, env) in [(&[][..], &[][..]), (&["-Xss64m"][..], &[][..]), (&[][..], &[("JXVM_GC_STRESS", "1"), ("JXVM_GC_VERIFY", "1")][..])] {
-        let out = jxvm().args(opts).arg("-cp").arg(&dir).arg("Reentry").envs(env.iter().copied()).output().unwrap();
+    for (opts, env) in [
+        (&[][..], &[][..]),
+        (&["-Xss64m"][..], &[][..]),
+        (
+            &[][..],
+            &[("JXVM_GC_STRESS", "1"), ("JXVM_GC_VERIFY", "1")][..],
+        ),
+    ] {
+        let out = jxvm()
+            .args(opts)
+            .arg("-cp")
+            .arg(&dir)
+            .arg("Reentry")
+            .envs(env.iter().copied())
+            .output()
+            .unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-        assert!(out.status.success(), "Reentry {opts:?} failed:\n{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "Reentry {opts:?} failed:\n{stdout}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let oks = checks(&stdout, 4);
-        assert!(oks.contains(&"ok ping-pong recursion between two domains ends in StackOverflowError"), "{stdout}");
+        assert!(
+            oks.contains(&"ok ping-pong recursion between two domains ends in StackOverflowError"),
+            "{stdout}"
+        );
     }
 }
 
@@ -241,13 +353,17 @@ fn limits_cover_off_heap_memory_and_nest() {
     for env in PLAIN_AND_STRESSED {
         let out = run(&dir, "Limits", env);
         let oks = checks(&out, 31);
-        assert_has(&oks, &out, &[
-            "ok one byte more is an OutOfMemoryError",
-            "ok a third child's heap does not fit in what is left",
-            "ok and its off-heap memory given back",
-            "ok then its creator cannot start one",
-            "ok a domain whose child spins past the creator's CPU limit is terminated",
-        ]);
+        assert_has(
+            &oks,
+            &out,
+            &[
+                "ok one byte more is an OutOfMemoryError",
+                "ok a third child's heap does not fit in what is left",
+                "ok and its off-heap memory given back",
+                "ok then its creator cannot start one",
+                "ok a domain whose child spins past the creator's CPU limit is terminated",
+            ],
+        );
     }
 }
 
@@ -256,9 +372,18 @@ fn limits_cover_off_heap_memory_and_nest() {
 #[test]
 fn terminated_domains_give_their_memory_back() {
     let dir = compile("Rounds");
-    let out = jxvm().arg("-cp").arg(&dir).args(["Rounds", "5", "100"]).output().unwrap();
+    let out = jxvm()
+        .arg("-cp")
+        .arg(&dir)
+        .args(["Rounds", "5", "100"])
+        .output()
+        .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(out.status.success(), "Rounds failed:\n{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "Rounds failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     checks(&stdout, 2);
 }
 
@@ -282,6 +407,15 @@ fn unsafe_is_confined_in_untrusted_domains() {
     for env in PLAIN_AND_STRESSED {
         let out = run(&dir, "Confined", env);
         let oks = checks(&out, 34);
-        assert_has(&oks, &out, &["ok [untrusted] a raw read of an address it did not allocate", "ok [untrusted] a reference read of a long field (a forged reference)", "ok [child] a domain an untrusted one creates is never trusted", "ok [trusted] Unsafe reaches the JDK's fields"]);
+        assert_has(
+            &oks,
+            &out,
+            &[
+                "ok [untrusted] a raw read of an address it did not allocate",
+                "ok [untrusted] a reference read of a long field (a forged reference)",
+                "ok [child] a domain an untrusted one creates is never trusted",
+                "ok [trusted] Unsafe reaches the JDK's fields",
+            ],
+        );
     }
 }

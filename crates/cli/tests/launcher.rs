@@ -9,7 +9,10 @@ fn jxvm() -> Command {
 }
 
 fn have_jdk() -> bool {
-    Command::new("javac").arg("-version").output().is_ok_and(|o| o.status.success())
+    Command::new("javac")
+        .arg("-version")
+        .output()
+        .is_ok_and(|o| o.status.success())
 }
 
 fn scratch(name: &str) -> PathBuf {
@@ -21,24 +24,46 @@ fn scratch(name: &str) -> PathBuf {
 
 fn compile(dir: &Path, file: &str, src: &str) {
     std::fs::write(dir.join(file), src).unwrap();
-    let ok = Command::new("javac").args(["--release", "17", "-d"]).arg(dir).arg(dir.join(file)).status().unwrap();
+    let ok = Command::new("javac")
+        .args(["--release", "17", "-d"])
+        .arg(dir)
+        .arg(dir.join(file))
+        .status()
+        .unwrap();
     assert!(ok.success(), "javac failed for {file}");
 }
 
 fn run_both(dir: &Path, args: &[&str]) -> (Output, Output) {
-    let j = Command::new("java").arg("-cp").arg(dir).args(args).output().unwrap();
+    let j = Command::new("java")
+        .arg("-cp")
+        .arg(dir)
+        .args(args)
+        .output()
+        .unwrap();
     let x = jxvm().arg("-cp").arg(dir).args(args).output().unwrap();
     (j, x)
 }
 
 fn first_lines(b: &[u8], n: usize) -> String {
-    String::from_utf8_lossy(b).lines().take(n).collect::<Vec<_>>().join("\n")
+    String::from_utf8_lossy(b)
+        .lines()
+        .take(n)
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Same exit code, same stdout, same first `n` lines of stderr.
 fn assert_same(j: &Output, x: &Output, n: usize) {
-    assert_eq!(j.status.code(), x.status.code(), "exit codes; jxvm stderr: {}", String::from_utf8_lossy(&x.stderr));
-    assert_eq!(String::from_utf8_lossy(&j.stdout), String::from_utf8_lossy(&x.stdout));
+    assert_eq!(
+        j.status.code(),
+        x.status.code(),
+        "exit codes; jxvm stderr: {}",
+        String::from_utf8_lossy(&x.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&j.stdout),
+        String::from_utf8_lossy(&x.stdout)
+    );
     assert_eq!(first_lines(&j.stderr, n), first_lines(&x.stderr, n));
 }
 
@@ -63,7 +88,11 @@ fn missing_main_class_and_method() {
         return;
     }
     let d = scratch("missing");
-    compile(&d, "NoMain.java", "public class NoMain { static void other() {} }");
+    compile(
+        &d,
+        "NoMain.java",
+        "public class NoMain { static void other() {} }",
+    );
     let (j, x) = run_both(&d, &["DoesNotExist"]);
     assert_same(&j, &x, 2);
     let (j, x) = run_both(&d, &["NoMain"]);
@@ -90,7 +119,10 @@ fn corrupt_class_files_give_class_format_errors() {
     }
     let (j, x) = run_both(&d, &["Magic"]);
     assert_eq!(j.status.code(), x.status.code());
-    assert!(String::from_utf8_lossy(&x.stderr).contains("java.lang.ClassFormatError: Incompatible magic value"));
+    assert!(
+        String::from_utf8_lossy(&x.stderr)
+            .contains("java.lang.ClassFormatError: Incompatible magic value")
+    );
 }
 
 #[test]
@@ -99,10 +131,17 @@ fn bad_bytecode_gives_verify_error() {
         return;
     }
     let d = scratch("verify");
-    compile(&d, "Bad.java", "public class Bad { static int f() { return 0; } public static void main(String[] a) { System.out.println(f()); } }");
+    compile(
+        &d,
+        "Bad.java",
+        "public class Bad { static int f() { return 0; } public static void main(String[] a) { System.out.println(f()); } }",
+    );
     let mut b = std::fs::read(d.join("Bad.class")).unwrap();
     // iconst_0; ireturn  ->  aconst_null; ireturn
-    let i = b.windows(2).position(|w| w == [0x03, 0xac]).expect("code of f()");
+    let i = b
+        .windows(2)
+        .position(|w| w == [0x03, 0xac])
+        .expect("code of f()");
     b[i] = 0x01;
     std::fs::write(d.join("Bad.class"), &b).unwrap();
     let (j, x) = run_both(&d, &["Bad"]);
@@ -120,15 +159,39 @@ fn exit_codes_properties_and_jar() {
         "Exit.java",
         "public class Exit { public static void main(String[] a) { System.out.println(System.getProperty(\"x.y\") + \" \" + a.length); System.exit(7); } }",
     );
-    let j = Command::new("java").arg("-Dx.y=z").arg("-cp").arg(&d).args(["Exit", "a", "b"]).output().unwrap();
-    let x = jxvm().arg("-Dx.y=z").arg("-cp").arg(&d).args(["Exit", "a", "b"]).output().unwrap();
+    let j = Command::new("java")
+        .arg("-Dx.y=z")
+        .arg("-cp")
+        .arg(&d)
+        .args(["Exit", "a", "b"])
+        .output()
+        .unwrap();
+    let x = jxvm()
+        .arg("-Dx.y=z")
+        .arg("-cp")
+        .arg(&d)
+        .args(["Exit", "a", "b"])
+        .output()
+        .unwrap();
     assert_same(&j, &x, 1);
     assert_eq!(x.status.code(), Some(7));
     std::fs::write(d.join("manifest.txt"), "Main-Class: Exit\n").unwrap();
     let jar = d.join("app.jar");
-    let made = Command::new("jar").arg("cfm").arg(&jar).arg(d.join("manifest.txt")).arg("-C").arg(&d).arg("Exit.class").status();
+    let made = Command::new("jar")
+        .arg("cfm")
+        .arg(&jar)
+        .arg(d.join("manifest.txt"))
+        .arg("-C")
+        .arg(&d)
+        .arg("Exit.class")
+        .status();
     if made.is_ok_and(|s| s.success()) {
-        let j = Command::new("java").arg("-jar").arg(&jar).arg("q").output().unwrap();
+        let j = Command::new("java")
+            .arg("-jar")
+            .arg(&jar)
+            .arg("q")
+            .output()
+            .unwrap();
         let x = jxvm().arg("-jar").arg(&jar).arg("q").output().unwrap();
         assert_same(&j, &x, 1);
     }
@@ -147,13 +210,22 @@ fn version_help_and_bad_options() {
     assert!(String::from_utf8_lossy(&b.stderr).contains("Unrecognized option: -Xbogus"));
     let m = jxvm().arg("-Xmx12q").output().unwrap();
     assert_eq!(m.status.code(), Some(1));
-    let tiny = jxvm().args(["-Xmx1m", "-cp", ".", "Hello"]).output().unwrap();
+    let tiny = jxvm()
+        .args(["-Xmx1m", "-cp", ".", "Hello"])
+        .output()
+        .unwrap();
     assert_eq!(tiny.status.code(), Some(1));
     // On stdout, as java prints it.
-    assert_eq!(first_lines(&tiny.stdout, 2), "Error occurred during initialization of VM\nToo small maximum heap");
+    assert_eq!(
+        first_lines(&tiny.stdout, 2),
+        "Error occurred during initialization of VM\nToo small maximum heap"
+    );
     let mn = jxvm().arg("-Xmn4x").output().unwrap();
     assert_eq!(mn.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&mn.stderr).contains("Invalid initial young generation size: -Xmn4x"));
+    assert!(
+        String::from_utf8_lossy(&mn.stderr)
+            .contains("Invalid initial young generation size: -Xmn4x")
+    );
 }
 
 /// A tiny class-file writer for instructions javac no longer emits (jsr/ret, goto_w, wide).
@@ -164,7 +236,10 @@ mod asm {
     }
     impl Pool {
         pub fn new() -> Pool {
-            Pool { bytes: Vec::new(), count: 1 }
+            Pool {
+                bytes: Vec::new(),
+                count: 1,
+            }
         }
         fn add(&mut self, b: &[u8]) -> u16 {
             self.bytes.extend_from_slice(b);
@@ -205,7 +280,13 @@ mod asm {
         }
         pub fn invoke_dynamic(&mut self, bootstrap: u16, name: &str, desc: &str) -> u16 {
             let nt = self.nat(name, desc);
-            self.add(&[18, (bootstrap >> 8) as u8, bootstrap as u8, (nt >> 8) as u8, nt as u8])
+            self.add(&[
+                18,
+                (bootstrap >> 8) as u8,
+                bootstrap as u8,
+                (nt >> 8) as u8,
+                nt as u8,
+            ])
         }
     }
 
@@ -224,7 +305,13 @@ mod asm {
 
     /// A public class `name` (version 49, no stack maps) with one `public static void
     /// main(String[])` whose code is `code`.
-    pub fn class_with_main(name: &str, pool: &mut Pool, code: &[u8], max_stack: u16, max_locals: u16) -> Vec<u8> {
+    pub fn class_with_main(
+        name: &str,
+        pool: &mut Pool,
+        code: &[u8],
+        max_stack: u16,
+        max_locals: u16,
+    ) -> Vec<u8> {
         class_file(name, pool, code, max_stack, max_locals, 49, None)
     }
 
@@ -241,13 +328,19 @@ mod asm {
     ) -> Vec<u8> {
         let this = pool.class(name);
         let sup = pool.class("java/lang/Object");
-        let (mname, mdesc, code_attr) = (pool.utf8("main"), pool.utf8("([Ljava/lang/String;)V"), pool.utf8("Code"));
+        let (mname, mdesc, code_attr) = (
+            pool.utf8("main"),
+            pool.utf8("([Ljava/lang/String;)V"),
+            pool.utf8("Code"),
+        );
         let bsm_attr = bootstraps.map(|_| pool.utf8("BootstrapMethods"));
         let mut out = vec![0xCA, 0xFE, 0xBA, 0xBE, 0, 0];
         out.extend_from_slice(&version.to_be_bytes());
         out.extend_from_slice(&pool.count.to_be_bytes());
         out.extend_from_slice(&pool.bytes);
-        for v in [0x0021u16, this, sup, 0, 0, 1, 0x0009, mname, mdesc, 1, code_attr] {
+        for v in [
+            0x0021u16, this, sup, 0, 0, 1, 0x0009, mname, mdesc, 1, code_attr,
+        ] {
             out.extend_from_slice(&v.to_be_bytes());
         }
         out.extend_from_slice(&((12 + code.len()) as u32).to_be_bytes());
@@ -297,7 +390,11 @@ fn jsr_ret_goto_w_and_wide_run_like_hotspot() {
         /* 36 */ 0xb6, p1, p2,                   // invokevirtual println
         /* 39 */ 0xb1,                           // return
     ];
-    std::fs::write(d.join("Jsr.class"), asm::class_with_main("Jsr", &mut p, &code, 2, 3)).unwrap();
+    std::fs::write(
+        d.join("Jsr.class"),
+        asm::class_with_main("Jsr", &mut p, &code, 2, 3),
+    )
+    .unwrap();
     let (j, x) = run_both(&d, &["Jsr"]);
     assert_same(&j, &x, 1);
     assert_eq!(String::from_utf8_lossy(&x.stdout), "5\n1005\n");
@@ -336,17 +433,39 @@ public class Boot {
 }"#,
     );
     let indy_desc = "(Ljava/lang/String;)Ljava/lang/String;";
-    let bsm_desc = "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;";
+    let bsm_desc =
+        "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;";
     let mut p = asm::Pool::new();
     let out = p.member(9, "java/lang/System", "out", "Ljava/io/PrintStream;");
-    let println = p.member(10, "java/io/PrintStream", "println", "(Ljava/lang/String;)V");
+    let println = p.member(
+        10,
+        "java/io/PrintStream",
+        "println",
+        "(Ljava/lang/String;)V",
+    );
     let retarget = p.member(10, "Boot", "retarget", "(Ljava/lang/String;)V");
     let world = p.string("world");
-    let greet = p.static_handle("Boot", "greet", &format!("{bsm_desc}Ljava/lang/String;ILjava/lang/Class;)Ljava/lang/invoke/CallSite;"));
-    let counter = p.static_handle("Boot", "counter", &format!("{bsm_desc})Ljava/lang/invoke/CallSite;"));
-    let broken = p.static_handle("Boot", "broken", &format!("{bsm_desc})Ljava/lang/invoke/CallSite;"));
+    let greet = p.static_handle(
+        "Boot",
+        "greet",
+        &format!("{bsm_desc}Ljava/lang/String;ILjava/lang/Class;)Ljava/lang/invoke/CallSite;"),
+    );
+    let counter = p.static_handle(
+        "Boot",
+        "counter",
+        &format!("{bsm_desc})Ljava/lang/invoke/CallSite;"),
+    );
+    let broken = p.static_handle(
+        "Boot",
+        "broken",
+        &format!("{bsm_desc})Ljava/lang/invoke/CallSite;"),
+    );
     let (hello, n, me) = (p.string("hello"), p.integer(42), p.class("Indy"));
-    let bsms = asm::bootstrap_methods(&[(greet, vec![hello, n, me]), (counter, vec![]), (broken, vec![])]);
+    let bsms = asm::bootstrap_methods(&[
+        (greet, vec![hello, n, me]),
+        (counter, vec![]),
+        (broken, vec![]),
+    ]);
     let site0 = p.invoke_dynamic(0, "greet", indy_desc);
     let site1 = p.invoke_dynamic(1, "count", indy_desc);
     let site2 = p.invoke_dynamic(2, "nothing", indy_desc);
@@ -365,10 +484,17 @@ public class Boot {
         0xb1,
     ];
     assert!(world < 256, "ldc needs a one-byte index");
-    std::fs::write(d.join("Indy.class"), asm::class_file("Indy", &mut p, &code, 3, 1, 52, Some(&bsms))).unwrap();
+    std::fs::write(
+        d.join("Indy.class"),
+        asm::class_file("Indy", &mut p, &code, 3, 1, 52, Some(&bsms)),
+    )
+    .unwrap();
     let (j, x) = run_both(&d, &["Indy"]);
     assert_same(&j, &x, 2);
-    assert_eq!(String::from_utf8_lossy(&x.stdout), "hello world 42 Indy\nfirst\nfirst\n");
+    assert_eq!(
+        String::from_utf8_lossy(&x.stdout),
+        "hello world 42 Indy\nfirst\nfirst\n"
+    );
     assert!(String::from_utf8_lossy(&x.stderr).contains("BootstrapMethodError"));
 }
 
@@ -388,11 +514,23 @@ fn unverified_code_cannot_leave_the_frame() {
     ];
     for (name, code, why) in cases {
         let mut p = asm::Pool::new();
-        std::fs::write(d.join(format!("{name}.class")), asm::class_with_main(name, &mut p, &code, 2, 2)).unwrap();
-        let x = jxvm().args(["-Xverify:none", "-cp"]).arg(&d).arg(name).output().unwrap();
+        std::fs::write(
+            d.join(format!("{name}.class")),
+            asm::class_with_main(name, &mut p, &code, 2, 2),
+        )
+        .unwrap();
+        let x = jxvm()
+            .args(["-Xverify:none", "-cp"])
+            .arg(&d)
+            .arg(name)
+            .output()
+            .unwrap();
         let err = String::from_utf8_lossy(&x.stderr);
         assert_eq!(x.status.code(), Some(1), "{name}: {err}");
-        assert!(err.contains("java.lang.VerifyError") && err.contains(why), "{name}: {err}");
+        assert!(
+            err.contains("java.lang.VerifyError") && err.contains(why),
+            "{name}: {err}"
+        );
         assert!(!err.contains("panicked"), "{name}: {err}");
     }
 }
@@ -433,7 +571,12 @@ public class In { public static void main(String[] a) throws Exception {
     child.stdin.take().unwrap().write_all(b"hello\n").unwrap();
     let out = child.wait_with_output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("alloc done while main reads\nother thread finished before the input came: true\nread 5"), "{text}");
+    assert!(
+        text.contains(
+            "alloc done while main reads\nother thread finished before the input came: true\nread 5"
+        ),
+        "{text}"
+    );
 }
 
 const DUMPED: &str = r#"import java.nio.file.*;
@@ -502,7 +645,12 @@ fn dump_entry<'a>(dump: &'a str, name: &str) -> Option<&'a str> {
 
 /// What a thread dump of `Dumped` must show, or the first thing it lacks.
 fn check_dump(dump: &str, src: &str) -> Result<(), String> {
-    let line = |marker: &str| src.lines().position(|l| l.contains(marker)).expect("marker") + 1;
+    let line = |marker: &str| {
+        src.lines()
+            .position(|l| l.contains(marker))
+            .expect("marker")
+            + 1
+    };
     let expect: [(&str, Vec<String>); 5] = [
         ("main", vec![
             "\"main\" #1 prio=5 os_prio=0".into(),
@@ -553,7 +701,15 @@ fn sigquit_prints_a_thread_dump_and_the_program_runs_on() {
         .spawn()
         .unwrap();
     let pid = child.id().to_string();
-    let quit = || assert!(Command::new("kill").args(["-QUIT", &pid]).status().unwrap().success());
+    let quit = || {
+        assert!(
+            Command::new("kill")
+                .args(["-QUIT", &pid])
+                .status()
+                .unwrap()
+                .success()
+        )
+    };
     let (tx, rx) = std::sync::mpsc::channel::<String>();
     let stdout = child.stdout.take().unwrap();
     std::thread::spawn(move || {
@@ -573,7 +729,11 @@ fn sigquit_prints_a_thread_dump_and_the_program_runs_on() {
                 all.push(l.clone());
                 l
             }
-            Err(_) => panic!("no more output (exit: {:?}); so far:\n{}", child.try_wait(), all.join("\n")),
+            Err(_) => panic!(
+                "no more output (exit: {:?}); so far:\n{}",
+                child.try_wait(),
+                all.join("\n")
+            ),
         }
     };
     while next_line(&mut all) != "ready" {}
@@ -609,9 +769,16 @@ fn sigquit_prints_a_thread_dump_and_the_program_runs_on() {
     all.extend(rx.iter());
     let text = all.join("\n");
     assert_eq!(status.code(), Some(0), "{text}");
-    let own: Vec<&str> = all.iter().map(|l| l.as_str()).filter(|l| ["ready", "all threads finished", "done"].contains(l)).collect();
+    let own: Vec<&str> = all
+        .iter()
+        .map(|l| l.as_str())
+        .filter(|l| ["ready", "all threads finished", "done"].contains(l))
+        .collect();
     assert_eq!(own, ["ready", "all threads finished", "done"], "{text}");
-    assert!(text.matches("Full thread dump jxvm (").count() >= dumps, "{text}");
+    assert!(
+        text.matches("Full thread dump jxvm (").count() >= dumps,
+        "{text}"
+    );
     let mut err = String::new();
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
     assert_eq!(err, "", "stderr");
@@ -626,15 +793,52 @@ fn size_options_are_checked_as_java_checks_them() {
     let d = scratch("sizes");
     compile(&d, "Hello.java", HELLO);
     let options = [
-        "-Xss4g", "-Xss2g", "-Xss1g", "-Xss1", "-Xss0", "-Xss1k", "-Xss135k", "-Xss136k", "-Xss1x", "-Xss",
-        "-Xss99999999999999999999", "-Xmx0", "-Xmx1x", "-Xmx", "-Xmx1", "-Xmx1k", "-Xmx99999999g", "-Xmx-1", "-Xmx1.5g",
-        "-Xmx1kk", "-Xmx+5m", "-Xmx0x1000000", "-Xmx18446744073709551616", "-Xms0", "-Xms1x", "-Xms1023k", "-Xms1m",
-        "-Xms99999999g", "-Xmn0", "-Xmn1x", "-Xmn1", "-Xmn99999999g",
+        "-Xss4g",
+        "-Xss2g",
+        "-Xss1g",
+        "-Xss1",
+        "-Xss0",
+        "-Xss1k",
+        "-Xss135k",
+        "-Xss136k",
+        "-Xss1x",
+        "-Xss",
+        "-Xss99999999999999999999",
+        "-Xmx0",
+        "-Xmx1x",
+        "-Xmx",
+        "-Xmx1",
+        "-Xmx1k",
+        "-Xmx99999999g",
+        "-Xmx-1",
+        "-Xmx1.5g",
+        "-Xmx1kk",
+        "-Xmx+5m",
+        "-Xmx0x1000000",
+        "-Xmx18446744073709551616",
+        "-Xms0",
+        "-Xms1x",
+        "-Xms1023k",
+        "-Xms1m",
+        "-Xms99999999g",
+        "-Xmn0",
+        "-Xmn1x",
+        "-Xmn1",
+        "-Xmn99999999g",
     ];
     for o in options {
         let (j, x) = run_both(&d, &[o, "Hello"]);
-        assert_eq!(j.status.code(), x.status.code(), "{o}: {}", String::from_utf8_lossy(&x.stderr));
-        assert_eq!(String::from_utf8_lossy(&j.stdout), String::from_utf8_lossy(&x.stdout), "{o}");
+        assert_eq!(
+            j.status.code(),
+            x.status.code(),
+            "{o}: {}",
+            String::from_utf8_lossy(&x.stderr)
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&j.stdout),
+            String::from_utf8_lossy(&x.stdout),
+            "{o}"
+        );
         assert_eq!(first_lines(&j.stderr, 4), first_lines(&x.stderr, 4), "{o}");
     }
 }
@@ -655,13 +859,42 @@ fn non_utf8_arguments_are_decoded_as_java_decodes_them() {
   System.out.println(System.getProperty("sun.jnu.encoding") + " " + a.length);
   for (String s : a) { StringBuilder b = new StringBuilder(); s.codePoints().forEach(c -> b.append(Integer.toHexString(c)).append(' ')); System.out.println(b.toString().trim()); } } }"#,
     );
-    let args: [&[u8]; 8] = [b"a\xffb", b"\xc3\xa9", b"\xe2\x82", b"x\x80", b"\xf0\x9f\x98\x80", b"\xed\xa0\x80", b"plain", b""];
-    let args: Vec<&std::ffi::OsStr> = args.iter().map(|a| std::ffi::OsStr::from_bytes(a)).collect();
+    let args: [&[u8]; 8] = [
+        b"a\xffb",
+        b"\xc3\xa9",
+        b"\xe2\x82",
+        b"x\x80",
+        b"\xf0\x9f\x98\x80",
+        b"\xed\xa0\x80",
+        b"plain",
+        b"",
+    ];
+    let args: Vec<&std::ffi::OsStr> = args
+        .iter()
+        .map(|a| std::ffi::OsStr::from_bytes(a))
+        .collect();
     for locale in ["C.UTF-8", "C", "POSIX"] {
-        let j = Command::new("java").env("LC_ALL", locale).arg("-cp").arg(&d).arg("Args").args(&args).output().unwrap();
-        let x = jxvm().env("LC_ALL", locale).arg("-cp").arg(&d).arg("Args").args(&args).output().unwrap();
+        let j = Command::new("java")
+            .env("LC_ALL", locale)
+            .arg("-cp")
+            .arg(&d)
+            .arg("Args")
+            .args(&args)
+            .output()
+            .unwrap();
+        let x = jxvm()
+            .env("LC_ALL", locale)
+            .arg("-cp")
+            .arg(&d)
+            .arg("Args")
+            .args(&args)
+            .output()
+            .unwrap();
         assert_same(&j, &x, 1);
-        assert!(String::from_utf8_lossy(&x.stdout).contains("\n61 fffd 62\n"), "{locale}");
+        assert!(
+            String::from_utf8_lossy(&x.stdout).contains("\n61 fffd 62\n"),
+            "{locale}"
+        );
     }
 }
 
@@ -675,25 +908,73 @@ fn main_is_found_as_java_finds_it() {
     }
     let d = scratch("main");
     let sources = [
-        ("Base.java", "public class Base { static { System.out.println(\"Base init\"); } public static void main(String[] a) { System.out.println(\"Base.main \" + a.length); } }"),
-        ("Sub.java", "public class Sub extends Base { static { System.out.println(\"Sub init\"); } }"),
-        ("Inst.java", "public class Inst { static { System.out.println(\"Inst init\"); } public void main(String[] a) { } }"),
+        (
+            "Base.java",
+            "public class Base { static { System.out.println(\"Base init\"); } public static void main(String[] a) { System.out.println(\"Base.main \" + a.length); } }",
+        ),
+        (
+            "Sub.java",
+            "public class Sub extends Base { static { System.out.println(\"Sub init\"); } }",
+        ),
+        (
+            "Inst.java",
+            "public class Inst { static { System.out.println(\"Inst init\"); } public void main(String[] a) { } }",
+        ),
         ("InstSub.java", "public class InstSub extends Inst { }"),
-        ("Priv.java", "public class Priv { static void main(String[] a) { System.out.println(\"package-private\"); } }"),
-        ("Ret.java", "public class Ret { public static int main(String[] a) { return 0; } }"),
+        (
+            "Priv.java",
+            "public class Priv { static void main(String[] a) { System.out.println(\"package-private\"); } }",
+        ),
+        (
+            "Ret.java",
+            "public class Ret { public static int main(String[] a) { return 0; } }",
+        ),
         ("RetSub.java", "public class RetSub extends Ret { }"),
-        ("IfaceMain.java", "public interface IfaceMain { static void main(String[] a) { System.out.println(\"interface main\"); } }"),
-        ("ImplIface.java", "public class ImplIface implements IfaceMain { }"),
-        ("Dflt.java", "interface HasDefault { default void main(String[] a) { } } public abstract class Dflt implements HasDefault { }"),
-        ("Outer.java", "public class Outer { public static class In extends Ret { } public static class Ok extends Sub { } }"),
-        ("PkgClass.java", "class PkgClass { public static void main(String[] a) { System.out.println(\"package class\"); } }"),
+        (
+            "IfaceMain.java",
+            "public interface IfaceMain { static void main(String[] a) { System.out.println(\"interface main\"); } }",
+        ),
+        (
+            "ImplIface.java",
+            "public class ImplIface implements IfaceMain { }",
+        ),
+        (
+            "Dflt.java",
+            "interface HasDefault { default void main(String[] a) { } } public abstract class Dflt implements HasDefault { }",
+        ),
+        (
+            "Outer.java",
+            "public class Outer { public static class In extends Ret { } public static class Ok extends Sub { } }",
+        ),
+        (
+            "PkgClass.java",
+            "class PkgClass { public static void main(String[] a) { System.out.println(\"package class\"); } }",
+        ),
     ];
     for (file, src) in sources {
         std::fs::write(d.join(file), src).unwrap();
     }
-    let javac = Command::new("javac").args(["--release", "17", "-d"]).arg(&d).args(sources.iter().map(|(f, _)| d.join(f))).status().unwrap();
+    let javac = Command::new("javac")
+        .args(["--release", "17", "-d"])
+        .arg(&d)
+        .args(sources.iter().map(|(f, _)| d.join(f)))
+        .status()
+        .unwrap();
     assert!(javac.success());
-    for class in ["Sub", "Inst", "InstSub", "Priv", "Ret", "RetSub", "IfaceMain", "ImplIface", "Dflt", "Outer$In", "Outer$Ok", "PkgClass"] {
+    for class in [
+        "Sub",
+        "Inst",
+        "InstSub",
+        "Priv",
+        "Ret",
+        "RetSub",
+        "IfaceMain",
+        "ImplIface",
+        "Dflt",
+        "Outer$In",
+        "Outer$Ok",
+        "PkgClass",
+    ] {
         let (j, x) = run_both(&d, &[class, "x"]);
         assert_same(&j, &x, 4);
     }
@@ -732,26 +1013,62 @@ fn jar_manifests_are_read_as_java_reads_them() {
     std::fs::create_dir_all(src.join("libb")).unwrap();
     std::fs::create_dir_all(src.join("dirc")).unwrap();
     let files = [
-        ("app/main/Main.java", "package app.main; public class Main { public static void main(String[] a) { System.out.println(\"main \" + a.length + \" \" + lib.A.a() + libb.B.b() + dirc.C.c()); } }"),
-        ("Simple.java", "public class Simple { public static void main(String[] a) { System.out.println(\"simple \" + a.length); } }"),
-        ("lib/A.java", "package lib; public class A { public static String a() { return \"A\"; } }"),
-        ("libb/B.java", "package libb; public class B { public static String b() { return \"B\"; } }"),
-        ("dirc/C.java", "package dirc; public class C { public static String c() { return \"C\"; } }"),
+        (
+            "app/main/Main.java",
+            "package app.main; public class Main { public static void main(String[] a) { System.out.println(\"main \" + a.length + \" \" + lib.A.a() + libb.B.b() + dirc.C.c()); } }",
+        ),
+        (
+            "Simple.java",
+            "public class Simple { public static void main(String[] a) { System.out.println(\"simple \" + a.length); } }",
+        ),
+        (
+            "lib/A.java",
+            "package lib; public class A { public static String a() { return \"A\"; } }",
+        ),
+        (
+            "libb/B.java",
+            "package libb; public class B { public static String b() { return \"B\"; } }",
+        ),
+        (
+            "dirc/C.java",
+            "package dirc; public class C { public static String c() { return \"C\"; } }",
+        ),
     ];
     for (f, s) in files {
         std::fs::write(src.join(f), s).unwrap();
     }
     let classes = d.join("classes");
-    let ok = Command::new("javac").args(["--release", "17", "-d"]).arg(&classes).args(files.iter().map(|(f, _)| src.join(f))).status().unwrap();
+    let ok = Command::new("javac")
+        .args(["--release", "17", "-d"])
+        .arg(&classes)
+        .args(files.iter().map(|(f, _)| src.join(f)))
+        .status()
+        .unwrap();
     assert!(ok.success());
     std::fs::create_dir_all(d.join("lib")).unwrap();
     std::fs::create_dir_all(d.join("dir/dirc")).unwrap();
-    write_jar(&d.join("lib/a.jar"), Some(b"Manifest-Version: 1.0\n"), &[("lib/A.class", classes.join("lib/A.class"))]);
-    write_jar(&d.join("lib/b.jar"), None, &[("libb/B.class", classes.join("libb/B.class"))]);
+    write_jar(
+        &d.join("lib/a.jar"),
+        Some(b"Manifest-Version: 1.0\n"),
+        &[("lib/A.class", classes.join("lib/A.class"))],
+    );
+    write_jar(
+        &d.join("lib/b.jar"),
+        None,
+        &[("libb/B.class", classes.join("libb/B.class"))],
+    );
     std::fs::copy(classes.join("dirc/C.class"), d.join("dir/dirc/C.class")).unwrap();
-    let app = [("app/main/Main.class", classes.join("app/main/Main.class")), ("Simple.class", classes.join("Simple.class"))];
+    let app = [
+        ("app/main/Main.class", classes.join("app/main/Main.class")),
+        ("Simple.class", classes.join("Simple.class")),
+    ];
     // java.util.jar.Manifest reads lines of at most 512 bytes.
-    let long = [b"Main-Class: Simple\nX-Long: ".as_slice(), &[b'a'; 600], b"\n"].concat();
+    let long = [
+        b"Main-Class: Simple\nX-Long: ".as_slice(),
+        &[b'a'; 600],
+        b"\n",
+    ]
+    .concat();
     let longest = [b"Main-Class: Simple\nX-L: ".as_slice(), &[b'a'; 506], b"\n"].concat();
     let manifests: [(&str, Option<&[u8]>); 26] = [
         ("longest-line", Some(&longest)),
@@ -784,15 +1101,48 @@ fn jar_manifests_are_read_as_java_reads_them() {
     for (name, manifest) in manifests {
         let jar = d.join(format!("{name}.jar"));
         write_jar(&jar, manifest, &app);
-        let j = Command::new("java").current_dir(&d).arg("-jar").arg(format!("{name}.jar")).arg("q").output().unwrap();
-        let x = jxvm().current_dir(&d).arg("-jar").arg(format!("{name}.jar")).arg("q").output().unwrap();
-        assert_eq!(j.status.code(), x.status.code(), "{name}: {}", String::from_utf8_lossy(&x.stderr));
-        assert_eq!(String::from_utf8_lossy(&j.stdout), String::from_utf8_lossy(&x.stdout), "{name}");
-        assert_eq!(first_lines(&j.stderr, 1), first_lines(&x.stderr, 1), "{name}");
+        let j = Command::new("java")
+            .current_dir(&d)
+            .arg("-jar")
+            .arg(format!("{name}.jar"))
+            .arg("q")
+            .output()
+            .unwrap();
+        let x = jxvm()
+            .current_dir(&d)
+            .arg("-jar")
+            .arg(format!("{name}.jar"))
+            .arg("q")
+            .output()
+            .unwrap();
+        assert_eq!(
+            j.status.code(),
+            x.status.code(),
+            "{name}: {}",
+            String::from_utf8_lossy(&x.stderr)
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&j.stdout),
+            String::from_utf8_lossy(&x.stdout),
+            "{name}"
+        );
+        assert_eq!(
+            first_lines(&j.stderr, 1),
+            first_lines(&x.stderr, 1),
+            "{name}"
+        );
     }
     // Class-Path also applies to a jar named by -cp.
-    let j = Command::new("java").current_dir(&d).args(["-cp", "continued.jar", "app.main.Main"]).output().unwrap();
-    let x = jxvm().current_dir(&d).args(["-cp", "continued.jar", "app.main.Main"]).output().unwrap();
+    let j = Command::new("java")
+        .current_dir(&d)
+        .args(["-cp", "continued.jar", "app.main.Main"])
+        .output()
+        .unwrap();
+    let x = jxvm()
+        .current_dir(&d)
+        .args(["-cp", "continued.jar", "app.main.Main"])
+        .output()
+        .unwrap();
     assert_same(&j, &x, 1);
     assert_eq!(String::from_utf8_lossy(&x.stdout), "main 0 ABC\n");
 }
@@ -833,7 +1183,12 @@ fn class_files_are_read_with_a_bound() {
     huge.set_len(3 << 30).unwrap();
     drop(huge);
     for name in ["Zero", "Huge"] {
-        let j = Command::new("java").arg("-cp").arg(&d).arg(name).output().unwrap();
+        let j = Command::new("java")
+            .arg("-cp")
+            .arg(&d)
+            .arg(name)
+            .output()
+            .unwrap();
         let x = jxvm_within_a_minute(&d, &["-cp", ".", name]);
         assert_same(&j, &x, 2);
     }
@@ -851,14 +1206,26 @@ public class Ucl { public static void main(String[] a) throws Exception {
     let dir = d.to_str().unwrap();
     let (j, x) = run_both(&ucl, &["Ucl", dir]);
     assert_same(&j, &x, 1);
-        let fifo = d.join("Fifo.class");
-    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let fifo = d.join("Fifo.class");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
     let x = jxvm_within_a_minute(&d, &["-cp", ".", "Fifo"]);
     assert_eq!(x.status.code(), Some(1));
-    assert_eq!(first_lines(&x.stderr, 2), "Error: LinkageError occurred while loading main class Fifo\n\tjava.lang.ClassFormatError: Truncated class file");
+    assert_eq!(
+        first_lines(&x.stderr, 2),
+        "Error: LinkageError occurred while loading main class Fifo\n\tjava.lang.ClassFormatError: Truncated class file"
+    );
     let x = jxvm_within_a_minute(&d, &["-jar", "Fifo.class"]);
     assert_eq!(x.status.code(), Some(1));
-    assert_eq!(first_lines(&x.stderr, 1), "Error: Invalid or corrupt jarfile Fifo.class");
+    assert_eq!(
+        first_lines(&x.stderr, 1),
+        "Error: Invalid or corrupt jarfile Fifo.class"
+    );
 }
 
 const HOOKED: &str = r#"public class Hooked {
@@ -875,7 +1242,11 @@ const HOOKED: &str = r#"public class Hooked {
 /// stdout and exit code.
 fn signalled_after_ready(mut cmd: Command, sig: &str) -> (String, Option<i32>) {
     use std::io::BufRead;
-    let mut child = cmd.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::null()).spawn().unwrap();
+    let mut child = cmd
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
     let stdout = child.stdout.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel::<String>();
     std::thread::spawn(move || {
@@ -902,7 +1273,14 @@ fn signalled_after_ready(mut cmd: Command, sig: &str) -> (String, Option<i32>) {
         }
     }
     let pid = child.id().to_string();
-    assert!(Command::new("kill").arg(format!("-{sig}")).arg(&pid).status().unwrap().success());
+    assert!(
+        Command::new("kill")
+            .arg(format!("-{sig}"))
+            .arg(&pid)
+            .status()
+            .unwrap()
+            .success()
+    );
     let status = child.wait().unwrap();
     out.extend(rx.iter().map(|l| l + "\n"));
     (out, status.code())
@@ -958,10 +1336,16 @@ public class Handled { public static void main(String[] a) throws Exception {
   }
   System.out.println("done"); } }"#,
     );
-    let signals = ["USR2", "USR1", "QUIT", "TERM", "HUP", "INT", "KILL", "STOP", "SEGV", "FPE", "ILL", "ALRM", "WINCH", "NOPE"];
+    let signals = [
+        "USR2", "USR1", "QUIT", "TERM", "HUP", "INT", "KILL", "STOP", "SEGV", "FPE", "ILL", "ALRM",
+        "WINCH", "NOPE",
+    ];
     let mut args = vec!["Handled"];
     args.extend(signals);
     let (j, x) = run_both(&d, &args);
     assert_same(&j, &x, 1);
-    assert!(String::from_utf8_lossy(&x.stdout).contains("got SIGUSR2 12 in SIGUSR2 handler daemon=true\n"));
+    assert!(
+        String::from_utf8_lossy(&x.stdout)
+            .contains("got SIGUSR2 12 in SIGUSR2 handler daemon=true\n")
+    );
 }

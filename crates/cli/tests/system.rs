@@ -12,8 +12,14 @@ use common::{javac, jxvm, repo, scratch};
 /// The demo's sources compiled into `DIR/classes` with its two descriptions beside them.
 fn demo() -> PathBuf {
     let dir = scratch("kv-demo");
-    let sources: Vec<String> = ["KeyValue", "Store", "Server", "Client"].iter().map(|c| format!("demo/kv/src/kv/{c}.java")).collect();
-    javac(&sources.iter().map(String::as_str).collect::<Vec<_>>(), &dir.join("classes"));
+    let sources: Vec<String> = ["KeyValue", "Store", "Server", "Client"]
+        .iter()
+        .map(|c| format!("demo/kv/src/kv/{c}.java"))
+        .collect();
+    javac(
+        &sources.iter().map(String::as_str).collect::<Vec<_>>(),
+        &dir.join("classes"),
+    );
     for f in ["split.toml", "collocated.toml"] {
         std::fs::copy(repo().join("demo/kv").join(f), dir.join(f)).unwrap();
     }
@@ -28,7 +34,12 @@ fn parts() -> PathBuf {
 }
 
 fn run_system(file: &Path, env: &[(&str, &str)]) -> (Output, String, String) {
-    let out = jxvm().arg("--system").arg(file).envs(env.iter().copied()).output().unwrap();
+    let out = jxvm()
+        .arg("--system")
+        .arg(file)
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     (out, stdout, stderr)
@@ -58,7 +69,10 @@ fn the_demo_runs_split_and_collocated_by_configuration_alone() {
         assert!(out.status.success(), "{file}:\n{stdout}\n{stderr}");
         assert_eq!(stdout.lines().count(), 3, "{file}:\n{stdout}");
         for line in lines {
-            assert!(has_line(&stdout, line), "{file}: missing `{line}` in:\n{stdout}\n{stderr}");
+            assert!(
+                has_line(&stdout, line),
+                "{file}: missing `{line}` in:\n{stdout}\n{stderr}"
+            );
         }
     }
 }
@@ -70,10 +84,16 @@ fn the_demo_runs_split_and_collocated_by_configuration_alone() {
 fn the_demo_under_collector_stress() {
     let dir = demo();
     for (file, lines) in [("split.toml", SPLIT), ("collocated.toml", COLLOCATED)] {
-        let (out, stdout, stderr) = run_system(&dir.join(file), &[("JXVM_GC_STRESS", "1"), ("JXVM_GC_VERIFY", "1")]);
+        let (out, stdout, stderr) = run_system(
+            &dir.join(file),
+            &[("JXVM_GC_STRESS", "1"), ("JXVM_GC_VERIFY", "1")],
+        );
         assert!(out.status.success(), "{file}:\n{stdout}\n{stderr}");
         for line in lines {
-            assert!(has_line(&stdout, line), "{file}: missing `{line}` in:\n{stdout}\n{stderr}");
+            assert!(
+                has_line(&stdout, line),
+                "{file}: missing `{line}` in:\n{stdout}\n{stderr}"
+            );
         }
     }
 }
@@ -91,8 +111,14 @@ fn domain(name: &str, extra: &str, mains: &[&str]) -> String {
     let mut s = format!("{DOMAIN}name = \"{name}\"\n{extra}\n");
     for m in mains {
         let (class, args) = m.split_once(' ').unwrap_or((m, ""));
-        let args: Vec<String> = args.split_whitespace().map(|a| format!("\"{a}\"")).collect();
-        s.push_str(&format!("[[domain.component]]\nmain = \"SystemParts${class}\"\nargs = [{}]\n", args.join(", ")));
+        let args: Vec<String> = args
+            .split_whitespace()
+            .map(|a| format!("\"{a}\""))
+            .collect();
+        s.push_str(&format!(
+            "[[domain.component]]\nmain = \"SystemParts${class}\"\nargs = [{}]\n",
+            args.join(", ")
+        ));
     }
     s
 }
@@ -100,31 +126,58 @@ fn domain(name: &str, extra: &str, mains: &[&str]) -> String {
 #[test]
 fn components_of_one_domain_run_in_threads_of_it() {
     let dir = parts();
-    let text = domain("two", "max-threads = 2", &["Hello a", "Hello b"]) + &domain("one", "", &["Hello c"]);
+    let text = domain("two", "max-threads = 2", &["Hello a", "Hello b"])
+        + &domain("one", "", &["Hello c"]);
     let (out, stdout, stderr) = run_system(&describe(&dir, "two.toml", &text), &[]);
     assert!(out.status.success(), "{stdout}\n{stderr}");
     for line in ["hello from two a", "hello from two b", "hello from one c"] {
-        assert!(has_line(&stdout, line), "missing `{line}` in:\n{stdout}\n{stderr}");
+        assert!(
+            has_line(&stdout, line),
+            "missing `{line}` in:\n{stdout}\n{stderr}"
+        );
     }
 }
 
 #[test]
 fn a_runaway_or_failing_component_harms_only_its_domain() {
     let dir = parts();
-    let text = domain("spin", "cpu-time-limit = \"300ms\"", &["Spin"]) + &domain("fail", "", &["Fail"]) + &domain("fine", "", &["Hello x"]);
+    let text = domain("spin", "cpu-time-limit = \"300ms\"", &["Spin"])
+        + &domain("fail", "", &["Fail"])
+        + &domain("fine", "", &["Hello x"]);
     let (out, stdout, stderr) = run_system(&describe(&dir, "faults.toml", &text), &[]);
-    assert_eq!(out.status.code(), Some(1), "a terminated domain and a failed component: exit 1\n{stdout}\n{stderr}");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "a terminated domain and a failed component: exit 1\n{stdout}\n{stderr}"
+    );
     assert!(has_line(&stdout, "hello from fine x"), "{stdout}\n{stderr}");
-    assert!(has_line(&stderr, "jxvm: domain spin was terminated: CPU time limit of 300 ms exceeded"), "{stderr}");
-    assert!(stderr.contains("java.lang.IllegalStateException: component failed on purpose"), "{stderr}");
+    assert!(
+        has_line(
+            &stderr,
+            "jxvm: domain spin was terminated: CPU time limit of 300 ms exceeded"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("java.lang.IllegalStateException: component failed on purpose"),
+        "{stderr}"
+    );
 }
 
 /// Runs a description that must be refused; returns its one-line error.
 fn refused(file: &Path) -> String {
     let (out, stdout, stderr) = run_system(file, &[]);
-    assert_eq!(out.status.code(), Some(1), "{}:\n{stdout}\n{stderr}", file.display());
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}:\n{stdout}\n{stderr}",
+        file.display()
+    );
     assert!(stdout.is_empty(), "no component may run: {stdout}");
-    let lines: Vec<&str> = stderr.lines().filter(|l| !l.starts_with("Run 'jxvm --help'")).collect();
+    let lines: Vec<&str> = stderr
+        .lines()
+        .filter(|l| !l.starts_with("Run 'jxvm --help'"))
+        .collect();
     assert_eq!(lines.len(), 1, "one line:\n{stderr}");
     lines[0].to_string()
 }
@@ -133,13 +186,41 @@ fn refused(file: &Path) -> String {
 fn bad_descriptions_are_refused_in_one_line() {
     let dir = parts();
     let cases = [
-        ("syntax.toml", "[[domain]]\nname = \"a\"\nclass-path = [\"classes\"\n".to_string(), "line 3"),
-        ("unknown.toml", format!("{DOMAIN}name = \"a\"\nheap = 1\n"), "unknown field `heap`"),
-        ("nomain.toml", domain("a", "", &["NoMain"]), "main class SystemParts$NoMain has no public static void main(String[])"),
-        ("absent.toml", domain("a", "", &["Absent"]), "main class SystemParts$Absent not found"),
-        ("threads.toml", domain("a", "max-threads = 1", &["Hello", "Hello"]), "2 components need more threads than the limit of 1"),
-        ("heap.toml", domain("a", "heap-limit = \"1m\"", &["Hello"]), "heap limit 1048576 is below the minimum"),
-        ("path.toml", domain("a", "", &["Hello"]).replace("\"classes\"", "\"missing-dir\""), "is not a directory or a jar"),
+        (
+            "syntax.toml",
+            "[[domain]]\nname = \"a\"\nclass-path = [\"classes\"\n".to_string(),
+            "line 3",
+        ),
+        (
+            "unknown.toml",
+            format!("{DOMAIN}name = \"a\"\nheap = 1\n"),
+            "unknown field `heap`",
+        ),
+        (
+            "nomain.toml",
+            domain("a", "", &["NoMain"]),
+            "main class SystemParts$NoMain has no public static void main(String[])",
+        ),
+        (
+            "absent.toml",
+            domain("a", "", &["Absent"]),
+            "main class SystemParts$Absent not found",
+        ),
+        (
+            "threads.toml",
+            domain("a", "max-threads = 1", &["Hello", "Hello"]),
+            "2 components need more threads than the limit of 1",
+        ),
+        (
+            "heap.toml",
+            domain("a", "heap-limit = \"1m\"", &["Hello"]),
+            "heap limit 1048576 is below the minimum",
+        ),
+        (
+            "path.toml",
+            domain("a", "", &["Hello"]).replace("\"classes\"", "\"missing-dir\""),
+            "is not a directory or a jar",
+        ),
     ];
     for (name, text, want) in cases {
         let e = refused(&describe(&dir, name, &text));

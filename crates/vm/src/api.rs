@@ -23,7 +23,11 @@ pub static JAR: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/jxvm-api.jar")
 
 fn archive() -> &'static Mutex<zip::ZipArchive<Cursor<&'static [u8]>>> {
     static ARCHIVE: OnceLock<Mutex<zip::ZipArchive<Cursor<&'static [u8]>>>> = OnceLock::new();
-    ARCHIVE.get_or_init(|| Mutex::new(zip::ZipArchive::new(Cursor::new(JAR)).expect("the embedded API jar is a valid zip")))
+    ARCHIVE.get_or_init(|| {
+        Mutex::new(
+            zip::ZipArchive::new(Cursor::new(JAR)).expect("the embedded API jar is a valid zip"),
+        )
+    })
 }
 
 /// The name of the API's module.
@@ -37,13 +41,21 @@ pub const PACKAGES: [&str; 4] = ["jx.domain", "jx.memory", "jx.naming", "jx.port
 /// `native::memory`), a domain handle's domain (`jx.domain.Domain`, `native::domain`), a
 /// portal's service (`jx.portal.PortalStub`, `domain::stub`). What the slot holds is the
 /// capability; the Java fields beside it are for display only.
-pub const SLOT_CLASSES: [&str; 3] = ["jx/memory/ReadOnlyMemory", "jx/domain/Domain", "jx/portal/PortalStub"];
+pub const SLOT_CLASSES: [&str; 3] = [
+    "jx/memory/ReadOnlyMemory",
+    "jx/domain/Domain",
+    "jx/portal/PortalStub",
+];
 
 /// The offset of the VM slot of an instance of `c` that `slot_class` (one of [`SLOT_CLASSES`])
 /// adds, if `c` is that API class or a subclass of it.
 pub fn vm_slot_offset(c: &crate::class::Class, slot_class: &str) -> Option<usize> {
     let is_it = |k: &crate::class::Class| in_module(k) && *k.name == *slot_class;
-    let base = if is_it(c) { c } else { *c.supers.iter().find(|k| is_it(k))? };
+    let base = if is_it(c) {
+        c
+    } else {
+        *c.supers.iter().find(|k| is_it(k))?
+    };
     Some(base.instance_size as usize - 8)
 }
 
@@ -58,7 +70,10 @@ pub fn in_module(c: &crate::class::Class) -> bool {
 /// stub, a program's class derived from an API class, whose inherited VM slot holds a memory
 /// view or a domain's or service's id). A program's subclass of an API exception holds none.
 pub fn makes_api_class(module: Option<&str>, super_class: Option<&crate::class::Class>) -> bool {
-    let throwable = |s: &crate::class::Class| &*s.name == "java/lang/Throwable" || s.supers.iter().any(|k| &*k.name == "java/lang/Throwable");
+    let throwable = |s: &crate::class::Class| {
+        &*s.name == "java/lang/Throwable"
+            || s.supers.iter().any(|k| &*k.name == "java/lang/Throwable")
+    };
     module == Some(MODULE) || super_class.is_some_and(|s| s.api && !throwable(s))
 }
 
@@ -67,7 +82,11 @@ pub fn makes_api_class(module: Option<&str>, super_class: Option<&crate::class::
 /// outside, only public members of public API classes are reachable — whatever the route
 /// (bytecode, method handles of any lookup, reflection after any `setAccessible`, generated
 /// reflection accessors, which the JVM's rules exempt elsewhere).
-pub fn may_access(caller: Option<&crate::class::Class>, holder: &crate::class::Class, access: u16) -> bool {
+pub fn may_access(
+    caller: Option<&crate::class::Class>,
+    holder: &crate::class::Class,
+    access: u16,
+) -> bool {
     use classfile::access::ACC_PUBLIC;
     let open = access & ACC_PUBLIC != 0 && holder.access & ACC_PUBLIC != 0;
     open || !in_module(holder) || caller.is_some_and(in_module)
@@ -88,8 +107,12 @@ pub fn class_bytes(name: &str) -> Option<Vec<u8>> {
 /// Writes the API jar next to the jxvm executable (or, if that directory is not writable, into
 /// the temporary directory) unless an identical file is already there; returns its path.
 pub fn write_jar() -> std::io::Result<PathBuf> {
-    let beside_exe = std::env::current_exe()?.parent().map(|d| d.join("jxvm-api.jar"));
-    let hash = JAR.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
+    let beside_exe = std::env::current_exe()?
+        .parent()
+        .map(|d| d.join("jxvm-api.jar"));
+    let hash = JAR.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+    });
     let in_tmp = std::env::temp_dir().join(format!("jxvm-api-{hash:016x}.jar"));
     let mut last = None;
     for path in beside_exe.into_iter().chain([in_tmp]) {
@@ -124,9 +147,17 @@ mod tests {
         let mut z = zip::ZipArchive::new(std::io::Cursor::new(super::JAR)).unwrap();
         for i in 0..z.len() {
             let name = z.by_index(i).unwrap().name().to_string();
-            let Some(class) = name.strip_suffix(".class") else { continue };
-            let package = class.rsplit_once('/').map(|(p, _)| p.replace('/', ".")).unwrap_or_default();
-            assert!(super::PACKAGES.contains(&package.as_str()), "{name} is outside the module's packages");
+            let Some(class) = name.strip_suffix(".class") else {
+                continue;
+            };
+            let package = class
+                .rsplit_once('/')
+                .map(|(p, _)| p.replace('/', "."))
+                .unwrap_or_default();
+            assert!(
+                super::PACKAGES.contains(&package.as_str()),
+                "{name} is outside the module's packages"
+            );
         }
     }
 }

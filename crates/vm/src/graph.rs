@@ -74,15 +74,24 @@ pub enum Walk {
 
 /// Where the reference slots of an object of class `c` are, as byte offsets from its start.
 fn ref_slots(c: &'static Class, o: ObjRef) -> impl Iterator<Item = usize> {
-    let elements = if c.is_array() && c.array_elem() == BasicType::Ref { o.array_len() } else { 0 };
+    let elements = if c.is_array() && c.array_elem() == BasicType::Ref {
+        o.array_len()
+    } else {
+        0
+    };
     let fields: &'static [u32] = if c.is_array() { &[] } else { &c.ref_offsets };
-    (0..elements).map(|i| ARRAY_BASE + i * 8).chain(fields.iter().map(|&off| off as usize))
+    (0..elements)
+        .map(|i| ARRAY_BASE + i * 8)
+        .chain(fields.iter().map(|&off| off as usize))
 }
 
 /// Where an object's body starts and ends (from its start).
 fn body(c: &'static Class, o: ObjRef) -> (usize, usize) {
     if c.is_array() {
-        (ARRAY_BASE, ARRAY_BASE + o.array_len() * c.array_elem().size())
+        (
+            ARRAY_BASE,
+            ARRAY_BASE + o.array_len() * c.array_elem().size(),
+        )
     } else {
         (HEADER_SIZE, c.instance_size as usize)
     }
@@ -96,7 +105,11 @@ fn prefix_len(roots: usize, tokens: usize) -> usize {
 /// Encodes the graph reachable from `roots`. `classify` is asked once per object met (roots
 /// included) whether to copy it, pass it as a token or refuse it; `quota` bounds the buffer's
 /// size.
-pub fn encode(roots: &[Option<ObjRef>], quota: usize, classify: impl FnMut(ObjRef) -> Walk) -> Result<Vec<u8>, CopyError> {
+pub fn encode(
+    roots: &[Option<ObjRef>],
+    quota: usize,
+    classify: impl FnMut(ObjRef) -> Walk,
+) -> Result<Vec<u8>, CopyError> {
     thread_local! {
         static TABLES: RefCell<Tables> = RefCell::new(Tables::default());
     }
@@ -114,11 +127,18 @@ trait Scratch: Default {
 
 /// Runs `f` with this thread's `scratch` (or fresh storage if it is in use: an encoding
 /// inside an encoding's classifier), then empties it: no object address outlives a copy.
-fn with_scratch<S: Scratch, R>(scratch: &'static std::thread::LocalKey<RefCell<S>>, f: impl FnOnce(&mut S) -> R) -> R {
+fn with_scratch<S: Scratch, R>(
+    scratch: &'static std::thread::LocalKey<RefCell<S>>,
+    f: impl FnOnce(&mut S) -> R,
+) -> R {
     scratch.with(|cell| match cell.try_borrow_mut() {
         Ok(mut s) => {
             let r = f(&mut s);
-            if s.is_big() { *s = S::default() } else { s.clear() }
+            if s.is_big() {
+                *s = S::default()
+            } else {
+                s.clear()
+            }
             r
         }
         Err(_) => f(&mut S::default()),
@@ -161,14 +181,21 @@ struct Encoder<'a, F> {
 
 impl<F: FnMut(ObjRef) -> Walk> Encoder<'_, F> {
     fn walk(&mut self, roots: &[Option<ObjRef>], quota: usize) -> Result<Vec<u8>, CopyError> {
-        let root_ids = roots.iter().map(|&r| self.reference(r)).collect::<Result<SmallVec<[u64; 4]>, _>>()?;
+        let root_ids = roots
+            .iter()
+            .map(|&r| self.reference(r))
+            .collect::<Result<SmallVec<[u64; 4]>, _>>()?;
         let mut objects = std::mem::take(&mut self.t.objects);
         let mut next = 0;
         let r = loop {
-            let Some(&(o, class)) = self.t.order.get(next) else { break self.finish(&root_ids, &objects, quota) };
+            let Some(&(o, class)) = self.t.order.get(next) else {
+                break self.finish(&root_ids, &objects, quota);
+            };
             next += 1;
             let (start, end) = body(o.class(), o);
-            if prefix_len(root_ids.len(), self.t.tokens.len()) + objects.len() + 8 + (end - start) > quota {
+            if prefix_len(root_ids.len(), self.t.tokens.len()) + objects.len() + 8 + (end - start)
+                > quota
+            {
                 break Err(CopyError::Quota(quota));
             }
             if let Err(e) = self.write_object(o, class, &mut objects) {
@@ -212,11 +239,23 @@ impl<F: FnMut(ObjRef) -> Walk> Encoder<'_, F> {
 
     /// Appends `o` to `out` as an object of `class`, classifying the objects its slots refer
     /// to.
-    fn write_object(&mut self, o: ObjRef, class: &'static Class, out: &mut Vec<u8>) -> Result<(), CopyError> {
+    fn write_object(
+        &mut self,
+        o: ObjRef,
+        class: &'static Class,
+        out: &mut Vec<u8>,
+    ) -> Result<(), CopyError> {
         let c = o.class();
         let (start, end) = body(c, o);
         out.extend_from_slice(&class.id.0.to_le_bytes());
-        out.extend_from_slice(&(if c.is_array() { o.array_len() as u32 } else { INSTANCE }).to_le_bytes());
+        out.extend_from_slice(
+            &(if c.is_array() {
+                o.array_len() as u32
+            } else {
+                INSTANCE
+            })
+            .to_le_bytes(),
+        );
         out.extend_from_slice(&identity_hash(o).to_le_bytes());
         let at = out.len();
         o.append_bytes(start, end, out);
@@ -231,8 +270,14 @@ impl<F: FnMut(ObjRef) -> Walk> Encoder<'_, F> {
     /// The whole buffer: the prefix, then the objects already written.
     fn finish(&self, roots: &[u64], objects: &[u8], quota: usize) -> Result<Vec<u8>, CopyError> {
         let len = prefix_len(roots.len(), self.t.tokens.len()) + objects.len();
-        let counts = (u32::try_from(self.t.order.len()), u32::try_from(roots.len()), u32::try_from(self.t.tokens.len()));
-        let (Ok(count), Ok(nroots), Ok(ntokens)) = counts else { return Err(CopyError::Quota(quota)) };
+        let counts = (
+            u32::try_from(self.t.order.len()),
+            u32::try_from(roots.len()),
+            u32::try_from(self.t.tokens.len()),
+        );
+        let (Ok(count), Ok(nroots), Ok(ntokens)) = counts else {
+            return Err(CopyError::Quota(quota));
+        };
         if len > quota {
             return Err(CopyError::Quota(quota));
         }
@@ -240,9 +285,14 @@ impl<F: FnMut(ObjRef) -> Walk> Encoder<'_, F> {
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&count.to_le_bytes());
         out.extend_from_slice(&nroots.to_le_bytes());
-        roots.iter().for_each(|id| out.extend_from_slice(&id.to_le_bytes()));
+        roots
+            .iter()
+            .for_each(|id| out.extend_from_slice(&id.to_le_bytes()));
         out.extend_from_slice(&ntokens.to_le_bytes());
-        self.t.tokens.iter().for_each(|t| out.extend_from_slice(&t.to_le_bytes()));
+        self.t
+            .tokens
+            .iter()
+            .for_each(|t| out.extend_from_slice(&t.to_le_bytes()));
         out.extend_from_slice(objects);
         Ok(out)
     }
@@ -264,7 +314,11 @@ impl<'a> Reader<'a> {
         Ok(u64::from_le_bytes(b.try_into().expect("8 bytes")))
     }
     fn bytes(&mut self, n: usize) -> Result<&'a [u8], CopyError> {
-        let end = self.at.checked_add(n).filter(|&e| e <= self.buf.len()).ok_or(CopyError::Malformed("truncated"))?;
+        let end = self
+            .at
+            .checked_add(n)
+            .filter(|&e| e <= self.buf.len())
+            .ok_or(CopyError::Malformed("truncated"))?;
         let b = &self.buf[self.at..end];
         self.at = end;
         Ok(b)
@@ -296,7 +350,9 @@ fn read_head(r: &mut Reader) -> Result<(usize, SmallVec<[u64; 4]>), CopyError> {
 /// At most how many heap bytes [`decode`] allocates for `buf` (each object's record is its
 /// body plus 12 bytes; in the heap, its body plus a 16-byte header, rounded up to 8).
 pub fn heap_bytes(buf: &[u8]) -> usize {
-    let count = buf.get(4..8).map_or(0, |b| u32::from_le_bytes(b.try_into().expect("4 bytes")) as usize);
+    let count = buf.get(4..8).map_or(0, |b| {
+        u32::from_le_bytes(b.try_into().expect("4 bytes")) as usize
+    });
     buf.len().saturating_add(count.saturating_mul(12))
 }
 
@@ -323,9 +379,13 @@ fn link(id: u64, count: usize, tokens: usize) -> Result<Option<Link>, CopyError>
     }
     let below = |i: u64, n: usize| usize::try_from(i).ok().filter(|&i| i < n);
     if id & TOKEN_BIT != 0 {
-        return below(id & !TOKEN_BIT, tokens).map(|k| Some(Link::Token(k))).ok_or(CopyError::Malformed("token index out of range"));
+        return below(id & !TOKEN_BIT, tokens)
+            .map(|k| Some(Link::Token(k)))
+            .ok_or(CopyError::Malformed("token index out of range"));
     }
-    below(id - 1, count).map(|i| Some(Link::Object(i))).ok_or(CopyError::Malformed("reference to a missing object"))
+    below(id - 1, count)
+        .map(|i| Some(Link::Object(i)))
+        .ok_or(CopyError::Malformed("reference to a missing object"))
 }
 
 /// A reference slot of a decoded object still to be filled once every object exists.
@@ -343,11 +403,18 @@ struct Pending {
 /// Whatever the buffer holds, every reference slot of every object allocated here is null or a
 /// valid reference at all times, even when decoding fails half way (the abandoned objects stay
 /// in the heap until the next collection, and the heap verifier walks them).
-pub fn decode(buf: &[u8], heap: &Heap, class_of: impl Fn(u32) -> Option<&'static Class>, tokens: &[Option<ObjRef>]) -> Result<Roots, CopyError> {
+pub fn decode(
+    buf: &[u8],
+    heap: &Heap,
+    class_of: impl Fn(u32) -> Option<&'static Class>,
+    tokens: &[Option<ObjRef>],
+) -> Result<Roots, CopyError> {
     thread_local! {
         static LISTS: RefCell<DecodeLists> = RefCell::new(DecodeLists::default());
     }
-    with_scratch(&LISTS, |l| decode_with(buf, heap, class_of, tokens, &mut l.objects, &mut l.pending))
+    with_scratch(&LISTS, |l| {
+        decode_with(buf, heap, class_of, tokens, &mut l.objects, &mut l.pending)
+    })
 }
 
 /// The lists of a decoding: the objects made, and the slots still to fill.
@@ -380,7 +447,10 @@ fn decode_with(
 ) -> Result<Roots, CopyError> {
     let mut r = Reader { buf, at: 0 };
     let (count, root_ids) = read_head(&mut r)?;
-    let roots = root_ids.iter().map(|&id| link(id, count, tokens.len())).collect::<Result<SmallVec<[_; 4]>, _>>()?;
+    let roots = root_ids
+        .iter()
+        .map(|&id| link(id, count, tokens.len()))
+        .collect::<Result<SmallVec<[_; 4]>, _>>()?;
     let ntokens = r.u32()? as usize;
     r.bytes(ntokens.saturating_mul(8))?;
     // First pass: allocate every object and copy its body with the reference slots left null,
@@ -404,25 +474,37 @@ fn decode_with(
 }
 
 /// Reads an object's class id and length and allocates it (zeroed) in `heap`.
-fn alloc_object(r: &mut Reader, heap: &Heap, class_of: &impl Fn(u32) -> Option<&'static Class>) -> Result<ObjRef, CopyError> {
+fn alloc_object(
+    r: &mut Reader,
+    heap: &Heap,
+    class_of: &impl Fn(u32) -> Option<&'static Class>,
+) -> Result<ObjRef, CopyError> {
     let c = class_of(r.u32()?).ok_or(CopyError::Malformed("unknown class id"))?;
     if c.is_primitive() || (!c.is_array() && (c.instance_size as usize) < HEADER_SIZE) {
         return Err(CopyError::Malformed("a class without instances"));
     }
     let len = r.u32()?;
     match (c.is_array(), len) {
-        (false, INSTANCE) => heap.alloc(c, c.instance_size as usize).map_err(|_| CopyError::OutOfMemory),
+        (false, INSTANCE) => heap
+            .alloc(c, c.instance_size as usize)
+            .map_err(|_| CopyError::OutOfMemory),
         (true, n) if n != INSTANCE && n <= i32::MAX as u32 => {
-            let bytes = (n as usize).checked_mul(c.array_elem().size()).ok_or(CopyError::Malformed("array too long"))?;
+            let bytes = (n as usize)
+                .checked_mul(c.array_elem().size())
+                .ok_or(CopyError::Malformed("array too long"))?;
             // Checked before allocating, so a short hostile buffer cannot ask for a huge array.
             if bytes > r.remaining() {
                 return Err(CopyError::Malformed("truncated"));
             }
-            let a = heap.alloc(c, ARRAY_BASE + bytes).map_err(|_| CopyError::OutOfMemory)?;
+            let a = heap
+                .alloc(c, ARRAY_BASE + bytes)
+                .map_err(|_| CopyError::OutOfMemory)?;
             a.write::<u32>(ARRAY_LENGTH, n);
             Ok(a)
         }
-        _ => Err(CopyError::Malformed("array length on an instance or none on an array")),
+        _ => Err(CopyError::Malformed(
+            "array length on an instance or none on an array",
+        )),
     }
     .and_then(|o| {
         set_identity_hash(o, r.u32()?);
@@ -437,12 +519,18 @@ fn identity_hash(o: ObjRef) -> u32 {
 
 /// Gives the new object `o` identity hash `h` (none for 0); its lock bits stay clear.
 fn set_identity_hash(o: ObjRef, h: u32) {
-    o.mark().store((h as u64) << 32, std::sync::atomic::Ordering::Relaxed);
+    o.mark()
+        .store((h as u64) << 32, std::sync::atomic::Ordering::Relaxed);
 }
 
 /// Reads `o`'s body into it, leaving its reference slots null and queueing them in `pending`
 /// once every reference is checked against `limits` (object count, tokens).
-fn copy_body(r: &mut Reader, o: ObjRef, limits: (usize, usize), pending: &mut Vec<Pending>) -> Result<(), CopyError> {
+fn copy_body(
+    r: &mut Reader,
+    o: ObjRef,
+    limits: (usize, usize),
+    pending: &mut Vec<Pending>,
+) -> Result<(), CopyError> {
     let c = o.class();
     let (start, end) = body(c, o);
     let bytes = r.bytes(end - start)?;
@@ -450,7 +538,11 @@ fn copy_body(r: &mut Reader, o: ObjRef, limits: (usize, usize), pending: &mut Ve
         let at = slot - start;
         let id = u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
         if let Some(to) = link(id, limits.0, limits.1)? {
-            pending.push(Pending { holder: o, slot, to });
+            pending.push(Pending {
+                holder: o,
+                slot,
+                to,
+            });
         }
     }
     o.write_bytes(start, bytes);
@@ -477,22 +569,72 @@ mod tests {
 
     fn world() -> World {
         let leak = |c: Class| -> &'static Class { Box::leak(Box::new(c)) };
-        let object = leak(Class::bare(ClassId(100), "java/lang/Object", ClassKind::Instance, None, 0));
+        let object = leak(Class::bare(
+            ClassId(100),
+            "java/lang/Object",
+            ClassKind::Instance,
+            None,
+            0,
+        ));
         let mut node = Class::bare(ClassId(101), "Node", ClassKind::Instance, Some(object), 0);
         node.instance_size = 40;
         node.ref_offsets = vec![24, 32];
-        let prim = leak(Class::bare(ClassId(102), "long", ClassKind::Primitive(BasicType::Long), None, 0));
-        let longs = leak(Class::bare(ClassId(103), "[J", ClassKind::Array { component: prim, elem: BasicType::Long }, Some(object), 0));
-        let objects = leak(Class::bare(ClassId(104), "[Ljava/lang/Object;", ClassKind::Array { component: object, elem: BasicType::Ref }, Some(object), 0));
-        let secret = leak(Class::bare(ClassId(105), "Secret", ClassKind::Instance, Some(object), 0));
+        let prim = leak(Class::bare(
+            ClassId(102),
+            "long",
+            ClassKind::Primitive(BasicType::Long),
+            None,
+            0,
+        ));
+        let longs = leak(Class::bare(
+            ClassId(103),
+            "[J",
+            ClassKind::Array {
+                component: prim,
+                elem: BasicType::Long,
+            },
+            Some(object),
+            0,
+        ));
+        let objects = leak(Class::bare(
+            ClassId(104),
+            "[Ljava/lang/Object;",
+            ClassKind::Array {
+                component: object,
+                elem: BasicType::Ref,
+            },
+            Some(object),
+            0,
+        ));
+        let secret = leak(Class::bare(
+            ClassId(105),
+            "Secret",
+            ClassKind::Instance,
+            Some(object),
+            0,
+        ));
         let mut portal = Class::bare(ClassId(106), "Portal", ClassKind::Instance, Some(object), 0);
         portal.instance_size = 24;
-        World { node: leak(node), longs, objects, secret, portal: leak(portal) }
+        World {
+            node: leak(node),
+            longs,
+            objects,
+            secret,
+            portal: leak(portal),
+        }
     }
 
     impl World {
         fn class(&self, id: u32) -> Option<&'static Class> {
-            [self.node, self.longs, self.objects, self.secret, self.portal].into_iter().find(|c| c.id.0 == id)
+            [
+                self.node,
+                self.longs,
+                self.objects,
+                self.secret,
+                self.portal,
+            ]
+            .into_iter()
+            .find(|c| c.id.0 == id)
         }
         fn node(&self, heap: &Heap, value: i64) -> ObjRef {
             let n = heap.alloc(self.node, 40).unwrap();
@@ -505,7 +647,9 @@ mod tests {
             p
         }
         fn array(&self, heap: &Heap, elems: &[Option<ObjRef>]) -> ObjRef {
-            let a = heap.alloc(self.objects, ARRAY_BASE + elems.len() * 8).unwrap();
+            let a = heap
+                .alloc(self.objects, ARRAY_BASE + elems.len() * 8)
+                .unwrap();
             a.write::<u32>(ARRAY_LENGTH, elems.len() as u32);
             for (i, &e) in elems.iter().enumerate() {
                 a.write::<u64>(ARRAY_BASE + i * 8, to_slot(e));
@@ -527,7 +671,10 @@ mod tests {
                 let mut at = start;
                 while at < end {
                     let o = ObjRef::from_addr(at);
-                    assert!(self.class(o.class().id.0).is_some(), "a class word at {at:#x}");
+                    assert!(
+                        self.class(o.class().id.0).is_some(),
+                        "a class word at {at:#x}"
+                    );
                     out.push(o);
                     at += body(o.class(), o).1.next_multiple_of(8);
                 }
@@ -569,7 +716,10 @@ mod tests {
         let roots = decode(&buf, &b, |id| w.class(id), &[]).unwrap();
         let (c1, c3) = (roots[0].unwrap(), roots[2].unwrap());
         assert!(roots[1].is_none());
-        assert!(b.contains(c1.addr()) && !a.contains(c1.addr()), "the copy lives in the target heap");
+        assert!(
+            b.contains(c1.addr()) && !a.contains(c1.addr()),
+            "the copy lives in the target heap"
+        );
         let c2 = c1.read_ref(24).unwrap();
         assert_eq!((c1.read::<i64>(16), c2.read::<i64>(16)), (1, 2));
         assert_eq!(c2.read_ref(24), Some(c1), "the cycle is kept");
@@ -594,7 +744,11 @@ mod tests {
             w.classify(o)
         })
         .unwrap();
-        assert_eq!(tokens(&buf).map(|t| t.to_vec()), Ok(vec![7, 9]), "the same object twice, or two objects with one token, share an entry");
+        assert_eq!(
+            tokens(&buf).map(|t| t.to_vec()),
+            Ok(vec![7, 9]),
+            "the same object twice, or two objects with one token, share an entry"
+        );
         assert_eq!(asked, vec![arr, p7, other7, p9, n]);
         assert_eq!(object_count(&buf), 2, "portals are not copied");
 
@@ -602,7 +756,10 @@ mod tests {
         let c = decode(&buf, &b, |id| w.class(id), &[Some(t7), Some(t9)]).unwrap()[0].unwrap();
         let elems: Vec<_> = (0..5).map(|i| c.read_ref(ARRAY_BASE + i * 8)).collect();
         let copy = elems[3].unwrap();
-        assert_eq!(elems, vec![Some(t7), Some(t7), Some(t9), Some(copy), Some(t9)]);
+        assert_eq!(
+            elems,
+            vec![Some(t7), Some(t7), Some(t9), Some(copy), Some(t9)]
+        );
         assert_eq!((copy.read::<i64>(16), copy.read_ref(32)), (1, Some(t7)));
     }
 
@@ -633,7 +790,10 @@ mod tests {
         n1.write::<u64>(32, p.slot());
         n2.write::<u64>(32, p.slot());
         let buf = encode(&[Some(n1)], 1 << 20, |o| w.classify(o)).unwrap();
-        assert_eq!((tokens(&buf).map(|t| t.to_vec()), object_count(&buf)), (Ok(vec![3]), 2));
+        assert_eq!(
+            (tokens(&buf).map(|t| t.to_vec()), object_count(&buf)),
+            (Ok(vec![3]), 2)
+        );
         let x = w.node(&b, 30);
         let c1 = decode(&buf, &b, |id| w.class(id), &[Some(x)]).unwrap()[0].unwrap();
         let c2 = c1.read_ref(24).unwrap();
@@ -650,12 +810,22 @@ mod tests {
             n.write::<u64>(24, head.slot());
             head = n;
         }
-        assert_eq!(encode(&[Some(head)], 10_000, copy_all), Err(CopyError::Quota(10_000)));
+        assert_eq!(
+            encode(&[Some(head)], 10_000, copy_all),
+            Err(CopyError::Quota(10_000))
+        );
         assert!(encode(&[Some(head)], 100_000, copy_all).is_ok());
         let s = a.alloc(w.secret, 16).unwrap();
         head.write::<u64>(32, s.slot());
-        assert_eq!(encode(&[Some(head)], 100_000, |o| w.classify(o)), Err(CopyError::NotCopyable("Secret".into())));
-        assert_eq!(encode(&[Some(s)], 100_000, |o| w.classify(o)), Err(CopyError::NotCopyable("Secret".into())), "a root too");
+        assert_eq!(
+            encode(&[Some(head)], 100_000, |o| w.classify(o)),
+            Err(CopyError::NotCopyable("Secret".into()))
+        );
+        assert_eq!(
+            encode(&[Some(s)], 100_000, |o| w.classify(o)),
+            Err(CopyError::NotCopyable("Secret".into())),
+            "a root too"
+        );
     }
 
     #[test]
@@ -664,11 +834,18 @@ mod tests {
         let (a, b) = (heap(), heap());
         let hashed = w.node(&a, 1);
         let fresh = w.node(&a, 2);
-        hashed.mark().store(0x1234_5678 << 32 | 0x42, std::sync::atomic::Ordering::Relaxed);
+        hashed.mark().store(
+            0x1234_5678 << 32 | 0x42,
+            std::sync::atomic::Ordering::Relaxed,
+        );
         let buf = encode(&[Some(hashed), Some(fresh)], 1 << 20, copy_all).unwrap();
         let copies = decode(&buf, &b, |id| w.class(id), &[]).unwrap();
         let mark = |o: Option<ObjRef>| o.unwrap().mark().load(std::sync::atomic::Ordering::Relaxed);
-        assert_eq!(mark(copies[0]), 0x1234_5678 << 32, "the hash crosses, the lock bits do not");
+        assert_eq!(
+            mark(copies[0]),
+            0x1234_5678 << 32,
+            "the hash crosses, the lock bits do not"
+        );
         assert_eq!(mark(copies[1]), 0, "no hash yet: none in the copy either");
     }
 
@@ -678,14 +855,26 @@ mod tests {
         let a = heap();
         let ps: Vec<_> = (0..3).map(|t| Some(w.portal(&a, t))).collect();
         let exact = 12 + 3 * 8 + 4 + 3 * 8;
-        assert_eq!(encode(&ps, exact - 1, |o| w.classify(o)), Err(CopyError::Quota(exact - 1)));
-        assert_eq!(encode(&ps, exact, |o| w.classify(o)).map(|b| b.len()), Ok(exact));
+        assert_eq!(
+            encode(&ps, exact - 1, |o| w.classify(o)),
+            Err(CopyError::Quota(exact - 1))
+        );
+        assert_eq!(
+            encode(&ps, exact, |o| w.classify(o)).map(|b| b.len()),
+            Ok(exact)
+        );
         // A token first met in the last object's slots still counts.
         let n = w.node(&a, 1);
         n.write::<u64>(32, ps[0].unwrap().slot());
         let exact = 12 + 8 + 4 + 8 + (12 + 24);
-        assert_eq!(encode(&[Some(n)], exact - 1, |o| w.classify(o)), Err(CopyError::Quota(exact - 1)));
-        assert_eq!(encode(&[Some(n)], exact, |o| w.classify(o)).map(|b| b.len()), Ok(exact));
+        assert_eq!(
+            encode(&[Some(n)], exact - 1, |o| w.classify(o)),
+            Err(CopyError::Quota(exact - 1))
+        );
+        assert_eq!(
+            encode(&[Some(n)], exact, |o| w.classify(o)).map(|b| b.len()),
+            Ok(exact)
+        );
     }
 
     #[test]
@@ -696,26 +885,45 @@ mod tests {
         n.write::<u64>(24, n.slot());
         let good = encode(&[Some(n)], 1 << 20, copy_all).unwrap();
         for len in 0..good.len() {
-            assert!(decode(&good[..len], &b, |id| w.class(id), &[]).is_err(), "truncated at {len}");
+            assert!(
+                decode(&good[..len], &b, |id| w.class(id), &[]).is_err(),
+                "truncated at {len}"
+            );
             // The token table ends at 24: `tokens` reads no further.
-            assert_eq!(tokens(&good[..len]).is_err(), len < 24, "truncated at {len}");
+            assert_eq!(
+                tokens(&good[..len]).is_err(),
+                len < 24,
+                "truncated at {len}"
+            );
         }
         // magic 4 | count 4 | root count 4 | root 8 | token count 4 | class id 4 | length 4 | body
         let mut bad = good.clone();
         bad[24..28].copy_from_slice(&999u32.to_le_bytes());
-        assert_eq!(decode(&bad, &b, |id| w.class(id), &[]), Err(CopyError::Malformed("unknown class id")));
+        assert_eq!(
+            decode(&bad, &b, |id| w.class(id), &[]),
+            Err(CopyError::Malformed("unknown class id"))
+        );
         let primitive = |_| w.longs.array_component(); // a class table that answers `long`
-        assert_eq!(decode(&good, &b, primitive, &[]), Err(CopyError::Malformed("a class without instances")));
+        assert_eq!(
+            decode(&good, &b, primitive, &[]),
+            Err(CopyError::Malformed("a class without instances"))
+        );
         let mut bad = good.clone();
         let at = bad.len() - 16; // the `next` slot of the node
         bad[at..at + 8].copy_from_slice(&77u64.to_le_bytes());
-        assert_eq!(decode(&bad, &b, |id| w.class(id), &[]), Err(CopyError::Malformed("reference to a missing object")));
+        assert_eq!(
+            decode(&bad, &b, |id| w.class(id), &[]),
+            Err(CopyError::Malformed("reference to a missing object"))
+        );
         let mut bad = good.clone();
         bad[28..32].copy_from_slice(&u32::MAX.wrapping_sub(1).to_le_bytes()); // an instance with a length
         assert!(decode(&bad, &b, |id| w.class(id), &[]).is_err());
         let mut bad = good;
         bad[0] = b'X';
-        assert_eq!(tokens(&bad), Err(CopyError::Malformed("not an object graph")));
+        assert_eq!(
+            tokens(&bad),
+            Err(CopyError::Malformed("not an object graph"))
+        );
     }
 
     #[test]
@@ -728,7 +936,11 @@ mod tests {
         let x = Some(w.node(&b, 80));
         assert!(decode(&good, &b, |id| w.class(id), &[x]).is_ok());
         let out_of_range = Err(CopyError::Malformed("token index out of range"));
-        assert_eq!(decode(&good, &b, |id| w.class(id), &[]), out_of_range, "fewer tokens supplied than the table holds");
+        assert_eq!(
+            decode(&good, &b, |id| w.class(id), &[]),
+            out_of_range,
+            "fewer tokens supplied than the table holds"
+        );
         let mut bad = good.clone();
         let at = bad.len() - 8; // the `other` slot of the node
         bad[at..at + 8].copy_from_slice(&(TOKEN_BIT | 1).to_le_bytes());
@@ -751,7 +963,10 @@ mod tests {
         assert!(decode(&bad, &b, |id| w.class(id), &[]).is_err());
         let left = w.objects_in(&b);
         assert_eq!(left.len(), 2, "both were allocated before the failure");
-        assert!(left.iter().all(|&o| o.read::<u64>(24) == 0 && o.read::<u64>(32) == 0));
+        assert!(
+            left.iter()
+                .all(|&o| o.read::<u64>(24) == 0 && o.read::<u64>(32) == 0)
+        );
     }
 
     #[test]
@@ -762,7 +977,10 @@ mod tests {
         big.write::<u32>(ARRAY_LENGTH, 3 << 20);
         let buf = encode(&[Some(big)], usize::MAX, copy_all).unwrap();
         let small = Heap::new(4 << 20, 1 << 20, 1 << 20).unwrap();
-        assert_eq!(decode(&buf, &small, |id| w.class(id), &[]), Err(CopyError::OutOfMemory));
+        assert_eq!(
+            decode(&buf, &small, |id| w.class(id), &[]),
+            Err(CopyError::OutOfMemory)
+        );
     }
 
     #[test]
@@ -788,7 +1006,11 @@ mod tests {
         for o in w.objects_in(&b) {
             for slot in ref_slots(o.class(), o) {
                 let v = o.read::<u64>(slot);
-                assert!(v == 0 || b.object_at(v as usize).is_some(), "slot {slot} of {:?} holds {v:#x}", o.class());
+                assert!(
+                    v == 0 || b.object_at(v as usize).is_some(),
+                    "slot {slot} of {:?} holds {v:#x}",
+                    o.class()
+                );
             }
         }
     }

@@ -24,7 +24,9 @@ impl<T> Default for IdTable<T> {
 
 impl<T> IdTable<T> {
     pub fn new() -> Self {
-        let chunks = (0..CHUNKS).map(|_| AtomicPtr::new(std::ptr::null_mut())).collect();
+        let chunks = (0..CHUNKS)
+            .map(|_| AtomicPtr::new(std::ptr::null_mut()))
+            .collect();
         IdTable { chunks }
     }
 
@@ -46,7 +48,12 @@ impl<T> IdTable<T> {
         let slot = &self.chunks[(id >> CHUNK_BITS) as usize];
         let fresh: Box<Chunk<T>> = Box::new(std::array::from_fn(|_| OnceLock::new()));
         let fresh = Box::into_raw(fresh);
-        match slot.compare_exchange(std::ptr::null_mut(), fresh, Ordering::AcqRel, Ordering::Acquire) {
+        match slot.compare_exchange(
+            std::ptr::null_mut(),
+            fresh,
+            Ordering::AcqRel,
+            Ordering::Acquire,
+        ) {
             // SAFETY: we just published `fresh`; it lives until Drop.
             Ok(_) => unsafe { &*fresh },
             Err(existing) => {

@@ -155,24 +155,94 @@ mod tests {
 
     #[test]
     fn abs_and_rounding_match_java() {
-        assert_eq!(call("java/lang/Math", "abs", "(D)D", &[(-0.0f64).to_bits(), 0]), 0.0f64.to_bits());
-        assert_eq!(call("java/lang/Math", "abs", "(I)I", &[i32::MIN as u32 as u64]), i32::MIN as u32 as u64);
-        assert_eq!(call("java/lang/Math", "abs", "(J)J", &[(-5i64) as u64, 0]), 5);
-        assert_eq!(d(call("java/lang/Math", "rint", "(D)D", &[2.5f64.to_bits(), 0])), 2.0);
-        assert_eq!(d(call("java/lang/Math", "rint", "(D)D", &[(-3.5f64).to_bits(), 0])), -4.0);
-        assert_eq!(d(call("java/lang/StrictMath", "floor", "(D)D", &[(-1.5f64).to_bits(), 0])), -2.0);
-        assert_eq!(call("java/lang/Math", "max", "(II)I", &[(-3i32) as u32 as u64, 2]), 2);
-        assert_eq!(call("java/lang/Math", "min", "(JJ)J", &[(-3i64) as u64, 0, 2, 0]), (-3i64) as u64);
+        assert_eq!(
+            call("java/lang/Math", "abs", "(D)D", &[(-0.0f64).to_bits(), 0]),
+            0.0f64.to_bits()
+        );
+        assert_eq!(
+            call("java/lang/Math", "abs", "(I)I", &[i32::MIN as u32 as u64]),
+            i32::MIN as u32 as u64
+        );
+        assert_eq!(
+            call("java/lang/Math", "abs", "(J)J", &[(-5i64) as u64, 0]),
+            5
+        );
+        assert_eq!(
+            d(call(
+                "java/lang/Math",
+                "rint",
+                "(D)D",
+                &[2.5f64.to_bits(), 0]
+            )),
+            2.0
+        );
+        assert_eq!(
+            d(call(
+                "java/lang/Math",
+                "rint",
+                "(D)D",
+                &[(-3.5f64).to_bits(), 0]
+            )),
+            -4.0
+        );
+        assert_eq!(
+            d(call(
+                "java/lang/StrictMath",
+                "floor",
+                "(D)D",
+                &[(-1.5f64).to_bits(), 0]
+            )),
+            -2.0
+        );
+        assert_eq!(
+            call(
+                "java/lang/Math",
+                "max",
+                "(II)I",
+                &[(-3i32) as u32 as u64, 2]
+            ),
+            2
+        );
+        assert_eq!(
+            call("java/lang/Math", "min", "(JJ)J", &[(-3i64) as u64, 0, 2, 0]),
+            (-3i64) as u64
+        );
     }
 
     #[test]
     fn transcendental_functions_are_fdlibm() {
-        assert_eq!(d(call("java/lang/Math", "pow", "(DD)D", &[2.0f64.to_bits(), 0, 10.0f64.to_bits(), 0])), 1024.0);
-        assert_eq!(d(call("java/lang/Math", "sin", "(D)D", &[0.0f64.to_bits(), 0])), 0.0);
-        let pow = |x: f64, y: f64| d(call("java/lang/Math", "pow", "(DD)D", &[x.to_bits(), 0, y.to_bits(), 0]));
+        assert_eq!(
+            d(call(
+                "java/lang/Math",
+                "pow",
+                "(DD)D",
+                &[2.0f64.to_bits(), 0, 10.0f64.to_bits(), 0]
+            )),
+            1024.0
+        );
+        assert_eq!(
+            d(call(
+                "java/lang/Math",
+                "sin",
+                "(D)D",
+                &[0.0f64.to_bits(), 0]
+            )),
+            0.0
+        );
+        let pow = |x: f64, y: f64| {
+            d(call(
+                "java/lang/Math",
+                "pow",
+                "(DD)D",
+                &[x.to_bits(), 0, y.to_bits(), 0],
+            ))
+        };
         assert!(pow(-1.0, f64::INFINITY).is_nan() && pow(1.0, f64::NEG_INFINITY).is_nan());
         assert!(pow(1.0, f64::NAN).is_nan());
-        assert_eq!((pow(f64::NAN, 0.0), pow(0.0, 0.0), pow(-0.0, -1.0)), (1.0, 1.0, f64::NEG_INFINITY));
+        assert_eq!(
+            (pow(f64::NAN, 0.0), pow(0.0, 0.0), pow(-0.0, -1.0)),
+            (1.0, 1.0, f64::NEG_INFINITY)
+        );
         assert!(pure_intrinsic("java/lang/Math", "hypot", "(DD)D").is_none());
         assert!(pure_intrinsic("java/lang/String", "length", "()I").is_none());
     }

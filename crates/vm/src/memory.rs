@@ -45,9 +45,17 @@ unsafe impl Sync for Region {}
 impl Region {
     fn new(size: usize, account: Option<Arc<dyn Account>>) -> Option<Region> {
         if size == 0 {
-            return Some(Region { base: 0, size: 0, account });
+            return Some(Region {
+                base: 0,
+                size: 0,
+                account,
+            });
         }
-        crate::heap::map_anonymous(size).map(|base| Region { base, size, account })
+        crate::heap::map_anonymous(size).map(|base| Region {
+            base,
+            size,
+            account,
+        })
     }
 }
 
@@ -98,7 +106,11 @@ static GRANTS: Mutex<()> = Mutex::new(());
 
 impl Grant {
     fn root() -> Arc<Grant> {
-        Arc::new(Grant { valid: AtomicBool::new(true), children: Mutex::new(Vec::new()), parent: None })
+        Arc::new(Grant {
+            valid: AtomicBool::new(true),
+            children: Mutex::new(Vec::new()),
+            parent: None,
+        })
     }
 
     fn derive(self: &Arc<Grant>) -> Arc<Grant> {
@@ -122,7 +134,12 @@ impl Grant {
     /// Revokes this grant and its descendants (iteratively: trees may be of any depth).
     fn revoke_tree(&self) {
         self.valid.store(false, Ordering::Release);
-        let mut pending: Vec<Arc<Grant>> = self.children.lock().drain(..).filter_map(|k| k.upgrade()).collect();
+        let mut pending: Vec<Arc<Grant>> = self
+            .children
+            .lock()
+            .drain(..)
+            .filter_map(|k| k.upgrade())
+            .collect();
         while let Some(g) = pending.pop() {
             g.valid.store(false, Ordering::Release);
             pending.extend(g.children.lock().drain(..).filter_map(|k| k.upgrade()));
@@ -136,7 +153,11 @@ pub enum Fault {
     /// The range was revoked.
     Revoked,
     /// `offset`/`length` fall outside a view of `size` bytes.
-    OutOfBounds { offset: i64, length: i64, size: usize },
+    OutOfBounds {
+        offset: i64,
+        length: i64,
+        size: usize,
+    },
     /// A write through a read-only view (the Java API never allows one; a bug guard).
     ReadOnly,
     /// The host could not provide the memory.
@@ -166,14 +187,24 @@ impl View {
     /// As [`View::allocate`], the region's bytes (already charged to `account`) released to
     /// `account` when it is unmapped — or at once if it cannot be made.
     pub fn allocate_charged(size: i64, account: Option<Arc<dyn Account>>) -> Result<View, Fault> {
-        let size = usize::try_from(size).map_err(|_| Fault::OutOfBounds { offset: 0, length: size, size: 0 })?;
+        let size = usize::try_from(size).map_err(|_| Fault::OutOfBounds {
+            offset: 0,
+            length: size,
+            size: 0,
+        })?;
         let Some(region) = Region::new(size, account.clone()) else {
             if let Some(a) = account {
                 a.release(size as u64);
             }
             return Err(Fault::NoMemory);
         };
-        Ok(View { region: Arc::new(region), offset: 0, len: size, writable: true, grant: Grant::root() })
+        Ok(View {
+            region: Arc::new(region),
+            offset: 0,
+            len: size,
+            writable: true,
+            grant: Grant::root(),
+        })
     }
 
     pub fn len(&self) -> usize {
@@ -195,9 +226,17 @@ impl View {
         if !self.grant.is_valid() {
             return Err(Fault::Revoked);
         }
-        let in_range = offset >= 0 && length >= 0 && (offset as u64).checked_add(length as u64).is_some_and(|end| end <= self.len as u64);
+        let in_range = offset >= 0
+            && length >= 0
+            && (offset as u64)
+                .checked_add(length as u64)
+                .is_some_and(|end| end <= self.len as u64);
         if !in_range {
-            return Err(Fault::OutOfBounds { offset, length, size: self.len });
+            return Err(Fault::OutOfBounds {
+                offset,
+                length,
+                size: self.len,
+            });
         }
         Ok(self.region.base + self.offset + offset as usize)
     }
@@ -269,7 +308,13 @@ impl View {
             Some(p) => p.derive(),
             None => Grant::root(),
         };
-        Ok(View { region: self.region.clone(), offset: self.offset, len: self.len, writable: true, grant })
+        Ok(View {
+            region: self.region.clone(),
+            offset: self.offset,
+            len: self.len,
+            writable: true,
+            grant,
+        })
     }
 }
 
@@ -283,8 +328,22 @@ mod tests {
         m.write(3, &0x1122_3344u32.to_le_bytes()).unwrap();
         assert_eq!(u32::from_le_bytes(m.read::<4>(3).unwrap()), 0x1122_3344);
         assert_eq!(m.read::<1>(3).unwrap(), [0x44]);
-        assert_eq!(m.read::<8>(9), Err(Fault::OutOfBounds { offset: 9, length: 8, size: 16 }));
-        assert_eq!(m.read::<1>(-1), Err(Fault::OutOfBounds { offset: -1, length: 1, size: 16 }));
+        assert_eq!(
+            m.read::<8>(9),
+            Err(Fault::OutOfBounds {
+                offset: 9,
+                length: 8,
+                size: 16
+            })
+        );
+        assert_eq!(
+            m.read::<1>(-1),
+            Err(Fault::OutOfBounds {
+                offset: -1,
+                length: 1,
+                size: 16
+            })
+        );
         assert!(m.read::<8>(i64::MAX).is_err());
         assert_eq!(m.read::<8>(8).unwrap(), [0; 8], "allocation zeroes");
         assert!(View::allocate(-1).is_err());
@@ -323,7 +382,10 @@ mod tests {
         let sub2 = sub.revoke().unwrap();
         assert!(fresh.is_valid() && !sub.is_valid() && sub2.is_valid());
         let again = fresh.revoke().unwrap();
-        assert!(!sub2.is_valid(), "revoking the enclosing range reaches views re-granted inside it");
+        assert!(
+            !sub2.is_valid(),
+            "revoking the enclosing range reaches views re-granted inside it"
+        );
         assert!(again.is_valid());
     }
 
@@ -332,7 +394,11 @@ mod tests {
         let m = View::allocate(64).unwrap();
         let mut v = m.sub_range(0, 64).unwrap();
         for i in 1..40i64 {
-            let next = if i % 3 == 0 { v.read_only().unwrap() } else { v.sub_range(i % 2, v.len() as i64 - (i % 2)).unwrap() };
+            let next = if i % 3 == 0 {
+                v.read_only().unwrap()
+            } else {
+                v.sub_range(i % 2, v.len() as i64 - (i % 2)).unwrap()
+            };
             v = next; // the previous view is dropped
         }
         let fresh = m.revoke().unwrap();

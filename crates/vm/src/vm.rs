@@ -54,7 +54,10 @@ impl Options {
             verify: true,
             vm_args: Vec::new(),
             java_command: String::new(),
-            verify_frames_every: std::env::var("JXVM_VERIFY_FRAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(0),
+            verify_frames_every: std::env::var("JXVM_VERIFY_FRAMES")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0),
             gc_log: false,
             gc_stress: std::env::var_os("JXVM_GC_STRESS").is_some_and(|v| v != "0"),
             gc_verify: std::env::var_os("JXVM_GC_VERIFY").is_some_and(|v| v != "0"),
@@ -65,8 +68,17 @@ impl Options {
 /// HotSpot's default maximum heap: a quarter of physical memory.
 pub fn default_max_heap() -> usize {
     // SAFETY: sysconf has no memory-safety preconditions.
-    let (pages, page) = unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
-    if pages > 0 && page > 0 { (pages as usize * page as usize) / 4 } else { 1 << 30 }
+    let (pages, page) = unsafe {
+        (
+            libc::sysconf(libc::_SC_PHYS_PAGES),
+            libc::sysconf(libc::_SC_PAGESIZE),
+        )
+    };
+    if pages > 0 && page > 0 {
+        (pages as usize * page as usize) / 4
+    } else {
+        1 << 30
+    }
 }
 
 /// Classes and field offsets the VM uses directly.
@@ -132,19 +144,55 @@ impl Vm {
     pub fn create(opts: Options) -> Result<&'static Vm, BootError> {
         crate::port::map_large_allocations();
         let modules = opts.java_home.join("lib/modules");
-        let jimage = jimage::JImage::open(&modules).map_err(|e| BootError::Io(format!("cannot open {}: {e}", modules.display())))?;
+        let jimage = jimage::JImage::open(&modules)
+            .map_err(|e| BootError::Io(format!("cannot open {}: {e}", modules.display())))?;
         let classpath = open_class_path(&opts.classpath);
         let mut classes = ClassTable::new(ClassSources { jimage, classpath });
         classes.verify_app = opts.verify;
         classes.set_launcher_class_path(&opts.classpath);
-        let launcher_path = || ClassPath { loader: LoaderId::APP, path: opts.classpath.clone(), first: true };
-        let zero_heap = HeapSize { max: 16 << 20, initial: 4 << 20, nursery: None };
-        let domain_zero = Arc::new(Domain::new(crate::domain::ZERO_ID, "DomainZero", launcher_path(), zero_heap, crate::domain::budget::Budget::new(None, Limits::default())).map_err(|e| BootError::Io(e.to_string()))?);
-        let app_heap = HeapSize { max: opts.max_heap, initial: opts.initial_heap, nursery: opts.young_heap };
+        let launcher_path = || ClassPath {
+            loader: LoaderId::APP,
+            path: opts.classpath.clone(),
+            first: true,
+        };
+        let zero_heap = HeapSize {
+            max: 16 << 20,
+            initial: 4 << 20,
+            nursery: None,
+        };
+        let domain_zero = Arc::new(
+            Domain::new(
+                crate::domain::ZERO_ID,
+                "DomainZero",
+                launcher_path(),
+                zero_heap,
+                crate::domain::budget::Budget::new(None, Limits::default()),
+            )
+            .map_err(|e| BootError::Io(e.to_string()))?,
+        );
+        let app_heap = HeapSize {
+            max: opts.max_heap,
+            initial: opts.initial_heap,
+            nursery: opts.young_heap,
+        };
         // Only the heap's reservation can fail (java's message).
-        let reserve_failed = |_| BootError::Io(format!("Could not reserve enough space for {}KB object heap", opts.max_heap / 1024));
+        let reserve_failed = |_| {
+            BootError::Io(format!(
+                "Could not reserve enough space for {}KB object heap",
+                opts.max_heap / 1024
+            ))
+        };
         let app_budget = crate::domain::budget::Budget::new(None, Limits::default());
-        let app_domain = Arc::new(Domain::new(crate::domain::LAUNCHER_ID, "app", launcher_path(), app_heap, app_budget).map_err(reserve_failed)?);
+        let app_domain = Arc::new(
+            Domain::new(
+                crate::domain::LAUNCHER_ID,
+                "app",
+                launcher_path(),
+                app_heap,
+                app_budget,
+            )
+            .map_err(reserve_failed)?,
+        );
         app_domain.gc.apply_options(&opts);
         let vm = Box::leak(Box::new(Vm {
             opts,
@@ -169,14 +217,18 @@ impl Vm {
 
     fn load_well_known(&'static self) -> Result<(), BootError> {
         let load = |n: &str| {
-            self.classes.load(LoaderId::BOOT, n).map_err(|e| BootError::Java(format!("cannot load {n}: {}", e.message())))
+            self.classes
+                .load(LoaderId::BOOT, n)
+                .map_err(|e| BootError::Java(format!("cannot load {n}: {}", e.message())))
         };
         let object = load("java/lang/Object")?;
         let class = load("java/lang/Class")?;
         let string = load("java/lang/String")?;
         let throwable = load("java/lang/Throwable")?;
         let off = |c: &'static Class, n: &str| -> Result<u32, BootError> {
-            c.instance_field(n).map(|f| f.offset).ok_or_else(|| BootError::Java(format!("{}.{n} missing", c.name)))
+            c.instance_field(n)
+                .map(|f| f.offset)
+                .ok_or_else(|| BootError::Java(format!("{}.{n} missing", c.name)))
         };
         let wk = WellKnown {
             object,
@@ -210,7 +262,9 @@ impl Vm {
 
     /// A new Java thread context (see [`Vm::new_thread`]) whose stack has `slots` slots.
     pub fn new_thread_with_stack(&'static self, domain: Arc<Domain>, slots: usize) -> Box<JThread> {
-        let id = self.next_thread_id.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let id = self
+            .next_thread_id
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let mut t = Box::new(JThread::new(self, domain, id, slots, self.max_java_depth()));
         t.verify_frames_every = self.opts.verify_frames_every;
         t
@@ -223,7 +277,10 @@ impl Vm {
 
     /// The OS stack of a thread that runs Java code: room for deep Java recursion.
     pub fn thread_stack_size(&self) -> usize {
-        self.opts.stack_size.saturating_mul(64).clamp(256 << 20, 4 << 30)
+        self.opts
+            .stack_size
+            .saturating_mul(64)
+            .clamp(256 << 20, 4 << 30)
     }
 
     /// The Module object a class's mirror should point to, if modules are set up.
@@ -251,11 +308,20 @@ pub fn verify(vm: &'static Vm, c: &'static Class) -> Result<(), LoadError> {
     if c.module.is_some() || !vm.classes.verify_app || cf.major_version < 50 {
         return Ok(());
     }
-    let h = Hierarchy { vm, loader: c.loader, failure: std::cell::RefCell::new(None) };
+    let h = Hierarchy {
+        vm,
+        loader: c.loader,
+        failure: std::cell::RefCell::new(None),
+    };
     verifier::verify_class(cf, &h).map_err(|e| match e.kind {
         verifier::ErrorKind::Verify => LoadError::Verify(e.to_string()),
-        verifier::ErrorKind::Format => LoadError::Format(format!("{} in class file {}", e.headline(), cf.name)),
-        verifier::ErrorKind::Hierarchy => h.failure.take().unwrap_or_else(|| LoadError::Verify(e.to_string())),
+        verifier::ErrorKind::Format => {
+            LoadError::Format(format!("{} in class file {}", e.headline(), cf.name))
+        }
+        verifier::ErrorKind::Hierarchy => h
+            .failure
+            .take()
+            .unwrap_or_else(|| LoadError::Verify(e.to_string())),
     })
 }
 
@@ -294,7 +360,13 @@ impl verifier::ClassHierarchy for Hierarchy {
     fn superclass(&self, class: &str) -> Result<Option<String>, String> {
         Ok(self.load(class)?.super_class.map(|s| s.name.to_string()))
     }
-    fn protected_member_owner(&self, class: &str, name: &str, descriptor: &str, is_method: bool) -> Result<Option<String>, String> {
+    fn protected_member_owner(
+        &self,
+        class: &str,
+        name: &str,
+        descriptor: &str,
+        is_method: bool,
+    ) -> Result<Option<String>, String> {
         let mut k = Some(self.load(class)?);
         while let Some(c) = k {
             if is_method {
@@ -302,7 +374,9 @@ impl verifier::ClassHierarchy for Hierarchy {
                     return Ok(m.is_protected().then(|| c.name.to_string()));
                 }
             } else if let Some(f) = c.field(name, descriptor) {
-                return Ok((f.access & classfile::access::ACC_PROTECTED != 0).then(|| c.name.to_string()));
+                return Ok(
+                    (f.access & classfile::access::ACC_PROTECTED != 0).then(|| c.name.to_string())
+                );
             }
             k = c.super_class;
         }
@@ -334,7 +408,9 @@ pub fn after_class_init(t: &mut JThread, c: &'static Class) -> JResult<()> {
 
 /// Describes a pending exception for boot failures: "java.lang.Foo: message".
 pub fn describe_exception(t: &mut JThread) -> String {
-    let Some(e) = t.exception.take() else { return "unknown error".into() };
+    let Some(e) = t.exception.take() else {
+        return "unknown error".into();
+    };
     let name = e.class().java_name();
     let h = t.handle(e);
     let msg = match t.call_virtual(e, "getMessage", "()Ljava/lang/String;", &[]) {
@@ -348,7 +424,10 @@ pub fn describe_exception(t: &mut JThread) -> String {
     };
     // Append the Java frames recorded in the backtrace.
     if let Some(bt) = e.read_ref(t.vm.wk().throwable_backtrace as usize) {
-        for frame in crate::native::lang::backtrace_frames(t.vm, bt).iter().take(12) {
+        for frame in crate::native::lang::backtrace_frames(t.vm, bt)
+            .iter()
+            .take(12)
+        {
             out.push_str(&format!("\n\tat {frame}"));
         }
     }
@@ -365,7 +444,9 @@ pub fn boot_in(vm: &'static Vm, domain: Arc<Domain>) -> Result<Box<JThread>, Boo
     let mut t = vm.new_thread(domain);
     if !t.attach() {
         t.detach();
-        return Err(BootError::Io("the domain was terminated while it booted".into()));
+        return Err(BootError::Io(
+            "the domain was terminated while it booted".into(),
+        ));
     }
     boot_java(&mut t).map_err(|_| BootError::Java(describe_exception(&mut t)))?;
     Ok(t)
@@ -382,11 +463,17 @@ pub fn new_thread_object(t: &mut JThread, name: &str) -> JResult<()> {
     }
     t.thread_obj = Some(th);
     crate::native::thread::register_thread(t, th);
-    let ctor = thread_class.declared_method("<init>", "(Ljava/lang/ThreadGroup;Ljava/lang/String;)V").map(unsafe_static);
+    let ctor = thread_class
+        .declared_method("<init>", "(Ljava/lang/ThreadGroup;Ljava/lang/String;)V")
+        .map(unsafe_static);
     let name = t.new_string(name)?;
     let group = *t.domain.main_group.lock();
     let th = t.thread_obj.expect("Thread object");
-    crate::interp::exec::call(t, ctor.expect("Thread(ThreadGroup,String)"), &[th.slot(), crate::heap::to_slot(group), name.slot()])?;
+    crate::interp::exec::call(
+        t,
+        ctor.expect("Thread(ThreadGroup,String)"),
+        &[th.slot(), crate::heap::to_slot(group), name.slot()],
+    )?;
     let th = t.thread_obj.expect("Thread object");
     crate::native::thread::set_thread_status(t, th, crate::native::thread::RUNNABLE);
     Ok(())
@@ -399,16 +486,30 @@ fn init(t: &mut JThread, name: &str) -> JResult<&'static Class> {
 }
 
 fn boot_java(t: &mut JThread) -> JResult<()> {
-    for n in ["java/lang/Object", "java/lang/String", "java/lang/System", "java/lang/Class"] {
+    for n in [
+        "java/lang/Object",
+        "java/lang/String",
+        "java/lang/System",
+        "java/lang/Class",
+    ] {
         init(t, n)?;
     }
     let tg = init(t, "java/lang/ThreadGroup")?;
     let system_group = t.construct(tg, "()V", &[])?;
     let main_name = t.new_string("main")?;
-    let main_group = t.construct(tg, "(Ljava/lang/ThreadGroup;Ljava/lang/String;)V", &[system_group.slot(), main_name.slot()])?;
+    let main_group = t.construct(
+        tg,
+        "(Ljava/lang/ThreadGroup;Ljava/lang/String;)V",
+        &[system_group.slot(), main_name.slot()],
+    )?;
     *t.domain.main_group.lock() = Some(main_group);
     new_thread_object(t, "main")?;
-    for n in ["java/lang/Module", "jdk/internal/misc/UnsafeConstants", "java/lang/reflect/Method", "java/lang/ref/Finalizer"] {
+    for n in [
+        "java/lang/Module",
+        "jdk/internal/misc/UnsafeConstants",
+        "java/lang/reflect/Method",
+        "java/lang/ref/Finalizer",
+    ] {
         init(t, n)?;
     }
     t.call_static("java/lang/System", "initPhase1", "()V", &[])?;
@@ -444,12 +545,22 @@ fn define_api_module(t: &mut JThread) -> JResult<()> {
     const BUILDER: &str = "Ljava/lang/module/ModuleDescriptor$Builder;";
     let mark = t.handles.len();
     let name = t.new_string(crate::api::MODULE)?;
-    let builder = t.call_static("java/lang/module/ModuleDescriptor", "newModule", &format!("(Ljava/lang/String;){BUILDER}"), &[name.slot()])?;
+    let builder = t.call_static(
+        "java/lang/module/ModuleDescriptor",
+        "newModule",
+        &format!("(Ljava/lang/String;){BUILDER}"),
+        &[name.slot()],
+    )?;
     let builder = t.handle(crate::heap::from_slot(builder).expect("a module builder"));
     for p in crate::api::PACKAGES {
         let p = t.new_string(p)?;
         let b = t.handle_get(builder);
-        t.call_virtual(b, "exports", &format!("(Ljava/lang/String;){BUILDER}"), &[p.slot()])?;
+        t.call_virtual(
+            b,
+            "exports",
+            &format!("(Ljava/lang/String;){BUILDER}"),
+            &[p.slot()],
+        )?;
     }
     let b = t.handle_get(builder);
     let descriptor = t.call_virtual(b, "build", "()Ljava/lang/module/ModuleDescriptor;", &[])?;
@@ -460,7 +571,12 @@ fn define_api_module(t: &mut JThread) -> JResult<()> {
     let module = t.handle(module);
     let base = t.domain.modules.lock().get("java.base").copied();
     let m = t.handle_get(module);
-    t.call_virtual(m, "implAddReads", "(Ljava/lang/Module;)V", &[crate::heap::to_slot(base)])?;
+    t.call_virtual(
+        m,
+        "implAddReads",
+        "(Ljava/lang/Module;)V",
+        &[crate::heap::to_slot(base)],
+    )?;
     for p in crate::api::PACKAGES {
         let p = t.new_string(p)?;
         let m = t.handle_get(module);
@@ -472,8 +588,16 @@ fn define_api_module(t: &mut JThread) -> JResult<()> {
 
 /// Binds the platform and application loader ids to the JDK's built-in loader objects.
 fn bind_builtin_loaders(t: &mut JThread) -> JResult<()> {
-    for (id, getter) in [(LoaderId::PLATFORM, "getPlatformClassLoader"), (t.domain.app_loader, "getSystemClassLoader")] {
-        let l = t.call_static("java/lang/ClassLoader", getter, "()Ljava/lang/ClassLoader;", &[])?;
+    for (id, getter) in [
+        (LoaderId::PLATFORM, "getPlatformClassLoader"),
+        (t.domain.app_loader, "getSystemClassLoader"),
+    ] {
+        let l = t.call_static(
+            "java/lang/ClassLoader",
+            getter,
+            "()Ljava/lang/ClassLoader;",
+            &[],
+        )?;
         if let Some(l) = crate::heap::from_slot(l) {
             t.domain.bind_loader(id, l);
         }
@@ -502,7 +626,11 @@ impl LaunchError {
 
 /// Loads the main class through the application loader and runs `main(String[])` with `args`
 /// (bytes, decoded as java's launcher decodes them: see `platform_string`).
-pub fn run_main<A: AsRef<[u8]>>(t: &mut JThread, main_class: &str, args: &[A]) -> Result<(), LaunchError> {
+pub fn run_main<A: AsRef<[u8]>>(
+    t: &mut JThread,
+    main_class: &str,
+    args: &[A],
+) -> Result<(), LaunchError> {
     let internal = main_class.replace('.', "/");
     let c = match t.vm.classes.load(t.domain.app_loader, &internal) {
         Ok(c) => c,
@@ -513,7 +641,9 @@ pub fn run_main<A: AsRef<[u8]>>(t: &mut JThread, main_class: &str, args: &[A]) -
                     "Error: Could not find or load main class {main_class}\nCaused by: java.lang.ClassNotFoundException: {main_class}"
                 ),
                 LoadError::NoClassDef(m) => {
-                    format!("Error: Could not find or load main class {main_class}\nCaused by: java.lang.NoClassDefFoundError: {m}")
+                    format!(
+                        "Error: Could not find or load main class {main_class}\nCaused by: java.lang.NoClassDefFoundError: {m}"
+                    )
                 }
                 other => format!(
                     "Error: LinkageError occurred while loading main class {main_class}\n\t{}: {}",
@@ -528,7 +658,9 @@ pub fn run_main<A: AsRef<[u8]>>(t: &mut JThread, main_class: &str, args: &[A]) -
     // looked at.
     if t.link(c).is_err() {
         let text = t.take_exception_text();
-        return Err(LaunchError::Message(format!("Error: Unable to initialize main class {main_class}\nCaused by: {text}")));
+        return Err(LaunchError::Message(format!(
+            "Error: Unable to initialize main class {main_class}\nCaused by: {text}"
+        )));
     }
     let main = find_main(c, main_class)?;
     let r: JResult<()> = (|| {
@@ -549,7 +681,11 @@ pub fn run_main<A: AsRef<[u8]>>(t: &mut JThread, main_class: &str, args: &[A]) -
         let strings = t.handles.split_off(mark);
         let arr = arr?;
         for (i, s) in strings.into_iter().enumerate() {
-            t.domain.heap.write_ref(arr, crate::heap::layout::ARRAY_BASE + i * 8, crate::heap::from_slot(s));
+            t.domain.heap.write_ref(
+                arr,
+                crate::heap::layout::ARRAY_BASE + i * 8,
+                crate::heap::from_slot(s),
+            );
         }
         crate::interp::exec::call(t, main, &[arr.slot()])?;
         Ok(())
@@ -561,11 +697,22 @@ pub fn run_main<A: AsRef<[u8]>>(t: &mut JThread, main_class: &str, args: &[A]) -
 /// `Class.getMethod("main", String[].class)` finds, a public method of the class or of a
 /// superclass, else an instance method of a superinterface; java's message if there is none,
 /// or if it is not static or does not return void.
-fn find_main(c: &'static Class, main_class: &str) -> Result<&'static crate::class::Method, LaunchError> {
+fn find_main(
+    c: &'static Class,
+    main_class: &str,
+) -> Result<&'static crate::class::Method, LaunchError> {
     const HOW: &str = "   public static void main(String[] args)";
-    let is_main = |m: &&crate::class::Method| &*m.name == "main" && m.descriptor.starts_with("([Ljava/lang/String;)") && m.is_public();
-    let in_class = |k: &'static Class| k.methods().iter().filter(is_main).min_by_key(|m| !m.descriptor.ends_with('V'));
-    let in_interface = |i: &&'static Class| i.methods().iter().filter(|m| !m.is_static()).find(is_main);
+    let is_main = |m: &&crate::class::Method| {
+        &*m.name == "main" && m.descriptor.starts_with("([Ljava/lang/String;)") && m.is_public()
+    };
+    let in_class = |k: &'static Class| {
+        k.methods()
+            .iter()
+            .filter(is_main)
+            .min_by_key(|m| !m.descriptor.ends_with('V'))
+    };
+    let in_interface =
+        |i: &&'static Class| i.methods().iter().filter(|m| !m.is_static()).find(is_main);
     let found = std::iter::successors(Some(c), |k| k.super_class).find_map(in_class);
     let Some(main) = found.or_else(|| c.all_interfaces.iter().find_map(in_interface)) else {
         return Err(LaunchError::Message(format!(
@@ -574,7 +721,9 @@ fn find_main(c: &'static Class, main_class: &str) -> Result<&'static crate::clas
     };
     let declarer = main.class.java_name();
     if !main.is_static() {
-        return Err(LaunchError::Message(format!("Error: Main method is not static in class {declarer}, please define the main method as:\n{HOW}")));
+        return Err(LaunchError::Message(format!(
+            "Error: Main method is not static in class {declarer}, please define the main method as:\n{HOW}"
+        )));
     }
     if !main.descriptor.ends_with(")V") {
         return Err(LaunchError::Message(format!(
@@ -592,7 +741,12 @@ fn platform_string(t: &mut JThread, bytes: &[u8]) -> JResult<ObjRef> {
         return t.new_string(s);
     }
     let key = t.new_string("sun.jnu.encoding")?;
-    let encoding = t.call_static("java/lang/System", "getProperty", "(Ljava/lang/String;)Ljava/lang/String;", &[key.slot()])?;
+    let encoding = t.call_static(
+        "java/lang/System",
+        "getProperty",
+        "(Ljava/lang/String;)Ljava/lang/String;",
+        &[key.slot()],
+    )?;
     let mark = t.handles.len();
     t.handles.push(encoding);
     let array = t.new_byte_array(bytes);
@@ -621,9 +775,20 @@ pub fn dispatch_uncaught(t: &mut JThread) {
         return;
     }
     let Some(th) = t.thread_obj else { return };
-    if t.call_virtual(th, "dispatchUncaughtException", "(Ljava/lang/Throwable;)V", &[e.slot()]).is_err() {
+    if t.call_virtual(
+        th,
+        "dispatchUncaughtException",
+        "(Ljava/lang/Throwable;)V",
+        &[e.slot()],
+    )
+    .is_err()
+    {
         // As HotSpot reports a handler that throws.
-        let thrown = t.exception.take().map(|x| x.class().java_name()).unwrap_or_default();
+        let thrown = t
+            .exception
+            .take()
+            .map(|x| x.class().java_name())
+            .unwrap_or_default();
         let th = t.thread_obj.unwrap_or(th);
         let name = th
             .class()
@@ -631,13 +796,17 @@ pub fn dispatch_uncaught(t: &mut JThread) {
             .and_then(|f| crate::heap::from_slot(th.read::<u64>(f.offset as usize)))
             .map(|s| t.rust_string(s))
             .unwrap_or_default();
-        eprintln!("\nException: {thrown} thrown from the UncaughtExceptionHandler in thread \"{name}\"");
+        eprintln!(
+            "\nException: {thrown} thrown from the UncaughtExceptionHandler in thread \"{name}\""
+        );
     }
 }
 
 /// Runs `Shutdown.shutdown()` (shutdown hooks) when main returns normally.
 pub fn shutdown(t: &mut JThread) {
-    if t.call_static("java/lang/Shutdown", "shutdown", "()V", &[]).is_err() {
+    if t.call_static("java/lang/Shutdown", "shutdown", "()V", &[])
+        .is_err()
+    {
         t.exception = None;
     }
 }

@@ -75,10 +75,10 @@ const COMPLETE: &[&str] = &[
 
 /// Natives of COMPLETE classes that are deliberately left out (with the reason).
 const EXEMPT: &[(&str, &str)] = &[
-    ("java/lang/Thread", "stop0"),          // deprecated, throws UnsupportedOperationException in Java
-    ("java/lang/Thread", "suspend0"),       // deprecated
-    ("java/lang/Thread", "resume0"),        // deprecated
-    ("java/lang/Thread", "dumpThreads"),    // needs stack walking of other threads (threads issue)
+    ("java/lang/Thread", "stop0"), // deprecated, throws UnsupportedOperationException in Java
+    ("java/lang/Thread", "suspend0"), // deprecated
+    ("java/lang/Thread", "resume0"), // deprecated
+    ("java/lang/Thread", "dumpThreads"), // needs stack walking of other threads (threads issue)
     ("jdk/internal/misc/CDS", "dumpClassList"),
     ("jdk/internal/misc/CDS", "dumpDynamicArchive"),
     ("jdk/internal/loader/NativeLibraries", "findEntry0"), // no native code is loaded
@@ -87,12 +87,17 @@ const EXEMPT: &[(&str, &str)] = &[
 ];
 
 fn natives_of(image: &jimage::JImage, class: &str) -> Vec<(String, String)> {
-    let Ok(Some((_, bytes))) = image.find_class(class) else { return Vec::new() };
+    let Ok(Some((_, bytes))) = image.find_class(class) else {
+        return Vec::new();
+    };
     let cf = classfile::ClassFile::parse(&bytes).expect("JDK class parses");
     cf.methods
         .iter()
         .filter(|m| m.access_flags & classfile::access::ACC_NATIVE != 0)
-        .filter(|m| !(m.access_flags & classfile::access::ACC_VARARGS != 0 && class.starts_with("java/lang/invoke/")))
+        .filter(|m| {
+            !(m.access_flags & classfile::access::ACC_VARARGS != 0
+                && class.starts_with("java/lang/invoke/"))
+        })
         .map(|m| (m.name.clone(), m.descriptor.clone()))
         .collect()
 }
@@ -112,7 +117,10 @@ fn core_classes_have_every_native() {
     let mut missing = Vec::new();
     for class in COMPLETE {
         let natives = natives_of(&image, class);
-        assert!(!natives.is_empty() || *class == "java/lang/StringUTF16", "{class} has no natives?");
+        assert!(
+            !natives.is_empty() || *class == "java/lang/StringUTF16",
+            "{class} has no natives?"
+        );
         for (name, desc) in natives {
             if EXEMPT.contains(&(class, name.as_str())) {
                 continue;
@@ -122,7 +130,11 @@ fn core_classes_have_every_native() {
             }
         }
     }
-    assert!(missing.is_empty(), "natives without implementation:\n{}", missing.join("\n"));
+    assert!(
+        missing.is_empty(),
+        "natives without implementation:\n{}",
+        missing.join("\n")
+    );
 }
 
 #[test]
@@ -135,9 +147,14 @@ fn report_unimplemented_java_base_natives() {
     let names = image.entry_names().unwrap();
     let (mut total, mut done) = (0, 0);
     let mut todo = Vec::new();
-    for n in names.iter().filter(|n| n.starts_with("/java.base/") && n.ends_with(".class")) {
+    for n in names
+        .iter()
+        .filter(|n| n.starts_with("/java.base/") && n.ends_with(".class"))
+    {
         let class = &n["/java.base/".len()..n.len() - ".class".len()];
-        if class.starts_with("sun/nio/ch/") && (class.contains("Windows") || class.contains("Solaris")) {
+        if class.starts_with("sun/nio/ch/")
+            && (class.contains("Windows") || class.contains("Solaris"))
+        {
             continue;
         }
         for (name, desc) in natives_of(&image, class) {

@@ -12,7 +12,11 @@ pub fn jxvm() -> Command {
 /// The path `jxvm --api-jar` prints.
 pub fn api_jar() -> PathBuf {
     let out = jxvm().arg("--api-jar").output().unwrap();
-    assert!(out.status.success(), "--api-jar failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "--api-jar failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     PathBuf::from(String::from_utf8(out.stdout).unwrap().trim())
 }
 

@@ -16,14 +16,15 @@ use rustc_hash::FxHashSet;
 
 use super::{Class, LoaderId};
 
-
 /// Packages (internal names) the image's modules export to every module.
 fn exported_to_all(jimage: &jimage::JImage) -> &'static FxHashSet<String> {
     static EXPORTED: OnceLock<FxHashSet<String>> = OnceLock::new();
     EXPORTED.get_or_init(|| {
         let mut set = FxHashSet::default();
         for module in jimage.modules() {
-            let Ok(Some(bytes)) = jimage.find(&module, "module-info.class") else { continue };
+            let Ok(Some(bytes)) = jimage.find(&module, "module-info.class") else {
+                continue;
+            };
             if let Ok(e) = classfile::module_exports(&bytes) {
                 set.extend(e.to_all);
             }
@@ -38,14 +39,21 @@ fn exported_to_all(jimage: &jimage::JImage) -> &'static FxHashSet<String> {
 /// `MagicAccessorImpl`, which only reflection's own loader may define: see
 /// [`may_extend`]) link to anything, as in HotSpot.
 pub fn may_link(jimage: &jimage::JImage, from: &Class, target: &Class) -> bool {
-    in_jdk(from.module.as_deref()) || from.supers.iter().any(|s| &*s.name == MAGIC) || exported(jimage, target)
+    in_jdk(from.module.as_deref())
+        || from.supers.iter().any(|s| &*s.name == MAGIC)
+        || exported(jimage, target)
 }
 
 /// Whether a class of module `module` (None: an unnamed one), defined by `loader`, may have
 /// `sup` as its superclass or superinterface: a JDK class of a package its module does not
 /// export only if it is of the JDK too, or defined by reflection's own loader
 /// (`DelegatingClassLoader`, which defines the generated accessors), as HotSpot checks.
-pub fn may_extend(jimage: &jimage::JImage, module: Option<&str>, loader: LoaderId, sup: &Class) -> bool {
+pub fn may_extend(
+    jimage: &jimage::JImage,
+    module: Option<&str>,
+    loader: LoaderId,
+    sup: &Class,
+) -> bool {
     in_jdk(module) || exported(jimage, sup) || super::loader::is_reflection_loader(loader)
 }
 
@@ -63,20 +71,29 @@ fn exported(jimage: &jimage::JImage, target: &Class) -> bool {
     while let Some(e) = k.array_component() {
         k = e;
     }
-    !in_jdk(k.module.as_deref()) || k.is_primitive() || exported_to_all(jimage).contains(k.package())
+    !in_jdk(k.module.as_deref())
+        || k.is_primitive()
+        || exported_to_all(jimage).contains(k.package())
 }
 
 #[cfg(test)]
 mod tests {
     #[test]
     fn java_base_exports_java_lang_and_not_its_internals() {
-        let home = std::env::var_os("JAVA_HOME").map(std::path::PathBuf::from).unwrap_or_else(|| "/usr/lib/jvm/java-17-openjdk-amd64".into());
+        let home = std::env::var_os("JAVA_HOME")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| "/usr/lib/jvm/java-17-openjdk-amd64".into());
         let Ok(image) = jimage::JImage::open(&home.join("lib/modules")) else {
             eprintln!("SKIP: no JDK image");
             return;
         };
         let set = super::exported_to_all(&image);
-        for p in ["java/lang", "java/util/concurrent", "sun/misc", "javax/net/ssl"] {
+        for p in [
+            "java/lang",
+            "java/util/concurrent",
+            "sun/misc",
+            "javax/net/ssl",
+        ] {
             assert!(set.contains(p), "{p} is exported");
         }
         for p in ["jdk/internal/misc", "sun/nio/ch", "jdk/internal/reflect"] {

@@ -91,8 +91,14 @@ static NEXT_USER_LOADER: AtomicU32 = AtomicU32::new(3);
 /// A fresh id for a user-defined loader of the domain whose application loader is `app`.
 pub fn new_user_loader(app: LoaderId) -> LoaderId {
     let id = NEXT_USER_LOADER.fetch_add(1, Ordering::Relaxed);
-    assert!(id & LoaderId::APP_BIT == 0, "user-defined loader ids exhausted");
-    USER_LOADERS.write().get_or_insert_with(FxHashMap::default).insert(id, app);
+    assert!(
+        id & LoaderId::APP_BIT == 0,
+        "user-defined loader ids exhausted"
+    );
+    USER_LOADERS
+        .write()
+        .get_or_insert_with(FxHashMap::default)
+        .insert(id, app);
     LoaderId(id)
 }
 
@@ -102,27 +108,43 @@ static REFLECTION_LOADERS: RwLock<Option<rustc_hash::FxHashSet<u32>>> = RwLock::
 
 /// Records that user-defined loader `id` is reflection's own (see [`REFLECTION_LOADERS`]).
 pub fn mark_reflection_loader(id: LoaderId) {
-    REFLECTION_LOADERS.write().get_or_insert_with(Default::default).insert(id.0);
+    REFLECTION_LOADERS
+        .write()
+        .get_or_insert_with(Default::default)
+        .insert(id.0);
 }
 
 /// Whether `id` is a loader recorded by [`mark_reflection_loader`].
 pub fn is_reflection_loader(id: LoaderId) -> bool {
-    REFLECTION_LOADERS.read().as_ref().is_some_and(|s| s.contains(&id.0))
+    REFLECTION_LOADERS
+        .read()
+        .as_ref()
+        .is_some_and(|s| s.contains(&id.0))
 }
 
 /// The application loader a user-defined loader delegates to.
 fn user_loader_app(id: LoaderId) -> Option<LoaderId> {
-    USER_LOADERS.read().as_ref().and_then(|m| m.get(&id.0).copied())
+    USER_LOADERS
+        .read()
+        .as_ref()
+        .and_then(|m| m.get(&id.0).copied())
 }
 
 /// Records the display name of user-defined loader `id` (see [`LOADER_NAMES`]).
 pub fn set_loader_name(id: LoaderId, name: &str) {
-    LOADER_NAMES.write().get_or_insert_with(FxHashMap::default).entry(id.0).or_insert_with(|| name.into());
+    LOADER_NAMES
+        .write()
+        .get_or_insert_with(FxHashMap::default)
+        .entry(id.0)
+        .or_insert_with(|| name.into());
 }
 
 /// Whether loader `id` has a recorded display name.
 pub fn has_loader_name(id: LoaderId) -> bool {
-    LOADER_NAMES.read().as_ref().is_some_and(|m| m.contains_key(&id.0))
+    LOADER_NAMES
+        .read()
+        .as_ref()
+        .is_some_and(|m| m.contains_key(&id.0))
 }
 
 /// The display name of loader `id`, quoted as HotSpot quotes it.
@@ -131,7 +153,11 @@ pub fn loader_name(id: LoaderId) -> String {
         LoaderId::BOOT => "'bootstrap'".to_string(),
         LoaderId::PLATFORM => "'platform'".to_string(),
         id if id.is_app() => "'app'".to_string(),
-        _ => LOADER_NAMES.read().as_ref().and_then(|m| m.get(&id.0)).map_or_else(|| "'other'".to_string(), |n| n.to_string()),
+        _ => LOADER_NAMES
+            .read()
+            .as_ref()
+            .and_then(|m| m.get(&id.0))
+            .map_or_else(|| "'other'".to_string(), |n| n.to_string()),
     }
 }
 
@@ -152,7 +178,9 @@ impl ClassPathEntry {
         if !f.metadata().ok()?.is_file() {
             return None;
         }
-        zip::ZipArchive::new(f).ok().map(|z| ClassPathEntry::Jar(Mutex::new(z)))
+        zip::ZipArchive::new(f)
+            .ok()
+            .map(|z| ClassPathEntry::Jar(Mutex::new(z)))
     }
 
     /// Bytes of resource `path` ("a/b/C.class") in this entry, at most `MAX_CLASS_FILE` of
@@ -191,7 +219,11 @@ fn read_sized(path: &Path) -> Option<Vec<u8>> {
         return None;
     }
     // java's `(int) file.length()`, negative read as 0; devices and FIFOs have size 0.
-    let size = if meta.is_file() { u64::try_from(meta.len() as u32 as i32).unwrap_or(0) } else { 0 };
+    let size = if meta.is_file() {
+        u64::try_from(meta.len() as u32 as i32).unwrap_or(0)
+    } else {
+        0
+    };
     let size = if size > MAX_CLASS_FILE { 0 } else { size };
     let mut v = Vec::with_capacity(size as usize);
     f.take(size).read_to_end(&mut v).ok()?;
@@ -206,19 +238,33 @@ pub fn open_class_path(classpath: &str) -> Vec<ClassPathEntry> {
     let mut seen = rustc_hash::FxHashSet::default();
     let mut out = Vec::new();
     for e in classpath.split(':') {
-        add_class_path_entry(Path::new(if e.is_empty() { "." } else { e }), None, &mut seen, &mut out);
+        add_class_path_entry(
+            Path::new(if e.is_empty() { "." } else { e }),
+            None,
+            &mut seen,
+            &mut out,
+        );
     }
     out
 }
 
 /// Adds `path` and what its `Class-Path` names; `dir` says whether a manifest named it as a
 /// directory (None: named by the class path itself, either kind).
-fn add_class_path_entry(path: &Path, dir: Option<bool>, seen: &mut rustc_hash::FxHashSet<PathBuf>, out: &mut Vec<ClassPathEntry>) {
-    let key = crate::class::manifest::normalize(&std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()));
+fn add_class_path_entry(
+    path: &Path,
+    dir: Option<bool>,
+    seen: &mut rustc_hash::FxHashSet<PathBuf>,
+    out: &mut Vec<ClassPathEntry>,
+) {
+    let key = crate::class::manifest::normalize(
+        &std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()),
+    );
     if !seen.insert(key) || dir.is_some_and(|d| d != path.is_dir()) {
         return;
     }
-    let Some(entry) = ClassPathEntry::open(&path.to_string_lossy()) else { return };
+    let Some(entry) = ClassPathEntry::open(&path.to_string_lossy()) else {
+        return;
+    };
     let class_path = match &entry {
         ClassPathEntry::Jar(_) => entry
             .read("META-INF/MANIFEST.MF")
@@ -227,7 +273,10 @@ fn add_class_path_entry(path: &Path, dir: Option<bool>, seen: &mut rustc_hash::F
         ClassPathEntry::Dir(_) => None,
     };
     out.push(entry);
-    for p in class_path.map(|cp| crate::class::manifest::class_path_entries(path, &cp)).unwrap_or_default() {
+    for p in class_path
+        .map(|cp| crate::class::manifest::class_path_entries(path, &cp))
+        .unwrap_or_default()
+    {
         let is_dir = p.as_os_str().as_encoded_bytes().ends_with(b"/");
         add_class_path_entry(&p, Some(is_dir), seen, out);
     }
@@ -325,7 +374,9 @@ impl ClassTable {
 
     /// Names `sources.classpath` (the launcher's `-cp`) as `LoaderId::APP`'s class path.
     pub fn set_launcher_class_path(&self, classpath: &str) {
-        self.app_loaders.lock().insert(class_path_key(classpath), LoaderId::APP);
+        self.app_loaders
+            .lock()
+            .insert(class_path_key(classpath), LoaderId::APP);
     }
 
     /// The application loader of domains whose class path is `classpath`: one per distinct
@@ -381,7 +432,10 @@ impl ClassTable {
     /// Records `loader` as an initiating loader of `c` under `name` (its `loadClass` returned
     /// `c`), so that references resolved for classes of `loader` find it.
     pub fn record_initiated(&self, loader: LoaderId, name: &str, c: &'static Class) {
-        self.by_name.write().entry((loader, Box::from(name))).or_insert(c);
+        self.by_name
+            .write()
+            .entry((loader, Box::from(name)))
+            .or_insert(c);
     }
 
     /// Starts loading the references of class `c` through its loader on thread `thread`:
@@ -417,10 +471,19 @@ impl ClassTable {
     pub fn primitive(&self, t: BasicType) -> &'static Class {
         let all = self.primitives.get_or_init(|| {
             use BasicType::*;
-            [Boolean, Byte, Char, Short, Int, Float, Long, Double, Ref, Void]
-                .into_iter()
-                .map(|t| self.new_special(t.java_name(), ClassKind::Primitive(t), None, ACC_PUBLIC | ACC_FINAL | ACC_ABSTRACT))
-                .collect()
+            [
+                Boolean, Byte, Char, Short, Int, Float, Long, Double, Ref, Void,
+            ]
+            .into_iter()
+            .map(|t| {
+                self.new_special(
+                    t.java_name(),
+                    ClassKind::Primitive(t),
+                    None,
+                    ACC_PUBLIC | ACC_FINAL | ACC_ABSTRACT,
+                )
+            })
+            .collect()
         });
         all[t as usize]
     }
@@ -435,8 +498,20 @@ impl ClassTable {
         c
     }
 
-    fn new_special(&self, name: &str, kind: ClassKind, super_class: Option<&'static Class>, access: u16) -> &'static Class {
-        let c = self.publish(Class::bare(self.alloc_id(), name, kind, super_class, access));
+    fn new_special(
+        &self,
+        name: &str,
+        kind: ClassKind,
+        super_class: Option<&'static Class>,
+        access: u16,
+    ) -> &'static Class {
+        let c = self.publish(Class::bare(
+            self.alloc_id(),
+            name,
+            kind,
+            super_class,
+            access,
+        ));
         let _ = c.methods.set(Vec::new());
         let _ = c.linked.set(Ok(()));
         c
@@ -460,9 +535,13 @@ impl ClassTable {
             ClassKind::Instance => (format!("[L{};", component.name), BasicType::Ref),
         };
         if component.dims == u8::MAX {
-            return Err(LoadError::NoClassDef(format!("array class {name} has too many dimensions")));
+            return Err(LoadError::NoClassDef(format!(
+                "array class {name} has too many dimensions"
+            )));
         }
-        let access = (component.access & (ACC_PUBLIC | ACC_PRIVATE | ACC_PROTECTED)) | ACC_FINAL | ACC_ABSTRACT;
+        let access = (component.access & (ACC_PUBLIC | ACC_PRIVATE | ACC_PROTECTED))
+            | ACC_FINAL
+            | ACC_ABSTRACT;
         let c = Class {
             loader: component.loader,
             interfaces: vec![cloneable, serializable],
@@ -470,7 +549,13 @@ impl ClassTable {
             all_interfaces: vec![cloneable, serializable],
             module: component.module.clone(),
             dims: component.dims + 1,
-            ..Class::bare(self.alloc_id(), &name, ClassKind::Array { component, elem }, Some(object), access)
+            ..Class::bare(
+                self.alloc_id(),
+                &name,
+                ClassKind::Array { component, elem },
+                Some(object),
+                access,
+            )
         };
         let c = self.publish(c);
         let _ = c.methods.set(Vec::new());
@@ -478,7 +563,11 @@ impl ClassTable {
         // Arrays dispatch like Object.
         let _ = c.dispatch.set(Dispatch {
             vtable: object.vtable().to_vec(),
-            itable: object.dispatch.get().map(|d| d.itable.clone()).unwrap_or_default(),
+            itable: object
+                .dispatch
+                .get()
+                .map(|d| d.itable.clone())
+                .unwrap_or_default(),
         });
         let _ = component.array_of.set(c);
         self.by_name.write().insert((c.loader, name.into()), c);
@@ -487,12 +576,18 @@ impl ClassTable {
 
     /// Records that JDK module `module` is defined to `loader` (from `Module.defineModule0`).
     pub fn set_module_loader(&self, module: &str, loader: LoaderId) {
-        self.module_loaders.write().insert(module.to_string(), loader);
+        self.module_loaders
+            .write()
+            .insert(module.to_string(), loader);
     }
 
     /// The built-in loader that defines the classes of JDK module `module`.
     pub fn module_loader(&self, module: &str) -> LoaderId {
-        self.module_loaders.read().get(module).copied().unwrap_or(LoaderId::BOOT)
+        self.module_loaders
+            .read()
+            .get(module)
+            .copied()
+            .unwrap_or(LoaderId::BOOT)
     }
 
     /// Loads (or finds) class `name` as seen by `loader`, with the JDK's delegation: the boot
@@ -505,7 +600,9 @@ impl ClassTable {
         }
         if let Some(rest) = name.strip_prefix('[') {
             let comp = match rest.as_bytes().first() {
-                Some(b'L') if rest.ends_with(';') && rest.len() > 2 => self.load(loader, &rest[1..rest.len() - 1])?,
+                Some(b'L') if rest.ends_with(';') && rest.len() > 2 => {
+                    self.load(loader, &rest[1..rest.len() - 1])?
+                }
                 Some(b'[') => self.load(loader, rest)?,
                 Some(&c) if rest.len() == 1 && !matches!(c, b'V' | b'L') => {
                     self.primitive(BasicType::from_descriptor_char(c))
@@ -521,7 +618,9 @@ impl ClassTable {
                 }
             }
         }
-        let module = name.rfind('/').and_then(|i| self.sources.jimage.module_of_package_ref(&name[..i]));
+        let module = name
+            .rfind('/')
+            .and_then(|i| self.sources.jimage.module_of_package_ref(&name[..i]));
         if let Some(module) = module {
             let owner = self.module_loader(module);
             if !self.sees(loader, owner) {
@@ -541,7 +640,13 @@ impl ClassTable {
             if let Some(c) = self.find_loaded(LoaderId::BOOT, name) {
                 return Ok(c);
             }
-            return self.define(LoaderId::BOOT, Some(name), &bytes, Some(crate::api::MODULE), false);
+            return self.define(
+                LoaderId::BOOT,
+                Some(name),
+                &bytes,
+                Some(crate::api::MODULE),
+                false,
+            );
         }
         // Only the application loader reads the class path here; a user-defined loader's
         // classes come from its Java `loadClass` (see `crate::runtime::loading`), and are
@@ -591,11 +696,17 @@ impl ClassTable {
                 };
             }
             if m.starts_with("Unsupported major.minor") {
-                LoadError::Version(format!("{} has been compiled by a more recent version of the Java Runtime ({m})", expected.unwrap_or("class")))
+                LoadError::Version(format!(
+                    "{} has been compiled by a more recent version of the Java Runtime ({m})",
+                    expected.unwrap_or("class")
+                ))
             } else if m.contains(" in class file ") || m == "Truncated class file" {
                 LoadError::Format(m)
             } else {
-                LoadError::Format(format!("{m} in class file {}", expected.unwrap_or("<unknown>")))
+                LoadError::Format(format!(
+                    "{m} in class file {}",
+                    expected.unwrap_or("<unknown>")
+                ))
             }
         })
     }
@@ -611,7 +722,10 @@ impl ClassTable {
     ) -> Result<&'static Class, LoadError> {
         if let Some(exp) = expected {
             if cf.name != exp {
-                return Err(LoadError::NoClassDef(format!("{exp} (wrong name: {})", cf.name)));
+                return Err(LoadError::NoClassDef(format!(
+                    "{exp} (wrong name: {})",
+                    cf.name
+                )));
             }
         }
         let guard = self.define_lock.lock();
@@ -635,7 +749,13 @@ impl ClassTable {
     }
 
     /// Refuses a superclass or superinterface a JDK module keeps to itself (`exports`).
-    fn check_extends(&self, loader: LoaderId, module: Option<&str>, name: &str, sup: &Class) -> Result<(), LoadError> {
+    fn check_extends(
+        &self,
+        loader: LoaderId,
+        module: Option<&str>,
+        name: &str,
+        sup: &Class,
+    ) -> Result<(), LoadError> {
         if super::exports::may_extend(&self.sources.jimage, module, loader, sup) {
             return Ok(());
         }
@@ -648,7 +768,13 @@ impl ClassTable {
         )))
     }
 
-    fn build(&self, loader: LoaderId, cf: ClassFile, module: Option<&str>, hidden: bool) -> Result<&'static Class, LoadError> {
+    fn build(
+        &self,
+        loader: LoaderId,
+        cf: ClassFile,
+        module: Option<&str>,
+        hidden: bool,
+    ) -> Result<&'static Class, LoadError> {
         let super_class = match &cf.super_name {
             Some(s) => {
                 let sc = self.load(loader, s).map_err(missing_is_no_class_def)?;
@@ -669,7 +795,12 @@ impl ClassTable {
                 Some(sc)
             }
             None if cf.name == "java/lang/Object" => None,
-            None => return Err(LoadError::Format(format!("Invalid superclass index 0 in class file {}", cf.name))),
+            None => {
+                return Err(LoadError::Format(format!(
+                    "Invalid superclass index 0 in class file {}",
+                    cf.name
+                )));
+            }
         };
         let mut interfaces = Vec::with_capacity(cf.interfaces.len());
         for i in &cf.interfaces {
@@ -684,7 +815,9 @@ impl ClassTable {
             }
             interfaces.push(ic);
         }
-        let mut all_interfaces: Vec<&'static Class> = super_class.map(|s| s.all_interfaces.clone()).unwrap_or_default();
+        let mut all_interfaces: Vec<&'static Class> = super_class
+            .map(|s| s.all_interfaces.clone())
+            .unwrap_or_default();
         for i in &interfaces {
             for j in i.all_interfaces.iter().chain(std::iter::once(i)) {
                 if !all_interfaces.iter().any(|k| std::ptr::eq(*k, *j)) {
@@ -693,7 +826,11 @@ impl ClassTable {
             }
         }
         let (fields, instance_size, ref_offsets, statics_size) = layout_fields(&cf, super_class);
-        let static_ref_offsets = fields.iter().filter(|f| f.is_static() && f.ty == BasicType::Ref).map(|f| f.offset).collect();
+        let static_ref_offsets = fields
+            .iter()
+            .filter(|f| f.is_static() && f.ty == BasicType::Ref)
+            .map(|f| f.offset)
+            .collect();
         let cp_len = cf.constant_pool.len();
         let c = Class {
             id: self.alloc_id(),
@@ -732,7 +869,11 @@ impl ClassTable {
     }
 
     /// Publishes a class built elsewhere (lambda proxies) and links it.
-    pub fn publish_synthetic(&self, build: impl FnOnce(ClassId) -> Class, methods: impl FnOnce(&'static Class) -> Vec<Method>) -> &'static Class {
+    pub fn publish_synthetic(
+        &self,
+        build: impl FnOnce(ClassId) -> Class,
+        methods: impl FnOnce(&'static Class) -> Vec<Method>,
+    ) -> &'static Class {
         let c = self.publish(build(self.alloc_id()));
         let ms = methods(c);
         let _ = c.methods.set(ms);
@@ -757,7 +898,14 @@ impl ClassTable {
 
     /// An instance method of a synthetic class (a lambda proxy, a portal stub), its code or
     /// native still to be set.
-    pub fn synthetic_method(&self, c: &'static Class, name: &str, desc: &str, access: u16, index: u16) -> Method {
+    pub fn synthetic_method(
+        &self,
+        c: &'static Class,
+        name: &str,
+        desc: &str,
+        access: u16,
+        index: u16,
+    ) -> Method {
         let (param_types, ret, slots) = parse_sig(desc);
         Method {
             class: c,
@@ -788,10 +936,14 @@ impl ClassTable {
     }
 
     fn link_dispatch(&self, c: &'static Class) {
-        let mut vtable: Vec<&'static Method> = c.super_class.map(|s| s.vtable().to_vec()).unwrap_or_default();
+        let mut vtable: Vec<&'static Method> = c
+            .super_class
+            .map(|s| s.vtable().to_vec())
+            .unwrap_or_default();
         if !c.is_interface() {
             for m in c.methods() {
-                if m.is_static() || m.is_private() || &*m.name == "<init>" || &*m.name == "<clinit>" {
+                if m.is_static() || m.is_private() || &*m.name == "<init>" || &*m.name == "<clinit>"
+                {
                     continue;
                 }
                 let slot = vtable.iter().position(|old| overrides(m, old));
@@ -857,10 +1009,18 @@ fn overrides(m: &Method, old: &Method) -> bool {
 }
 
 /// JVMS §5.4.6 selection for an interface method on class `c`.
-pub fn select_interface_method(c: &'static Class, name: &str, desc: &str) -> Option<&'static Method> {
+pub fn select_interface_method(
+    c: &'static Class,
+    name: &str,
+    desc: &str,
+) -> Option<&'static Method> {
     let mut k = Some(c);
     while let Some(cl) = k {
-        if let Some(m) = cl.methods().iter().find(|m| &*m.name == name && &*m.descriptor == desc && !m.is_static()) {
+        if let Some(m) = cl
+            .methods()
+            .iter()
+            .find(|m| &*m.name == name && &*m.descriptor == desc && !m.is_static())
+        {
             if !m.is_private() || std::ptr::eq(cl, c) {
                 return Some(m);
             }
@@ -874,7 +1034,9 @@ pub fn select_interface_method(c: &'static Class, name: &str, desc: &str) -> Opt
 pub fn maximally_specific(c: &'static Class, name: &str, desc: &str) -> Option<&'static Method> {
     let mut cands: Vec<&'static Method> = Vec::new();
     for i in &c.all_interfaces {
-        if let Some(m) = i.methods().iter().find(|m| &*m.name == name && &*m.descriptor == desc && !m.is_static() && !m.is_private()) {
+        if let Some(m) = i.methods().iter().find(|m| {
+            &*m.name == name && &*m.descriptor == desc && !m.is_static() && !m.is_private()
+        }) {
             cands.push(m);
         }
     }
@@ -882,15 +1044,27 @@ pub fn maximally_specific(c: &'static Class, name: &str, desc: &str) -> Option<&
     let specific: Vec<&'static Method> = cands
         .iter()
         .copied()
-        .filter(|m| !cands.iter().any(|o| !std::ptr::eq(o.class, m.class) && o.class.is_subtype_of(m.class)))
+        .filter(|m| {
+            !cands
+                .iter()
+                .any(|o| !std::ptr::eq(o.class, m.class) && o.class.is_subtype_of(m.class))
+        })
         .collect();
-    specific.iter().copied().find(|m| !m.is_abstract()).or_else(|| specific.first().copied())
+    specific
+        .iter()
+        .copied()
+        .find(|m| !m.is_abstract())
+        .or_else(|| specific.first().copied())
 }
 
 fn new_method(c: &'static Class, id: u32, index: u16, info: classfile::MethodInfo) -> Method {
     let (param_types, ret, arg_slots) = parse_sig(&info.descriptor);
     let is_static = info.access_flags & ACC_STATIC != 0;
-    let intrinsic = if is_static { crate::intrinsics::pure_intrinsic(&c.name, &info.name, &info.descriptor) } else { None };
+    let intrinsic = if is_static {
+        crate::intrinsics::pure_intrinsic(&c.name, &info.name, &info.descriptor)
+    } else {
+        None
+    };
     Method {
         class: c,
         name: info.name.as_str().into(),
@@ -931,9 +1105,14 @@ fn walk_sig(desc: &str, mut param: impl FnMut(BasicType)) -> BasicType {
             }
         }
         i += 1;
-        param(if b[start] == b'[' { BasicType::Ref } else { BasicType::from_descriptor_char(b[start]) });
+        param(if b[start] == b'[' {
+            BasicType::Ref
+        } else {
+            BasicType::from_descriptor_char(b[start])
+        });
     }
-    b.get(i + 1).map_or(BasicType::Void, |&c| BasicType::from_descriptor_char(c))
+    b.get(i + 1)
+        .map_or(BasicType::Void, |&c| BasicType::from_descriptor_char(c))
 }
 
 /// Splits a (valid) method descriptor into parameter basic types, return type and slot count.
@@ -949,7 +1128,10 @@ pub fn parse_sig(desc: &str) -> (Box<[BasicType]>, BasicType, u16) {
 
 /// Computes instance and static field offsets. Returns (fields, instance size, instance
 /// reference offsets, statics size).
-fn layout_fields(cf: &ClassFile, super_class: Option<&'static Class>) -> (Vec<Field>, u32, Vec<u32>, u32) {
+fn layout_fields(
+    cf: &ClassFile,
+    super_class: Option<&'static Class>,
+) -> (Vec<Field>, u32, Vec<u32>, u32) {
     let mut fields: Vec<Field> = cf
         .fields
         .iter()
@@ -966,13 +1148,19 @@ fn layout_fields(cf: &ClassFile, super_class: Option<&'static Class>) -> (Vec<Fi
         .collect();
     let mut inst_end = super_class.map_or(HEADER_SIZE as u32, |s| s.instance_size);
     let mut static_end = 0u32;
-    let mut ref_offsets = super_class.map(|s| s.ref_offsets.clone()).unwrap_or_default();
+    let mut ref_offsets = super_class
+        .map(|s| s.ref_offsets.clone())
+        .unwrap_or_default();
     let mut order: Vec<usize> = (0..fields.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(fields[i].ty.size()));
     for i in order {
         let f = &mut fields[i];
         let size = f.ty.size() as u32;
-        let end = if f.is_static() { &mut static_end } else { &mut inst_end };
+        let end = if f.is_static() {
+            &mut static_end
+        } else {
+            &mut inst_end
+        };
         let off = end.next_multiple_of(size);
         f.offset = off;
         *end = off + size;
@@ -1004,7 +1192,16 @@ mod tests {
     #[test]
     fn sig_parsing() {
         let (p, r, s) = parse_sig("(IJ[Ljava/lang/String;DLjava/lang/Object;)V");
-        assert_eq!(&*p, &[BasicType::Int, BasicType::Long, BasicType::Ref, BasicType::Double, BasicType::Ref]);
+        assert_eq!(
+            &*p,
+            &[
+                BasicType::Int,
+                BasicType::Long,
+                BasicType::Ref,
+                BasicType::Double,
+                BasicType::Ref
+            ]
+        );
         assert_eq!(r, BasicType::Void);
         assert_eq!(s, 7);
         let (p, r, s) = parse_sig("()[[I");

@@ -35,7 +35,9 @@ impl Manifest {
             skip_empty = false;
             let text = match name.take() {
                 None => {
-                    let named = line.len() >= 6 && line[..4].eq_ignore_ascii_case(b"name") && &line[4..6] == b": ";
+                    let named = line.len() >= 6
+                        && line[..4].eq_ignore_ascii_case(b"name")
+                        && &line[4..6] == b": ";
                     if !named {
                         return Err("invalid manifest format".into());
                     }
@@ -59,7 +61,11 @@ impl Manifest {
     /// The value of main attribute `name` (names compared without regard to case; the last of
     /// duplicates wins, as in `java.util.jar.Attributes`).
     pub fn main_attribute(&self, name: &str) -> Option<&str> {
-        self.main.iter().rev().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+        self.main
+            .iter()
+            .rev()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
     }
 }
 
@@ -105,7 +111,9 @@ fn read_attributes(lines: &mut Lines) -> Result<Vec<(String, String)>, String> {
             break;
         }
         let value = if line[0] == b' ' {
-            let Some(n) = &name else { return Err("misplaced continuation line".into()) };
+            let Some(n) = &name else {
+                return Err("misplaced continuation line".into());
+            };
             let mut v = pending.take().unwrap_or_default();
             v.extend_from_slice(&line[1..]);
             if lines.peek() == Some(b' ') {
@@ -115,7 +123,10 @@ fn read_attributes(lines: &mut Lines) -> Result<Vec<(String, String)>, String> {
             let _ = n;
             v
         } else {
-            let colon = line.iter().position(|&b| b == b':').ok_or("invalid header field")?;
+            let colon = line
+                .iter()
+                .position(|&b| b == b':')
+                .ok_or("invalid header field")?;
             if line.get(colon + 1) != Some(&b' ') {
                 return Err("invalid header field".into());
             }
@@ -139,7 +150,9 @@ fn read_attributes(lines: &mut Lines) -> Result<Vec<(String, String)>, String> {
 
 /// `java.util.jar.Attributes.Name`: 1 to 70 ASCII letters, digits, `-` and `_`.
 fn valid_name(n: &str) -> bool {
-    (1..=70).contains(&n.len()) && n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    (1..=70).contains(&n.len())
+        && n.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
 /// Whether java's native launcher (`JLI_ParseManifest`) accepts the main section of a `-jar`
@@ -155,7 +168,12 @@ pub fn launcher_accepts(bytes: &[u8]) -> bool {
             None | Some(b'\n' | b'\r') => return true,
             Some(_) => {}
         }
-        let line_end = |from: usize| rest[from..].iter().position(|&b| b == b'\n' || b == b'\r').map(|i| from + i);
+        let line_end = |from: usize| {
+            rest[from..]
+                .iter()
+                .position(|&b| b == b'\n' || b == b'\r')
+                .map(|i| from + i)
+        };
         // The header line and its continuations, joined.
         let mut header = Vec::new();
         let Some(mut end) = line_end(0) else {
@@ -164,7 +182,9 @@ pub fn launcher_accepts(bytes: &[u8]) -> bool {
         header.extend_from_slice(&rest[..end]);
         let mut next = after_newline(rest, end);
         while rest.get(next) == Some(&b' ') {
-            let Some(e) = line_end(next + 1) else { return false };
+            let Some(e) = line_end(next + 1) else {
+                return false;
+            };
             header.extend_from_slice(&rest[next + 1..e]);
             end = e;
             next = after_newline(rest, end);
@@ -178,11 +198,18 @@ pub fn launcher_accepts(bytes: &[u8]) -> bool {
 
 /// The index after the line end at `end` (CR LF, LF or CR).
 fn after_newline(text: &[u8], end: usize) -> usize {
-    if text[end] == b'\r' && text.get(end + 1) == Some(&b'\n') { end + 2 } else { end + 1 }
+    if text[end] == b'\r' && text.get(end + 1) == Some(&b'\n') {
+        end + 2
+    } else {
+        end + 1
+    }
 }
 
 fn header_ok(header: &[u8]) -> bool {
-    header.iter().position(|&b| b == b':').is_some_and(|c| header.get(c + 1) == Some(&b' '))
+    header
+        .iter()
+        .position(|&b| b == b':')
+        .is_some_and(|c| header.get(c + 1) == Some(&b' '))
 }
 
 /// The class path entries a `Class-Path` value names, as the application loader resolves
@@ -203,7 +230,11 @@ pub fn class_path_entries(jar: &Path, value: &str) -> Vec<PathBuf> {
             };
             let path = path.split(['#', '?']).next().unwrap_or_default();
             let path = percent_decode(path);
-            let joined = if path.starts_with('/') { PathBuf::from(&path) } else { dir.join(&path) };
+            let joined = if path.starts_with('/') {
+                PathBuf::from(&path)
+            } else {
+                dir.join(&path)
+            };
             let mut out = normalize(&joined);
             if path.ends_with('/') {
                 // Keep the mark of a directory.
@@ -259,12 +290,21 @@ mod tests {
 
     #[test]
     fn continuation_case_and_line_ends() {
-        assert_eq!(main_class(b"Main-Class: app.ma\n in.Main\n"), Ok(Some("app.main.Main".into())));
+        assert_eq!(
+            main_class(b"Main-Class: app.ma\n in.Main\n"),
+            Ok(Some("app.main.Main".into()))
+        );
         assert_eq!(main_class(b"main-class: A\r\n"), Ok(Some("A".into())));
         assert_eq!(main_class(b"X: y\rMAIN-CLASS: A\r"), Ok(Some("A".into())));
         assert_eq!(main_class(b"Main-Class: A"), Ok(None));
-        assert_eq!(main_class(b"Main-Class: A\n\nName: x\nMain-Class: B\n"), Ok(Some("A".into())));
-        assert_eq!(main_class(b"Main-Class: B\nmain-class: A\n"), Ok(Some("A".into())));
+        assert_eq!(
+            main_class(b"Main-Class: A\n\nName: x\nMain-Class: B\n"),
+            Ok(Some("A".into()))
+        );
+        assert_eq!(
+            main_class(b"Main-Class: B\nmain-class: A\n"),
+            Ok(Some("A".into()))
+        );
         assert!(main_class(b" Main-Class: A\n").is_err());
         assert!(main_class(b"\nMain-Class: A\n").is_err());
         assert!(main_class(b"X Y: z\n").is_err());
@@ -300,7 +340,10 @@ mod tests {
                 .collect();
             let _ = launcher_accepts(&bytes);
             if let Ok(m) = Manifest::parse(&bytes) {
-                let cp = m.main_attribute("Class-Path").unwrap_or_default().to_string();
+                let cp = m
+                    .main_attribute("Class-Path")
+                    .unwrap_or_default()
+                    .to_string();
                 let _ = class_path_entries(Path::new("/x/a.jar"), &cp);
             }
             let _ = class_path_entries(Path::new("a.jar"), &String::from_utf8_lossy(&bytes));
@@ -309,8 +352,20 @@ mod tests {
 
     #[test]
     fn class_path_urls() {
-        let got = class_path_entries(Path::new("/x/app.jar"), " lib/a.jar\tlib/b%20c.jar dir/ ../up.jar http://h/a.jar file:/abs/z.jar");
-        let want: Vec<PathBuf> = ["/x/lib/a.jar", "/x/lib/b c.jar", "/x/dir/", "/up.jar", "/abs/z.jar"].iter().map(PathBuf::from).collect();
+        let got = class_path_entries(
+            Path::new("/x/app.jar"),
+            " lib/a.jar\tlib/b%20c.jar dir/ ../up.jar http://h/a.jar file:/abs/z.jar",
+        );
+        let want: Vec<PathBuf> = [
+            "/x/lib/a.jar",
+            "/x/lib/b c.jar",
+            "/x/dir/",
+            "/up.jar",
+            "/abs/z.jar",
+        ]
+        .iter()
+        .map(PathBuf::from)
+        .collect();
         assert_eq!(got, want);
     }
 }

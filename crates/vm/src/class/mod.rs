@@ -195,7 +195,10 @@ pub struct ClassId(pub u32);
 pub enum ClassKind {
     Instance,
     /// An array class; `elem` is the element's basic type.
-    Array { component: &'static Class, elem: BasicType },
+    Array {
+        component: &'static Class,
+        elem: BasicType,
+    },
     Primitive(BasicType),
 }
 
@@ -302,7 +305,11 @@ impl Method {
                 None => file.to_string(),
             },
         };
-        format!("{}.{}({module_prefix}{place})", self.class.java_name(), self.name)
+        format!(
+            "{}.{}({module_prefix}{place})",
+            self.class.java_name(),
+            self.name
+        )
     }
     /// Whether this method is signature-polymorphic (JVMS §2.9.3).
     pub fn is_signature_polymorphic(&self) -> bool {
@@ -376,7 +383,13 @@ impl std::fmt::Debug for Class {
 impl Class {
     /// A boot-loader class of java.base with no fields, methods or class file (primitive and
     /// array classes start so; tests use it for synthetic classes).
-    pub fn bare(id: ClassId, name: &str, kind: ClassKind, super_class: Option<&'static Class>, access: u16) -> Class {
+    pub fn bare(
+        id: ClassId,
+        name: &str,
+        kind: ClassKind,
+        super_class: Option<&'static Class>,
+        access: u16,
+    ) -> Class {
         Class {
             id,
             name: name.into(),
@@ -419,7 +432,11 @@ impl Class {
     /// superclass for a constant with a body); None if this is not an enum's class.
     pub fn enum_type(&'static self) -> Option<&'static Class> {
         let is_enum = |k: &Class| k.super_class.is_some_and(|s| &*s.name == "java/lang/Enum");
-        if is_enum(self) { Some(self) } else { self.super_class.filter(|s| is_enum(s)) }
+        if is_enum(self) {
+            Some(self)
+        } else {
+            self.super_class.filter(|s| is_enum(s))
+        }
     }
 
     pub fn is_array(&self) -> bool {
@@ -460,7 +477,16 @@ impl Class {
             return true;
         }
         match (&self.kind, &target.kind) {
-            (ClassKind::Array { component: sc, elem: se }, ClassKind::Array { component: tc, elem: te }) => {
+            (
+                ClassKind::Array {
+                    component: sc,
+                    elem: se,
+                },
+                ClassKind::Array {
+                    component: tc,
+                    elem: te,
+                },
+            ) => {
                 if *se == BasicType::Ref && *te == BasicType::Ref {
                     sc.is_subtype_of(tc)
                 } else {
@@ -476,14 +502,18 @@ impl Class {
                 if target.is_interface() {
                     self.all_interfaces.iter().any(|i| std::ptr::eq(*i, target))
                 } else {
-                    self.supers.get(target.supers.len()).is_some_and(|s| std::ptr::eq(*s, target))
+                    self.supers
+                        .get(target.supers.len())
+                        .is_some_and(|s| std::ptr::eq(*s, target))
                 }
             }
             _ => false,
         }
     }
     pub fn field(&self, name: &str, desc: &str) -> Option<&Field> {
-        self.fields.iter().find(|f| &*f.name == name && &*f.descriptor == desc)
+        self.fields
+            .iter()
+            .find(|f| &*f.name == name && &*f.descriptor == desc)
     }
     /// Finds an instance field by name in this class or its superclasses.
     pub fn instance_field(&'static self, name: &str) -> Option<&'static Field> {
@@ -497,7 +527,9 @@ impl Class {
         None
     }
     pub fn declared_method(&self, name: &str, desc: &str) -> Option<&Method> {
-        self.methods().iter().find(|m| &*m.name == name && &*m.descriptor == desc)
+        self.methods()
+            .iter()
+            .find(|m| &*m.name == name && &*m.descriptor == desc)
     }
     pub fn source_file(&self) -> Option<&str> {
         self.file.as_ref()?.source_file.as_deref()

@@ -14,7 +14,10 @@ pub enum Resolved {
     Class(&'static Class),
     Field(ResolvedField),
     /// A method (class or interface method ref) with its interned (name, descriptor) id.
-    Method { method: &'static Method, sig: u32 },
+    Method {
+        method: &'static Method,
+        sig: u32,
+    },
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -39,7 +42,10 @@ impl From<LoadError> for ResolveError {
             LoadError::NotFound(n) => n.clone(),
             other => other.message().to_string(),
         };
-        ResolveError { class: e.java_class(), message }
+        ResolveError {
+            class: e.java_class(),
+            message,
+        }
     }
 }
 
@@ -48,14 +54,21 @@ fn err(class: &'static str, message: String) -> ResolveError {
 }
 
 fn cp(c: &Class) -> &classfile::ConstantPool {
-    &c.file.as_ref().expect("resolution on a class without a class file").constant_pool
+    &c.file
+        .as_ref()
+        .expect("resolution on a class without a class file")
+        .constant_pool
 }
 
 /// Loads `name` for a reference from `from`; a hidden class (not findable by name) refers to
 /// itself by its class-file name.
 /// A class of a JDK module whose package the module does not export to everyone is refused
 /// to a class outside the JDK (`super::exports`).
-fn load_from(table: &ClassTable, from: &'static Class, name: &str) -> Result<&'static Class, ResolveError> {
+fn load_from(
+    table: &ClassTable,
+    from: &'static Class,
+    name: &str,
+) -> Result<&'static Class, ResolveError> {
     if from.hidden && *from.name == *name {
         return Ok(from);
     }
@@ -74,32 +87,57 @@ fn load_from(table: &ClassTable, from: &'static Class, name: &str) -> Result<&'s
 }
 
 /// Resolves the CONSTANT_Class at `index` of `from`.
-pub fn resolve_class(table: &ClassTable, from: &'static Class, index: u16) -> Result<&'static Class, ResolveError> {
+pub fn resolve_class(
+    table: &ClassTable,
+    from: &'static Class,
+    index: u16,
+) -> Result<&'static Class, ResolveError> {
     if let Some(Resolved::Class(c)) = from.cp_cache.get(index as usize).and_then(|s| s.get()) {
         return Ok(c);
     }
-    let name = cp(from)
-        .class_name(index)
-        .ok_or_else(|| err("java/lang/VerifyError", format!("bad class index {index} in {}", from.name)))?;
+    let name = cp(from).class_name(index).ok_or_else(|| {
+        err(
+            "java/lang/VerifyError",
+            format!("bad class index {index} in {}", from.name),
+        )
+    })?;
     let c = load_from(table, from, name)?;
     let _ = from.cp_cache[index as usize].set(Resolved::Class(c));
     Ok(c)
 }
 
 /// Resolves a field reference (JVMS §5.4.3.2).
-pub fn resolve_field(table: &ClassTable, from: &'static Class, index: u16) -> Result<ResolvedField, ResolveError> {
+pub fn resolve_field(
+    table: &ClassTable,
+    from: &'static Class,
+    index: u16,
+) -> Result<ResolvedField, ResolveError> {
     if let Some(Resolved::Field(f)) = from.cp_cache.get(index as usize).and_then(|s| s.get()) {
         return Ok(*f);
     }
-    let r = cp(from)
-        .member_ref(index)
-        .ok_or_else(|| err("java/lang/VerifyError", format!("bad field index {index} in {}", from.name)))?;
+    let r = cp(from).member_ref(index).ok_or_else(|| {
+        err(
+            "java/lang/VerifyError",
+            format!("bad field index {index} in {}", from.name),
+        )
+    })?;
     let (name, desc) = (r.name, r.descriptor);
     let c = load_from(table, from, r.class_name)?;
-    let (holder, f) = find_field(c, name, desc).ok_or_else(|| err("java/lang/NoSuchFieldError", name.to_string()))?;
-    check_access(table, from, holder, f.access, || format!("field {}.{name}", holder.java_name()))?;
-    check_api_access(from, holder, f.access, || format!("field {}.{name}", holder.java_name()))?;
-    let rf = ResolvedField { holder, offset: f.offset, ty: f.ty, is_static: f.is_static(), volatile: f.is_volatile() };
+    let (holder, f) = find_field(c, name, desc)
+        .ok_or_else(|| err("java/lang/NoSuchFieldError", name.to_string()))?;
+    check_access(table, from, holder, f.access, || {
+        format!("field {}.{name}", holder.java_name())
+    })?;
+    check_api_access(from, holder, f.access, || {
+        format!("field {}.{name}", holder.java_name())
+    })?;
+    let rf = ResolvedField {
+        holder,
+        offset: f.offset,
+        ty: f.ty,
+        is_static: f.is_static(),
+        volatile: f.is_volatile(),
+    };
     let _ = from.cp_cache[index as usize].set(Resolved::Field(rf));
     Ok(rf)
 }
@@ -107,12 +145,20 @@ pub fn resolve_field(table: &ClassTable, from: &'static Class, index: u16) -> Re
 /// Resolves a field reference only if that needs no class loading: the referenced class is
 /// `from` itself or already loaded by `from`'s loader. `None` leaves resolution (and any
 /// error) to the first execution.
-pub fn resolve_field_if_loaded(table: &ClassTable, from: &'static Class, index: u16) -> Option<ResolvedField> {
+pub fn resolve_field_if_loaded(
+    table: &ClassTable,
+    from: &'static Class,
+    index: u16,
+) -> Option<ResolvedField> {
     if let Some(Resolved::Field(f)) = from.cp_cache.get(index as usize).and_then(|s| s.get()) {
         return Some(*f);
     }
     let r = cp(from).member_ref(index)?;
-    let c = if *from.name == *r.class_name { from } else { table.find_loaded(from.loader, r.class_name)? };
+    let c = if *from.name == *r.class_name {
+        from
+    } else {
+        table.find_loaded(from.loader, r.class_name)?
+    };
     if !super::exports::may_link(&table.sources.jimage, from, c) {
         return None;
     }
@@ -121,18 +167,32 @@ pub fn resolve_field_if_loaded(table: &ClassTable, from: &'static Class, index: 
     if !crate::api::may_access(Some(from), holder, f.access) {
         return None;
     }
-    let rf = ResolvedField { holder, offset: f.offset, ty: f.ty, is_static: f.is_static(), volatile: f.is_volatile() };
+    let rf = ResolvedField {
+        holder,
+        offset: f.offset,
+        ty: f.ty,
+        is_static: f.is_static(),
+        volatile: f.is_volatile(),
+    };
     let _ = from.cp_cache[index as usize].set(Resolved::Field(rf));
     Some(rf)
 }
 
 /// Refuses a reference from `from` to a member of the API that the API module does not
 /// export (`crate::api::may_access`); `what` names the member for the message.
-fn check_api_access(from: &Class, holder: &Class, access: u16, what: impl FnOnce() -> String) -> Result<(), ResolveError> {
+fn check_api_access(
+    from: &Class,
+    holder: &Class,
+    access: u16,
+    what: impl FnOnce() -> String,
+) -> Result<(), ResolveError> {
     if crate::api::may_access(Some(from), holder, access) {
         return Ok(());
     }
-    Err(err("java/lang/IllegalAccessError", format!("class {} tried to access {}", from.java_name(), what())))
+    Err(err(
+        "java/lang/IllegalAccessError",
+        format!("class {} tried to access {}", from.java_name(), what()),
+    ))
 }
 
 /// Access control of a resolved field or method (JVMS §5.4.4): a member declared in `holder`
@@ -148,10 +208,18 @@ fn check_access(
     what: impl FnOnce() -> String,
 ) -> Result<(), ResolveError> {
     use classfile::access::{ACC_PRIVATE, ACC_PROTECTED, ACC_PUBLIC};
-    if access & ACC_PUBLIC != 0 || std::ptr::eq(from, holder) || !from.loader.is_app() && !from.loader.is_user() || from.hidden {
+    if access & ACC_PUBLIC != 0
+        || std::ptr::eq(from, holder)
+        || !from.loader.is_app() && !from.loader.is_user()
+        || from.hidden
+    {
         return Ok(());
     }
-    if from.supers.iter().any(|s| &*s.name == "jdk/internal/reflect/MagicAccessorImpl") {
+    if from
+        .supers
+        .iter()
+        .any(|s| &*s.name == "jdk/internal/reflect/MagicAccessorImpl")
+    {
         return Ok(());
     }
     let same_package = from.loader == holder.loader && from.package() == holder.package();
@@ -172,7 +240,14 @@ fn check_access(
     } else {
         ""
     };
-    Err(err("java/lang/IllegalAccessError", format!("class {} tried to access {kind}{}", from.java_name(), what())))
+    Err(err(
+        "java/lang/IllegalAccessError",
+        format!(
+            "class {} tried to access {kind}{}",
+            from.java_name(),
+            what()
+        ),
+    ))
 }
 
 /// The host of `c`'s nest (JVMS §5.4.4): the class its NestHost attribute names (class files
@@ -183,15 +258,31 @@ pub fn nest_host(table: &ClassTable, c: &'static Class) -> &'static Class {
     if cf.major_version < 55 {
         return c;
     }
-    let Some(name) = cf.nest_host.and_then(|i| cf.constant_pool.class_name(i)) else { return c };
-    let Ok(host) = table.load(c.loader, name) else { return c };
+    let Some(name) = cf.nest_host.and_then(|i| cf.constant_pool.class_name(i)) else {
+        return c;
+    };
+    let Ok(host) = table.load(c.loader, name) else {
+        return c;
+    };
     let Some(hf) = &host.file else { return c };
-    let listed = hf.major_version >= 55 && hf.nest_members.iter().any(|&i| hf.constant_pool.class_name(i) == Some(&*c.name));
-    if listed && host.loader == c.loader && host.package() == c.package() { host } else { c }
+    let listed = hf.major_version >= 55
+        && hf
+            .nest_members
+            .iter()
+            .any(|&i| hf.constant_pool.class_name(i) == Some(&*c.name));
+    if listed && host.loader == c.loader && host.package() == c.package() {
+        host
+    } else {
+        c
+    }
 }
 
 /// Field lookup: the class, its superinterfaces, then its superclass.
-pub fn find_field(c: &'static Class, name: &str, desc: &str) -> Option<(&'static Class, &'static super::Field)> {
+pub fn find_field(
+    c: &'static Class,
+    name: &str,
+    desc: &str,
+) -> Option<(&'static Class, &'static super::Field)> {
     if let Some(f) = c.field(name, desc) {
         return Some((c, f));
     }
@@ -204,15 +295,27 @@ pub fn find_field(c: &'static Class, name: &str, desc: &str) -> Option<(&'static
 }
 
 /// Resolves a Methodref or InterfaceMethodref (JVMS §5.4.3.3, §5.4.3.4).
-pub fn resolve_method(table: &ClassTable, from: &'static Class, index: u16) -> Result<(&'static Method, u32), ResolveError> {
-    if let Some(Resolved::Method { method, sig }) = from.cp_cache.get(index as usize).and_then(|s| s.get()) {
+pub fn resolve_method(
+    table: &ClassTable,
+    from: &'static Class,
+    index: u16,
+) -> Result<(&'static Method, u32), ResolveError> {
+    if let Some(Resolved::Method { method, sig }) =
+        from.cp_cache.get(index as usize).and_then(|s| s.get())
+    {
         return Ok((method, *sig));
     }
     let cpool = cp(from);
-    let is_interface_ref = matches!(cpool.get(index), Some(classfile::Constant::InterfaceMethodRef { .. }));
-    let r = cpool
-        .member_ref(index)
-        .ok_or_else(|| err("java/lang/VerifyError", format!("bad method index {index} in {}", from.name)))?;
+    let is_interface_ref = matches!(
+        cpool.get(index),
+        Some(classfile::Constant::InterfaceMethodRef { .. })
+    );
+    let r = cpool.member_ref(index).ok_or_else(|| {
+        err(
+            "java/lang/VerifyError",
+            format!("bad method index {index} in {}", from.name),
+        )
+    })?;
     let c = load_from(table, from, r.class_name)?;
     let m = if is_interface_ref {
         if !c.is_interface() {
@@ -232,10 +335,23 @@ pub fn resolve_method(table: &ClassTable, from: &'static Class, index: u16) -> R
         lookup_method(c, r.name, r.descriptor)
     };
     let m = m.ok_or_else(|| {
-        err("java/lang/NoSuchMethodError", format!("'{}'", pretty_method(c, r.name, r.descriptor)))
+        err(
+            "java/lang/NoSuchMethodError",
+            format!("'{}'", pretty_method(c, r.name, r.descriptor)),
+        )
     })?;
-    check_access(table, from, m.class, m.access, || format!("method '{}'", pretty_method(m.class, &m.name, &m.descriptor)))?;
-    check_api_access(from, m.class, m.access, || format!("method '{}'", pretty_method(m.class, &m.name, &m.descriptor)))?;
+    check_access(table, from, m.class, m.access, || {
+        format!(
+            "method '{}'",
+            pretty_method(m.class, &m.name, &m.descriptor)
+        )
+    })?;
+    check_api_access(from, m.class, m.access, || {
+        format!(
+            "method '{}'",
+            pretty_method(m.class, &m.name, &m.descriptor)
+        )
+    })?;
     let sig = table.sig_id(r.name, r.descriptor);
     let _ = from.cp_cache[index as usize].set(Resolved::Method { method: m, sig });
     Ok((m, sig))
@@ -246,10 +362,18 @@ pub fn resolve_method(table: &ClassTable, from: &'static Class, index: u16) -> R
 pub fn lookup_method(c: &'static Class, name: &str, desc: &str) -> Option<&'static Method> {
     let mut k = Some(c);
     while let Some(cl) = k {
-        if let Some(m) = cl.methods().iter().find(|m| &*m.name == name && &*m.descriptor == desc) {
+        if let Some(m) = cl
+            .methods()
+            .iter()
+            .find(|m| &*m.name == name && &*m.descriptor == desc)
+        {
             return Some(m);
         }
-        if let Some(m) = cl.methods().iter().find(|m| &*m.name == name && m.is_signature_polymorphic()) {
+        if let Some(m) = cl
+            .methods()
+            .iter()
+            .find(|m| &*m.name == name && m.is_signature_polymorphic())
+        {
             return Some(m);
         }
         k = cl.super_class;
@@ -258,12 +382,20 @@ pub fn lookup_method(c: &'static Class, name: &str, desc: &str) -> Option<&'stat
 }
 
 /// Interface method lookup: the interface, Object's public methods, superinterfaces.
-pub fn lookup_interface_method(table: &ClassTable, c: &'static Class, name: &str, desc: &str) -> Option<&'static Method> {
+pub fn lookup_interface_method(
+    table: &ClassTable,
+    c: &'static Class,
+    name: &str,
+    desc: &str,
+) -> Option<&'static Method> {
     if let Some(m) = c.declared_method(name, desc) {
         return Some(m);
     }
     if let Ok(obj) = table.load(super::LoaderId::BOOT, "java/lang/Object") {
-        if let Some(m) = obj.declared_method(name, desc).filter(|m| m.is_public() && !m.is_static()) {
+        if let Some(m) = obj
+            .declared_method(name, desc)
+            .filter(|m| m.is_public() && !m.is_static())
+        {
             return Some(m);
         }
     }

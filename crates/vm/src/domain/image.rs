@@ -54,7 +54,9 @@ impl Template {
             .stack_size(vm.thread_stack_size())
             .spawn(move || boot_template(vm))
             .map_err(|e| format!("cannot start the template's thread: {e}"))?;
-        booting.join().map_err(|_| "the template's boot failed".to_string())?
+        booting
+            .join()
+            .map_err(|_| "the template's boot failed".to_string())?
     }
 
     /// Bytes of heap a domain made from this template starts with.
@@ -64,15 +66,31 @@ impl Template {
 
     /// Fills `domain` (new, with no thread yet) with a copy of the template and returns its
     /// main thread, attached to the calling OS thread. Err if its heap cannot hold the image.
-    pub fn instantiate(&self, vm: &'static Vm, domain: &Arc<Domain>) -> Result<Box<JThread>, String> {
+    pub fn instantiate(
+        &self,
+        vm: &'static Vm,
+        domain: &Arc<Domain>,
+    ) -> Result<Box<JThread>, String> {
         let (src, end) = self.image;
-        let dst = domain.heap.load_image(src, end - src).ok_or("the heap is too small for the class library's image")?;
+        let dst = domain
+            .heap
+            .load_image(src, end - src)
+            .ok_or("the heap is too small for the class library's image")?;
         let delta = dst.wrapping_sub(src);
-        let relocate = |o: ObjRef| if (src..end).contains(&o.addr()) { ObjRef::from_addr(o.addr().wrapping_add(delta)) } else { o };
+        let relocate = |o: ObjRef| {
+            if (src..end).contains(&o.addr()) {
+                ObjRef::from_addr(o.addr().wrapping_add(delta))
+            } else {
+                o
+            }
+        };
         relocate_objects(&layouts(vm), dst, end - src, delta as u64);
         copy_tables(&self.domain, domain, vm);
         for_each_table_ref(domain, vm, &mut |o| relocate(o));
-        for (from, to) in [(LoaderId::PLATFORM, LoaderId::PLATFORM), (self.domain.app_loader, domain.app_loader)] {
+        for (from, to) in [
+            (LoaderId::PLATFORM, LoaderId::PLATFORM),
+            (self.domain.app_loader, domain.app_loader),
+        ] {
             if let Some(obj) = self.domain.loader_object(from) {
                 domain.bind_loader(to, relocate(obj));
             }
@@ -101,9 +119,24 @@ impl Template {
 /// The template's boot thread: boot with thread starts recorded, compact, check, freeze.
 fn boot_template(vm: &'static Vm) -> Result<Template, String> {
     let (loader, first) = vm.classes.app_loader_for("");
-    let classes = ClassPath { loader, path: String::new(), first };
-    let heap = HeapSize { max: TEMPLATE_HEAP, initial: 8 << 20, nursery: None };
-    let mut domain = Domain::new(TEMPLATE_ID, "template", classes, heap, super::budget::Budget::new(None, Limits::default())).map_err(|e| format!("cannot reserve the template's heap: {e}"))?;
+    let classes = ClassPath {
+        loader,
+        path: String::new(),
+        first,
+    };
+    let heap = HeapSize {
+        max: TEMPLATE_HEAP,
+        initial: 8 << 20,
+        nursery: None,
+    };
+    let mut domain = Domain::new(
+        TEMPLATE_ID,
+        "template",
+        classes,
+        heap,
+        super::budget::Budget::new(None, Limits::default()),
+    )
+    .map_err(|e| format!("cannot reserve the template's heap: {e}"))?;
     domain.template = true;
     domain.gc.apply_options(&vm.opts);
     let domain = Arc::new(domain);
@@ -116,8 +149,19 @@ fn boot_template(vm: &'static Vm) -> Result<Template, String> {
     check_frozen(vm, &domain, image)?;
     // Only the image stays resident.
     domain.heap.release_nursery();
-    let started = domain.threads.lock().keys().map(|&a| ObjRef::from_addr(a)).filter(|o| *o != main).collect();
-    Ok(Template { domain, image, main, started })
+    let started = domain
+        .threads
+        .lock()
+        .keys()
+        .map(|&a| ObjRef::from_addr(a))
+        .filter(|o| *o != main)
+        .collect();
+    Ok(Template {
+        domain,
+        image,
+        main,
+        started,
+    })
 }
 
 /// Refuses a template a plain copy could not make private to each domain.
@@ -131,30 +175,53 @@ fn check_frozen(vm: &Vm, d: &Domain, (start, end): (usize, usize)) -> Result<(),
     // A built-in loader may also be known by a user id it got before it was bound; only the
     // built-in ids are bound in copies.
     let loaders = d.loaders.lock();
-    let builtin: Vec<ObjRef> = [LoaderId::PLATFORM, d.app_loader].iter().filter_map(|id| loaders.by_id.get(&id.0).copied()).collect();
+    let builtin: Vec<ObjRef> = [LoaderId::PLATFORM, d.app_loader]
+        .iter()
+        .filter_map(|id| loaders.by_id.get(&id.0).copied())
+        .collect();
     if let Some(o) = loaders.by_id.values().find(|o| !builtin.contains(o)) {
-        return Err(format!("the class library made a class loader of its own while booting ({})", o.class().java_name()));
+        return Err(format!(
+            "the class library made a class loader of its own while booting ({})",
+            o.class().java_name()
+        ));
     }
-    if !d.memory_objects.lock().is_empty() || !d.exported.lock().is_empty() || !d.portals.lock().is_empty() {
+    if !d.memory_objects.lock().is_empty()
+        || !d.exported.lock().is_empty()
+        || !d.portals.lock().is_empty()
+    {
         return Err("the class library holds memory objects or portals".into());
     }
     let l = layouts(vm);
     let mut outside = 0usize;
-    walk(&l, start, end - start, |_| {}, |o, off| {
-        let v = o.read::<u64>(off) as usize;
-        if v != 0 && !(start..end).contains(&v) {
-            outside += 1;
-        }
-    });
+    walk(
+        &l,
+        start,
+        end - start,
+        |_| {},
+        |o, off| {
+            let v = o.read::<u64>(off) as usize;
+            if v != 0 && !(start..end).contains(&v) {
+                outside += 1;
+            }
+        },
+    );
     if outside != 0 {
-        return Err(format!("{outside} references leave the class library's image"));
+        return Err(format!(
+            "{outside} references leave the class library's image"
+        ));
     }
     Ok(())
 }
 
 /// Calls `object` for every object of [start, start+len) (which must be contiguous), then
 /// `field` for each of its reference fields (by offset).
-fn walk(l: &Layouts, start: usize, len: usize, mut object: impl FnMut(ObjRef), mut field: impl FnMut(ObjRef, usize)) {
+fn walk(
+    l: &Layouts,
+    start: usize,
+    len: usize,
+    mut object: impl FnMut(ObjRef),
+    mut field: impl FnMut(ObjRef, usize),
+) {
     let mut at = start;
     while at < start + len {
         let o = ObjRef::from_addr(at);
@@ -186,10 +253,14 @@ fn relocate_objects(l: &Layouts, start: usize, len: usize, delta: u64) {
 /// fills again from its (copied) interned strings.
 fn copy_tables(from: &Domain, to: &Domain, vm: &Vm) {
     for id in 0..vm.classes.class_count() {
-        let Some(st) = from.existing_class_state(id) else { continue };
+        let Some(st) = from.existing_class_state(id) else {
+            continue;
+        };
         let ns = to.class_state_by_id(ClassId(id));
-        ns.mirror.store(st.mirror.load(Ordering::Relaxed), Ordering::Relaxed);
-        ns.initialized.store(st.initialized.load(Ordering::Relaxed), Ordering::Relaxed);
+        ns.mirror
+            .store(st.mirror.load(Ordering::Relaxed), Ordering::Relaxed);
+        ns.initialized
+            .store(st.initialized.load(Ordering::Relaxed), Ordering::Relaxed);
         *ns.init.lock() = match *st.init.lock() {
             InitState::InProgress(_) => InitState::Uninitialized,
             s => s,
@@ -204,7 +275,8 @@ fn copy_tables(from: &Domain, to: &Domain, vm: &Vm) {
     *to.oom_error.lock() = *from.oom_error.lock();
     *to.death.lock() = *from.death.lock();
     *to.main_group.lock() = *from.main_group.lock();
-    to.next_hash.store(from.next_hash.load(Ordering::Relaxed), Ordering::Relaxed);
+    to.next_hash
+        .store(from.next_hash.load(Ordering::Relaxed), Ordering::Relaxed);
 }
 
 /// Points `java.class.path` and the application loader's `URLClassPath` at the domain's class
@@ -213,13 +285,26 @@ fn set_class_path(t: &mut JThread, class_path: &str) -> crate::thread::JResult<(
     let key = t.new_string("java.class.path")?;
     let value = t.new_string(class_path)?;
     let sig = "(Ljava/lang/String;Ljava/lang/String;)Ljava/lang/String;";
-    t.call_static("java/lang/System", "setProperty", sig, &[key.slot(), value.slot()])?;
+    t.call_static(
+        "java/lang/System",
+        "setProperty",
+        sig,
+        &[key.slot(), value.slot()],
+    )?;
     let ucp_class = t.load_boot("jdk/internal/loader/URLClassPath")?;
     let path = t.new_string(class_path)?;
     let ucp = t.construct(ucp_class, "(Ljava/lang/String;Z)V", &[path.slot(), 0])?;
     let Some(loader) = t.domain.loader_object(t.domain.app_loader) else {
-        return Err(t.throw_new("java/lang/InternalError", Some("no application class loader")));
+        return Err(t.throw_new(
+            "java/lang/InternalError",
+            Some("no application class loader"),
+        ));
     };
-    t.call_virtual(loader, "setClassPath", "(Ljdk/internal/loader/URLClassPath;)V", &[ucp.slot()])?;
+    t.call_virtual(
+        loader,
+        "setClassPath",
+        "(Ljdk/internal/loader/URLClassPath;)V",
+        &[ucp.slot()],
+    )?;
     Ok(())
 }

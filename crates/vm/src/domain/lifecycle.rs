@@ -15,8 +15,8 @@
 //!
 //! Must not touch another domain's heap: it only reads counters of other domains.
 
-use std::sync::{Arc, Weak};
 use std::sync::atomic::Ordering;
+use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use parking_lot::{Condvar, Mutex};
@@ -58,7 +58,8 @@ pub struct ActivationClock {
 impl ActivationClock {
     /// It runs (attached, or back from a blocking operation).
     pub fn start(&self) {
-        self.since.store(crate::port::ticks().max(1), Ordering::Relaxed);
+        self.since
+            .store(crate::port::ticks().max(1), Ordering::Relaxed);
     }
 
     /// It stops running (detached, or blocked).
@@ -69,16 +70,24 @@ impl ActivationClock {
 
     /// Nanoseconds run so far, over the activation's life.
     fn read(&self) -> u64 {
-        crate::port::ticks_to_nanos(self.run.load(Ordering::Relaxed) + Self::running_since(self.since.load(Ordering::Relaxed)))
+        crate::port::ticks_to_nanos(
+            self.run.load(Ordering::Relaxed)
+                + Self::running_since(self.since.load(Ordering::Relaxed)),
+        )
     }
 
     /// Ticks run since `since` (0: not running).
     fn running_since(since: u64) -> u64 {
-        if since == 0 { 0 } else { crate::port::ticks().saturating_sub(since) }
+        if since == 0 {
+            0
+        } else {
+            crate::port::ticks().saturating_sub(since)
+        }
     }
 
     fn attach(&self) {
-        self.at_attach.store(self.run.load(Ordering::Relaxed), Ordering::Relaxed);
+        self.at_attach
+            .store(self.run.load(Ordering::Relaxed), Ordering::Relaxed);
         self.start();
     }
 
@@ -130,7 +139,12 @@ const DEFAULT_HEAP: usize = 256 << 20;
 /// A domain the registry knows: running, or ended (its heap gone).
 pub enum Entry {
     Live(Arc<Domain>),
-    Ended { name: String, end: End, cpu_nanos: u64, collections: u64 },
+    Ended {
+        name: String,
+        end: End,
+        cpu_nanos: u64,
+        collections: u64,
+    },
 }
 
 /// The VM's domains by id, and the number of created domains whose main is still running
@@ -151,7 +165,10 @@ pub struct Registry {
 
 impl Registry {
     pub fn new(first_free_id: u32) -> Registry {
-        Registry { next_id: first_free_id.into(), ..Default::default() }
+        Registry {
+            next_id: first_free_id.into(),
+            ..Default::default()
+        }
     }
     pub fn insert(&self, d: &Arc<Domain>) {
         self.entries.lock().insert(d.id, Entry::Live(d.clone()));
@@ -169,12 +186,28 @@ impl Registry {
     }
     /// The running domains, by id.
     pub fn live_domains(&self) -> Vec<Arc<Domain>> {
-        let mut live: Vec<Arc<Domain>> = self.entries.lock().values().filter_map(|e| if let Entry::Live(d) = e { Some(d.clone()) } else { None }).collect();
+        let mut live: Vec<Arc<Domain>> = self
+            .entries
+            .lock()
+            .values()
+            .filter_map(|e| {
+                if let Entry::Live(d) = e {
+                    Some(d.clone())
+                } else {
+                    None
+                }
+            })
+            .collect();
         live.sort_by_key(|d| d.id);
         live
     }
     fn bury(&self, d: &Domain, end: End) {
-        let tomb = Entry::Ended { name: d.name.clone(), end, cpu_nanos: d.cpu_nanos(), collections: d.collections() };
+        let tomb = Entry::Ended {
+            name: d.name.clone(),
+            end,
+            cpu_nanos: d.cpu_nanos(),
+            collections: d.collections(),
+        };
         self.entries.lock().insert(d.id, tomb);
     }
     /// The domain template, booted on first use; None (with a warning on stderr, once) if it
@@ -184,7 +217,9 @@ impl Registry {
             if std::env::var_os("JXVM_DOMAIN_TEMPLATE").is_some_and(|v| v == "0") {
                 return None;
             }
-            super::image::Template::boot(vm).map_err(|e| eprintln!("jxvm: warning: domains boot from scratch: {e}")).ok()
+            super::image::Template::boot(vm)
+                .map_err(|e| eprintln!("jxvm: warning: domains boot from scratch: {e}"))
+                .ok()
         });
         made.as_ref()
     }
@@ -215,7 +250,10 @@ pub fn create(vm: &'static Vm, spec: Spec) -> Result<Arc<Domain>, CreateError> {
     }
     let max = spec.limits.max_threads as usize;
     if max != 0 && spec.components.len() > max {
-        return Err(CreateError(format!("{} components need more threads than the limit of {max}", spec.components.len())));
+        return Err(CreateError(format!(
+            "{} components need more threads than the limit of {max}",
+            spec.components.len()
+        )));
     }
     let mut limits = nested_limits(&spec)?;
     let room = spec.parent.as_ref().and_then(|p| p.child_heap_room());
@@ -225,10 +263,17 @@ pub fn create(vm: &'static Vm, spec: Spec) -> Result<Arc<Domain>, CreateError> {
     if let Some(p) = &spec.parent
         && !p.reserve_child_heap(limits.heap_bytes)
     {
-        return Err(CreateError(format!("the heap limit of {} bytes does not fit in what the creating domain has left", limits.heap_bytes)));
+        return Err(CreateError(format!(
+            "the heap limit of {} bytes does not fit in what the creating domain has left",
+            limits.heap_bytes
+        )));
     }
     let id = vm.domains.next_id.fetch_add(1, Ordering::Relaxed);
-    let classes = ClassPath { loader, path: class_path, first };
+    let classes = ClassPath {
+        loader,
+        path: class_path,
+        first,
+    };
     let budget = Budget::new(spec.parent.clone(), limits);
     let domain = Domain::new(id, &spec.name, classes, heap, budget).map(|mut d| {
         d.trusted = spec.trusted;
@@ -238,7 +283,10 @@ pub fn create(vm: &'static Vm, spec: Spec) -> Result<Arc<Domain>, CreateError> {
         if let Some(p) = &spec.parent {
             p.release_child_heap(limits.heap_bytes);
         }
-        CreateError(format!("cannot reserve the heap of domain {}: {e}", spec.name))
+        CreateError(format!(
+            "cannot reserve the heap of domain {}: {e}",
+            spec.name
+        ))
     })?;
     domain.gc.apply_options(&vm.opts);
     let domain = Arc::new(domain);
@@ -255,18 +303,29 @@ pub fn create(vm: &'static Vm, spec: Spec) -> Result<Arc<Domain>, CreateError> {
         .spawn(move || run_domain_main(vm, d, components, booted_tx));
     if let Err(e) = spawned {
         terminate(vm, &domain, "its main thread could not start");
-        return Err(CreateError(format!("cannot start a thread for domain {}: {e}", spec.name)));
+        return Err(CreateError(format!(
+            "cannot start a thread for domain {}: {e}",
+            spec.name
+        )));
     }
     match booted_rx.recv() {
         Ok(Ok(())) => Ok(domain),
-        Ok(Err(msg)) => Err(CreateError(format!("domain {} failed to boot: {msg}", spec.name))),
+        Ok(Err(msg)) => Err(CreateError(format!(
+            "domain {} failed to boot: {msg}",
+            spec.name
+        ))),
         Err(_) => Err(CreateError(format!("domain {} failed to boot", spec.name))),
     }
 }
 
 /// The body of a new domain's main thread: boot, report, start the components, wait for
 /// the non-daemon threads, then end the domain unless it exports services.
-fn run_domain_main(vm: &'static Vm, domain: Arc<Domain>, components: Vec<Component>, booted: std::sync::mpsc::Sender<Result<(), String>>) {
+fn run_domain_main(
+    vm: &'static Vm,
+    domain: Arc<Domain>,
+    components: Vec<Component>,
+    booted: std::sync::mpsc::Sender<Result<(), String>>,
+) {
     // Counted before the creator hears of the boot, so the launcher cannot miss it.
     let running = (!components.is_empty()).then(|| MainRunning::start(vm));
     let mut t = match boot(vm, &domain) {
@@ -277,10 +336,19 @@ fn run_domain_main(vm: &'static Vm, domain: Arc<Domain>, components: Vec<Compone
             return;
         }
     };
-    domain.system_threads.store(domain.alive_java_threads().saturating_sub(1), Ordering::Relaxed);
+    domain.system_threads.store(
+        domain.alive_java_threads().saturating_sub(1),
+        Ordering::Relaxed,
+    );
     if !domain.budget.start_thread() {
-        let _ = booted.send(Err("the thread limit of a domain that created it is reached".into()));
-        terminate(vm, &domain, "no thread left within its creators' thread limits");
+        let _ = booted.send(Err(
+            "the thread limit of a domain that created it is reached".into(),
+        ));
+        terminate(
+            vm,
+            &domain,
+            "no thread left within its creators' thread limits",
+        );
         return;
     }
     let _ = booted.send(Ok(()));
@@ -315,16 +383,23 @@ fn boot(vm: &'static Vm, domain: &Arc<Domain>) -> Result<Box<crate::thread::JThr
 
 /// Runs a component's main in thread `t`, reporting a failure as java's launcher does.
 fn run_component(t: &mut crate::thread::JThread, c: &Component) {
-    let failed = crate::vm::run_main(t, &c.main_class, &c.args).map_err(|e| e.report(t)).is_err();
+    let failed = crate::vm::run_main(t, &c.main_class, &c.args)
+        .map_err(|e| e.report(t))
+        .is_err();
     if failed && !t.in_dead_domain() {
-        t.vm.domains.failed_components.fetch_add(1, Ordering::Relaxed);
+        t.vm.domains
+            .failed_components
+            .fetch_add(1, Ordering::Relaxed);
     }
 }
 
 /// Starts a non-daemon thread of `domain`, named `name`, that runs component `c`.
 fn start_component(vm: &'static Vm, domain: &Arc<Domain>, name: String, c: Component) {
     if !domain.budget.start_thread() {
-        eprintln!("jxvm: domain {}: no thread left within the thread limits for component {}", domain.name, c.main_class);
+        eprintln!(
+            "jxvm: domain {}: no thread left within the thread limits for component {}",
+            domain.name, c.main_class
+        );
         vm.domains.failed_components.fetch_add(1, Ordering::Relaxed);
         return;
     }
@@ -336,15 +411,26 @@ fn start_component(vm: &'static Vm, domain: &Arc<Domain>, name: String, c: Compo
             run_component(&mut t, &c);
             crate::native::thread::exit_thread(&mut t);
         } else if !t.in_dead_domain() {
-            eprintln!("jxvm: domain {}: the thread of component {} could not start", d.name, c.main_class);
+            eprintln!(
+                "jxvm: domain {}: the thread of component {} could not start",
+                d.name, c.main_class
+            );
             vm.domains.failed_components.fetch_add(1, Ordering::Relaxed);
         }
         drop(t);
         d.budget.end_thread();
         d.non_daemon_finished();
     };
-    if std::thread::Builder::new().name(format!("jxvm-domain-{}-component", domain.id)).stack_size(vm.thread_stack_size()).spawn(body).is_err() {
-        eprintln!("jxvm: domain {}: cannot start a thread for a component", domain.name);
+    if std::thread::Builder::new()
+        .name(format!("jxvm-domain-{}-component", domain.id))
+        .stack_size(vm.thread_stack_size())
+        .spawn(body)
+        .is_err()
+    {
+        eprintln!(
+            "jxvm: domain {}: cannot start a thread for a component",
+            domain.name
+        );
         vm.domains.failed_components.fetch_add(1, Ordering::Relaxed);
         domain.budget.end_thread();
         domain.non_daemon_finished();
@@ -377,7 +463,9 @@ fn check_class_path(entries: &[String]) -> Result<String, CreateError> {
     }
     for e in entries {
         if crate::class::loader::ClassPathEntry::open(e).is_none() {
-            return Err(CreateError(format!("class path entry {e} is not a directory or a jar")));
+            return Err(CreateError(format!(
+                "class path entry {e} is not a directory or a jar"
+            )));
         }
     }
     Ok(entries.join(":"))
@@ -386,10 +474,15 @@ fn check_class_path(entries: &[String]) -> Result<String, CreateError> {
 /// The main class must exist on the class path and have `public static void main(String[])`.
 fn check_main_class(vm: &'static Vm, loader: LoaderId, name: &str) -> Result<(), CreateError> {
     let internal = name.replace('.', "/");
-    let c = vm.classes.load(loader, &internal).map_err(|e| CreateError(format!("main class {name} not found: {}", e.message())))?;
+    let c = vm
+        .classes
+        .load(loader, &internal)
+        .map_err(|e| CreateError(format!("main class {name} not found: {}", e.message())))?;
     match c.declared_method("main", "([Ljava/lang/String;)V") {
         Some(m) if m.is_static() && m.is_public() => Ok(()),
-        _ => Err(CreateError(format!("main class {name} has no public static void main(String[])"))),
+        _ => Err(CreateError(format!(
+            "main class {name} has no public static void main(String[])"
+        ))),
     }
 }
 
@@ -398,15 +491,27 @@ fn check_main_class(vm: &'static Vm, loader: LoaderId, name: &str) -> Result<(),
 fn heap_size(vm: &Vm, limits: &Limits, room: Option<u64>) -> Result<HeapSize, CreateError> {
     let room_usize = room.map_or(usize::MAX, |r| usize::try_from(r).unwrap_or(usize::MAX));
     let max = match limits.heap_bytes {
-        0 => DEFAULT_HEAP.min(vm.opts.max_heap.max(MIN_HEAP as usize)).min(room_usize),
-        b if b < MIN_HEAP => return Err(CreateError(format!("heap limit {b} is below the minimum of {MIN_HEAP} bytes"))),
+        0 => DEFAULT_HEAP
+            .min(vm.opts.max_heap.max(MIN_HEAP as usize))
+            .min(room_usize),
+        b if b < MIN_HEAP => {
+            return Err(CreateError(format!(
+                "heap limit {b} is below the minimum of {MIN_HEAP} bytes"
+            )));
+        }
         b => usize::try_from(b).map_err(|_| CreateError(format!("heap limit {b} is too large")))?,
     };
     if max > room_usize || (max as u64) < MIN_HEAP {
         let left = room.unwrap_or(0);
-        return Err(CreateError(format!("heap limit {max} exceeds the {left} bytes the creating domain has left for its domains' heaps")));
+        return Err(CreateError(format!(
+            "heap limit {max} exceeds the {left} bytes the creating domain has left for its domains' heaps"
+        )));
     }
-    Ok(HeapSize { max, initial: (8 << 20).min(max), nursery: None })
+    Ok(HeapSize {
+        max,
+        initial: (8 << 20).min(max),
+        nursery: None,
+    })
 }
 
 /// A new domain's CPU time and thread limits within its creator's: at most the tightest of the
@@ -418,23 +523,34 @@ fn nested_limits(spec: &Spec) -> Result<Limits, CreateError> {
         match (own, theirs) {
             (_, 0) => Ok(own),
             (0, _) => Ok(theirs),
-            (o, t) if o > t => Err(CreateError(format!("{what} limit {o} exceeds the creating domain's {t}"))),
+            (o, t) if o > t => Err(CreateError(format!(
+                "{what} limit {o} exceeds the creating domain's {t}"
+            ))),
             (o, _) => Ok(o),
         }
     };
     l.cpu_nanos = within("CPU time (ns)", l.cpu_nanos, p.tightest(|l| l.cpu_nanos))?;
-    l.max_threads = within("thread", l.max_threads as u64, p.tightest(|l| l.max_threads as u64))? as u32;
+    l.max_threads = within(
+        "thread",
+        l.max_threads as u64,
+        p.tightest(|l| l.max_threads as u64),
+    )? as u32;
     Ok(l)
 }
 
 /// A new domain's off-heap limit: its own (at most the tightest of its creator's chain), or by
 /// default its heap limit (then at most that tightest).
 fn off_heap_limit(spec: &Spec, heap: u64) -> Result<u64, CreateError> {
-    let theirs = spec.parent.as_ref().map_or(0, |p| p.tightest(|l| l.off_heap_bytes));
+    let theirs = spec
+        .parent
+        .as_ref()
+        .map_or(0, |p| p.tightest(|l| l.off_heap_bytes));
     match spec.limits.off_heap_bytes {
         0 if theirs != 0 => Ok(heap.min(theirs)),
         0 => Ok(heap),
-        own if theirs != 0 && own > theirs => Err(CreateError(format!("off-heap limit {own} exceeds the creating domain's {theirs}"))),
+        own if theirs != 0 && own > theirs => Err(CreateError(format!(
+            "off-heap limit {own} exceeds the creating domain's {theirs}"
+        ))),
         own => Ok(own),
     }
 }
@@ -475,7 +591,9 @@ fn keep_cancelling(domain: &Arc<Domain>) {
     DYING.lock().push(Arc::downgrade(domain));
     DYING_ADDED.notify_one();
     REAPER.call_once(|| {
-        let _ = std::thread::Builder::new().name("jxvm-reaper".into()).spawn(reap);
+        let _ = std::thread::Builder::new()
+            .name("jxvm-reaper".into())
+            .spawn(reap);
     });
 }
 
@@ -521,7 +639,11 @@ fn wake_threads(domain: &Domain) {
 
 /// Records the end of a killed domain whose last thread has left.
 fn bury(vm: &'static Vm, domain: &Domain) {
-    let end = domain.verdict.lock().clone().expect("a killed domain has a verdict");
+    let end = domain
+        .verdict
+        .lock()
+        .clone()
+        .expect("a killed domain has a verdict");
     {
         let mut e = domain.end.lock();
         if e.is_some() {
@@ -562,12 +684,20 @@ impl Domain {
 
     /// A thread leaves this domain (on its own OS thread); the last one to leave a killed
     /// domain (`last`, from `Safepoint::leave`) ends it.
-    pub fn thread_left(&self, vm: &'static Vm, thread: u64, activation: Option<&Arc<ActivationClock>>, last: bool) {
+    pub fn thread_left(
+        &self,
+        vm: &'static Vm,
+        thread: u64,
+        activation: Option<&Arc<ActivationClock>>,
+        last: bool,
+    ) {
         match activation {
             Some(a) => a.stop(),
             None => {
                 let mut cpu = self.cpu.lock();
-                let charged = cpu.live.remove(&thread).map_or(0, |(clock, start)| read_clock(clock).unwrap_or(start).saturating_sub(start));
+                let charged = cpu.live.remove(&thread).map_or(0, |(clock, start)| {
+                    read_clock(clock).unwrap_or(start).saturating_sub(start)
+                });
                 cpu.done_nanos += charged;
             }
         }
@@ -599,9 +729,15 @@ impl Domain {
     /// CPU time used by this domain's threads while attached to it.
     pub fn cpu_nanos(&self) -> u64 {
         let cpu = self.cpu.lock();
-        let own: u64 = cpu.live.values().map(|&(clock, start)| read_clock(clock).unwrap_or(start).saturating_sub(start)).sum();
+        let own: u64 = cpu
+            .live
+            .values()
+            .map(|&(clock, start)| read_clock(clock).unwrap_or(start).saturating_sub(start))
+            .sum();
         let visiting: u64 = cpu.activations.iter().map(|a| a.read()).sum();
-        (cpu.done_nanos + own + visiting).saturating_sub(crate::port::ticks_to_nanos(self.lent_ticks.load(Ordering::Relaxed)))
+        (cpu.done_nanos + own + visiting).saturating_sub(crate::port::ticks_to_nanos(
+            self.lent_ticks.load(Ordering::Relaxed),
+        ))
     }
 
     pub fn collections(&self) -> u64 {
@@ -618,7 +754,11 @@ impl Domain {
     /// Java threads of this domain that are alive (portal activations, other domains' calls
     /// visiting, are not its threads).
     pub fn alive_java_threads(&self) -> u32 {
-        self.threads.lock().values().filter(|h| !h.activation && h.alive.load(Ordering::SeqCst)).count() as u32
+        self.threads
+            .lock()
+            .values()
+            .filter(|h| !h.activation && h.alive.load(Ordering::SeqCst))
+            .count() as u32
     }
 
     /// How the domain will end or has ended, once that is decided (it has been killed).
@@ -643,7 +783,9 @@ impl Domain {
     /// `interrupted` is polled while waiting.
     pub fn await_end(&self, timeout: Duration, interrupted: &dyn Fn() -> bool) -> Option<End> {
         let mut e = self.end.lock();
-        crate::thread::wait_interruptibly(&self.end_cond, &mut e, timeout, interrupted, |e| e.clone())
+        crate::thread::wait_interruptibly(&self.end_cond, &mut e, timeout, interrupted, |e| {
+            e.clone()
+        })
     }
 }
 
@@ -658,7 +800,10 @@ fn own_cpu_clock() -> libc::clockid_t {
 
 /// A CPU clock's reading in nanoseconds (None once its thread has exited).
 fn read_clock(clock: libc::clockid_t) -> Option<u64> {
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
     // SAFETY: `ts` is a valid out-pointer; an invalid clock id only makes the call fail.
     let r = unsafe { libc::clock_gettime(clock, &mut ts) };
     (r == 0).then(|| ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64)
@@ -669,26 +814,37 @@ fn read_clock(clock: libc::clockid_t) -> Option<u64> {
 /// CPU time than its limit, with that subtree: a child's time comes out of its creator's.
 fn enforce_cpu_limits(vm: &'static Vm) {
     let live = vm.domains.live_domains();
-    let own: Vec<(Arc<Budget>, u64)> = live.iter().map(|d| (d.budget.clone(), d.cpu_nanos())).collect();
+    let own: Vec<(Arc<Budget>, u64)> = live
+        .iter()
+        .map(|d| (d.budget.clone(), d.cpu_nanos()))
+        .collect();
     let totals = super::budget::subtree_cpu(&own);
     for d in &live {
         let limit = d.limits.cpu_nanos;
-        let used = totals.get(&(Arc::as_ptr(&d.budget) as usize)).copied().unwrap_or(0);
+        let used = totals
+            .get(&(Arc::as_ptr(&d.budget) as usize))
+            .copied()
+            .unwrap_or(0);
         if limit == 0 || d.safepoint.is_killed() || used <= limit {
             continue;
         }
         let reason = format!("CPU time limit of {} ms exceeded", limit / 1_000_000);
-        for inside in live.iter().filter(|o| o.budget.chain().any(|b| std::ptr::eq(b, &*d.budget))) {
+        for inside in live
+            .iter()
+            .filter(|o| o.budget.chain().any(|b| std::ptr::eq(b, &*d.budget)))
+        {
             terminate(vm, inside, &reason);
         }
     }
 }
 
 fn start_cpu_watchdog(vm: &'static Vm) {
-    let _ = std::thread::Builder::new().name("jxvm-cpu-watchdog".into()).spawn(move || {
-        loop {
-            std::thread::sleep(Duration::from_millis(10));
-            enforce_cpu_limits(vm);
-        }
-    });
+    let _ = std::thread::Builder::new()
+        .name("jxvm-cpu-watchdog".into())
+        .spawn(move || {
+            loop {
+                std::thread::sleep(Duration::from_millis(10));
+                enforce_cpu_limits(vm);
+            }
+        });
 }

@@ -18,8 +18,8 @@
 //! process is. What is not enforced yet is listed in the README ("What a domain guarantees").
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 use parking_lot::{Condvar, Mutex};
 use rustc_hash::FxHashMap;
@@ -231,9 +231,23 @@ impl ThreadHandle {
         }
     }
 
-    pub fn new(id: u64, interrupted: Arc<std::sync::atomic::AtomicBool>, activation: bool) -> ThreadHandle {
+    pub fn new(
+        id: u64,
+        interrupted: Arc<std::sync::atomic::AtomicBool>,
+        activation: bool,
+    ) -> ThreadHandle {
         let permit = Mutex::new(false);
-        ThreadHandle { id, interrupted, alive: AtomicBool::new(true), permit, permit_cond: Condvar::new(), waiting_on: Mutex::new(None), activation, os_thread: Mutex::new(None), counted: AtomicBool::new(false) }
+        ThreadHandle {
+            id,
+            interrupted,
+            alive: AtomicBool::new(true),
+            permit,
+            permit_cond: Condvar::new(),
+            waiting_on: Mutex::new(None),
+            activation,
+            os_thread: Mutex::new(None),
+            counted: AtomicBool::new(false),
+        }
     }
 
     /// Wakes the thread from sleep, park or wait, to look at its interrupt flag (or its
@@ -250,7 +264,10 @@ impl ThreadHandle {
 
     /// Notes the calling OS thread as this thread's (see `os_thread`).
     pub fn set_os_thread(&self) {
-        *self.os_thread.lock() = Some((crate::port::current_thread_token(), crate::port::cancellation()));
+        *self.os_thread.lock() = Some((
+            crate::port::current_thread_token(),
+            crate::port::cancellation(),
+        ));
     }
 
     /// A portal activation leaves its blocking operation: the OS thread goes back to its
@@ -289,14 +306,26 @@ impl Drop for Domain {
 }
 
 impl Domain {
-    pub fn new(id: u32, name: &str, classes: ClassPath, heap: HeapSize, budget: Arc<budget::Budget>) -> std::io::Result<Domain> {
+    pub fn new(
+        id: u32,
+        name: &str,
+        classes: ClassPath,
+        heap: HeapSize,
+        budget: Arc<budget::Budget>,
+    ) -> std::io::Result<Domain> {
         let limits = budget.limits;
-        let nursery_bytes = heap.nursery.unwrap_or_else(|| crate::heap::default_nursery(heap.max));
+        let nursery_bytes = heap
+            .nursery
+            .unwrap_or_else(|| crate::heap::default_nursery(heap.max));
         Ok(Domain {
             id,
             name: name.to_string(),
             app_loader: classes.loader,
-            define_loader: if classes.first { classes.loader } else { crate::class::loader::new_user_loader(classes.loader) },
+            define_loader: if classes.first {
+                classes.loader
+            } else {
+                crate::class::loader::new_user_loader(classes.loader)
+            },
             class_path: classes.path,
             heap: Heap::new(heap.max, heap.initial, nursery_bytes)?,
             classes: IdTable::new(),
@@ -413,12 +442,20 @@ impl Domain {
 
     /// Where the Thread object of VM thread `id` is now (the collector re-keys the table).
     pub fn thread_object(&self, id: u64) -> Option<ObjRef> {
-        self.threads.lock().iter().find(|(_, h)| h.id == id).map(|(&a, _)| ObjRef::from_addr(a))
+        self.threads
+            .lock()
+            .iter()
+            .find(|(_, h)| h.id == id)
+            .map(|(&a, _)| ObjRef::from_addr(a))
     }
 
     /// The id classes defined at run time through loader `id` get in this domain.
     pub fn defining_loader(&self, id: LoaderId) -> LoaderId {
-        if id == self.app_loader { self.define_loader } else { id }
+        if id == self.app_loader {
+            self.define_loader
+        } else {
+            id
+        }
     }
 
     /// A fresh identity hash (31 bits, never 0): xorshift over a domain counter.

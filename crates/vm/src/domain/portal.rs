@@ -157,7 +157,10 @@ pub fn export(domain: &Arc<Domain>, o: ObjRef) -> Option<u64> {
         interfaces: interfaces.iter().map(|i| i.name.to_string()).collect(),
         refs: 0,
     };
-    SERVICES.lock().get_or_insert_with(FxHashMap::default).insert(id, service);
+    SERVICES
+        .lock()
+        .get_or_insert_with(FxHashMap::default)
+        .insert(id, service);
     Some(id)
 }
 
@@ -172,7 +175,11 @@ pub fn materialize(t: &mut JThread, id: u64) -> JResult<ObjRef> {
             return Ok(o);
         }
     }
-    let interfaces = SERVICES.lock().as_ref().and_then(|m| m.get(&id)).map(|s| s.interfaces.clone());
+    let interfaces = SERVICES
+        .lock()
+        .as_ref()
+        .and_then(|m| m.get(&id))
+        .map(|s| s.interfaces.clone());
     let Some(interfaces) = interfaces else {
         return Err(portal_exception(t, "the service is gone"));
     };
@@ -181,7 +188,15 @@ pub fn materialize(t: &mut JThread, id: u64) -> JResult<ObjRef> {
     for name in &interfaces {
         match t.vm.classes.load(loader, name) {
             Ok(c) => classes.push(c),
-            Err(_) => return Err(portal_exception(t, &format!("interface {} is not on this domain's class path", name.replace('/', ".")))),
+            Err(_) => {
+                return Err(portal_exception(
+                    t,
+                    &format!(
+                        "interface {} is not on this domain's class path",
+                        name.replace('/', ".")
+                    ),
+                ));
+            }
         }
     }
     let stub_class = super::stub::stub_class(t, loader, &classes)?;
@@ -208,13 +223,18 @@ pub struct Parcel {
 fn encode(t: &JThread, roots: &[Option<ObjRef>], target: LoaderId) -> Result<Parcel, String> {
     if roots.iter().all(Option::is_none) {
         // No arguments, a void result: nothing to copy (and no allocation).
-        return Ok(Parcel { bytes: Vec::new(), views: Vec::new() });
+        return Ok(Parcel {
+            bytes: Vec::new(),
+            views: Vec::new(),
+        });
     }
     let mut views = Vec::new();
     let mut exports = Vec::new();
     let source = t.domain.clone();
     let vm = t.vm;
-    let r = graph::encode(roots, CALL_QUOTA, |o| classify(vm, &source, target, o, &mut views, &mut exports));
+    let r = graph::encode(roots, CALL_QUOTA, |o| {
+        classify(vm, &source, target, o, &mut views, &mut exports)
+    });
     match r {
         Ok(bytes) => Ok(Parcel { bytes, views }),
         Err(e) => {
@@ -222,8 +242,12 @@ fn encode(t: &JThread, roots: &[Option<ObjRef>], target: LoaderId) -> Result<Par
                 drop_if_unreferenced(id);
             }
             Err(match e {
-                CopyError::Quota(q) => format!("the copied objects exceed the portal call quota of {q} bytes"),
-                CopyError::NotCopyable(c) => format!("an object of class {c} cannot be passed across domains"),
+                CopyError::Quota(q) => {
+                    format!("the copied objects exceed the portal call quota of {q} bytes")
+                }
+                CopyError::NotCopyable(c) => {
+                    format!("an object of class {c} cannot be passed across domains")
+                }
                 CopyError::OutOfMemory => "out of memory".to_string(),
                 CopyError::Malformed(m) => format!("malformed parcel: {m}"),
             })
@@ -231,7 +255,14 @@ fn encode(t: &JThread, roots: &[Option<ObjRef>], target: LoaderId) -> Result<Par
     }
 }
 
-fn classify(vm: &'static Vm, source: &Arc<Domain>, target: LoaderId, o: ObjRef, views: &mut Vec<Arc<crate::memory::View>>, exports: &mut Vec<u64>) -> Walk {
+fn classify(
+    vm: &'static Vm,
+    source: &Arc<Domain>,
+    target: LoaderId,
+    o: ObjRef,
+    views: &mut Vec<Arc<crate::memory::View>>,
+    exports: &mut Vec<u64>,
+) -> Walk {
     let c = o.class();
     if let Some(id) = portal_service(o) {
         return Walk::Token(SERVICE | id);
@@ -256,12 +287,18 @@ fn classify(vm: &'static Vm, source: &Arc<Domain>, target: LoaderId, o: ObjRef, 
         return Walk::Refuse;
     };
     if let Some(e) = c.enum_type() {
-        let ordinal = c.instance_field("ordinal").map(|f| o.read::<i32>(f.offset as usize));
+        let ordinal = c
+            .instance_field("ordinal")
+            .map(|f| o.read::<i32>(f.offset as usize));
         if let (Some(ordinal), Some(e)) = (ordinal, class_there(vm, e, target)) {
             return Walk::Token(ENUM | (e.id.0 as u64) << 24 | ordinal as u64);
         }
     }
-    if std::ptr::eq(there, c) { Walk::Copy } else { Walk::CopyAs(there) }
+    if std::ptr::eq(there, c) {
+        Walk::Copy
+    } else {
+        Walk::CopyAs(there)
+    }
 }
 
 /// Classes whose objects mean nothing in another domain (or carry VM state).
@@ -309,26 +346,41 @@ fn class_there(vm: &'static Vm, c: &'static Class, target: LoaderId) -> Option<&
         return known;
     }
     let found = same_class_there(vm, c, target);
-    FOUND.lock().get_or_insert_with(FxHashMap::default).insert((c.id.0, target), found);
+    FOUND
+        .lock()
+        .get_or_insert_with(FxHashMap::default)
+        .insert((c.id.0, target), found);
     found
 }
 
-fn same_class_there(vm: &'static Vm, c: &'static Class, target: LoaderId) -> Option<&'static Class> {
+fn same_class_there(
+    vm: &'static Vm,
+    c: &'static Class,
+    target: LoaderId,
+) -> Option<&'static Class> {
     if let Some(e) = c.array_component() {
         return vm.classes.array_of(class_there(vm, e, target)?).ok();
     }
     if !c.loader.is_app() {
         return None;
     }
-    let d = vm.classes.load(target, &c.name).ok().filter(|d| d.loader == target)?;
+    let d = vm
+        .classes
+        .load(target, &c.name)
+        .ok()
+        .filter(|d| d.loader == target)?;
     let same = |a: Option<&'static Class>, b: Option<&'static Class>| match (a, b) {
         (Some(a), Some(b)) => class_there(vm, a, target).is_some_and(|x| std::ptr::eq(x, b)),
         (a, b) => a.is_none() && b.is_none(),
     };
-    let same_file = vm.classes.app_class_bytes(c.loader, &c.name)? == vm.classes.app_class_bytes(target, &d.name)?;
+    let same_file = vm.classes.app_class_bytes(c.loader, &c.name)?
+        == vm.classes.app_class_bytes(target, &d.name)?;
     let same_supers = same(c.super_class, d.super_class)
         && c.interfaces.len() == d.interfaces.len()
-        && c.interfaces.iter().zip(&d.interfaces).all(|(&a, &b)| same(Some(a), Some(b)));
+        && c.interfaces
+            .iter()
+            .zip(&d.interfaces)
+            .all(|(&a, &b)| same(Some(a), Some(b)));
     // Implied by the above; checked because the copier relies on it.
     let same_layout = c.instance_size == d.instance_size && c.ref_offsets == d.ref_offsets;
     (same_file && same_supers && same_layout).then_some(d)
@@ -363,10 +415,21 @@ fn decode(t: &mut JThread, parcel: &Parcel) -> JResult<graph::Roots> {
     let objects: Vec<Option<ObjRef>> = t.handles[mark..].iter().map(|&s| from_slot(s)).collect();
     t.handles.truncate(mark);
     let vm = t.vm;
-    match graph::decode(&parcel.bytes, &t.domain.heap, |id| vm.classes.class_by_id(id), &objects) {
+    match graph::decode(
+        &parcel.bytes,
+        &t.domain.heap,
+        |id| vm.classes.class_by_id(id),
+        &objects,
+    ) {
         Ok(roots) => Ok(roots),
-        Err(CopyError::OutOfMemory) => Err(t.throw_new("java/lang/OutOfMemoryError", Some("Java heap space: no room for a portal call's objects"))),
-        Err(e) => Err(portal_exception(t, &format!("cannot copy the objects: {e:?}"))),
+        Err(CopyError::OutOfMemory) => Err(t.throw_new(
+            "java/lang/OutOfMemoryError",
+            Some("Java heap space: no room for a portal call's objects"),
+        )),
+        Err(e) => Err(portal_exception(
+            t,
+            &format!("cannot copy the objects: {e:?}"),
+        )),
     }
 }
 
@@ -376,8 +439,14 @@ fn materialize_token(t: &mut JThread, tok: u64, parcel: &Parcel) -> JResult<Opti
         SERVICE => materialize(t, payload).map(Some),
         MEMORY => {
             let v = parcel.views.get(payload as usize).map(|v| (**v).clone());
-            let Some(v) = v else { return Err(portal_exception(t, "malformed parcel")) };
-            let class = if v.writable() { "jx/memory/Memory" } else { crate::memory::VIEW_CLASS };
+            let Some(v) = v else {
+                return Err(portal_exception(t, "malformed parcel"));
+            };
+            let class = if v.writable() {
+                "jx/memory/Memory"
+            } else {
+                crate::memory::VIEW_CLASS
+            };
             crate::native::memory::new_memory_object(t, class, v).map(from_slot)
         }
         ENUM => {
@@ -387,10 +456,14 @@ fn materialize_token(t: &mut JThread, tok: u64, parcel: &Parcel) -> JResult<Opti
             let ordinal = (payload & 0xff_ffff) as usize;
             let desc = format!("()[L{};", c.name);
             t.ensure_initialized(c)?;
-            let Some(values) = c.declared_method("values", &desc).map(crate::runtime::unsafe_static) else {
+            let Some(values) = c
+                .declared_method("values", &desc)
+                .map(crate::runtime::unsafe_static)
+            else {
                 return Err(portal_exception(t, "enum without values()"));
             };
-            let arr = from_slot(crate::interp::exec::call(t, values, &[])?).expect("values() returned null");
+            let arr = from_slot(crate::interp::exec::call(t, values, &[])?)
+                .expect("values() returned null");
             if ordinal >= arr.array_len() {
                 return Err(portal_exception(t, "malformed parcel"));
             }
@@ -450,13 +523,15 @@ struct Kept {
 
 /// The slot indexes of `m`'s reference parameters (not counting the receiver).
 fn ref_slots(m: &'static Method) -> impl Iterator<Item = usize> {
-    m.param_types.iter().scan(0usize, |at, ty| {
-        let here = *at;
-        *at += ty.slots();
-        Some((here, *ty))
-    })
-    .filter(|(_, ty)| *ty == BasicType::Ref)
-    .map(|(at, _)| at)
+    m.param_types
+        .iter()
+        .scan(0usize, |at, ty| {
+            let here = *at;
+            *at += ty.slots();
+            Some((here, *ty))
+        })
+        .filter(|(_, ty)| *ty == BasicType::Ref)
+        .map(|(at, _)| at)
 }
 
 /// Calls service `id`'s implementation of interface method `m` with `args` (the argument
@@ -483,14 +558,29 @@ pub fn call(t: &mut JThread, id: u64, m: &'static Method, args: &[u64]) -> JResu
             return Err(portal_exception(t, &m));
         }
     };
-    let request = Request { service: id, method: m, slots: args, objects };
+    let request = Request {
+        service: id,
+        method: m,
+        slots: args,
+        objects,
+    };
     let caller = t.domain.app_loader;
     let t_domain = t.domain.id;
     let lock_id = t.lock_id.0;
-    let reply = t.blocking(|| with_caller(t_domain, lock_id, &mut activation, |a| run_activation(a, |a| serve(a, &request, caller))));
+    let reply = t.blocking(|| {
+        with_caller(t_domain, lock_id, &mut activation, |a| {
+            run_activation(a, |a| serve(a, &request, caller))
+        })
+    });
     if t.activation.is_none() {
         // This OS thread's CPU clock, which the caller's domain is measured by, ran the callee.
-        t.domain.lent(activation.t.activation.as_ref().map_or(0, |c| c.ticks_attached()));
+        t.domain.lent(
+            activation
+                .t
+                .activation
+                .as_ref()
+                .map_or(0, |c| c.ticks_attached()),
+        );
     }
     keep_activation(activation);
     match reply {
@@ -499,7 +589,10 @@ pub fn call(t: &mut JThread, id: u64, m: &'static Method, args: &[u64]) -> JResu
         Reply::Threw(p) => {
             t.exception = first(decode(t, &p)?);
             if t.exception.is_none() {
-                return Err(portal_exception(t, "the service threw an exception that could not be copied"));
+                return Err(portal_exception(
+                    t,
+                    "the service threw an exception that could not be copied",
+                ));
             }
             Err(Thrown)
         }
@@ -522,7 +615,12 @@ thread_local! {
 /// if this OS thread is already inside a call made from the activation's domain, the
 /// activation takes that thread's lock id for the duration. The two never run at once (they
 /// share the OS thread), so sharing the id is sharing the thread's monitors.
-fn with_caller(domain: u32, lock_id: u32, activation: &mut Kept, f: impl FnOnce(&mut Kept) -> Reply) -> Reply {
+fn with_caller(
+    domain: u32,
+    lock_id: u32,
+    activation: &mut Kept,
+    f: impl FnOnce(&mut Kept) -> Reply,
+) -> Reply {
     let target = activation.t.domain.id;
     let outer = CALLERS.with(|c| {
         let mut c = c.borrow_mut();
@@ -566,7 +664,10 @@ fn take_activation(vm: &'static Vm, id: u64, slots: usize) -> Option<Kept> {
         let clock = Arc::new(Default::default());
         domain.register_activation(&clock);
         t.activation = Some(clock);
-        Kept { t, collections: u64::MAX }
+        Kept {
+            t,
+            collections: u64::MAX,
+        }
     }))
 }
 
@@ -628,7 +729,9 @@ fn serve(t: &mut JThread, request: &Request, caller: LoaderId) -> Reply {
         },
         Ok(r) => Reply::Returned(r, Parcel::default()),
         Err(Thrown) => {
-            let Some(e) = t.exception.take() else { return Reply::Failed("the call failed".into()) };
+            let Some(e) = t.exception.take() else {
+                return Reply::Failed("the call failed".into());
+            };
             let h = t.handle(e);
             // Fill in the stack trace in Java objects; the VM's backtrace does not cross.
             let _ = t.call_virtual(e, "getStackTrace", "()[Ljava/lang/StackTraceElement;", &[]);
@@ -637,7 +740,10 @@ fn serve(t: &mut JThread, request: &Request, caller: LoaderId) -> Reply {
             e.write::<u64>(t.vm.wk().throwable_backtrace as usize, 0);
             match encode(t, &[Some(e)], caller) {
                 Ok(p) => Reply::Threw(p),
-                Err(m) => Reply::Failed(format!("the service threw {}, which cannot be copied: {m}", e.class().java_name())),
+                Err(m) => Reply::Failed(format!(
+                    "the service threw {}, which cannot be copied: {m}",
+                    e.class().java_name()
+                )),
             }
         }
     }
@@ -652,8 +758,14 @@ fn invoke(t: &mut JThread, request: &Request) -> JResult<u64> {
     let Some(&service) = t.domain.exported.lock().get(&request.service) else {
         return Err(portal_exception(t, "the service is gone"));
     };
-    let Some(target) = crate::class::loader::select_interface_method(service.class(), &m.name, &m.descriptor).filter(|m| !m.is_abstract()) else {
-        return Err(portal_exception(t, &format!("the service has no method {}{}", m.name, m.descriptor)));
+    let Some(target) =
+        crate::class::loader::select_interface_method(service.class(), &m.name, &m.descriptor)
+            .filter(|m| !m.is_abstract())
+    else {
+        return Err(portal_exception(
+            t,
+            &format!("the service has no method {}{}", m.name, m.descriptor),
+        ));
     };
     let mut slots: SmallVec<[u64; 8]> = SmallVec::with_capacity(request.slots.len() + 1);
     slots.push(service.slot());
@@ -673,7 +785,9 @@ pub fn register_name(name: &str, id: u64) {
     acquire(id);
     let old = {
         let mut names = NAMES.lock();
-        let old = names.get_or_insert_with(FxHashMap::default).insert(name.to_string(), id);
+        let old = names
+            .get_or_insert_with(FxHashMap::default)
+            .insert(name.to_string(), id);
         NAMES_CHANGED.notify_all();
         old
     };
@@ -692,9 +806,17 @@ pub fn unregister_name(name: &str) {
 
 /// The service registered under `name`, waiting up to `timeout` for it (polling
 /// `interrupted`). Names of services whose domain has ended are not found.
-pub fn lookup_name(name: &str, timeout: std::time::Duration, interrupted: &dyn Fn() -> bool) -> Option<u64> {
+pub fn lookup_name(
+    name: &str,
+    timeout: std::time::Duration,
+    interrupted: &dyn Fn() -> bool,
+) -> Option<u64> {
     let mut names = NAMES.lock();
     crate::thread::wait_interruptibly(&NAMES_CHANGED, &mut names, timeout, interrupted, |names| {
-        names.as_ref().and_then(|m| m.get(name)).copied().filter(|&id| owner(id).is_some())
+        names
+            .as_ref()
+            .and_then(|m| m.get(name))
+            .copied()
+            .filter(|&id| owner(id).is_some())
     })
 }

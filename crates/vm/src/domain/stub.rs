@@ -27,15 +27,25 @@ static STUBS: Mutex<Option<FxHashMap<(LoaderId, Vec<ClassId>), &'static Class>>>
 static COUNTER: AtomicU32 = AtomicU32::new(1);
 /// The stub class implementing `interfaces`, defined by `loader`, ready to instantiate in
 /// `t`'s domain (the base class initialized).
-pub fn stub_class(t: &mut JThread, loader: LoaderId, interfaces: &[&'static Class]) -> JResult<&'static Class> {
+pub fn stub_class(
+    t: &mut JThread,
+    loader: LoaderId,
+    interfaces: &[&'static Class],
+) -> JResult<&'static Class> {
     let base = t.load_boot(BASE)?;
     t.ensure_initialized(base)?;
     let key = (loader, interfaces.iter().map(|i| i.id).collect::<Vec<_>>());
     let mut stubs = STUBS.lock();
-    let c = *stubs.get_or_insert_with(FxHashMap::default).entry(key).or_insert_with(|| spin(t, base, loader, interfaces));
+    let c = *stubs
+        .get_or_insert_with(FxHashMap::default)
+        .entry(key)
+        .or_insert_with(|| spin(t, base, loader, interfaces));
     drop(stubs);
     // A stub has no statics and no initializer: initialized in every domain that uses it.
-    t.domain.class_state(c).initialized.store(true, Ordering::Release);
+    t.domain
+        .class_state(c)
+        .initialized
+        .store(true, Ordering::Release);
     Ok(c)
 }
 
@@ -62,7 +72,12 @@ pub fn service_native(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     Ok(service_of(this).unwrap_or(0))
 }
 
-fn spin(t: &JThread, base: &'static Class, loader: LoaderId, interfaces: &[&'static Class]) -> &'static Class {
+fn spin(
+    t: &JThread,
+    base: &'static Class,
+    loader: LoaderId,
+    interfaces: &[&'static Class],
+) -> &'static Class {
     use classfile::access::{ACC_FINAL, ACC_NATIVE, ACC_PUBLIC, ACC_SUPER, ACC_SYNTHETIC};
     let table = &t.vm.classes;
     let mut all_interfaces: Vec<&'static Class> = base.all_interfaces.clone();
@@ -74,7 +89,10 @@ fn spin(t: &JThread, base: &'static Class, loader: LoaderId, interfaces: &[&'sta
         }
     }
     let forwarded = forwarded_methods(&all_interfaces);
-    let name = format!("jx/portal/$Portal{}", COUNTER.fetch_add(1, Ordering::Relaxed));
+    let name = format!(
+        "jx/portal/$Portal{}",
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    );
     table.publish_synthetic(
         |id: ClassId| Class {
             name: name.into(),
@@ -95,7 +113,13 @@ fn spin(t: &JThread, base: &'static Class, loader: LoaderId, interfaces: &[&'sta
                 .iter()
                 .enumerate()
                 .map(|(i, (name, desc))| {
-                    let m = table.synthetic_method(c, name, desc, ACC_PUBLIC | ACC_FINAL | ACC_NATIVE, i as u16);
+                    let m = table.synthetic_method(
+                        c,
+                        name,
+                        desc,
+                        ACC_PUBLIC | ACC_FINAL | ACC_NATIVE,
+                        i as u16,
+                    );
                     let _ = m.native.set(Some(forward as crate::native::NativeFn));
                     m
                 })
@@ -110,7 +134,12 @@ fn forwarded_methods(interfaces: &[&'static Class]) -> Vec<(Box<str>, Box<str>)>
     let mut out: Vec<(Box<str>, Box<str>)> = Vec::new();
     for i in interfaces {
         for m in i.methods() {
-            let own = matches!((&*m.name, &*m.descriptor), ("equals", "(Ljava/lang/Object;)Z") | ("hashCode", "()I") | ("toString", "()Ljava/lang/String;"));
+            let own = matches!(
+                (&*m.name, &*m.descriptor),
+                ("equals", "(Ljava/lang/Object;)Z")
+                    | ("hashCode", "()I")
+                    | ("toString", "()Ljava/lang/String;")
+            );
             if m.is_static() || m.is_private() || &*m.name == "<clinit>" || own {
                 continue;
             }
@@ -127,7 +156,10 @@ fn forward(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let m: &'static Method = t.frames.last().expect("a native runs in its frame").method;
     let this = crate::native::nonnull(t, a[0])?;
     let Some(id) = service_of(this) else {
-        return Err(t.throw_new("java/lang/IllegalStateException", Some("not a portal made by the VM")));
+        return Err(t.throw_new(
+            "java/lang/IllegalStateException",
+            Some("not a portal made by the VM"),
+        ));
     };
     super::portal::call(t, id, m, &a[1..])
 }

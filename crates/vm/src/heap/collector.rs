@@ -8,8 +8,8 @@
 //! holders are scanned: their referent is not traced, so that the roots module can decide to
 //! keep it (soft references), clear it, or update it if the referent survived anyway.
 
-use super::layout::{ARRAY_BASE, ARRAY_LENGTH};
 use super::ObjRef;
+use super::layout::{ARRAY_BASE, ARRAY_LENGTH};
 use crate::class::{BasicType, Class};
 
 const FORWARDED: usize = 1;
@@ -27,7 +27,11 @@ pub struct Layouts {
 
 impl Layouts {
     fn is_reference(&self, c: &'static Class) -> bool {
-        self.reference.is_some_and(|(r, _)| c.supers.get(r.supers.len()).is_some_and(|s| std::ptr::eq(*s, r)))
+        self.reference.is_some_and(|(r, _)| {
+            c.supers
+                .get(r.supers.len())
+                .is_some_and(|s| std::ptr::eq(*s, r))
+        })
     }
 }
 
@@ -41,7 +45,11 @@ pub fn object_size(l: &Layouts, o: ObjRef, c: &'static Class) -> usize {
         let mirrored = o.read::<u64>(l.mirror_slot) as *const Class;
         // SAFETY: mirrors are created only by `JThread::create_mirror`, which stores a pointer
         // to a leaked, never-freed Class in the VM slot.
-        let statics = if mirrored.is_null() { 0 } else { unsafe { (*mirrored).statics_size as usize } };
+        let statics = if mirrored.is_null() {
+            0
+        } else {
+            unsafe { (*mirrored).statics_size as usize }
+        };
         return (l.statics_base + statics).next_multiple_of(8);
     }
     (c.instance_size as usize).next_multiple_of(8)
@@ -66,7 +74,11 @@ pub struct Copier<'a> {
 impl<'a> Copier<'a> {
     /// A copier evacuating `plan.from` into `plan.to`; `large` are the large objects this
     /// collection may free.
-    pub fn new(l: &'a Layouts, plan: &super::Plan, large: rustc_hash::FxHashSet<usize>) -> Copier<'a> {
+    pub fn new(
+        l: &'a Layouts,
+        plan: &super::Plan,
+        large: rustc_hash::FxHashSet<usize>,
+    ) -> Copier<'a> {
         Copier {
             l,
             from: plan.from,
@@ -122,7 +134,10 @@ impl<'a> Copier<'a> {
         let c = o.class();
         let size = object_size(self.l, o, c);
         let dst = self.to_top;
-        assert!(dst + size <= self.to_end, "to-space overflow: live data exceeds a semispace");
+        assert!(
+            dst + size <= self.to_end,
+            "to-space overflow: live data exceeds a semispace"
+        );
         o.copy_to(dst, size);
         self.to_top += size;
         self.copied_objects += 1;
@@ -184,7 +199,13 @@ impl<'a> Copier<'a> {
 /// Calls `f` with the offset of every reference field of object `o` of class `c`: instance
 /// fields, array elements, and a mirror's static fields. With `skip_referent`, a
 /// `java.lang.ref.Reference`'s referent is left out; returns whether `o` is such a Reference.
-pub fn for_each_ref_offset(l: &Layouts, o: ObjRef, c: &'static Class, skip_referent: bool, mut f: impl FnMut(usize)) -> bool {
+pub fn for_each_ref_offset(
+    l: &Layouts,
+    o: ObjRef,
+    c: &'static Class,
+    skip_referent: bool,
+    mut f: impl FnMut(usize),
+) -> bool {
     if c.is_array() {
         if c.array_elem() == BasicType::Ref {
             let len = o.read::<u32>(ARRAY_LENGTH) as usize;
@@ -194,7 +215,11 @@ pub fn for_each_ref_offset(l: &Layouts, o: ObjRef, c: &'static Class, skip_refer
         }
         return false;
     }
-    let referent = if l.is_reference(c) { l.reference.map(|(_, off)| off) } else { None };
+    let referent = if l.is_reference(c) {
+        l.reference.map(|(_, off)| off)
+    } else {
+        None
+    };
     for &off in &c.ref_offsets {
         if skip_referent && Some(off as usize) == referent {
             continue;

@@ -178,7 +178,11 @@ impl ObjRef {
         // SAFETY: both objects have at least `size` bytes (same class / same array shape) and
         // do not overlap (dst is freshly allocated).
         unsafe {
-            std::ptr::copy_nonoverlapping(self.ptr(layout::HEADER_SIZE), dst.ptr(layout::HEADER_SIZE), n)
+            std::ptr::copy_nonoverlapping(
+                self.ptr(layout::HEADER_SIZE),
+                dst.ptr(layout::HEADER_SIZE),
+                n,
+            )
         }
     }
 }
@@ -295,15 +299,23 @@ impl Heap {
     /// Reserves the old semispaces and a nursery of `nursery_bytes` (committed lazily by the OS
     /// on first touch); full collections start when old data passes `initial_bytes` (and the
     /// threshold grows from there).
-    pub fn new(max_bytes: usize, initial_bytes: usize, nursery_bytes: usize) -> std::io::Result<Heap> {
+    pub fn new(
+        max_bytes: usize,
+        initial_bytes: usize,
+        nursery_bytes: usize,
+    ) -> std::io::Result<Heap> {
         let max = max_bytes.max(1 << 20).next_multiple_of(4096);
-        let nursery_size = nursery_bytes.clamp(64 << 10, max / 2).next_multiple_of(4096);
+        let nursery_size = nursery_bytes
+            .clamp(64 << 10, max / 2)
+            .next_multiple_of(4096);
         let total = max
             .checked_mul(2)
             .and_then(|t| t.checked_add(nursery_size))
             .ok_or_else(|| std::io::Error::other("heap size overflows"))?;
         let base = map_anonymous(total).ok_or_else(std::io::Error::last_os_error)?;
-        let min_threshold = initial_bytes.max(1 << 20).min(full_ceiling(max, nursery_size));
+        let min_threshold = initial_bytes
+            .max(1 << 20)
+            .min(full_ceiling(max, nursery_size));
         let nursery_start = base + 2 * max;
         Ok(Heap {
             base,
@@ -330,7 +342,11 @@ impl Heap {
         if size >= LARGE_OBJECT {
             return self.alloc_large(class, size);
         }
-        let at = match bump(&self.nursery_top, size, self.nursery_limit.load(Ordering::Relaxed)) {
+        let at = match bump(
+            &self.nursery_top,
+            size,
+            self.nursery_limit.load(Ordering::Relaxed),
+        ) {
             Some(at) => at,
             None => self.alloc_old(size)?,
         };
@@ -339,7 +355,10 @@ impl Heap {
         // current old space; it may hold a previous cycle's dead objects, so it is zeroed here.
         unsafe {
             std::ptr::write_bytes(p as *mut u8, 0, size);
-            p.write(ObjHeader { class: class as *const Class, mark: AtomicU64::new(0) });
+            p.write(ObjHeader {
+                class: class as *const Class,
+                mark: AtomicU64::new(0),
+            });
             Ok(ObjRef(NonNull::new_unchecked(p)))
         }
     }
@@ -368,7 +387,10 @@ impl Heap {
         let p = p as *mut ObjHeader;
         // SAFETY: a fresh zeroed mapping of at least `size` bytes, owned by this object alone.
         unsafe {
-            p.write(ObjHeader { class: class as *const Class, mark: AtomicU64::new(0) });
+            p.write(ObjHeader {
+                class: class as *const Class,
+                mark: AtomicU64::new(0),
+            });
             Ok(ObjRef(NonNull::new_unchecked(p)))
         }
     }
@@ -381,7 +403,11 @@ impl Heap {
     /// Frees the large objects not in `live` (after a full collection).
     pub fn sweep_large(&self, live: &rustc_hash::FxHashSet<usize>) {
         let mut large = self.large.lock();
-        let dead: Vec<(usize, usize)> = large.iter().filter(|(s, _)| !live.contains(s)).map(|(s, l)| (*s, *l)).collect();
+        let dead: Vec<(usize, usize)> = large
+            .iter()
+            .filter(|(s, _)| !live.contains(s))
+            .map(|(s, l)| (*s, *l))
+            .collect();
         for (start, len) in dead {
             large.remove(&start);
             self.large_bytes.fetch_sub(len, Ordering::Relaxed);
@@ -450,7 +476,8 @@ impl Heap {
     pub fn take_remembered(&self) -> Vec<ObjRef> {
         let set = std::mem::take(&mut *self.remembered.lock());
         for o in &set {
-            o.mark().fetch_and(!layout::MARK_REMEMBERED, Ordering::Relaxed);
+            o.mark()
+                .fetch_and(!layout::MARK_REMEMBERED, Ordering::Relaxed);
         }
         set
     }
@@ -471,7 +498,8 @@ impl Heap {
     /// `pending` more bytes.
     pub fn wants_full(&self, pending: usize) -> bool {
         let pending = if pending >= LARGE_OBJECT { pending } else { 0 };
-        self.old_used() + self.large_bytes.load(Ordering::Relaxed) + pending > self.threshold.load(Ordering::Relaxed)
+        self.old_used() + self.large_bytes.load(Ordering::Relaxed) + pending
+            > self.threshold.load(Ordering::Relaxed)
     }
 
     /// Whether `size` more bytes fit at all.
@@ -497,12 +525,17 @@ impl Heap {
     }
     /// The current collection threshold plus the nursery (what Runtime.totalMemory reports).
     pub fn committed(&self) -> usize {
-        (self.threshold.load(Ordering::Relaxed) + self.nursery_size).min(self.max).max(self.used())
+        (self.threshold.load(Ordering::Relaxed) + self.nursery_size)
+            .min(self.max)
+            .max(self.used())
     }
 
     /// (start, top) of the current old space.
     pub fn old_space(&self) -> (usize, usize) {
-        (self.space.load(Ordering::Relaxed), self.top.load(Ordering::Relaxed))
+        (
+            self.space.load(Ordering::Relaxed),
+            self.top.load(Ordering::Relaxed),
+        )
     }
     /// (start, top) of the nursery.
     pub fn nursery(&self) -> (usize, usize) {
@@ -512,14 +545,24 @@ impl Heap {
     /// A young collection: the nursery into the free part of the old space.
     pub fn young_plan(&self) -> Plan {
         let (space, top) = self.old_space();
-        Plan { from: [self.nursery(), (0, 0)], to: (top, space + self.max) }
+        Plan {
+            from: [self.nursery(), (0, 0)],
+            to: (top, space + self.max),
+        }
     }
 
     /// A full collection: the old space and the nursery into the other old semispace.
     pub fn full_plan(&self) -> Plan {
         let cur = self.space.load(Ordering::Relaxed);
-        let other = if cur == self.base { self.base + self.max } else { self.base };
-        Plan { from: [self.old_space(), self.nursery()], to: (other, other + self.max) }
+        let other = if cur == self.base {
+            self.base + self.max
+        } else {
+            self.base
+        };
+        Plan {
+            from: [self.old_space(), self.nursery()],
+            to: (other, other + self.max),
+        }
     }
 
     /// After a young collection promoted the nursery's survivors up to `new_top`.
@@ -550,7 +593,9 @@ impl Heap {
         }
         let live_total = live + self.large_bytes.load(Ordering::Relaxed);
         let ceiling = full_ceiling(self.max, self.nursery_size);
-        let next = (live_total.saturating_mul(3)).max(self.min_threshold).min(ceiling);
+        let next = (live_total.saturating_mul(3))
+            .max(self.min_threshold)
+            .min(ceiling);
         self.threshold.store(next, Ordering::Relaxed);
         self.reset_nursery();
     }
@@ -573,13 +618,22 @@ impl Heap {
         // 5.14; older kernels refuse it and the copy faults them in).
         const MADV_POPULATE_WRITE: libc::c_int = 23; // not named by libc 0.2
         // SAFETY: [dst, dst+len) lies inside this heap's mapping; populating only commits it.
-        unsafe { libc::madvise(dst as *mut libc::c_void, len.next_multiple_of(4096), MADV_POPULATE_WRITE) };
+        unsafe {
+            libc::madvise(
+                dst as *mut libc::c_void,
+                len.next_multiple_of(4096),
+                MADV_POPULATE_WRITE,
+            )
+        };
         // SAFETY: [dst, dst+len) is inside this heap's current old semispace, empty and owned
         // by the caller (the domain has no thread yet); [src, src+len) is a frozen template's
         // allocated old space, a different mapping nobody writes.
         unsafe { std::ptr::copy_nonoverlapping(src as *const u8, dst as *mut u8, len) };
         self.top.store(dst + len, Ordering::Relaxed);
-        let next = len.saturating_mul(3).max(self.min_threshold).min(full_ceiling(self.max, self.nursery_size));
+        let next = len
+            .saturating_mul(3)
+            .max(self.min_threshold)
+            .min(full_ceiling(self.max, self.nursery_size));
         self.threshold.store(next, Ordering::Relaxed);
         self.reset_nursery();
         Some(dst)
@@ -591,7 +645,13 @@ impl Heap {
         debug_assert_eq!(self.nursery_used(), 0);
         // SAFETY: [nursery_start, +nursery_size) lies inside this heap's mapping and holds no
         // object (the nursery is empty); the pages read as zeroes if it is used again.
-        unsafe { libc::madvise(self.nursery_start as *mut libc::c_void, self.nursery_size, libc::MADV_DONTNEED) };
+        unsafe {
+            libc::madvise(
+                self.nursery_start as *mut libc::c_void,
+                self.nursery_size,
+                libc::MADV_DONTNEED,
+            )
+        };
     }
 
     /// Gives all of the heap's memory back to the OS: the pages of its spaces (which read as
@@ -608,7 +668,13 @@ impl Heap {
         // SAFETY: [base, base + 2 * max + nursery) is this heap's own mapping (`Heap::new`);
         // the caller guarantees nothing reads it again, and if something did it would read
         // zeroes, not freed memory (the mapping stays until the heap is dropped).
-        unsafe { libc::madvise(self.base as *mut libc::c_void, self.max * 2 + self.nursery_size, libc::MADV_DONTNEED) };
+        unsafe {
+            libc::madvise(
+                self.base as *mut libc::c_void,
+                self.max * 2 + self.nursery_size,
+                libc::MADV_DONTNEED,
+            )
+        };
     }
 
     /// Whether the heap holds large objects.
@@ -618,10 +684,14 @@ impl Heap {
 
     /// Empties the nursery; it may fill only as far as the old space leaves room for.
     fn reset_nursery(&self) {
-        self.nursery_top.store(self.nursery_start, Ordering::Relaxed);
-        let room = self.max.saturating_sub(self.old_used() + self.large_bytes.load(Ordering::Relaxed));
+        self.nursery_top
+            .store(self.nursery_start, Ordering::Relaxed);
+        let room = self
+            .max
+            .saturating_sub(self.old_used() + self.large_bytes.load(Ordering::Relaxed));
         let cap = self.nursery_size.min(room) & !7;
-        self.nursery_limit.store(self.nursery_start + cap, Ordering::Relaxed);
+        self.nursery_limit
+            .store(self.nursery_start + cap, Ordering::Relaxed);
     }
 
     /// The object starting at `addr`, if `addr` is an 8-aligned address inside the allocated
@@ -640,7 +710,11 @@ impl Heap {
         if in_range(self.old_space()) || in_range(self.nursery()) {
             return true;
         }
-        self.large.lock().range(..=addr).next_back().is_some_and(|(s, l)| addr < s + l)
+        self.large
+            .lock()
+            .range(..=addr)
+            .next_back()
+            .is_some_and(|(s, l)| addr < s + l)
     }
 }
 
@@ -649,7 +723,10 @@ impl Drop for Heap {
         self.sweep_large(&rustc_hash::FxHashSet::default());
         // SAFETY: the range was mapped by `Heap::new` and no object of it outlives the heap.
         unsafe {
-            libc::munmap(self.base as *mut libc::c_void, self.max * 2 + self.nursery_size);
+            libc::munmap(
+                self.base as *mut libc::c_void,
+                self.max * 2 + self.nursery_size,
+            );
         }
     }
 }
@@ -740,10 +817,20 @@ mod tests {
         let to = Heap::new(4 << 20, 1 << 20, NURSERY).unwrap();
         let dst = to.load_image(src, top - src).expect("fits");
         assert_eq!(to.old_space(), (dst, dst + 24));
-        assert_eq!(ObjRef::from_addr(dst).read::<u64>(16), 0x1234, "the bytes are copied");
-        assert!(to.load_image(src, top - src).is_none(), "only into an empty heap");
+        assert_eq!(
+            ObjRef::from_addr(dst).read::<u64>(16),
+            0x1234,
+            "the bytes are copied"
+        );
+        assert!(
+            to.load_image(src, top - src).is_none(),
+            "only into an empty heap"
+        );
         let small = Heap::new(1 << 20, 1 << 20, NURSERY).unwrap();
-        assert!(small.load_image(src, (1 << 20) / 2 + 8).is_none(), "not more than half the heap");
+        assert!(
+            small.load_image(src, (1 << 20) / 2 + 8).is_none(),
+            "not more than half the heap"
+        );
     }
 
     #[test]
@@ -766,12 +853,22 @@ mod tests {
         heap.write_ref(young, 16, Some(old));
         heap.write_ref(old, 16, Some(old));
         heap.write_ref(old, 16, None);
-        assert!(heap.take_remembered().is_empty(), "only old-to-young stores are remembered");
+        assert!(
+            heap.take_remembered().is_empty(),
+            "only old-to-young stores are remembered"
+        );
         heap.write_ref(old, 16, Some(young));
         heap.write_ref(old, 16, Some(young));
-        assert_eq!(old.mark().load(Ordering::Relaxed) & layout::MARK_REMEMBERED, layout::MARK_REMEMBERED);
+        assert_eq!(
+            old.mark().load(Ordering::Relaxed) & layout::MARK_REMEMBERED,
+            layout::MARK_REMEMBERED
+        );
         assert_eq!(heap.take_remembered(), vec![old]);
-        assert_eq!(old.mark().load(Ordering::Relaxed) & layout::MARK_REMEMBERED, 0, "taking clears the bit");
+        assert_eq!(
+            old.mark().load(Ordering::Relaxed) & layout::MARK_REMEMBERED,
+            0,
+            "taking clears the bit"
+        );
         heap.post_bulk_write(young);
         heap.post_bulk_write(old);
         assert_eq!(heap.take_remembered(), vec![old]);
@@ -805,7 +902,10 @@ mod tests {
         let heap = Heap::new(1 << 20, 1 << 20, NURSERY).unwrap();
         let (space, _) = heap.old_space();
         heap.finish_young(space + (1 << 20) - 8192);
-        assert!(heap.should_collect(8192 + 8), "old + nursery must fit one semispace");
+        assert!(
+            heap.should_collect(8192 + 8),
+            "old + nursery must fit one semispace"
+        );
         assert!(!heap.should_collect(8192));
     }
 
@@ -817,7 +917,10 @@ mod tests {
         assert_eq!(plan.from, [heap.old_space(), heap.nursery()]);
         assert_ne!(plan.to.0, heap.old_space().0);
         heap.finish_full(48);
-        assert_eq!((heap.old_space().0, heap.old_used(), heap.nursery_used()), (plan.to.0, 48, 0));
+        assert_eq!(
+            (heap.old_space().0, heap.old_used(), heap.nursery_used()),
+            (plan.to.0, 48, 0)
+        );
     }
 
     #[test]
@@ -826,7 +929,10 @@ mod tests {
         let c = node_class();
         let big = heap.alloc(c, LARGE_OBJECT).unwrap();
         assert!(!heap.is_young(big.addr()) && heap.contains(big.addr()));
-        assert!(heap.should_collect(LARGE_OBJECT * 4), "a large allocation past the threshold collects");
+        assert!(
+            heap.should_collect(LARGE_OBJECT * 4),
+            "a large allocation past the threshold collects"
+        );
         assert!(!heap.fits(4 << 20));
     }
 }

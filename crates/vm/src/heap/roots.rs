@@ -95,7 +95,11 @@ pub fn poll_alloc(t: &mut JThread, size: usize) -> JResult<()> {
     }
     collect(t, Collection::Auto(size), "Allocation Failure");
     if !t.domain.heap.fits(size) {
-        collect(t, Collection::FullClearSoft, "Allocation Failure, clearing soft references");
+        collect(
+            t,
+            Collection::FullClearSoft,
+            "Allocation Failure, clearing soft references",
+        );
         if !t.domain.heap.fits(size) {
             return Err(t.throw_new("java/lang/OutOfMemoryError", Some("Java heap space")));
         }
@@ -109,7 +113,11 @@ pub fn poll_alloc(t: &mut JThread, size: usize) -> JResult<()> {
 /// last try, before `OutOfMemoryError`. Kept out of line: it is called from the interpreter's
 /// loop, whose code quality suffers from every inlined slow path.
 #[inline(never)]
-pub fn alloc_at_safepoint(t: &mut JThread, size: usize, alloc: impl Fn(&super::Heap) -> Result<ObjRef, super::OutOfMemory>) -> JResult<ObjRef> {
+pub fn alloc_at_safepoint(
+    t: &mut JThread,
+    size: usize,
+    alloc: impl Fn(&super::Heap) -> Result<ObjRef, super::OutOfMemory>,
+) -> JResult<ObjRef> {
     poll_alloc(t, size)?;
     for what in [Collection::Auto(size), Collection::FullClearSoft] {
         if let Ok(o) = alloc(&t.domain.heap) {
@@ -136,7 +144,8 @@ pub fn collect(t: &mut JThread, what: Collection, cause: &str) {
         let promoted = run_phase(t, false, false, cause);
         let mut p = gc.policy.lock();
         p.promoted_since_full += promoted;
-        let stress_due = gc.stress.load(Ordering::Relaxed) && p.promoted_since_full >= (p.live_after_full / 8).max(64 << 10);
+        let stress_due = gc.stress.load(Ordering::Relaxed)
+            && p.promoted_since_full >= (p.live_after_full / 8).max(64 << 10);
         full = domain.heap.wants_full(pending) || stress_due;
     }
     if full {
@@ -165,18 +174,25 @@ fn run_phase(t: &mut JThread, full: bool, clear_soft: bool, cause: &str) -> usiz
     // whole check, which keeps stress+verify runs linear in the bytes allocated.
     let whole = verify && {
         let p = gc.policy.lock();
-        full || !gc.stress.load(Ordering::Relaxed) || p.promoted_since_verify >= p.old_at_verify.max(1 << 20)
+        full || !gc.stress.load(Ordering::Relaxed)
+            || p.promoted_since_verify >= p.old_at_verify.max(1 << 20)
     };
     if whole
         && !full
         && let Err(e) = super::verify::verify_remembered(t)
     {
-        panic!("heap verification failed before GC({}): {e}", gc.count.load(Ordering::Relaxed));
+        panic!(
+            "heap verification failed before GC({}): {e}",
+            gc.count.load(Ordering::Relaxed)
+        );
     }
     let remembered = domain.heap.take_remembered();
     let layouts = layouts_of(t);
     let (plan, large) = if full {
-        (domain.heap.full_plan(), domain.heap.large_objects().into_iter().collect())
+        (
+            domain.heap.full_plan(),
+            domain.heap.large_objects().into_iter().collect(),
+        )
     } else {
         (domain.heap.young_plan(), Default::default())
     };
@@ -197,7 +213,11 @@ fn run_phase(t: &mut JThread, full: bool, clear_soft: bool, cause: &str) -> usiz
     }
     let n = gc.count.fetch_add(1, Ordering::Relaxed);
     if verify {
-        let result = if whole { super::verify::verify_heap(t) } else { super::verify::verify_young(t, promoted_range, &remembered) };
+        let result = if whole {
+            super::verify::verify_heap(t)
+        } else {
+            super::verify::verify_young(t, promoted_range, &remembered)
+        };
         if let Err(e) = result {
             panic!("heap verification failed after GC({n}): {e}");
         }
@@ -236,7 +256,12 @@ pub fn layouts(vm: &crate::vm::Vm) -> Layouts {
         .classes
         .find_loaded(LoaderId::BOOT, "java/lang/ref/Reference")
         .and_then(|c| c.instance_field("referent").map(|f| (c, f.offset as usize)));
-    Layouts { class_class: wk.class, mirror_slot: wk.mirror_slot as usize, statics_base: wk.statics_base as usize, reference }
+    Layouts {
+        class_class: wk.class,
+        mirror_slot: wk.mirror_slot as usize,
+        statics_base: wk.statics_base as usize,
+        reference,
+    }
 }
 
 /// Forwards every root of the stopped domain, evacuates what they reach, processes
@@ -278,19 +303,28 @@ fn thread_roots(cp: &mut Copier, th: &mut JThread) {
             }
             continue;
         }
-        let Some(Ok(prep)) = f.method.prepared.get() else { continue };
+        let Some(Ok(prep)) = f.method.prepared.get() else {
+            continue;
+        };
         let maps = match maps_of(f.method, prep) {
             Ok(m) => m,
             Err(e) => panic!("no reference map for {:?}: {e}", f.method),
         };
-        let Some(map) = maps.at(f.pc as usize) else { continue };
+        let Some(map) = maps.at(f.pc as usize) else {
+            continue;
+        };
         let mut depth = map.depth as usize;
         if i + 1 < n {
             // A callee invoked by this instruction owns the arguments it was passed (its
             // frame starts at them). Frames above that were not called by it (a class
             // initializer run before an invokestatic) leave the arguments to this frame.
             let op = prep.ops[f.pc as usize];
-            if let Some((pops, _)) = (MethodOperands { class: f.method.class, prep }).invoke(&op) {
+            if let Some((pops, _)) = (MethodOperands {
+                class: f.method.class,
+                prep,
+            })
+            .invoke(&op)
+            {
                 let args_base = bp + prep.max_locals as usize + depth.saturating_sub(pops);
                 if th.frames[i + 1].bp as usize == args_base {
                     depth = depth.saturating_sub(pops);
@@ -338,7 +372,9 @@ fn domain_roots(cp: &mut Copier, d: &Domain, vm: &crate::vm::Vm) {
 /// template relocates them.
 pub fn for_each_table_ref(d: &Domain, vm: &crate::vm::Vm, f: &mut dyn FnMut(ObjRef) -> ObjRef) {
     for id in 0..vm.classes.class_count() {
-        let Some(st) = d.existing_class_state(id) else { continue };
+        let Some(st) = d.existing_class_state(id) else {
+            continue;
+        };
         map_slot(&st.mirror, f);
         if let Some(consts) = st.cp_strings.get() {
             consts.iter().for_each(|c| map_slot(c, f));
@@ -418,7 +454,11 @@ struct RefClasses([Option<&'static crate::class::Class>; 3]);
 impl RefClasses {
     fn new(vm: &crate::vm::Vm) -> RefClasses {
         let find = |n: &str| vm.classes.find_loaded(LoaderId::BOOT, n);
-        RefClasses([find("java/lang/ref/SoftReference"), find("java/lang/ref/WeakReference"), find("java/lang/ref/PhantomReference")])
+        RefClasses([
+            find("java/lang/ref/SoftReference"),
+            find("java/lang/ref/WeakReference"),
+            find("java/lang/ref/PhantomReference"),
+        ])
     }
 
     fn kind(&self, c: &'static crate::class::Class) -> RefKind {
@@ -434,10 +474,31 @@ impl RefClasses {
 
 /// Soft references keep their referents unless `clear_soft`; then weak and phantom references
 /// whose referents were not reached are cleared and put on the pending list.
-fn process_references(cp: &mut Copier, d: &Domain, vm: &crate::vm::Vm, clear_soft: bool, mut at: usize) {
-    let Some(reference) = vm.classes.find_loaded(LoaderId::BOOT, "java/lang/ref/Reference") else { return };
-    let Some(referent_off) = reference.instance_field("referent").map(|f| f.offset as usize) else { return };
-    let Some(discovered_off) = reference.instance_field("discovered").map(|f| f.offset as usize) else { return };
+fn process_references(
+    cp: &mut Copier,
+    d: &Domain,
+    vm: &crate::vm::Vm,
+    clear_soft: bool,
+    mut at: usize,
+) {
+    let Some(reference) = vm
+        .classes
+        .find_loaded(LoaderId::BOOT, "java/lang/ref/Reference")
+    else {
+        return;
+    };
+    let Some(referent_off) = reference
+        .instance_field("referent")
+        .map(|f| f.offset as usize)
+    else {
+        return;
+    };
+    let Some(discovered_off) = reference
+        .instance_field("discovered")
+        .map(|f| f.offset as usize)
+    else {
+        return;
+    };
     let kinds = RefClasses::new(vm);
     let mut deferred: Vec<(ObjRef, RefKind)> = Vec::new();
     loop {
@@ -446,7 +507,9 @@ fn process_references(cp: &mut Copier, d: &Domain, vm: &crate::vm::Vm, clear_sof
             break;
         }
         for r in batch {
-            let Some(referent) = from_slot(r.read::<u64>(referent_off)) else { continue };
+            let Some(referent) = from_slot(r.read::<u64>(referent_off)) else {
+                continue;
+            };
             if let Some(n) = cp.forwardee(referent) {
                 r.write::<u64>(referent_off, n.slot());
                 continue;
@@ -463,7 +526,8 @@ fn process_references(cp: &mut Copier, d: &Domain, vm: &crate::vm::Vm, clear_sof
     }
     let mut pending = d.pending_refs.lock();
     for (r, _) in deferred {
-        let referent = from_slot(r.read::<u64>(referent_off)).expect("deferred reference has a referent");
+        let referent =
+            from_slot(r.read::<u64>(referent_off)).expect("deferred reference has a referent");
         if let Some(n) = cp.forwardee(referent) {
             r.write::<u64>(referent_off, n.slot());
             continue;

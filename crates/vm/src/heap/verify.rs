@@ -46,18 +46,27 @@ pub fn verify_frames(t: &JThread) -> Result<(), String> {
         if f.pc == u32::MAX {
             continue;
         }
-        let Some(Ok(prep)) = f.method.prepared.get() else { continue };
+        let Some(Ok(prep)) = f.method.prepared.get() else {
+            continue;
+        };
         let maps = maps_of(f.method, prep)?;
         let Some(map) = maps.at(f.pc as usize) else {
-            return Err(format!("{:?} pc {} has no map (unreachable?)", f.method, f.pc));
+            return Err(format!(
+                "{:?} pc {} has no map (unreachable?)",
+                f.method, f.pc
+            ));
         };
         // A caller's outgoing arguments belong to the callee's frame now.
         let mut depth = map.depth as usize;
         if i + 1 < n {
             let op = prep.ops[f.pc as usize];
-            let operands = MethodOperands { class: f.method.class, prep };
+            let operands = MethodOperands {
+                class: f.method.class,
+                prep,
+            };
             if let Some((pops, _)) = operands.invoke(&op) {
-                let args_base = f.bp as usize + prep.max_locals as usize + depth.saturating_sub(pops);
+                let args_base =
+                    f.bp as usize + prep.max_locals as usize + depth.saturating_sub(pops);
                 if t.frames[i + 1].bp as usize == args_base {
                     depth = depth.saturating_sub(pops);
                 }
@@ -67,7 +76,8 @@ pub fn verify_frames(t: &JThread) -> Result<(), String> {
         for slot in 0..width {
             if map.is_ref(slot) {
                 let v = t.stack[f.bp as usize + slot];
-                check_reference(t, &classes, v).map_err(|e| format!("{:?} pc {} slot {slot}: {e}", f.method, f.pc))?;
+                check_reference(t, &classes, v)
+                    .map_err(|e| format!("{:?} pc {} slot {slot}: {e}", f.method, f.pc))?;
             }
         }
     }
@@ -76,7 +86,11 @@ pub fn verify_frames(t: &JThread) -> Result<(), String> {
 
 /// Calls `f(offset, value)` for every reference slot of object `o`: instance fields, elements
 /// of a reference array, and a mirror's static fields.
-fn for_each_ref(l: &Layouts, o: ObjRef, mut f: impl FnMut(usize, u64) -> Result<(), String>) -> Result<(), String> {
+fn for_each_ref(
+    l: &Layouts,
+    o: ObjRef,
+    mut f: impl FnMut(usize, u64) -> Result<(), String>,
+) -> Result<(), String> {
     let c = o.class();
     if c.is_array() {
         if c.array_elem() == BasicType::Ref {
@@ -105,14 +119,20 @@ fn for_each_ref(l: &Layouts, o: ObjRef, mut f: impl FnMut(usize, u64) -> Result<
 }
 
 /// The objects of the contiguous range `[start, end)`, checking each class word.
-fn objects_in(l: &Layouts, classes: &FxHashSet<usize>, (start, end): (usize, usize)) -> Result<Vec<ObjRef>, String> {
+fn objects_in(
+    l: &Layouts,
+    classes: &FxHashSet<usize>,
+    (start, end): (usize, usize),
+) -> Result<Vec<ObjRef>, String> {
     let mut out = Vec::new();
     let mut at = start;
     while at < end {
         let o = ObjRef::from_addr(at);
         let w = o.raw_class_word();
         if !classes.contains(&w) {
-            return Err(format!("object at {at:#x} has an invalid class word {w:#x}"));
+            return Err(format!(
+                "object at {at:#x} has an invalid class word {w:#x}"
+            ));
         }
         out.push(o);
         at += object_size(l, o, o.class());
@@ -139,7 +159,10 @@ impl Starts {
                 (start, end, bits)
             })
             .collect();
-        Starts { ranges, large: large.iter().map(|o| o.addr()).collect() }
+        Starts {
+            ranges,
+            large: large.iter().map(|o| o.addr()).collect(),
+        }
     }
 
     fn contains(&self, v: usize) -> bool {
@@ -158,7 +181,9 @@ fn large_objects(t: &JThread, classes: &FxHashSet<usize>) -> Result<Vec<ObjRef>,
     for l in t.domain.heap.large_objects() {
         let w = ObjRef::from_addr(l).raw_class_word();
         if !classes.contains(&w) {
-            return Err(format!("large object at {l:#x} has an invalid class word {w:#x}"));
+            return Err(format!(
+                "large object at {l:#x} has an invalid class word {w:#x}"
+            ));
         }
         out.push(ObjRef::from_addr(l));
     }
@@ -175,7 +200,10 @@ fn describe(o: ObjRef, off: usize) -> String {
 pub fn verify_heap(t: &JThread) -> Result<(), String> {
     let heap = &t.domain.heap;
     if heap.nursery_used() != 0 {
-        return Err(format!("the nursery holds {} bytes after a collection", heap.nursery_used()));
+        return Err(format!(
+            "the nursery holds {} bytes after a collection",
+            heap.nursery_used()
+        ));
     }
     let classes = known_classes(t);
     let l = layouts_of(t);
@@ -185,11 +213,17 @@ pub fn verify_heap(t: &JThread) -> Result<(), String> {
     let starts = Starts::new(&[(old, &old_objects)], &large);
     for &o in old_objects.iter().chain(&large) {
         if o.mark().load(Ordering::Relaxed) & MARK_REMEMBERED != 0 {
-            return Err(format!("{:#x} is still marked remembered after a collection", o.addr()));
+            return Err(format!(
+                "{:#x} is still marked remembered after a collection",
+                o.addr()
+            ));
         }
         for_each_ref(&l, o, |off, v| {
             if v != 0 && !starts.contains(v as usize) {
-                return Err(format!("{} = {v:#x} is not an object of the heap", describe(o, off)));
+                return Err(format!(
+                    "{} = {v:#x} is not an object of the heap",
+                    describe(o, off)
+                ));
             }
             Ok(())
         })?;
@@ -200,10 +234,17 @@ pub fn verify_heap(t: &JThread) -> Result<(), String> {
 /// After a young collection, the part it touched: the nursery is empty; the promoted objects
 /// and the remembered objects have valid headers and refer only to objects outside the
 /// nursery; frames check out. (The whole heap is checked by [`verify_heap`] at intervals.)
-pub fn verify_young(t: &JThread, promoted: (usize, usize), remembered: &[ObjRef]) -> Result<(), String> {
+pub fn verify_young(
+    t: &JThread,
+    promoted: (usize, usize),
+    remembered: &[ObjRef],
+) -> Result<(), String> {
     let heap = &t.domain.heap;
     if heap.nursery_used() != 0 {
-        return Err(format!("the nursery holds {} bytes after a young collection", heap.nursery_used()));
+        return Err(format!(
+            "the nursery holds {} bytes after a young collection",
+            heap.nursery_used()
+        ));
     }
     let classes = known_classes(t);
     let l = layouts_of(t);
@@ -219,7 +260,10 @@ pub fn verify_young(t: &JThread, promoted: (usize, usize), remembered: &[ObjRef]
                     check_reference(t, &classes, v).is_ok()
                 };
             if !ok {
-                return Err(format!("{} = {v:#x} is not an object of the heap", describe(o, off)));
+                return Err(format!(
+                    "{} = {v:#x} is not an object of the heap",
+                    describe(o, off)
+                ));
             }
             Ok(())
         })?;
@@ -239,7 +283,10 @@ pub fn verify_remembered(t: &JThread) -> Result<(), String> {
         let remembered = o.mark().load(Ordering::Relaxed) & MARK_REMEMBERED != 0;
         for_each_ref(&l, o, |off, v| {
             if !remembered && heap.is_young(v as usize) {
-                return Err(format!("{} = {v:#x} refers into the nursery but is not remembered (missing write barrier)", describe(o, off)));
+                return Err(format!(
+                    "{} = {v:#x} refers into the nursery but is not remembered (missing write barrier)",
+                    describe(o, off)
+                ));
             }
             Ok(())
         })?;

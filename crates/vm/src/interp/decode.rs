@@ -105,7 +105,10 @@ struct Reader<'a> {
 
 impl Reader<'_> {
     fn u8(&self, at: usize) -> Result<u8, String> {
-        self.code.get(at).copied().ok_or_else(|| "truncated instruction".to_string())
+        self.code
+            .get(at)
+            .copied()
+            .ok_or_else(|| "truncated instruction".to_string())
     }
     fn u16(&self, at: usize) -> Result<u16, String> {
         Ok(u16::from_be_bytes([self.u8(at)?, self.u8(at + 1)?]))
@@ -114,13 +117,22 @@ impl Reader<'_> {
         Ok(self.u16(at)? as i16)
     }
     fn i32(&self, at: usize) -> Result<i32, String> {
-        Ok(i32::from_be_bytes([self.u8(at)?, self.u8(at + 1)?, self.u8(at + 2)?, self.u8(at + 3)?]))
+        Ok(i32::from_be_bytes([
+            self.u8(at)?,
+            self.u8(at + 1)?,
+            self.u8(at + 2)?,
+            self.u8(at + 3)?,
+        ]))
     }
 }
 
 /// Decodes `code` of a method in a class with constant pool `cp`; `rewrite` may then replace
 /// ops with equivalent ones (quickening) before the executable copy is built.
-pub fn prepare(code: &Code, cp: &ConstantPool, rewrite: impl FnOnce(&mut [Op])) -> Result<Prepared, String> {
+pub fn prepare(
+    code: &Code,
+    cp: &ConstantPool,
+    rewrite: impl FnOnce(&mut [Op]),
+) -> Result<Prepared, String> {
     let bytes = &code.code;
     let r = Reader { code: bytes };
     // Pass 1: instruction boundaries.
@@ -154,20 +166,49 @@ pub fn prepare(code: &Code, cp: &ConstantPool, rewrite: impl FnOnce(&mut [Op])) 
     let mut handlers = Vec::with_capacity(code.exception_table.len());
     for h in &code.exception_table {
         let at = |p: u16| -> Result<u32, String> {
-            op_at.get(p as usize).copied().filter(|&x| x != u32::MAX).ok_or_else(|| format!("bad exception table pc {p}"))
+            op_at
+                .get(p as usize)
+                .copied()
+                .filter(|&x| x != u32::MAX)
+                .ok_or_else(|| format!("bad exception table pc {p}"))
         };
-        handlers.push(Handler { start: at(h.start_pc)?, end: at(h.end_pc)?, target: at(h.handler_pc)?, catch_type: h.catch_type });
+        handlers.push(Handler {
+            start: at(h.start_pc)?,
+            end: at(h.end_pc)?,
+            target: at(h.handler_pc)?,
+            catch_type: h.catch_type,
+        });
     }
     let bcis = starts.iter().map(|&p| p as u32).collect();
     rewrite(&mut ops);
-    Ok(Prepared::new(ops, bcis, handlers, switches, indy, wide, code.max_locals, code.max_stack))
+    Ok(Prepared::new(
+        ops,
+        bcis,
+        handlers,
+        switches,
+        indy,
+        wide,
+        code.max_locals,
+        code.max_stack,
+    ))
 }
 
 fn insn_len(r: &Reader, pc: usize) -> Result<usize, String> {
     let op = r.u8(pc)?;
     Ok(match op {
         0x10 | 0x12 | 0x15..=0x19 | 0x36..=0x3a | 0xa9 | 0xbc => 2,
-        0x11 | 0x13 | 0x14 | 0x84 | 0x99..=0xa8 | 0xb2..=0xb8 | 0xbb | 0xbd | 0xc0 | 0xc1 | 0xc6 | 0xc7 => 3,
+        0x11
+        | 0x13
+        | 0x14
+        | 0x84
+        | 0x99..=0xa8
+        | 0xb2..=0xb8
+        | 0xbb
+        | 0xbd
+        | 0xc0
+        | 0xc1
+        | 0xc6
+        | 0xc7 => 3,
         0xc5 => 4,
         0xb9 | 0xba | 0xc8 | 0xc9 => 5,
         0xaa => {
@@ -196,7 +237,15 @@ fn insn_len(r: &Reader, pc: usize) -> Result<usize, String> {
                 _ => return Err(format!("bad wide opcode {inner}")),
             }
         }
-        0x00..=0x0f | 0x1a..=0x35 | 0x3b..=0x83 | 0x85..=0x98 | 0xac..=0xb1 | 0xbe | 0xbf | 0xc2 | 0xc3 => 1,
+        0x00..=0x0f
+        | 0x1a..=0x35
+        | 0x3b..=0x83
+        | 0x85..=0x98
+        | 0xac..=0xb1
+        | 0xbe
+        | 0xbf
+        | 0xc2
+        | 0xc3 => 1,
         _ => return Err(format!("Bad instruction: {op:#x}")),
     })
 }
@@ -218,7 +267,9 @@ fn ldc(cp: &ConstantPool, index: u16, wide: &mut Vec<u64>) -> Result<Op, String>
         Some(Constant::Double(v)) => wide_const(wide, v.to_bits()),
         Some(Constant::String { .. }) => Op::LdcString(index),
         Some(Constant::Class { .. }) => Op::LdcClass(index),
-        Some(Constant::MethodType { .. } | Constant::MethodHandle { .. } | Constant::Dynamic { .. }) => Op::LdcOther(index),
+        Some(
+            Constant::MethodType { .. } | Constant::MethodHandle { .. } | Constant::Dynamic { .. },
+        ) => Op::LdcOther(index),
         _ => return Err(format!("bad ldc constant index {index}")),
     })
 }
@@ -357,7 +408,12 @@ fn decode_one(
             for i in 0..=(high as i64 - low as i64) as usize {
                 dense.push(target(pc, r.i32(base + 12 + i * 4)?)?);
             }
-            switches.push(Switch { default, low, dense, pairs: Vec::new() });
+            switches.push(Switch {
+                default,
+                low,
+                dense,
+                pairs: Vec::new(),
+            });
             TableSwitch(switches.len() as u32 - 1)
         }
         0xab => {
@@ -370,7 +426,12 @@ fn decode_one(
                 pairs.push((k, target(pc, r.i32(base + 12 + i * 8)?)?));
             }
             pairs.sort_by_key(|p| p.0);
-            switches.push(Switch { default, low: 0, dense: Vec::new(), pairs });
+            switches.push(Switch {
+                default,
+                low: 0,
+                dense: Vec::new(),
+                pairs,
+            });
             LookupSwitch(switches.len() as u32 - 1)
         }
         0xac | 0xae | 0xb0 => Return1,
@@ -385,7 +446,10 @@ fn decode_one(
         0xb8 => InvokeStatic(u16a()?),
         0xb9 => InvokeInterface(u16a()?),
         0xba => {
-            indy.push(IndySite { cp_index: u16a()?, binding: OnceLock::new() });
+            indy.push(IndySite {
+                cp_index: u16a()?,
+                binding: OnceLock::new(),
+            });
             InvokeDynamic(indy.len() as u32 - 1)
         }
         0xbb => New(u16a()?),

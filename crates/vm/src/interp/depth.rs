@@ -20,22 +20,30 @@ const SLACK: usize = 1;
 pub fn check(prep: &Prepared, operands: &dyn Operands) -> Result<(), String> {
     let n = prep.ops.len();
     let limit = prep.max_stack as usize + SLACK;
-    let return_points: Vec<usize> =
-        prep.ops.iter().enumerate().filter(|(_, op)| matches!(op, Op::Jsr(_))).map(|(i, _)| i + 1).collect();
+    let return_points: Vec<usize> = prep
+        .ops
+        .iter()
+        .enumerate()
+        .filter(|(_, op)| matches!(op, Op::Jsr(_)))
+        .map(|(i, _)| i + 1)
+        .collect();
     let mut depth = vec![u16::MAX; n];
     let mut work = Vec::new();
-    let flow = |depth: &mut [u16], work: &mut Vec<usize>, to: usize, d: usize| -> Result<(), String> {
-        match depth.get(to).copied() {
-            None => Err(format!("control falls off the end into op {to}")),
-            Some(u16::MAX) => {
-                depth[to] = d as u16;
-                work.push(to);
-                Ok(())
+    let flow =
+        |depth: &mut [u16], work: &mut Vec<usize>, to: usize, d: usize| -> Result<(), String> {
+            match depth.get(to).copied() {
+                None => Err(format!("control falls off the end into op {to}")),
+                Some(u16::MAX) => {
+                    depth[to] = d as u16;
+                    work.push(to);
+                    Ok(())
+                }
+                Some(old) if old as usize == d => Ok(()),
+                Some(old) => Err(format!(
+                    "stack depth {old} vs {d} at a merge point (op {to})"
+                )),
             }
-            Some(old) if old as usize == d => Ok(()),
-            Some(old) => Err(format!("stack depth {old} vs {d} at a merge point (op {to})")),
-        }
-    };
+        };
     if n > 0 {
         flow(&mut depth, &mut work, 0, 0)?;
     }
@@ -47,7 +55,8 @@ pub fn check(prep: &Prepared, operands: &dyn Operands) -> Result<(), String> {
             }
         }
         check_locals(op, prep.max_locals as usize).map_err(|e| format!("{e} at op {pc}"))?;
-        let (pops, pushes) = effect(op, operands).ok_or_else(|| format!("unknown operand type at op {pc}"))?;
+        let (pops, pushes) =
+            effect(op, operands).ok_or_else(|| format!("unknown operand type at op {pc}"))?;
         let d = depth[pc] as usize;
         if d < pops {
             return Err(format!("operand stack underflow at op {pc}"));
@@ -56,7 +65,9 @@ pub fn check(prep: &Prepared, operands: &dyn Operands) -> Result<(), String> {
         if after > limit {
             return Err(format!("operand stack overflow at op {pc}"));
         }
-        for_each_successor(op, pc, prep, &return_points, |succ| flow(&mut depth, &mut work, succ, after))?;
+        for_each_successor(op, pc, prep, &return_points, |succ| {
+            flow(&mut depth, &mut work, succ, after)
+        })?;
     }
     Ok(())
 }
@@ -69,7 +80,10 @@ fn check_locals(op: &Op, max_locals: usize) -> Result<(), String> {
         _ => return Ok(()),
     };
     if first + width > max_locals {
-        return Err(format!("local variable {} outside max_locals {max_locals}", first + width - 1));
+        return Err(format!(
+            "local variable {} outside max_locals {max_locals}",
+            first + width - 1
+        ));
     }
     Ok(())
 }
@@ -79,9 +93,8 @@ fn effect(op: &Op, operands: &dyn Operands) -> Option<(usize, usize)> {
     use Op::*;
     Some(match *op {
         Nop | Iinc(..) | Goto(_) | Ret(_) | Return | FellOff => (0, 0),
-        AconstNull | LdcString(_) | LdcClass(_) | LdcOther(_) | New(_) | Iconst(_) | Fconst(_) | Jsr(_) | Load(_) => {
-            (0, 1)
-        }
+        AconstNull | LdcString(_) | LdcClass(_) | LdcOther(_) | New(_) | Iconst(_) | Fconst(_)
+        | Jsr(_) | Load(_) => (0, 1),
         Const2(_) | Load2(_) => (0, 2),
         Store(_) | Pop => (1, 0),
         Store2(_) | Pop2 => (2, 0),
@@ -94,37 +107,55 @@ fn effect(op: &Op, operands: &dyn Operands) -> Option<(usize, usize)> {
         Dup2X1 => (3, 5),
         Dup2X2 => (4, 6),
         Swap => (2, 2),
-        Iadd | Isub | Imul | Idiv | Irem | Ishl | Ishr | Iushr | Iand | Ior | Ixor | Fadd | Fsub | Fmul | Fdiv | Frem
-        | Fcmpl | Fcmpg => (2, 1),
-        Ladd | Lsub | Lmul | Ldiv | Lrem | Land | Lor | Lxor | Dadd | Dsub | Dmul | Ddiv | Drem => (4, 2),
+        Iadd | Isub | Imul | Idiv | Irem | Ishl | Ishr | Iushr | Iand | Ior | Ixor | Fadd
+        | Fsub | Fmul | Fdiv | Frem | Fcmpl | Fcmpg => (2, 1),
+        Ladd | Lsub | Lmul | Ldiv | Lrem | Land | Lor | Lxor | Dadd | Dsub | Dmul | Ddiv | Drem => {
+            (4, 2)
+        }
         Lshl | Lshr | Lushr => (3, 2),
-        Ineg | Fneg | I2f | F2i | I2b | I2c | I2s | ArrayLength | InstanceOf(_) | NewArray(_) | ANewArray(_) => (1, 1),
+        Ineg | Fneg | I2f | F2i | I2b | I2c | I2s | ArrayLength | InstanceOf(_) | NewArray(_)
+        | ANewArray(_) => (1, 1),
         CheckCast(_) => (1, 1),
         Lneg | Dneg | L2d | D2l => (2, 2),
         I2l | I2d | F2l | F2d => (1, 2),
         L2i | L2f | D2i | D2f => (2, 1),
         Lcmp | Dcmpl | Dcmpg => (4, 1),
-        If(..) | IfNull(_) | IfNonNull(_) | TableSwitch(_) | LookupSwitch(_) | MonitorEnter | MonitorExit | Athrow
-        | Return1 => (1, 0),
+        If(..) | IfNull(_) | IfNonNull(_) | TableSwitch(_) | LookupSwitch(_) | MonitorEnter
+        | MonitorExit | Athrow | Return1 => (1, 0),
         IfIcmp(..) | IfAcmpEq(_) | IfAcmpNe(_) | Return2 => (2, 0),
         GetStatic(_) => (0, operands.field_type(op)?.slots()),
         PutStatic(_) => (operands.field_type(op)?.slots(), 0),
         GetField(_) => (1, operands.field_type(op)?.slots()),
         PutField(_) => (1 + operands.field_type(op)?.slots(), 0),
-        GetFieldInt(_) | GetFieldWide(_) | GetFieldRef(_) | GetFieldQ(..) | PutFieldInt(_) | PutFieldWide(_)
-        | PutFieldRef(_) | PutFieldQ(..) => match op.quick_field_shape()? {
+        GetFieldInt(_) | GetFieldWide(_) | GetFieldRef(_) | GetFieldQ(..) | PutFieldInt(_)
+        | PutFieldWide(_) | PutFieldRef(_) | PutFieldQ(..) => match op.quick_field_shape()? {
             (false, t) => (1, t.slots()),
             (true, t) => (1 + t.slots(), 0),
         },
-        InvokeVirtual(_) | InvokeSpecial(_) | InvokeStatic(_) | InvokeInterface(_) | InvokeDynamic(_) => {
+        InvokeVirtual(_) | InvokeSpecial(_) | InvokeStatic(_) | InvokeInterface(_)
+        | InvokeDynamic(_) => {
             let (pops, ret) = operands.invoke(op)?;
             (pops, ret.slots())
         }
         MultiANewArray(_, d) => (d as usize, 1),
         // Superinstructions exist only in the executable copy, never among the plain ops.
-        LoadLoad(..) | StoreLoad(..) | ArrayLoadLL(..) | IfIcmpLL(..) | IincGoto(..) | LoadAddConst(..) | DaddL(_)
-        | DsubL(_) | DmulL(_) | AddConst(_) | Store2Load2(..) | Dup2ArrayLoad(_) | ArrayLoadL(..) | LoadGetFieldInt(..)
-        | LoadGetFieldWide(..) | LoadGetFieldRef(..) | InvokeInterfaceIC(..) => return None,
+        LoadLoad(..)
+        | StoreLoad(..)
+        | ArrayLoadLL(..)
+        | IfIcmpLL(..)
+        | IincGoto(..)
+        | LoadAddConst(..)
+        | DaddL(_)
+        | DsubL(_)
+        | DmulL(_)
+        | AddConst(_)
+        | Store2Load2(..)
+        | Dup2ArrayLoad(_)
+        | ArrayLoadL(..)
+        | LoadGetFieldInt(..)
+        | LoadGetFieldWide(..)
+        | LoadGetFieldRef(..)
+        | InvokeInterfaceIC(..) => return None,
     })
 }
 
@@ -147,12 +178,33 @@ mod tests {
 
     fn prep(ops: Vec<Op>, handlers: Vec<Handler>, max_locals: u16, max_stack: u16) -> Prepared {
         let bcis = (0..ops.len() as u32).collect();
-        Prepared::new(ops, bcis, handlers, Vec::new(), Vec::new(), vec![0], max_locals, max_stack)
+        Prepared::new(
+            ops,
+            bcis,
+            handlers,
+            Vec::new(),
+            Vec::new(),
+            vec![0],
+            max_locals,
+            max_stack,
+        )
     }
 
     #[test]
     fn well_formed_code_passes() {
-        let p = prep(vec![Op::Load(0), Op::Load2(1), Op::Pop2, Op::GetField(1), Op::Pop2, Op::Return], vec![], 3, 2);
+        let p = prep(
+            vec![
+                Op::Load(0),
+                Op::Load2(1),
+                Op::Pop2,
+                Op::GetField(1),
+                Op::Pop2,
+                Op::Return,
+            ],
+            vec![],
+            3,
+            2,
+        );
         check(&p, &NoOperands).unwrap();
     }
 
@@ -164,12 +216,25 @@ mod tests {
 
     #[test]
     fn overflow_underflow_and_locals_are_rejected() {
-        let over = prep(vec![Op::Iconst(1), Op::Iconst(1), Op::Iconst(1), Op::Return], vec![], 0, 1);
+        let over = prep(
+            vec![Op::Iconst(1), Op::Iconst(1), Op::Iconst(1), Op::Return],
+            vec![],
+            0,
+            1,
+        );
         assert!(check(&over, &NoOperands).unwrap_err().contains("overflow"));
         let under = prep(vec![Op::Pop, Op::Return], vec![], 0, 1);
-        assert!(check(&under, &NoOperands).unwrap_err().contains("underflow"));
+        assert!(
+            check(&under, &NoOperands)
+                .unwrap_err()
+                .contains("underflow")
+        );
         let local = prep(vec![Op::Load2(1), Op::Return], vec![], 2, 2);
-        assert!(check(&local, &NoOperands).unwrap_err().contains("local variable 2"));
+        assert!(
+            check(&local, &NoOperands)
+                .unwrap_err()
+                .contains("local variable 2")
+        );
         let iinc = prep(vec![Op::Iinc(5, 1), Op::Return], vec![], 2, 2);
         assert!(check(&iinc, &NoOperands).is_err());
     }
@@ -183,8 +248,18 @@ mod tests {
 
     #[test]
     fn handlers_start_with_one_slot() {
-        let h = Handler { start: 0, end: 1, target: 2, catch_type: 0 };
-        let p = prep(vec![Op::Nop, Op::Return, Op::Pop, Op::Pop, Op::Return], vec![h], 0, 1);
+        let h = Handler {
+            start: 0,
+            end: 1,
+            target: 2,
+            catch_type: 0,
+        };
+        let p = prep(
+            vec![Op::Nop, Op::Return, Op::Pop, Op::Pop, Op::Return],
+            vec![h],
+            0,
+            1,
+        );
         assert!(check(&p, &NoOperands).unwrap_err().contains("underflow"));
     }
 }

@@ -5,18 +5,17 @@
 //! to its caller. Calls recurse on the native stack (the thread's stack is sized for it) and
 //! a depth limit turns runaway recursion into a catchable `StackOverflowError`.
 
-
 use super::decode::Prepared;
 use super::op::Op;
 use crate::class::resolve::{self, Resolved, ResolvedField};
 use crate::class::{BasicType, Class, Method};
 use crate::heap::layout::ARRAY_BASE;
+use crate::heap::roots::alloc_at_safepoint;
 use crate::heap::{ObjRef, from_slot, to_slot};
 use crate::runtime::fields::{load_field, store_field};
-use crate::thread::{FrameRec, JResult, JThread, Thrown};
-use crate::heap::roots::alloc_at_safepoint;
 use crate::runtime::raw_alloc_array;
 use crate::thread::monitor;
+use crate::thread::{FrameRec, JResult, JThread, Thrown};
 
 #[inline(always)]
 fn vi(v: i32) -> u64 {
@@ -64,7 +63,10 @@ pub fn invoke(t: &mut JThread, m: &'static Method, base: usize) -> JResult<u64> 
         return crate::native::invoke_native(t, m, base);
     }
     if m.is_abstract() {
-        let msg = format!("'{}'", resolve::pretty_method(m.class, &m.name, &m.descriptor));
+        let msg = format!(
+            "'{}'",
+            resolve::pretty_method(m.class, &m.name, &m.descriptor)
+        );
         return Err(t.throw_new("java/lang/AbstractMethodError", Some(&msg)));
     }
     execute(t, m, base)
@@ -72,18 +74,40 @@ pub fn invoke(t: &mut JThread, m: &'static Method, base: usize) -> JResult<u64> 
 
 fn prepared(t: &mut JThread, m: &'static Method) -> JResult<&'static Prepared> {
     let table = &t.vm.classes;
-    let p = m.prepared.get_or_init(|| match (&m.info.code, &m.class.file) {
-        (Some(code), Some(cf)) => super::decode::prepare(code, &cf.constant_pool, |ops| quicken(ops, m.class, table)).and_then(|p| {
-            super::depth::check(&p, &super::oopmap::MethodOperands { class: m.class, prep: &p })?;
-            Ok(p)
-        }),
-        (None, _) => Err(format!("Method {}.{}{} has no code", m.class.java_name(), m.name, m.descriptor)),
-        (_, None) => Err("method of a class without a class file".into()),
-    });
+    let p = m
+        .prepared
+        .get_or_init(|| match (&m.info.code, &m.class.file) {
+            (Some(code), Some(cf)) => {
+                super::decode::prepare(code, &cf.constant_pool, |ops| quicken(ops, m.class, table))
+                    .and_then(|p| {
+                        super::depth::check(
+                            &p,
+                            &super::oopmap::MethodOperands {
+                                class: m.class,
+                                prep: &p,
+                            },
+                        )?;
+                        Ok(p)
+                    })
+            }
+            (None, _) => Err(format!(
+                "Method {}.{}{} has no code",
+                m.class.java_name(),
+                m.name,
+                m.descriptor
+            )),
+            (_, None) => Err("method of a class without a class file".into()),
+        });
     match p {
         Ok(p) => Ok(p),
         Err(e) => {
-            let msg = format!("{} in method {}.{}{}", e, m.class.java_name(), m.name, m.descriptor);
+            let msg = format!(
+                "{} in method {}.{}{}",
+                e,
+                m.class.java_name(),
+                m.name,
+                m.descriptor
+            );
             Err(t.throw_new("java/lang/VerifyError", Some(&msg)))
         }
     }
@@ -95,8 +119,12 @@ fn prepared(t: &mut JThread, m: &'static Method) -> JResult<&'static Prepared> {
 /// first execution, so a reference that would fail or need loading is left as it is.
 fn quicken(ops: &mut [Op], class: &'static Class, table: &crate::class::loader::ClassTable) {
     for op in ops.iter_mut() {
-        let (Op::GetField(idx) | Op::PutField(idx)) = *op else { continue };
-        let Some(f) = resolve::resolve_field_if_loaded(table, class, idx) else { continue };
+        let (Op::GetField(idx) | Op::PutField(idx)) = *op else {
+            continue;
+        };
+        let Some(f) = resolve::resolve_field_if_loaded(table, class, idx) else {
+            continue;
+        };
         if f.is_static || f.volatile {
             continue;
         }
@@ -145,7 +173,11 @@ fn execute(t: &mut JThread, m: &'static Method, bp: usize) -> JResult<u64> {
     let saved_sp = t.sp;
     let handles_mark = t.handles.len();
     t.sp = frame_end;
-    t.frames.push(FrameRec { method: m, pc: 0, bp: bp as u32 });
+    t.frames.push(FrameRec {
+        method: m,
+        pc: 0,
+        bp: bp as u32,
+    });
     let fi = t.frames.len() - 1;
     if t.verify_frames_every != 0 {
         t.calls_since_verify += 1;
@@ -182,7 +214,9 @@ fn execute(t: &mut JThread, m: &'static Method, bp: usize) -> JResult<u64> {
     } else {
         None
     };
-    let r = t.poll_safepoint().and_then(|()| run(t, m, prep, code, bp, stack_base, fi));
+    let r = t
+        .poll_safepoint()
+        .and_then(|()| run(t, m, prep, code, bp, stack_base, fi));
     if let Some(h) = sync_obj {
         let o = t.handle_get(h);
         let _ = monitor::unlock(&t.domain, o, t.lock_id.0);
@@ -246,7 +280,9 @@ fn is_return_point(prep: &Prepared, pc: usize) -> bool {
 #[inline(always)]
 fn checked_element(array: u64, index: u64) -> Option<(ObjRef, usize)> {
     let i = ai(index) as u32 as usize;
-    from_slot(array).filter(|arr| i < arr.array_len()).map(|arr| (arr, i))
+    from_slot(array)
+        .filter(|arr| i < arr.array_len())
+        .map(|arr| (arr, i))
 }
 
 #[inline(always)]
@@ -276,7 +312,11 @@ fn static_field(t: &mut JThread, m: &'static Method, idx: u16) -> JResult<(ObjRe
 }
 
 #[cold]
-fn static_field_slow(t: &mut JThread, m: &'static Method, idx: u16) -> JResult<(ObjRef, ResolvedField)> {
+fn static_field_slow(
+    t: &mut JThread,
+    m: &'static Method,
+    idx: u16,
+) -> JResult<(ObjRef, ResolvedField)> {
     let f = match resolve::resolve_field(&t.vm.classes, m.class, idx) {
         Ok(f) => f,
         Err(e) => return Err(t.throw_resolve(e)),
@@ -317,7 +357,11 @@ fn resolve_class_slow(t: &mut JThread, m: &'static Method, idx: u16) -> JResult<
 }
 
 #[inline(always)]
-fn resolve_method(t: &mut JThread, m: &'static Method, idx: u16) -> JResult<(&'static Method, u32)> {
+fn resolve_method(
+    t: &mut JThread,
+    m: &'static Method,
+    idx: u16,
+) -> JResult<(&'static Method, u32)> {
     if let Some(Resolved::Method { method, sig }) = m.class.cp_cache[idx as usize].get() {
         return Ok((method, *sig));
     }
@@ -325,7 +369,11 @@ fn resolve_method(t: &mut JThread, m: &'static Method, idx: u16) -> JResult<(&'s
 }
 
 #[cold]
-fn resolve_method_slow(t: &mut JThread, m: &'static Method, idx: u16) -> JResult<(&'static Method, u32)> {
+fn resolve_method_slow(
+    t: &mut JThread,
+    m: &'static Method,
+    idx: u16,
+) -> JResult<(&'static Method, u32)> {
     match resolve::resolve_method(&t.vm.classes, m.class, idx) {
         Ok(r) => Ok(r),
         Err(e) => Err(t.throw_resolve(e)),
@@ -333,8 +381,19 @@ fn resolve_method_slow(t: &mut JThread, m: &'static Method, idx: u16) -> JResult
 }
 
 /// A signature-polymorphic call (MethodHandle/VarHandle): typed by the call site's descriptor.
-fn invoke_polymorphic(t: &mut JThread, m: &'static Method, rm: &'static Method, idx: u16, sp: usize) -> JResult<(u64, BasicType, usize)> {
-    let call_desc = m.class.file.as_ref().and_then(|f| f.constant_pool.member_ref(idx)).map_or("", |r| r.descriptor);
+fn invoke_polymorphic(
+    t: &mut JThread,
+    m: &'static Method,
+    rm: &'static Method,
+    idx: u16,
+    sp: usize,
+) -> JResult<(u64, BasicType, usize)> {
+    let call_desc = m
+        .class
+        .file
+        .as_ref()
+        .and_then(|f| f.constant_pool.member_ref(idx))
+        .map_or("", |r| r.descriptor);
     crate::invoke::invoke_polymorphic(t, rm, call_desc, sp)
 }
 
@@ -349,10 +408,19 @@ fn select_virtual(rc: &'static Class, m: &'static Method, sig: u32) -> &'static 
             return sel;
         }
     }
-    rc.dispatch.get().and_then(|d| d.itable.get(&sig)).copied().unwrap_or(m)
+    rc.dispatch
+        .get()
+        .and_then(|d| d.itable.get(&sig))
+        .copied()
+        .unwrap_or(m)
 }
 
-fn select_interface(t: &mut JThread, rc: &'static Class, m: &'static Method, sig: u32) -> JResult<&'static Method> {
+fn select_interface(
+    t: &mut JThread,
+    rc: &'static Class,
+    m: &'static Method,
+    sig: u32,
+) -> JResult<&'static Method> {
     if m.is_private() {
         return Ok(m);
     }
@@ -373,8 +441,11 @@ fn select_interface(t: &mut JThread, rc: &'static Class, m: &'static Method, sig
             let msg = format!(
                 "Receiver class {} does not define or inherit an implementation of the resolved method '{}' of interface {}.",
                 rc.java_name(),
-                format!("abstract {}", resolve::pretty_method(m.class, &m.name, &m.descriptor))
-                    .replace(&format!(" {}.", m.class.java_name()), " "),
+                format!(
+                    "abstract {}",
+                    resolve::pretty_method(m.class, &m.name, &m.descriptor)
+                )
+                .replace(&format!(" {}.", m.class.java_name()), " "),
                 m.class.java_name()
             );
             Err(t.throw_new("java/lang/AbstractMethodError", Some(&msg)))
@@ -384,7 +455,11 @@ fn select_interface(t: &mut JThread, rc: &'static Class, m: &'static Method, sig
 
 /// Selects the target of invokespecial.
 fn select_special(from: &'static Class, m: &'static Method) -> &'static Method {
-    if &*m.name == "<init>" || m.is_private() || m.class.is_interface() || std::ptr::eq(m.class, from) {
+    if &*m.name == "<init>"
+        || m.is_private()
+        || m.class.is_interface()
+        || std::ptr::eq(m.class, from)
+    {
         return m;
     }
     if from.is_subtype_of(m.class) {
@@ -508,13 +583,17 @@ fn run(
         ($ty:expr, $arr:expr, $i:expr) => {{
             let (arr, i) = ($arr, $i);
             match $ty {
-                BasicType::Int | BasicType::Float => push!(arr.read::<u32>(ARRAY_BASE + i * 4) as u64),
+                BasicType::Int | BasicType::Float => {
+                    push!(arr.read::<u32>(ARRAY_BASE + i * 4) as u64)
+                }
                 BasicType::Long | BasicType::Double => {
                     push!(arr.read::<u64>(ARRAY_BASE + i * 8));
                     push!(0);
                 }
                 BasicType::Ref => push!(arr.read::<u64>(ARRAY_BASE + i * 8)),
-                BasicType::Byte | BasicType::Boolean => push!(vi(arr.read::<i8>(ARRAY_BASE + i) as i32)),
+                BasicType::Byte | BasicType::Boolean => {
+                    push!(vi(arr.read::<i8>(ARRAY_BASE + i) as i32))
+                }
                 BasicType::Char => push!(arr.read::<u16>(ARRAY_BASE + i * 2) as u64),
                 BasicType::Short => push!(vi(arr.read::<i16>(ARRAY_BASE + i * 2) as i32)),
                 BasicType::Void => unreachable!("void array"),
@@ -624,7 +703,9 @@ fn run(
                         continue;
                     }
                     BasicType::Ref => arr.read::<u64>(ARRAY_BASE + i * 8),
-                    BasicType::Byte | BasicType::Boolean => vi(arr.read::<i8>(ARRAY_BASE + i) as i32),
+                    BasicType::Byte | BasicType::Boolean => {
+                        vi(arr.read::<i8>(ARRAY_BASE + i) as i32)
+                    }
                     BasicType::Char => arr.read::<u16>(ARRAY_BASE + i * 2) as u64,
                     BasicType::Short => vi(arr.read::<i16>(ARRAY_BASE + i * 2) as i32),
                     BasicType::Void => unreachable!("void array"),
@@ -643,14 +724,22 @@ fn run(
                 let arr = tri!(null_check(t, a));
                 let i = tri!(array_index(t, arr, idx));
                 match ty {
-                    BasicType::Int | BasicType::Float => arr.write::<u32>(ARRAY_BASE + i * 4, v as u32),
+                    BasicType::Int | BasicType::Float => {
+                        arr.write::<u32>(ARRAY_BASE + i * 4, v as u32)
+                    }
                     BasicType::Long | BasicType::Double => arr.write::<u64>(ARRAY_BASE + i * 8, v),
                     BasicType::Ref => tri!(store_reference_element(t, arr, i, v)),
                     BasicType::Byte | BasicType::Boolean => {
-                        let b = if arr.class().array_elem() == BasicType::Boolean { v as u8 & 1 } else { v as u8 };
+                        let b = if arr.class().array_elem() == BasicType::Boolean {
+                            v as u8 & 1
+                        } else {
+                            v as u8
+                        };
                         arr.write::<u8>(ARRAY_BASE + i, b)
                     }
-                    BasicType::Char | BasicType::Short => arr.write::<u16>(ARRAY_BASE + i * 2, v as u16),
+                    BasicType::Char | BasicType::Short => {
+                        arr.write::<u16>(ARRAY_BASE + i * 2, v as u16)
+                    }
                     BasicType::Void => unreachable!("void array"),
                 }
             }
@@ -825,7 +914,13 @@ fn run(
                 let a = af(pop!());
                 let r = match a.partial_cmp(&b) {
                     Some(o) => o as i32,
-                    None => if matches!(*op, Op::Fcmpg) { 1 } else { -1 },
+                    None => {
+                        if matches!(*op, Op::Fcmpg) {
+                            1
+                        } else {
+                            -1
+                        }
+                    }
                 };
                 push!(vi(r));
             }
@@ -835,7 +930,13 @@ fn run(
                 sp -= 4;
                 let r = match a.partial_cmp(&b) {
                     Some(o) => o as i32,
-                    None => if matches!(*op, Op::Dcmpg) { 1 } else { -1 },
+                    None => {
+                        if matches!(*op, Op::Dcmpg) {
+                            1
+                        } else {
+                            -1
+                        }
+                    }
                 };
                 push!(vi(r));
             }
@@ -906,7 +1007,11 @@ fn run(
             Op::TableSwitch(i) => {
                 let sw = &prep.switches[i as usize];
                 let k = ai(pop!()) as i64 - sw.low as i64;
-                pc = if k >= 0 && (k as usize) < sw.dense.len() { sw.dense[k as usize] } else { sw.default } as usize;
+                pc = if k >= 0 && (k as usize) < sw.dense.len() {
+                    sw.dense[k as usize]
+                } else {
+                    sw.default
+                } as usize;
             }
             Op::LookupSwitch(i) => {
                 let sw = &prep.switches[i as usize];
@@ -932,7 +1037,14 @@ fn run(
                     sp -= 1;
                 }
                 let v = pop!();
-                store_field(&t.domain.heap, mirror, f.offset as usize, f.ty, f.volatile, v);
+                store_field(
+                    &t.domain.heap,
+                    mirror,
+                    f.offset as usize,
+                    f.ty,
+                    f.volatile,
+                    v,
+                );
             }
             Op::GetField(idx) => {
                 let f = match m.class.cp_cache[idx as usize].get() {
@@ -1003,7 +1115,13 @@ fn run(
             }
             Op::PutFieldQ(ty, off) => {
                 let o = null_checked!(S!(sp - 2));
-                crate::runtime::fields::store_plain(&t.domain.heap, o, off as usize, ty, S!(sp - 1));
+                crate::runtime::fields::store_plain(
+                    &t.domain.heap,
+                    o,
+                    off as usize,
+                    ty,
+                    S!(sp - 1),
+                );
                 sp -= 2;
             }
             Op::InvokeVirtual(idx) => {
@@ -1056,7 +1174,10 @@ fn run(
                     continue;
                 }
                 if !rm.is_static() {
-                    let msg = format!("Expected static method '{}'", resolve::pretty_method(rm.class, &rm.name, &rm.descriptor));
+                    let msg = format!(
+                        "Expected static method '{}'",
+                        resolve::pretty_method(rm.class, &rm.name, &rm.descriptor)
+                    );
                     throw!("java/lang/IncompatibleClassChangeError", Some(&msg));
                 }
                 tri!(t.ensure_initialized(rm.class));
@@ -1091,7 +1212,12 @@ fn run(
             }
             Op::InvokeDynamic(site) => {
                 sync!();
-                let (v, ret, nslots) = tri!(crate::invoke::invokedynamic(t, m, &prep.indy[site as usize], sp));
+                let (v, ret, nslots) = tri!(crate::invoke::invokedynamic(
+                    t,
+                    m,
+                    &prep.indy[site as usize],
+                    sp
+                ));
                 sp -= nslots;
                 push_result!(ret, v);
             }
@@ -1113,7 +1239,9 @@ fn run(
                 sp -= 1;
                 let ac = tri!(t.array_class_of(t.vm.classes.primitive(ty)));
                 let size = tri!(t.array_size(ac, len));
-                let a = tri!(alloc_at_safepoint(t, size, |h| raw_alloc_array(h, ac, len, size)));
+                let a = tri!(alloc_at_safepoint(t, size, |h| raw_alloc_array(
+                    h, ac, len, size
+                )));
                 push!(a.slot());
             }
             Op::ANewArray(idx) => {
@@ -1123,7 +1251,9 @@ fn run(
                 sp -= 1;
                 let ac = tri!(t.array_class_of(c));
                 let size = tri!(t.array_size(ac, len));
-                let a = tri!(alloc_at_safepoint(t, size, |h| raw_alloc_array(h, ac, len, size)));
+                let a = tri!(alloc_at_safepoint(t, size, |h| raw_alloc_array(
+                    h, ac, len, size
+                )));
                 push!(a.slot());
             }
             Op::ArrayLength => {
@@ -1246,12 +1376,16 @@ fn run(
                 S!(sp - 1) = 0;
                 pc += 1;
             }
-            Op::LoadGetFieldInt(n, off) => load_get_field!(n, |o| { push!(o.read::<u32>(off as usize) as u64) }),
+            Op::LoadGetFieldInt(n, off) => {
+                load_get_field!(n, |o| { push!(o.read::<u32>(off as usize) as u64) })
+            }
             Op::LoadGetFieldWide(n, off) => load_get_field!(n, |o| {
                 push!(o.read::<u64>(off as usize));
                 push!(0);
             }),
-            Op::LoadGetFieldRef(n, off) => load_get_field!(n, |o| { push!(o.read::<u64>(off as usize)) }),
+            Op::LoadGetFieldRef(n, off) => {
+                load_get_field!(n, |o| { push!(o.read::<u64>(off as usize)) })
+            }
             Op::IfIcmpLL(c, a, b, target) => {
                 if c.test(ai(S!(bp + a as usize)), ai(S!(bp + b as usize))) {
                     if (target as usize) < pc {
@@ -1286,13 +1420,19 @@ fn run(
                 S!(sp - 2) = vd(ad(S!(sp - 2)) * ad(S!(bp + n as usize)));
                 pc += 1;
             }
-            Op::FellOff => throw!("java/lang/VerifyError", Some("Falling off the end of the code")),
+            Op::FellOff => throw!(
+                "java/lang/VerifyError",
+                Some("Falling off the end of the code")
+            ),
             Op::MultiANewArray(idx, dims) => {
                 sync!();
                 let c = tri!(resolve_class(t, m, idx));
                 let n = dims as usize;
                 let lens: Vec<i32> = t.stack[sp - n..sp].iter().map(|&v| ai(v)).collect();
-                tri!(crate::heap::roots::poll_alloc(t, crate::heap::roots::array_bytes(BasicType::Ref, lens[0])));
+                tri!(crate::heap::roots::poll_alloc(
+                    t,
+                    crate::heap::roots::array_bytes(BasicType::Ref, lens[0])
+                ));
                 sp -= n;
                 let a = tri!(t.multi_array(c, &lens));
                 push!(a.slot());

@@ -54,13 +54,17 @@ fn candidates(at: &[Op], i: usize) -> impl Iterator<Item = (Op, usize)> {
     let target16 = |t: u32| u16::try_from(t).ok();
     let three = match (op(0), op(1), op(2)) {
         (Some(Load(a)), Some(Load(b)), Some(ArrayLoad(ty))) => Some(ArrayLoadLL(ty, a, b)),
-        (Some(Load(a)), Some(Load(b)), Some(IfIcmp(c, t))) => target16(t).map(|t| IfIcmpLL(c, a, b, t)),
+        (Some(Load(a)), Some(Load(b)), Some(IfIcmp(c, t))) => {
+            target16(t).map(|t| IfIcmpLL(c, a, b, t))
+        }
         (Some(Load(n)), Some(Iconst(k)), Some(Iadd)) => Some(LoadAddConst(n, k)),
         (Some(Load(n)), Some(Iconst(k)), Some(Isub)) => Some(LoadAddConst(n, k.wrapping_neg())),
         _ => None,
     };
     let two = match (op(0), op(1)) {
-        (Some(Iinc(n, d)), Some(Goto(t))) if (t as usize) <= i => target16(t).map(|t| IincGoto(n, d, t)),
+        (Some(Iinc(n, d)), Some(Goto(t))) if (t as usize) <= i => {
+            target16(t).map(|t| IincGoto(n, d, t))
+        }
         (Some(Load2(n)), Some(Dadd)) => Some(DaddL(n)),
         (Some(Load2(n)), Some(Dsub)) => Some(DsubL(n)),
         (Some(Load2(n)), Some(Dmul)) => Some(DmulL(n)),
@@ -84,8 +88,9 @@ pub fn span(op: &Op) -> usize {
     use Op::*;
     match op {
         ArrayLoadLL(..) | IfIcmpLL(..) | LoadAddConst(..) => 3,
-        LoadLoad(..) | StoreLoad(..) | IincGoto(..) | DaddL(_) | DsubL(_) | DmulL(_) | AddConst(_) | Store2Load2(..)
-        | Dup2ArrayLoad(_) | ArrayLoadL(..) | LoadGetFieldInt(..) | LoadGetFieldWide(..) | LoadGetFieldRef(..) => 2,
+        LoadLoad(..) | StoreLoad(..) | IincGoto(..) | DaddL(_) | DsubL(_) | DmulL(_)
+        | AddConst(_) | Store2Load2(..) | Dup2ArrayLoad(_) | ArrayLoadL(..)
+        | LoadGetFieldInt(..) | LoadGetFieldWide(..) | LoadGetFieldRef(..) => 2,
         _ => 1,
     }
 }
@@ -98,10 +103,20 @@ mod tests {
 
     #[test]
     fn sequences_fuse_and_the_plain_ops_stay_behind() {
-        let ops = [Op::Load(1), Op::Load(2), Op::ArrayLoad(BasicType::Int), Op::Store(3), Op::Load(4), Op::Return1];
+        let ops = [
+            Op::Load(1),
+            Op::Load(2),
+            Op::ArrayLoad(BasicType::Int),
+            Op::Store(3),
+            Op::Load(4),
+            Op::Return1,
+        ];
         let fast = fuse(&ops).0;
         assert!(matches!(fast[0], Op::ArrayLoadLL(BasicType::Int, 1, 2)));
-        assert!(matches!(fast[1], Op::ArrayLoadL(BasicType::Int, 2)), "index 1 starts a sequence of its own");
+        assert!(
+            matches!(fast[1], Op::ArrayLoadL(BasicType::Int, 2)),
+            "index 1 starts a sequence of its own"
+        );
         assert!(matches!(fast[2], Op::ArrayLoad(BasicType::Int)));
         assert!(matches!(fast[3], Op::StoreLoad(3, 4)));
         assert_eq!(fast.len(), ops.len());
@@ -110,16 +125,34 @@ mod tests {
 
     #[test]
     fn the_fewest_dispatches_win() {
-        let ops = [Op::Load(0), Op::Load(1), Op::Iconst(1), Op::Iadd, Op::ArrayLoad(BasicType::Double), Op::Return2];
+        let ops = [
+            Op::Load(0),
+            Op::Load(1),
+            Op::Iconst(1),
+            Op::Iadd,
+            Op::ArrayLoad(BasicType::Double),
+            Op::Return2,
+        ];
         let fast = fuse(&ops).0;
-        assert!(matches!(fast[0], Op::Load(0)), "LoadLoad would leave Iconst and Iadd unfused");
+        assert!(
+            matches!(fast[0], Op::Load(0)),
+            "LoadLoad would leave Iconst and Iadd unfused"
+        );
         assert!(matches!(fast[1], Op::LoadAddConst(1, 1)));
         assert!(matches!(fast[2], Op::AddConst(1)));
     }
 
     #[test]
     fn only_backward_gotos_fuse_with_iinc_and_isub_negates() {
-        let ops = [Op::Iinc(1, 1), Op::Goto(5), Op::Iinc(1, 1), Op::Goto(0), Op::Load(0), Op::Iconst(i32::MIN), Op::Isub];
+        let ops = [
+            Op::Iinc(1, 1),
+            Op::Goto(5),
+            Op::Iinc(1, 1),
+            Op::Goto(0),
+            Op::Load(0),
+            Op::Iconst(i32::MIN),
+            Op::Isub,
+        ];
         let fast = fuse(&ops).0;
         assert!(matches!(fast[0], Op::Iinc(1, 1)));
         assert!(matches!(fast[2], Op::IincGoto(1, 1, 0)));

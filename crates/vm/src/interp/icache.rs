@@ -30,13 +30,19 @@ pub struct Cache<K: 'static, V: 'static> {
 
 impl<K, V> Default for Cache<K, V> {
     fn default() -> Self {
-        Cache { entries: std::array::from_fn(|_| AtomicPtr::new(ptr::null_mut())) }
+        Cache {
+            entries: std::array::from_fn(|_| AtomicPtr::new(ptr::null_mut())),
+        }
     }
 }
 
 impl<K, V> std::fmt::Debug for Cache<K, V> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let filled = self.entries.iter().filter(|e| !e.load(Ordering::Relaxed).is_null()).count();
+        let filled = self
+            .entries
+            .iter()
+            .filter(|e| !e.load(Ordering::Relaxed).is_null())
+            .count();
         write!(f, "InlineCache({filled}/{WAYS})")
     }
 }
@@ -62,7 +68,10 @@ impl<K, V> Cache<K, V> {
 
     /// Remembers that receiver class `c` selects `m` (ignored when the cache is full).
     pub fn insert(&self, c: &'static K, m: &'static V) {
-        let new = Box::into_raw(Box::new(Entry { class: c, method: m }));
+        let new = Box::into_raw(Box::new(Entry {
+            class: c,
+            method: m,
+        }));
         for slot in &self.entries {
             match slot.compare_exchange(ptr::null_mut(), new, Ordering::AcqRel, Ordering::Acquire) {
                 Ok(_) => return,
@@ -95,8 +104,12 @@ mod tests {
 
     #[test]
     fn remembers_up_to_ways_classes() {
-        let classes: Vec<&'static u32> = (0..WAYS as u32 + 1).map(|i| &*Box::leak(Box::new(i))).collect();
-        let methods: Vec<&'static u64> = (0..WAYS as u64 + 1).map(|i| &*Box::leak(Box::new(i))).collect();
+        let classes: Vec<&'static u32> = (0..WAYS as u32 + 1)
+            .map(|i| &*Box::leak(Box::new(i)))
+            .collect();
+        let methods: Vec<&'static u64> = (0..WAYS as u64 + 1)
+            .map(|i| &*Box::leak(Box::new(i)))
+            .collect();
         let ic: Cache<u32, u64> = Cache::default();
         assert!(ic.lookup(classes[0]).is_none());
         for (c, m) in classes.iter().zip(&methods) {
@@ -105,7 +118,10 @@ mod tests {
         for i in 0..WAYS {
             assert!(ptr::eq(ic.lookup(classes[i]).unwrap(), methods[i]));
         }
-        assert!(ic.lookup(classes[WAYS]).is_none(), "megamorphic: the extra class is not cached");
+        assert!(
+            ic.lookup(classes[WAYS]).is_none(),
+            "megamorphic: the extra class is not cached"
+        );
         ic.insert(classes[0], methods[0]);
         assert!(ptr::eq(ic.lookup(classes[0]).unwrap(), methods[0]));
     }

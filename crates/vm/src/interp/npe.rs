@@ -50,9 +50,22 @@ pub fn extended_message(m: &Method, bci: u32) -> Option<String> {
     let vars: Vec<LocalVar<'_>> = code
         .local_variables
         .iter()
-        .filter_map(|v| Some(LocalVar { start: v.start_pc, length: v.length, slot: v.index, name: cp.utf8(v.name_index)? }))
+        .filter_map(|v| {
+            Some(LocalVar {
+                start: v.start_pc,
+                length: v.length,
+                slot: v.index,
+                name: cp.utf8(v.name_index)?,
+            })
+        })
         .collect();
-    let ctx = MethodCtx { code: &code.code, cp, is_static: m.is_static(), descriptor: &m.descriptor, local_vars: &vars };
+    let ctx = MethodCtx {
+        code: &code.code,
+        cp,
+        is_static: m.is_static(),
+        descriptor: &m.descriptor,
+        local_vars: &vars,
+    };
     message(&ctx, &exc_handlers, bci)
 }
 

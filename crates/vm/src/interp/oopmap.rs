@@ -32,7 +32,11 @@ impl Kind {
         if self == other { self } else { Kind::Conflict }
     }
     fn of(t: BasicType) -> Kind {
-        if t == BasicType::Ref { Kind::Ref } else { Kind::Val }
+        if t == BasicType::Ref {
+            Kind::Ref
+        } else {
+            Kind::Val
+        }
     }
 }
 
@@ -47,7 +51,9 @@ pub struct OopMap {
 impl OopMap {
     /// Whether slot `i` (locals first, then stack) holds a reference.
     pub fn is_ref(&self, i: usize) -> bool {
-        self.bits.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1)
+        self.bits
+            .get(i / 64)
+            .is_some_and(|w| w >> (i % 64) & 1 == 1)
     }
 }
 
@@ -80,10 +86,19 @@ struct State {
 impl State {
     fn join(&mut self, other: &State) -> Result<bool, String> {
         if self.stack.len() != other.stack.len() {
-            return Err(format!("stack depth {} vs {} at a merge point", self.stack.len(), other.stack.len()));
+            return Err(format!(
+                "stack depth {} vs {} at a merge point",
+                self.stack.len(),
+                other.stack.len()
+            ));
         }
         let mut changed = false;
-        for (a, b) in self.locals.iter_mut().chain(self.stack.iter_mut()).zip(other.locals.iter().chain(other.stack.iter())) {
+        for (a, b) in self
+            .locals
+            .iter_mut()
+            .chain(self.stack.iter_mut())
+            .zip(other.locals.iter().chain(other.stack.iter()))
+        {
             let j = a.join(*b);
             changed |= j != *a;
             *a = j;
@@ -91,12 +106,18 @@ impl State {
         Ok(changed)
     }
     fn pop(&mut self, n: usize) -> Result<(), String> {
-        let len = self.stack.len().checked_sub(n).ok_or("operand stack underflow")?;
+        let len = self
+            .stack
+            .len()
+            .checked_sub(n)
+            .ok_or("operand stack underflow")?;
         self.stack.truncate(len);
         Ok(())
     }
     fn pop1(&mut self) -> Result<Kind, String> {
-        self.stack.pop().ok_or_else(|| "operand stack underflow".to_string())
+        self.stack
+            .pop()
+            .ok_or_else(|| "operand stack underflow".to_string())
     }
     fn push_type(&mut self, t: BasicType) {
         for _ in 0..t.slots() {
@@ -107,12 +128,20 @@ impl State {
         self.stack.extend(std::iter::repeat_n(Kind::Val, n));
     }
     fn top(&self, n: usize) -> Result<Kind, String> {
-        self.stack.len().checked_sub(n + 1).map(|i| self.stack[i]).ok_or_else(|| "operand stack underflow".to_string())
+        self.stack
+            .len()
+            .checked_sub(n + 1)
+            .map(|i| self.stack[i])
+            .ok_or_else(|| "operand stack underflow".to_string())
     }
 }
 
 /// Computes the maps of `prep`, whose locals at entry are `entry` (receiver and arguments).
-pub fn compute(prep: &Prepared, entry: &[Kind], operands: &dyn Operands) -> Result<OopMaps, String> {
+pub fn compute(
+    prep: &Prepared,
+    entry: &[Kind],
+    operands: &dyn Operands,
+) -> Result<OopMaps, String> {
     let n = prep.ops.len();
     let max_locals = prep.max_locals as usize;
     let mut locals = vec![Kind::Bottom; max_locals];
@@ -122,11 +151,19 @@ pub fn compute(prep: &Prepared, entry: &[Kind], operands: &dyn Operands) -> Resu
     let mut states: Vec<Option<State>> = vec![None; n];
     let mut work: Vec<usize> = Vec::new();
     if n > 0 {
-        states[0] = Some(State { locals, stack: Vec::new() });
+        states[0] = Some(State {
+            locals,
+            stack: Vec::new(),
+        });
         work.push(0);
     }
-    let return_points: Vec<usize> =
-        prep.ops.iter().enumerate().filter(|(_, op)| matches!(op, Op::Jsr(_))).map(|(i, _)| i + 1).collect();
+    let return_points: Vec<usize> = prep
+        .ops
+        .iter()
+        .enumerate()
+        .filter(|(_, op)| matches!(op, Op::Jsr(_)))
+        .map(|(i, _)| i + 1)
+        .collect();
     let mut queued = vec![false; n];
     if n > 0 {
         queued[0] = true;
@@ -137,7 +174,10 @@ pub fn compute(prep: &Prepared, entry: &[Kind], operands: &dyn Operands) -> Resu
         // Exception edges: the handler sees this instruction's locals and the exception.
         for h in prep.handlers.iter() {
             if (h.start as usize..h.end as usize).contains(&pc) {
-                let hs = State { locals: before.locals.clone(), stack: vec![Kind::Ref] };
+                let hs = State {
+                    locals: before.locals.clone(),
+                    stack: vec![Kind::Ref],
+                };
                 flow(&mut states, &mut work, &mut queued, h.target as usize, &hs)?;
             }
         }
@@ -165,14 +205,23 @@ pub fn compute(prep: &Prepared, entry: &[Kind], operands: &dyn Operands) -> Resu
                         bits[i / 64] |= 1 << (i % 64);
                     }
                 }
-                OopMap { depth: st.stack.len() as u16, bits: bits.into() }
+                OopMap {
+                    depth: st.stack.len() as u16,
+                    bits: bits.into(),
+                }
             })
         })
         .collect();
     Ok(OopMaps { maps })
 }
 
-fn flow(states: &mut [Option<State>], work: &mut Vec<usize>, queued: &mut [bool], to: usize, s: &State) -> Result<(), String> {
+fn flow(
+    states: &mut [Option<State>],
+    work: &mut Vec<usize>,
+    queued: &mut [bool],
+    to: usize,
+    s: &State,
+) -> Result<(), String> {
     let changed = match &mut states[to] {
         Some(existing) => existing.join(s)?,
         slot @ None => {
@@ -197,7 +246,12 @@ pub(super) fn for_each_successor(
 ) -> Result<(), String> {
     match *op {
         Op::Goto(t) | Op::Jsr(t) => f(t as usize),
-        Op::If(_, t) | Op::IfIcmp(_, t) | Op::IfAcmpEq(t) | Op::IfAcmpNe(t) | Op::IfNull(t) | Op::IfNonNull(t) => {
+        Op::If(_, t)
+        | Op::IfIcmp(_, t)
+        | Op::IfAcmpEq(t)
+        | Op::IfAcmpNe(t)
+        | Op::IfNull(t)
+        | Op::IfNonNull(t) => {
             f(pc + 1)?;
             f(t as usize)
         }
@@ -226,7 +280,8 @@ fn local(s: &mut State, n: u16, max_locals: usize) -> Result<&mut Kind, String> 
 fn step(op: &Op, s: &mut State, operands: &dyn Operands, max_locals: usize) -> Result<(), String> {
     use Op::*;
     match *op {
-        Nop | Iinc(..) | Goto(_) | Ret(_) | CheckCast(_) | Return | Return1 | Return2 | FellOff => {}
+        Nop | Iinc(..) | Goto(_) | Ret(_) | CheckCast(_) | Return | Return1 | Return2 | FellOff => {
+        }
         AconstNull | LdcString(_) | LdcClass(_) | LdcOther(_) | New(_) => s.stack.push(Kind::Ref),
         Iconst(_) | Fconst(_) | Jsr(_) => s.push_vals(1),
         Const2(_) => s.push_vals(2),
@@ -279,8 +334,8 @@ fn step(op: &Op, s: &mut State, operands: &dyn Operands, max_locals: usize) -> R
             let (a, b) = (s.pop1()?, s.pop1()?);
             s.stack.extend([a, b]);
         }
-        Iadd | Isub | Imul | Idiv | Irem | Ishl | Ishr | Iushr | Iand | Ior | Ixor | Fadd | Fsub | Fmul | Fdiv | Frem
-        | Fcmpl | Fcmpg => {
+        Iadd | Isub | Imul | Idiv | Irem | Ishl | Ishr | Iushr | Iand | Ior | Ixor | Fadd
+        | Fsub | Fmul | Fdiv | Frem | Fcmpl | Fcmpg => {
             s.pop(2)?;
             s.push_vals(1);
         }
@@ -312,7 +367,8 @@ fn step(op: &Op, s: &mut State, operands: &dyn Operands, max_locals: usize) -> R
             s.pop(4)?;
             s.push_vals(1);
         }
-        If(..) | IfNull(_) | IfNonNull(_) | TableSwitch(_) | LookupSwitch(_) | MonitorEnter | MonitorExit | Athrow => s.pop(1)?,
+        If(..) | IfNull(_) | IfNonNull(_) | TableSwitch(_) | LookupSwitch(_) | MonitorEnter
+        | MonitorExit | Athrow => s.pop(1)?,
         IfIcmp(..) | IfAcmpEq(_) | IfAcmpNe(_) => s.pop(2)?,
         GetStatic(_) => {
             let t = operands.field_type(op).ok_or("unknown field type")?;
@@ -331,8 +387,8 @@ fn step(op: &Op, s: &mut State, operands: &dyn Operands, max_locals: usize) -> R
             let t = operands.field_type(op).ok_or("unknown field type")?;
             s.pop(1 + t.slots())?;
         }
-        GetFieldInt(_) | GetFieldWide(_) | GetFieldRef(_) | GetFieldQ(..) | PutFieldInt(_) | PutFieldWide(_)
-        | PutFieldRef(_) | PutFieldQ(..) => match op.quick_field_shape() {
+        GetFieldInt(_) | GetFieldWide(_) | GetFieldRef(_) | GetFieldQ(..) | PutFieldInt(_)
+        | PutFieldWide(_) | PutFieldRef(_) | PutFieldQ(..) => match op.quick_field_shape() {
             Some((false, t)) => {
                 s.pop(1)?;
                 s.push_type(t);
@@ -340,10 +396,25 @@ fn step(op: &Op, s: &mut State, operands: &dyn Operands, max_locals: usize) -> R
             Some((true, t)) => s.pop(1 + t.slots())?,
             None => unreachable!("quickened field op without a shape"),
         },
-        LoadLoad(..) | StoreLoad(..) | ArrayLoadLL(..) | IfIcmpLL(..) | IincGoto(..) | LoadAddConst(..) | DaddL(_)
-        | DsubL(_) | DmulL(_) | AddConst(_) | Store2Load2(..) | Dup2ArrayLoad(_) | ArrayLoadL(..) | LoadGetFieldInt(..)
-        | LoadGetFieldWide(..) | LoadGetFieldRef(..) | InvokeInterfaceIC(..) => return Err("superinstruction among the plain ops".into()),
-        InvokeVirtual(_) | InvokeSpecial(_) | InvokeStatic(_) | InvokeInterface(_) | InvokeDynamic(_) => {
+        LoadLoad(..)
+        | StoreLoad(..)
+        | ArrayLoadLL(..)
+        | IfIcmpLL(..)
+        | IincGoto(..)
+        | LoadAddConst(..)
+        | DaddL(_)
+        | DsubL(_)
+        | DmulL(_)
+        | AddConst(_)
+        | Store2Load2(..)
+        | Dup2ArrayLoad(_)
+        | ArrayLoadL(..)
+        | LoadGetFieldInt(..)
+        | LoadGetFieldWide(..)
+        | LoadGetFieldRef(..)
+        | InvokeInterfaceIC(..) => return Err("superinstruction among the plain ops".into()),
+        InvokeVirtual(_) | InvokeSpecial(_) | InvokeStatic(_) | InvokeInterface(_)
+        | InvokeDynamic(_) => {
             let (pops, ret) = operands.invoke(op).ok_or("unknown invoke signature")?;
             s.pop(pops)?;
             s.push_type(ret);
@@ -365,7 +436,10 @@ fn step(op: &Op, s: &mut State, operands: &dyn Operands, max_locals: usize) -> R
 }
 
 /// The maps of a method, computed on first use and kept with its prepared code.
-pub fn maps_of(m: &'static crate::class::Method, prep: &'static Prepared) -> Result<&'static OopMaps, String> {
+pub fn maps_of(
+    m: &'static crate::class::Method,
+    prep: &'static Prepared,
+) -> Result<&'static OopMaps, String> {
     let r = prep.oopmaps.get_or_init(|| {
         let mut entry = Vec::with_capacity(m.arg_slots as usize);
         if !m.is_static() {
@@ -376,7 +450,14 @@ pub fn maps_of(m: &'static crate::class::Method, prep: &'static Prepared) -> Res
                 entry.push(Kind::of(t));
             }
         }
-        compute(prep, &entry, &MethodOperands { class: m.class, prep })
+        compute(
+            prep,
+            &entry,
+            &MethodOperands {
+                class: m.class,
+                prep,
+            },
+        )
     });
     r.as_ref().map_err(|e| e.clone())
 }
@@ -389,10 +470,16 @@ pub struct MethodOperands<'a> {
 
 impl Operands for MethodOperands<'_> {
     fn field_type(&self, op: &Op) -> Option<BasicType> {
-        let (Op::GetStatic(i) | Op::PutStatic(i) | Op::GetField(i) | Op::PutField(i)) = *op else { return None };
+        let (Op::GetStatic(i) | Op::PutStatic(i) | Op::GetField(i) | Op::PutField(i)) = *op else {
+            return None;
+        };
         if let Some(cf) = &self.class.file {
             let d = cf.constant_pool.member_ref(i)?.descriptor;
-            return Some(if d.starts_with('[') { BasicType::Ref } else { BasicType::from_descriptor_char(*d.as_bytes().first()?) });
+            return Some(if d.starts_with('[') {
+                BasicType::Ref
+            } else {
+                BasicType::from_descriptor_char(*d.as_bytes().first()?)
+            });
         }
         match self.class.cp_cache.get(i as usize)?.get()? {
             crate::class::resolve::Resolved::Field(f) => Some(f.ty),
@@ -406,10 +493,19 @@ impl Operands for MethodOperands<'_> {
             Op::InvokeDynamic(site) => {
                 let cp_index = self.prep.indy.get(site as usize)?.cp_index;
                 let cp = &self.class.file.as_ref()?.constant_pool;
-                let classfile::Constant::InvokeDynamic { name_and_type_index, .. } = cp.get(cp_index)? else { return None };
+                let classfile::Constant::InvokeDynamic {
+                    name_and_type_index,
+                    ..
+                } = cp.get(cp_index)?
+                else {
+                    return None;
+                };
                 cp.name_and_type(*name_and_type_index)?.1
             }
-            Op::InvokeVirtual(i) | Op::InvokeSpecial(i) | Op::InvokeStatic(i) | Op::InvokeInterface(i) => match &self.class.file {
+            Op::InvokeVirtual(i)
+            | Op::InvokeSpecial(i)
+            | Op::InvokeStatic(i)
+            | Op::InvokeInterface(i) => match &self.class.file {
                 Some(cf) => cf.constant_pool.member_ref(i)?.descriptor,
                 None => match self.class.cp_cache.get(i as usize)?.get()? {
                     crate::class::resolve::Resolved::Method { method, .. } => &method.descriptor,
@@ -439,16 +535,40 @@ mod tests {
         }
     }
 
-    fn prep(ops: Vec<Op>, handlers: Vec<Handler>, switches: Vec<Switch>, max_locals: u16, max_stack: u16) -> Prepared {
+    fn prep(
+        ops: Vec<Op>,
+        handlers: Vec<Handler>,
+        switches: Vec<Switch>,
+        max_locals: u16,
+        max_stack: u16,
+    ) -> Prepared {
         let bcis = (0..ops.len() as u32).collect();
-        Prepared::new(ops, bcis, handlers, switches, Vec::new(), vec![0], max_locals, max_stack)
+        Prepared::new(
+            ops,
+            bcis,
+            handlers,
+            switches,
+            Vec::new(),
+            vec![0],
+            max_locals,
+            max_stack,
+        )
     }
 
     #[test]
     fn straight_line_tracks_locals_and_stack() {
         // static void f(Object a) { int i = 1; Object b = new X(); b.m(); }
         let p = prep(
-            vec![Op::Iconst(1), Op::Store(1), Op::New(1), Op::Store(2), Op::Load(2), Op::InvokeVirtual(2), Op::Pop, Op::Return],
+            vec![
+                Op::Iconst(1),
+                Op::Store(1),
+                Op::New(1),
+                Op::Store(2),
+                Op::Load(2),
+                Op::InvokeVirtual(2),
+                Op::Pop,
+                Op::Return,
+            ],
             vec![],
             vec![],
             3,
@@ -492,8 +612,21 @@ mod tests {
     #[test]
     fn handlers_see_locals_and_the_exception() {
         let p = prep(
-            vec![Op::New(1), Op::Store(0), Op::InvokeStatic(3), Op::Pop, Op::Return, Op::Store(1), Op::Return],
-            vec![Handler { start: 2, end: 4, target: 5, catch_type: 0 }],
+            vec![
+                Op::New(1),
+                Op::Store(0),
+                Op::InvokeStatic(3),
+                Op::Pop,
+                Op::Return,
+                Op::Store(1),
+                Op::Return,
+            ],
+            vec![Handler {
+                start: 2,
+                end: 4,
+                target: 5,
+                catch_type: 0,
+            }],
             vec![],
             2,
             2,
@@ -519,7 +652,17 @@ mod tests {
     #[test]
     fn dup_forms_and_wide_values() {
         let p = prep(
-            vec![Op::Const2(0), Op::AconstNull, Op::DupX2, Op::Pop, Op::Pop2, Op::Dup, Op::Pop, Op::Pop, Op::Return],
+            vec![
+                Op::Const2(0),
+                Op::AconstNull,
+                Op::DupX2,
+                Op::Pop,
+                Op::Pop2,
+                Op::Dup,
+                Op::Pop,
+                Op::Pop,
+                Op::Return,
+            ],
             vec![],
             vec![],
             0,
@@ -544,7 +687,12 @@ mod tests {
                 Op::Ret(0),
             ],
             vec![],
-            vec![Switch { default: 2, low: 0, dense: vec![2], pairs: vec![] }],
+            vec![Switch {
+                default: 2,
+                low: 0,
+                dense: vec![2],
+                pairs: vec![],
+            }],
             1,
             2,
         );

@@ -13,18 +13,26 @@
 
 use super::handles::invoke_checked;
 use super::{Bootstrap, decode_bootstrap};
-use crate::interp::decode::IndySite;
 use crate::class::loader::parse_sig;
 use crate::class::{BasicType, Class};
 use crate::heap::{ObjRef, from_slot};
+use crate::interp::decode::IndySite;
 use crate::native::jli;
 use crate::thread::{JResult, JThread};
 
 /// Runs the invokedynamic instruction `indy` of a method of `caller`, its arguments on the
 /// stack ending at `sp`. Returns (result, result type, argument slots consumed).
-pub fn run(t: &mut JThread, caller: &'static Class, indy: &'static IndySite, sp: usize) -> JResult<(u64, BasicType, usize)> {
+pub fn run(
+    t: &mut JThread,
+    caller: &'static Class,
+    indy: &'static IndySite,
+    sp: usize,
+) -> JResult<(u64, BasicType, usize)> {
     let Some(b) = decode_bootstrap(caller, indy.cp_index) else {
-        return Err(t.throw_new("java/lang/BootstrapMethodError", Some("malformed invokedynamic constant")));
+        return Err(t.throw_new(
+            "java/lang/BootstrapMethodError",
+            Some("malformed invokedynamic constant"),
+        ));
     };
     let key = indy as *const IndySite as usize;
     let linked = t.domain.call_sites.lock().get(&key).copied();
@@ -38,7 +46,10 @@ pub fn run(t: &mut JThread, caller: &'static Class, indy: &'static IndySite, sp:
     };
     let o = jli::offsets(t)?;
     let Some(target) = site.read_ref(o.callsite_target) else {
-        return Err(t.throw_new("java/lang/IllegalStateException", Some("call site has no target")));
+        return Err(t.throw_new(
+            "java/lang/IllegalStateException",
+            Some("call site has no target"),
+        ));
     };
     let (_, ret, slots) = parse_sig(b.site_desc);
     let slots = slots as usize;
@@ -62,9 +73,16 @@ fn link(t: &mut JThread, caller: &'static Class, b: &Bootstrap<'static>) -> JRes
     r
 }
 
-fn link_with_handles(t: &mut JThread, caller: &'static Class, b: &Bootstrap<'static>) -> JResult<ObjRef> {
+fn link_with_handles(
+    t: &mut JThread,
+    caller: &'static Class,
+    b: &Bootstrap<'static>,
+) -> JResult<ObjRef> {
     let Some(bsm) = super::handles::ldc(t, caller, b.handle)? else {
-        return Err(t.throw_new("java/lang/BootstrapMethodError", Some("bootstrap method handle")));
+        return Err(t.throw_new(
+            "java/lang/BootstrapMethodError",
+            Some("bootstrap method handle"),
+        ));
     };
     let bsm = t.handle(bsm);
     let info = match b.args.len() {
@@ -92,7 +110,10 @@ fn link_with_handles(t: &mut JThread, caller: &'static Class, b: &Bootstrap<'sta
     )?;
     match from_slot(site) {
         Some(site) => Ok(site),
-        None => Err(t.throw_new("java/lang/BootstrapMethodError", Some("bootstrap method returned null"))),
+        None => Err(t.throw_new(
+            "java/lang/BootstrapMethodError",
+            Some("bootstrap method returned null"),
+        )),
     }
 }
 
@@ -104,7 +125,9 @@ fn static_arguments(t: &mut JThread, caller: &'static Class, indices: &[u16]) ->
     for (i, &idx) in indices.iter().enumerate() {
         let v = static_argument(t, caller, idx)?;
         let a = t.handle_get(array);
-        t.domain.heap.write_slot(a, crate::heap::layout::ARRAY_BASE + i * 8, v.slot());
+        t.domain
+            .heap
+            .write_slot(a, crate::heap::layout::ARRAY_BASE + i * 8, v.slot());
     }
     Ok(t.handle_get(array))
 }
@@ -112,7 +135,11 @@ fn static_arguments(t: &mut JThread, caller: &'static Class, indices: &[u16]) ->
 fn static_argument(t: &mut JThread, caller: &'static Class, idx: u16) -> JResult<ObjRef> {
     use crate::native::reflect::box_value;
     use classfile::Constant;
-    let cp = &caller.file.as_ref().expect("invokedynamic in a class without a class file").constant_pool;
+    let cp = &caller
+        .file
+        .as_ref()
+        .expect("invokedynamic in a class without a class file")
+        .constant_pool;
     match cp.get(idx) {
         Some(Constant::Integer(v)) => box_value(t, BasicType::Int, *v as u32 as u64),
         Some(Constant::Float(v)) => box_value(t, BasicType::Float, v.to_bits() as u64),
@@ -123,12 +150,19 @@ fn static_argument(t: &mut JThread, caller: &'static Class, idx: u16) -> JResult
             let c = t.resolve_class_ref(caller, idx)?;
             t.mirror(c)
         }
-        Some(Constant::MethodType { .. } | Constant::MethodHandle { .. }) => match super::handles::ldc(t, caller, idx)? {
-            Some(v) => Ok(v),
-            None => Err(t.throw_new("java/lang/BootstrapMethodError", Some("unresolvable static argument"))),
-        },
+        Some(Constant::MethodType { .. } | Constant::MethodHandle { .. }) => {
+            match super::handles::ldc(t, caller, idx)? {
+                Some(v) => Ok(v),
+                None => Err(t.throw_new(
+                    "java/lang/BootstrapMethodError",
+                    Some("unresolvable static argument"),
+                )),
+            }
+        }
         _ => {
-            let msg = format!("jxvm does not support static argument #{idx} (a dynamic constant) of a bootstrap method");
+            let msg = format!(
+                "jxvm does not support static argument #{idx} (a dynamic constant) of a bootstrap method"
+            );
             Err(t.throw_new("java/lang/BootstrapMethodError", Some(&msg)))
         }
     }

@@ -21,14 +21,25 @@ pub struct Recipe {
 impl Recipe {
     pub fn new(t: &mut JThread, caller: &'static Class, b: &Bootstrap) -> JResult<Recipe> {
         let (params, _, _) = crate::class::loader::parse_sig(b.site_desc);
-        let cp = &caller.file.as_ref().expect("indy caller has a class file").constant_pool;
+        let cp = &caller
+            .file
+            .as_ref()
+            .expect("indy caller has a class file")
+            .constant_pool;
         let mut parts = Vec::new();
         if b.name == "makeConcat" {
             parts.extend((0..params.len()).map(Part::Arg));
         } else {
-            let recipe = b.args.first().and_then(|&i| cp.string(i)).map(|u| u.utf16());
+            let recipe = b
+                .args
+                .first()
+                .and_then(|&i| cp.string(i))
+                .map(|u| u.utf16());
             let Some(recipe) = recipe else {
-                return Err(t.throw_new("java/lang/BootstrapMethodError", Some("string concatenation without a recipe")));
+                return Err(t.throw_new(
+                    "java/lang/BootstrapMethodError",
+                    Some("string concatenation without a recipe"),
+                ));
             };
             let mut consts = b.args[1..].iter();
             let mut arg = 0;
@@ -55,7 +66,10 @@ impl Recipe {
                 parts.push(Part::Text(text));
             }
         }
-        Ok(Recipe { parts, desc: b.site_desc.to_string() })
+        Ok(Recipe {
+            parts,
+            desc: b.site_desc.to_string(),
+        })
     }
 }
 
@@ -74,7 +88,13 @@ pub fn append_value(t: &mut JThread, out: &mut Vec<u16>, ty: BasicType, v: u64) 
     let s: String = match ty {
         BasicType::Int | BasicType::Short | BasicType::Byte => (v as i32).to_string(),
         BasicType::Long => (v as i64).to_string(),
-        BasicType::Boolean => if v as u32 != 0 { "true".into() } else { "false".into() },
+        BasicType::Boolean => {
+            if v as u32 != 0 {
+                "true".into()
+            } else {
+                "false".into()
+            }
+        }
         BasicType::Char => {
             out.push(v as u16);
             return Ok(());
@@ -85,7 +105,12 @@ pub fn append_value(t: &mut JThread, out: &mut Vec<u16>, ty: BasicType, v: u64) 
             return Ok(());
         }
         BasicType::Double => {
-            let r = t.call_static("java/lang/Double", "toString", "(D)Ljava/lang/String;", &[v, 0])?;
+            let r = t.call_static(
+                "java/lang/Double",
+                "toString",
+                "(D)Ljava/lang/String;",
+                &[v, 0],
+            )?;
             out.extend(t.string_utf16(from_slot(r).expect("Double.toString")));
             return Ok(());
         }

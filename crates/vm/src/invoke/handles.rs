@@ -129,7 +129,11 @@ impl SavedArgs {
 
     /// The handle index of saved stack slot `slot`.
     pub(crate) fn handle_of(&self, slot: usize) -> usize {
-        let i = self.slots.iter().position(|&s| s == slot).expect("stack slot not saved");
+        let i = self
+            .slots
+            .iter()
+            .position(|&s| s == slot)
+            .expect("stack slot not saved");
         self.mark + i
     }
 
@@ -238,7 +242,12 @@ fn link_to(t: &mut JThread, kind: &str, call_desc: &str, base: usize, sp: usize)
     };
     let target = match kind {
         "linkToStatic" => {
-            if !t.domain.class_state(m.class).initialized.load(Ordering::Acquire) {
+            if !t
+                .domain
+                .class_state(m.class)
+                .initialized
+                .load(Ordering::Acquire)
+            {
                 // The class initializer runs Java: keep the arguments in handles meanwhile.
                 let saved = SavedArgs::save(t, call_desc, base, false);
                 let r = t.ensure_initialized(m.class);

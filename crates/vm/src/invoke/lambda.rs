@@ -51,7 +51,11 @@ const FLAG_MARKERS: i32 = 2;
 const FLAG_BRIDGES: i32 = 4;
 
 fn bt(desc: &str) -> BasicType {
-    if desc.starts_with('[') { BasicType::Ref } else { BasicType::from_descriptor_char(desc.as_bytes()[0]) }
+    if desc.starts_with('[') {
+        BasicType::Ref
+    } else {
+        BasicType::from_descriptor_char(desc.as_bytes()[0])
+    }
 }
 
 fn wrapper(ty: BasicType) -> (&'static str, &'static str) {
@@ -127,7 +131,11 @@ impl Emitter<'_> {
         match (f == BasicType::Ref, tt == BasicType::Ref) {
             (true, true) => {
                 if to != "Ljava/lang/Object;" {
-                    let name = if to.starts_with('[') { to } else { &to[1..to.len() - 1] };
+                    let name = if to.starts_with('[') {
+                        to
+                    } else {
+                        &to[1..to.len() - 1]
+                    };
                     let idx = self.class(name)?;
                     self.ops.push(Op::CheckCast(idx));
                 }
@@ -163,25 +171,47 @@ struct Site<'a> {
 
 /// Creates the proxy class for a LambdaMetafactory call site.
 pub fn spin(t: &mut JThread, caller: &'static Class, b: &Bootstrap) -> JResult<&'static Class> {
-    let cp = &caller.file.as_ref().expect("indy caller has a class file").constant_pool;
+    let cp = &caller
+        .file
+        .as_ref()
+        .expect("indy caller has a class file")
+        .constant_pool;
     let method_type = |i: Option<&u16>| -> Option<String> {
         match cp.get(*i?)? {
-            classfile::Constant::MethodType { descriptor_index } => cp.utf8(*descriptor_index).map(str::to_string),
+            classfile::Constant::MethodType { descriptor_index } => {
+                cp.utf8(*descriptor_index).map(str::to_string)
+            }
             _ => None,
         }
     };
-    let bad = |t: &mut JThread| t.throw_new("java/lang/invoke/LambdaConversionException", Some("malformed LambdaMetafactory call site"));
-    let Some(sam_desc) = method_type(b.args.first()) else { return Err(bad(t)) };
-    let Some(classfile::Constant::MethodHandle { reference_kind, reference_index }) = b.args.get(1).and_then(|&i| cp.get(i)) else {
+    let bad = |t: &mut JThread| {
+        t.throw_new(
+            "java/lang/invoke/LambdaConversionException",
+            Some("malformed LambdaMetafactory call site"),
+        )
+    };
+    let Some(sam_desc) = method_type(b.args.first()) else {
+        return Err(bad(t));
+    };
+    let Some(classfile::Constant::MethodHandle {
+        reference_kind,
+        reference_index,
+    }) = b.args.get(1).and_then(|&i| cp.get(i))
+    else {
         return Err(bad(t));
     };
     let (impl_kind, impl_ref) = (*reference_kind, *reference_index);
-    let (impl_method, impl_sig) = match crate::class::resolve::resolve_method(&t.vm.classes, caller, impl_ref) {
-        Ok(r) => r,
-        Err(e) => return Err(t.throw_resolve(e)),
-    };
+    let (impl_method, impl_sig) =
+        match crate::class::resolve::resolve_method(&t.vm.classes, caller, impl_ref) {
+            Ok(r) => r,
+            Err(e) => return Err(t.throw_resolve(e)),
+        };
     let (captured, iface_desc) = split_method_descriptor(b.site_desc);
-    let iface_name = iface_desc.strip_prefix('L').and_then(|d| d.strip_suffix(';')).unwrap_or(iface_desc).to_string();
+    let iface_name = iface_desc
+        .strip_prefix('L')
+        .and_then(|d| d.strip_suffix(';'))
+        .unwrap_or(iface_desc)
+        .to_string();
     let iface = t.load_class(caller.loader, &iface_name)?;
     // The JDK's metafactory defines a hidden class implementing the interface, which links
     // the interface; a linkage error there reaches the caller as an InternalError.
@@ -234,7 +264,12 @@ pub fn spin(t: &mut JThread, caller: &'static Class, b: &Bootstrap) -> JResult<&
             }));
         }
     }
-    let site = Site { captured: captured.clone(), impl_method, impl_kind, impl_sig };
+    let site = Site {
+        captured: captured.clone(),
+        impl_method,
+        impl_kind,
+        impl_sig,
+    };
     let object = t.vm.wk().object;
     // Captured values: one 8-byte field each.
     let mut fields = Vec::new();
@@ -286,7 +321,9 @@ pub fn spin(t: &mut JThread, caller: &'static Class, b: &Bootstrap) -> JResult<&
             id,
             name: name.into(),
             loader: caller.loader,
-            access: classfile::access::ACC_FINAL | classfile::access::ACC_SYNTHETIC | classfile::access::ACC_SUPER,
+            access: classfile::access::ACC_FINAL
+                | classfile::access::ACC_SYNTHETIC
+                | classfile::access::ACC_SUPER,
             kind: ClassKind::Instance,
             super_class: Some(object),
             interfaces,
@@ -304,7 +341,11 @@ pub fn spin(t: &mut JThread, caller: &'static Class, b: &Bootstrap) -> JResult<&
             module: caller.module.clone(),
             linked: OnceLock::new(),
             hidden: true,
-            lambda: Some(Box::new(LambdaShape { captured: shape.clone(), captured_slots, serial })),
+            lambda: Some(Box::new(LambdaShape {
+                captured: shape.clone(),
+                captured_slots,
+                serial,
+            })),
             array_of: OnceLock::new(),
             dims: 0,
             api: false,
@@ -313,7 +354,9 @@ pub fn spin(t: &mut JThread, caller: &'static Class, b: &Bootstrap) -> JResult<&
             let mut ms: Vec<Method> = bodies
                 .into_iter()
                 .enumerate()
-                .map(|(i, (desc, prep))| proxy_method(table, c, &method_name, &desc, i as u16, prep))
+                .map(|(i, (desc, prep))| {
+                    proxy_method(table, c, &method_name, &desc, i as u16, prep)
+                })
                 .collect();
             if c.lambda.as_ref().is_some_and(|l| l.serial.is_some()) {
                 ms.push(write_replace_method(table, c, ms.len() as u16));
@@ -333,9 +376,15 @@ pub fn spin(t: &mut JThread, caller: &'static Class, b: &Bootstrap) -> JResult<&
     // come from the resolution cache just filled).
     for m in proxy.methods.get().into_iter().flatten() {
         if let Some(Ok(prep)) = m.prepared.get()
-            && let Err(why) = crate::interp::depth::check(prep, &crate::interp::oopmap::MethodOperands { class: proxy, prep })
+            && let Err(why) = crate::interp::depth::check(
+                prep,
+                &crate::interp::oopmap::MethodOperands { class: proxy, prep },
+            )
         {
-            return Err(t.throw_new("java/lang/InternalError", Some(&format!("lambda proxy code: {why}"))));
+            return Err(t.throw_new(
+                "java/lang/InternalError",
+                Some(&format!("lambda proxy code: {why}")),
+            ));
         }
     }
     let st = t.domain.class_state(proxy);
@@ -343,17 +392,39 @@ pub fn spin(t: &mut JThread, caller: &'static Class, b: &Bootstrap) -> JResult<&
     Ok(proxy)
 }
 
-fn proxy_method(table: &crate::class::loader::ClassTable, c: &'static Class, name: &str, desc: &str, index: u16, prep: Prepared) -> Method {
-    let access = classfile::access::ACC_PUBLIC | if index > 0 { classfile::access::ACC_BRIDGE | classfile::access::ACC_SYNTHETIC } else { 0 };
+fn proxy_method(
+    table: &crate::class::loader::ClassTable,
+    c: &'static Class,
+    name: &str,
+    desc: &str,
+    index: u16,
+    prep: Prepared,
+) -> Method {
+    let access = classfile::access::ACC_PUBLIC
+        | if index > 0 {
+            classfile::access::ACC_BRIDGE | classfile::access::ACC_SYNTHETIC
+        } else {
+            0
+        };
     let m = table.synthetic_method(c, name, desc, access, index);
     let _ = m.prepared.set(Ok(prep));
     m
 }
 
 /// `private final Object writeReplace()`, implemented by [`write_replace`].
-fn write_replace_method(table: &crate::class::loader::ClassTable, c: &'static Class, index: u16) -> Method {
+fn write_replace_method(
+    table: &crate::class::loader::ClassTable,
+    c: &'static Class,
+    index: u16,
+) -> Method {
     use classfile::access::{ACC_FINAL, ACC_NATIVE, ACC_PRIVATE};
-    let m = table.synthetic_method(c, "writeReplace", "()Ljava/lang/Object;", ACC_PRIVATE | ACC_FINAL | ACC_NATIVE, index);
+    let m = table.synthetic_method(
+        c,
+        "writeReplace",
+        "()Ljava/lang/Object;",
+        ACC_PRIVATE | ACC_FINAL | ACC_NATIVE,
+        index,
+    );
     let _ = m.native.set(Some(write_replace as crate::native::NativeFn));
     m
 }
@@ -364,7 +435,10 @@ fn write_replace(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let this = crate::native::nonnull(t, a[0])?;
     let proxy = this.class();
     let Some(form) = proxy.lambda.as_ref().and_then(|l| l.serial.as_deref()) else {
-        return Err(t.throw_new("java/lang/InternalError", Some("writeReplace of a non-serializable lambda")));
+        return Err(t.throw_new(
+            "java/lang/InternalError",
+            Some("writeReplace of a non-serializable lambda"),
+        ));
     };
     let captured = &proxy.lambda.as_ref().expect("lambda proxy shape").captured;
     let object = t.vm.wk().object;
@@ -379,19 +453,46 @@ fn write_replace(t: &mut JThread, a: &[u64]) -> JResult<u64> {
             let raw = crate::runtime::fields::load_field(this, off as usize, ty, false);
             Some(crate::native::reflect::box_value(t, ty, raw)?)
         };
-        t.domain.heap.write_ref(t.handle_get(args_h), crate::heap::layout::ARRAY_BASE + i * 8, v);
+        t.domain.heap.write_ref(
+            t.handle_get(args_h),
+            crate::heap::layout::ARRAY_BASE + i * 8,
+            v,
+        );
     }
     let sl = t.load_boot("java/lang/invoke/SerializedLambda")?;
     let capturing = t.mirror(form.capturing)?;
     let im = form.impl_method;
-    let strings = [&*form.iface, &*form.sam_name, &*form.sam_desc, &*im.class.name, &*im.name, &*im.descriptor, &*form.instantiated_desc];
+    let strings = [
+        &*form.iface,
+        &*form.sam_name,
+        &*form.sam_desc,
+        &*im.class.name,
+        &*im.name,
+        &*im.descriptor,
+        &*form.instantiated_desc,
+    ];
     let mut s = Vec::with_capacity(strings.len());
     for x in strings {
         s.push(t.new_string(x)?.slot());
     }
     let args = t.handle_get(args_h).slot();
     let desc = "(Ljava/lang/Class;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;ILjava/lang/String;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;[Ljava/lang/Object;)V";
-    let o = t.construct(sl, desc, &[capturing.slot(), s[0], s[1], s[2], form.impl_kind as u64, s[3], s[4], s[5], s[6], args])?;
+    let o = t.construct(
+        sl,
+        desc,
+        &[
+            capturing.slot(),
+            s[0],
+            s[1],
+            s[2],
+            form.impl_kind as u64,
+            s[3],
+            s[4],
+            s[5],
+            s[6],
+            args,
+        ],
+    )?;
     Ok(o.slot())
 }
 
@@ -413,7 +514,12 @@ fn emit_body(
         targets.push(&receiver_desc);
     }
     targets.extend(impl_params.iter().copied());
-    let mut e = Emitter { t, loader: caller.loader, ops: Vec::new(), entries };
+    let mut e = Emitter {
+        t,
+        loader: caller.loader,
+        ops: Vec::new(),
+        entries,
+    };
     let placeholder_holder = im.class;
     if is_ctor {
         let idx = e.entry(Resolved::Class(im.class));
@@ -424,7 +530,13 @@ fn emit_body(
     for (i, d) in site.captured.iter().enumerate() {
         let (ty, off) = shape[i];
         e.ops.push(Op::Load(0));
-        let idx = e.entry(Resolved::Field(ResolvedField { holder: placeholder_holder, offset: off, ty, is_static: false, volatile: false }));
+        let idx = e.entry(Resolved::Field(ResolvedField {
+            holder: placeholder_holder,
+            offset: off,
+            ty,
+            is_static: false,
+            volatile: false,
+        }));
         e.ops.push(Op::GetField(idx));
         if let Some(to) = targets.get(k) {
             e.adapt(d, to)?;
@@ -434,21 +546,32 @@ fn emit_body(
     let mut local = 1u16;
     for d in &sam_params {
         let ty = bt(d);
-        e.ops.push(if ty.slots() == 2 { Op::Load2(local) } else { Op::Load(local) });
+        e.ops.push(if ty.slots() == 2 {
+            Op::Load2(local)
+        } else {
+            Op::Load(local)
+        });
         local += ty.slots() as u16;
         if let Some(to) = targets.get(k) {
             e.adapt(d, to)?;
         }
         k += 1;
     }
-    let midx = e.entry(Resolved::Method { method: im, sig: site.impl_sig });
+    let midx = e.entry(Resolved::Method {
+        method: im,
+        sig: site.impl_sig,
+    });
     e.ops.push(match site.impl_kind {
         ref_kind::INVOKE_STATIC => Op::InvokeStatic(midx),
         ref_kind::INVOKE_INTERFACE => Op::InvokeInterface(midx),
         ref_kind::INVOKE_SPECIAL | ref_kind::NEW_INVOKE_SPECIAL => Op::InvokeSpecial(midx),
         _ => Op::InvokeVirtual(midx),
     });
-    let produced = if is_ctor { receiver_desc.clone() } else { impl_ret.to_string() };
+    let produced = if is_ctor {
+        receiver_desc.clone()
+    } else {
+        impl_ret.to_string()
+    };
     if sam_ret == "V" {
         match bt(&produced) {
             BasicType::Void => {}
@@ -458,18 +581,35 @@ fn emit_body(
         e.ops.push(Op::Return);
     } else {
         e.adapt(&produced, sam_ret)?;
-        e.ops.push(if bt(sam_ret).slots() == 2 { Op::Return2 } else { Op::Return1 });
+        e.ops.push(if bt(sam_ret).slots() == 2 {
+            Op::Return2
+        } else {
+            Op::Return1
+        });
     }
     let ops = e.ops;
     let max_locals = local;
     let max_stack = (shape.len() * 2 + local as usize * 2 + 8) as u16;
     let bcis = (0..ops.len() as u32).collect();
-    let prep = Prepared::new(ops, bcis, Vec::new(), Vec::new(), Vec::new(), Vec::new(), max_locals, max_stack);
+    let prep = Prepared::new(
+        ops,
+        bcis,
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+        max_locals,
+        max_stack,
+    );
     Ok(prep)
 }
 
 /// Creates a proxy instance from the captured values on the stack (ending at `sp`).
-pub fn instantiate(t: &mut JThread, proxy: &'static Class, sp: usize) -> JResult<(u64, BasicType, usize)> {
+pub fn instantiate(
+    t: &mut JThread,
+    proxy: &'static Class,
+    sp: usize,
+) -> JResult<(u64, BasicType, usize)> {
     let shape = proxy.lambda.as_ref().expect("lambda proxy shape");
     let o = t.alloc_object(proxy)?;
     let mut at = sp - shape.captured_slots;

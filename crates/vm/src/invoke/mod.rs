@@ -55,19 +55,42 @@ pub struct Bootstrap<'a> {
 pub(crate) fn decode_bootstrap<'a>(c: &'a Class, cp_index: u16) -> Option<Bootstrap<'a>> {
     let cf = c.file.as_ref()?;
     let cp = &cf.constant_pool;
-    let classfile::Constant::InvokeDynamic { bootstrap_method_attr_index, name_and_type_index } = cp.get(cp_index)? else {
+    let classfile::Constant::InvokeDynamic {
+        bootstrap_method_attr_index,
+        name_and_type_index,
+    } = cp.get(cp_index)?
+    else {
         return None;
     };
     let (site_name, site_desc) = cp.name_and_type(*name_and_type_index)?;
-    let bsm = cf.bootstrap_methods.get(*bootstrap_method_attr_index as usize)?;
-    let classfile::Constant::MethodHandle { reference_index, .. } = cp.get(bsm.method_ref)? else { return None };
+    let bsm = cf
+        .bootstrap_methods
+        .get(*bootstrap_method_attr_index as usize)?;
+    let classfile::Constant::MethodHandle {
+        reference_index, ..
+    } = cp.get(bsm.method_ref)?
+    else {
+        return None;
+    };
     let r = cp.member_ref(*reference_index)?;
-    Some(Bootstrap { handle: bsm.method_ref, owner: r.class_name, name: r.name, args: &bsm.arguments, site_name, site_desc })
+    Some(Bootstrap {
+        handle: bsm.method_ref,
+        owner: r.class_name,
+        name: r.name,
+        args: &bsm.arguments,
+        site_name,
+        site_desc,
+    })
 }
 
 /// Executes invokedynamic at `site` of method `m`, with its arguments on top of the stack
 /// (ending at `sp`). Returns (result, result type, argument slots consumed).
-pub fn invokedynamic(t: &mut JThread, m: &'static Method, site: &'static IndySite, sp: usize) -> JResult<(u64, BasicType, usize)> {
+pub fn invokedynamic(
+    t: &mut JThread,
+    m: &'static Method,
+    site: &'static IndySite,
+    sp: usize,
+) -> JResult<(u64, BasicType, usize)> {
     let binding = match site.binding.get() {
         Some(b) => b,
         None => {
@@ -86,7 +109,10 @@ pub fn invokedynamic(t: &mut JThread, m: &'static Method, site: &'static IndySit
 
 fn bind(t: &mut JThread, caller: &'static Class, cp_index: u16) -> JResult<IndyBinding> {
     let Some(b) = decode_bootstrap(caller, cp_index) else {
-        return Err(t.throw_new("java/lang/BootstrapMethodError", Some("malformed invokedynamic constant")));
+        return Err(t.throw_new(
+            "java/lang/BootstrapMethodError",
+            Some("malformed invokedynamic constant"),
+        ));
     };
     // An intrinsic runs only for what the JDK's bootstrap would accept; anything else is
     // linked (and rejected) by the JDK's bootstrap method itself.
@@ -100,7 +126,9 @@ fn bind(t: &mut JThread, caller: &'static Class, cp_index: u16) -> JResult<IndyB
         ("java/lang/invoke/StringConcatFactory", "makeConcatWithConstants" | "makeConcat") => {
             concat::Recipe::new(t, caller, &b).map(IndyBinding::Concat)
         }
-        ("java/lang/runtime/ObjectMethods", "bootstrap") => objmethods::RecordMethod::new(t, caller, &b).map(IndyBinding::ObjectMethod),
+        ("java/lang/runtime/ObjectMethods", "bootstrap") => {
+            objmethods::RecordMethod::new(t, caller, &b).map(IndyBinding::ObjectMethod)
+        }
         _ => Ok(IndyBinding::CallSite),
     }
 }
@@ -114,7 +142,12 @@ pub fn ldc_other(t: &mut JThread, c: &'static Class, idx: u16) -> JResult<Option
 /// MethodHandle.invoke*/linkTo* ([`handles`]) and VarHandle access modes ([`varhandle`]),
 /// the signature-polymorphic methods. Returns (result, result type, argument slots consumed
 /// including the receiver).
-pub fn invoke_polymorphic(t: &mut JThread, m: &'static Method, call_desc: &str, sp: usize) -> JResult<(u64, BasicType, usize)> {
+pub fn invoke_polymorphic(
+    t: &mut JThread,
+    m: &'static Method,
+    call_desc: &str,
+    sp: usize,
+) -> JResult<(u64, BasicType, usize)> {
     if &*m.class.name == "java/lang/invoke/VarHandle" {
         varhandle::invoke(t, m, call_desc, sp)
     } else {

@@ -33,28 +33,58 @@ impl RecordMethod {
                 return Err(t.throw_new("java/lang/BootstrapMethodError", Some(&msg)));
             }
         };
-        let cp = &caller.file.as_ref().expect("indy caller has a class file").constant_pool;
-        let record_name = b.args.first().and_then(|&i| cp.class_name(i)).map(str::to_string);
-        let names = b.args.get(1).and_then(|&i| cp.string(i)).map(|u| u.text.to_string()).unwrap_or_default();
+        let cp = &caller
+            .file
+            .as_ref()
+            .expect("indy caller has a class file")
+            .constant_pool;
+        let record_name = b
+            .args
+            .first()
+            .and_then(|&i| cp.class_name(i))
+            .map(str::to_string);
+        let names = b
+            .args
+            .get(1)
+            .and_then(|&i| cp.string(i))
+            .map(|u| u.text.to_string())
+            .unwrap_or_default();
         let Some(record_name) = record_name else {
-            return Err(t.throw_new("java/lang/BootstrapMethodError", Some("ObjectMethods without record class")));
+            return Err(t.throw_new(
+                "java/lang/BootstrapMethodError",
+                Some("ObjectMethods without record class"),
+            ));
         };
         let record = t.load_class(caller.loader, &record_name)?;
         let mut components = Vec::new();
         for n in names.split(';').filter(|n| !n.is_empty()) {
-            let Some(f) = record.fields.iter().find(|f| &*f.name == n && !f.is_static()) else {
+            let Some(f) = record
+                .fields
+                .iter()
+                .find(|f| &*f.name == n && !f.is_static())
+            else {
                 let msg = format!("record component {n} not found");
                 return Err(t.throw_new("java/lang/BootstrapMethodError", Some(&msg)));
             };
             components.push((n.to_string(), f.offset as usize, f.ty));
         }
-        Ok(RecordMethod { kind, record, components })
+        Ok(RecordMethod {
+            kind,
+            record,
+            components,
+        })
     }
 }
 
 fn hash_of(t: &mut JThread, ty: BasicType, v: u64) -> JResult<i32> {
     Ok(match ty {
-        BasicType::Boolean => if v as u32 != 0 { 1231 } else { 1237 },
+        BasicType::Boolean => {
+            if v as u32 != 0 {
+                1231
+            } else {
+                1237
+            }
+        }
         BasicType::Byte | BasicType::Short | BasicType::Char | BasicType::Int => v as i32,
         BasicType::Long => (v ^ (v >> 32)) as i32,
         BasicType::Float => {
@@ -63,7 +93,11 @@ fn hash_of(t: &mut JThread, ty: BasicType, v: u64) -> JResult<i32> {
         }
         BasicType::Double => {
             let d = f64::from_bits(v);
-            let bits = if d.is_nan() { 0x7ff8_0000_0000_0000u64 } else { v };
+            let bits = if d.is_nan() {
+                0x7ff8_0000_0000_0000u64
+            } else {
+                v
+            };
             (bits ^ (bits >> 32)) as i32
         }
         _ => match from_slot(v) {
@@ -128,7 +162,10 @@ fn run_inner(t: &mut JThread, r: &RecordMethod, sp: usize) -> JResult<(u64, Basi
             };
             let (h_o, h_other) = (t.handle(o), t.handle(other));
             for &(_, off, ty) in &r.components {
-                let (a, b) = (load_field(t.handle_get(h_o), off, ty, false), load_field(t.handle_get(h_other), off, ty, false));
+                let (a, b) = (
+                    load_field(t.handle_get(h_o), off, ty, false),
+                    load_field(t.handle_get(h_other), off, ty, false),
+                );
                 if !equal_values(t, ty, a, b)? {
                     return Ok((0, BasicType::Boolean, 2));
                 }

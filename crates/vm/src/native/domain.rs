@@ -8,8 +8,8 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use super::{Registry, jint, jlong, nonnull, obj, ret_bool};
-use crate::domain::{Limits, ZERO_ID};
 use crate::domain::lifecycle::{self, Component, Entry, Spec};
+use crate::domain::{Limits, ZERO_ID};
 use crate::heap::ObjRef;
 use crate::heap::layout::ARRAY_BASE;
 use crate::thread::{JResult, JThread};
@@ -24,10 +24,16 @@ pub fn register(r: &mut Registry) {
         let id = t.domain.id;
         Ok(new_handle(t, id)?.slot())
     });
-    r.add(d, "zero0", "()Ljx/domain/Domain;", |t, _| Ok(new_handle(t, ZERO_ID)?.slot()));
+    r.add(d, "zero0", "()Ljx/domain/Domain;", |t, _| {
+        Ok(new_handle(t, ZERO_ID)?.slot())
+    });
     r.add(d, "isAlive0", "()Z", |t, a| {
         let id = handle_id(t, a[0])?;
-        Ok(ret_bool(t.vm.domains.live(id).is_some_and(|d| !d.safepoint.is_killed())))
+        Ok(ret_bool(
+            t.vm.domains
+                .live(id)
+                .is_some_and(|d| !d.safepoint.is_killed()),
+        ))
     });
     r.add(d, "terminate0", "()V", terminate);
     r.add(d, "await0", "(J)Z", await_end);
@@ -50,7 +56,11 @@ fn new_handle(t: &mut JThread, id: u32) -> JResult<ObjRef> {
     let h = t.handle(name);
     let o = t.alloc_object(c)?;
     let name = t.handle_get(h);
-    let field = |n: &str| c.instance_field(n).map(|f| f.offset as usize).expect("jx.domain.Domain's fields");
+    let field = |n: &str| {
+        c.instance_field(n)
+            .map(|f| f.offset as usize)
+            .expect("jx.domain.Domain's fields")
+    };
     o.write::<i32>(field("id"), id as i32);
     t.domain.heap.write_ref(o, field("name"), Some(name));
     o.write::<u64>(slot_offset(c), id as u64 + 1);
@@ -65,7 +75,10 @@ fn slot_offset(c: &crate::class::Class) -> usize {
 fn handle_id(t: &mut JThread, this: u64) -> JResult<u32> {
     let o = nonnull(t, this)?;
     match o.read::<u64>(slot_offset(o.class())) {
-        0 => Err(t.throw_new("java/lang/IllegalStateException", Some("not a domain handle made by the VM"))),
+        0 => Err(t.throw_new(
+            "java/lang/IllegalStateException",
+            Some("not a domain handle made by the VM"),
+        )),
         v => Ok((v - 1) as u32),
     }
 }
@@ -84,10 +97,20 @@ fn create(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         cpu_nanos: (jlong(a[8]).max(0) as u64).saturating_mul(1_000_000),
         max_threads: jint(a[10]).max(0) as u32,
     };
-    let components = main_class.map(|main_class| Component { main_class, args }).into_iter().collect();
+    let components = main_class
+        .map(|main_class| Component { main_class, args })
+        .into_iter()
+        .collect();
     let parent = (!t.domain.is_system()).then(|| t.domain.budget.clone());
     let trusted = a[11] != 0 && t.domain.trusted;
-    let spec = Spec { name, class_path, components, limits, parent, trusted };
+    let spec = Spec {
+        name,
+        class_path,
+        components,
+        limits,
+        parent,
+        trusted,
+    };
     let vm = t.vm;
     match t.blocking(|| lifecycle::create(vm, spec)) {
         Ok(d) => Ok(new_handle(t, d.id)?.slot()),
@@ -102,7 +125,12 @@ fn strings(t: &mut JThread, arr: u64) -> JResult<Vec<String>> {
     for i in 0..arr.array_len() {
         match obj(arr.read::<u64>(ARRAY_BASE + i * 8)) {
             Some(s) => out.push(t.rust_string(s)),
-            None => return Err(t.throw_new("java/lang/NullPointerException", Some("a null string in a domain spec"))),
+            None => {
+                return Err(t.throw_new(
+                    "java/lang/NullPointerException",
+                    Some("a null string in a domain spec"),
+                ));
+            }
         }
     }
     Ok(out)
@@ -110,9 +138,15 @@ fn strings(t: &mut JThread, arr: u64) -> JResult<Vec<String>> {
 
 fn terminate(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let id = handle_id(t, a[0])?;
-    let Some(d) = t.vm.domains.live(id) else { return Ok(0) };
+    let Some(d) = t.vm.domains.live(id) else {
+        return Ok(0);
+    };
     if d.is_system() {
-        let msg = if d.id == ZERO_ID { "DomainZero cannot be terminated" } else { "the launcher's domain cannot be terminated (use System.exit)" };
+        let msg = if d.id == ZERO_ID {
+            "DomainZero cannot be terminated"
+        } else {
+            "the launcher's domain cannot be terminated (use System.exit)"
+        };
         return Err(t.throw_new(DOMAIN_EXCEPTION, Some(msg)));
     }
     lifecycle::terminate(t.vm, &d, "terminated");
@@ -125,10 +159,15 @@ fn terminate(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 fn await_end(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let id = handle_id(t, a[0])?;
     let timeout = Duration::from_millis(jlong(a[1]).max(0) as u64);
-    let Some(d) = t.vm.domains.live(id) else { return Ok(ret_bool(true)) };
+    let Some(d) = t.vm.domains.live(id) else {
+        return Ok(ret_bool(true));
+    };
     if d.id == t.domain.id {
         // A domain waiting for its own end would wait for itself.
-        return Err(t.throw_new("java/lang/IllegalStateException", Some("a domain cannot await its own termination")));
+        return Err(t.throw_new(
+            "java/lang/IllegalStateException",
+            Some("a domain cannot await its own termination"),
+        ));
     }
     let flag = t.interrupted.clone();
     let end = t.blocking(|| d.await_end(timeout, &|| flag.load(Ordering::SeqCst)));
@@ -150,7 +189,11 @@ fn stats(t: &mut JThread, a: &[u64]) -> JResult<u64> {
             d.alive_java_threads() as i64,
             d.collections() as i64,
         ]),
-        Some(Entry::Ended { cpu_nanos, collections, .. }) => Some([0, 0, *cpu_nanos as i64, 0, *collections as i64]),
+        Some(Entry::Ended {
+            cpu_nanos,
+            collections,
+            ..
+        }) => Some([0, 0, *cpu_nanos as i64, 0, *collections as i64]),
         None => None,
     });
     let Some(values) = values else {

@@ -10,10 +10,17 @@ use crate::thread::{JResult, JThread, Thrown};
 pub fn register(r: &mut Registry) {
     let osc = "java/io/ObjectStreamClass";
     r.add(osc, "initNative", "()V", |_, _| Ok(0));
-    r.add(osc, "hasStaticInitializer", "(Ljava/lang/Class;)Z", has_static_initializer);
+    r.add(
+        osc,
+        "hasStaticInitializer",
+        "(Ljava/lang/Class;)Z",
+        has_static_initializer,
+    );
     let fd = "java/io/FileDescriptor";
     r.add(fd, "getHandle", "(I)J", |_, _| Ok(-1i64 as u64));
-    r.add(fd, "getAppend", "(I)Z", |_, a| Ok(ret_bool(port::is_append(jint(a[0])))));
+    r.add(fd, "getAppend", "(I)Z", |_, a| {
+        Ok(ret_bool(port::is_append(jint(a[0]))))
+    });
     r.add(fd, "close0", "()V", fd_close0);
     r.add(fd, "sync", "()V", |t, a| {
         let fdo = nonnull(t, a[0])?;
@@ -49,7 +56,9 @@ pub fn register(r: &mut Registry) {
     r.add(raf, "read0", "()I", fis_read0);
     r.add(raf, "readBytes", "([BII)I", fis_read_bytes);
     r.add(raf, "write0", "(I)V", |t, a| fos_write(t, &[a[0], a[1], 0]));
-    r.add(raf, "writeBytes", "([BII)V", |t, a| fos_write_bytes(t, &[a[0], a[1], a[2], a[3], 0]));
+    r.add(raf, "writeBytes", "([BII)V", |t, a| {
+        fos_write_bytes(t, &[a[0], a[1], a[2], a[3], 0])
+    });
     r.add(raf, "getFilePointer", "()J", |t, a| {
         let fd = stream_fd(t, a[0])?;
         io_result(t, port::seek(fd, 0, port::Whence::Current)).map(|v| v as u64)
@@ -68,8 +77,18 @@ pub fn register(r: &mut Registry) {
     });
 
     let ufs = "java/io/UnixFileSystem";
-    r.add(ufs, "canonicalize0", "(Ljava/lang/String;)Ljava/lang/String;", ufs_canonicalize);
-    r.add(ufs, "getBooleanAttributes0", "(Ljava/io/File;)I", ufs_boolean_attributes);
+    r.add(
+        ufs,
+        "canonicalize0",
+        "(Ljava/lang/String;)Ljava/lang/String;",
+        ufs_canonicalize,
+    );
+    r.add(
+        ufs,
+        "getBooleanAttributes0",
+        "(Ljava/io/File;)I",
+        ufs_boolean_attributes,
+    );
     r.add(ufs, "checkAccess", "(Ljava/io/File;I)Z", |t, a| {
         let p = file_path(t, a[1])?;
         Ok(ret_bool(port::access(&p, jint(a[2]))))
@@ -84,16 +103,26 @@ pub fn register(r: &mut Registry) {
     });
     r.add(ufs, "setPermission", "(Ljava/io/File;IZZ)Z", |t, a| {
         let p = file_path(t, a[1])?;
-        Ok(ret_bool(port::set_permission(&p, jint(a[2]), a[3] != 0, a[4] != 0)))
+        Ok(ret_bool(port::set_permission(
+            &p,
+            jint(a[2]),
+            a[3] != 0,
+            a[4] != 0,
+        )))
     });
-    r.add(ufs, "createFileExclusively", "(Ljava/lang/String;)Z", |t, a| {
-        let n = nonnull(t, a[1])?;
-        let p = t.rust_string(n);
-        match port::create_exclusive(&p) {
-            Ok(created) => Ok(ret_bool(created)),
-            Err(e) => Err(io_exception(t, &e.message)),
-        }
-    });
+    r.add(
+        ufs,
+        "createFileExclusively",
+        "(Ljava/lang/String;)Z",
+        |t, a| {
+            let n = nonnull(t, a[1])?;
+            let p = t.rust_string(n);
+            match port::create_exclusive(&p) {
+                Ok(created) => Ok(ret_bool(created)),
+                Err(e) => Err(io_exception(t, &e.message)),
+            }
+        },
+    );
     r.add(ufs, "delete0", "(Ljava/io/File;)Z", |t, a| {
         let p = file_path(t, a[1])?;
         Ok(ret_bool(port::delete(&p)))
@@ -123,17 +152,24 @@ pub fn register(r: &mut Registry) {
     r.add(ufs, "getNameMax0", "(Ljava/lang/String;)J", |_, _| Ok(255));
 
     let con = "java/io/Console";
-    r.add(con, "istty", "()Z", |_, _| Ok(ret_bool(port::isatty(0) && port::isatty(1))));
+    r.add(con, "istty", "()Z", |_, _| {
+        Ok(ret_bool(port::isatty(0) && port::isatty(1)))
+    });
     // Newer 17 updates ask instead for one bit per standard stream (TTY_STDIN/STDOUT/STDERR_MASK).
     r.add(con, "ttyStatus", "()I", |_, _| {
-        Ok((0..3).filter(|&fd| port::isatty(fd)).fold(0u64, |bits, fd| bits | 1 << fd))
+        Ok((0..3)
+            .filter(|&fd| port::isatty(fd))
+            .fold(0u64, |bits, fd| bits | 1 << fd))
     });
     r.add(con, "encoding", "()Ljava/lang/String;", |_, _| Ok(0));
     r.add(con, "echo", "(Z)Z", |_, _| Ok(1));
 }
 
 fn field(o: ObjRef, name: &str) -> usize {
-    o.class().instance_field(name).unwrap_or_else(|| panic!("field {name} missing in {}", o.class().name)).offset as usize
+    o.class()
+        .instance_field(name)
+        .unwrap_or_else(|| panic!("field {name} missing in {}", o.class().name))
+        .offset as usize
 }
 
 /// The `fd` int inside a FileDescriptor.
@@ -204,7 +240,9 @@ fn fos_write(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 
 fn set_stream_fd(t: &mut JThread, this: u64, fd: i32) -> JResult<()> {
     let s = nonnull(t, this)?;
-    let fdo = s.read_ref(field(s, "fd")).expect("stream without FileDescriptor");
+    let fdo = s
+        .read_ref(field(s, "fd"))
+        .expect("stream without FileDescriptor");
     fdo.write::<i32>(field(fdo, "fd"), fd);
     Ok(())
 }
@@ -231,7 +269,11 @@ fn open_path(t: &mut JThread, this: u64, path: u64, mode: OpenMode) -> JResult<u
 }
 
 fn fos_open(t: &mut JThread, a: &[u64]) -> JResult<u64> {
-    let mode = if a[2] != 0 { OpenMode::Append } else { OpenMode::Truncate };
+    let mode = if a[2] != 0 {
+        OpenMode::Append
+    } else {
+        OpenMode::Truncate
+    };
     open_path(t, a[0], a[1], mode)
 }
 
@@ -241,7 +283,11 @@ fn fis_open(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 
 fn raf_open(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     // RandomAccessFile modes: O_RDONLY = 1, O_RDWR = 2, O_SYNC = 4, O_DSYNC = 8
-    let mode = if jint(a[2]) & 2 != 0 { OpenMode::ReadWrite } else { OpenMode::Read };
+    let mode = if jint(a[2]) & 2 != 0 {
+        OpenMode::ReadWrite
+    } else {
+        OpenMode::Read
+    };
     open_path(t, a[0], a[1], mode)
 }
 
@@ -303,7 +349,15 @@ fn ufs_boolean_attributes(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let p = file_path(t, a[1])?;
     // BA_EXISTS = 1, BA_REGULAR = 2, BA_DIRECTORY = 4
     let v = match port::stat(&p) {
-        Some(s) => 1 | if s.is_dir { 4 } else if s.is_file { 2 } else { 0 },
+        Some(s) => {
+            1 | if s.is_dir {
+                4
+            } else if s.is_file {
+                2
+            } else {
+                0
+            }
+        }
         None => 0,
     };
     Ok(ret_int(v))
@@ -311,7 +365,9 @@ fn ufs_boolean_attributes(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 
 fn ufs_list(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let p = file_path(t, a[1])?;
-    let Some(names) = port::list_dir(&p) else { return Ok(0) };
+    let Some(names) = port::list_dir(&p) else {
+        return Ok(0);
+    };
     let string = t.vm.wk().string;
     let arr = t.new_array_of(string, names.len() as i32)?;
     for (i, n) in names.iter().enumerate() {

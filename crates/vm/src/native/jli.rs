@@ -219,7 +219,9 @@ pub fn method_type_matches(t: &JThread, o: &Offsets, mt: ObjRef, desc: &str) -> 
         return false;
     }
     match mt.read_ref(o.mt_rtype) {
-        Some(r) => class_matches_descriptor(t.class_of_mirror(r), crate::class::return_descriptor(desc)),
+        Some(r) => {
+            class_matches_descriptor(t.class_of_mirror(r), crate::class::return_descriptor(desc))
+        }
         None => false,
     }
 }
@@ -423,7 +425,8 @@ fn reflective_polymorphic(t: &mut JThread, _: &[u64]) -> JResult<u64> {
 fn set_call_site_target(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let o = offsets(t)?;
     let cs = nonnull(t, a[0])?;
-    cs.atomic_u64(o.callsite_target).store(a[1], std::sync::atomic::Ordering::SeqCst);
+    cs.atomic_u64(o.callsite_target)
+        .store(a[1], std::sync::atomic::Ordering::SeqCst);
     t.domain.heap.post_write(cs, a[1]);
     Ok(0)
 }
@@ -585,7 +588,12 @@ fn mhn_init(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 /// Fills MemberName `mn` for method or constructor `m` of the class behind `mirror` (the
 /// reference kind a direct call to it would use). VM allocations never collect, so `mn` and
 /// `mirror` stay valid.
-pub fn init_method_member(t: &mut JThread, mn: ObjRef, mirror: ObjRef, m: &'static Method) -> JResult<()> {
+pub fn init_method_member(
+    t: &mut JThread,
+    mn: ObjRef,
+    mirror: ObjRef,
+    m: &'static Method,
+) -> JResult<()> {
     let o = offsets(t)?;
     let c = m.class;
     let kind = if m.is_static() {
@@ -739,7 +747,9 @@ fn mhn_resolve(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         );
         return fail(t, "java/lang/IncompatibleClassChangeError", &msg);
     }
-    if !crate::api::may_access(caller, m.class, m.access) || caller.is_some_and(|caller| !accessible(t, caller, m.class, m.access)) {
+    if !crate::api::may_access(caller, m.class, m.access)
+        || caller.is_some_and(|caller| !accessible(t, caller, m.class, m.access))
+    {
         let msg = format!(
             "class {} tried to access method '{}'",
             caller.map_or_else(|| "java.lang.Object".to_string(), |c| c.java_name()),
@@ -850,7 +860,9 @@ pub fn define_hidden_class(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let given = given.unwrap_or_else(|| c.java_name());
     let name = format!("{given}/0x{:016x}", c as *const Class as usize);
     let name = t.intern(&name)?;
-    t.domain.heap.write_ref(mirror, t.vm.wk().class_name as usize, Some(name));
+    t.domain
+        .heap
+        .write_ref(mirror, t.vm.wk().class_name as usize, Some(name));
     if a[7] != 0 {
         t.ensure_initialized(c)?;
         // The initializer ran Java: `mirror` may have moved.

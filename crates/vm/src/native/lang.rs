@@ -24,19 +24,47 @@ pub fn register(r: &mut Registry) {
 
     let s = "java/lang/System";
     r.add(s, "arraycopy", "", system_arraycopy);
-    r.add(s, "currentTimeMillis", "()J", |_, _| Ok(crate::port::current_time_millis() as u64));
-    r.add(s, "nanoTime", "()J", |_, _| Ok(crate::port::nano_time() as u64));
-    r.add(s, "identityHashCode", "(Ljava/lang/Object;)I", system_identity_hash);
-    r.add(s, "mapLibraryName", "(Ljava/lang/String;)Ljava/lang/String;", map_library_name);
-    r.add(s, "setIn0", "(Ljava/io/InputStream;)V", |t, a| set_system_stream(t, "in", a[0]));
-    r.add(s, "setOut0", "(Ljava/io/PrintStream;)V", |t, a| set_system_stream(t, "out", a[0]));
-    r.add(s, "setErr0", "(Ljava/io/PrintStream;)V", |t, a| set_system_stream(t, "err", a[0]));
+    r.add(s, "currentTimeMillis", "()J", |_, _| {
+        Ok(crate::port::current_time_millis() as u64)
+    });
+    r.add(s, "nanoTime", "()J", |_, _| {
+        Ok(crate::port::nano_time() as u64)
+    });
+    r.add(
+        s,
+        "identityHashCode",
+        "(Ljava/lang/Object;)I",
+        system_identity_hash,
+    );
+    r.add(
+        s,
+        "mapLibraryName",
+        "(Ljava/lang/String;)Ljava/lang/String;",
+        map_library_name,
+    );
+    r.add(s, "setIn0", "(Ljava/io/InputStream;)V", |t, a| {
+        set_system_stream(t, "in", a[0])
+    });
+    r.add(s, "setOut0", "(Ljava/io/PrintStream;)V", |t, a| {
+        set_system_stream(t, "out", a[0])
+    });
+    r.add(s, "setErr0", "(Ljava/io/PrintStream;)V", |t, a| {
+        set_system_stream(t, "err", a[0])
+    });
 
     let rt = "java/lang/Runtime";
-    r.add(rt, "availableProcessors", "()I", |_, _| Ok(ret_int(crate::port::available_processors() as i32)));
-    r.add(rt, "freeMemory", "()J", |t, _| Ok((t.domain.heap.committed() - t.domain.heap.used()) as u64));
-    r.add(rt, "totalMemory", "()J", |t, _| Ok(t.domain.heap.committed() as u64));
-    r.add(rt, "maxMemory", "()J", |t, _| Ok(t.domain.heap.capacity() as u64));
+    r.add(rt, "availableProcessors", "()I", |_, _| {
+        Ok(ret_int(crate::port::available_processors() as i32))
+    });
+    r.add(rt, "freeMemory", "()J", |t, _| {
+        Ok((t.domain.heap.committed() - t.domain.heap.used()) as u64)
+    });
+    r.add(rt, "totalMemory", "()J", |t, _| {
+        Ok(t.domain.heap.committed() as u64)
+    });
+    r.add(rt, "maxMemory", "()J", |t, _| {
+        Ok(t.domain.heap.capacity() as u64)
+    });
     r.add(rt, "gc", "()V", |t, _| {
         crate::heap::roots::collect(t, crate::heap::roots::Collection::Full, "System.gc()");
         Ok(0)
@@ -44,17 +72,45 @@ pub fn register(r: &mut Registry) {
     r.add("java/lang/Shutdown", "beforeHalt", "()V", |_, _| Ok(0));
     r.add("java/lang/Shutdown", "halt0", "(I)V", halt);
 
-    r.add("java/lang/String", "intern", "()Ljava/lang/String;", string_intern);
+    r.add(
+        "java/lang/String",
+        "intern",
+        "()Ljava/lang/String;",
+        string_intern,
+    );
     r.add("java/lang/StringUTF16", "isBigEndian", "()Z", |_, _| Ok(0));
-    r.add("java/lang/Float", "floatToRawIntBits", "(F)I", |_, a| Ok(a[0] & 0xFFFF_FFFF));
-    r.add("java/lang/Float", "intBitsToFloat", "(I)F", |_, a| Ok(a[0] & 0xFFFF_FFFF));
-    r.add("java/lang/Double", "doubleToRawLongBits", "(D)J", |_, a| Ok(a[0]));
-    r.add("java/lang/Double", "longBitsToDouble", "(J)D", |_, a| Ok(a[0]));
+    r.add("java/lang/Float", "floatToRawIntBits", "(F)I", |_, a| {
+        Ok(a[0] & 0xFFFF_FFFF)
+    });
+    r.add("java/lang/Float", "intBitsToFloat", "(I)F", |_, a| {
+        Ok(a[0] & 0xFFFF_FFFF)
+    });
+    r.add("java/lang/Double", "doubleToRawLongBits", "(D)J", |_, a| {
+        Ok(a[0])
+    });
+    r.add("java/lang/Double", "longBitsToDouble", "(J)D", |_, a| {
+        Ok(a[0])
+    });
     register_strict_math(r);
 
-    r.add("java/lang/Throwable", "fillInStackTrace", "(I)Ljava/lang/Throwable;", throwable_fill_in);
-    r.add("java/lang/NullPointerException", "getExtendedNPEMessage", "()Ljava/lang/String;", npe_extended_message);
-    r.add("java/lang/StackTraceElement", "initStackTraceElements", "([Ljava/lang/StackTraceElement;Ljava/lang/Throwable;)V", ste_init_all);
+    r.add(
+        "java/lang/Throwable",
+        "fillInStackTrace",
+        "(I)Ljava/lang/Throwable;",
+        throwable_fill_in,
+    );
+    r.add(
+        "java/lang/NullPointerException",
+        "getExtendedNPEMessage",
+        "()Ljava/lang/String;",
+        npe_extended_message,
+    );
+    r.add(
+        "java/lang/StackTraceElement",
+        "initStackTraceElements",
+        "([Ljava/lang/StackTraceElement;Ljava/lang/Throwable;)V",
+        ste_init_all,
+    );
 
     let m = "java/lang/Module";
     r.add(m, "defineModule0", "", module_define);
@@ -64,50 +120,150 @@ pub fn register(r: &mut Registry) {
     r.add(m, "addExportsToAllUnnamed0", "", |_, _| Ok(0));
 
     let cl = "java/lang/ClassLoader";
-    r.add(cl, "findBootstrapClass", "(Ljava/lang/String;)Ljava/lang/Class;", find_bootstrap_class);
-    r.add(cl, "findLoadedClass0", "(Ljava/lang/String;)Ljava/lang/Class;", find_loaded_class);
+    r.add(
+        cl,
+        "findBootstrapClass",
+        "(Ljava/lang/String;)Ljava/lang/Class;",
+        find_bootstrap_class,
+    );
+    r.add(
+        cl,
+        "findLoadedClass0",
+        "(Ljava/lang/String;)Ljava/lang/Class;",
+        find_loaded_class,
+    );
     r.add(cl, "defineClass1", "", define_class1);
     r.add(cl, "defineClass0", "", define_class0);
     r.add(cl, "defineClass2", "", define_class2);
-    r.add(cl, "retrieveDirectives", "()Ljava/lang/AssertionStatusDirectives;", retrieve_directives);
-    r.add("jdk/internal/jimage/NativeImageBuffer", "getNativeMap", "(Ljava/lang/String;)Ljava/nio/ByteBuffer;", native_image_map);
+    r.add(
+        cl,
+        "retrieveDirectives",
+        "()Ljava/lang/AssertionStatusDirectives;",
+        retrieve_directives,
+    );
+    r.add(
+        "jdk/internal/jimage/NativeImageBuffer",
+        "getNativeMap",
+        "(Ljava/lang/String;)Ljava/nio/ByteBuffer;",
+        native_image_map,
+    );
     let bl = "jdk/internal/loader/BootLoader";
-    r.add(bl, "setBootLoaderUnnamedModule0", "(Ljava/lang/Module;)V", |t, a| {
-        *t.domain.boot_unnamed_module.lock() = obj(a[0]);
-        Ok(0)
-    });
-    r.add(bl, "getSystemPackageLocation", "(Ljava/lang/String;)Ljava/lang/String;", system_package_location);
-    r.add(bl, "getSystemPackageNames", "()[Ljava/lang/String;", system_package_names);
+    r.add(
+        bl,
+        "setBootLoaderUnnamedModule0",
+        "(Ljava/lang/Module;)V",
+        |t, a| {
+            *t.domain.boot_unnamed_module.lock() = obj(a[0]);
+            Ok(0)
+        },
+    );
+    r.add(
+        bl,
+        "getSystemPackageLocation",
+        "(Ljava/lang/String;)Ljava/lang/String;",
+        system_package_location,
+    );
+    r.add(
+        bl,
+        "getSystemPackageNames",
+        "()[Ljava/lang/String;",
+        system_package_names,
+    );
     let nl = "jdk/internal/loader/NativeLibraries";
-    r.add(nl, "findBuiltinLib", "(Ljava/lang/String;)Ljava/lang/String;", find_builtin_lib);
+    r.add(
+        nl,
+        "findBuiltinLib",
+        "(Ljava/lang/String;)Ljava/lang/String;",
+        find_builtin_lib,
+    );
     r.add(nl, "load", "", native_libraries_load);
     r.add(nl, "unload", "", |_, _| Ok(0));
 
     let rf = "java/lang/ref/Reference";
-    r.add(rf, "getAndClearReferencePendingList", "()Ljava/lang/ref/Reference;", |t, _| {
-        Ok(super::ret_obj(t.domain.pending_refs.lock().take()))
+    r.add(
+        rf,
+        "getAndClearReferencePendingList",
+        "()Ljava/lang/ref/Reference;",
+        |t, _| Ok(super::ret_obj(t.domain.pending_refs.lock().take())),
+    );
+    r.add(rf, "hasReferencePendingList", "()Z", |t, _| {
+        Ok(ret_bool(t.domain.pending_refs.lock().is_some()))
     });
-    r.add(rf, "hasReferencePendingList", "()Z", |t, _| Ok(ret_bool(t.domain.pending_refs.lock().is_some())));
-    r.add(rf, "waitForReferencePendingList", "()V", wait_for_pending_list);
-    r.add(rf, "refersTo0", "(Ljava/lang/Object;)Z", reference_refers_to);
-    r.add("java/lang/ref/PhantomReference", "refersTo0", "(Ljava/lang/Object;)Z", reference_refers_to);
+    r.add(
+        rf,
+        "waitForReferencePendingList",
+        "()V",
+        wait_for_pending_list,
+    );
+    r.add(
+        rf,
+        "refersTo0",
+        "(Ljava/lang/Object;)Z",
+        reference_refers_to,
+    );
+    r.add(
+        "java/lang/ref/PhantomReference",
+        "refersTo0",
+        "(Ljava/lang/Object;)Z",
+        reference_refers_to,
+    );
     r.add(rf, "clear0", "()V", reference_clear);
 
     let ac = "java/security/AccessController";
-    r.add(ac, "getStackAccessControlContext", "()Ljava/security/AccessControlContext;", |_, _| Ok(0));
-    r.add(ac, "getInheritedAccessControlContext", "()Ljava/security/AccessControlContext;", |_, _| Ok(0));
-    r.add(ac, "ensureMaterializedForStackWalk", "(Ljava/lang/Object;)V", |_, _| Ok(0));
-    r.add(ac, "getProtectionDomain", "(Ljava/lang/Class;)Ljava/security/ProtectionDomain;", |_, _| Ok(0));
+    r.add(
+        ac,
+        "getStackAccessControlContext",
+        "()Ljava/security/AccessControlContext;",
+        |_, _| Ok(0),
+    );
+    r.add(
+        ac,
+        "getInheritedAccessControlContext",
+        "()Ljava/security/AccessControlContext;",
+        |_, _| Ok(0),
+    );
+    r.add(
+        ac,
+        "ensureMaterializedForStackWalk",
+        "(Ljava/lang/Object;)V",
+        |_, _| Ok(0),
+    );
+    r.add(
+        ac,
+        "getProtectionDomain",
+        "(Ljava/lang/Class;)Ljava/security/ProtectionDomain;",
+        |_, _| Ok(0),
+    );
 
-    r.add("java/lang/SecurityManager", "getClassContext", "()[Ljava/lang/Class;", get_class_context);
+    r.add(
+        "java/lang/SecurityManager",
+        "getClassContext",
+        "()[Ljava/lang/Class;",
+        get_class_context,
+    );
 
     let refl = "jdk/internal/reflect/Reflection";
-    r.add(refl, "getCallerClass", "()Ljava/lang/Class;", get_caller_class);
-    r.add(refl, "getClassAccessFlags", "(Ljava/lang/Class;)I", |t, a| {
-        let m = nonnull(t, a[0])?;
-        Ok(ret_int(t.class_of_mirror(m).access as i32))
-    });
-    r.add(refl, "areNestMates", "(Ljava/lang/Class;Ljava/lang/Class;)Z", are_nest_mates);
+    r.add(
+        refl,
+        "getCallerClass",
+        "()Ljava/lang/Class;",
+        get_caller_class,
+    );
+    r.add(
+        refl,
+        "getClassAccessFlags",
+        "(Ljava/lang/Class;)I",
+        |t, a| {
+            let m = nonnull(t, a[0])?;
+            Ok(ret_int(t.class_of_mirror(m).access as i32))
+        },
+    );
+    r.add(
+        refl,
+        "areNestMates",
+        "(Ljava/lang/Class;Ljava/lang/Class;)Z",
+        are_nest_mates,
+    );
 }
 
 // ---- Object ----
@@ -143,7 +299,10 @@ fn object_clone(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 
 fn monitor_error(t: &mut JThread, e: MonitorError) -> Thrown {
     match e {
-        MonitorError::NotOwner => t.throw_new("java/lang/IllegalMonitorStateException", Some("current thread is not owner")),
+        MonitorError::NotOwner => t.throw_new(
+            "java/lang/IllegalMonitorStateException",
+            Some("current thread is not owner"),
+        ),
         MonitorError::Interrupted => t.throw_new("java/lang/InterruptedException", None),
     }
 }
@@ -160,7 +319,10 @@ fn object_wait(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let o = nonnull(t, a[0])?;
     let ms = a[1] as i64;
     if ms < 0 {
-        return Err(t.throw_new("java/lang/IllegalArgumentException", Some("timeout value is negative")));
+        return Err(t.throw_new(
+            "java/lang/IllegalArgumentException",
+            Some("timeout value is negative"),
+        ));
     }
     let timeout = (ms > 0).then(|| std::time::Duration::from_millis(ms as u64));
     let flag = t.interrupted.clone();
@@ -174,7 +336,11 @@ fn object_wait(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         super::thread::clear_interrupt_field(t);
         return Err(monitor_error(t, MonitorError::Interrupted));
     }
-    let status = if timeout.is_some() { super::thread::TIMED_WAITING } else { super::thread::WAITING };
+    let status = if timeout.is_some() {
+        super::thread::TIMED_WAITING
+    } else {
+        super::thread::WAITING
+    };
     super::thread::set_current_status(t, status);
     let handle = super::thread::current_handle(t);
     if let Some(h) = &handle {
@@ -205,8 +371,16 @@ fn system_arraycopy(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let (sp, dp, len) = (jint(a[1]), jint(a[3]), jint(a[4]));
     let (sc, dc) = (src.class(), dst.class());
     if !sc.is_array() || !dc.is_array() {
-        let which = if !sc.is_array() { ("source", sc) } else { ("destination", dc) };
-        let msg = format!("arraycopy: {} type {} is not an array", which.0, which.1.java_name());
+        let which = if !sc.is_array() {
+            ("source", sc)
+        } else {
+            ("destination", dc)
+        };
+        let msg = format!(
+            "arraycopy: {} type {} is not an array",
+            which.0,
+            which.1.java_name()
+        );
         return Err(t.throw_new("java/lang/ArrayStoreException", Some(&msg)));
     }
     let (se, de) = (sc.array_elem(), dc.array_elem());
@@ -220,24 +394,44 @@ fn system_arraycopy(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     }
     let (slen, dlen) = (src.array_len() as i64, dst.array_len() as i64);
     let bad = |what: &str, idx: i64, l: i64| -> String {
-        format!("arraycopy: {what} index {idx} out of bounds for {}[{l}]", array_type_name(sc))
+        format!(
+            "arraycopy: {what} index {idx} out of bounds for {}[{l}]",
+            array_type_name(sc)
+        )
     };
-    if sp < 0 || dp < 0 || len < 0 || sp as i64 + len as i64 > slen || dp as i64 + len as i64 > dlen {
+    if sp < 0 || dp < 0 || len < 0 || sp as i64 + len as i64 > slen || dp as i64 + len as i64 > dlen
+    {
         let msg = if sp < 0 {
             bad("source", sp as i64, slen)
         } else if dp < 0 {
-            format!("arraycopy: destination index {dp} out of bounds for {}[{dlen}]", array_type_name(dc))
+            format!(
+                "arraycopy: destination index {dp} out of bounds for {}[{dlen}]",
+                array_type_name(dc)
+            )
         } else if len < 0 {
             format!("arraycopy: length {len} is negative")
         } else if sp as i64 + len as i64 > slen {
-            format!("arraycopy: last source index {} out of bounds for {}[{slen}]", sp as i64 + len as i64, array_type_name(sc))
+            format!(
+                "arraycopy: last source index {} out of bounds for {}[{slen}]",
+                sp as i64 + len as i64,
+                array_type_name(sc)
+            )
         } else {
-            format!("arraycopy: last destination index {} out of bounds for {}[{dlen}]", dp as i64 + len as i64, array_type_name(dc))
+            format!(
+                "arraycopy: last destination index {} out of bounds for {}[{dlen}]",
+                dp as i64 + len as i64,
+                array_type_name(dc)
+            )
         };
         return Err(t.throw_new("java/lang/ArrayIndexOutOfBoundsException", Some(&msg)));
     }
     let es = se.size();
-    if se == BasicType::Ref && !sc.array_component().zip(dc.array_component()).is_some_and(|(s, d)| s.is_subtype_of(d)) {
+    if se == BasicType::Ref
+        && !sc
+            .array_component()
+            .zip(dc.array_component())
+            .is_some_and(|(s, d)| s.is_subtype_of(d))
+    {
         // Element-wise with store checks.
         let comp = dc.array_component().expect("array");
         for i in 0..len as usize {
@@ -246,17 +440,26 @@ fn system_arraycopy(t: &mut JThread, a: &[u64]) -> JResult<u64> {
                 if !v.class().is_subtype_of(comp) {
                     let msg = format!(
                         "arraycopy: element type mismatch: can not cast one of the elements of {}[] to the type of the destination array, {}",
-                        sc.array_component().map_or(String::new(), |c| c.java_name()),
+                        sc.array_component()
+                            .map_or(String::new(), |c| c.java_name()),
                         comp.java_name()
                     );
                     return Err(t.throw_new("java/lang/ArrayStoreException", Some(&msg)));
                 }
             }
-            t.domain.heap.write_ref(dst, ARRAY_BASE + (dp as usize + i) * 8, v);
+            t.domain
+                .heap
+                .write_ref(dst, ARRAY_BASE + (dp as usize + i) * 8, v);
         }
         return Ok(0);
     }
-    copy_array_bytes(src, ARRAY_BASE + sp as usize * es, dst, ARRAY_BASE + dp as usize * es, len as usize * es);
+    copy_array_bytes(
+        src,
+        ARRAY_BASE + sp as usize * es,
+        dst,
+        ARRAY_BASE + dp as usize * es,
+        len as usize * es,
+    );
     if se == BasicType::Ref && len > 0 {
         t.domain.heap.post_bulk_write(dst);
     }
@@ -278,9 +481,15 @@ fn map_library_name(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 
 fn set_system_stream(t: &mut JThread, name: &str, v: u64) -> JResult<u64> {
     let sys = t.load_boot("java/lang/System")?;
-    let f = sys.fields.iter().find(|f| &*f.name == name && f.is_static()).expect("System stream field");
+    let f = sys
+        .fields
+        .iter()
+        .find(|f| &*f.name == name && f.is_static())
+        .expect("System stream field");
     let mirror = t.mirror(sys)?;
-    t.domain.heap.write_slot(mirror, (t.vm.wk().statics_base + f.offset) as usize, v);
+    t.domain
+        .heap
+        .write_slot(mirror, (t.vm.wk().statics_base + f.offset) as usize, v);
     Ok(0)
 }
 
@@ -296,7 +505,9 @@ fn string_intern(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 fn register_strict_math(r: &mut Registry) {
     macro_rules! d1 {
         ($name:literal, $f:expr) => {
-            r.add("java/lang/StrictMath", $name, "(D)D", |_, a| Ok(($f)(f64::from_bits(a[0])).to_bits()));
+            r.add("java/lang/StrictMath", $name, "(D)D", |_, a| {
+                Ok(($f)(f64::from_bits(a[0])).to_bits())
+            });
         };
     }
     macro_rules! d2 {
@@ -341,21 +552,32 @@ fn throwable_fill_in(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let frames: Vec<(u32, u32)> = {
         let mut it = t.frames.iter().rev().peekable();
         // Skip fillInStackTrace frames, then the exception's constructors.
-        while it.peek().is_some_and(|f| &*f.method.name == "fillInStackTrace") {
+        while it
+            .peek()
+            .is_some_and(|f| &*f.method.name == "fillInStackTrace")
+        {
             it.next();
         }
-        while it.peek().is_some_and(|f| &*f.method.name == "<init>" && ec.is_subtype_of(f.method.class)) {
+        while it
+            .peek()
+            .is_some_and(|f| &*f.method.name == "<init>" && ec.is_subtype_of(f.method.class))
+        {
             it.next();
         }
-        it.filter(|f| !super::jli::is_hidden_frame(f.method)).map(|f| {
-            let bci = if f.pc == u32::MAX {
-                u32::MAX
-            } else {
-                f.method.prepared.get().and_then(|p| p.as_ref().ok()).map_or(0, |p| p.bci(f.pc))
-            };
-            (f.method.id, bci)
-        })
-        .collect()
+        it.filter(|f| !super::jli::is_hidden_frame(f.method))
+            .map(|f| {
+                let bci = if f.pc == u32::MAX {
+                    u32::MAX
+                } else {
+                    f.method
+                        .prepared
+                        .get()
+                        .and_then(|p| p.as_ref().ok())
+                        .map_or(0, |p| p.bci(f.pc))
+                };
+                (f.method.id, bci)
+            })
+            .collect()
     };
     let long_class = t.vm.classes.primitive(BasicType::Long);
     let bt = t.new_array_of(long_class, frames.len() as i32)?;
@@ -369,7 +591,9 @@ fn throwable_fill_in(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         }
     }
     let wk = t.vm.wk();
-    t.domain.heap.write_ref(this, wk.throwable_backtrace as usize, Some(bt));
+    t.domain
+        .heap
+        .write_ref(this, wk.throwable_backtrace as usize, Some(bt));
     this.write::<u32>(wk.throwable_depth as usize, frames.len() as u32);
     Ok(this.slot())
 }
@@ -377,12 +601,16 @@ fn throwable_fill_in(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 /// NullPointerException.getExtendedNPEMessage: analyzes the bytecode at the top frame.
 fn npe_extended_message(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let this = nonnull(t, a[0])?;
-    let Some(bt) = this.read_ref(t.vm.wk().throwable_backtrace as usize) else { return Ok(0) };
+    let Some(bt) = this.read_ref(t.vm.wk().throwable_backtrace as usize) else {
+        return Ok(0);
+    };
     if !bt.class().is_array() || bt.array_len() == 0 {
         return Ok(0);
     }
     let top = bt.array_slice::<i64>()[0];
-    let Some(m) = t.vm.classes.method_by_id((top >> 32) as u32) else { return Ok(0) };
+    let Some(m) = t.vm.classes.method_by_id((top >> 32) as u32) else {
+        return Ok(0);
+    };
     let bci = top as u32;
     if bci == u32::MAX {
         return Ok(0);
@@ -411,7 +639,9 @@ fn ste_init_all(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let elems = nonnull(t, a[0])?;
     let thr = nonnull(t, a[1])?;
     let wk = t.vm.wk();
-    let Some(bt) = thr.read_ref(wk.throwable_backtrace as usize) else { return Ok(0) };
+    let Some(bt) = thr.read_ref(wk.throwable_backtrace as usize) else {
+        return Ok(0);
+    };
     if !bt.class().is_array() {
         return Ok(0);
     }
@@ -419,7 +649,9 @@ fn ste_init_all(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let fields = SteFields::of(t)?;
     let n = elems.array_len().min(entries.len());
     for (i, &e) in entries.iter().enumerate().take(n) {
-        let Some(el) = elems.read_ref(ARRAY_BASE + i * 8) else { continue };
+        let Some(el) = elems.read_ref(ARRAY_BASE + i * 8) else {
+            continue;
+        };
         fields.fill(t, el, e)?;
     }
     Ok(0)
@@ -441,7 +673,12 @@ pub(crate) struct SteFields {
 impl SteFields {
     pub(crate) fn of(t: &mut JThread) -> JResult<SteFields> {
         let class = t.load_boot("java/lang/StackTraceElement")?;
-        let f = |n: &str| class.instance_field(n).map(|f| f.offset as usize).expect("StackTraceElement field");
+        let f = |n: &str| {
+            class
+                .instance_field(n)
+                .map(|f| f.offset as usize)
+                .expect("StackTraceElement field")
+        };
         Ok(SteFields {
             class,
             cls_obj: f("declaringClassObject"),
@@ -465,19 +702,31 @@ impl SteFields {
 
     /// The `name` of loader `id`'s object (None for the boot loader and unnamed loaders).
     fn loader_name(&self, t: &mut JThread, id: LoaderId) -> JResult<Option<ObjRef>> {
-        let Some(l) = t.domain.loader_object(id) else { return Ok(None) };
+        let Some(l) = t.domain.loader_object(id) else {
+            return Ok(None);
+        };
         let cl = t.load_boot("java/lang/ClassLoader")?;
-        Ok(cl.instance_field("name").and_then(|f| l.read_ref(f.offset as usize)))
+        Ok(cl
+            .instance_field("name")
+            .and_then(|f| l.read_ref(f.offset as usize)))
     }
 
     /// Fills StackTraceElement `el` for frame `m` at `bci` (u32::MAX for a native frame).
-    pub(crate) fn fill_frame(&self, t: &mut JThread, el: ObjRef, m: &crate::class::Method, bci: u32) -> JResult<()> {
+    pub(crate) fn fill_frame(
+        &self,
+        t: &mut JThread,
+        el: ObjRef,
+        m: &crate::class::Method,
+        bci: u32,
+    ) -> JResult<()> {
         self.fill(t, el, encode_frame(m.id, bci))
     }
 
     /// Fills StackTraceElement `el` for backtrace entry `e`.
     fn fill(&self, t: &mut JThread, el: ObjRef, e: i64) -> JResult<()> {
-        let Some(m) = t.vm.classes.method_by_id((e >> 32) as u32) else { return Ok(()) };
+        let Some(m) = t.vm.classes.method_by_id((e >> 32) as u32) else {
+            return Ok(());
+        };
         let bci = e as u32;
         let c = m.class;
         let mirror = t.mirror(c)?;
@@ -490,7 +739,11 @@ impl SteFields {
             let s = t.intern(file)?;
             t.domain.heap.write_ref(el, self.file, Some(s));
         }
-        let line = if bci == u32::MAX { -2 } else { m.line_number(bci).map_or(-1, |l| l as i32) };
+        let line = if bci == u32::MAX {
+            -2
+        } else {
+            m.line_number(bci).map_or(-1, |l| l as i32)
+        };
         el.write::<i32>(self.line, line);
         // A class loader's name, as ClassLoader.getName() reports it ("app", "platform", or
         // what a user-defined loader was given).
@@ -514,22 +767,33 @@ impl SteFields {
 
 fn module_define(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let module = nonnull(t, a[0])?;
-    let Some(f) = module.class().instance_field("name") else { return Ok(0) };
-    let Some(name) = module.read_ref(f.offset as usize) else { return Ok(0) };
+    let Some(f) = module.class().instance_field("name") else {
+        return Ok(0);
+    };
+    let Some(name) = module.read_ref(f.offset as usize) else {
+        return Ok(0);
+    };
     let name = t.rust_string(name);
     t.domain.modules.lock().insert(name.clone(), module);
-    let loader_obj = module.class().instance_field("loader").and_then(|f| module.read_ref(f.offset as usize));
+    let loader_obj = module
+        .class()
+        .instance_field("loader")
+        .and_then(|f| module.read_ref(f.offset as usize));
     let loader = builtin_loader_id(t, loader_obj);
     t.vm.classes.set_module_loader(&name, loader);
     // Fix up mirrors created before the module existed.
     let wk = t.vm.wk();
     for id in 0..t.vm.classes.class_count() {
-        let Some(c) = t.vm.classes.class_by_id(id) else { continue };
+        let Some(c) = t.vm.classes.class_by_id(id) else {
+            continue;
+        };
         if c.module.as_deref() != Some(name.as_str()) {
             continue;
         }
         if let Some(m) = t.domain.class_state(c).mirror() {
-            t.domain.heap.write_ref(m, wk.class_module as usize, Some(module));
+            t.domain
+                .heap
+                .write_ref(m, wk.class_module as usize, Some(module));
         }
     }
     Ok(0)
@@ -538,7 +802,9 @@ fn module_define(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 /// The loader id of a module's loader object, binding the JDK's platform and application
 /// loaders to their well-known ids the first time they are seen.
 fn builtin_loader_id(t: &mut JThread, loader: Option<ObjRef>) -> LoaderId {
-    let Some(l) = loader else { return LoaderId::BOOT };
+    let Some(l) = loader else {
+        return LoaderId::BOOT;
+    };
     let id = match &*l.class().name {
         "jdk/internal/loader/ClassLoaders$PlatformClassLoader" => LoaderId::PLATFORM,
         "jdk/internal/loader/ClassLoaders$AppClassLoader" => t.domain.app_loader,
@@ -565,10 +831,20 @@ fn find_loaded_class(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let Some(n) = obj(a[1]) else { return Ok(0) };
     let name = t.rust_string(n).replace('.', "/");
     let private = t.domain.defining_loader(loader);
-    if let Some(c) = t.vm.classes.find_loaded(loader, &name).or_else(|| t.vm.classes.find_loaded(private, &name)) {
+    if let Some(c) =
+        t.vm.classes
+            .find_loaded(loader, &name)
+            .or_else(|| t.vm.classes.find_loaded(private, &name))
+    {
         return Ok(t.mirror(c)?.slot());
     }
-    let in_image = name.rfind('/').is_some_and(|i| t.vm.classes.sources.jimage.module_of_package(&name[..i]).is_some());
+    let in_image = name.rfind('/').is_some_and(|i| {
+        t.vm.classes
+            .sources
+            .jimage
+            .module_of_package(&name[..i])
+            .is_some()
+    });
     if in_image && (loader == LoaderId::PLATFORM || loader.is_app()) {
         if let Ok(c) = t.vm.classes.load(loader, &name) {
             return Ok(t.mirror(c)?.slot());
@@ -581,17 +857,31 @@ fn find_loaded_class(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 fn native_image_map(t: &mut JThread, _: &[u64]) -> JResult<u64> {
     let bytes = t.vm.classes.sources.jimage.bytes();
     let (addr, len) = (bytes.as_ptr() as u64, bytes.len());
-    let Ok(cap) = i32::try_from(len) else { return Ok(0) };
+    let Ok(cap) = i32::try_from(len) else {
+        return Ok(0);
+    };
     let c = t.load_boot("java/nio/DirectByteBuffer")?;
-    Ok(t.construct(c, "(JI)V", &[addr, 0, cap as u32 as u64])?.slot())
+    Ok(t.construct(c, "(JI)V", &[addr, 0, cap as u32 as u64])?
+        .slot())
 }
 
-fn define_from_bytes(t: &mut JThread, loader: Option<ObjRef>, name: Option<ObjRef>, bytes: &[u8]) -> JResult<u64> {
+fn define_from_bytes(
+    t: &mut JThread,
+    loader: Option<ObjRef>,
+    name: Option<ObjRef>,
+    bytes: &[u8],
+) -> JResult<u64> {
     define_in_module(t, loader, name, bytes, None)
 }
 
 /// As `define_from_bytes`, the class in named module `module` (None: its loader's unnamed one).
-fn define_in_module(t: &mut JThread, loader: Option<ObjRef>, name: Option<ObjRef>, bytes: &[u8], module: Option<&str>) -> JResult<u64> {
+fn define_in_module(
+    t: &mut JThread,
+    loader: Option<ObjRef>,
+    name: Option<ObjRef>,
+    bytes: &[u8],
+    module: Option<&str>,
+) -> JResult<u64> {
     let id = t.domain.defining_loader(t.domain.loader_id(loader));
     let name = name.map(|n| t.rust_string(n).replace('.', "/"));
     let c = t.define_with_loader_in(id, name.as_deref(), bytes, module)?;
@@ -610,8 +900,14 @@ fn define_class1(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let bytes = super::bytes_of(t, a[2], jint(a[3]), jint(a[4]))?;
     let source = obj(a[6]).map(|s| t.rust_string(s));
     let name = obj(a[1]).map(|n| t.rust_string(n));
-    let module = match (source.as_deref(), name.as_deref().and_then(|n| n.strip_prefix("com.sun.proxy."))) {
-        (Some(DYNAMIC_PROXY_SOURCE), Some(rest)) => rest.rsplit_once('.').map(|(m, _)| m.to_string()),
+    let module = match (
+        source.as_deref(),
+        name.as_deref()
+            .and_then(|n| n.strip_prefix("com.sun.proxy.")),
+    ) {
+        (Some(DYNAMIC_PROXY_SOURCE), Some(rest)) => {
+            rest.rsplit_once('.').map(|(m, _)| m.to_string())
+        }
         _ => None,
     };
     define_in_module(t, obj(a[0]), obj(a[1]), &bytes, module.as_deref())
@@ -629,12 +925,19 @@ fn define_class2(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     };
     let (base, cap) = (buf.read::<i64>(address), buf.read::<i32>(capacity));
     if base == 0 || off < 0 || len < 0 || off as i64 + len as i64 > cap as i64 {
-        return Err(t.throw_new("java/lang/IllegalArgumentException", Some("bad class bytes buffer")));
+        return Err(t.throw_new(
+            "java/lang/IllegalArgumentException",
+            Some("bad class bytes buffer"),
+        ));
     }
     let mut bytes = vec![0u8; len as usize];
     // A direct buffer's `address` spans `capacity` bytes of native memory it owns; the range
     // was checked against it above.
-    crate::heap::raw::copy(base as usize + off as usize, bytes.as_mut_ptr() as usize, len as usize);
+    crate::heap::raw::copy(
+        base as usize + off as usize,
+        bytes.as_mut_ptr() as usize,
+        len as usize,
+    );
     define_from_bytes(t, obj(a[0]), obj(a[1]), &bytes)
 }
 
@@ -702,7 +1005,11 @@ fn find_builtin_lib(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     // Every JDK native library's functions are built into the VM.
     let n = nonnull(t, a[0])?;
     let name = t.rust_string(n);
-    let lib = name.strip_prefix("lib").and_then(|s| s.strip_suffix(".so")).unwrap_or(&name).to_string();
+    let lib = name
+        .strip_prefix("lib")
+        .and_then(|s| s.strip_suffix(".so"))
+        .unwrap_or(&name)
+        .to_string();
     Ok(t.new_string(&lib)?.slot())
 }
 
@@ -731,7 +1038,9 @@ fn native_libraries_load(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 
 fn referent_offset(t: &mut JThread) -> JResult<usize> {
     let c = t.load_boot("java/lang/ref/Reference")?;
-    Ok(c.instance_field("referent").expect("Reference.referent").offset as usize)
+    Ok(c.instance_field("referent")
+        .expect("Reference.referent")
+        .offset as usize)
 }
 
 fn reference_refers_to(t: &mut JThread, a: &[u64]) -> JResult<u64> {
@@ -781,10 +1090,17 @@ fn get_caller_class(t: &mut JThread, _: &[u64]) -> JResult<u64> {
     // frames: [..., caller, @CallerSensitive method, getCallerClass]
     let skip_reflective = |m: &crate::class::Method| {
         let c = &*m.class.name;
-        (c == "java/lang/reflect/Method" && &*m.name == "invoke") || c.starts_with("jdk/internal/reflect/")
+        (c == "java/lang/reflect/Method" && &*m.name == "invoke")
+            || c.starts_with("jdk/internal/reflect/")
             || c.starts_with("java/lang/invoke/")
     };
-    let caller = t.frames.iter().rev().skip(2).map(|f| f.method).find(|m| !skip_reflective(m));
+    let caller = t
+        .frames
+        .iter()
+        .rev()
+        .skip(2)
+        .map(|f| f.method)
+        .find(|m| !skip_reflective(m));
     match caller {
         Some(m) => Ok(t.mirror(m.class)?.slot()),
         None => Ok(0),
@@ -799,17 +1115,32 @@ fn get_class_context(t: &mut JThread, _: &[u64]) -> JResult<u64> {
         let c = m.class;
         m.is_native()
             || (&*c.name == "java/lang/reflect/Method" && &*m.name == "invoke")
-            || c.supers.iter().any(|s| matches!(&*s.name, "jdk/internal/reflect/MethodAccessorImpl" | "jdk/internal/reflect/ConstructorAccessorImpl"))
+            || c.supers.iter().any(|s| {
+                matches!(
+                    &*s.name,
+                    "jdk/internal/reflect/MethodAccessorImpl"
+                        | "jdk/internal/reflect/ConstructorAccessorImpl"
+                )
+            })
             || super::jli::is_hidden_frame(m)
     };
-    let classes: Vec<&'static Class> = t.frames.iter().rev().map(|f| f.method).filter(|m| !ignored(m)).map(|m| m.class).collect();
+    let classes: Vec<&'static Class> = t
+        .frames
+        .iter()
+        .rev()
+        .map(|f| f.method)
+        .filter(|m| !ignored(m))
+        .map(|m| m.class)
+        .collect();
     Ok(super::reflect::class_array(t, &classes)?.slot())
 }
 
 fn nest_host(t: &JThread, c: &'static Class) -> &'static Class {
     let Some(cf) = &c.file else { return c };
     let Some(idx) = cf.nest_host else { return c };
-    let Some(name) = cf.constant_pool.class_name(idx) else { return c };
+    let Some(name) = cf.constant_pool.class_name(idx) else {
+        return c;
+    };
     t.vm.classes.load(c.loader, name).unwrap_or(c)
 }
 

@@ -18,28 +18,54 @@ const MEMORY: &str = "jx/memory/Memory";
 pub fn register(r: &mut Registry) {
     let ro = VIEW_CLASS;
     r.add(ro, "size", "()J", |t, a| Ok(view(t, a[0])?.len() as u64));
-    r.add(ro, "isValid", "()Z", |t, a| Ok(ret_bool(view(t, a[0])?.is_valid())));
-    r.add(ro, "getByte", "(J)B", |t, a| read::<1>(t, a).map(|b| ret_int(b[0] as i8 as i32)));
-    r.add(ro, "getShort", "(J)S", |t, a| read::<2>(t, a).map(|b| ret_int(i16::from_le_bytes(b) as i32)));
-    r.add(ro, "getInt", "(J)I", |t, a| read::<4>(t, a).map(|b| ret_int(i32::from_le_bytes(b))));
-    r.add(ro, "getLong", "(J)J", |t, a| read::<8>(t, a).map(u64::from_le_bytes));
+    r.add(ro, "isValid", "()Z", |t, a| {
+        Ok(ret_bool(view(t, a[0])?.is_valid()))
+    });
+    r.add(ro, "getByte", "(J)B", |t, a| {
+        read::<1>(t, a).map(|b| ret_int(b[0] as i8 as i32))
+    });
+    r.add(ro, "getShort", "(J)S", |t, a| {
+        read::<2>(t, a).map(|b| ret_int(i16::from_le_bytes(b) as i32))
+    });
+    r.add(ro, "getInt", "(J)I", |t, a| {
+        read::<4>(t, a).map(|b| ret_int(i32::from_le_bytes(b)))
+    });
+    r.add(ro, "getLong", "(J)J", |t, a| {
+        read::<8>(t, a).map(u64::from_le_bytes)
+    });
     r.add(ro, "copyTo", "(J[BII)V", copy_to);
-    r.add(ro, "subRange", "(JJ)Ljx/memory/ReadOnlyMemory;", |t, a| derive(t, a[0], VIEW_CLASS, |v| v.sub_range(jlong(a[1]), jlong(a[3]))));
+    r.add(ro, "subRange", "(JJ)Ljx/memory/ReadOnlyMemory;", |t, a| {
+        derive(t, a[0], VIEW_CLASS, |v| {
+            v.sub_range(jlong(a[1]), jlong(a[3]))
+        })
+    });
     let m = MEMORY;
     r.add(m, "allocate", "(J)Ljx/memory/Memory;", allocate);
     r.add(m, "setByte", "(JB)V", |t, a| write(t, a, &[a[3] as u8]));
-    r.add(m, "setShort", "(JS)V", |t, a| write(t, a, &(a[3] as u16).to_le_bytes()));
-    r.add(m, "setInt", "(JI)V", |t, a| write(t, a, &(a[3] as u32).to_le_bytes()));
-    r.add(m, "setLong", "(JJ)V", |t, a| write(t, a, &a[3].to_le_bytes()));
+    r.add(m, "setShort", "(JS)V", |t, a| {
+        write(t, a, &(a[3] as u16).to_le_bytes())
+    });
+    r.add(m, "setInt", "(JI)V", |t, a| {
+        write(t, a, &(a[3] as u32).to_le_bytes())
+    });
+    r.add(m, "setLong", "(JJ)V", |t, a| {
+        write(t, a, &a[3].to_le_bytes())
+    });
     r.add(m, "copyFrom", "([BIJI)V", |t, a| {
         let bytes = bytes_of(t, a[1], jint(a[2]), jint(a[5]))?;
         let v = view(t, a[0])?;
         v.write(jlong(a[3]), &bytes).map_err(|f| fault(t, f))?;
         Ok(0)
     });
-    r.add(m, "subRange", "(JJ)Ljx/memory/Memory;", |t, a| derive(t, a[0], MEMORY, |v| v.sub_range(jlong(a[1]), jlong(a[3]))));
-    r.add(m, "readOnly", "()Ljx/memory/ReadOnlyMemory;", |t, a| derive(t, a[0], VIEW_CLASS, View::read_only));
-    r.add(m, "revoke", "()Ljx/memory/Memory;", |t, a| derive(t, a[0], MEMORY, View::revoke));
+    r.add(m, "subRange", "(JJ)Ljx/memory/Memory;", |t, a| {
+        derive(t, a[0], MEMORY, |v| v.sub_range(jlong(a[1]), jlong(a[3])))
+    });
+    r.add(m, "readOnly", "()Ljx/memory/ReadOnlyMemory;", |t, a| {
+        derive(t, a[0], VIEW_CLASS, View::read_only)
+    });
+    r.add(m, "revoke", "()Ljx/memory/Memory;", |t, a| {
+        derive(t, a[0], MEMORY, View::revoke)
+    });
 }
 
 /// Off-heap bytes a domain may allocate between two full collections before `allocate` runs one
@@ -49,10 +75,15 @@ const COLLECT_EVERY: u64 = 256 << 20;
 
 fn allocate(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let size = jlong(a[0]);
-    let since = t.domain.memory_allocated.fetch_add(size.max(0) as u64, std::sync::atomic::Ordering::Relaxed);
+    let since = t
+        .domain
+        .memory_allocated
+        .fetch_add(size.max(0) as u64, std::sync::atomic::Ordering::Relaxed);
     if since + size.max(0) as u64 > COLLECT_EVERY {
         // No reference is held here (a static native with a long argument): a safe place.
-        t.domain.memory_allocated.store(0, std::sync::atomic::Ordering::Relaxed);
+        t.domain
+            .memory_allocated
+            .store(0, std::sync::atomic::Ordering::Relaxed);
         crate::heap::roots::collect(t, crate::heap::roots::Collection::Full, "Memory objects");
     }
     if size > 0 && !t.domain.budget.reserve_off_heap(size as u64) {
@@ -86,7 +117,10 @@ fn view(t: &mut JThread, v: u64) -> JResult<&'static View> {
     let o = nonnull(t, v)?;
     let p = slot_offset(o).map_or(0, |off| o.read::<u64>(off)) as *const View;
     if p.is_null() {
-        return Err(t.throw_new("java/lang/IllegalStateException", Some("not a memory object made by the VM")));
+        return Err(t.throw_new(
+            "java/lang/IllegalStateException",
+            Some("not a memory object made by the VM"),
+        ));
     }
     // SAFETY: only `new_memory_object` stores into the slot: a pointer from `Arc::into_raw`
     // whose Arc the domain's memory-object table owns until the collector finds this object
@@ -112,15 +146,24 @@ fn copy_to(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let (off, len) = (jint(a[4]), jint(a[5]));
     let data = dst.array_slice::<u8>();
     if off < 0 || len < 0 || off as usize + len as usize > data.len() {
-        let msg = format!("Range [{off}, {off} + {len}) out of bounds for length {}", data.len());
+        let msg = format!(
+            "Range [{off}, {off} + {len}) out of bounds for length {}",
+            data.len()
+        );
         return Err(t.throw_new("java/lang/ArrayIndexOutOfBoundsException", Some(&msg)));
     }
-    v.copy_out(jlong(a[1]), &mut data[off as usize..(off + len) as usize]).map_err(|f| fault(t, f))?;
+    v.copy_out(jlong(a[1]), &mut data[off as usize..(off + len) as usize])
+        .map_err(|f| fault(t, f))?;
     Ok(0)
 }
 
 /// A new memory object of class `class` for the view `make` derives from `this`'s.
-fn derive(t: &mut JThread, this: u64, class: &str, make: impl FnOnce(&View) -> Result<View, Fault>) -> JResult<u64> {
+fn derive(
+    t: &mut JThread,
+    this: u64,
+    class: &str,
+    make: impl FnOnce(&View) -> Result<View, Fault>,
+) -> JResult<u64> {
     let v = view(t, this)?;
     let derived = make(v).map_err(|f| fault(t, f))?;
     new_memory_object(t, class, derived)
@@ -141,15 +184,34 @@ pub fn new_memory_object(t: &mut JThread, class: &str, v: View) -> JResult<u64> 
 /// The Java exception for a fault.
 fn fault(t: &mut JThread, f: Fault) -> crate::thread::Thrown {
     match f {
-        Fault::Revoked => t.throw_new("jx/memory/RevokedMemoryException", Some("the memory was revoked")),
-        Fault::OutOfBounds { offset, length, size } if offset == 0 && size == 0 && length < 0 => {
-            t.throw_new("java/lang/IllegalArgumentException", Some(&format!("negative size: {length}")))
-        }
-        Fault::OutOfBounds { offset, length, size } => {
-            let msg = format!("Range [{offset}, {offset} + {length}) out of bounds for length {size}");
+        Fault::Revoked => t.throw_new(
+            "jx/memory/RevokedMemoryException",
+            Some("the memory was revoked"),
+        ),
+        Fault::OutOfBounds {
+            offset,
+            length,
+            size,
+        } if offset == 0 && size == 0 && length < 0 => t.throw_new(
+            "java/lang/IllegalArgumentException",
+            Some(&format!("negative size: {length}")),
+        ),
+        Fault::OutOfBounds {
+            offset,
+            length,
+            size,
+        } => {
+            let msg =
+                format!("Range [{offset}, {offset} + {length}) out of bounds for length {size}");
             t.throw_new("java/lang/IndexOutOfBoundsException", Some(&msg))
         }
-        Fault::ReadOnly => t.throw_new("java/lang/UnsupportedOperationException", Some("read-only memory")),
-        Fault::NoMemory => t.throw_new("java/lang/OutOfMemoryError", Some("cannot map memory for a memory object")),
+        Fault::ReadOnly => t.throw_new(
+            "java/lang/UnsupportedOperationException",
+            Some("read-only memory"),
+        ),
+        Fault::NoMemory => t.throw_new(
+            "java/lang/OutOfMemoryError",
+            Some("cannot map memory for a memory object"),
+        ),
     }
 }

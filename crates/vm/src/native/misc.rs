@@ -3,10 +3,10 @@
 
 use std::sync::atomic::Ordering;
 
+use super::confine::Kind;
 use super::{Registry, jint, jlong, nonnull, obj, ret_bool, ret_int};
 use crate::class::BasicType;
 use crate::heap::layout::ARRAY_BASE;
-use super::confine::Kind;
 use crate::heap::raw;
 use crate::thread::{JResult, JThread, Thrown};
 use crate::vm::Vm;
@@ -15,36 +15,80 @@ pub fn register(r: &mut Registry) {
     register_unsafe(r);
     let vm = "jdk/internal/misc/VM";
     r.add(vm, "initialize", "()V", |_, _| Ok(0));
-    r.add(vm, "latestUserDefinedLoader0", "()Ljava/lang/ClassLoader;", latest_user_defined_loader);
+    r.add(
+        vm,
+        "latestUserDefinedLoader0",
+        "()Ljava/lang/ClassLoader;",
+        latest_user_defined_loader,
+    );
     r.add(vm, "getuid", "()J", |_, _| Ok(crate::port::ids().0));
     r.add(vm, "geteuid", "()J", |_, _| Ok(crate::port::ids().1));
     r.add(vm, "getgid", "()J", |_, _| Ok(crate::port::ids().2));
     r.add(vm, "getegid", "()J", |_, _| Ok(crate::port::ids().3));
     r.add(vm, "getNanoTimeAdjustment", "(J)J", nano_time_adjustment);
-    r.add(vm, "getRuntimeArguments", "()[Ljava/lang/String;", runtime_arguments);
+    r.add(
+        vm,
+        "getRuntimeArguments",
+        "()[Ljava/lang/String;",
+        runtime_arguments,
+    );
     let cds = "jdk/internal/misc/CDS";
     r.add(cds, "isDumpingClassList0", "()Z", |_, _| Ok(0));
     r.add(cds, "isDumpingArchive0", "()Z", |_, _| Ok(0));
     r.add(cds, "isSharingEnabled0", "()Z", |_, _| Ok(0));
-    r.add(cds, "logLambdaFormInvoker", "(Ljava/lang/String;)V", |_, _| Ok(0));
-    r.add(cds, "initializeFromArchive", "(Ljava/lang/Class;)V", |_, _| Ok(0));
-    r.add(cds, "defineArchivedModules", "(Ljava/lang/ClassLoader;Ljava/lang/ClassLoader;)V", |_, _| Ok(0));
+    r.add(
+        cds,
+        "logLambdaFormInvoker",
+        "(Ljava/lang/String;)V",
+        |_, _| Ok(0),
+    );
+    r.add(
+        cds,
+        "initializeFromArchive",
+        "(Ljava/lang/Class;)V",
+        |_, _| Ok(0),
+    );
+    r.add(
+        cds,
+        "defineArchivedModules",
+        "(Ljava/lang/ClassLoader;Ljava/lang/ClassLoader;)V",
+        |_, _| Ok(0),
+    );
     r.add(cds, "getRandomSeedForDumping", "()J", |_, _| Ok(0));
     let sig = "jdk/internal/misc/Signal";
     r.add(sig, "findSignal0", "(Ljava/lang/String;)I", find_signal);
-    r.add(sig, "handle0", "(IJ)J", |_, a| Ok(crate::thread::signal::handle0(jint(a[0]), jlong(a[1])) as u64));
+    r.add(sig, "handle0", "(IJ)J", |_, a| {
+        Ok(crate::thread::signal::handle0(jint(a[0]), jlong(a[1])) as u64)
+    });
     r.add(sig, "raise0", "(I)V", |_, a| {
         crate::port::raise(jint(a[0]));
         Ok(0)
     });
-    r.add("jdk/internal/misc/ScopedMemoryAccess", "closeScope0", "", |_, _| Ok(1));
+    r.add(
+        "jdk/internal/misc/ScopedMemoryAccess",
+        "closeScope0",
+        "",
+        |_, _| Ok(1),
+    );
     let raw_props = "jdk/internal/util/SystemProps$Raw";
-    r.add(raw_props, "vmProperties", "()[Ljava/lang/String;", vm_properties);
-    r.add(raw_props, "platformProperties", "()[Ljava/lang/String;", platform_properties);
+    r.add(
+        raw_props,
+        "vmProperties",
+        "()[Ljava/lang/String;",
+        vm_properties,
+    );
+    r.add(
+        raw_props,
+        "platformProperties",
+        "()[Ljava/lang/String;",
+        platform_properties,
+    );
     let perf = "jdk/internal/perf/Perf";
     r.add(perf, "createLong", "", perf_create_long);
     r.add(perf, "createByteArray", "", perf_create_bytes);
-    r.add(perf, "highResCounter", "()J", |_, _| Ok(crate::port::nano_time() as u64));
+    r.add(perf, "highResCounter", "()J", |_, _| {
+        Ok(crate::port::nano_time() as u64)
+    });
     r.add(perf, "highResFrequency", "()J", |_, _| Ok(1_000_000_000));
     r.add("java/lang/ProcessEnvironment", "environ", "()[[B", environ);
 }
@@ -55,10 +99,18 @@ fn register_unsafe(r: &mut Registry) {
     let u = "jdk/internal/misc/Unsafe";
     macro_rules! getter {
         ($name:literal, $vname:literal, $t:ty, $conv:expr) => {
-            getter!($name, $vname, $t, $conv, Kind::Prim(std::mem::size_of::<$t>()));
+            getter!(
+                $name,
+                $vname,
+                $t,
+                $conv,
+                Kind::Prim(std::mem::size_of::<$t>())
+            );
         };
         ($name:literal, $vname:literal, $t:ty, $conv:expr, $kind:expr) => {
-            r.add(u, $name, "", |t, a| Ok(($conv)(raw::read::<$t>(at(t, a[1], a[2], $kind)?))));
+            r.add(u, $name, "", |t, a| {
+                Ok(($conv)(raw::read::<$t>(at(t, a[1], a[2], $kind)?)))
+            });
             r.add(u, $vname, "", |t, a| {
                 std::sync::atomic::fence(Ordering::SeqCst);
                 let v = ($conv)(raw::read::<$t>(at(t, a[1], a[2], $kind)?));
@@ -70,12 +122,18 @@ fn register_unsafe(r: &mut Registry) {
     macro_rules! putter {
         ($name:literal, $vname:literal, $t:ty) => {
             r.add(u, $name, "", |t, a| {
-                raw::write::<$t>(at(t, a[1], a[2], Kind::Prim(std::mem::size_of::<$t>()))?, a[4] as $t);
+                raw::write::<$t>(
+                    at(t, a[1], a[2], Kind::Prim(std::mem::size_of::<$t>()))?,
+                    a[4] as $t,
+                );
                 Ok(0)
             });
             r.add(u, $vname, "", |t, a| {
                 std::sync::atomic::fence(Ordering::SeqCst);
-                raw::write::<$t>(at(t, a[1], a[2], Kind::Prim(std::mem::size_of::<$t>()))?, a[4] as $t);
+                raw::write::<$t>(
+                    at(t, a[1], a[2], Kind::Prim(std::mem::size_of::<$t>()))?,
+                    a[4] as $t,
+                );
                 std::sync::atomic::fence(Ordering::SeqCst);
                 Ok(0)
             });
@@ -83,10 +141,23 @@ fn register_unsafe(r: &mut Registry) {
     }
     getter!("getInt", "getIntVolatile", u32, |v: u32| v as u64);
     getter!("getLong", "getLongVolatile", u64, |v: u64| v);
-    getter!("getReference", "getReferenceVolatile", u64, |v: u64| v, Kind::Ref);
-    getter!("getBoolean", "getBooleanVolatile", u8, |v: u8| (v != 0) as u64);
-    getter!("getByte", "getByteVolatile", i8, |v: i8| v as i32 as u32 as u64);
-    getter!("getShort", "getShortVolatile", i16, |v: i16| v as i32 as u32 as u64);
+    getter!(
+        "getReference",
+        "getReferenceVolatile",
+        u64,
+        |v: u64| v,
+        Kind::Ref
+    );
+    getter!("getBoolean", "getBooleanVolatile", u8, |v: u8| (v != 0)
+        as u64);
+    getter!("getByte", "getByteVolatile", i8, |v: i8| v as i32 as u32
+        as u64);
+    getter!(
+        "getShort",
+        "getShortVolatile",
+        i16,
+        |v: i16| v as i32 as u32 as u64
+    );
     getter!("getChar", "getCharVolatile", u16, |v: u16| v as u64);
     getter!("getFloat", "getFloatVolatile", u32, |v: u32| v as u64);
     getter!("getDouble", "getDoubleVolatile", u64, |v: u64| v);
@@ -112,30 +183,44 @@ fn register_unsafe(r: &mut Registry) {
         Ok(0)
     });
     r.add(u, "putBooleanVolatile", "", |t, a| {
-        raw::atomic_u8(at(t, a[1], a[2], Kind::Prim(1))?).store((a[4] != 0) as u8, Ordering::SeqCst);
+        raw::atomic_u8(at(t, a[1], a[2], Kind::Prim(1))?)
+            .store((a[4] != 0) as u8, Ordering::SeqCst);
         Ok(0)
     });
     r.add(u, "compareAndSetInt", "", |t, a| {
         let at = raw::atomic_u32(at(t, a[1], a[2], Kind::Prim(4))?);
-        Ok(ret_bool(at.compare_exchange(a[4] as u32, a[5] as u32, Ordering::SeqCst, Ordering::SeqCst).is_ok()))
+        Ok(ret_bool(
+            at.compare_exchange(a[4] as u32, a[5] as u32, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok(),
+        ))
     });
     r.add(u, "compareAndExchangeInt", "", |t, a| {
         let at = raw::atomic_u32(at(t, a[1], a[2], Kind::Prim(4))?);
-        Ok(match at.compare_exchange(a[4] as u32, a[5] as u32, Ordering::SeqCst, Ordering::SeqCst) {
-            Ok(v) | Err(v) => v as u64,
-        })
+        Ok(
+            match at.compare_exchange(a[4] as u32, a[5] as u32, Ordering::SeqCst, Ordering::SeqCst)
+            {
+                Ok(v) | Err(v) => v as u64,
+            },
+        )
     });
     r.add(u, "compareAndSetLong", "", |t, a| {
         let at = raw::atomic_u64(at(t, a[1], a[2], Kind::Prim(8))?);
-        Ok(ret_bool(at.compare_exchange(a[4], a[6], Ordering::SeqCst, Ordering::SeqCst).is_ok()))
+        Ok(ret_bool(
+            at.compare_exchange(a[4], a[6], Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok(),
+        ))
     });
     r.add(u, "compareAndExchangeLong", "", |t, a| {
         let at = raw::atomic_u64(at(t, a[1], a[2], Kind::Prim(8))?);
-        Ok(match at.compare_exchange(a[4], a[6], Ordering::SeqCst, Ordering::SeqCst) {
-            Ok(v) | Err(v) => v,
-        })
+        Ok(
+            match at.compare_exchange(a[4], a[6], Ordering::SeqCst, Ordering::SeqCst) {
+                Ok(v) | Err(v) => v,
+            },
+        )
     });
-    r.add(u, "compareAndSetReference", "", |t, a| Ok(ret_bool(cas_reference(t, a)?.is_ok())));
+    r.add(u, "compareAndSetReference", "", |t, a| {
+        Ok(ret_bool(cas_reference(t, a)?.is_ok()))
+    });
     r.add(u, "compareAndExchangeReference", "", |t, a| {
         Ok(match cas_reference(t, a)? {
             Ok(v) | Err(v) => v,
@@ -153,55 +238,109 @@ fn register_unsafe(r: &mut Registry) {
         std::sync::atomic::fence(Ordering::SeqCst);
         Ok(0)
     });
-    r.add(u, "arrayBaseOffset0", "(Ljava/lang/Class;)I", |_, _| Ok(ARRAY_BASE as u64));
+    r.add(u, "arrayBaseOffset0", "(Ljava/lang/Class;)I", |_, _| {
+        Ok(ARRAY_BASE as u64)
+    });
     r.add(u, "arrayIndexScale0", "(Ljava/lang/Class;)I", |t, a| {
         let c = super::reflect::mirror_class(t, a[1])?;
         Ok(ret_int(c.array_elem().size() as i32))
     });
     r.add(u, "addressSize0", "()I", |_, _| Ok(8));
     r.add(u, "pageSize", "()I", |_, _| Ok(4096));
-    r.add(u, "objectFieldOffset0", "(Ljava/lang/reflect/Field;)J", object_field_offset0);
-    r.add(u, "objectFieldOffset1", "(Ljava/lang/Class;Ljava/lang/String;)J", object_field_offset1);
-    r.add(u, "staticFieldOffset0", "(Ljava/lang/reflect/Field;)J", static_field_offset0);
-    r.add(u, "staticFieldBase0", "(Ljava/lang/reflect/Field;)Ljava/lang/Object;", static_field_base0);
+    r.add(
+        u,
+        "objectFieldOffset0",
+        "(Ljava/lang/reflect/Field;)J",
+        object_field_offset0,
+    );
+    r.add(
+        u,
+        "objectFieldOffset1",
+        "(Ljava/lang/Class;Ljava/lang/String;)J",
+        object_field_offset1,
+    );
+    r.add(
+        u,
+        "staticFieldOffset0",
+        "(Ljava/lang/reflect/Field;)J",
+        static_field_offset0,
+    );
+    r.add(
+        u,
+        "staticFieldBase0",
+        "(Ljava/lang/reflect/Field;)Ljava/lang/Object;",
+        static_field_base0,
+    );
     r.add(u, "shouldBeInitialized0", "(Ljava/lang/Class;)Z", |t, a| {
         let c = super::reflect::mirror_class(t, a[1])?;
-        Ok(ret_bool(!t.domain.class_state(c).initialized.load(Ordering::Acquire)))
+        Ok(ret_bool(
+            !t.domain.class_state(c).initialized.load(Ordering::Acquire),
+        ))
     });
-    r.add(u, "ensureClassInitialized0", "(Ljava/lang/Class;)V", |t, a| {
-        let c = super::reflect::mirror_class(t, a[1])?;
-        t.ensure_initialized(c)?;
-        Ok(0)
-    });
-    r.add(u, "allocateInstance", "(Ljava/lang/Class;)Ljava/lang/Object;", |t, a| {
-        let c = super::reflect::mirror_class(t, a[1])?;
-        if c.is_abstract() || c.is_array() || c.is_primitive() {
-            return Err(t.throw_new("java/lang/InstantiationException", Some(&c.java_name())));
-        }
-        guard_class(t, c)?;
-        if super::confine::confined(t) {
-            super::confine::check_instance(t, c)?;
-        }
-        t.ensure_initialized(c)?;
-        Ok(t.alloc_object(c)?.slot())
-    });
+    r.add(
+        u,
+        "ensureClassInitialized0",
+        "(Ljava/lang/Class;)V",
+        |t, a| {
+            let c = super::reflect::mirror_class(t, a[1])?;
+            t.ensure_initialized(c)?;
+            Ok(0)
+        },
+    );
+    r.add(
+        u,
+        "allocateInstance",
+        "(Ljava/lang/Class;)Ljava/lang/Object;",
+        |t, a| {
+            let c = super::reflect::mirror_class(t, a[1])?;
+            if c.is_abstract() || c.is_array() || c.is_primitive() {
+                return Err(t.throw_new("java/lang/InstantiationException", Some(&c.java_name())));
+            }
+            guard_class(t, c)?;
+            if super::confine::confined(t) {
+                super::confine::check_instance(t, c)?;
+            }
+            t.ensure_initialized(c)?;
+            Ok(t.alloc_object(c)?.slot())
+        },
+    );
     r.add(u, "throwException", "(Ljava/lang/Throwable;)V", |t, a| {
         let e = nonnull(t, a[1])?;
         t.exception = Some(e);
         Err(Thrown)
     });
-    r.add(u, "allocateMemory0", "(J)J", |t, a| allocate_memory(t, jlong(a[1]) as u64));
+    r.add(u, "allocateMemory0", "(J)J", |t, a| {
+        allocate_memory(t, jlong(a[1]) as u64)
+    });
     r.add(u, "reallocateMemory0", "(JJ)J", reallocate_memory);
     r.add(u, "freeMemory0", "(J)V", free_memory);
     r.add(u, "setMemory0", "(Ljava/lang/Object;JJB)V", |t, a| {
-        raw::fill(at(t, a[1], a[2], Kind::Prim(a[4] as usize))?, a[4] as usize, a[6] as u8);
+        raw::fill(
+            at(t, a[1], a[2], Kind::Prim(a[4] as usize))?,
+            a[4] as usize,
+            a[6] as u8,
+        );
         Ok(0)
     });
-    r.add(u, "copyMemory0", "(Ljava/lang/Object;JLjava/lang/Object;JJ)V", |t, a| {
-        raw::copy(at(t, a[1], a[2], Kind::Prim(a[7] as usize))?, at(t, a[4], a[5], Kind::Prim(a[7] as usize))?, a[7] as usize);
-        Ok(0)
-    });
-    r.add(u, "copySwapMemory0", "(Ljava/lang/Object;JLjava/lang/Object;JJJ)V", copy_swap_memory);
+    r.add(
+        u,
+        "copyMemory0",
+        "(Ljava/lang/Object;JLjava/lang/Object;JJ)V",
+        |t, a| {
+            raw::copy(
+                at(t, a[1], a[2], Kind::Prim(a[7] as usize))?,
+                at(t, a[4], a[5], Kind::Prim(a[7] as usize))?,
+                a[7] as usize,
+            );
+            Ok(0)
+        },
+    );
+    r.add(
+        u,
+        "copySwapMemory0",
+        "(Ljava/lang/Object;JLjava/lang/Object;JJJ)V",
+        copy_swap_memory,
+    );
     r.add(u, "park", "(ZJ)V", park);
     r.add(u, "unpark", "(Ljava/lang/Object;)V", unpark);
     r.add(u, "getLoadAverage0", "([DI)I", |_, _| Ok(ret_int(-1)));
@@ -275,7 +414,10 @@ fn reallocate_memory(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     Ok(moved as u64)
 }
 
-fn field_from_reflect(t: &mut JThread, f: u64) -> JResult<(&'static crate::class::Class, &'static crate::class::Field)> {
+fn field_from_reflect(
+    t: &mut JThread,
+    f: u64,
+) -> JResult<(&'static crate::class::Class, &'static crate::class::Field)> {
     let fo = nonnull(t, f)?;
     let fc = fo.class();
     let clazz = fc.instance_field("clazz").expect("Field.clazz").offset as usize;
@@ -283,7 +425,11 @@ fn field_from_reflect(t: &mut JThread, f: u64) -> JResult<(&'static crate::class
     let mirror = fo.read_ref(clazz).expect("Field without class");
     let c = t.class_of_mirror(mirror);
     let idx = fo.read::<i32>(slot) as u16;
-    let field = c.fields.iter().find(|f| f.index == idx).expect("Field slot");
+    let field = c
+        .fields
+        .iter()
+        .find(|f| f.index == idx)
+        .expect("Field slot");
     Ok((c, field))
 }
 
@@ -331,7 +477,9 @@ fn copy_swap_memory(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 
 /// Unsafe.park(boolean isAbsolute, long time)
 fn park(t: &mut JThread, a: &[u64]) -> JResult<u64> {
-    let Some(h) = super::thread::current_handle(t) else { return Ok(0) };
+    let Some(h) = super::thread::current_handle(t) else {
+        return Ok(0);
+    };
     let absolute = a[1] != 0;
     let time = a[2] as i64;
     let deadline = if absolute {
@@ -347,7 +495,14 @@ fn park(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     } else {
         None
     };
-    super::thread::set_current_status(t, if deadline.is_some() { super::thread::TIMED_WAITING } else { super::thread::WAITING });
+    super::thread::set_current_status(
+        t,
+        if deadline.is_some() {
+            super::thread::TIMED_WAITING
+        } else {
+            super::thread::WAITING
+        },
+    );
     t.blocking(|| {
         let mut p = h.permit.lock();
         loop {
@@ -392,7 +547,11 @@ fn unsafe_define_class(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let bytes = super::bytes_of(t, a[2], jint(a[3]), jint(a[4]))?;
     let loader = t.domain.defining_loader(t.domain.loader_id(obj(a[5])));
     let name = obj(a[1]).map(|n| t.rust_string(n).replace('.', "/"));
-    match t.vm.classes.define(loader, name.as_deref(), &bytes, None, false) {
+    match t
+        .vm
+        .classes
+        .define(loader, name.as_deref(), &bytes, None, false)
+    {
         Ok(c) => Ok(t.mirror(c)?.slot()),
         Err(e) => Err(t.throw_resolve(e.into())),
     }
@@ -435,22 +594,33 @@ fn find_signal(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 
 /// The JDK's version string ("17.0.21.1"), from its `release` file.
 pub fn java_version(vm: &Vm) -> &str {
-    vm.java_version.get_or_init(|| release_value(vm, "JAVA_VERSION").unwrap_or_else(|| "17".into()))
+    vm.java_version
+        .get_or_init(|| release_value(vm, "JAVA_VERSION").unwrap_or_else(|| "17".into()))
 }
 
 fn release_value(vm: &Vm, key: &str) -> Option<String> {
     let text = std::fs::read_to_string(vm.opts.java_home.join("release")).ok()?;
-    text.lines().find_map(|l| l.strip_prefix(&format!("{key}=")).map(|v| v.trim_matches('"').to_string()))
+    text.lines().find_map(|l| {
+        l.strip_prefix(&format!("{key}="))
+            .map(|v| v.trim_matches('"').to_string())
+    })
 }
 
 fn vm_properties(t: &mut JThread, _: &[u64]) -> JResult<u64> {
     let vm = t.vm;
     let home = vm.opts.java_home.display().to_string();
-    let version = release_value(vm, "JAVA_RUNTIME_VERSION").unwrap_or_else(|| java_version(vm).to_string());
+    let version =
+        release_value(vm, "JAVA_RUNTIME_VERSION").unwrap_or_else(|| java_version(vm).to_string());
     let mut props: Vec<(String, String)> = vec![
         ("java.home".into(), home.clone()),
-        ("java.vm.specification.name".into(), "Java Virtual Machine Specification".into()),
-        ("java.vm.specification.vendor".into(), "Oracle Corporation".into()),
+        (
+            "java.vm.specification.name".into(),
+            "Java Virtual Machine Specification".into(),
+        ),
+        (
+            "java.vm.specification.vendor".into(),
+            "Oracle Corporation".into(),
+        ),
         ("java.vm.specification.version".into(), "17".into()),
         ("java.vm.name".into(), "jxvm".into()),
         ("java.vm.vendor".into(), "jxvm developers".into()),
@@ -469,7 +639,10 @@ fn vm_properties(t: &mut JThread, _: &[u64]) -> JResult<u64> {
         props.retain(|(pk, _)| pk != k);
         props.push((k.clone(), v.clone()));
     }
-    let flat: Vec<Option<String>> = props.into_iter().flat_map(|(k, v)| [Some(k), Some(v)]).collect();
+    let flat: Vec<Option<String>> = props
+        .into_iter()
+        .flat_map(|(k, v)| [Some(k), Some(v)])
+        .collect();
     Ok(string_array(t, &flat)?.slot())
 }
 
@@ -488,7 +661,12 @@ fn platform_properties(t: &mut JThread, _: &[u64]) -> JResult<u64> {
 }
 
 fn perf_buffer(t: &mut JThread, size: i32) -> JResult<u64> {
-    t.call_static("java/nio/ByteBuffer", "allocate", "(I)Ljava/nio/ByteBuffer;", &[size as u32 as u64])
+    t.call_static(
+        "java/nio/ByteBuffer",
+        "allocate",
+        "(I)Ljava/nio/ByteBuffer;",
+        &[size as u32 as u64],
+    )
 }
 
 fn perf_create_long(t: &mut JThread, _: &[u64]) -> JResult<u64> {
@@ -509,7 +687,9 @@ fn environ(t: &mut JThread, _: &[u64]) -> JResult<u64> {
         let ko = t.new_byte_array(k)?;
         let vo = t.new_byte_array(v)?;
         t.domain.heap.write_ref(arr, ARRAY_BASE + i * 16, Some(ko));
-        t.domain.heap.write_ref(arr, ARRAY_BASE + i * 16 + 8, Some(vo));
+        t.domain
+            .heap
+            .write_ref(arr, ARRAY_BASE + i * 16 + 8, Some(vo));
     }
     Ok(arr.slot())
 }
@@ -527,7 +707,12 @@ fn put_reference(t: &mut JThread, a: &[u64]) -> JResult<()> {
 /// Unsafe.compareAndSetReference(o, offset, expected, x): the witness value, Ok if swapped.
 fn cas_reference(t: &mut JThread, a: &[u64]) -> JResult<Result<u64, u64>> {
     let base = obj(a[1]);
-    let r = raw::atomic_u64(at(t, a[1], a[2], Kind::Ref)?).compare_exchange(a[4], a[5], Ordering::SeqCst, Ordering::SeqCst);
+    let r = raw::atomic_u64(at(t, a[1], a[2], Kind::Ref)?).compare_exchange(
+        a[4],
+        a[5],
+        Ordering::SeqCst,
+        Ordering::SeqCst,
+    );
     if let (Ok(_), Some(b)) = (r, base) {
         t.domain.heap.post_write(b, a[5]);
     }
@@ -567,7 +752,11 @@ fn guard_object(t: &mut JThread, o: crate::heap::ObjRef, offset: i64) -> JResult
 
 /// Refuses the offset or base of field `f` of `c`: an API class's (see [`guard_class`]), and
 /// for a program of an untrusted domain one it could not open by reflection (`confine`).
-fn guard_field(t: &mut JThread, c: &'static crate::class::Class, f: &crate::class::Field) -> JResult<()> {
+fn guard_field(
+    t: &mut JThread,
+    c: &'static crate::class::Class,
+    f: &crate::class::Field,
+) -> JResult<()> {
     guard_class(t, c)?;
     if super::confine::confined(t) {
         super::confine::check_field(t, c, f)?;
@@ -590,7 +779,11 @@ fn guard_class(t: &mut JThread, c: &'static crate::class::Class) -> JResult<()> 
 fn latest_user_defined_loader(t: &mut JThread, _: &[u64]) -> JResult<u64> {
     use crate::class::LoaderId;
     let found = t.frames.iter().rev().map(|f| f.method.class).find(|c| {
-        c.loader != LoaderId::BOOT && c.loader != LoaderId::PLATFORM && !c.name.starts_with("jdk/internal/reflect/")
+        c.loader != LoaderId::BOOT
+            && c.loader != LoaderId::PLATFORM
+            && !c.name.starts_with("jdk/internal/reflect/")
     });
-    Ok(super::ret_obj(found.and_then(|c| t.domain.loader_object(c.loader))))
+    Ok(super::ret_obj(
+        found.and_then(|c| t.domain.loader_object(c.loader)),
+    ))
 }

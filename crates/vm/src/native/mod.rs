@@ -43,7 +43,9 @@ impl Default for Registry {
 
 impl Registry {
     pub fn new() -> Registry {
-        let mut r = Registry { map: FxHashMap::default() };
+        let mut r = Registry {
+            map: FxHashMap::default(),
+        };
         lang::register(&mut r);
         thread::register(&mut r);
         misc::register(&mut r);
@@ -62,7 +64,13 @@ impl Registry {
         r
     }
     /// Registers `f` for `class.name desc`; an empty `desc` matches any descriptor.
-    pub fn add(&mut self, class: &'static str, name: &'static str, desc: &'static str, f: NativeFn) {
+    pub fn add(
+        &mut self,
+        class: &'static str,
+        name: &'static str,
+        desc: &'static str,
+        f: NativeFn,
+    ) {
         self.map.insert((class, name, desc), f);
     }
     pub fn lookup(&self, class: &str, name: &str, desc: &str) -> Option<NativeFn> {
@@ -86,14 +94,21 @@ pub fn invoke_native(t: &mut JThread, m: &'static Method, base: usize) -> JResul
         // name defined by another loader (a program's own `jx/memory/Memory`) gets none of
         // them, or it could point them at memory of its choosing.
         let builtin = matches!(m.class.loader, LoaderId::BOOT | LoaderId::PLATFORM);
-        let found = builtin.then(|| t.vm.natives.lookup(&m.class.name, &m.name, &m.descriptor)).flatten();
+        let found = builtin
+            .then(|| t.vm.natives.lookup(&m.class.name, &m.name, &m.descriptor))
+            .flatten();
         // registerNatives/initIDs only cache JNI ids in the JDK's C code: nothing to do here
         // unless a module registers a real implementation (some return values).
-        let trivial = matches!(&*m.name, "registerNatives" | "initIDs") && m.is_static() && m.ret == BasicType::Void;
+        let trivial = matches!(&*m.name, "registerNatives" | "initIDs")
+            && m.is_static()
+            && m.ret == BasicType::Void;
         found.or((builtin && trivial).then_some(nop as NativeFn))
     });
     let Some(f) = f else {
-        let msg = format!("'{}'", crate::class::resolve::pretty_method(m.class, &m.name, &m.descriptor));
+        let msg = format!(
+            "'{}'",
+            crate::class::resolve::pretty_method(m.class, &m.name, &m.descriptor)
+        );
         return Err(t.throw_new("java/lang/UnsatisfiedLinkError", Some(&msg)));
     };
     let n = m.arg_slots as usize;
@@ -109,7 +124,11 @@ pub fn invoke_native(t: &mut JThread, m: &'static Method, base: usize) -> JResul
     let saved_sp = t.sp;
     let handles_mark = t.handles.len();
     t.sp = base + n;
-    t.frames.push(FrameRec { method: m, pc: u32::MAX, bp: base as u32 });
+    t.frames.push(FrameRec {
+        method: m,
+        pc: u32::MAX,
+        bp: base as u32,
+    });
     let r = f(t, args);
     t.frames.pop();
     t.handles.truncate(handles_mark);

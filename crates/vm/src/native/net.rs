@@ -84,7 +84,10 @@ fn ipv6_bytes(t: &mut JThread, v: u64) -> JResult<[u8; 16]> {
     let arr = nonnull(t, v)?;
     let data = arr.array_slice::<u8>();
     if data.len() != 16 {
-        return Err(t.throw_new("java/lang/IllegalArgumentException", Some("bad IPv6 address")));
+        return Err(t.throw_new(
+            "java/lang/IllegalArgumentException",
+            Some("bad IPv6 address"),
+        ));
     }
     let mut a = [0u8; 16];
     a.copy_from_slice(data);
@@ -112,8 +115,12 @@ fn inet_address(t: &mut JThread, v: u64) -> JResult<IpAddr> {
 
 fn scope_id(t: &mut JThread, v: u64) -> JResult<u32> {
     let ia = nonnull(t, v)?;
-    let Some(f) = ia.class().instance_field("holder6") else { return Ok(0) };
-    let Some(h6) = ia.read_ref(f.offset as usize) else { return Ok(0) };
+    let Some(f) = ia.class().instance_field("holder6") else {
+        return Ok(0);
+    };
+    let Some(h6) = ia.read_ref(f.offset as usize) else {
+        return Ok(0);
+    };
     let off = field(t, h6, "scope_id")?;
     Ok(h6.read::<i32>(off) as u32)
 }
@@ -128,7 +135,12 @@ fn socket_address(t: &mut JThread, ia: u64, port: i32) -> JResult<SocketAddr> {
 }
 
 /// A new Inet4Address or Inet6Address for `ip` (with `host` as its host name, if any).
-fn new_inet_address(t: &mut JThread, host: Option<&str>, ip: IpAddr, scope: u32) -> JResult<ObjRef> {
+fn new_inet_address(
+    t: &mut JThread,
+    host: Option<&str>,
+    ip: IpAddr,
+    scope: u32,
+) -> JResult<ObjRef> {
     let mark = t.handles.len();
     let host_slot = match host {
         Some(h) => {
@@ -149,7 +161,13 @@ fn new_inet_address(t: &mut JThread, host: Option<&str>, ip: IpAddr, scope: u32)
         }
         IpAddr::V6(_) => {
             let c = t.load_boot("java/net/Inet6Address");
-            c.and_then(|c| t.construct(c, "(Ljava/lang/String;[BI)V", &[host_v, bytes.slot(), ret_int(scope as i32)]))
+            c.and_then(|c| {
+                t.construct(
+                    c,
+                    "(Ljava/lang/String;[BI)V",
+                    &[host_v, bytes.slot(), ret_int(scope as i32)],
+                )
+            })
         }
     };
     t.handles.truncate(mark);
@@ -183,7 +201,9 @@ fn new_object_array(
             }
         };
         let arr = t.handle_get(h);
-        t.domain.heap.write_ref(arr, crate::heap::layout::ARRAY_BASE + k * 8, Some(o));
+        t.domain
+            .heap
+            .write_ref(arr, crate::heap::layout::ARRAY_BASE + k * 8, Some(o));
     }
     let arr = t.handle_get(h);
     t.handles.truncate(h);
@@ -193,17 +213,41 @@ fn new_object_array(
 // ---- java.net ----
 
 fn register_inet(r: &mut Registry) {
-    for c in ["java/net/InetAddress", "java/net/Inet4Address", "java/net/Inet6Address", "java/net/NetworkInterface", "java/net/DatagramPacket"] {
+    for c in [
+        "java/net/InetAddress",
+        "java/net/Inet4Address",
+        "java/net/Inet6Address",
+        "java/net/NetworkInterface",
+        "java/net/DatagramPacket",
+    ] {
         r.add(c, "init", "()V", |_, _| Ok(0));
     }
-    r.add("java/net/InetAddressImplFactory", "isIPv6Supported", "()Z", |_, _| Ok(ret_bool(net::ipv6_available())));
-    for (c, v6) in [("java/net/Inet4AddressImpl", false), ("java/net/Inet6AddressImpl", true)] {
+    r.add(
+        "java/net/InetAddressImplFactory",
+        "isIPv6Supported",
+        "()Z",
+        |_, _| Ok(ret_bool(net::ipv6_available())),
+    );
+    for (c, v6) in [
+        ("java/net/Inet4AddressImpl", false),
+        ("java/net/Inet6AddressImpl", true),
+    ] {
         r.add(c, "getLocalHostName", "()Ljava/lang/String;", |t, _| {
             let name = net::host_name().unwrap_or_else(|_| "localhost".into());
             Ok(t.new_string(&name)?.slot())
         });
-        r.add(c, "getHostByAddr", "([B)Ljava/lang/String;", get_host_by_addr);
-        r.add(c, "lookupAllHostAddr", "(Ljava/lang/String;)[Ljava/net/InetAddress;", if v6 { lookup_all_v6 } else { lookup_all_v4 });
+        r.add(
+            c,
+            "getHostByAddr",
+            "([B)Ljava/lang/String;",
+            get_host_by_addr,
+        );
+        r.add(
+            c,
+            "lookupAllHostAddr",
+            "(Ljava/lang/String;)[Ljava/net/InetAddress;",
+            if v6 { lookup_all_v6 } else { lookup_all_v4 },
+        );
     }
 }
 
@@ -245,7 +289,9 @@ fn lookup_all(t: &mut JThread, a: &[u64], v6: bool) -> JResult<u64> {
             return Err(t.throw_new("java/net/UnknownHostException", Some(&msg)));
         }
     };
-    let arr = new_object_array(t, "java/net/InetAddress", ips.len(), |t, k| new_inet_address(t, Some(&host), ips[k], 0))?;
+    let arr = new_object_array(t, "java/net/InetAddress", ips.len(), |t, k| {
+        new_inet_address(t, Some(&host), ips[k], 0)
+    })?;
     Ok(arr.slot())
 }
 
@@ -254,40 +300,72 @@ fn lookup_all(t: &mut JThread, a: &[u64], v6: bool) -> JResult<u64> {
 fn register_network_interface(r: &mut Registry) {
     let n = "java/net/NetworkInterface";
     r.add(n, "getAll", "()[Ljava/net/NetworkInterface;", ni_get_all);
-    r.add(n, "getByName0", "(Ljava/lang/String;)Ljava/net/NetworkInterface;", |t, a| {
-        let name_obj = nonnull(t, a[0])?;
-        let name = t.rust_string(name_obj);
-        let all = interfaces(t)?;
-        let found = all.iter().find(|i| i.name == name);
-        network_interface_or_null(t, found)
-    });
-    r.add(n, "getByIndex0", "(I)Ljava/net/NetworkInterface;", |t, a| {
-        let index = jint(a[0]);
-        if index <= 0 {
-            return Ok(0);
-        }
-        let all = interfaces(t)?;
-        let found = all.iter().find(|i| i.index == index);
-        network_interface_or_null(t, found)
-    });
-    r.add(n, "getByInetAddress0", "(Ljava/net/InetAddress;)Ljava/net/NetworkInterface;", |t, a| {
-        let all = interfaces(t)?;
-        let found = bound_interface(t, &all, a[0])?.map(|i| &all[i]);
-        network_interface_or_null(t, found)
-    });
-    r.add(n, "boundInetAddress0", "(Ljava/net/InetAddress;)Z", |t, a| {
-        let all = interfaces(t)?;
-        Ok(ret_bool(bound_interface(t, &all, a[0])?.is_some()))
-    });
+    r.add(
+        n,
+        "getByName0",
+        "(Ljava/lang/String;)Ljava/net/NetworkInterface;",
+        |t, a| {
+            let name_obj = nonnull(t, a[0])?;
+            let name = t.rust_string(name_obj);
+            let all = interfaces(t)?;
+            let found = all.iter().find(|i| i.name == name);
+            network_interface_or_null(t, found)
+        },
+    );
+    r.add(
+        n,
+        "getByIndex0",
+        "(I)Ljava/net/NetworkInterface;",
+        |t, a| {
+            let index = jint(a[0]);
+            if index <= 0 {
+                return Ok(0);
+            }
+            let all = interfaces(t)?;
+            let found = all.iter().find(|i| i.index == index);
+            network_interface_or_null(t, found)
+        },
+    );
+    r.add(
+        n,
+        "getByInetAddress0",
+        "(Ljava/net/InetAddress;)Ljava/net/NetworkInterface;",
+        |t, a| {
+            let all = interfaces(t)?;
+            let found = bound_interface(t, &all, a[0])?.map(|i| &all[i]);
+            network_interface_or_null(t, found)
+        },
+    );
+    r.add(
+        n,
+        "boundInetAddress0",
+        "(Ljava/net/InetAddress;)Z",
+        |t, a| {
+            let all = interfaces(t)?;
+            Ok(ret_bool(bound_interface(t, &all, a[0])?.is_some()))
+        },
+    );
     r.add(n, "isUp0", "(Ljava/lang/String;I)Z", |t, a| {
         let f = interface_flags(t, a[0])?;
-        Ok(ret_bool(f & libc::IFF_UP != 0 && f & libc::IFF_RUNNING != 0))
+        Ok(ret_bool(
+            f & libc::IFF_UP != 0 && f & libc::IFF_RUNNING != 0,
+        ))
     });
-    r.add(n, "isLoopback0", "(Ljava/lang/String;I)Z", |t, a| Ok(ret_bool(interface_flags(t, a[0])? & libc::IFF_LOOPBACK != 0)));
+    r.add(n, "isLoopback0", "(Ljava/lang/String;I)Z", |t, a| {
+        Ok(ret_bool(
+            interface_flags(t, a[0])? & libc::IFF_LOOPBACK != 0,
+        ))
+    });
     r.add(n, "supportsMulticast0", "(Ljava/lang/String;I)Z", |t, a| {
-        Ok(ret_bool(interface_flags(t, a[0])? & libc::IFF_MULTICAST != 0))
+        Ok(ret_bool(
+            interface_flags(t, a[0])? & libc::IFF_MULTICAST != 0,
+        ))
     });
-    r.add(n, "isP2P0", "(Ljava/lang/String;I)Z", |t, a| Ok(ret_bool(interface_flags(t, a[0])? & libc::IFF_POINTOPOINT != 0)));
+    r.add(n, "isP2P0", "(Ljava/lang/String;I)Z", |t, a| {
+        Ok(ret_bool(
+            interface_flags(t, a[0])? & libc::IFF_POINTOPOINT != 0,
+        ))
+    });
     r.add(n, "getMacAddr0", "([BLjava/lang/String;I)[B", |t, a| {
         // Linux reads the hardware address by name; the IPv4 address argument is not needed.
         let name = interface_name(t, a[1])?;
@@ -323,7 +401,10 @@ fn ioctl_error(t: &mut JThread, e: Errno, call: &str) -> Thrown {
 fn interface_name(t: &mut JThread, v: u64) -> JResult<String> {
     match crate::heap::from_slot(v) {
         Some(o) => Ok(t.rust_string(o)),
-        None => Err(t.throw_new("java/lang/NullPointerException", Some("network interface name is NULL"))),
+        None => Err(t.throw_new(
+            "java/lang/NullPointerException",
+            Some("network interface name is NULL"),
+        )),
     }
 }
 
@@ -335,8 +416,15 @@ fn interface_flags(t: &mut JThread, name: u64) -> JResult<i32> {
 /// The host's interfaces, in libnet's order. As libnet's `ipv6_available()`, IPv6 addresses
 /// are left out under -Djava.net.preferIPv4Stack=true.
 fn interfaces(t: &mut JThread) -> JResult<Vec<net::Interface>> {
-    let prefer_v4 = t.vm.opts.props.iter().rev().find(|(k, _)| k == "java.net.preferIPv4Stack").is_some_and(|(_, v)| v.eq_ignore_ascii_case("true"));
-    net::interfaces(!prefer_v4 && net::ipv6_available()).map_err(|e| ioctl_error(t, e, "ioctl(SIOCGIFCONF) failed"))
+    let prefer_v4 =
+        t.vm.opts
+            .props
+            .iter()
+            .rev()
+            .find(|(k, _)| k == "java.net.preferIPv4Stack")
+            .is_some_and(|(_, v)| v.eq_ignore_ascii_case("true"));
+    net::interfaces(!prefer_v4 && net::ipv6_available())
+        .map_err(|e| ioctl_error(t, e, "ioctl(SIOCGIFCONF) failed"))
 }
 
 /// The position in `all` of the (top-level) interface that has the address of the
@@ -368,7 +456,9 @@ fn ni_get_all(t: &mut JThread, _: &[u64]) -> JResult<u64> {
     if all.is_empty() {
         return Ok(0);
     }
-    let arr = new_object_array(t, "java/net/NetworkInterface", all.len(), |t, k| new_network_interface(t, &all[k]))?;
+    let arr = new_object_array(t, "java/net/NetworkInterface", all.len(), |t, k| {
+        new_network_interface(t, &all[k])
+    })?;
     Ok(arr.slot())
 }
 
@@ -396,7 +486,9 @@ fn set_ref(t: &mut JThread, holder: ObjRef, name: &str, v: Option<ObjRef>) -> JR
 fn set_element(t: &mut JThread, arr_handle: usize, k: usize, v_handle: usize) {
     let arr = t.handle_get(arr_handle);
     let v = t.handle_get(v_handle);
-    t.domain.heap.write_ref(arr, crate::heap::layout::ARRAY_BASE + k * 8, Some(v));
+    t.domain
+        .heap
+        .write_ref(arr, crate::heap::layout::ARRAY_BASE + k * 8, Some(v));
 }
 
 /// Builds the object for `new_network_interface`, leaving handles for it to release.
@@ -420,7 +512,11 @@ fn build_network_interface(t: &mut JThread, i: &net::Interface) -> JResult<ObjRe
     for (k, a) in i.addrs.iter().enumerate() {
         // libnet sets an IPv6 scope (id and interface) only when it is not zero; -1 leaves it
         // unset.
-        let scope = if a.scope_id == 0 { u32::MAX } else { a.scope_id };
+        let scope = if a.scope_id == 0 {
+            u32::MAX
+        } else {
+            a.scope_id
+        };
         let ia = new_inet_address(t, None, a.ip, scope)?;
         let hia = t.handle(ia);
         if a.ip.is_ipv6() && a.scope_id != 0 {
@@ -469,48 +565,92 @@ fn build_network_interface(t: &mut JThread, i: &net::Interface) -> JResult<ObjRe
 
 fn register_net(r: &mut Registry) {
     let n = "sun/nio/ch/Net";
-    r.add(n, "isIPv6Available0", "()Z", |_, _| Ok(ret_bool(net::ipv6_available())));
-    r.add(n, "isReusePortAvailable0", "()Z", |_, _| Ok(ret_bool(net::reuse_port_available())));
+    r.add(n, "isIPv6Available0", "()Z", |_, _| {
+        Ok(ret_bool(net::ipv6_available()))
+    });
+    r.add(n, "isReusePortAvailable0", "()Z", |_, _| {
+        Ok(ret_bool(net::reuse_port_available()))
+    });
     r.add(n, "isExclusiveBindAvailable", "()I", |_, _| Ok(ret_int(-1)));
-    r.add(n, "shouldShutdownWriteBeforeClose0", "()Z", |_, _| Ok(ret_bool(false)));
-    r.add(n, "shouldSetBothIPv4AndIPv6Options0", "()Z", |_, _| Ok(ret_bool(true)));
-    r.add(n, "canIPv6SocketJoinIPv4Group0", "()Z", |_, _| Ok(ret_bool(true)));
+    r.add(n, "shouldShutdownWriteBeforeClose0", "()Z", |_, _| {
+        Ok(ret_bool(false))
+    });
+    r.add(n, "shouldSetBothIPv4AndIPv6Options0", "()Z", |_, _| {
+        Ok(ret_bool(true))
+    });
+    r.add(n, "canIPv6SocketJoinIPv4Group0", "()Z", |_, _| {
+        Ok(ret_bool(true))
+    });
     // Linux: IPv6 sockets join IPv4 groups with IP_ADD_MEMBERSHIP, not IPV6_ADD_MEMBERSHIP.
-    r.add(n, "canJoin6WithIPv4Group0", "()Z", |_, _| Ok(ret_bool(false)));
-    r.add(n, "canUseIPv6OptionsWithIPv4LocalAddress0", "()Z", |_, _| Ok(ret_bool(true)));
-    r.add(n, "pollinValue", "()S", |_, _| Ok(libc::POLLIN as u16 as u64));
-    r.add(n, "polloutValue", "()S", |_, _| Ok(libc::POLLOUT as u16 as u64));
-    r.add(n, "pollerrValue", "()S", |_, _| Ok(libc::POLLERR as u16 as u64));
-    r.add(n, "pollhupValue", "()S", |_, _| Ok(libc::POLLHUP as u16 as u64));
-    r.add(n, "pollnvalValue", "()S", |_, _| Ok(libc::POLLNVAL as u16 as u64));
-    r.add(n, "pollconnValue", "()S", |_, _| Ok(libc::POLLOUT as u16 as u64));
+    r.add(n, "canJoin6WithIPv4Group0", "()Z", |_, _| {
+        Ok(ret_bool(false))
+    });
+    r.add(
+        n,
+        "canUseIPv6OptionsWithIPv4LocalAddress0",
+        "()Z",
+        |_, _| Ok(ret_bool(true)),
+    );
+    r.add(n, "pollinValue", "()S", |_, _| {
+        Ok(libc::POLLIN as u16 as u64)
+    });
+    r.add(n, "polloutValue", "()S", |_, _| {
+        Ok(libc::POLLOUT as u16 as u64)
+    });
+    r.add(n, "pollerrValue", "()S", |_, _| {
+        Ok(libc::POLLERR as u16 as u64)
+    });
+    r.add(n, "pollhupValue", "()S", |_, _| {
+        Ok(libc::POLLHUP as u16 as u64)
+    });
+    r.add(n, "pollnvalValue", "()S", |_, _| {
+        Ok(libc::POLLNVAL as u16 as u64)
+    });
+    r.add(n, "pollconnValue", "()S", |_, _| {
+        Ok(libc::POLLOUT as u16 as u64)
+    });
     r.add(n, "socket0", "(ZZZZ)I", |t, a| {
         let r = net::socket(a[0] != 0, a[1] != 0, a[2] != 0);
         sock(t, r).map(ret_int)
     });
-    r.add(n, "bind0", "(Ljava/io/FileDescriptor;ZZLjava/net/InetAddress;I)V", |t, a| {
-        let fd = fdval(t, a[0])?;
-        let sa = socket_address(t, a[3], jint(a[4]))?;
-        let r = net::bind(fd, a[1] != 0, sa);
-        sock(t, r).map(|_| 0)
-    });
+    r.add(
+        n,
+        "bind0",
+        "(Ljava/io/FileDescriptor;ZZLjava/net/InetAddress;I)V",
+        |t, a| {
+            let fd = fdval(t, a[0])?;
+            let sa = socket_address(t, a[3], jint(a[4]))?;
+            let r = net::bind(fd, a[1] != 0, sa);
+            sock(t, r).map(|_| 0)
+        },
+    );
     r.add(n, "listen", "(Ljava/io/FileDescriptor;I)V", |t, a| {
         let fd = fdval(t, a[0])?;
         let r = net::listen(fd, jint(a[1]));
         sock(t, r).map(|_| 0)
     });
-    r.add(n, "connect0", "(ZLjava/io/FileDescriptor;Ljava/net/InetAddress;I)I", |t, a| {
-        let fd = fdval(t, a[1])?;
-        let sa = socket_address(t, a[2], jint(a[3]))?;
-        let v6 = a[0] != 0;
-        match t.blocking(|| net::connect(fd, v6, sa)) {
-            Ok(true) => Ok(ret_int(1)),
-            Ok(false) => Ok(ret_int(IOS_UNAVAILABLE)),
-            Err(libc::EINTR) => Ok(ret_int(IOS_INTERRUPTED)),
-            Err(e) => Err(socket_error(t, e)),
-        }
-    });
-    r.add(n, "accept", "(Ljava/io/FileDescriptor;Ljava/io/FileDescriptor;[Ljava/net/InetSocketAddress;)I", net_accept);
+    r.add(
+        n,
+        "connect0",
+        "(ZLjava/io/FileDescriptor;Ljava/net/InetAddress;I)I",
+        |t, a| {
+            let fd = fdval(t, a[1])?;
+            let sa = socket_address(t, a[2], jint(a[3]))?;
+            let v6 = a[0] != 0;
+            match t.blocking(|| net::connect(fd, v6, sa)) {
+                Ok(true) => Ok(ret_int(1)),
+                Ok(false) => Ok(ret_int(IOS_UNAVAILABLE)),
+                Err(libc::EINTR) => Ok(ret_int(IOS_INTERRUPTED)),
+                Err(e) => Err(socket_error(t, e)),
+            }
+        },
+    );
+    r.add(
+        n,
+        "accept",
+        "(Ljava/io/FileDescriptor;Ljava/io/FileDescriptor;[Ljava/net/InetSocketAddress;)I",
+        net_accept,
+    );
     r.add(n, "shutdown", "(Ljava/io/FileDescriptor;I)V", |t, a| {
         let fd = fdval(t, a[0])?;
         match net::shutdown(fd, jint(a[1])) {
@@ -518,26 +658,50 @@ fn register_net(r: &mut Registry) {
             Err(e) => Err(socket_error(t, e)),
         }
     });
-    r.add(n, "localPort", "(Ljava/io/FileDescriptor;)I", |t, a| socket_name(t, a[0], false).map(|sa| ret_int(sa.port() as i32)));
-    r.add(n, "remotePort", "(Ljava/io/FileDescriptor;)I", |t, a| socket_name(t, a[0], true).map(|sa| ret_int(sa.port() as i32)));
-    r.add(n, "localInetAddress", "(Ljava/io/FileDescriptor;)Ljava/net/InetAddress;", |t, a| {
-        let sa = socket_name(t, a[0], false)?;
-        new_inet_address_of(t, sa).map(|o| ret_obj(Some(o)))
+    r.add(n, "localPort", "(Ljava/io/FileDescriptor;)I", |t, a| {
+        socket_name(t, a[0], false).map(|sa| ret_int(sa.port() as i32))
     });
-    r.add(n, "remoteInetAddress", "(Ljava/io/FileDescriptor;)Ljava/net/InetAddress;", |t, a| {
-        let sa = socket_name(t, a[0], true)?;
-        new_inet_address_of(t, sa).map(|o| ret_obj(Some(o)))
+    r.add(n, "remotePort", "(Ljava/io/FileDescriptor;)I", |t, a| {
+        socket_name(t, a[0], true).map(|sa| ret_int(sa.port() as i32))
     });
-    r.add(n, "getIntOption0", "(Ljava/io/FileDescriptor;ZII)I", |t, a| {
-        let fd = fdval(t, a[0])?;
-        let r = net::get_int_option(fd, jint(a[2]), jint(a[3]));
-        sock_option(t, r).map(ret_int)
-    });
-    r.add(n, "setIntOption0", "(Ljava/io/FileDescriptor;ZIIIZ)V", |t, a| {
-        let fd = fdval(t, a[0])?;
-        let r = net::set_int_option(fd, jint(a[2]), jint(a[3]), jint(a[4]));
-        sock_option(t, r).map(|_| 0)
-    });
+    r.add(
+        n,
+        "localInetAddress",
+        "(Ljava/io/FileDescriptor;)Ljava/net/InetAddress;",
+        |t, a| {
+            let sa = socket_name(t, a[0], false)?;
+            new_inet_address_of(t, sa).map(|o| ret_obj(Some(o)))
+        },
+    );
+    r.add(
+        n,
+        "remoteInetAddress",
+        "(Ljava/io/FileDescriptor;)Ljava/net/InetAddress;",
+        |t, a| {
+            let sa = socket_name(t, a[0], true)?;
+            new_inet_address_of(t, sa).map(|o| ret_obj(Some(o)))
+        },
+    );
+    r.add(
+        n,
+        "getIntOption0",
+        "(Ljava/io/FileDescriptor;ZII)I",
+        |t, a| {
+            let fd = fdval(t, a[0])?;
+            let r = net::get_int_option(fd, jint(a[2]), jint(a[3]));
+            sock_option(t, r).map(ret_int)
+        },
+    );
+    r.add(
+        n,
+        "setIntOption0",
+        "(Ljava/io/FileDescriptor;ZIIIZ)V",
+        |t, a| {
+            let fd = fdval(t, a[0])?;
+            let r = net::set_int_option(fd, jint(a[2]), jint(a[3]), jint(a[4]));
+            sock_option(t, r).map(|_| 0)
+        },
+    );
     r.add(n, "poll", "(Ljava/io/FileDescriptor;IJ)I", |t, a| {
         let fd = fdval(t, a[0])?;
         let (events, timeout) = (jint(a[1]) as i16, jlong(a[2]));
@@ -575,7 +739,11 @@ fn register_net(r: &mut Registry) {
 /// The local (or, with `remote`, the peer) address of the socket of FileDescriptor `fdo`.
 fn socket_name(t: &mut JThread, fdo: u64, remote: bool) -> JResult<SocketAddr> {
     let fd = fdval(t, fdo)?;
-    let r = if remote { net::remote_address(fd) } else { net::local_address(fd) };
+    let r = if remote {
+        net::remote_address(fd)
+    } else {
+        net::local_address(fd)
+    };
     sock(t, r)
 }
 
@@ -596,14 +764,20 @@ fn net_accept(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         let h = t.handle(ia);
         let isa_class = t.load_boot("java/net/InetSocketAddress")?;
         let ia = t.handle_get(h);
-        let isa = t.construct(isa_class, "(Ljava/net/InetAddress;I)V", &[ia.slot(), ret_int(peer.port() as i32)]);
+        let isa = t.construct(
+            isa_class,
+            "(Ljava/net/InetAddress;I)V",
+            &[ia.slot(), ret_int(peer.port() as i32)],
+        );
         t.handles.truncate(h);
         let isa = isa?;
         let arr = nonnull(t, t.arg(2))?;
         if arr.array_len() < 1 {
             return Err(t.throw_new("java/lang/ArrayIndexOutOfBoundsException", None));
         }
-        t.domain.heap.write_ref(arr, crate::heap::layout::ARRAY_BASE, Some(isa));
+        t.domain
+            .heap
+            .write_ref(arr, crate::heap::layout::ARRAY_BASE, Some(isa));
         Ok(())
     };
     match store(t) {
@@ -633,14 +807,27 @@ fn register_dispatchers(r: &mut Registry) {
     });
 
     let ep = "sun/nio/ch/EPoll";
-    r.add(ep, "eventSize", "()I", |_, _| Ok(ret_int(net::epoll_event_layout().0 as i32)));
-    r.add(ep, "eventsOffset", "()I", |_, _| Ok(ret_int(net::epoll_event_layout().1 as i32)));
-    r.add(ep, "dataOffset", "()I", |_, _| Ok(ret_int(net::epoll_event_layout().2 as i32)));
+    r.add(ep, "eventSize", "()I", |_, _| {
+        Ok(ret_int(net::epoll_event_layout().0 as i32))
+    });
+    r.add(ep, "eventsOffset", "()I", |_, _| {
+        Ok(ret_int(net::epoll_event_layout().1 as i32))
+    });
+    r.add(ep, "dataOffset", "()I", |_, _| {
+        Ok(ret_int(net::epoll_event_layout().2 as i32))
+    });
     r.add(ep, "create", "()I", |t, _| match net::epoll_create() {
         Ok(fd) => Ok(ret_int(fd)),
         Err(e) => Err(throw_errno(t, "java/io/IOException", e)),
     });
-    r.add(ep, "ctl", "(IIII)I", |_, a| Ok(ret_int(net::epoll_ctl(jint(a[0]), jint(a[1]), jint(a[2]), jint(a[3]) as u32))));
+    r.add(ep, "ctl", "(IIII)I", |_, a| {
+        Ok(ret_int(net::epoll_ctl(
+            jint(a[0]),
+            jint(a[1]),
+            jint(a[2]),
+            jint(a[3]) as u32,
+        )))
+    });
     r.add(ep, "wait", "(IJII)I", |t, a| {
         let (epfd, addr, count, timeout) = (jint(a[0]), a[1] as usize, jint(a[3]), jint(a[4]));
         match t.blocking(|| net::epoll_wait(epfd, addr, count, timeout)) {
@@ -655,11 +842,13 @@ fn register_dispatchers(r: &mut Registry) {
         Ok(fd) => Ok(ret_int(fd)),
         Err(e) => Err(throw_errno(t, "java/io/IOException", e)),
     });
-    r.add(ev, "set0", "(I)I", |t, a| match fs::write_buf(jint(a[0]), &1u64.to_ne_bytes()) {
-        Ok(n) => Ok(ret_int(n as i32)),
-        Err(libc::EAGAIN) => Ok(ret_int(IOS_UNAVAILABLE)),
-        Err(libc::EINTR) => Ok(ret_int(IOS_INTERRUPTED)),
-        Err(e) => Err(throw_errno(t, "java/io/IOException", e)),
+    r.add(ev, "set0", "(I)I", |t, a| {
+        match fs::write_buf(jint(a[0]), &1u64.to_ne_bytes()) {
+            Ok(n) => Ok(ret_int(n as i32)),
+            Err(libc::EAGAIN) => Ok(ret_int(IOS_UNAVAILABLE)),
+            Err(libc::EINTR) => Ok(ret_int(IOS_INTERRUPTED)),
+            Err(e) => Err(throw_errno(t, "java/io/IOException", e)),
+        }
     });
 }
 
@@ -671,7 +860,9 @@ fn socket_read_result(t: &mut JThread, r: Result<i64, Errno>) -> JResult<i64> {
         Ok(n) => Ok(n),
         Err(libc::EAGAIN) => Ok(IOS_UNAVAILABLE as i64),
         Err(libc::EINTR) => Ok(IOS_INTERRUPTED as i64),
-        Err(libc::ECONNRESET | libc::EPIPE) => Err(t.throw_new("sun/net/ConnectionResetException", Some("Connection reset"))),
+        Err(libc::ECONNRESET | libc::EPIPE) => {
+            Err(t.throw_new("sun/net/ConnectionResetException", Some("Connection reset")))
+        }
         Err(e) => Err(throw_errno(t, "java/io/IOException", e)),
     }
 }
@@ -687,7 +878,12 @@ fn socket_error_with(t: &mut JThread, e: Errno, message: &str) -> Thrown {
 
 /// The result of a membership change: 0, IOS_UNAVAILABLE when joining is not supported
 /// (ENOPROTOOPT, EOPNOTSUPP), else the exception.
-fn membership(t: &mut JThread, r: Result<(), Errno>, adding: bool, message: Option<&str>) -> JResult<u64> {
+fn membership(
+    t: &mut JThread,
+    r: Result<(), Errno>,
+    adding: bool,
+    message: Option<&str>,
+) -> JResult<u64> {
     match r {
         Ok(()) => Ok(ret_int(0)),
         Err(libc::ENOPROTOOPT | libc::EOPNOTSUPP) if adding => Ok(ret_int(IOS_UNAVAILABLE)),
@@ -700,49 +896,83 @@ fn membership(t: &mut JThread, r: Result<(), Errno>, adding: bool, message: Opti
 
 fn register_multicast(r: &mut Registry) {
     let n = "sun/nio/ch/Net";
-    r.add(n, "joinOrDrop4", "(ZLjava/io/FileDescriptor;III)I", |t, a| {
-        let join = a[0] != 0;
-        let fd = fdval(t, a[1])?;
-        let res = net::join_or_drop4(fd, join, jint(a[2]), jint(a[3]), jint(a[4]));
-        membership(t, res, join, Some("setsockopt failed"))
-    });
-    r.add(n, "blockOrUnblock4", "(ZLjava/io/FileDescriptor;III)I", |t, a| {
-        let block = a[0] != 0;
-        let fd = fdval(t, a[1])?;
-        let res = net::block_or_unblock4(fd, block, jint(a[2]), jint(a[3]), jint(a[4]));
-        membership(t, res, block, None)
-    });
-    r.add(n, "joinOrDrop6", "(ZLjava/io/FileDescriptor;[BI[B)I", |t, a| {
-        let join = a[0] != 0;
-        let fd = fdval(t, a[1])?;
-        let group = ipv6_bytes(t, a[2])?;
-        let source = if a[4] == 0 { None } else { Some(ipv6_bytes(t, a[4])?) };
-        let res = net::join_or_drop6(fd, join, group, jint(a[3]), source);
-        membership(t, res, join, Some("setsockopt failed"))
-    });
-    r.add(n, "blockOrUnblock6", "(ZLjava/io/FileDescriptor;[BI[B)I", |t, a| {
-        let block = a[0] != 0;
-        let fd = fdval(t, a[1])?;
-        let group = ipv6_bytes(t, a[2])?;
-        let source = ipv6_bytes(t, a[4])?;
-        let res = net::block_or_unblock6(fd, block, group, jint(a[3]), source);
-        membership(t, res, block, None)
-    });
-    r.add(n, "setInterface4", "(Ljava/io/FileDescriptor;I)V", |t, a| {
-        let fd = fdval(t, a[0])?;
-        let res = net::set_interface4(fd, jint(a[1]));
-        sock(t, res).map(|_| 0)
-    });
+    r.add(
+        n,
+        "joinOrDrop4",
+        "(ZLjava/io/FileDescriptor;III)I",
+        |t, a| {
+            let join = a[0] != 0;
+            let fd = fdval(t, a[1])?;
+            let res = net::join_or_drop4(fd, join, jint(a[2]), jint(a[3]), jint(a[4]));
+            membership(t, res, join, Some("setsockopt failed"))
+        },
+    );
+    r.add(
+        n,
+        "blockOrUnblock4",
+        "(ZLjava/io/FileDescriptor;III)I",
+        |t, a| {
+            let block = a[0] != 0;
+            let fd = fdval(t, a[1])?;
+            let res = net::block_or_unblock4(fd, block, jint(a[2]), jint(a[3]), jint(a[4]));
+            membership(t, res, block, None)
+        },
+    );
+    r.add(
+        n,
+        "joinOrDrop6",
+        "(ZLjava/io/FileDescriptor;[BI[B)I",
+        |t, a| {
+            let join = a[0] != 0;
+            let fd = fdval(t, a[1])?;
+            let group = ipv6_bytes(t, a[2])?;
+            let source = if a[4] == 0 {
+                None
+            } else {
+                Some(ipv6_bytes(t, a[4])?)
+            };
+            let res = net::join_or_drop6(fd, join, group, jint(a[3]), source);
+            membership(t, res, join, Some("setsockopt failed"))
+        },
+    );
+    r.add(
+        n,
+        "blockOrUnblock6",
+        "(ZLjava/io/FileDescriptor;[BI[B)I",
+        |t, a| {
+            let block = a[0] != 0;
+            let fd = fdval(t, a[1])?;
+            let group = ipv6_bytes(t, a[2])?;
+            let source = ipv6_bytes(t, a[4])?;
+            let res = net::block_or_unblock6(fd, block, group, jint(a[3]), source);
+            membership(t, res, block, None)
+        },
+    );
+    r.add(
+        n,
+        "setInterface4",
+        "(Ljava/io/FileDescriptor;I)V",
+        |t, a| {
+            let fd = fdval(t, a[0])?;
+            let res = net::set_interface4(fd, jint(a[1]));
+            sock(t, res).map(|_| 0)
+        },
+    );
     r.add(n, "getInterface4", "(Ljava/io/FileDescriptor;)I", |t, a| {
         let fd = fdval(t, a[0])?;
         let res = net::get_interface4(fd);
         sock(t, res).map(ret_int)
     });
-    r.add(n, "setInterface6", "(Ljava/io/FileDescriptor;I)V", |t, a| {
-        let fd = fdval(t, a[0])?;
-        let res = net::set_interface6(fd, jint(a[1]));
-        sock(t, res).map(|_| 0)
-    });
+    r.add(
+        n,
+        "setInterface6",
+        "(Ljava/io/FileDescriptor;I)V",
+        |t, a| {
+            let fd = fdval(t, a[0])?;
+            let res = net::set_interface6(fd, jint(a[1]));
+            sock(t, res).map(|_| 0)
+        },
+    );
     r.add(n, "getInterface6", "(Ljava/io/FileDescriptor;)I", |t, a| {
         let fd = fdval(t, a[0])?;
         let res = net::get_interface6(fd);
@@ -754,21 +984,50 @@ fn register_multicast(r: &mut Registry) {
 
 fn register_datagrams(r: &mut Registry) {
     let nsa = "sun/nio/ch/NativeSocketAddress";
-    r.add(nsa, "AFINET", "()I", |_, _| Ok(ret_int(net::sockaddr_layout().af_inet)));
-    r.add(nsa, "AFINET6", "()I", |_, _| Ok(ret_int(net::sockaddr_layout().af_inet6)));
-    r.add(nsa, "sizeofSockAddr4", "()I", |_, _| Ok(ret_int(net::sockaddr_layout().sizeof_sockaddr4 as i32)));
-    r.add(nsa, "sizeofSockAddr6", "()I", |_, _| Ok(ret_int(net::sockaddr_layout().sizeof_sockaddr6 as i32)));
-    r.add(nsa, "sizeofFamily", "()I", |_, _| Ok(ret_int(net::sockaddr_layout().sizeof_family as i32)));
-    r.add(nsa, "offsetFamily", "()I", |_, _| Ok(ret_int(net::sockaddr_layout().offset_family as i32)));
-    r.add(nsa, "offsetSin4Port", "()I", |_, _| Ok(ret_int(net::sockaddr_layout().offset_sin4_port as i32)));
-    r.add(nsa, "offsetSin4Addr", "()I", |_, _| Ok(ret_int(net::sockaddr_layout().offset_sin4_addr as i32)));
-    r.add(nsa, "offsetSin6Port", "()I", |_, _| Ok(ret_int(net::sockaddr_layout().offset_sin6_port as i32)));
-    r.add(nsa, "offsetSin6Addr", "()I", |_, _| Ok(ret_int(net::sockaddr_layout().offset_sin6_addr as i32)));
-    r.add(nsa, "offsetSin6ScopeId", "()I", |_, _| Ok(ret_int(net::sockaddr_layout().offset_sin6_scope_id as i32)));
-    r.add(nsa, "offsetSin6FlowInfo", "()I", |_, _| Ok(ret_int(net::sockaddr_layout().offset_sin6_flowinfo as i32)));
+    r.add(nsa, "AFINET", "()I", |_, _| {
+        Ok(ret_int(net::sockaddr_layout().af_inet))
+    });
+    r.add(nsa, "AFINET6", "()I", |_, _| {
+        Ok(ret_int(net::sockaddr_layout().af_inet6))
+    });
+    r.add(nsa, "sizeofSockAddr4", "()I", |_, _| {
+        Ok(ret_int(net::sockaddr_layout().sizeof_sockaddr4 as i32))
+    });
+    r.add(nsa, "sizeofSockAddr6", "()I", |_, _| {
+        Ok(ret_int(net::sockaddr_layout().sizeof_sockaddr6 as i32))
+    });
+    r.add(nsa, "sizeofFamily", "()I", |_, _| {
+        Ok(ret_int(net::sockaddr_layout().sizeof_family as i32))
+    });
+    r.add(nsa, "offsetFamily", "()I", |_, _| {
+        Ok(ret_int(net::sockaddr_layout().offset_family as i32))
+    });
+    r.add(nsa, "offsetSin4Port", "()I", |_, _| {
+        Ok(ret_int(net::sockaddr_layout().offset_sin4_port as i32))
+    });
+    r.add(nsa, "offsetSin4Addr", "()I", |_, _| {
+        Ok(ret_int(net::sockaddr_layout().offset_sin4_addr as i32))
+    });
+    r.add(nsa, "offsetSin6Port", "()I", |_, _| {
+        Ok(ret_int(net::sockaddr_layout().offset_sin6_port as i32))
+    });
+    r.add(nsa, "offsetSin6Addr", "()I", |_, _| {
+        Ok(ret_int(net::sockaddr_layout().offset_sin6_addr as i32))
+    });
+    r.add(nsa, "offsetSin6ScopeId", "()I", |_, _| {
+        Ok(ret_int(net::sockaddr_layout().offset_sin6_scope_id as i32))
+    });
+    r.add(nsa, "offsetSin6FlowInfo", "()I", |_, _| {
+        Ok(ret_int(net::sockaddr_layout().offset_sin6_flowinfo as i32))
+    });
 
     let dc = "sun/nio/ch/DatagramChannelImpl";
-    r.add(dc, "receive0", "(Ljava/io/FileDescriptor;JIJZ)I", dc_receive0);
+    r.add(
+        dc,
+        "receive0",
+        "(Ljava/io/FileDescriptor;JIJZ)I",
+        dc_receive0,
+    );
     r.add(dc, "send0", "(Ljava/io/FileDescriptor;JIJI)I", dc_send0);
     r.add(dc, "disconnect0", "(Ljava/io/FileDescriptor;Z)V", |t, a| {
         let fd = fdval(t, a[0])?;
@@ -839,11 +1098,18 @@ fn datagram_channel_result(t: &mut JThread, r: Result<usize, Errno>) -> JResult<
 /// unconnected socket and PortUnreachableException on a connected one.
 fn dc_receive0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let fd = fdval(t, a[0])?;
-    let (buf, len, sender, connected) = (a[1] as usize, jint(a[3]).max(0) as usize, a[4] as usize, a[6] != 0);
-    let r = t.blocking(|| loop {
-        match net::recv_from(fd, buf, len, sender) {
-            Err(libc::ECONNREFUSED) if !connected => continue,
-            r => return r,
+    let (buf, len, sender, connected) = (
+        a[1] as usize,
+        jint(a[3]).max(0) as usize,
+        a[4] as usize,
+        a[6] != 0,
+    );
+    let r = t.blocking(|| {
+        loop {
+            match net::recv_from(fd, buf, len, sender) {
+                Err(libc::ECONNREFUSED) if !connected => continue,
+                r => return r,
+            }
         }
     });
     datagram_channel_result(t, r)
@@ -853,7 +1119,12 @@ fn dc_receive0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 /// targetAddressLen)`: one datagram to the C address at `targetAddress`.
 fn dc_send0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let fd = fdval(t, a[0])?;
-    let (buf, len, target, target_len) = (a[1] as usize, jint(a[3]).max(0) as usize, a[4] as usize, jint(a[6]).max(0) as usize);
+    let (buf, len, target, target_len) = (
+        a[1] as usize,
+        jint(a[3]).max(0) as usize,
+        a[4] as usize,
+        jint(a[6]).max(0) as usize,
+    );
     let r = t.blocking(|| net::send_to(fd, buf, len, target, target_len));
     datagram_channel_result(t, r)
 }
@@ -862,7 +1133,9 @@ fn dc_send0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 
 /// Whether `opt` at `level` can be read from a fresh TCP socket.
 fn option_supported(level: i32, opt: i32) -> bool {
-    let Ok(fd) = net::socket(false, true, false) else { return false };
+    let Ok(fd) = net::socket(false, true, false) else {
+        return false;
+    };
     let ok = net::get_int_option(fd, level, opt).is_ok();
     fs::close(fd).ok();
     ok
@@ -878,17 +1151,48 @@ fn tcp_option(t: &mut JThread, fd: i32, opt: i32, set: Option<i32>) -> JResult<i
 
 fn register_linux_options(r: &mut Registry) {
     let l = "jdk/net/LinuxSocketOptions";
-    r.add(l, "keepAliveOptionsSupported0", "()Z", |_, _| Ok(ret_bool(option_supported(libc::IPPROTO_TCP, libc::TCP_KEEPIDLE))));
-    r.add(l, "quickAckSupported0", "()Z", |_, _| Ok(ret_bool(option_supported(libc::IPPROTO_TCP, libc::TCP_QUICKACK))));
-    r.add(l, "incomingNapiIdSupported0", "()Z", |_, _| Ok(ret_bool(option_supported(libc::SOL_SOCKET, libc::SO_INCOMING_NAPI_ID))));
-    r.add(l, "setTcpKeepAliveProbes0", "(II)V", |t, a| tcp_option(t, jint(a[0]), libc::TCP_KEEPCNT, Some(jint(a[1]))).map(|_| 0));
-    r.add(l, "setTcpKeepAliveTime0", "(II)V", |t, a| tcp_option(t, jint(a[0]), libc::TCP_KEEPIDLE, Some(jint(a[1]))).map(|_| 0));
-    r.add(l, "setTcpKeepAliveIntvl0", "(II)V", |t, a| tcp_option(t, jint(a[0]), libc::TCP_KEEPINTVL, Some(jint(a[1]))).map(|_| 0));
-    r.add(l, "getTcpKeepAliveProbes0", "(I)I", |t, a| tcp_option(t, jint(a[0]), libc::TCP_KEEPCNT, None).map(ret_int));
-    r.add(l, "getTcpKeepAliveTime0", "(I)I", |t, a| tcp_option(t, jint(a[0]), libc::TCP_KEEPIDLE, None).map(ret_int));
-    r.add(l, "getTcpKeepAliveIntvl0", "(I)I", |t, a| tcp_option(t, jint(a[0]), libc::TCP_KEEPINTVL, None).map(ret_int));
-    r.add(l, "setQuickAck0", "(IZ)V", |t, a| tcp_option(t, jint(a[0]), libc::TCP_QUICKACK, Some((a[1] != 0) as i32)).map(|_| 0));
-    r.add(l, "getQuickAck0", "(I)Z", |t, a| tcp_option(t, jint(a[0]), libc::TCP_QUICKACK, None).map(|v| ret_bool(v != 0)));
+    r.add(l, "keepAliveOptionsSupported0", "()Z", |_, _| {
+        Ok(ret_bool(option_supported(
+            libc::IPPROTO_TCP,
+            libc::TCP_KEEPIDLE,
+        )))
+    });
+    r.add(l, "quickAckSupported0", "()Z", |_, _| {
+        Ok(ret_bool(option_supported(
+            libc::IPPROTO_TCP,
+            libc::TCP_QUICKACK,
+        )))
+    });
+    r.add(l, "incomingNapiIdSupported0", "()Z", |_, _| {
+        Ok(ret_bool(option_supported(
+            libc::SOL_SOCKET,
+            libc::SO_INCOMING_NAPI_ID,
+        )))
+    });
+    r.add(l, "setTcpKeepAliveProbes0", "(II)V", |t, a| {
+        tcp_option(t, jint(a[0]), libc::TCP_KEEPCNT, Some(jint(a[1]))).map(|_| 0)
+    });
+    r.add(l, "setTcpKeepAliveTime0", "(II)V", |t, a| {
+        tcp_option(t, jint(a[0]), libc::TCP_KEEPIDLE, Some(jint(a[1]))).map(|_| 0)
+    });
+    r.add(l, "setTcpKeepAliveIntvl0", "(II)V", |t, a| {
+        tcp_option(t, jint(a[0]), libc::TCP_KEEPINTVL, Some(jint(a[1]))).map(|_| 0)
+    });
+    r.add(l, "getTcpKeepAliveProbes0", "(I)I", |t, a| {
+        tcp_option(t, jint(a[0]), libc::TCP_KEEPCNT, None).map(ret_int)
+    });
+    r.add(l, "getTcpKeepAliveTime0", "(I)I", |t, a| {
+        tcp_option(t, jint(a[0]), libc::TCP_KEEPIDLE, None).map(ret_int)
+    });
+    r.add(l, "getTcpKeepAliveIntvl0", "(I)I", |t, a| {
+        tcp_option(t, jint(a[0]), libc::TCP_KEEPINTVL, None).map(ret_int)
+    });
+    r.add(l, "setQuickAck0", "(IZ)V", |t, a| {
+        tcp_option(t, jint(a[0]), libc::TCP_QUICKACK, Some((a[1] != 0) as i32)).map(|_| 0)
+    });
+    r.add(l, "getQuickAck0", "(I)Z", |t, a| {
+        tcp_option(t, jint(a[0]), libc::TCP_QUICKACK, None).map(|v| ret_bool(v != 0))
+    });
     r.add(l, "getIncomingNapiId0", "(I)I", |t, a| {
         let r = net::get_int_option(jint(a[0]), libc::SOL_SOCKET, libc::SO_INCOMING_NAPI_ID);
         sock_option(t, r).map(ret_int)

@@ -34,7 +34,10 @@ const SUPPORTS_BIRTHTIME: i32 = 1 << 16;
 // ---- helpers ----
 
 fn field(o: ObjRef, name: &str) -> usize {
-    o.class().instance_field(name).unwrap_or_else(|| panic!("field {name} missing in {}", o.class().name)).offset as usize
+    o.class()
+        .instance_field(name)
+        .unwrap_or_else(|| panic!("field {name} missing in {}", o.class().name))
+        .offset as usize
 }
 
 /// The NUL-terminated path at native address `v`.
@@ -140,23 +143,57 @@ fn register_unix_dispatcher(r: &mut Registry) {
         let cwd = ux(t, fs::getcwd())?;
         byte_array(t, &cwd)
     });
-    r.add(u, "dup", "(I)I", |t, a| ux(t, fs::dup(jint(a[0]))).map(ret_int));
-    r.add(u, "open0", "(JII)I", |t, a| ux(t, fs::open(&path(a[0]), jint(a[2]), jint(a[3]) as u32)).map(ret_int));
-    r.add(u, "openat0", "(IJII)I", |t, a| ux(t, fs::openat(jint(a[0]), &path(a[1]), jint(a[3]), jint(a[4]) as u32)).map(ret_int));
-    r.add(u, "close0", "(I)V", |t, a| ux(t, fs::close(jint(a[0]))).map(|_| 0));
-    r.add(u, "rewind", "(J)V", |t, a| ux(t, fs::mount_table_rewind(a[0])).map(|_| 0));
+    r.add(u, "dup", "(I)I", |t, a| {
+        ux(t, fs::dup(jint(a[0]))).map(ret_int)
+    });
+    r.add(u, "open0", "(JII)I", |t, a| {
+        ux(t, fs::open(&path(a[0]), jint(a[2]), jint(a[3]) as u32)).map(ret_int)
+    });
+    r.add(u, "openat0", "(IJII)I", |t, a| {
+        ux(
+            t,
+            fs::openat(jint(a[0]), &path(a[1]), jint(a[3]), jint(a[4]) as u32),
+        )
+        .map(ret_int)
+    });
+    r.add(u, "close0", "(I)V", |t, a| {
+        ux(t, fs::close(jint(a[0]))).map(|_| 0)
+    });
+    r.add(u, "rewind", "(J)V", |t, a| {
+        ux(t, fs::mount_table_rewind(a[0])).map(|_| 0)
+    });
     r.add(u, "getlinelen", "(J)I", |t, a| {
         let n = ux(t, fs::mount_table_line_len(a[0]))?;
         Ok(ret_int(n.map_or(-1, |n| n.min(i32::MAX as usize) as i32)))
     });
-    r.add(u, "link0", "(JJ)V", |t, a| ux(t, fs::link(&path(a[0]), &path(a[2]))).map(|_| 0));
-    r.add(u, "unlink0", "(J)V", |t, a| ux(t, fs::unlink(&path(a[0]))).map(|_| 0));
-    r.add(u, "unlinkat0", "(IJI)V", |t, a| ux(t, fs::unlinkat(jint(a[0]), &path(a[1]), jint(a[3]))).map(|_| 0));
-    r.add(u, "mknod0", "(JIJ)V", |t, a| ux(t, fs::mknod(&path(a[0]), jint(a[2]) as u32, a[3])).map(|_| 0));
-    r.add(u, "rename0", "(JJ)V", |t, a| ux(t, fs::rename(&path(a[0]), &path(a[2]))).map(|_| 0));
-    r.add(u, "renameat0", "(IJIJ)V", |t, a| ux(t, fs::renameat(jint(a[0]), &path(a[1]), jint(a[3]), &path(a[4]))).map(|_| 0));
-    r.add(u, "mkdir0", "(JI)V", |t, a| ux(t, fs::mkdir(&path(a[0]), jint(a[2]) as u32)).map(|_| 0));
-    r.add(u, "rmdir0", "(J)V", |t, a| ux(t, fs::rmdir(&path(a[0]))).map(|_| 0));
+    r.add(u, "link0", "(JJ)V", |t, a| {
+        ux(t, fs::link(&path(a[0]), &path(a[2]))).map(|_| 0)
+    });
+    r.add(u, "unlink0", "(J)V", |t, a| {
+        ux(t, fs::unlink(&path(a[0]))).map(|_| 0)
+    });
+    r.add(u, "unlinkat0", "(IJI)V", |t, a| {
+        ux(t, fs::unlinkat(jint(a[0]), &path(a[1]), jint(a[3]))).map(|_| 0)
+    });
+    r.add(u, "mknod0", "(JIJ)V", |t, a| {
+        ux(t, fs::mknod(&path(a[0]), jint(a[2]) as u32, a[3])).map(|_| 0)
+    });
+    r.add(u, "rename0", "(JJ)V", |t, a| {
+        ux(t, fs::rename(&path(a[0]), &path(a[2]))).map(|_| 0)
+    });
+    r.add(u, "renameat0", "(IJIJ)V", |t, a| {
+        ux(
+            t,
+            fs::renameat(jint(a[0]), &path(a[1]), jint(a[3]), &path(a[4])),
+        )
+        .map(|_| 0)
+    });
+    r.add(u, "mkdir0", "(JI)V", |t, a| {
+        ux(t, fs::mkdir(&path(a[0]), jint(a[2]) as u32)).map(|_| 0)
+    });
+    r.add(u, "rmdir0", "(J)V", |t, a| {
+        ux(t, fs::rmdir(&path(a[0]))).map(|_| 0)
+    });
     r.add(u, "readlink0", "(J)[B", |t, a| {
         let target = ux(t, fs::readlink(&path(a[0])))?;
         byte_array(t, &target)
@@ -165,50 +202,114 @@ fn register_unix_dispatcher(r: &mut Registry) {
         let real = ux(t, fs::realpath(&path(a[0])))?;
         byte_array(t, &real)
     });
-    r.add(u, "symlink0", "(JJ)V", |t, a| ux(t, fs::symlink(&path(a[0]), &path(a[2]))).map(|_| 0));
+    r.add(u, "symlink0", "(JJ)V", |t, a| {
+        ux(t, fs::symlink(&path(a[0]), &path(a[2]))).map(|_| 0)
+    });
     r.add(u, "stat0", "(JLsun/nio/fs/UnixFileAttributes;)V", |t, a| {
         let s = ux(t, fs::stat(&path(a[0]), true))?;
         set_attrs(t, a[2], &s)
     });
-    r.add(u, "stat1", "(J)I", |_, a| Ok(ret_int(fs::stat(&path(a[0]), true).map_or(0, |s| s.mode as i32))));
-    r.add(u, "lstat0", "(JLsun/nio/fs/UnixFileAttributes;)V", |t, a| {
-        let s = ux(t, fs::stat(&path(a[0]), false))?;
-        set_attrs(t, a[2], &s)
+    r.add(u, "stat1", "(J)I", |_, a| {
+        Ok(ret_int(
+            fs::stat(&path(a[0]), true).map_or(0, |s| s.mode as i32),
+        ))
     });
+    r.add(
+        u,
+        "lstat0",
+        "(JLsun/nio/fs/UnixFileAttributes;)V",
+        |t, a| {
+            let s = ux(t, fs::stat(&path(a[0]), false))?;
+            set_attrs(t, a[2], &s)
+        },
+    );
     r.add(u, "fstat", "(ILsun/nio/fs/UnixFileAttributes;)V", |t, a| {
         let s = ux(t, fs::fstat(jint(a[0])))?;
         set_attrs(t, a[1], &s)
     });
-    r.add(u, "fstatat0", "(IJILsun/nio/fs/UnixFileAttributes;)V", |t, a| {
-        let s = ux(t, fs::fstatat(jint(a[0]), &path(a[1]), jint(a[3])))?;
-        set_attrs(t, a[4], &s)
+    r.add(
+        u,
+        "fstatat0",
+        "(IJILsun/nio/fs/UnixFileAttributes;)V",
+        |t, a| {
+            let s = ux(t, fs::fstatat(jint(a[0]), &path(a[1]), jint(a[3])))?;
+            set_attrs(t, a[4], &s)
+        },
+    );
+    r.add(u, "chown0", "(JII)V", |t, a| {
+        ux(
+            t,
+            fs::chown(&path(a[0]), jint(a[2]) as u32, jint(a[3]) as u32, true),
+        )
+        .map(|_| 0)
     });
-    r.add(u, "chown0", "(JII)V", |t, a| ux(t, fs::chown(&path(a[0]), jint(a[2]) as u32, jint(a[3]) as u32, true)).map(|_| 0));
-    r.add(u, "lchown0", "(JII)V", |t, a| ux(t, fs::chown(&path(a[0]), jint(a[2]) as u32, jint(a[3]) as u32, false)).map(|_| 0));
-    r.add(u, "fchown", "(III)V", |t, a| ux(t, fs::fchown(jint(a[0]), jint(a[1]) as u32, jint(a[2]) as u32)).map(|_| 0));
-    r.add(u, "chmod0", "(JI)V", |t, a| ux(t, fs::chmod(&path(a[0]), jint(a[2]) as u32)).map(|_| 0));
-    r.add(u, "fchmod", "(II)V", |t, a| ux(t, fs::fchmod(jint(a[0]), jint(a[1]) as u32)).map(|_| 0));
-    r.add(u, "utimes0", "(JJJ)V", |t, a| ux(t, fs::utimes(&path(a[0]), jlong(a[2]), jlong(a[4]), true)).map(|_| 0));
-    r.add(u, "lutimes0", "(JJJ)V", |t, a| ux(t, fs::utimes(&path(a[0]), jlong(a[2]), jlong(a[4]), false)).map(|_| 0));
-    r.add(u, "futimes", "(IJJ)V", |t, a| ux(t, fs::futimes(jint(a[0]), jlong(a[1]), jlong(a[3]))).map(|_| 0));
-    r.add(u, "futimens", "(IJJ)V", |t, a| ux(t, fs::futimens(jint(a[0]), jlong(a[1]), jlong(a[3]))).map(|_| 0));
-    r.add(u, "opendir0", "(J)J", |t, a| ux(t, fs::opendir(&path(a[0]))));
-    r.add(u, "fdopendir", "(I)J", |t, a| ux(t, fs::fdopendir(jint(a[0]))));
-    r.add(u, "closedir", "(J)V", |t, a| ux(t, fs::closedir(a[0])).map(|_| 0));
-    r.add(u, "readdir", "(J)[B", |t, a| match ux(t, fs::readdir(a[0]))? {
-        Some(name) => byte_array(t, &name),
-        None => Ok(0),
+    r.add(u, "lchown0", "(JII)V", |t, a| {
+        ux(
+            t,
+            fs::chown(&path(a[0]), jint(a[2]) as u32, jint(a[3]) as u32, false),
+        )
+        .map(|_| 0)
+    });
+    r.add(u, "fchown", "(III)V", |t, a| {
+        ux(
+            t,
+            fs::fchown(jint(a[0]), jint(a[1]) as u32, jint(a[2]) as u32),
+        )
+        .map(|_| 0)
+    });
+    r.add(u, "chmod0", "(JI)V", |t, a| {
+        ux(t, fs::chmod(&path(a[0]), jint(a[2]) as u32)).map(|_| 0)
+    });
+    r.add(u, "fchmod", "(II)V", |t, a| {
+        ux(t, fs::fchmod(jint(a[0]), jint(a[1]) as u32)).map(|_| 0)
+    });
+    r.add(u, "utimes0", "(JJJ)V", |t, a| {
+        ux(t, fs::utimes(&path(a[0]), jlong(a[2]), jlong(a[4]), true)).map(|_| 0)
+    });
+    r.add(u, "lutimes0", "(JJJ)V", |t, a| {
+        ux(t, fs::utimes(&path(a[0]), jlong(a[2]), jlong(a[4]), false)).map(|_| 0)
+    });
+    r.add(u, "futimes", "(IJJ)V", |t, a| {
+        ux(t, fs::futimes(jint(a[0]), jlong(a[1]), jlong(a[3]))).map(|_| 0)
+    });
+    r.add(u, "futimens", "(IJJ)V", |t, a| {
+        ux(t, fs::futimens(jint(a[0]), jlong(a[1]), jlong(a[3]))).map(|_| 0)
+    });
+    r.add(u, "opendir0", "(J)J", |t, a| {
+        ux(t, fs::opendir(&path(a[0])))
+    });
+    r.add(u, "fdopendir", "(I)J", |t, a| {
+        ux(t, fs::fdopendir(jint(a[0])))
+    });
+    r.add(u, "closedir", "(J)V", |t, a| {
+        ux(t, fs::closedir(a[0])).map(|_| 0)
+    });
+    r.add(u, "readdir", "(J)[B", |t, a| {
+        match ux(t, fs::readdir(a[0]))? {
+            Some(name) => byte_array(t, &name),
+            None => Ok(0),
+        }
     });
     r.add(u, "read", "(IJI)I", |t, a| {
-        let n = ux(t, retry_eintr(|| fs::read(jint(a[0]), a[1] as usize, jint(a[3]).max(0) as usize)))?;
+        let n = ux(
+            t,
+            retry_eintr(|| fs::read(jint(a[0]), a[1] as usize, jint(a[3]).max(0) as usize)),
+        )?;
         Ok(ret_int(n as i32))
     });
     r.add(u, "write", "(IJI)I", |t, a| {
-        let n = ux(t, retry_eintr(|| fs::write(jint(a[0]), a[1] as usize, jint(a[3]).max(0) as usize)))?;
+        let n = ux(
+            t,
+            retry_eintr(|| fs::write(jint(a[0]), a[1] as usize, jint(a[3]).max(0) as usize)),
+        )?;
         Ok(ret_int(n as i32))
     });
-    r.add(u, "access0", "(JI)V", |t, a| ux(t, fs::access(&path(a[0]), jint(a[2]))).map(|_| 0));
-    r.add(u, "exists0", "(J)Z", |_, a| Ok(ret_bool(fs::exists(&path(a[0])))));
+    r.add(u, "access0", "(JI)V", |t, a| {
+        ux(t, fs::access(&path(a[0]), jint(a[2]))).map(|_| 0)
+    });
+    r.add(u, "exists0", "(J)Z", |_, a| {
+        Ok(ret_bool(fs::exists(&path(a[0]))))
+    });
     r.add(u, "getpwuid", "(I)[B", |t, a| {
         let name = ux(t, fs::user_name(jint(a[0]) as u32))?;
         byte_array(t, &name)
@@ -217,28 +318,61 @@ fn register_unix_dispatcher(r: &mut Registry) {
         let name = ux(t, fs::group_name(jint(a[0]) as u32))?;
         byte_array(t, &name)
     });
-    r.add(u, "getpwnam0", "(J)I", |t, a| ux(t, fs::user_id(&path(a[0]))).map(|id| ret_int(id.map_or(-1, |v| v as i32))));
-    r.add(u, "getgrnam0", "(J)I", |t, a| ux(t, fs::group_id(&path(a[0]))).map(|id| ret_int(id.map_or(-1, |v| v as i32))));
-    r.add(u, "statvfs0", "(JLsun/nio/fs/UnixFileStoreAttributes;)V", und_statvfs);
+    r.add(u, "getpwnam0", "(J)I", |t, a| {
+        ux(t, fs::user_id(&path(a[0]))).map(|id| ret_int(id.map_or(-1, |v| v as i32)))
+    });
+    r.add(u, "getgrnam0", "(J)I", |t, a| {
+        ux(t, fs::group_id(&path(a[0]))).map(|id| ret_int(id.map_or(-1, |v| v as i32)))
+    });
+    r.add(
+        u,
+        "statvfs0",
+        "(JLsun/nio/fs/UnixFileStoreAttributes;)V",
+        und_statvfs,
+    );
     r.add(u, "strerror", "(I)[B", |t, a| {
         let msg = fs::strerror(jint(a[0]));
         byte_array(t, msg.as_bytes())
     });
     r.add(u, "fgetxattr0", "(IJJI)I", |t, a| {
-        let n = ux(t, fs::fgetxattr(jint(a[0]), &path(a[1]), a[3] as usize, jint(a[5]).max(0) as usize))?;
+        let n = ux(
+            t,
+            fs::fgetxattr(
+                jint(a[0]),
+                &path(a[1]),
+                a[3] as usize,
+                jint(a[5]).max(0) as usize,
+            ),
+        )?;
         Ok(ret_int(n as i32))
     });
     r.add(u, "fsetxattr0", "(IJJI)V", |t, a| {
-        ux(t, fs::fsetxattr(jint(a[0]), &path(a[1]), a[3] as usize, jint(a[5]).max(0) as usize)).map(|_| 0)
+        ux(
+            t,
+            fs::fsetxattr(
+                jint(a[0]),
+                &path(a[1]),
+                a[3] as usize,
+                jint(a[5]).max(0) as usize,
+            ),
+        )
+        .map(|_| 0)
     });
-    r.add(u, "fremovexattr0", "(IJ)V", |t, a| ux(t, fs::fremovexattr(jint(a[0]), &path(a[1]))).map(|_| 0));
+    r.add(u, "fremovexattr0", "(IJ)V", |t, a| {
+        ux(t, fs::fremovexattr(jint(a[0]), &path(a[1]))).map(|_| 0)
+    });
     r.add(u, "flistxattr", "(IJI)I", |t, a| {
-        let n = ux(t, fs::flistxattr(jint(a[0]), a[1] as usize, jint(a[3]).max(0) as usize))?;
+        let n = ux(
+            t,
+            fs::flistxattr(jint(a[0]), a[1] as usize, jint(a[3]).max(0) as usize),
+        )?;
         Ok(ret_int(n as i32))
     });
 
     // UnixCopyFile.transfer(int dst, int src, long addressToPollForCancel)
-    r.add("sun/nio/fs/UnixCopyFile", "transfer", "(IIJ)V", |t, a| ux(t, fs::copy_fd(jint(a[0]), jint(a[1]), a[2] as usize)).map(|_| 0));
+    r.add("sun/nio/fs/UnixCopyFile", "transfer", "(IIJ)V", |t, a| {
+        ux(t, fs::copy_fd(jint(a[0]), jint(a[1]), a[2] as usize)).map(|_| 0)
+    });
 }
 
 /// RESTARTABLE(): retries a call interrupted by a signal.
@@ -254,7 +388,8 @@ fn retry_eintr<T>(mut f: impl FnMut() -> FsResult<T>) -> FsResult<T> {
 /// Capabilities as libnio reports them on Linux: the *at calls, futimes, futimens, lutimes and
 /// extended attributes, plus file birth times when statx works.
 fn und_init(_: &mut JThread, _: &[u64]) -> JResult<u64> {
-    let mut caps = SUPPORTS_OPENAT | SUPPORTS_FUTIMES | SUPPORTS_FUTIMENS | SUPPORTS_LUTIMES | SUPPORTS_XATTR;
+    let mut caps =
+        SUPPORTS_OPENAT | SUPPORTS_FUTIMES | SUPPORTS_FUTIMENS | SUPPORTS_LUTIMES | SUPPORTS_XATTR;
     if fs::birthtime_supported() {
         caps |= SUPPORTS_BIRTHTIME;
     }
@@ -276,24 +411,50 @@ fn und_statvfs(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 fn register_linux_dispatcher(r: &mut Registry) {
     let l = "sun/nio/fs/LinuxNativeDispatcher";
     r.add(l, "init", "()V", |_, _| Ok(0));
-    r.add(l, "setmntent0", "(JJ)J", |t, a| ux(t, fs::mount_table_open(&path(a[0]))));
-    r.add(l, "getmntent0", "(JLsun/nio/fs/UnixMountEntry;JI)I", getmntent0);
-    r.add(l, "endmntent", "(J)V", |t, a| ux(t, fs::mount_table_close(a[0])).map(|_| 0));
+    r.add(l, "setmntent0", "(JJ)J", |t, a| {
+        ux(t, fs::mount_table_open(&path(a[0])))
+    });
+    r.add(
+        l,
+        "getmntent0",
+        "(JLsun/nio/fs/UnixMountEntry;JI)I",
+        getmntent0,
+    );
+    r.add(l, "endmntent", "(J)V", |t, a| {
+        ux(t, fs::mount_table_close(a[0])).map(|_| 0)
+    });
 
     let w = "sun/nio/fs/LinuxWatchService";
-    r.add(w, "eventSize", "()I", |_, _| Ok(ret_int(fs::inotify_event_layout().0 as i32)));
+    r.add(w, "eventSize", "()I", |_, _| {
+        Ok(ret_int(fs::inotify_event_layout().0 as i32))
+    });
     r.add(w, "eventOffsets", "()[I", |t, _| {
         let offsets = fs::inotify_event_layout().1;
-        let arr = t.new_array_of(t.vm.classes.primitive(crate::class::BasicType::Int), offsets.len() as i32)?;
+        let arr = t.new_array_of(
+            t.vm.classes.primitive(crate::class::BasicType::Int),
+            offsets.len() as i32,
+        )?;
         for (slot, off) in arr.array_slice::<i32>().iter_mut().zip(offsets) {
             *slot = off as i32;
         }
         Ok(arr.slot())
     });
-    r.add(w, "inotifyInit", "()I", |t, _| ux(t, fs::inotify_init()).map(ret_int));
-    r.add(w, "inotifyAddWatch", "(IJI)I", |t, a| ux(t, fs::inotify_add_watch(jint(a[0]), &path(a[1]), jint(a[3]) as u32)).map(ret_int));
-    r.add(w, "inotifyRmWatch", "(II)V", |t, a| ux(t, fs::inotify_rm_watch(jint(a[0]), jint(a[1]))).map(|_| 0));
-    r.add(w, "configureBlocking", "(IZ)V", |t, a| ux(t, fs::set_blocking(jint(a[0]), a[1] != 0)).map(|_| 0));
+    r.add(w, "inotifyInit", "()I", |t, _| {
+        ux(t, fs::inotify_init()).map(ret_int)
+    });
+    r.add(w, "inotifyAddWatch", "(IJI)I", |t, a| {
+        ux(
+            t,
+            fs::inotify_add_watch(jint(a[0]), &path(a[1]), jint(a[3]) as u32),
+        )
+        .map(ret_int)
+    });
+    r.add(w, "inotifyRmWatch", "(II)V", |t, a| {
+        ux(t, fs::inotify_rm_watch(jint(a[0]), jint(a[1]))).map(|_| 0)
+    });
+    r.add(w, "configureBlocking", "(IZ)V", |t, a| {
+        ux(t, fs::set_blocking(jint(a[0]), a[1] != 0)).map(|_| 0)
+    });
     r.add(w, "socketpair", "([I)V", |t, a| {
         let arr = nonnull(t, a[0])?;
         if arr.array_len() < 2 {
@@ -303,15 +464,26 @@ fn register_linux_dispatcher(r: &mut Registry) {
         arr.array_slice::<i32>()[..2].copy_from_slice(&[s0, s1]);
         Ok(0)
     });
-    r.add(w, "poll", "(II)I", |t, a| ux(t, fs::poll_readable(jint(a[0]), jint(a[1]))).map(ret_int));
+    r.add(w, "poll", "(II)I", |t, a| {
+        ux(t, fs::poll_readable(jint(a[0]), jint(a[1]))).map(ret_int)
+    });
 }
 
 fn getmntent0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
-    let Some(e) = ux(t, fs::mount_table_next(a[0]))? else { return Ok(ret_int(-1)) };
+    let Some(e) = ux(t, fs::mount_table_next(a[0]))? else {
+        return Ok(ret_int(-1));
+    };
     let entry = nonnull(t, a[2])?;
-    for (name, value) in [("name", &e.name), ("dir", &e.dir), ("fstype", &e.fstype), ("opts", &e.opts)] {
+    for (name, value) in [
+        ("name", &e.name),
+        ("dir", &e.dir),
+        ("fstype", &e.fstype),
+        ("opts", &e.opts),
+    ] {
         let arr = t.new_byte_array(value)?;
-        t.domain.heap.write_ref(entry, field(entry, name), Some(arr));
+        t.domain
+            .heap
+            .write_ref(entry, field(entry, name), Some(arr));
     }
     Ok(0)
 }
@@ -404,12 +576,19 @@ fn register_file_dispatcher(r: &mut Registry) {
         let dead = io(t, fs::pre_close_fd())?;
         io(t, fs::dup2(dead, fd)).map(|_| 0)
     });
-    r.add(d, "dup0", "(Ljava/io/FileDescriptor;Ljava/io/FileDescriptor;)V", |t, a| {
-        let from = fdval(t, a[0])?;
-        let to = fdval(t, a[1])?;
-        io(t, fs::dup2(from, to)).map(|_| 0)
+    r.add(
+        d,
+        "dup0",
+        "(Ljava/io/FileDescriptor;Ljava/io/FileDescriptor;)V",
+        |t, a| {
+            let from = fdval(t, a[0])?;
+            let to = fdval(t, a[1])?;
+            io(t, fs::dup2(from, to)).map(|_| 0)
+        },
+    );
+    r.add(d, "canTransferToFromOverlappedMap0", "()Z", |_, _| {
+        Ok(ret_bool(true))
     });
-    r.add(d, "canTransferToFromOverlappedMap0", "()Z", |_, _| Ok(ret_bool(true)));
     r.add(d, "setDirect0", "(Ljava/io/FileDescriptor;)I", |t, a| {
         let fd = fdval(t, a[0])?;
         io(t, fs::set_direct(fd)).map(|v| ret_int(v as i32))
@@ -427,18 +606,32 @@ fn close_int_fd(t: &mut JThread, fd: i32) -> JResult<u64> {
 
 fn register_channels(r: &mut Registry) {
     let io_util = "sun/nio/ch/IOUtil";
-    r.add(io_util, "fdVal", "(Ljava/io/FileDescriptor;)I", |t, a| fdval(t, a[0]).map(ret_int));
-    r.add(io_util, "setfdVal", "(Ljava/io/FileDescriptor;I)V", |t, a| {
-        let fdo = nonnull(t, a[0])?;
-        fdo.write::<i32>(field(fdo, "fd"), jint(a[1]));
-        Ok(0)
+    r.add(io_util, "fdVal", "(Ljava/io/FileDescriptor;)I", |t, a| {
+        fdval(t, a[0]).map(ret_int)
     });
+    r.add(
+        io_util,
+        "setfdVal",
+        "(Ljava/io/FileDescriptor;I)V",
+        |t, a| {
+            let fdo = nonnull(t, a[0])?;
+            fdo.write::<i32>(field(fdo, "fd"), jint(a[1]));
+            Ok(0)
+        },
+    );
     r.add(io_util, "iovMax", "()I", |_, _| Ok(ret_int(fs::iov_max())));
-    r.add(io_util, "fdLimit", "()I", |t, _| io(t, fs::fd_limit()).map(ret_int));
-    r.add(io_util, "configureBlocking", "(Ljava/io/FileDescriptor;Z)V", |t, a| {
-        let fd = fdval(t, a[0])?;
-        io(t, fs::set_blocking(fd, a[1] != 0)).map(|_| 0)
+    r.add(io_util, "fdLimit", "()I", |t, _| {
+        io(t, fs::fd_limit()).map(ret_int)
     });
+    r.add(
+        io_util,
+        "configureBlocking",
+        "(Ljava/io/FileDescriptor;Z)V",
+        |t, a| {
+            let fd = fdval(t, a[0])?;
+            io(t, fs::set_blocking(fd, a[1] != 0)).map(|_| 0)
+        },
+    );
     r.add(io_util, "makePipe", "(Z)J", |t, a| {
         let (rd, wr) = io(t, fs::pipe(a[0] != 0))?;
         Ok(((rd as u32 as u64) << 32) | wr as u32 as u64)
@@ -474,49 +667,91 @@ fn register_channels(r: &mut Registry) {
             Err(e) => Err(io_exception(t, e)),
         }
     });
-    r.add(io_util, "randomBytes", "([B)Z", |t, _| Err(t.throw_new("java/lang/UnsupportedOperationException", None)));
+    r.add(io_util, "randomBytes", "([B)Z", |t, _| {
+        Err(t.throw_new("java/lang/UnsupportedOperationException", None))
+    });
 
     let fc = "sun/nio/ch/FileChannelImpl";
     // Returns the mapping granularity. (invoke_native currently answers every static
     // initIDs with a no-op before consulting this table.)
     r.add(fc, "initIDs", "()J", |_, _| Ok(fs::page_size() as u64));
-    r.add(fc, "maxDirectTransferSize0", "()I", |_, _| Ok(ret_int(0x7fff_f000)));
-    r.add(fc, "transferTo0", "(Ljava/io/FileDescriptor;JJLjava/io/FileDescriptor;)J", fc_transfer_to0);
+    r.add(fc, "maxDirectTransferSize0", "()I", |_, _| {
+        Ok(ret_int(0x7fff_f000))
+    });
+    r.add(
+        fc,
+        "transferTo0",
+        "(Ljava/io/FileDescriptor;JJLjava/io/FileDescriptor;)J",
+        fc_transfer_to0,
+    );
     r.add(fc, "map0", "(IJJZ)J", fc_map0);
-    r.add(fc, "unmap0", "(JJ)I", |t, a| io(t, fs::munmap(a[0] as usize, a[2] as usize)).map(|_| ret_int(0)));
+    r.add(fc, "unmap0", "(JJ)I", |t, a| {
+        io(t, fs::munmap(a[0] as usize, a[2] as usize)).map(|_| ret_int(0))
+    });
 
     let mm = "java/nio/MappedMemoryUtils";
-    r.add(mm, "isLoaded0", "(JJJ)Z", |t, a| io(t, fs::mapping_resident(a[0] as usize, a[2] as usize, a[4] as usize)).map(ret_bool));
-    r.add(mm, "load0", "(JJ)V", |t, a| io(t, fs::advise_mapping(a[0] as usize, a[2] as usize, true)).map(|_| 0));
-    r.add(mm, "unload0", "(JJ)V", |t, a| io(t, fs::advise_mapping(a[0] as usize, a[2] as usize, false)).map(|_| 0));
-    r.add(mm, "force0", "(Ljava/io/FileDescriptor;JJ)V", |t, a| io(t, fs::sync_mapping(a[1] as usize, a[3] as usize)).map(|_| 0));
+    r.add(mm, "isLoaded0", "(JJJ)Z", |t, a| {
+        io(
+            t,
+            fs::mapping_resident(a[0] as usize, a[2] as usize, a[4] as usize),
+        )
+        .map(ret_bool)
+    });
+    r.add(mm, "load0", "(JJ)V", |t, a| {
+        io(t, fs::advise_mapping(a[0] as usize, a[2] as usize, true)).map(|_| 0)
+    });
+    r.add(mm, "unload0", "(JJ)V", |t, a| {
+        io(t, fs::advise_mapping(a[0] as usize, a[2] as usize, false)).map(|_| 0)
+    });
+    r.add(mm, "force0", "(Ljava/io/FileDescriptor;JJ)V", |t, a| {
+        io(t, fs::sync_mapping(a[1] as usize, a[3] as usize)).map(|_| 0)
+    });
 
     // A thread blocked in a channel operation records current(); a close or an interrupt
     // signals it, after which its call fails with EINTR (IOS_INTERRUPTED for the JDK's retry
     // loop, which then sees the channel closed).
     let nt = "sun/nio/ch/NativeThread";
-    r.add(nt, "current", "()J", |_, _| Ok(ret_i64(crate::port::current_thread_token())));
-    r.add(nt, "signal", "(J)V", |t, a| match crate::port::wake_thread(jlong(a[0])) {
-        Ok(()) => Ok(0),
-        Err(e) => Err(io_exception(t, e)),
+    r.add(nt, "current", "()J", |_, _| {
+        Ok(ret_i64(crate::port::current_thread_token()))
     });
-    r.add(nt, "init", "()V", |t, _| match crate::port::install_wakeup_signal() {
-        Ok(()) => Ok(0),
-        Err(e) => Err(io_exception(t, e)),
-    });
+    r.add(
+        nt,
+        "signal",
+        "(J)V",
+        |t, a| match crate::port::wake_thread(jlong(a[0])) {
+            Ok(()) => Ok(0),
+            Err(e) => Err(io_exception(t, e)),
+        },
+    );
+    r.add(
+        nt,
+        "init",
+        "()V",
+        |t, _| match crate::port::install_wakeup_signal() {
+            Ok(()) => Ok(0),
+            Err(e) => Err(io_exception(t, e)),
+        },
+    );
     // false as libnio on Linux: FileDispatcherImpl.preClose dup2s over the descriptor first
     // and signals the threads after, so a thread that enters its call in between finds the
     // dead descriptor, and one already inside gets EINTR.
-    r.add(nt, "supportPendingSignals0", "()Z", |_, _| Ok(ret_bool(false)));
-
-    r.add("sun/nio/ch/FileKey", "init", "(Ljava/io/FileDescriptor;)V", |t, a| {
-        let fd = fdval(t, a[1])?;
-        let s = io(t, fs::fstat(fd))?;
-        let key = nonnull(t, a[0])?;
-        key.write::<i64>(field(key, "st_dev"), s.dev as i64);
-        key.write::<i64>(field(key, "st_ino"), s.ino as i64);
-        Ok(0)
+    r.add(nt, "supportPendingSignals0", "()Z", |_, _| {
+        Ok(ret_bool(false))
     });
+
+    r.add(
+        "sun/nio/ch/FileKey",
+        "init",
+        "(Ljava/io/FileDescriptor;)V",
+        |t, a| {
+            let fd = fdval(t, a[1])?;
+            let s = io(t, fs::fstat(fd))?;
+            let key = nonnull(t, a[0])?;
+            key.write::<i64>(field(key, "st_dev"), s.dev as i64);
+            key.write::<i64>(field(key, "st_ino"), s.ino as i64);
+            Ok(0)
+        },
+    );
 }
 
 /// `long transferTo0(FileDescriptor src, long position, long count, FileDescriptor dst)`:
@@ -546,7 +781,10 @@ fn fc_map0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         _ => fs::MapMode::Private,
     };
     if a[6] != 0 {
-        return Err(t.throw_new("java/lang/UnsupportedOperationException", Some("MAP_SYNC is not supported")));
+        return Err(t.throw_new(
+            "java/lang/UnsupportedOperationException",
+            Some("MAP_SYNC is not supported"),
+        ));
     }
     match fs::mmap(fd, mode, jlong(a[2]), jlong(a[4]).max(0) as usize) {
         Ok(addr) => Ok(addr as u64),

@@ -10,9 +10,24 @@ use crate::thread::{JResult, JThread};
 
 pub fn register(r: &mut Registry) {
     let n = "jx/naming/Naming";
-    r.add(n, "register0", "(Ljava/lang/String;Ljx/portal/Portal;)V", register_name);
-    r.add(crate::domain::stub::BASE, "service", "()J", crate::domain::stub::service_native);
-    r.add(n, "lookup0", "(Ljava/lang/String;Ljava/lang/Class;J)Ljava/lang/Object;", lookup_name);
+    r.add(
+        n,
+        "register0",
+        "(Ljava/lang/String;Ljx/portal/Portal;)V",
+        register_name,
+    );
+    r.add(
+        crate::domain::stub::BASE,
+        "service",
+        "()J",
+        crate::domain::stub::service_native,
+    );
+    r.add(
+        n,
+        "lookup0",
+        "(Ljava/lang/String;Ljava/lang/Class;J)Ljava/lang/Object;",
+        lookup_name,
+    );
     r.add(n, "unregister0", "(Ljava/lang/String;)V", |t, a| {
         let name = nonnull(t, a[0]).map(|n| t.rust_string(n))?;
         portal::unregister_name(&name);
@@ -31,7 +46,10 @@ fn register_name(t: &mut JThread, a: &[u64]) -> JResult<u64> {
             match portal::export(&domain, service) {
                 Some(id) => id,
                 None => {
-                    let msg = format!("{} implements no interface extending jx.portal.Portal", service.class().java_name());
+                    let msg = format!(
+                        "{} implements no interface extending jx.portal.Portal",
+                        service.class().java_name()
+                    );
                     return Err(t.throw_new("java/lang/IllegalArgumentException", Some(&msg)));
                 }
             }

@@ -19,18 +19,26 @@ pub fn register(r: &mut Registry) {
 
     let ph = "java/lang/ProcessHandleImpl";
     r.add(ph, "initNative", "()V", |_, _| Ok(0));
-    r.add(ph, "getCurrentPid0", "()J", |_, _| Ok(proc::current_pid() as u64));
+    r.add(ph, "getCurrentPid0", "()J", |_, _| {
+        Ok(proc::current_pid() as u64)
+    });
     r.add(ph, "waitForProcessExit0", "(JZ)I", |t, a| {
         let (pid, reap) = (jlong(a[0]), a[2] != 0);
         // Waits as long as the child runs: other threads may collect meanwhile.
         Ok(ret_int(t.blocking(|| proc::wait_for_exit(pid, reap))))
     });
-    r.add(ph, "isAlive0", "(J)J", |_, a| Ok(is_alive(jlong(a[0])) as u64));
-    r.add(ph, "parent0", "(JJ)J", |_, a| Ok(parent(jlong(a[0]), jlong(a[2])) as u64));
+    r.add(ph, "isAlive0", "(J)J", |_, a| {
+        Ok(is_alive(jlong(a[0])) as u64)
+    });
+    r.add(ph, "parent0", "(JJ)J", |_, a| {
+        Ok(parent(jlong(a[0]), jlong(a[2])) as u64)
+    });
     r.add(ph, "destroy0", "(JJZ)Z", |_, a| {
         let (pid, start_time, force) = (jlong(a[0]), jlong(a[2]), a[4] != 0);
         let start = is_alive(pid);
-        Ok(ret_bool((start == start_time || start == 0 || start_time == 0) && proc::kill(pid, force)))
+        Ok(ret_bool(
+            (start == start_time || start == 0 || start_time == 0) && proc::kill(pid, force),
+        ))
     });
     r.add(ph, "getProcessPids0", "(J[J[J[J)I", get_process_pids);
 
@@ -102,9 +110,23 @@ fn fork_and_exec(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let fds_arr = nonnull(t, a[9])?;
     let fds_in = fds_arr.array_slice::<i32>();
     if fds_in.len() < 3 {
-        return Err(t.throw_new("java/lang/ArrayIndexOutOfBoundsException", Some(&format!("Index {} out of bounds for length {}", fds_in.len(), fds_in.len()))));
+        return Err(t.throw_new(
+            "java/lang/ArrayIndexOutOfBoundsException",
+            Some(&format!(
+                "Index {} out of bounds for length {}",
+                fds_in.len(),
+                fds_in.len()
+            )),
+        ));
     }
-    let req = SpawnRequest { prog, args, env, dir, fds: [fds_in[0], fds_in[1], fds_in[2]], redirect_error_stream: a[10] != 0 };
+    let req = SpawnRequest {
+        prog,
+        args,
+        env,
+        dir,
+        fds: [fds_in[0], fds_in[1], fds_in[2]],
+        redirect_error_stream: a[10] != 0,
+    };
     // fork and the wait for the exec may take a while: let the domain collect meanwhile.
     let r = t.blocking(|| proc::spawn(&req));
     match r {
@@ -128,7 +150,10 @@ fn get_process_pids(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let n = nonnull(t, a[2])?.array_len();
     for v in [a[3], a[4]] {
         if obj(v).is_some_and(|o| o.array_len() != n) {
-            return Err(t.throw_new("java/lang/IllegalArgumentException", Some("array sizes not equal")));
+            return Err(t.throw_new(
+                "java/lang/IllegalArgumentException",
+                Some("array sizes not equal"),
+            ));
         }
     }
     let found: Vec<(i64, i64, i64)> = t.blocking(|| {
@@ -151,7 +176,10 @@ fn get_process_pids(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 }
 
 fn field(o: ObjRef, name: &str) -> usize {
-    o.class().instance_field(name).unwrap_or_else(|| panic!("field {name} missing in {}", o.class().name)).offset as usize
+    o.class()
+        .instance_field(name)
+        .unwrap_or_else(|| panic!("field {name} missing in {}", o.class().name))
+        .offset as usize
 }
 
 fn platform_string(t: &mut JThread, b: &[u8]) -> JResult<ObjRef> {
@@ -180,12 +208,18 @@ fn info0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let args: Vec<&[u8]> = if cmdline.is_empty() {
         Vec::new()
     } else {
-        cmdline.strip_suffix(b"\0").unwrap_or(&cmdline).split(|&c| c == 0).collect()
+        cmdline
+            .strip_suffix(b"\0")
+            .unwrap_or(&cmdline)
+            .split(|&c| c == 0)
+            .collect()
     };
     let command = exe.as_deref().or(args.first().copied());
     if let Some(c) = command {
         let s = platform_string(t, c)?;
-        t.domain.heap.write_ref(this, field(this, "command"), Some(s));
+        t.domain
+            .heap
+            .write_ref(this, field(this, "command"), Some(s));
     }
     if args.is_empty() {
         return Ok(0);
@@ -196,9 +230,13 @@ fn info0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         let s = platform_string(t, arg)?;
         t.domain.heap.write_ref(arr, ARRAY_BASE + i * 8, Some(s));
     }
-    t.domain.heap.write_ref(this, field(this, "arguments"), Some(arr));
+    t.domain
+        .heap
+        .write_ref(this, field(this, "arguments"), Some(arr));
     let line: Vec<u8> = args.join(&b' ');
     let s = platform_string(t, &line)?;
-    t.domain.heap.write_ref(this, field(this, "commandLine"), Some(s));
+    t.domain
+        .heap
+        .write_ref(this, field(this, "commandLine"), Some(s));
     Ok(0)
 }

@@ -15,32 +15,71 @@ use classfile::access::*;
 
 pub fn register(r: &mut Registry) {
     let c = "java/lang/Class";
-    r.add(c, "getPrimitiveClass", "(Ljava/lang/String;)Ljava/lang/Class;", get_primitive_class);
-    r.add(c, "desiredAssertionStatus0", "(Ljava/lang/Class;)Z", |_, _| Ok(0));
+    r.add(
+        c,
+        "getPrimitiveClass",
+        "(Ljava/lang/String;)Ljava/lang/Class;",
+        get_primitive_class,
+    );
+    r.add(
+        c,
+        "desiredAssertionStatus0",
+        "(Ljava/lang/Class;)Z",
+        |_, _| Ok(0),
+    );
     r.add(c, "isInstance", "(Ljava/lang/Object;)Z", |t, a| {
         let c = mirror_class(t, a[0])?;
-        Ok(ret_bool(obj(a[1]).is_some_and(|o| o.class().is_subtype_of(c))))
+        Ok(ret_bool(
+            obj(a[1]).is_some_and(|o| o.class().is_subtype_of(c)),
+        ))
     });
     r.add(c, "isAssignableFrom", "(Ljava/lang/Class;)Z", |t, a| {
         let c = mirror_class(t, a[0])?;
         let other = mirror_class(t, a[1])?;
         Ok(ret_bool(other.is_subtype_of(c)))
     });
-    r.add(c, "isInterface", "()Z", |t, a| Ok(ret_bool(mirror_class(t, a[0])?.is_interface())));
-    r.add(c, "isArray", "()Z", |t, a| Ok(ret_bool(mirror_class(t, a[0])?.is_array())));
-    r.add(c, "isPrimitive", "()Z", |t, a| Ok(ret_bool(mirror_class(t, a[0])?.is_primitive())));
-    r.add(c, "isHidden", "()Z", |t, a| Ok(ret_bool(mirror_class(t, a[0])?.hidden)));
+    r.add(c, "isInterface", "()Z", |t, a| {
+        Ok(ret_bool(mirror_class(t, a[0])?.is_interface()))
+    });
+    r.add(c, "isArray", "()Z", |t, a| {
+        Ok(ret_bool(mirror_class(t, a[0])?.is_array()))
+    });
+    r.add(c, "isPrimitive", "()Z", |t, a| {
+        Ok(ret_bool(mirror_class(t, a[0])?.is_primitive()))
+    });
+    r.add(c, "isHidden", "()Z", |t, a| {
+        Ok(ret_bool(mirror_class(t, a[0])?.hidden))
+    });
     r.add(c, "isRecord0", "()Z", |t, a| {
         let c = mirror_class(t, a[0])?;
-        Ok(ret_bool(c.file.as_ref().is_some_and(|f| f.record.is_some()) && c.super_class.is_some_and(|s| &*s.name == "java/lang/Record")))
+        Ok(ret_bool(
+            c.file.as_ref().is_some_and(|f| f.record.is_some())
+                && c.super_class
+                    .is_some_and(|s| &*s.name == "java/lang/Record"),
+        ))
     });
     r.add(c, "initClassName", "()Ljava/lang/String;", init_class_name);
     r.add(c, "getSuperclass", "()Ljava/lang/Class;", get_superclass);
     r.add(c, "getInterfaces0", "()[Ljava/lang/Class;", get_interfaces);
     r.add(c, "getModifiers", "()I", get_modifiers);
-    r.add(c, "getDeclaringClass0", "()Ljava/lang/Class;", get_declaring_class);
-    r.add(c, "getSimpleBinaryName0", "()Ljava/lang/String;", get_simple_binary_name);
-    r.add(c, "getEnclosingMethod0", "()[Ljava/lang/Object;", get_enclosing_method);
+    r.add(
+        c,
+        "getDeclaringClass0",
+        "()Ljava/lang/Class;",
+        get_declaring_class,
+    );
+    r.add(
+        c,
+        "getSimpleBinaryName0",
+        "()Ljava/lang/String;",
+        get_simple_binary_name,
+    );
+    r.add(
+        c,
+        "getEnclosingMethod0",
+        "()[Ljava/lang/Object;",
+        get_enclosing_method,
+    );
     r.add(c, "getGenericSignature0", "()Ljava/lang/String;", |t, a| {
         let c = mirror_class(t, a[0])?;
         match c.file.as_ref().and_then(|f| f.signature.clone()) {
@@ -50,66 +89,222 @@ pub fn register(r: &mut Registry) {
     });
     r.add(c, "getRawAnnotations", "()[B", |t, a| {
         let c = mirror_class(t, a[0])?;
-        opt_bytes(t, c.file.as_ref().and_then(|f| f.runtime_visible_annotations.as_deref()))
+        opt_bytes(
+            t,
+            c.file
+                .as_ref()
+                .and_then(|f| f.runtime_visible_annotations.as_deref()),
+        )
     });
     r.add(c, "getRawTypeAnnotations", "()[B", |t, a| {
         let c = mirror_class(t, a[0])?;
-        opt_bytes(t, c.file.as_ref().and_then(|f| f.runtime_visible_type_annotations.as_deref()))
+        opt_bytes(
+            t,
+            c.file
+                .as_ref()
+                .and_then(|f| f.runtime_visible_type_annotations.as_deref()),
+        )
     });
-    r.add(c, "getConstantPool", "()Ljdk/internal/reflect/ConstantPool;", get_constant_pool);
-    r.add(c, "getProtectionDomain0", "()Ljava/security/ProtectionDomain;", |_, _| Ok(0));
+    r.add(
+        c,
+        "getConstantPool",
+        "()Ljdk/internal/reflect/ConstantPool;",
+        get_constant_pool,
+    );
+    r.add(
+        c,
+        "getProtectionDomain0",
+        "()Ljava/security/ProtectionDomain;",
+        |_, _| Ok(0),
+    );
     r.add(c, "getSigners", "()[Ljava/lang/Object;", |_, _| Ok(0));
     r.add(c, "setSigners", "([Ljava/lang/Object;)V", |_, _| Ok(0));
-    r.add(c, "forName0", "(Ljava/lang/String;ZLjava/lang/ClassLoader;Ljava/lang/Class;)Ljava/lang/Class;", for_name0);
-    r.add(c, "getDeclaredFields0", "(Z)[Ljava/lang/reflect/Field;", get_declared_fields);
-    r.add(c, "getDeclaredMethods0", "(Z)[Ljava/lang/reflect/Method;", |t, a| get_declared_methods(t, a, false));
-    r.add(c, "getDeclaredConstructors0", "(Z)[Ljava/lang/reflect/Constructor;", |t, a| get_declared_methods(t, a, true));
-    r.add(c, "getDeclaredClasses0", "()[Ljava/lang/Class;", get_declared_classes);
+    r.add(
+        c,
+        "forName0",
+        "(Ljava/lang/String;ZLjava/lang/ClassLoader;Ljava/lang/Class;)Ljava/lang/Class;",
+        for_name0,
+    );
+    r.add(
+        c,
+        "getDeclaredFields0",
+        "(Z)[Ljava/lang/reflect/Field;",
+        get_declared_fields,
+    );
+    r.add(
+        c,
+        "getDeclaredMethods0",
+        "(Z)[Ljava/lang/reflect/Method;",
+        |t, a| get_declared_methods(t, a, false),
+    );
+    r.add(
+        c,
+        "getDeclaredConstructors0",
+        "(Z)[Ljava/lang/reflect/Constructor;",
+        |t, a| get_declared_methods(t, a, true),
+    );
+    r.add(
+        c,
+        "getDeclaredClasses0",
+        "()[Ljava/lang/Class;",
+        get_declared_classes,
+    );
     r.add(c, "getNestHost0", "()Ljava/lang/Class;", |t, a| {
         let c = reflected_class(t, a[0])?;
         let h = super::lang::class_nest_host(t, c);
         Ok(t.mirror(h)?.slot())
     });
-    r.add(c, "getNestMembers0", "()[Ljava/lang/Class;", get_nest_members);
-    r.add(c, "getPermittedSubclasses0", "()[Ljava/lang/Class;", get_permitted_subclasses);
-    r.add(c, "getRecordComponents0", "()[Ljava/lang/reflect/RecordComponent;", get_record_components);
+    r.add(
+        c,
+        "getNestMembers0",
+        "()[Ljava/lang/Class;",
+        get_nest_members,
+    );
+    r.add(
+        c,
+        "getPermittedSubclasses0",
+        "()[Ljava/lang/Class;",
+        get_permitted_subclasses,
+    );
+    r.add(
+        c,
+        "getRecordComponents0",
+        "()[Ljava/lang/reflect/RecordComponent;",
+        get_record_components,
+    );
 
     let ar = "java/lang/reflect/Array";
-    r.add(ar, "newArray", "(Ljava/lang/Class;I)Ljava/lang/Object;", array_new);
+    r.add(
+        ar,
+        "newArray",
+        "(Ljava/lang/Class;I)Ljava/lang/Object;",
+        array_new,
+    );
     r.add(ar, "getLength", "(Ljava/lang/Object;)I", array_get_length);
-    r.add(ar, "multiNewArray", "(Ljava/lang/Class;[I)Ljava/lang/Object;", array_multi_new);
-    r.add(ar, "get", "(Ljava/lang/Object;I)Ljava/lang/Object;", array_get);
-    r.add(ar, "set", "(Ljava/lang/Object;ILjava/lang/Object;)V", array_set);
+    r.add(
+        ar,
+        "multiNewArray",
+        "(Ljava/lang/Class;[I)Ljava/lang/Object;",
+        array_multi_new,
+    );
+    r.add(
+        ar,
+        "get",
+        "(Ljava/lang/Object;I)Ljava/lang/Object;",
+        array_get,
+    );
+    r.add(
+        ar,
+        "set",
+        "(Ljava/lang/Object;ILjava/lang/Object;)V",
+        array_set,
+    );
     macro_rules! typed {
         ($get:literal, $gdesc:literal, $set:literal, $sdesc:literal, $ty:expr) => {
             r.add(ar, $get, $gdesc, |t, a| array_get_typed(t, a, $ty));
             r.add(ar, $set, $sdesc, |t, a| array_set_typed(t, a, $ty));
         };
     }
-    typed!("getBoolean", "(Ljava/lang/Object;I)Z", "setBoolean", "(Ljava/lang/Object;IZ)V", BasicType::Boolean);
-    typed!("getByte", "(Ljava/lang/Object;I)B", "setByte", "(Ljava/lang/Object;IB)V", BasicType::Byte);
-    typed!("getChar", "(Ljava/lang/Object;I)C", "setChar", "(Ljava/lang/Object;IC)V", BasicType::Char);
-    typed!("getShort", "(Ljava/lang/Object;I)S", "setShort", "(Ljava/lang/Object;IS)V", BasicType::Short);
-    typed!("getInt", "(Ljava/lang/Object;I)I", "setInt", "(Ljava/lang/Object;II)V", BasicType::Int);
-    typed!("getLong", "(Ljava/lang/Object;I)J", "setLong", "(Ljava/lang/Object;IJ)V", BasicType::Long);
-    typed!("getFloat", "(Ljava/lang/Object;I)F", "setFloat", "(Ljava/lang/Object;IF)V", BasicType::Float);
-    typed!("getDouble", "(Ljava/lang/Object;I)D", "setDouble", "(Ljava/lang/Object;ID)V", BasicType::Double);
+    typed!(
+        "getBoolean",
+        "(Ljava/lang/Object;I)Z",
+        "setBoolean",
+        "(Ljava/lang/Object;IZ)V",
+        BasicType::Boolean
+    );
+    typed!(
+        "getByte",
+        "(Ljava/lang/Object;I)B",
+        "setByte",
+        "(Ljava/lang/Object;IB)V",
+        BasicType::Byte
+    );
+    typed!(
+        "getChar",
+        "(Ljava/lang/Object;I)C",
+        "setChar",
+        "(Ljava/lang/Object;IC)V",
+        BasicType::Char
+    );
+    typed!(
+        "getShort",
+        "(Ljava/lang/Object;I)S",
+        "setShort",
+        "(Ljava/lang/Object;IS)V",
+        BasicType::Short
+    );
+    typed!(
+        "getInt",
+        "(Ljava/lang/Object;I)I",
+        "setInt",
+        "(Ljava/lang/Object;II)V",
+        BasicType::Int
+    );
+    typed!(
+        "getLong",
+        "(Ljava/lang/Object;I)J",
+        "setLong",
+        "(Ljava/lang/Object;IJ)V",
+        BasicType::Long
+    );
+    typed!(
+        "getFloat",
+        "(Ljava/lang/Object;I)F",
+        "setFloat",
+        "(Ljava/lang/Object;IF)V",
+        BasicType::Float
+    );
+    typed!(
+        "getDouble",
+        "(Ljava/lang/Object;I)D",
+        "setDouble",
+        "(Ljava/lang/Object;ID)V",
+        BasicType::Double
+    );
 
-    r.add("jdk/internal/reflect/NativeMethodAccessorImpl", "invoke0", "", method_invoke0);
-    r.add("java/lang/reflect/Executable", "getParameters0", "()[Ljava/lang/reflect/Parameter;", get_parameters);
-    r.add("java/lang/reflect/Executable", "getTypeAnnotationBytes0", "()[B", |t, a| {
-        let o = nonnull(t, a[0])?;
-        let m = method_from_reflect(t, o)?;
-        opt_bytes(t, m.info.runtime_visible_type_annotations.as_deref())
-    });
-    r.add("java/lang/reflect/Field", "getTypeAnnotationBytes0", "()[B", |t, a| {
-        let o = nonnull(t, a[0])?;
-        let (c, slot) = reflect_holder_and_slot(t, o);
-        let info = c.file.as_ref().and_then(|f| f.fields.get(slot as usize));
-        opt_bytes(t, info.and_then(|f| f.runtime_visible_type_annotations.as_deref()))
-    });
+    r.add(
+        "jdk/internal/reflect/NativeMethodAccessorImpl",
+        "invoke0",
+        "",
+        method_invoke0,
+    );
+    r.add(
+        "java/lang/reflect/Executable",
+        "getParameters0",
+        "()[Ljava/lang/reflect/Parameter;",
+        get_parameters,
+    );
+    r.add(
+        "java/lang/reflect/Executable",
+        "getTypeAnnotationBytes0",
+        "()[B",
+        |t, a| {
+            let o = nonnull(t, a[0])?;
+            let m = method_from_reflect(t, o)?;
+            opt_bytes(t, m.info.runtime_visible_type_annotations.as_deref())
+        },
+    );
+    r.add(
+        "java/lang/reflect/Field",
+        "getTypeAnnotationBytes0",
+        "()[B",
+        |t, a| {
+            let o = nonnull(t, a[0])?;
+            let (c, slot) = reflect_holder_and_slot(t, o);
+            let info = c.file.as_ref().and_then(|f| f.fields.get(slot as usize));
+            opt_bytes(
+                t,
+                info.and_then(|f| f.runtime_visible_type_annotations.as_deref()),
+            )
+        },
+    );
     register_constant_pool(r);
-    r.add("jdk/internal/reflect/NativeConstructorAccessorImpl", "newInstance0", "", constructor_new_instance0);
+    r.add(
+        "jdk/internal/reflect/NativeConstructorAccessorImpl",
+        "newInstance0",
+        "",
+        constructor_new_instance0,
+    );
 }
 
 /// The class behind a non-null mirror argument.
@@ -158,7 +353,9 @@ fn init_class_name(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let m = nonnull(t, a[0])?;
     let c = t.class_of_mirror(m);
     let s = t.intern(&c.java_name())?;
-    t.domain.heap.write_ref(m, t.vm.wk().class_name as usize, Some(s));
+    t.domain
+        .heap
+        .write_ref(m, t.vm.wk().class_name as usize, Some(s));
     Ok(s.slot())
 }
 
@@ -193,7 +390,9 @@ fn get_interfaces(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 /// Inner-class flags for `c` from its own InnerClasses attribute, if listed.
 fn inner_class_entry(c: &Class) -> Option<&classfile::InnerClass> {
     let cf = c.file.as_ref()?;
-    cf.inner_classes.iter().find(|ic| cf.constant_pool.class_name(ic.inner_class_info) == Some(&*c.name))
+    cf.inner_classes
+        .iter()
+        .find(|ic| cf.constant_pool.class_name(ic.inner_class_info) == Some(&*c.name))
 }
 
 fn get_modifiers(t: &mut JThread, a: &[u64]) -> JResult<u64> {
@@ -211,7 +410,9 @@ fn get_modifiers(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 
 fn get_declaring_class(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let c = reflected_class(t, a[0])?;
-    let Some(ic) = inner_class_entry(c) else { return Ok(0) };
+    let Some(ic) = inner_class_entry(c) else {
+        return Ok(0);
+    };
     let cp = &c.file.as_ref().expect("file").constant_pool;
     // The enclosing class: the member's outer class, or a local or anonymous class's
     // EnclosingMethod class; as HotSpot, it must list `c` in its InnerClasses attribute too.
@@ -219,7 +420,10 @@ fn get_declaring_class(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let outer = if member {
         cp.class_name(ic.outer_class_info)
     } else {
-        c.file.as_ref().and_then(|f| f.enclosing_method).and_then(|(k, _)| cp.class_name(k))
+        c.file
+            .as_ref()
+            .and_then(|f| f.enclosing_method)
+            .and_then(|(k, _)| cp.class_name(k))
     };
     let Some(outer) = outer else { return Ok(0) };
     let oc = t.load_class(c.loader, outer)?;
@@ -234,7 +438,11 @@ fn get_declaring_class(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         })
     });
     if !listed {
-        let msg = format!("{} and {} disagree on InnerClasses attribute", oc.java_name(), c.java_name());
+        let msg = format!(
+            "{} and {} disagree on InnerClasses attribute",
+            oc.java_name(),
+            c.java_name()
+        );
         return Err(t.throw_new("java/lang/IncompatibleClassChangeError", Some(&msg)));
     }
     if !member {
@@ -245,7 +453,9 @@ fn get_declaring_class(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 
 fn get_simple_binary_name(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let c = mirror_class(t, a[0])?;
-    let Some(ic) = inner_class_entry(c) else { return Ok(0) };
+    let Some(ic) = inner_class_entry(c) else {
+        return Ok(0);
+    };
     if ic.inner_name == 0 {
         return Ok(0);
     }
@@ -259,9 +469,13 @@ fn get_simple_binary_name(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 fn get_enclosing_method(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let c = reflected_class(t, a[0])?;
     let Some(cf) = &c.file else { return Ok(0) };
-    let Some((cls, nat)) = cf.enclosing_method else { return Ok(0) };
+    let Some((cls, nat)) = cf.enclosing_method else {
+        return Ok(0);
+    };
     let cp = &cf.constant_pool;
-    let Some(outer) = cp.class_name(cls) else { return Ok(0) };
+    let Some(outer) = cp.class_name(cls) else {
+        return Ok(0);
+    };
     let oc = t.load_class(c.loader, outer)?;
     let object = t.vm.wk().object;
     let arr = t.new_array_of(object, 3)?;
@@ -296,7 +510,9 @@ fn for_name0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let java_name = t.rust_string(n);
     let initialize = a[1] != 0;
     let loader = t.domain.loader_id(obj(a[2]));
-    let bad = java_name.contains('/') || java_name.is_empty() || (java_name.starts_with('[') && java_name.ends_with('.'));
+    let bad = java_name.contains('/')
+        || java_name.is_empty()
+        || (java_name.starts_with('[') && java_name.ends_with('.'));
     let internal = java_name.replace('.', "/");
     let r = if bad {
         Err(())
@@ -330,7 +546,10 @@ fn class_for_descriptor(t: &mut JThread, loader: LoaderId, desc: &str) -> JResul
 
 /// Splits "(I[JLjava/lang/String;)V" into parameter descriptors and the return descriptor.
 pub fn split_method_descriptor(desc: &str) -> (Vec<&str>, &str) {
-    (crate::class::param_descriptors(desc).collect(), crate::class::return_descriptor(desc))
+    (
+        crate::class::param_descriptors(desc).collect(),
+        crate::class::return_descriptor(desc),
+    )
 }
 
 fn get_declared_fields(t: &mut JThread, a: &[u64]) -> JResult<u64> {
@@ -338,7 +557,11 @@ fn get_declared_fields(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let public_only = a[1] != 0;
     let fc = t.load_boot("java/lang/reflect/Field")?;
     t.ensure_initialized(fc)?;
-    let fields: Vec<&crate::class::Field> = c.fields.iter().filter(|f| !public_only || f.access & ACC_PUBLIC != 0).collect();
+    let fields: Vec<&crate::class::Field> = c
+        .fields
+        .iter()
+        .filter(|f| !public_only || f.access & ACC_PUBLIC != 0)
+        .collect();
     let arr = t.new_array_of(fc, fields.len() as i32)?;
     let arr_h = t.handle(arr);
     for (i, f) in fields.iter().enumerate() {
@@ -360,17 +583,33 @@ fn reflect_field(t: &mut JThread, c: &'static Class, f: &crate::class::Field) ->
     let tm = t.mirror(ty)?;
     // Classes the VM synthesizes (lambda proxies) have no class file: no signature or
     // annotations.
-    let info = c.file.as_ref().and_then(|cf| cf.fields.get(f.index as usize));
+    let info = c
+        .file
+        .as_ref()
+        .and_then(|cf| cf.fields.get(f.index as usize));
     let sig = match info.and_then(|i| i.signature.as_deref()) {
         Some(s) => t.new_string(s)?.slot(),
         None => 0,
     };
-    let ann = opt_bytes(t, info.and_then(|i| i.runtime_visible_annotations.as_deref()))?;
-    let trusted_final = f.access & ACC_FINAL != 0 && (f.is_static() || c.file.as_ref().is_some_and(|cf| cf.record.is_some()) || c.hidden);
+    let ann = opt_bytes(
+        t,
+        info.and_then(|i| i.runtime_visible_annotations.as_deref()),
+    )?;
+    let trusted_final = f.access & ACC_FINAL != 0
+        && (f.is_static() || c.file.as_ref().is_some_and(|cf| cf.record.is_some()) || c.hidden);
     t.construct(
         fc,
         "(Ljava/lang/Class;Ljava/lang/String;Ljava/lang/Class;IZILjava/lang/String;[B)V",
-        &[mirror.slot(), name.slot(), tm.slot(), (f.access & 0x50df) as u64, trusted_final as u64, f.index as u64, sig, ann],
+        &[
+            mirror.slot(),
+            name.slot(),
+            tm.slot(),
+            (f.access & 0x50df) as u64,
+            trusted_final as u64,
+            f.index as u64,
+            sig,
+            ann,
+        ],
     )
 }
 
@@ -384,7 +623,11 @@ fn get_declared_methods(t: &mut JThread, a: &[u64], constructors: bool) -> JResu
         .filter(|m| (&*m.name == "<init>") == constructors && &*m.name != "<clinit>")
         .filter(|m| !public_only || m.is_public())
         .collect();
-    let rc = t.load_boot(if constructors { "java/lang/reflect/Constructor" } else { "java/lang/reflect/Method" })?;
+    let rc = t.load_boot(if constructors {
+        "java/lang/reflect/Constructor"
+    } else {
+        "java/lang/reflect/Method"
+    })?;
     t.ensure_initialized(rc)?;
     let arr = t.new_array_of(rc, methods.len() as i32)?;
     let arr_h = t.handle(arr);
@@ -400,7 +643,11 @@ fn get_declared_methods(t: &mut JThread, a: &[u64], constructors: bool) -> JResu
 pub fn reflect_method(t: &mut JThread, m: &'static Method) -> JResult<ObjRef> {
     let c = m.class;
     let is_ctor = &*m.name == "<init>";
-    let rc = t.load_boot(if is_ctor { "java/lang/reflect/Constructor" } else { "java/lang/reflect/Method" })?;
+    let rc = t.load_boot(if is_ctor {
+        "java/lang/reflect/Constructor"
+    } else {
+        "java/lang/reflect/Method"
+    })?;
     t.ensure_initialized(rc)?;
     let mirror = t.mirror(c)?;
     let (params, ret) = split_method_descriptor(&m.descriptor);
@@ -409,10 +656,17 @@ pub fn reflect_method(t: &mut JThread, m: &'static Method) -> JResult<ObjRef> {
     for (j, p) in params.iter().enumerate() {
         let pc = class_for_descriptor(t, c.loader, p)?;
         let pm = t.mirror(pc)?;
-        t.domain.heap.write_ref(ptypes, ARRAY_BASE + j * 8, Some(pm));
+        t.domain
+            .heap
+            .write_ref(ptypes, ARRAY_BASE + j * 8, Some(pm));
     }
     let exc_names: Vec<String> = match &c.file {
-        Some(cf) => m.info.exceptions.iter().filter_map(|&i| cf.constant_pool.class_name(i).map(str::to_string)).collect(),
+        Some(cf) => m
+            .info
+            .exceptions
+            .iter()
+            .filter_map(|&i| cf.constant_pool.class_name(i).map(str::to_string))
+            .collect(),
         None => Vec::new(),
     };
     let excs = t.new_array_of(cc, exc_names.len() as i32)?;
@@ -432,7 +686,16 @@ pub fn reflect_method(t: &mut JThread, m: &'static Method) -> JResult<ObjRef> {
         t.construct(
             rc,
             "(Ljava/lang/Class;[Ljava/lang/Class;[Ljava/lang/Class;IILjava/lang/String;[B[B)V",
-            &[mirror.slot(), ptypes.slot(), excs.slot(), mods, m.index as u64, sig, ann, pann],
+            &[
+                mirror.slot(),
+                ptypes.slot(),
+                excs.slot(),
+                mods,
+                m.index as u64,
+                sig,
+                ann,
+                pann,
+            ],
         )
     } else {
         let rt = class_for_descriptor(t, c.loader, ret)?;
@@ -475,10 +738,16 @@ fn get_nest_members(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     t.load_references(host)?;
     let mut out = vec![host];
     if let Some(cf) = &host.file {
-        let names: Vec<String> = cf.nest_members.iter().filter_map(|&i| cf.constant_pool.class_name(i).map(str::to_string)).collect();
+        let names: Vec<String> = cf
+            .nest_members
+            .iter()
+            .filter_map(|&i| cf.constant_pool.class_name(i).map(str::to_string))
+            .collect();
         for n in names {
             let member = t.vm.classes.load(host.loader, &n).ok();
-            if let Some(k) = member.filter(|k| !k.is_array() && std::ptr::eq(super::lang::class_nest_host(t, k), host)) {
+            if let Some(k) = member
+                .filter(|k| !k.is_array() && std::ptr::eq(super::lang::class_nest_host(t, k), host))
+            {
                 out.push(k);
             }
         }
@@ -492,7 +761,11 @@ fn get_permitted_subclasses(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     if cf.permitted_subclasses.is_empty() {
         return Ok(0);
     }
-    let names: Vec<String> = cf.permitted_subclasses.iter().filter_map(|&i| cf.constant_pool.class_name(i).map(str::to_string)).collect();
+    let names: Vec<String> = cf
+        .permitted_subclasses
+        .iter()
+        .filter_map(|&i| cf.constant_pool.class_name(i).map(str::to_string))
+        .collect();
     let mut out = Vec::new();
     for n in names {
         out.push(t.load_class(c.loader, &n)?);
@@ -502,13 +775,18 @@ fn get_permitted_subclasses(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 
 fn get_record_components(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let c = reflected_class(t, a[0])?;
-    let Some(comps) = c.file.as_ref().and_then(|f| f.record.clone()) else { return Ok(0) };
+    let Some(comps) = c.file.as_ref().and_then(|f| f.record.clone()) else {
+        return Ok(0);
+    };
     let rcc = t.load_boot("java/lang/reflect/RecordComponent")?;
     t.ensure_initialized(rcc)?;
     let arr = t.new_array_of(rcc, comps.len() as i32)?;
     let arr_h = t.handle(arr);
     for (i, rc) in comps.iter().enumerate() {
-        let accessor = match c.declared_method(&rc.name, &format!("(){}", rc.descriptor)).map(unsafe_static) {
+        let accessor = match c
+            .declared_method(&rc.name, &format!("(){}", rc.descriptor))
+            .map(unsafe_static)
+        {
             Some(acc) => Some(reflect_method(t, acc)?),
             None => None,
         };
@@ -560,12 +838,19 @@ fn get_parameters(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let arr_h = t.handle(arr);
     let cp = m.class.file.as_ref().map(|f| &f.constant_pool);
     for (i, &(name_idx, flags)) in params.iter().enumerate() {
-        let name = match (name_idx != 0).then(|| cp.and_then(|cp| cp.utf8(name_idx))).flatten() {
+        let name = match (name_idx != 0)
+            .then(|| cp.and_then(|cp| cp.utf8(name_idx)))
+            .flatten()
+        {
             Some(n) => t.new_string(n)?.slot(),
             None => 0,
         };
         let this = t.arg(0);
-        let p = t.construct(pc, "(Ljava/lang/String;ILjava/lang/reflect/Executable;I)V", &[name, flags as u64, this, i as u64])?;
+        let p = t.construct(
+            pc,
+            "(Ljava/lang/String;ILjava/lang/reflect/Executable;I)V",
+            &[name, flags as u64, this, i as u64],
+        )?;
         let arr = t.handle_get(arr_h);
         t.domain.heap.write_ref(arr, ARRAY_BASE + i * 8, Some(p));
     }
@@ -578,107 +863,241 @@ fn register_constant_pool(r: &mut Registry) {
     let k = "jdk/internal/reflect/ConstantPool";
     r.add(k, "getSize0", "(Ljava/lang/Object;)I", |t, a| {
         let c = mirror_class(t, a[1])?;
-        Ok(ret_int(c.file.as_ref().map_or(0, |f| f.constant_pool.len() as i32)))
+        Ok(ret_int(
+            c.file.as_ref().map_or(0, |f| f.constant_pool.len() as i32),
+        ))
     });
     r.add(k, "getTagAt0", "(Ljava/lang/Object;I)B", |t, a| {
         let c = cp_holder(t, a, &[])?;
         Ok(ret_int(constant(c, jint(a[2])).map_or(0, tag_of) as i32))
     });
-    r.add(k, "getIntAt0", "(Ljava/lang/Object;I)I", |t, a| match cp_entry(t, a)? {
-        classfile::Constant::Integer(v) => Ok(ret_int(v)),
-        _ => Err(bad_cp(t)),
-    });
-    r.add(k, "getLongAt0", "(Ljava/lang/Object;I)J", |t, a| match cp_entry(t, a)? {
-        classfile::Constant::Long(v) => Ok(v as u64),
-        _ => Err(bad_cp(t)),
-    });
-    r.add(k, "getFloatAt0", "(Ljava/lang/Object;I)F", |t, a| match cp_entry(t, a)? {
-        classfile::Constant::Float(v) => Ok(v.to_bits() as u64),
-        _ => Err(bad_cp(t)),
-    });
-    r.add(k, "getDoubleAt0", "(Ljava/lang/Object;I)D", |t, a| match cp_entry(t, a)? {
-        classfile::Constant::Double(v) => Ok(v.to_bits()),
-        _ => Err(bad_cp(t)),
-    });
-    r.add(k, "getUTF8At0", "(Ljava/lang/Object;I)Ljava/lang/String;", |t, a| {
-        let c = cp_holder(t, a, &[classfile::tag::UTF8])?;
-        let u = c.file.as_ref().and_then(|f| f.constant_pool.utf8_entry(jint(a[2]) as u16)).map(|u| u.utf16());
-        match u {
-            Some(u) => Ok(t.intern_utf16(&u)?.slot()),
-            None => Err(bad_cp(t)),
-        }
-    });
-    r.add(k, "getStringAt0", "(Ljava/lang/Object;I)Ljava/lang/String;", |t, a| {
-        let c = cp_holder(t, a, &[classfile::tag::STRING])?;
-        let u = c.file.as_ref().and_then(|f| f.constant_pool.string(jint(a[2]) as u16)).map(|u| u.utf16());
-        match u {
-            Some(u) => Ok(t.intern_utf16(&u)?.slot()),
-            None => Err(bad_cp(t)),
-        }
-    });
-    r.add(k, "getClassAt0", "(Ljava/lang/Object;I)Ljava/lang/Class;", |t, a| {
-        let c = cp_holder(t, a, &[classfile::tag::CLASS])?;
-        t.load_references(c)?;
-        let k = t.resolve_class_ref(c, jint(a[2]) as u16)?;
-        Ok(t.mirror(k)?.slot())
-    });
-    r.add(k, "getClassAtIfLoaded0", "(Ljava/lang/Object;I)Ljava/lang/Class;", |t, a| {
-        let c = cp_holder(t, a, &[classfile::tag::CLASS])?;
-        let i = jint(a[2]) as u16;
-        let resolved = match c.cp_cache[i as usize].get() {
-            Some(crate::class::resolve::Resolved::Class(k)) => Some(*k),
-            _ => None,
-        };
-        let name = c.file.as_ref().and_then(|f| f.constant_pool.class_name(i));
-        match resolved.or_else(|| name.and_then(|n| loaded_for(t, c.loader, n))) {
-            Some(k) => Ok(t.mirror(k)?.slot()),
-            None => Ok(0),
-        }
-    });
-    r.add(k, "getClassRefIndexAt0", "(Ljava/lang/Object;I)I", |t, a| {
-        let c = cp_holder(t, a, &MEMBER_REFS)?;
-        match constant(c, jint(a[2])) {
-            Some(classfile::Constant::FieldRef { class_index, .. })
-            | Some(classfile::Constant::MethodRef { class_index, .. })
-            | Some(classfile::Constant::InterfaceMethodRef { class_index, .. }) => Ok(ret_int(*class_index as i32)),
+    r.add(
+        k,
+        "getIntAt0",
+        "(Ljava/lang/Object;I)I",
+        |t, a| match cp_entry(t, a)? {
+            classfile::Constant::Integer(v) => Ok(ret_int(v)),
             _ => Err(bad_cp(t)),
-        }
-    });
-    r.add(k, "getNameAndTypeRefIndexAt0", "(Ljava/lang/Object;I)I", |t, a| {
-        use classfile::tag;
-        let c = cp_holder(t, a, &[tag::FIELDREF, tag::METHODREF, tag::INTERFACE_METHODREF, tag::INVOKE_DYNAMIC, tag::DYNAMIC])?;
-        match constant(c, jint(a[2])) {
-            Some(classfile::Constant::FieldRef { name_and_type_index, .. })
-            | Some(classfile::Constant::MethodRef { name_and_type_index, .. })
-            | Some(classfile::Constant::InterfaceMethodRef { name_and_type_index, .. })
-            | Some(classfile::Constant::InvokeDynamic { name_and_type_index, .. })
-            | Some(classfile::Constant::Dynamic { name_and_type_index, .. }) => Ok(ret_int(*name_and_type_index as i32)),
+        },
+    );
+    r.add(
+        k,
+        "getLongAt0",
+        "(Ljava/lang/Object;I)J",
+        |t, a| match cp_entry(t, a)? {
+            classfile::Constant::Long(v) => Ok(v as u64),
             _ => Err(bad_cp(t)),
-        }
-    });
-    r.add(k, "getNameAndTypeRefInfoAt0", "(Ljava/lang/Object;I)[Ljava/lang/String;", |t, a| {
-        let c = cp_holder(t, a, &[classfile::tag::NAME_AND_TYPE])?;
-        let nt = c.file.as_ref().and_then(|f| f.constant_pool.name_and_type(jint(a[2]) as u16)).map(|(n, d)| [n.to_string(), d.to_string()]);
-        match nt {
-            Some(parts) => string_array(t, &parts),
-            None => Err(bad_cp(t)),
-        }
-    });
-    r.add(k, "getMemberRefInfoAt0", "(Ljava/lang/Object;I)[Ljava/lang/String;", |t, a| {
-        let c = cp_holder(t, a, &MEMBER_REFS)?;
-        let r = c.file.as_ref().and_then(|f| f.constant_pool.member_ref(jint(a[2]) as u16));
-        match r.map(|r| [r.class_name.to_string(), r.name.to_string(), r.descriptor.to_string()]) {
-            Some(parts) => string_array(t, &parts),
-            None => Err(bad_cp(t)),
-        }
-    });
-    r.add(k, "getMethodAt0", "(Ljava/lang/Object;I)Ljava/lang/reflect/Member;", |t, a| cp_method(t, a, false));
-    r.add(k, "getMethodAtIfLoaded0", "(Ljava/lang/Object;I)Ljava/lang/reflect/Member;", |t, a| cp_method(t, a, true));
-    r.add(k, "getFieldAt0", "(Ljava/lang/Object;I)Ljava/lang/reflect/Field;", |t, a| cp_field(t, a, false));
-    r.add(k, "getFieldAtIfLoaded0", "(Ljava/lang/Object;I)Ljava/lang/reflect/Field;", |t, a| cp_field(t, a, true));
+        },
+    );
+    r.add(
+        k,
+        "getFloatAt0",
+        "(Ljava/lang/Object;I)F",
+        |t, a| match cp_entry(t, a)? {
+            classfile::Constant::Float(v) => Ok(v.to_bits() as u64),
+            _ => Err(bad_cp(t)),
+        },
+    );
+    r.add(
+        k,
+        "getDoubleAt0",
+        "(Ljava/lang/Object;I)D",
+        |t, a| match cp_entry(t, a)? {
+            classfile::Constant::Double(v) => Ok(v.to_bits()),
+            _ => Err(bad_cp(t)),
+        },
+    );
+    r.add(
+        k,
+        "getUTF8At0",
+        "(Ljava/lang/Object;I)Ljava/lang/String;",
+        |t, a| {
+            let c = cp_holder(t, a, &[classfile::tag::UTF8])?;
+            let u = c
+                .file
+                .as_ref()
+                .and_then(|f| f.constant_pool.utf8_entry(jint(a[2]) as u16))
+                .map(|u| u.utf16());
+            match u {
+                Some(u) => Ok(t.intern_utf16(&u)?.slot()),
+                None => Err(bad_cp(t)),
+            }
+        },
+    );
+    r.add(
+        k,
+        "getStringAt0",
+        "(Ljava/lang/Object;I)Ljava/lang/String;",
+        |t, a| {
+            let c = cp_holder(t, a, &[classfile::tag::STRING])?;
+            let u = c
+                .file
+                .as_ref()
+                .and_then(|f| f.constant_pool.string(jint(a[2]) as u16))
+                .map(|u| u.utf16());
+            match u {
+                Some(u) => Ok(t.intern_utf16(&u)?.slot()),
+                None => Err(bad_cp(t)),
+            }
+        },
+    );
+    r.add(
+        k,
+        "getClassAt0",
+        "(Ljava/lang/Object;I)Ljava/lang/Class;",
+        |t, a| {
+            let c = cp_holder(t, a, &[classfile::tag::CLASS])?;
+            t.load_references(c)?;
+            let k = t.resolve_class_ref(c, jint(a[2]) as u16)?;
+            Ok(t.mirror(k)?.slot())
+        },
+    );
+    r.add(
+        k,
+        "getClassAtIfLoaded0",
+        "(Ljava/lang/Object;I)Ljava/lang/Class;",
+        |t, a| {
+            let c = cp_holder(t, a, &[classfile::tag::CLASS])?;
+            let i = jint(a[2]) as u16;
+            let resolved = match c.cp_cache[i as usize].get() {
+                Some(crate::class::resolve::Resolved::Class(k)) => Some(*k),
+                _ => None,
+            };
+            let name = c.file.as_ref().and_then(|f| f.constant_pool.class_name(i));
+            match resolved.or_else(|| name.and_then(|n| loaded_for(t, c.loader, n))) {
+                Some(k) => Ok(t.mirror(k)?.slot()),
+                None => Ok(0),
+            }
+        },
+    );
+    r.add(
+        k,
+        "getClassRefIndexAt0",
+        "(Ljava/lang/Object;I)I",
+        |t, a| {
+            let c = cp_holder(t, a, &MEMBER_REFS)?;
+            match constant(c, jint(a[2])) {
+                Some(classfile::Constant::FieldRef { class_index, .. })
+                | Some(classfile::Constant::MethodRef { class_index, .. })
+                | Some(classfile::Constant::InterfaceMethodRef { class_index, .. }) => {
+                    Ok(ret_int(*class_index as i32))
+                }
+                _ => Err(bad_cp(t)),
+            }
+        },
+    );
+    r.add(
+        k,
+        "getNameAndTypeRefIndexAt0",
+        "(Ljava/lang/Object;I)I",
+        |t, a| {
+            use classfile::tag;
+            let c = cp_holder(
+                t,
+                a,
+                &[
+                    tag::FIELDREF,
+                    tag::METHODREF,
+                    tag::INTERFACE_METHODREF,
+                    tag::INVOKE_DYNAMIC,
+                    tag::DYNAMIC,
+                ],
+            )?;
+            match constant(c, jint(a[2])) {
+                Some(classfile::Constant::FieldRef {
+                    name_and_type_index,
+                    ..
+                })
+                | Some(classfile::Constant::MethodRef {
+                    name_and_type_index,
+                    ..
+                })
+                | Some(classfile::Constant::InterfaceMethodRef {
+                    name_and_type_index,
+                    ..
+                })
+                | Some(classfile::Constant::InvokeDynamic {
+                    name_and_type_index,
+                    ..
+                })
+                | Some(classfile::Constant::Dynamic {
+                    name_and_type_index,
+                    ..
+                }) => Ok(ret_int(*name_and_type_index as i32)),
+                _ => Err(bad_cp(t)),
+            }
+        },
+    );
+    r.add(
+        k,
+        "getNameAndTypeRefInfoAt0",
+        "(Ljava/lang/Object;I)[Ljava/lang/String;",
+        |t, a| {
+            let c = cp_holder(t, a, &[classfile::tag::NAME_AND_TYPE])?;
+            let nt = c
+                .file
+                .as_ref()
+                .and_then(|f| f.constant_pool.name_and_type(jint(a[2]) as u16))
+                .map(|(n, d)| [n.to_string(), d.to_string()]);
+            match nt {
+                Some(parts) => string_array(t, &parts),
+                None => Err(bad_cp(t)),
+            }
+        },
+    );
+    r.add(
+        k,
+        "getMemberRefInfoAt0",
+        "(Ljava/lang/Object;I)[Ljava/lang/String;",
+        |t, a| {
+            let c = cp_holder(t, a, &MEMBER_REFS)?;
+            let r = c
+                .file
+                .as_ref()
+                .and_then(|f| f.constant_pool.member_ref(jint(a[2]) as u16));
+            match r.map(|r| {
+                [
+                    r.class_name.to_string(),
+                    r.name.to_string(),
+                    r.descriptor.to_string(),
+                ]
+            }) {
+                Some(parts) => string_array(t, &parts),
+                None => Err(bad_cp(t)),
+            }
+        },
+    );
+    r.add(
+        k,
+        "getMethodAt0",
+        "(Ljava/lang/Object;I)Ljava/lang/reflect/Member;",
+        |t, a| cp_method(t, a, false),
+    );
+    r.add(
+        k,
+        "getMethodAtIfLoaded0",
+        "(Ljava/lang/Object;I)Ljava/lang/reflect/Member;",
+        |t, a| cp_method(t, a, true),
+    );
+    r.add(
+        k,
+        "getFieldAt0",
+        "(Ljava/lang/Object;I)Ljava/lang/reflect/Field;",
+        |t, a| cp_field(t, a, false),
+    );
+    r.add(
+        k,
+        "getFieldAtIfLoaded0",
+        "(Ljava/lang/Object;I)Ljava/lang/reflect/Field;",
+        |t, a| cp_field(t, a, true),
+    );
 }
 
-const MEMBER_REFS: [u8; 3] = [classfile::tag::FIELDREF, classfile::tag::METHODREF, classfile::tag::INTERFACE_METHODREF];
+const MEMBER_REFS: [u8; 3] = [
+    classfile::tag::FIELDREF,
+    classfile::tag::METHODREF,
+    classfile::tag::INTERFACE_METHODREF,
+];
 
 /// The class whose pool a ConstantPool native reads, after HotSpot's checks: the index is in
 /// range (else "Constant pool index out of bounds") and tagged as one of `tags` (any tag if
@@ -688,7 +1107,10 @@ fn cp_holder(t: &mut JThread, a: &[u64], tags: &[u8]) -> JResult<&'static Class>
     let i = jint(a[2]);
     let len = c.file.as_ref().map_or(0, |f| f.constant_pool.len() as i32);
     if i < 0 || i >= len {
-        return Err(t.throw_new("java/lang/IllegalArgumentException", Some("Constant pool index out of bounds")));
+        return Err(t.throw_new(
+            "java/lang/IllegalArgumentException",
+            Some("Constant pool index out of bounds"),
+        ));
     }
     if !tags.is_empty() && !constant(c, i).is_some_and(|k| tags.contains(&tag_of(k))) {
         return Err(bad_cp(t));
@@ -710,42 +1132,67 @@ fn string_array(t: &mut JThread, parts: &[String]) -> JResult<u64> {
 /// (null from the IfLoaded form when its class is not loaded).
 fn cp_method(t: &mut JThread, a: &[u64], if_loaded: bool) -> JResult<u64> {
     use classfile::tag;
-    let Some((k, name, desc)) = cp_member(t, a, &[tag::METHODREF, tag::INTERFACE_METHODREF], if_loaded)? else {
+    let Some((k, name, desc)) =
+        cp_member(t, a, &[tag::METHODREF, tag::INTERFACE_METHODREF], if_loaded)?
+    else {
         return Ok(0);
     };
     // As HotSpot: only the named class's own methods.
     match k.declared_method(name, desc).map(unsafe_static) {
         Some(m) if &*m.name != "<clinit>" => Ok(reflect_method(t, m)?.slot()),
-        _ => Err(t.throw_new("java/lang/RuntimeException", Some("Unable to look up method in target class"))),
+        _ => Err(t.throw_new(
+            "java/lang/RuntimeException",
+            Some("Unable to look up method in target class"),
+        )),
     }
 }
 
 /// getFieldAt0 / getFieldAtIfLoaded0: the Field a field reference names.
 fn cp_field(t: &mut JThread, a: &[u64], if_loaded: bool) -> JResult<u64> {
-    let Some((k, name, desc)) = cp_member(t, a, &[classfile::tag::FIELDREF], if_loaded)? else { return Ok(0) };
+    let Some((k, name, desc)) = cp_member(t, a, &[classfile::tag::FIELDREF], if_loaded)? else {
+        return Ok(0);
+    };
     let Some((holder, f)) = crate::class::resolve::find_field(k, name, desc) else {
-        return Err(t.throw_new("java/lang/RuntimeException", Some("Unable to look up field in target class")));
+        return Err(t.throw_new(
+            "java/lang/RuntimeException",
+            Some("Unable to look up field in target class"),
+        ));
     };
     Ok(reflect_field(t, holder, f)?.slot())
 }
 
 /// The member reference at the pool index in `a` (one of `tags`): its class, loaded, with the
 /// member's name and descriptor; `None` for the IfLoaded forms when the class is not loaded.
-fn cp_member(t: &mut JThread, a: &[u64], tags: &[u8], if_loaded: bool) -> JResult<Option<(&'static Class, &'static str, &'static str)>> {
+fn cp_member(
+    t: &mut JThread,
+    a: &[u64],
+    tags: &[u8],
+    if_loaded: bool,
+) -> JResult<Option<(&'static Class, &'static str, &'static str)>> {
     let c = cp_holder(t, a, tags)?;
     let idx = jint(a[2]) as u16;
     if if_loaded && !member_class_loaded(t, c, idx) {
         return Ok(None);
     }
     t.load_references(c)?;
-    let Some(r) = c.file.as_ref().and_then(|f| f.constant_pool.member_ref(idx)) else { return Err(bad_cp(t)) };
+    let Some(r) = c
+        .file
+        .as_ref()
+        .and_then(|f| f.constant_pool.member_ref(idx))
+    else {
+        return Err(bad_cp(t));
+    };
     let k = t.load_class(c.loader, r.class_name)?;
     Ok(Some((k, r.name, r.descriptor)))
 }
 
 /// Whether the class named by member reference `idx` of `c` is loaded for `c`'s loader.
 fn member_class_loaded(t: &JThread, c: &Class, idx: u16) -> bool {
-    let name = c.file.as_ref().and_then(|f| f.constant_pool.member_ref(idx)).map(|r| r.class_name);
+    let name = c
+        .file
+        .as_ref()
+        .and_then(|f| f.constant_pool.member_ref(idx))
+        .map(|r| r.class_name);
     name.is_some_and(|n| loaded_for(t, c.loader, n).is_some())
 }
 
@@ -756,7 +1203,13 @@ fn loaded_for(t: &JThread, loader: LoaderId, name: &str) -> Option<&'static Clas
     table
         .find_loaded(loader, name)
         .or_else(|| table.find_loaded(LoaderId::BOOT, name))
-        .or_else(|| if loader != LoaderId::BOOT { table.find_loaded(LoaderId::PLATFORM, name) } else { None })
+        .or_else(|| {
+            if loader != LoaderId::BOOT {
+                table.find_loaded(LoaderId::PLATFORM, name)
+            } else {
+                None
+            }
+        })
 }
 
 fn constant(c: &Class, i: i32) -> Option<&classfile::Constant> {
@@ -797,7 +1250,10 @@ fn cp_entry(t: &mut JThread, a: &[u64]) -> JResult<classfile::Constant> {
 }
 
 fn bad_cp(t: &mut JThread) -> Thrown {
-    t.throw_new("java/lang/IllegalArgumentException", Some("Wrong type at constant pool index"))
+    t.throw_new(
+        "java/lang/IllegalArgumentException",
+        Some("Wrong type at constant pool index"),
+    )
 }
 
 // ---- java.lang.reflect.Array ----
@@ -809,7 +1265,10 @@ fn array_new(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let c = mirror_class(t, a[0])?;
     let len = jint(a[1]);
     if len < 0 {
-        return Err(t.throw_new("java/lang/NegativeArraySizeException", Some(&len.to_string())));
+        return Err(t.throw_new(
+            "java/lang/NegativeArraySizeException",
+            Some(&len.to_string()),
+        ));
     }
     if (c.is_primitive() && c.name.as_ref() == "void") || c.dims as usize >= MAX_DIMS {
         return Err(t.throw_new("java/lang/IllegalArgumentException", None));
@@ -825,7 +1284,10 @@ fn array_multi_new(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         return Err(t.throw_new("java/lang/IllegalArgumentException", None));
     }
     if let Some(&neg) = lens.iter().find(|&&l| l < 0) {
-        return Err(t.throw_new("java/lang/NegativeArraySizeException", Some(&neg.to_string())));
+        return Err(t.throw_new(
+            "java/lang/NegativeArraySizeException",
+            Some(&neg.to_string()),
+        ));
     }
     if (c.is_primitive() && c.name.as_ref() == "void") || c.dims as usize + lens.len() > MAX_DIMS {
         return Err(t.throw_new("java/lang/IllegalArgumentException", None));
@@ -839,7 +1301,10 @@ fn array_multi_new(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 fn checked_array(t: &mut JThread, v: u64) -> JResult<ObjRef> {
     let arr = nonnull(t, v)?;
     if !arr.class().is_array() {
-        return Err(t.throw_new("java/lang/IllegalArgumentException", Some("Argument is not an array")));
+        return Err(t.throw_new(
+            "java/lang/IllegalArgumentException",
+            Some("Argument is not an array"),
+        ));
     }
     Ok(arr)
 }
@@ -863,13 +1328,20 @@ fn array_get(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 fn array_set(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let arr = checked_array(t, a[0])?;
     let ty = arr.class().array_elem();
-    let v = if ty == BasicType::Ref { a[2] } else { unbox_value(t, obj(a[2]), ty)? };
+    let v = if ty == BasicType::Ref {
+        a[2]
+    } else {
+        unbox_value(t, obj(a[2]), ty)?
+    };
     let (arr, _, off) = element(t, arr.slot(), jint(a[1]))?;
     if ty == BasicType::Ref {
         if let Some(v) = obj(v) {
             let comp = arr.class().array_component().expect("array");
             if !v.class().is_subtype_of(comp) {
-                return Err(t.throw_new("java/lang/IllegalArgumentException", Some("array element type mismatch")));
+                return Err(t.throw_new(
+                    "java/lang/IllegalArgumentException",
+                    Some("array element type mismatch"),
+                ));
             }
         }
         t.domain.heap.write_slot(arr, off, v);
@@ -894,7 +1366,10 @@ fn element(t: &mut JThread, arr: u64, i: i32) -> JResult<(ObjRef, BasicType, usi
 fn primitive_array(t: &mut JThread, v: u64) -> JResult<()> {
     let arr = checked_array(t, v)?;
     if arr.class().array_elem() == BasicType::Ref {
-        return Err(t.throw_new("java/lang/IllegalArgumentException", Some("Argument is not an array of primitive type")));
+        return Err(t.throw_new(
+            "java/lang/IllegalArgumentException",
+            Some("Argument is not an array of primitive type"),
+        ));
     }
     Ok(())
 }
@@ -944,7 +1419,12 @@ pub fn unbox_value(t: &mut JThread, o: Option<ObjRef>, ty: BasicType) -> JResult
         "java/lang/Float" => BasicType::Float,
         "java/lang/Long" => BasicType::Long,
         "java/lang/Double" => BasicType::Double,
-        _ => return Err(t.throw_new("java/lang/IllegalArgumentException", Some("argument type mismatch"))),
+        _ => {
+            return Err(t.throw_new(
+                "java/lang/IllegalArgumentException",
+                Some("argument type mismatch"),
+            ));
+        }
     };
     let f = o.class().instance_field("value").expect("wrapper value");
     let raw = crate::runtime::fields::load_field(o, f.offset as usize, src, false);
@@ -965,13 +1445,20 @@ pub fn widen(t: &mut JThread, src: BasicType, dst: BasicType, v: u64) -> JResult
         }
     };
     if !src.widens_to(dst) {
-        return Err(t.throw_new("java/lang/IllegalArgumentException", Some("argument type mismatch")));
+        return Err(t.throw_new(
+            "java/lang/IllegalArgumentException",
+            Some("argument type mismatch"),
+        ));
     }
     Ok(match dst {
         Short | Int => as_i64(v) as i32 as u32 as u64,
         Long => as_i64(v) as u64,
         Float => {
-            let f = if src == Long { as_i64(v) as f32 } else { as_i64(v) as i32 as f32 };
+            let f = if src == Long {
+                as_i64(v) as f32
+            } else {
+                as_i64(v) as i32 as f32
+            };
             f.to_bits() as u64
         }
         Double => {
@@ -992,8 +1479,13 @@ fn reflect_holder_and_slot(t: &JThread, o: ObjRef) -> (&'static Class, i32) {
     let c = o.class();
     let clazz = c.instance_field("clazz").expect("clazz field");
     let slot = c.instance_field("slot").expect("slot field");
-    let mirror = o.read_ref(clazz.offset as usize).expect("reflect object without class");
-    (t.class_of_mirror(mirror), o.read::<i32>(slot.offset as usize))
+    let mirror = o
+        .read_ref(clazz.offset as usize)
+        .expect("reflect object without class");
+    (
+        t.class_of_mirror(mirror),
+        o.read::<i32>(slot.offset as usize),
+    )
 }
 
 pub fn method_from_reflect(t: &mut JThread, o: ObjRef) -> JResult<&'static Method> {
@@ -1002,10 +1494,18 @@ pub fn method_from_reflect(t: &mut JThread, o: ObjRef) -> JResult<&'static Metho
 }
 
 /// Unboxes `args` (an Object[]) into slots for `m`'s parameters.
-pub fn unpack_args(t: &mut JThread, m: &'static Method, args: Option<ObjRef>, out: &mut Vec<u64>) -> JResult<()> {
+pub fn unpack_args(
+    t: &mut JThread,
+    m: &'static Method,
+    args: Option<ObjRef>,
+    out: &mut Vec<u64>,
+) -> JResult<()> {
     let n = args.map_or(0, |a| a.array_len());
     if n != m.param_types.len() {
-        return Err(t.throw_new("java/lang/IllegalArgumentException", Some("wrong number of arguments")));
+        return Err(t.throw_new(
+            "java/lang/IllegalArgumentException",
+            Some("wrong number of arguments"),
+        ));
     }
     let (pdescs, _) = split_method_descriptor(&m.descriptor);
     for (i, &ty) in m.param_types.iter().enumerate() {
@@ -1014,7 +1514,10 @@ pub fn unpack_args(t: &mut JThread, m: &'static Method, args: Option<ObjRef>, ou
             if let Some(v) = v {
                 let pc = class_for_descriptor(t, m.class.loader, pdescs[i])?;
                 if !v.class().is_subtype_of(pc) {
-                    return Err(t.throw_new("java/lang/IllegalArgumentException", Some("argument type mismatch")));
+                    return Err(t.throw_new(
+                        "java/lang/IllegalArgumentException",
+                        Some("argument type mismatch"),
+                    ));
                 }
             }
             out.push(to_slot(v));
@@ -1049,7 +1552,11 @@ fn check_api_access(t: &mut JThread, m: &'static crate::class::Method) -> JResul
     if crate::api::may_access(None, m.class, m.access) {
         return Ok(());
     }
-    let msg = format!("{} is not accessible: module {} does not open it", crate::class::resolve::pretty_method(m.class, &m.name, &m.descriptor), crate::api::MODULE);
+    let msg = format!(
+        "{} is not accessible: module {} does not open it",
+        crate::class::resolve::pretty_method(m.class, &m.name, &m.descriptor),
+        crate::api::MODULE
+    );
     Err(t.throw_new("java/lang/IllegalAccessException", Some(&msg)))
 }
 
@@ -1064,7 +1571,10 @@ fn method_invoke0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     } else {
         let recv = nonnull(t, a[1])?;
         if !recv.class().is_subtype_of(m.class) {
-            return Err(t.throw_new("java/lang/IllegalArgumentException", Some("object is not an instance of declaring class")));
+            return Err(t.throw_new(
+                "java/lang/IllegalArgumentException",
+                Some("object is not an instance of declaring class"),
+            ));
         }
         slots.push(recv.slot());
         if m.is_private() {

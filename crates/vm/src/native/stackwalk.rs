@@ -36,8 +36,18 @@ pub fn register(r: &mut Registry) {
     let ssf = "java/lang/StackStreamFactory";
     r.add(ssf, "checkStackWalkModes", "()Z", |_, _| Ok(1));
     let w = "java/lang/StackStreamFactory$AbstractStackWalker";
-    r.add(w, "callStackWalk", "(JIII[Ljava/lang/Object;)Ljava/lang/Object;", call_stack_walk);
-    r.add(w, "fetchStackFrames", "(JJII[Ljava/lang/Object;)I", fetch_stack_frames);
+    r.add(
+        w,
+        "callStackWalk",
+        "(JIII[Ljava/lang/Object;)Ljava/lang/Object;",
+        call_stack_walk,
+    );
+    r.add(
+        w,
+        "fetchStackFrames",
+        "(JJII[Ljava/lang/Object;)I",
+        fetch_stack_frames,
+    );
     r.add(
         "java/lang/StackTraceElement",
         "initStackTraceElement",
@@ -49,8 +59,12 @@ pub fn register(r: &mut Registry) {
 /// Whether the walk machinery itself declares `m` (frames a walk starts below).
 fn is_walker_frame(m: &Method) -> bool {
     let c = m.class;
-    matches!(&*c.name, "java/lang/StackStreamFactory$AbstractStackWalker" | "java/lang/StackWalker")
-        || c.super_class.is_some_and(|s| &*s.name == "java/lang/StackStreamFactory$AbstractStackWalker")
+    matches!(
+        &*c.name,
+        "java/lang/StackStreamFactory$AbstractStackWalker" | "java/lang/StackWalker"
+    ) || c
+        .super_class
+        .is_some_and(|s| &*s.name == "java/lang/StackStreamFactory$AbstractStackWalker")
 }
 
 /// callStackWalk(long mode, int skipFrames, int batchSize, int startIndex, Object[] frames)
@@ -78,10 +92,24 @@ fn call_stack_walk(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     r
 }
 
-fn start_walk(t: &mut JThread, mode: i64, anchor: i64, skip: i32, batch: i32, start: i32) -> JResult<u64> {
+fn start_walk(
+    t: &mut JThread,
+    mode: i64,
+    anchor: i64,
+    skip: i32,
+    batch: i32,
+    start: i32,
+) -> JResult<u64> {
     let end = fill_batch(t, mode, anchor, batch, start, t.arg(6))?;
     let this = nonnull(t, t.arg(0))?;
-    let args = [anchor as u64, 0, skip as u32 as u64, batch as u32 as u64, start as u32 as u64, end as u32 as u64];
+    let args = [
+        anchor as u64,
+        0,
+        skip as u32 as u64,
+        batch as u32 as u64,
+        start as u32 as u64,
+        end as u32 as u64,
+    ];
     t.call_virtual(this, "doStackWalk", "(JIIII)Ljava/lang/Object;", &args)
 }
 
@@ -94,13 +122,31 @@ fn fetch_stack_frames(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 
 /// Fills `frames[start..]` with up to `batch` frames of walk `anchor` and advances its cursor;
 /// returns the end index.
-fn fill_batch(t: &mut JThread, mode: i64, anchor: i64, batch: i32, start: i32, frames: u64) -> JResult<i32> {
+fn fill_batch(
+    t: &mut JThread,
+    mode: i64,
+    anchor: i64,
+    batch: i32,
+    start: i32,
+    frames: u64,
+) -> JResult<i32> {
     let frames = nonnull(t, frames)?;
-    let Some(mut remaining) = WALKS.with(|w| w.borrow().iter().find(|x| x.anchor == anchor).map(|x| x.remaining)) else {
-        return Err(t.throw_new("java/lang/InternalError", Some("doStackWalk: corrupted buffers on stack")));
+    let Some(mut remaining) = WALKS.with(|w| {
+        w.borrow()
+            .iter()
+            .find(|x| x.anchor == anchor)
+            .map(|x| x.remaining)
+    }) else {
+        return Err(t.throw_new(
+            "java/lang/InternalError",
+            Some("doStackWalk: corrupted buffers on stack"),
+        ));
     };
     if start < 0 || batch < 0 || (start as usize + batch as usize) > frames.array_len() {
-        return Err(t.throw_new("java/lang/IllegalArgumentException", Some("not enough space in buffers")));
+        return Err(t.throw_new(
+            "java/lang/IllegalArgumentException",
+            Some("not enough space in buffers"),
+        ));
     }
     let skip_hidden = mode & SHOW_HIDDEN_FRAMES == 0 || mode & GET_CALLER_CLASS != 0;
     let mut end = start;
@@ -122,20 +168,38 @@ fn fill_batch(t: &mut JThread, mode: i64, anchor: i64, batch: i32, start: i32, f
 }
 
 /// Element `i` of the buffer: the frame's class, or its StackFrameInfo's method and bci.
-fn fill_frame(t: &mut JThread, mode: i64, frames: ObjRef, i: usize, m: &'static Method, bci: u32) -> JResult<()> {
+fn fill_frame(
+    t: &mut JThread,
+    mode: i64,
+    frames: ObjRef,
+    i: usize,
+    m: &'static Method,
+    bci: u32,
+) -> JResult<()> {
     let mirror = t.mirror(m.class)?;
     if mode & FILL_CLASS_REFS_ONLY != 0 {
-        t.domain.heap.write_ref(frames, ARRAY_BASE + i * 8, Some(mirror));
+        t.domain
+            .heap
+            .write_ref(frames, ARRAY_BASE + i * 8, Some(mirror));
         return Ok(());
     }
     let Some(info) = frames.read_ref(ARRAY_BASE + i * 8) else {
-        return Err(t.throw_new("java/lang/NullPointerException", Some("stack frame buffer element")));
+        return Err(t.throw_new(
+            "java/lang/NullPointerException",
+            Some("stack frame buffer element"),
+        ));
     };
     let Some((mn_off, bci_off)) = frame_info_fields(info) else {
-        return Err(t.throw_new("java/lang/InternalError", Some("stack frame buffer of the wrong type")));
+        return Err(t.throw_new(
+            "java/lang/InternalError",
+            Some("stack frame buffer of the wrong type"),
+        ));
     };
     let Some(mn) = info.read_ref(mn_off) else {
-        return Err(t.throw_new("java/lang/NullPointerException", Some("StackFrameInfo.memberName")));
+        return Err(t.throw_new(
+            "java/lang/NullPointerException",
+            Some("StackFrameInfo.memberName"),
+        ));
     };
     super::jli::init_method_member(t, mn, mirror, m)?;
     let bci = if bci == u32::MAX { 0 } else { bci as i32 };
@@ -146,7 +210,10 @@ fn fill_frame(t: &mut JThread, mode: i64, frames: ObjRef, i: usize, m: &'static 
 /// Offsets of a StackFrameInfo's `memberName` and `bci` fields (None for another class).
 fn frame_info_fields(info: ObjRef) -> Option<(usize, usize)> {
     let ic = info.class();
-    Some((ic.instance_field("memberName")?.offset as usize, ic.instance_field("bci")?.offset as usize))
+    Some((
+        ic.instance_field("memberName")?.offset as usize,
+        ic.instance_field("bci")?.offset as usize,
+    ))
 }
 
 /// initStackTraceElement(StackTraceElement element, StackFrameInfo sfi)
@@ -157,10 +224,20 @@ fn init_stack_trace_element(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         return Err(t.throw_new("java/lang/InternalError", Some("not a StackFrameInfo")));
     };
     let o = super::jli::offsets(t)?;
-    let Some(m) = info.read_ref(mn_off).and_then(|mn| super::jli::member_method(o, mn)) else {
-        return Err(t.throw_new("java/lang/InternalError", Some("StackFrameInfo without a method")));
+    let Some(m) = info
+        .read_ref(mn_off)
+        .and_then(|mn| super::jli::member_method(o, mn))
+    else {
+        return Err(t.throw_new(
+            "java/lang/InternalError",
+            Some("StackFrameInfo without a method"),
+        ));
     };
-    let bci = if m.is_native() { u32::MAX } else { info.read::<i32>(bci_off) as u32 };
+    let bci = if m.is_native() {
+        u32::MAX
+    } else {
+        info.read::<i32>(bci_off) as u32
+    };
     let fields = super::lang::SteFields::of(t)?;
     fields.fill_frame(t, el, m, bci)?;
     Ok(0)

@@ -20,11 +20,17 @@ pub const BLOCKED: i32 = 0x0401;
 
 pub fn register(r: &mut Registry) {
     let th = "java/lang/Thread";
-    r.add(th, "currentThread", "()Ljava/lang/Thread;", |t, _| Ok(super::ret_obj(t.thread_obj)));
+    r.add(th, "currentThread", "()Ljava/lang/Thread;", |t, _| {
+        Ok(super::ret_obj(t.thread_obj))
+    });
     r.add(th, "start0", "()V", start0);
     r.add(th, "holdsLock", "(Ljava/lang/Object;)Z", |t, a| {
         let o = nonnull(t, a[0])?;
-        Ok(ret_bool(crate::thread::monitor::holds_lock(&t.domain, o, t.lock_id.0)))
+        Ok(ret_bool(crate::thread::monitor::holds_lock(
+            &t.domain,
+            o,
+            t.lock_id.0,
+        )))
     });
     r.add(th, "setPriority0", "(I)V", |_, _| Ok(0));
     r.add(th, "yield", "()V", |_, _| {
@@ -41,7 +47,12 @@ pub fn register(r: &mut Registry) {
     });
     r.add(th, "getStackTrace0", "()Ljava/lang/Object;", |_, _| Ok(0));
     r.add(th, "getThreads", "()[Ljava/lang/Thread;", get_threads);
-    r.add(th, "dumpThreads", "([Ljava/lang/Thread;)[[Ljava/lang/StackTraceElement;", dump_threads);
+    r.add(
+        th,
+        "dumpThreads",
+        "([Ljava/lang/Thread;)[[Ljava/lang/StackTraceElement;",
+        dump_threads,
+    );
 }
 
 pub(crate) fn field_offset(o: ObjRef, name: &str) -> Option<usize> {
@@ -56,7 +67,11 @@ pub fn current_handle(t: &JThread) -> Option<Arc<ThreadHandle>> {
 
 /// Records `th` as the Thread object of thread `t` in its domain.
 pub fn register_thread(t: &JThread, th: ObjRef) {
-    let h = Arc::new(ThreadHandle::new(t.id, t.interrupted.clone(), t.activation.is_some()));
+    let h = Arc::new(ThreadHandle::new(
+        t.id,
+        t.interrupted.clone(),
+        t.activation.is_some(),
+    ));
     if t.is_attached() {
         record_os_thread(t, &h);
     }
@@ -109,7 +124,10 @@ pub fn clear_interrupt_field(t: &JThread) {
 fn sleep(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let ms = a[0] as i64;
     if ms < 0 {
-        return Err(t.throw_new("java/lang/IllegalArgumentException", Some("timeout value is negative")));
+        return Err(t.throw_new(
+            "java/lang/IllegalArgumentException",
+            Some("timeout value is negative"),
+        ));
     }
     let deadline = std::time::Instant::now() + std::time::Duration::from_millis(ms as u64);
     set_current_status(t, TIMED_WAITING);
@@ -119,7 +137,9 @@ fn sleep(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         // On the permit's condvar, which `interrupt` notifies (the permit itself stays).
         let lock = parking_lot::Mutex::new(false);
         let cond = parking_lot::Condvar::new();
-        let (lock, cond) = handle.as_deref().map_or((&lock, &cond), |h| (&h.permit, &h.permit_cond));
+        let (lock, cond) = handle
+            .as_deref()
+            .map_or((&lock, &cond), |h| (&h.permit, &h.permit_cond));
         let mut guard = lock.lock();
         loop {
             if flag.swap(false, Ordering::SeqCst) {
@@ -162,7 +182,9 @@ fn get_threads(t: &mut JThread, _: &[u64]) -> JResult<u64> {
     let tc = t.load_boot("java/lang/Thread")?;
     let arr = t.new_array_of(tc, addrs.len() as i32)?;
     for (i, a) in addrs.iter().enumerate() {
-        t.domain.heap.write_slot(arr, crate::heap::layout::ARRAY_BASE + i * 8, *a as u64);
+        t.domain
+            .heap
+            .write_slot(arr, crate::heap::layout::ARRAY_BASE + i * 8, *a as u64);
     }
     Ok(arr.slot())
 }
@@ -191,13 +213,22 @@ fn start0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 
 /// Starts Java thread `th` of `domain` on an OS thread of its own (in a domain template, only
 /// registers it: see `domain::image`). False if no OS thread could be started.
-pub fn start_java_thread(vm: &'static crate::vm::Vm, domain: &Arc<crate::domain::Domain>, th: ObjRef) -> bool {
+pub fn start_java_thread(
+    vm: &'static crate::vm::Vm,
+    domain: &Arc<crate::domain::Domain>,
+    th: ObjRef,
+) -> bool {
     start_java_thread_counted(vm, domain, th, false)
 }
 
 /// As [`start_java_thread`]; a `counted` thread gives its place in the domain's budget back
 /// when it ends (or fails to start).
-fn start_java_thread_counted(vm: &'static crate::vm::Vm, domain: &Arc<crate::domain::Domain>, th: ObjRef, counted: bool) -> bool {
+fn start_java_thread_counted(
+    vm: &'static crate::vm::Vm,
+    domain: &Arc<crate::domain::Domain>,
+    th: ObjRef,
+    counted: bool,
+) -> bool {
     let daemon = field_offset(th, "daemon").is_some_and(|off| th.read::<u8>(off) != 0);
     let mut nt = vm.new_thread(domain.clone());
     nt.thread_obj = Some(th);
@@ -216,24 +247,27 @@ fn start_java_thread_counted(vm: &'static crate::vm::Vm, domain: &Arc<crate::dom
     }
     let name = format!("jxvm-{}", nt.id);
     let handle_in_thread = handle.clone();
-    let spawned = std::thread::Builder::new().name(name).stack_size(vm.thread_stack_size()).spawn(move || {
-        let alive = nt.attach();
-        // Collections between start0 and here moved the Thread object; the domain's thread
-        // table (re-keyed by every collection) knows where it is now.
-        if let Some(th) = nt.domain.thread_object(nt.id).filter(|_| alive) {
-            nt.thread_obj = Some(th);
-            if let Some(h) = current_handle(&nt) {
-                record_os_thread(&nt, &h);
+    let spawned = std::thread::Builder::new()
+        .name(name)
+        .stack_size(vm.thread_stack_size())
+        .spawn(move || {
+            let alive = nt.attach();
+            // Collections between start0 and here moved the Thread object; the domain's thread
+            // table (re-keyed by every collection) knows where it is now.
+            if let Some(th) = nt.domain.thread_object(nt.id).filter(|_| alive) {
+                nt.thread_obj = Some(th);
+                if let Some(h) = current_handle(&nt) {
+                    record_os_thread(&nt, &h);
+                }
+                run_thread(&mut nt, th);
             }
-            run_thread(&mut nt, th);
-        }
-        if let Some(h) = &handle_in_thread {
-            h.end_counted(&nt.domain.budget);
-        }
-        if !daemon {
-            nt.domain.non_daemon_finished();
-        }
-    });
+            if let Some(h) = &handle_in_thread {
+                h.end_counted(&nt.domain.budget);
+            }
+            if !daemon {
+                nt.domain.non_daemon_finished();
+            }
+        });
     if spawned.is_err() {
         if let Some(h) = &handle {
             h.end_counted(&domain.budget);
@@ -298,15 +332,21 @@ fn dump_threads(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     // This thread counts as stopped while it waits for the others (it is one of them).
     let stacks: rustc_hash::FxHashMap<u64, Vec<i64>> = t
         .blocking(|| {
-            domain.safepoint.with_stopped(std::time::Duration::from_secs(10), |threads| {
-                threads
-                    .iter()
-                    .map(|th| {
-                        let frames = th.frames.iter().rev().map(|f| ((f.method.id as i64) << 32) | f.bci() as i64);
-                        (th.id, frames.collect())
-                    })
-                    .collect()
-            })
+            domain
+                .safepoint
+                .with_stopped(std::time::Duration::from_secs(10), |threads| {
+                    threads
+                        .iter()
+                        .map(|th| {
+                            let frames = th
+                                .frames
+                                .iter()
+                                .rev()
+                                .map(|f| ((f.method.id as i64) << 32) | f.bci() as i64);
+                            (th.id, frames.collect())
+                        })
+                        .collect()
+                })
         })
         .unwrap_or_default();
     let fields = super::lang::SteFields::of(t)?;
@@ -317,13 +357,19 @@ fn dump_threads(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let out = t.new_array_of(ste_array, threads.array_len() as i32)?;
     for i in 0..threads.array_len() {
         let at = crate::heap::layout::ARRAY_BASE + i * 8;
-        let Some(th) = threads.read_ref(at) else { continue };
+        let Some(th) = threads.read_ref(at) else {
+            continue;
+        };
         let id = field_offset(th, "eetop").map_or(0, |off| th.read::<i64>(off) as u64);
-        let Some(entries) = stacks.get(&id).filter(|_| id != 0) else { continue };
+        let Some(entries) = stacks.get(&id).filter(|_| id != 0) else {
+            continue;
+        };
         let trace = t.new_array_of(ste, entries.len() as i32)?;
         for (j, &e) in entries.iter().enumerate() {
             let el = fields.new_element(t, e)?;
-            t.domain.heap.write_ref(trace, crate::heap::layout::ARRAY_BASE + j * 8, Some(el));
+            t.domain
+                .heap
+                .write_ref(trace, crate::heap::layout::ARRAY_BASE + j * 8, Some(el));
         }
         t.domain.heap.write_ref(out, at, Some(trace));
     }

@@ -4,16 +4,28 @@
 use super::Registry;
 
 pub fn register(r: &mut Registry) {
-    r.add("java/util/concurrent/atomic/AtomicLong", "VMSupportsCS8", "()Z", |_, _| Ok(1));
-    r.add("java/util/TimeZone", "getSystemTimeZoneID", "(Ljava/lang/String;)Ljava/lang/String;", |t, _| {
-        match crate::port::system_time_zone() {
+    r.add(
+        "java/util/concurrent/atomic/AtomicLong",
+        "VMSupportsCS8",
+        "()Z",
+        |_, _| Ok(1),
+    );
+    r.add(
+        "java/util/TimeZone",
+        "getSystemTimeZoneID",
+        "(Ljava/lang/String;)Ljava/lang/String;",
+        |t, _| match crate::port::system_time_zone() {
             Some(z) => Ok(t.new_string(&z)?.slot()),
             None => Ok(0),
-        }
-    });
-    r.add("java/util/TimeZone", "getSystemGMTOffsetID", "()Ljava/lang/String;", |t, _| {
-        let s = crate::port::gmt_offset_id();
-        Ok(t.new_string(&s)?.slot())
-    });
+        },
+    );
+    r.add(
+        "java/util/TimeZone",
+        "getSystemGMTOffsetID",
+        "()Ljava/lang/String;",
+        |t, _| {
+            let s = crate::port::gmt_offset_id();
+            Ok(t.new_string(&s)?.slot())
+        },
+    );
 }
-

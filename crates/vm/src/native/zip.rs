@@ -36,42 +36,70 @@ use crate::thread::{JResult, JThread, Thrown};
 
 pub fn register(r: &mut Registry) {
     let crc = "java/util/zip/CRC32";
-    r.add(crc, "update", "(II)I", |_, a| Ok(ret_int(crc32(jint(a[0]), &[a[1] as u8]))));
+    r.add(crc, "update", "(II)I", |_, a| {
+        Ok(ret_int(crc32(jint(a[0]), &[a[1] as u8])))
+    });
     r.add(crc, "updateBytes0", "(I[BII)I", |t, a| {
         let data = array_range(t, a[1], jint(a[2]), jint(a[3]))?;
         Ok(ret_int(crc32(jint(a[0]), data)))
     });
     r.add(crc, "updateByteBuffer0", "(IJII)I", |_, a| {
-        Ok(ret_int(crc32(jint(a[0]), direct_range(jlong(a[1]), jint(a[3]), jint(a[4])))))
+        Ok(ret_int(crc32(
+            jint(a[0]),
+            direct_range(jlong(a[1]), jint(a[3]), jint(a[4])),
+        )))
     });
 
     let adler = "java/util/zip/Adler32";
-    r.add(adler, "update", "(II)I", |_, a| Ok(ret_int(adler32(jint(a[0]), &[a[1] as u8]))));
+    r.add(adler, "update", "(II)I", |_, a| {
+        Ok(ret_int(adler32(jint(a[0]), &[a[1] as u8])))
+    });
     r.add(adler, "updateBytes", "(I[BII)I", |t, a| {
         let data = array_range(t, a[1], jint(a[2]), jint(a[3]))?;
         Ok(ret_int(adler32(jint(a[0]), data)))
     });
     r.add(adler, "updateByteBuffer", "(IJII)I", |_, a| {
-        Ok(ret_int(adler32(jint(a[0]), direct_range(jlong(a[1]), jint(a[3]), jint(a[4])))))
+        Ok(ret_int(adler32(
+            jint(a[0]),
+            direct_range(jlong(a[1]), jint(a[3]), jint(a[4])),
+        )))
     });
 
     // Instance natives: a[0] is the Inflater/Deflater, a[1] the handle. Static ones: a[0] is
     // the handle. Longs take two slots.
     let inf = "java/util/zip/Inflater";
     r.add(inf, "initIDs", "()V", |_, _| Ok(0));
-    r.add(inf, "init", "(Z)J", |t, a| match ZStream::inflater(a[0] != 0) {
-        Ok(s) => Ok(insert(t, s)),
-        Err((code, msg)) => Err(raise(t, init_failure(Kind::Inflater, code, msg))),
+    r.add(inf, "init", "(Z)J", |t, a| {
+        match ZStream::inflater(a[0] != 0) {
+            Ok(s) => Ok(insert(t, s)),
+            Err((code, msg)) => Err(raise(t, init_failure(Kind::Inflater, code, msg))),
+        }
     });
     r.add(inf, "setDictionary", "(J[BII)V", |t, a| {
-        set_dictionary(t, Kind::Inflater, a[0], Range::Array(a[2], jint(a[3]), jint(a[4])))
+        set_dictionary(
+            t,
+            Kind::Inflater,
+            a[0],
+            Range::Array(a[2], jint(a[3]), jint(a[4])),
+        )
     });
     r.add(inf, "setDictionaryBuffer", "(JJI)V", |t, a| {
-        set_dictionary(t, Kind::Inflater, a[0], Range::Direct(jlong(a[2]), jint(a[4])))
+        set_dictionary(
+            t,
+            Kind::Inflater,
+            a[0],
+            Range::Direct(jlong(a[2]), jint(a[4])),
+        )
     });
     r.add(inf, "inflateBytesBytes", "(J[BII[BII)J", |t, a| {
         let input = Range::Array(a[3], jint(a[4]), jint(a[5]));
-        inflate(t, a[0], a[1], input, Range::Array(a[6], jint(a[7]), jint(a[8])))
+        inflate(
+            t,
+            a[0],
+            a[1],
+            input,
+            Range::Array(a[6], jint(a[7]), jint(a[8])),
+        )
     });
     r.add(inf, "inflateBytesBuffer", "(J[BIIJI)J", |t, a| {
         let input = Range::Array(a[3], jint(a[4]), jint(a[5]));
@@ -79,44 +107,94 @@ pub fn register(r: &mut Registry) {
     });
     r.add(inf, "inflateBufferBytes", "(JJI[BII)J", |t, a| {
         let input = Range::Direct(jlong(a[3]), jint(a[5]));
-        inflate(t, a[0], a[1], input, Range::Array(a[6], jint(a[7]), jint(a[8])))
+        inflate(
+            t,
+            a[0],
+            a[1],
+            input,
+            Range::Array(a[6], jint(a[7]), jint(a[8])),
+        )
     });
     r.add(inf, "inflateBufferBuffer", "(JJIJI)J", |t, a| {
         let input = Range::Direct(jlong(a[3]), jint(a[5]));
         inflate(t, a[0], a[1], input, Range::Direct(jlong(a[6]), jint(a[8])))
     });
-    r.add(inf, "getAdler", "(J)I", |t, a| get_adler(t, Kind::Inflater, a[0]));
+    r.add(inf, "getAdler", "(J)I", |t, a| {
+        get_adler(t, Kind::Inflater, a[0])
+    });
     r.add(inf, "reset", "(J)V", |t, a| reset(t, Kind::Inflater, a[0]));
     r.add(inf, "end", "(J)V", |t, a| end(t, Kind::Inflater, a[0]));
 
     let def = "java/util/zip/Deflater";
-    r.add(def, "init", "(IIZ)J", |t, a| match ZStream::deflater(jint(a[0]), jint(a[1]), a[2] != 0) {
-        Ok(s) => Ok(insert(t, s)),
-        Err((code, msg)) => Err(raise(t, init_failure(Kind::Deflater, code, msg))),
+    r.add(def, "init", "(IIZ)J", |t, a| {
+        match ZStream::deflater(jint(a[0]), jint(a[1]), a[2] != 0) {
+            Ok(s) => Ok(insert(t, s)),
+            Err((code, msg)) => Err(raise(t, init_failure(Kind::Deflater, code, msg))),
+        }
     });
     r.add(def, "setDictionary", "(J[BII)V", |t, a| {
-        set_dictionary(t, Kind::Deflater, a[0], Range::Array(a[2], jint(a[3]), jint(a[4])))
+        set_dictionary(
+            t,
+            Kind::Deflater,
+            a[0],
+            Range::Array(a[2], jint(a[3]), jint(a[4])),
+        )
     });
     r.add(def, "setDictionaryBuffer", "(JJI)V", |t, a| {
-        set_dictionary(t, Kind::Deflater, a[0], Range::Direct(jlong(a[2]), jint(a[4])))
+        set_dictionary(
+            t,
+            Kind::Deflater,
+            a[0],
+            Range::Direct(jlong(a[2]), jint(a[4])),
+        )
     });
     r.add(def, "deflateBytesBytes", "(J[BII[BIIII)J", |t, a| {
         let input = Range::Array(a[3], jint(a[4]), jint(a[5]));
-        deflate(t, a[1], input, Range::Array(a[6], jint(a[7]), jint(a[8])), jint(a[9]), jint(a[10]))
+        deflate(
+            t,
+            a[1],
+            input,
+            Range::Array(a[6], jint(a[7]), jint(a[8])),
+            jint(a[9]),
+            jint(a[10]),
+        )
     });
     r.add(def, "deflateBytesBuffer", "(J[BIIJIII)J", |t, a| {
         let input = Range::Array(a[3], jint(a[4]), jint(a[5]));
-        deflate(t, a[1], input, Range::Direct(jlong(a[6]), jint(a[8])), jint(a[9]), jint(a[10]))
+        deflate(
+            t,
+            a[1],
+            input,
+            Range::Direct(jlong(a[6]), jint(a[8])),
+            jint(a[9]),
+            jint(a[10]),
+        )
     });
     r.add(def, "deflateBufferBytes", "(JJI[BIIII)J", |t, a| {
         let input = Range::Direct(jlong(a[3]), jint(a[5]));
-        deflate(t, a[1], input, Range::Array(a[6], jint(a[7]), jint(a[8])), jint(a[9]), jint(a[10]))
+        deflate(
+            t,
+            a[1],
+            input,
+            Range::Array(a[6], jint(a[7]), jint(a[8])),
+            jint(a[9]),
+            jint(a[10]),
+        )
     });
     r.add(def, "deflateBufferBuffer", "(JJIJIII)J", |t, a| {
         let input = Range::Direct(jlong(a[3]), jint(a[5]));
-        deflate(t, a[1], input, Range::Direct(jlong(a[6]), jint(a[8])), jint(a[9]), jint(a[10]))
+        deflate(
+            t,
+            a[1],
+            input,
+            Range::Direct(jlong(a[6]), jint(a[8])),
+            jint(a[9]),
+            jint(a[10]),
+        )
     });
-    r.add(def, "getAdler", "(J)I", |t, a| get_adler(t, Kind::Deflater, a[0]));
+    r.add(def, "getAdler", "(J)I", |t, a| {
+        get_adler(t, Kind::Deflater, a[0])
+    });
     r.add(def, "reset", "(J)V", |t, a| reset(t, Kind::Deflater, a[0]));
     r.add(def, "end", "(J)V", |t, a| end(t, Kind::Deflater, a[0]));
 }
@@ -265,7 +343,15 @@ impl ZStream {
         // inflateInit2_ expects; version and size describe the zlib we link. On failure zlib
         // frees whatever it allocated.
         let code = unsafe { z::inflateInit2_(&mut *strm, bits, z::zlibVersion(), STREAM_SIZE) };
-        if code == z::Z_OK { Ok(ZStream { kind: Kind::Inflater, live: true, strm }) } else { Err((code, msg_of(&strm))) }
+        if code == z::Z_OK {
+            Ok(ZStream {
+                kind: Kind::Inflater,
+                live: true,
+                strm,
+            })
+        } else {
+            Err((code, msg_of(&strm)))
+        }
     }
 
     /// deflateInit2 as Deflater.c calls it (memLevel 8, 32K window).
@@ -274,16 +360,36 @@ impl ZStream {
         let bits = if nowrap { -15 } else { 15 };
         // SAFETY: as for `inflater`; zlib rejects bad levels and strategies with Z_STREAM_ERROR.
         let code = unsafe {
-            z::deflateInit2_(&mut *strm, level, z::Z_DEFLATED, bits, 8, strategy, z::zlibVersion(), STREAM_SIZE)
+            z::deflateInit2_(
+                &mut *strm,
+                level,
+                z::Z_DEFLATED,
+                bits,
+                8,
+                strategy,
+                z::zlibVersion(),
+                STREAM_SIZE,
+            )
         };
-        if code == z::Z_OK { Ok(ZStream { kind: Kind::Deflater, live: true, strm }) } else { Err((code, msg_of(&strm))) }
+        if code == z::Z_OK {
+            Ok(ZStream {
+                kind: Kind::Deflater,
+                live: true,
+                strm,
+            })
+        } else {
+            Err((code, msg_of(&strm)))
+        }
     }
 
     /// Runs `op` over `io`. The buffer pointers are cleared afterwards, so the stream keeps no
     /// address of a Java array between calls.
     fn run(&mut self, io: &Io, op: Op) -> Outcome {
         if !self.live {
-            return Outcome { code: z::Z_STREAM_ERROR, ..Outcome::default() };
+            return Outcome {
+                code: z::Z_STREAM_ERROR,
+                ..Outcome::default()
+            };
         }
         let s = &mut *self.strm;
         s.next_in = io.input;
@@ -374,7 +480,11 @@ fn msg_of(s: &z::z_stream) -> Option<String> {
         return None;
     }
     // SAFETY: zlib sets `msg` to null or to one of its static NUL-terminated strings.
-    Some(unsafe { CStr::from_ptr(s.msg) }.to_string_lossy().into_owned())
+    Some(
+        unsafe { CStr::from_ptr(s.msg) }
+            .to_string_lossy()
+            .into_owned(),
+    )
 }
 
 struct Entry {
@@ -385,12 +495,17 @@ struct Entry {
 
 /// Live streams by handle. The lock is held only to find, add or remove an entry; a call
 /// works on the stream under the stream's own lock.
-static STREAMS: LazyLock<Mutex<FxHashMap<u64, Entry>>> = LazyLock::new(|| Mutex::new(FxHashMap::default()));
+static STREAMS: LazyLock<Mutex<FxHashMap<u64, Entry>>> =
+    LazyLock::new(|| Mutex::new(FxHashMap::default()));
 static NEXT_HANDLE: AtomicU64 = AtomicU64::new(1);
 
 fn table_insert(domain: u32, s: ZStream) -> u64 {
     let handle = NEXT_HANDLE.fetch_add(1, Ordering::Relaxed);
-    let entry = Entry { kind: s.kind, domain, stream: Arc::new(Mutex::new(s)) };
+    let entry = Entry {
+        kind: s.kind,
+        domain,
+        stream: Arc::new(Mutex::new(s)),
+    };
     STREAMS.lock().insert(handle, entry);
     handle
 }
@@ -445,7 +560,9 @@ fn locate(t: &mut JThread, r: Range) -> JResult<(*mut u8, u32)> {
             }
             Ok((a.array_data().wrapping_add(off as usize), len as u32))
         }
-        Range::Direct(_, len) if len < 0 => Err(t.throw_new("java/lang/IllegalArgumentException", None)),
+        Range::Direct(_, len) if len < 0 => {
+            Err(t.throw_new("java/lang/IllegalArgumentException", None))
+        }
         Range::Direct(addr, len) => Ok((addr as usize as *mut u8, len as u32)),
     }
 }
@@ -473,7 +590,10 @@ fn raise(t: &mut JThread, f: Fail) -> Thrown {
 
 /// The `long` the Java side decodes: read | written << 31 | finished << 62 | flag << 63.
 fn pack(read: u32, written: u32, finished: bool, flag: bool) -> u64 {
-    (read as u64 & 0x7fff_ffff) | ((written as u64 & 0x7fff_ffff) << 31) | ((finished as u64) << 62) | ((flag as u64) << 63)
+    (read as u64 & 0x7fff_ffff)
+        | ((written as u64 & 0x7fff_ffff) << 31)
+        | ((finished as u64) << 62)
+        | ((flag as u64) << 63)
 }
 
 /// Inflater.c's checkInflateStatus (the flag is "needs a dictionary").
@@ -491,12 +611,15 @@ fn inflate_status(o: &Outcome) -> Result<u64, Fail> {
 
 /// Deflater.c's checkDeflateStatus (the flag is "parameters not yet applied").
 fn deflate_status(o: &Outcome, set_params: bool) -> Result<u64, Fail> {
-    let unknown = |what: &str| Fail::Internal(Some(o.msg.clone().unwrap_or_else(|| what.to_string())));
+    let unknown =
+        |what: &str| Fail::Internal(Some(o.msg.clone().unwrap_or_else(|| what.to_string())));
     if set_params {
         match o.code {
             z::Z_OK => Ok(pack(o.in_used, o.out_used, false, false)),
             z::Z_BUF_ERROR => Ok(pack(o.in_used, o.out_used, false, true)),
-            _ => Err(unknown("unknown error in checkDeflateStatus, setParams case")),
+            _ => Err(unknown(
+                "unknown error in checkDeflateStatus, setParams case",
+            )),
         }
     } else {
         match o.code {
@@ -515,7 +638,9 @@ fn dictionary_status(kind: Kind, code: c_int, msg: Option<String>) -> Result<(),
         (Kind::Inflater, _) => Err(Fail::Internal(msg)),
         (Kind::Deflater, z::Z_STREAM_ERROR) => Err(Fail::IllegalArgument(None)),
         (Kind::Deflater, _) => {
-            Err(Fail::Internal(Some(msg.unwrap_or_else(|| "unknown error in checkSetDictionaryResult".into()))))
+            Err(Fail::Internal(Some(msg.unwrap_or_else(|| {
+                "unknown error in checkSetDictionaryResult".into()
+            }))))
         }
     }
 }
@@ -545,7 +670,15 @@ fn inflate(t: &mut JThread, this: u64, handle: u64, input: Range, output: Range)
     let this = nonnull(t, this)?;
     let (input, in_len) = locate(t, input)?;
     let (output, out_len) = locate(t, output)?;
-    let o = s.lock().run(&Io { input, in_len, output, out_len }, Op::Inflate);
+    let o = s.lock().run(
+        &Io {
+            input,
+            in_len,
+            output,
+            out_len,
+        },
+        Op::Inflate,
+    );
     inflate_status(&o).map_err(|f| {
         if matches!(f, Fail::DataFormat(_)) {
             // Inflater.c records what was consumed and produced before the error; the Java
@@ -558,19 +691,42 @@ fn inflate(t: &mut JThread, this: u64, handle: u64, input: Range, output: Range)
 }
 
 fn set_int(o: ObjRef, name: &str, v: i32) {
-    if let Some(f) = o.class().instance_field(name).filter(|f| &*f.descriptor == "I") {
+    if let Some(f) = o
+        .class()
+        .instance_field(name)
+        .filter(|f| &*f.descriptor == "I")
+    {
         o.write::<i32>(f.offset as usize, v);
     }
 }
 
-fn deflate(t: &mut JThread, handle: u64, input: Range, output: Range, flush: i32, params: i32) -> JResult<u64> {
+fn deflate(
+    t: &mut JThread,
+    handle: u64,
+    input: Range,
+    output: Range,
+    flush: i32,
+    params: i32,
+) -> JResult<u64> {
     let s = stream(t, handle, Kind::Deflater)?;
     let (input, in_len) = locate(t, input)?;
     let (output, out_len) = locate(t, output)?;
     // params: bit 0 = apply, bits 1-2 = strategy, bits 3.. = level (Deflater.deflate).
     let set_params = params & 1 != 0;
-    let op = if set_params { Op::Params(params >> 3, (params >> 1) & 3) } else { Op::Deflate(flush) };
-    let o = s.lock().run(&Io { input, in_len, output, out_len }, op);
+    let op = if set_params {
+        Op::Params(params >> 3, (params >> 1) & 3)
+    } else {
+        Op::Deflate(flush)
+    };
+    let o = s.lock().run(
+        &Io {
+            input,
+            in_len,
+            output,
+            out_len,
+        },
+        op,
+    );
     deflate_status(&o, set_params).map_err(|f| raise(t, f))
 }
 
@@ -578,7 +734,9 @@ fn set_dictionary(t: &mut JThread, kind: Kind, handle: u64, dict: Range) -> JRes
     let s = stream(t, handle, kind)?;
     let (p, len) = locate(t, dict)?;
     let (code, msg) = s.lock().set_dictionary(p, len);
-    dictionary_status(kind, code, msg).map(|()| 0).map_err(|f| raise(t, f))
+    dictionary_status(kind, code, msg)
+        .map(|()| 0)
+        .map_err(|f| raise(t, f))
 }
 
 fn get_adler(t: &mut JThread, kind: Kind, handle: u64) -> JResult<u64> {
@@ -604,7 +762,9 @@ fn end(t: &mut JThread, kind: Kind, handle: u64) -> JResult<u64> {
     let code = s.lock().end();
     match (code, kind) {
         (z::Z_STREAM_ERROR, Kind::Inflater) => Err(raise(t, Fail::Internal(None))),
-        (z::Z_STREAM_ERROR, Kind::Deflater) => Err(raise(t, Fail::Internal(Some("deflateEnd failed".into())))),
+        (z::Z_STREAM_ERROR, Kind::Deflater) => {
+            Err(raise(t, Fail::Internal(Some("deflateEnd failed".into()))))
+        }
         _ => Ok(0),
     }
 }
@@ -614,62 +774,134 @@ mod tests {
     use super::*;
 
     fn outcome(code: c_int, in_used: u32, out_used: u32) -> Outcome {
-        Outcome { code, in_used, out_used, msg: None }
+        Outcome {
+            code,
+            in_used,
+            out_used,
+            msg: None,
+        }
     }
 
     /// Decodes a packed result as Inflater.java / Deflater.java do.
     fn unpack(r: u64) -> (u32, u32, bool, bool) {
-        ((r & 0x7fff_ffff) as u32, (r >> 31 & 0x7fff_ffff) as u32, r >> 62 & 1 != 0, r >> 63 & 1 != 0)
+        (
+            (r & 0x7fff_ffff) as u32,
+            (r >> 31 & 0x7fff_ffff) as u32,
+            r >> 62 & 1 != 0,
+            r >> 63 & 1 != 0,
+        )
     }
 
     fn io(input: &[u8], output: &mut [u8]) -> Io {
-        Io { input: input.as_ptr() as *mut u8, in_len: input.len() as u32, output: output.as_mut_ptr(), out_len: output.len() as u32 }
+        Io {
+            input: input.as_ptr() as *mut u8,
+            in_len: input.len() as u32,
+            output: output.as_mut_ptr(),
+            out_len: output.len() as u32,
+        }
     }
 
     #[test]
     fn packing_round_trips_through_the_java_decoding() {
         let max = 0x7fff_ffff;
-        for (r, w, f, d) in [(0, 0, false, false), (1, 2, true, false), (max, max, true, true), (5, max, false, true)] {
+        for (r, w, f, d) in [
+            (0, 0, false, false),
+            (1, 2, true, false),
+            (max, max, true, true),
+            (5, max, false, true),
+        ] {
             assert_eq!(unpack(pack(r, w, f, d)), (r, w, f, d));
         }
     }
 
     #[test]
     fn inflate_status_follows_inflater_c() {
-        assert_eq!(unpack(inflate_status(&outcome(z::Z_OK, 3, 4)).unwrap()), (3, 4, false, false));
-        assert_eq!(unpack(inflate_status(&outcome(z::Z_STREAM_END, 3, 4)).unwrap()), (3, 4, true, false));
-        assert_eq!(unpack(inflate_status(&outcome(z::Z_NEED_DICT, 2, 0)).unwrap()), (2, 0, false, true));
+        assert_eq!(
+            unpack(inflate_status(&outcome(z::Z_OK, 3, 4)).unwrap()),
+            (3, 4, false, false)
+        );
+        assert_eq!(
+            unpack(inflate_status(&outcome(z::Z_STREAM_END, 3, 4)).unwrap()),
+            (3, 4, true, false)
+        );
+        assert_eq!(
+            unpack(inflate_status(&outcome(z::Z_NEED_DICT, 2, 0)).unwrap()),
+            (2, 0, false, true)
+        );
         assert_eq!(inflate_status(&outcome(z::Z_BUF_ERROR, 3, 4)), Ok(0));
-        let bad = Outcome { msg: Some("incorrect header check".into()), ..outcome(z::Z_DATA_ERROR, 1, 0) };
-        assert_eq!(inflate_status(&bad), Err(Fail::DataFormat(Some("incorrect header check".into()))));
-        assert_eq!(inflate_status(&outcome(z::Z_MEM_ERROR, 0, 0)), Err(Fail::OutOfMemory));
-        assert_eq!(inflate_status(&outcome(z::Z_STREAM_ERROR, 0, 0)), Err(Fail::Internal(None)));
+        let bad = Outcome {
+            msg: Some("incorrect header check".into()),
+            ..outcome(z::Z_DATA_ERROR, 1, 0)
+        };
+        assert_eq!(
+            inflate_status(&bad),
+            Err(Fail::DataFormat(Some("incorrect header check".into())))
+        );
+        assert_eq!(
+            inflate_status(&outcome(z::Z_MEM_ERROR, 0, 0)),
+            Err(Fail::OutOfMemory)
+        );
+        assert_eq!(
+            inflate_status(&outcome(z::Z_STREAM_ERROR, 0, 0)),
+            Err(Fail::Internal(None))
+        );
     }
 
     #[test]
     fn deflate_status_follows_deflater_c() {
-        assert_eq!(unpack(deflate_status(&outcome(z::Z_OK, 3, 4), false).unwrap()), (3, 4, false, false));
-        assert_eq!(unpack(deflate_status(&outcome(z::Z_BUF_ERROR, 0, 0), false).unwrap()), (0, 0, false, false));
-        assert_eq!(unpack(deflate_status(&outcome(z::Z_STREAM_END, 0, 9), false).unwrap()), (0, 9, true, false));
-        assert_eq!(unpack(deflate_status(&outcome(z::Z_OK, 1, 2), true).unwrap()), (1, 2, false, false));
-        assert_eq!(unpack(deflate_status(&outcome(z::Z_BUF_ERROR, 1, 2), true).unwrap()), (1, 2, false, true));
+        assert_eq!(
+            unpack(deflate_status(&outcome(z::Z_OK, 3, 4), false).unwrap()),
+            (3, 4, false, false)
+        );
+        assert_eq!(
+            unpack(deflate_status(&outcome(z::Z_BUF_ERROR, 0, 0), false).unwrap()),
+            (0, 0, false, false)
+        );
+        assert_eq!(
+            unpack(deflate_status(&outcome(z::Z_STREAM_END, 0, 9), false).unwrap()),
+            (0, 9, true, false)
+        );
+        assert_eq!(
+            unpack(deflate_status(&outcome(z::Z_OK, 1, 2), true).unwrap()),
+            (1, 2, false, false)
+        );
+        assert_eq!(
+            unpack(deflate_status(&outcome(z::Z_BUF_ERROR, 1, 2), true).unwrap()),
+            (1, 2, false, true)
+        );
         assert_eq!(
             deflate_status(&outcome(z::Z_STREAM_ERROR, 0, 0), true),
-            Err(Fail::Internal(Some("unknown error in checkDeflateStatus, setParams case".into())))
+            Err(Fail::Internal(Some(
+                "unknown error in checkDeflateStatus, setParams case".into()
+            )))
         );
         assert_eq!(
             deflate_status(&outcome(z::Z_STREAM_ERROR, 0, 0), false),
-            Err(Fail::Internal(Some("unknown error in checkDeflateStatus".into())))
+            Err(Fail::Internal(Some(
+                "unknown error in checkDeflateStatus".into()
+            )))
         );
     }
 
     #[test]
     fn dictionary_and_init_errors_follow_the_jdk() {
-        assert_eq!(dictionary_status(Kind::Inflater, z::Z_DATA_ERROR, None), Err(Fail::IllegalArgument(None)));
-        assert_eq!(dictionary_status(Kind::Deflater, z::Z_STREAM_ERROR, Some("x".into())), Err(Fail::IllegalArgument(None)));
+        assert_eq!(
+            dictionary_status(Kind::Inflater, z::Z_DATA_ERROR, None),
+            Err(Fail::IllegalArgument(None))
+        );
+        assert_eq!(
+            dictionary_status(Kind::Deflater, z::Z_STREAM_ERROR, Some("x".into())),
+            Err(Fail::IllegalArgument(None))
+        );
         assert_eq!(dictionary_status(Kind::Deflater, z::Z_OK, None), Ok(()));
-        assert_eq!(init_failure(Kind::Deflater, z::Z_STREAM_ERROR, None), Fail::IllegalArgument(None));
-        assert_eq!(init_failure(Kind::Inflater, z::Z_MEM_ERROR, None), Fail::OutOfMemory);
+        assert_eq!(
+            init_failure(Kind::Deflater, z::Z_STREAM_ERROR, None),
+            Fail::IllegalArgument(None)
+        );
+        assert_eq!(
+            init_failure(Kind::Inflater, z::Z_MEM_ERROR, None),
+            Fail::OutOfMemory
+        );
         assert!(ZStream::deflater(10, 0, false).is_err_and(|(c, _)| c == z::Z_STREAM_ERROR));
     }
 
@@ -686,7 +918,10 @@ mod tests {
         let data: Vec<u8> = b"the quick brown fox jumps over the lazy dog; ".repeat(40);
         let dict = b"quick brown fox lazy dog";
         let mut d = ZStream::deflater(9, 0, false).unwrap();
-        assert_eq!(d.set_dictionary(dict.as_ptr(), dict.len() as u32).0, z::Z_OK);
+        assert_eq!(
+            d.set_dictionary(dict.as_ptr(), dict.len() as u32).0,
+            z::Z_OK
+        );
         let mut packed = vec![0u8; 4096];
         let o = d.run(&io(&data, &mut packed), Op::Deflate(z::Z_FINISH));
         let (read, n, finished, _) = unpack(deflate_status(&o, false).unwrap());
@@ -700,8 +935,14 @@ mod tests {
         let (used, _, _, need_dict) = unpack(inflate_status(&o).unwrap());
         assert!(need_dict);
         assert_eq!(i.strm.adler, dict_adler);
-        assert_eq!(i.set_dictionary(dict.as_ptr(), dict.len() as u32).0, z::Z_OK);
-        let o = i.run(&io(&packed[used as usize..n as usize], &mut out), Op::Inflate);
+        assert_eq!(
+            i.set_dictionary(dict.as_ptr(), dict.len() as u32).0,
+            z::Z_OK
+        );
+        let o = i.run(
+            &io(&packed[used as usize..n as usize], &mut out),
+            Op::Inflate,
+        );
         let (_, written, finished, _) = unpack(inflate_status(&o).unwrap());
         assert!(finished);
         assert_eq!(&out[..written as usize], &data[..]);
@@ -712,7 +953,10 @@ mod tests {
         let mut i = ZStream::inflater(false).unwrap();
         let mut out = [0u8; 16];
         let o = i.run(&io(b"\x00\x01garbage", &mut out), Op::Inflate);
-        assert_eq!(inflate_status(&o), Err(Fail::DataFormat(Some("incorrect header check".into()))));
+        assert_eq!(
+            inflate_status(&o),
+            Err(Fail::DataFormat(Some("incorrect header check".into())))
+        );
     }
 
     #[test]
@@ -720,15 +964,24 @@ mod tests {
         let h = table_insert(7, ZStream::inflater(true).unwrap());
         assert!(table_get(0, 7, Kind::Inflater).is_none());
         assert!(table_get(h, 7, Kind::Deflater).is_none(), "wrong kind");
-        assert!(table_get(h, 8, Kind::Inflater).is_none(), "another domain's");
+        assert!(
+            table_get(h, 8, Kind::Inflater).is_none(),
+            "another domain's"
+        );
         assert!(table_remove(h, 8, Kind::Inflater).is_none());
         let s = table_get(h, 7, Kind::Inflater).unwrap();
         let s2 = table_remove(h, 7, Kind::Inflater).unwrap();
         assert_eq!(s2.lock().end(), z::Z_OK);
-        assert!(table_get(h, 7, Kind::Inflater).is_none() && table_remove(h, 7, Kind::Inflater).is_none());
+        assert!(
+            table_get(h, 7, Kind::Inflater).is_none()
+                && table_remove(h, 7, Kind::Inflater).is_none()
+        );
         // A holder of the stream from before the end gets an error, not freed memory.
         let mut out = [0u8; 4];
-        assert_eq!(s.lock().run(&io(b"x", &mut out), Op::Inflate).code, z::Z_STREAM_ERROR);
+        assert_eq!(
+            s.lock().run(&io(b"x", &mut out), Op::Inflate).code,
+            z::Z_STREAM_ERROR
+        );
         assert_eq!(s.lock().reset(), z::Z_STREAM_ERROR);
     }
 }

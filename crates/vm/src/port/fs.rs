@@ -20,7 +20,9 @@ pub type Errno = i32;
 pub type FsResult<T> = Result<T, Errno>;
 
 fn errno() -> Errno {
-    std::io::Error::last_os_error().raw_os_error().unwrap_or(libc::EIO)
+    std::io::Error::last_os_error()
+        .raw_os_error()
+        .unwrap_or(libc::EIO)
 }
 
 fn cpath(path: &[u8]) -> FsResult<CString> {
@@ -67,7 +69,9 @@ pub fn read_cstring(addr: usize) -> Vec<u8> {
         return Vec::new();
     }
     // SAFETY: NIO passes the address of a NativeBuffer holding a NUL-terminated string.
-    unsafe { CStr::from_ptr(addr as *const libc::c_char) }.to_bytes().to_vec()
+    unsafe { CStr::from_ptr(addr as *const libc::c_char) }
+        .to_bytes()
+        .to_vec()
 }
 
 /// Copies `dst.len()` bytes of native memory at `addr` into `dst`.
@@ -150,7 +154,11 @@ fn from_statx(st: &libc::statx) -> FileStat {
         ctime_sec: st.stx_ctime.tv_sec,
         ctime_nsec: st.stx_ctime.tv_nsec as i64,
         birthtime_sec: if btime { st.stx_btime.tv_sec } else { 0 },
-        birthtime_nsec: if btime { st.stx_btime.tv_nsec as i64 } else { 0 },
+        birthtime_nsec: if btime {
+            st.stx_btime.tv_nsec as i64
+        } else {
+            0
+        },
     }
 }
 
@@ -159,14 +167,26 @@ fn do_statx(dfd: i32, path: &CStr, flags: i32) -> FsResult<FileStat> {
     // SAFETY: struct statx is plain old data; all-zero is a valid value.
     let mut st: libc::statx = unsafe { std::mem::zeroed() };
     // SAFETY: path is NUL-terminated and st a valid out-pointer.
-    restartable(|| unsafe { libc::statx(dfd, path.as_ptr(), flags | libc::AT_STATX_SYNC_AS_STAT, libc::STATX_ALL, &mut st) })?;
+    restartable(|| unsafe {
+        libc::statx(
+            dfd,
+            path.as_ptr(),
+            flags | libc::AT_STATX_SYNC_AS_STAT,
+            libc::STATX_ALL,
+            &mut st,
+        )
+    })?;
     Ok(from_statx(&st))
 }
 
 /// `stat` (following symbolic links) or `lstat`.
 pub fn stat(path: &[u8], follow: bool) -> FsResult<FileStat> {
     let c = cpath(path)?;
-    do_statx(libc::AT_FDCWD, &c, if follow { 0 } else { libc::AT_SYMLINK_NOFOLLOW })
+    do_statx(
+        libc::AT_FDCWD,
+        &c,
+        if follow { 0 } else { libc::AT_SYMLINK_NOFOLLOW },
+    )
 }
 
 pub fn fstat(fd: i32) -> FsResult<FileStat> {
@@ -200,7 +220,12 @@ pub fn statvfs(path: &[u8]) -> FsResult<FsStat> {
     let mut s: libc::statvfs = unsafe { std::mem::zeroed() };
     // SAFETY: c is NUL-terminated and s a valid out-pointer.
     restartable(|| unsafe { libc::statvfs(c.as_ptr(), &mut s) })?;
-    Ok(FsStat { frsize: s.f_frsize as u64, blocks: s.f_blocks as u64, bfree: s.f_bfree as u64, bavail: s.f_bavail as u64 })
+    Ok(FsStat {
+        frsize: s.f_frsize as u64,
+        blocks: s.f_blocks as u64,
+        bfree: s.f_bfree as u64,
+        bavail: s.f_bavail as u64,
+    })
 }
 
 fn fstatvfs_frsize(fd: i32) -> FsResult<u64> {
@@ -257,7 +282,8 @@ pub fn unlinkat(dfd: i32, path: &[u8], flags: i32) -> FsResult<()> {
 pub fn mknod(path: &[u8], mode: u32, dev: u64) -> FsResult<()> {
     let c = cpath(path)?;
     // SAFETY: c is NUL-terminated.
-    restartable(|| unsafe { libc::mknod(c.as_ptr(), mode as libc::mode_t, dev as libc::dev_t) }).map(|_| ())
+    restartable(|| unsafe { libc::mknod(c.as_ptr(), mode as libc::mode_t, dev as libc::dev_t) })
+        .map(|_| ())
 }
 
 pub fn rename(from: &[u8], to: &[u8]) -> FsResult<()> {
@@ -291,7 +317,9 @@ pub fn readlink(path: &[u8]) -> FsResult<Vec<u8>> {
     loop {
         let mut buf = vec![0u8; size];
         // SAFETY: c is NUL-terminated and buf writable for buf.len() bytes.
-        let n = restartable(|| unsafe { libc::readlink(c.as_ptr(), buf.as_mut_ptr() as *mut libc::c_char, buf.len()) })?;
+        let n = restartable(|| unsafe {
+            libc::readlink(c.as_ptr(), buf.as_mut_ptr() as *mut libc::c_char, buf.len())
+        })?;
         let n = n as usize;
         if n < buf.len() {
             buf.truncate(n);
@@ -327,7 +355,14 @@ pub fn symlink(target: &[u8], link: &[u8]) -> FsResult<()> {
 pub fn chown(path: &[u8], uid: u32, gid: u32, follow: bool) -> FsResult<()> {
     let c = cpath(path)?;
     // SAFETY: c is NUL-terminated.
-    restartable(|| unsafe { if follow { libc::chown(c.as_ptr(), uid, gid) } else { libc::lchown(c.as_ptr(), uid, gid) } }).map(|_| ())
+    restartable(|| unsafe {
+        if follow {
+            libc::chown(c.as_ptr(), uid, gid)
+        } else {
+            libc::lchown(c.as_ptr(), uid, gid)
+        }
+    })
+    .map(|_| ())
 }
 
 pub fn fchown(fd: i32, uid: u32, gid: u32) -> FsResult<()> {
@@ -347,7 +382,10 @@ pub fn fchmod(fd: i32, mode: u32) -> FsResult<()> {
 }
 
 fn timevals(atime_us: i64, mtime_us: i64) -> [libc::timeval; 2] {
-    let tv = |us: i64| libc::timeval { tv_sec: us / 1_000_000, tv_usec: us % 1_000_000 };
+    let tv = |us: i64| libc::timeval {
+        tv_sec: us / 1_000_000,
+        tv_usec: us % 1_000_000,
+    };
     [tv(atime_us), tv(mtime_us)]
 }
 
@@ -356,8 +394,14 @@ pub fn utimes(path: &[u8], atime_us: i64, mtime_us: i64, follow: bool) -> FsResu
     let c = cpath(path)?;
     let tv = timevals(atime_us, mtime_us);
     // SAFETY: c is NUL-terminated and tv points at two timevals.
-    restartable(|| unsafe { if follow { libc::utimes(c.as_ptr(), tv.as_ptr()) } else { libc::lutimes(c.as_ptr(), tv.as_ptr()) } })
-        .map(|_| ())
+    restartable(|| unsafe {
+        if follow {
+            libc::utimes(c.as_ptr(), tv.as_ptr())
+        } else {
+            libc::lutimes(c.as_ptr(), tv.as_ptr())
+        }
+    })
+    .map(|_| ())
 }
 
 /// `futimes` with microsecond times.
@@ -369,7 +413,10 @@ pub fn futimes(fd: i32, atime_us: i64, mtime_us: i64) -> FsResult<()> {
 
 /// `futimens` with nanosecond times.
 pub fn futimens(fd: i32, atime_ns: i64, mtime_ns: i64) -> FsResult<()> {
-    let ts = |ns: i64| libc::timespec { tv_sec: ns / 1_000_000_000, tv_nsec: ns % 1_000_000_000 };
+    let ts = |ns: i64| libc::timespec {
+        tv_sec: ns / 1_000_000_000,
+        tv_nsec: ns % 1_000_000_000,
+    };
     let t = [ts(atime_ns), ts(mtime_ns)];
     // SAFETY: t points at two timespecs.
     restartable(|| unsafe { libc::futimens(fd, t.as_ptr()) }).map(|_| ())
@@ -450,26 +497,40 @@ pub fn writev(fd: i32, iov: usize, count: i32) -> FsResult<usize> {
 /// Reads into a Rust buffer (EINTR retried).
 pub fn read_buf(fd: i32, buf: &mut [u8]) -> FsResult<usize> {
     // SAFETY: buf is writable for buf.len() bytes.
-    restartable(|| unsafe { libc::read(fd, buf.as_mut_ptr() as *mut libc::c_void, buf.len()) }).map(|n| n as usize)
+    restartable(|| unsafe { libc::read(fd, buf.as_mut_ptr() as *mut libc::c_void, buf.len()) })
+        .map(|n| n as usize)
 }
 
 /// Writes from a Rust buffer (EINTR retried); returns the count written.
 pub fn write_buf(fd: i32, buf: &[u8]) -> FsResult<usize> {
     // SAFETY: buf is readable for buf.len() bytes.
-    restartable(|| unsafe { libc::write(fd, buf.as_ptr() as *const libc::c_void, buf.len()) }).map(|n| n as usize)
+    restartable(|| unsafe { libc::write(fd, buf.as_ptr() as *const libc::c_void, buf.len()) })
+        .map(|n| n as usize)
 }
 
 /// Moves the file offset to `offset`, or reports it when `offset` is negative.
 pub fn seek(fd: i32, offset: i64) -> FsResult<i64> {
     // SAFETY: lseek has no memory-safety preconditions.
-    let r = unsafe { if offset < 0 { libc::lseek(fd, 0, libc::SEEK_CUR) } else { libc::lseek(fd, offset, libc::SEEK_SET) } };
+    let r = unsafe {
+        if offset < 0 {
+            libc::lseek(fd, 0, libc::SEEK_CUR)
+        } else {
+            libc::lseek(fd, offset, libc::SEEK_SET)
+        }
+    };
     if r < 0 { Err(errno()) } else { Ok(r) }
 }
 
 /// `fsync` (with metadata) or `fdatasync`.
 pub fn sync(fd: i32, metadata: bool) -> FsResult<()> {
     // SAFETY: fsync/fdatasync have no memory-safety preconditions.
-    check(unsafe { if metadata { libc::fsync(fd) } else { libc::fdatasync(fd) } })
+    check(unsafe {
+        if metadata {
+            libc::fsync(fd)
+        } else {
+            libc::fdatasync(fd)
+        }
+    })
 }
 
 pub fn truncate(fd: i32, size: i64) -> FsResult<()> {
@@ -498,8 +559,16 @@ pub enum LockResult {
 
 /// `fcntl(F_SETLK[W])` on `[pos, pos+size)`.
 pub fn lock(fd: i32, blocking: bool, pos: i64, size: i64, shared: bool) -> FsResult<LockResult> {
-    let fl = flock_struct(if shared { libc::F_RDLCK } else { libc::F_WRLCK }, pos, size);
-    let cmd = if blocking { libc::F_SETLKW } else { libc::F_SETLK };
+    let fl = flock_struct(
+        if shared { libc::F_RDLCK } else { libc::F_WRLCK },
+        pos,
+        size,
+    );
+    let cmd = if blocking {
+        libc::F_SETLKW
+    } else {
+        libc::F_SETLK
+    };
     // SAFETY: fl is a valid struct flock.
     if unsafe { libc::fcntl(fd, cmd, &fl) } < 0 {
         let e = errno();
@@ -526,7 +595,11 @@ pub fn set_blocking(fd: i32, blocking: bool) -> FsResult<()> {
     if fl < 0 {
         return Err(errno());
     }
-    let new = if blocking { fl & !libc::O_NONBLOCK } else { fl | libc::O_NONBLOCK };
+    let new = if blocking {
+        fl & !libc::O_NONBLOCK
+    } else {
+        fl | libc::O_NONBLOCK
+    };
     if new == fl {
         return Ok(());
     }
@@ -590,14 +663,24 @@ pub fn fd_limit() -> FsResult<i32> {
     let mut rl: libc::rlimit = unsafe { std::mem::zeroed() };
     // SAFETY: rl is a valid out-pointer.
     check(unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut rl) })?;
-    Ok(if rl.rlim_cur == libc::RLIM_INFINITY || rl.rlim_cur > i32::MAX as libc::rlim_t { i32::MAX } else { rl.rlim_cur as i32 })
+    Ok(
+        if rl.rlim_cur == libc::RLIM_INFINITY || rl.rlim_cur > i32::MAX as libc::rlim_t {
+            i32::MAX
+        } else {
+            rl.rlim_cur as i32
+        },
+    )
 }
 
 /// The maximum number of iovecs per readv/writev (16 if unknown).
 pub fn iov_max() -> i32 {
     // SAFETY: sysconf has no memory-safety preconditions.
     let n = unsafe { libc::sysconf(libc::_SC_IOV_MAX) };
-    if n < 0 { 16 } else { n.min(i32::MAX as libc::c_long) as i32 }
+    if n < 0 {
+        16
+    } else {
+        n.min(i32::MAX as libc::c_long) as i32
+    }
 }
 
 /// `sendfile(out, in, &pos, count)`: bytes transferred.
@@ -625,7 +708,11 @@ pub fn mmap(fd: i32, mode: MapMode, pos: i64, len: usize) -> FsResult<usize> {
     };
     // SAFETY: a fresh mapping chosen by the kernel (null hint) does not alias Rust memory.
     let p = unsafe { libc::mmap(std::ptr::null_mut(), len, prot, flags, fd, pos) };
-    if p == libc::MAP_FAILED { Err(errno()) } else { Ok(p as usize) }
+    if p == libc::MAP_FAILED {
+        Err(errno())
+    } else {
+        Ok(p as usize)
+    }
 }
 
 pub fn munmap(addr: usize, len: usize) -> FsResult<()> {
@@ -644,7 +731,11 @@ pub fn mapping_resident(addr: usize, len: usize, pages: usize) -> FsResult<bool>
 
 /// `madvise(MADV_WILLNEED)` (load) or `madvise(MADV_DONTNEED)` (unload) on a mapping.
 pub fn advise_mapping(addr: usize, len: usize, will_need: bool) -> FsResult<()> {
-    let advice = if will_need { libc::MADV_WILLNEED } else { libc::MADV_DONTNEED };
+    let advice = if will_need {
+        libc::MADV_WILLNEED
+    } else {
+        libc::MADV_DONTNEED
+    };
     // SAFETY: [addr, addr+len) is a live file mapping from mmap (MappedByteBuffer); these
     // advices do not change its contents (file-backed pages are re-read on access).
     check(unsafe { libc::madvise(addr as *mut libc::c_void, len, advice) })
@@ -694,7 +785,10 @@ fn register_dir(d: *mut libc::DIR) -> FsResult<u64> {
     if d.is_null() {
         return Err(errno());
     }
-    dirs().lock().unwrap_or_else(|e| e.into_inner()).insert(d as usize);
+    dirs()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(d as usize);
     Ok(d as u64)
 }
 
@@ -711,7 +805,11 @@ pub fn fdopendir(fd: i32) -> FsResult<u64> {
 }
 
 fn live_dir(handle: u64) -> FsResult<*mut libc::DIR> {
-    if dirs().lock().unwrap_or_else(|e| e.into_inner()).contains(&(handle as usize)) {
+    if dirs()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .contains(&(handle as usize))
+    {
         Ok(handle as usize as *mut libc::DIR)
     } else {
         Err(libc::EBADF)
@@ -730,12 +828,19 @@ pub fn readdir(handle: u64) -> FsResult<Option<Vec<u8>>> {
         return if err != 0 { Err(err) } else { Ok(None) };
     }
     // SAFETY: e points at a dirent whose d_name is NUL-terminated; copied at once.
-    Ok(Some(unsafe { CStr::from_ptr((*e).d_name.as_ptr()) }.to_bytes().to_vec()))
+    Ok(Some(
+        unsafe { CStr::from_ptr((*e).d_name.as_ptr()) }
+            .to_bytes()
+            .to_vec(),
+    ))
 }
 
 pub fn closedir(handle: u64) -> FsResult<()> {
     let d = live_dir(handle)?;
-    dirs().lock().unwrap_or_else(|e| e.into_inner()).remove(&(handle as usize));
+    dirs()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .remove(&(handle as usize));
     // SAFETY: d is a live DIR* removed from the table, so it is closed exactly once.
     match check(unsafe { libc::closedir(d) }) {
         Err(libc::EINTR) => Ok(()),
@@ -745,7 +850,9 @@ pub fn closedir(handle: u64) -> FsResult<()> {
 
 // ---- users and groups ----
 
-fn name_lookup(f: impl Fn(&mut [u8]) -> (libc::c_int, *const libc::c_char)) -> FsResult<Option<Vec<u8>>> {
+fn name_lookup(
+    f: impl Fn(&mut [u8]) -> (libc::c_int, *const libc::c_char),
+) -> FsResult<Option<Vec<u8>>> {
     let mut size = 1024;
     loop {
         let mut buf = vec![0u8; size];
@@ -773,8 +880,23 @@ pub fn user_name(uid: u32) -> FsResult<Vec<u8>> {
         let mut pw: libc::passwd = unsafe { std::mem::zeroed() };
         let mut out: *mut libc::passwd = std::ptr::null_mut();
         // SAFETY: pw, buf and out are valid for getpwuid_r to fill.
-        let r = unsafe { libc::getpwuid_r(uid, &mut pw, buf.as_mut_ptr() as *mut libc::c_char, buf.len(), &mut out) };
-        (r, if out.is_null() { std::ptr::null() } else { pw.pw_name })
+        let r = unsafe {
+            libc::getpwuid_r(
+                uid,
+                &mut pw,
+                buf.as_mut_ptr() as *mut libc::c_char,
+                buf.len(),
+                &mut out,
+            )
+        };
+        (
+            r,
+            if out.is_null() {
+                std::ptr::null()
+            } else {
+                pw.pw_name
+            },
+        )
     })?;
     r.ok_or(libc::ENOENT)
 }
@@ -786,14 +908,32 @@ pub fn group_name(gid: u32) -> FsResult<Vec<u8>> {
         let mut gr: libc::group = unsafe { std::mem::zeroed() };
         let mut out: *mut libc::group = std::ptr::null_mut();
         // SAFETY: gr, buf and out are valid for getgrgid_r to fill.
-        let r = unsafe { libc::getgrgid_r(gid, &mut gr, buf.as_mut_ptr() as *mut libc::c_char, buf.len(), &mut out) };
-        (r, if out.is_null() { std::ptr::null() } else { gr.gr_name })
+        let r = unsafe {
+            libc::getgrgid_r(
+                gid,
+                &mut gr,
+                buf.as_mut_ptr() as *mut libc::c_char,
+                buf.len(),
+                &mut out,
+            )
+        };
+        (
+            r,
+            if out.is_null() {
+                std::ptr::null()
+            } else {
+                gr.gr_name
+            },
+        )
     })?;
     r.ok_or(libc::ENOENT)
 }
 
 fn not_found_errno(e: Errno) -> bool {
-    matches!(e, 0 | libc::ENOENT | libc::ESRCH | libc::EBADF | libc::EPERM)
+    matches!(
+        e,
+        0 | libc::ENOENT | libc::ESRCH | libc::EBADF | libc::EPERM
+    )
 }
 
 /// The uid of user `name`, None if there is no such user.
@@ -806,7 +946,15 @@ pub fn user_id(name: &[u8]) -> FsResult<Option<u32>> {
         let mut pw: libc::passwd = unsafe { std::mem::zeroed() };
         let mut out: *mut libc::passwd = std::ptr::null_mut();
         // SAFETY: c is NUL-terminated; pw, buf and out are valid for getpwnam_r to fill.
-        let r = unsafe { libc::getpwnam_r(c.as_ptr(), &mut pw, buf.as_mut_ptr() as *mut libc::c_char, buf.len(), &mut out) };
+        let r = unsafe {
+            libc::getpwnam_r(
+                c.as_ptr(),
+                &mut pw,
+                buf.as_mut_ptr() as *mut libc::c_char,
+                buf.len(),
+                &mut out,
+            )
+        };
         if r == libc::ERANGE && size < 1 << 20 {
             size *= 4;
             continue;
@@ -828,7 +976,15 @@ pub fn group_id(name: &[u8]) -> FsResult<Option<u32>> {
         let mut gr: libc::group = unsafe { std::mem::zeroed() };
         let mut out: *mut libc::group = std::ptr::null_mut();
         // SAFETY: c is NUL-terminated; gr, buf and out are valid for getgrnam_r to fill.
-        let r = unsafe { libc::getgrnam_r(c.as_ptr(), &mut gr, buf.as_mut_ptr() as *mut libc::c_char, buf.len(), &mut out) };
+        let r = unsafe {
+            libc::getgrnam_r(
+                c.as_ptr(),
+                &mut gr,
+                buf.as_mut_ptr() as *mut libc::c_char,
+                buf.len(),
+                &mut out,
+            )
+        };
         if r == libc::ERANGE && size < 1 << 20 {
             size *= 4;
             continue;
@@ -912,7 +1068,18 @@ pub fn socketpair() -> FsResult<(i32, i32)> {
 
 /// Waits until `fd1` or `fd2` is readable; the number of ready descriptors (0 if interrupted).
 pub fn poll_readable(fd1: i32, fd2: i32) -> FsResult<i32> {
-    let mut fds = [libc::pollfd { fd: fd1, events: libc::POLLIN, revents: 0 }, libc::pollfd { fd: fd2, events: libc::POLLIN, revents: 0 }];
+    let mut fds = [
+        libc::pollfd {
+            fd: fd1,
+            events: libc::POLLIN,
+            revents: 0,
+        },
+        libc::pollfd {
+            fd: fd2,
+            events: libc::POLLIN,
+            revents: 0,
+        },
+    ];
     // SAFETY: fds is an array of two valid pollfd structs.
     let n = unsafe { libc::poll(fds.as_mut_ptr(), 2, -1) };
     match n {
@@ -939,7 +1106,8 @@ struct MountTable {
 }
 
 fn mount_tables() -> &'static Mutex<HashMap<u64, MountTable>> {
-    static TABLES: std::sync::OnceLock<Mutex<HashMap<u64, MountTable>>> = std::sync::OnceLock::new();
+    static TABLES: std::sync::OnceLock<Mutex<HashMap<u64, MountTable>>> =
+        std::sync::OnceLock::new();
     TABLES.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
@@ -947,18 +1115,28 @@ fn mount_tables() -> &'static Mutex<HashMap<u64, MountTable>> {
 /// difference to reads of plain files), for the VM's own reads of class path files.
 pub fn open_without_blocking(path: &std::path::Path) -> std::io::Result<std::fs::File> {
     use std::os::unix::fs::OpenOptionsExt;
-    std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path)
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
 }
 
 /// Opens a mount table file; returns a handle for the functions below.
 pub fn mount_table_open(path: &[u8]) -> FsResult<u64> {
     use std::os::unix::ffi::OsStrExt;
-    let data = std::fs::read(std::ffi::OsStr::from_bytes(path)).map_err(|e| e.raw_os_error().unwrap_or(libc::EIO))?;
-    let mut lines: Vec<Vec<u8>> = data.split_inclusive(|&b| b == b'\n').map(|l| l.to_vec()).collect();
+    let data = std::fs::read(std::ffi::OsStr::from_bytes(path))
+        .map_err(|e| e.raw_os_error().unwrap_or(libc::EIO))?;
+    let mut lines: Vec<Vec<u8>> = data
+        .split_inclusive(|&b| b == b'\n')
+        .map(|l| l.to_vec())
+        .collect();
     lines.retain(|l| !l.is_empty());
     static NEXT: AtomicU64 = AtomicU64::new(1);
     let h = NEXT.fetch_add(1, Ordering::Relaxed);
-    mount_tables().lock().unwrap_or_else(|e| e.into_inner()).insert(h, MountTable { lines, pos: 0 });
+    mount_tables()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(h, MountTable { lines, pos: 0 });
     Ok(h)
 }
 
@@ -987,7 +1165,10 @@ fn unescape_mount_field(f: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(f.len());
     let mut i = 0;
     while i < f.len() {
-        if f[i] == b'\\' && i + 3 < f.len() && f[i + 1..i + 4].iter().all(|c| (b'0'..=b'7').contains(c)) {
+        if f[i] == b'\\'
+            && i + 3 < f.len()
+            && f[i + 1..i + 4].iter().all(|c| (b'0'..=b'7').contains(c))
+        {
             out.push((f[i + 1] - b'0') * 64 + (f[i + 2] - b'0') * 8 + (f[i + 3] - b'0'));
             i += 4;
         } else {
@@ -1003,19 +1184,37 @@ pub fn mount_table_next(h: u64) -> FsResult<Option<MountEntry>> {
     with_table(h, |t| {
         while let Some(line) = t.lines.get(t.pos) {
             t.pos += 1;
-            let fields: Vec<&[u8]> = line.split(|b| b" \t\n".contains(b)).filter(|f| !f.is_empty()).collect();
+            let fields: Vec<&[u8]> = line
+                .split(|b| b" \t\n".contains(b))
+                .filter(|f| !f.is_empty())
+                .collect();
             if fields.is_empty() || fields[0].starts_with(b"#") {
                 continue;
             }
-            let get = |i: usize| fields.get(i).map(|f| unescape_mount_field(f)).unwrap_or_default();
-            return Some(MountEntry { name: get(0), dir: get(1), fstype: get(2), opts: get(3) });
+            let get = |i: usize| {
+                fields
+                    .get(i)
+                    .map(|f| unescape_mount_field(f))
+                    .unwrap_or_default()
+            };
+            return Some(MountEntry {
+                name: get(0),
+                dir: get(1),
+                fstype: get(2),
+                opts: get(3),
+            });
         }
         None
     })
 }
 
 pub fn mount_table_close(h: u64) -> FsResult<()> {
-    mount_tables().lock().unwrap_or_else(|e| e.into_inner()).remove(&h).map(|_| ()).ok_or(libc::EBADF)
+    mount_tables()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .remove(&h)
+        .map(|_| ())
+        .ok_or(libc::EBADF)
 }
 
 #[cfg(test)]
@@ -1024,7 +1223,11 @@ mod tests {
 
     fn temp_dir(tag: &str) -> Vec<u8> {
         static N: AtomicU64 = AtomicU64::new(0);
-        let p = std::env::temp_dir().join(format!("jxvm-fs-{tag}-{}-{}", std::process::id(), N.fetch_add(1, Ordering::Relaxed)));
+        let p = std::env::temp_dir().join(format!(
+            "jxvm-fs-{tag}-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
         let p = p.to_str().unwrap().as_bytes().to_vec();
         mkdir(&p, 0o755).unwrap();
         p
@@ -1091,7 +1294,11 @@ mod tests {
             unlink(&join(&d, n)).unwrap();
         }
         let dfd = open(&d, libc::O_RDONLY | libc::O_DIRECTORY, 0).unwrap();
-        assert!(fstatat(dfd, b"sub", libc::AT_SYMLINK_NOFOLLOW).unwrap().is_dir());
+        assert!(
+            fstatat(dfd, b"sub", libc::AT_SYMLINK_NOFOLLOW)
+                .unwrap()
+                .is_dir()
+        );
         unlinkat(dfd, b"sub", libc::AT_REMOVEDIR).unwrap();
         close(dfd).unwrap();
         rmdir(&d).unwrap();
@@ -1141,12 +1348,20 @@ mod tests {
     fn mount_table_parsing() {
         let d = temp_dir("mtab");
         let f = join(&d, "mtab");
-        std::fs::write(std::str::from_utf8(&f).unwrap(), "# c\n\nproc /proc proc rw,nosuid 0 0\n/dev/a /mnt/my\\040disk ext4 rw 0 0\n")
-            .unwrap();
+        std::fs::write(
+            std::str::from_utf8(&f).unwrap(),
+            "# c\n\nproc /proc proc rw,nosuid 0 0\n/dev/a /mnt/my\\040disk ext4 rw 0 0\n",
+        )
+        .unwrap();
         let h = mount_table_open(&f).unwrap();
         let e = mount_table_next(h).unwrap().unwrap();
         assert_eq!(
-            (e.name.as_slice(), e.dir.as_slice(), e.fstype.as_slice(), e.opts.as_slice()),
+            (
+                e.name.as_slice(),
+                e.dir.as_slice(),
+                e.fstype.as_slice(),
+                e.opts.as_slice()
+            ),
             (&b"proc"[..], &b"/proc"[..], &b"proc"[..], &b"rw,nosuid"[..])
         );
         assert_eq!(mount_table_next(h).unwrap().unwrap().dir, b"/mnt/my disk");

@@ -37,16 +37,23 @@ impl PortError {
 // ---- clock ----
 
 pub fn current_time_millis() -> i64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
 }
 
 /// Seconds and nanoseconds since the epoch.
 pub fn wall_clock() -> (i64, i64) {
-    SystemTime::now().duration_since(UNIX_EPOCH).map_or((0, 0), |d| (d.as_secs() as i64, d.subsec_nanos() as i64))
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or((0, 0), |d| (d.as_secs() as i64, d.subsec_nanos() as i64))
 }
 
 pub fn nano_time() -> i64 {
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
     // SAFETY: ts is a valid timespec to write into.
     unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
     ts.tv_sec * 1_000_000_000 + ts.tv_nsec
@@ -68,7 +75,9 @@ pub fn ticks() -> u64 {
 /// Nanoseconds in `ticks` (see [`ticks`]), at the counter's rate measured from the first use
 /// to now (which grows more exact as the process runs).
 pub fn ticks_to_nanos(ticks: u64) -> u64 {
-    let Some(base) = tick_base() else { return ticks };
+    let Some(base) = tick_base() else {
+        return ticks;
+    };
     let (now_ticks, now_nanos) = (rdtsc(), nano_time());
     let elapsed_ticks = now_ticks.saturating_sub(base.ticks);
     let elapsed_nanos = (now_nanos - base.nanos).max(0) as u128;
@@ -86,7 +95,13 @@ struct TickBase {
 /// The time-stamp counter and the monotonic clock read together once (None: no usable TSC).
 fn tick_base() -> Option<&'static TickBase> {
     static BASE: std::sync::OnceLock<Option<TickBase>> = std::sync::OnceLock::new();
-    BASE.get_or_init(|| invariant_tsc().then(|| TickBase { ticks: rdtsc(), nanos: nano_time() })).as_ref()
+    BASE.get_or_init(|| {
+        invariant_tsc().then(|| TickBase {
+            ticks: rdtsc(),
+            nanos: nano_time(),
+        })
+    })
+    .as_ref()
 }
 
 /// Whether the TSC runs at a constant rate in every CPU state and the kernel trusts it as
@@ -95,9 +110,14 @@ fn invariant_tsc() -> bool {
     if !cfg!(target_arch = "x86_64") {
         return false;
     }
-    let source = std::fs::read_to_string("/sys/devices/system/clocksource/clocksource0/current_clocksource").unwrap_or_default();
+    let source =
+        std::fs::read_to_string("/sys/devices/system/clocksource/clocksource0/current_clocksource")
+            .unwrap_or_default();
     let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-    let flags = cpuinfo.lines().find(|l| l.starts_with("flags")).unwrap_or("");
+    let flags = cpuinfo
+        .lines()
+        .find(|l| l.starts_with("flags"))
+        .unwrap_or("");
     let has = |f: &str| flags.split_whitespace().any(|w| w == f);
     source.trim() == "tsc" && has("constant_tsc") && has("nonstop_tsc")
 }
@@ -127,7 +147,14 @@ pub fn exit(code: i32) -> ! {
 /// (uid, euid, gid, egid)
 pub fn ids() -> (u64, u64, u64, u64) {
     // SAFETY: these calls have no preconditions.
-    unsafe { (libc::getuid() as u64, libc::geteuid() as u64, libc::getgid() as u64, libc::getegid() as u64) }
+    unsafe {
+        (
+            libc::getuid() as u64,
+            libc::geteuid() as u64,
+            libc::getgid() as u64,
+            libc::getegid() as u64,
+        )
+    }
 }
 
 /// Makes the C allocator map every allocation of 1 MiB or more on its own (as it does at
@@ -201,7 +228,9 @@ pub fn signal_action(sig: i32) -> Result<SignalAction, i32> {
     let old = unsafe {
         let mut old: libc::sigaction = std::mem::zeroed();
         if libc::sigaction(sig, std::ptr::null(), &mut old) < 0 {
-            return Err(std::io::Error::last_os_error().raw_os_error().unwrap_or(libc::EINVAL));
+            return Err(std::io::Error::last_os_error()
+                .raw_os_error()
+                .unwrap_or(libc::EINVAL));
         }
         old.sa_sigaction
     };
@@ -242,7 +271,9 @@ pub fn set_signal_action(sig: i32, to: SetSignal) -> Result<(), i32> {
         sa.sa_flags = flags;
         libc::sigemptyset(&mut sa.sa_mask);
         if libc::sigaction(sig, &sa, std::ptr::null_mut()) < 0 {
-            return Err(std::io::Error::last_os_error().raw_os_error().unwrap_or(libc::EINVAL));
+            return Err(std::io::Error::last_os_error()
+                .raw_os_error()
+                .unwrap_or(libc::EINVAL));
         }
     }
     Ok(())
@@ -255,7 +286,9 @@ pub fn signal_used_by_port(sig: i32) -> bool {
 
 /// Whether process `pid` exists.
 pub fn process_alive(pid: i64) -> bool {
-    let Ok(pid) = libc::pid_t::try_from(pid) else { return false };
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return false;
+    };
     // SAFETY: kill with signal 0 only checks for existence and permission.
     pid > 0 && unsafe { libc::kill(pid, 0) == 0 || *libc::__errno_location() == libc::EPERM }
 }
@@ -276,7 +309,8 @@ extern "C" fn on_wakeup_signal(_: libc::c_int) {}
 /// outcome).
 pub fn install_wakeup_signal() -> Result<(), i32> {
     static INSTALLED: std::sync::OnceLock<Result<(), i32>> = std::sync::OnceLock::new();
-    *INSTALLED.get_or_init(|| set_signal_action(wakeup_signal(), SetSignal::Interrupt(on_wakeup_signal)))
+    *INSTALLED
+        .get_or_init(|| set_signal_action(wakeup_signal(), SetSignal::Interrupt(on_wakeup_signal)))
 }
 
 /// A token naming the calling OS thread for [`wake_thread`]: its kernel thread id (never 0 or
@@ -307,20 +341,26 @@ pub fn cancelled() -> bool {
 /// ever signalled); the handler is installed first, so the signal can never kill the process.
 pub fn wake_thread(token: i64) -> Result<(), i32> {
     install_wakeup_signal()?;
-    let Ok(tid) = libc::pid_t::try_from(token) else { return Err(libc::ESRCH) };
+    let Ok(tid) = libc::pid_t::try_from(token) else {
+        return Err(libc::ESRCH);
+    };
     if tid <= 0 {
         return Err(libc::ESRCH);
     }
     // SAFETY: tgkill has no memory-safety preconditions; the signal's handler is installed.
     if unsafe { libc::tgkill(libc::getpid(), tid, wakeup_signal()) } < 0 {
-        return Err(std::io::Error::last_os_error().raw_os_error().unwrap_or(libc::ESRCH));
+        return Err(std::io::Error::last_os_error()
+            .raw_os_error()
+            .unwrap_or(libc::ESRCH));
     }
     Ok(())
 }
 
 pub fn environment() -> Vec<(Vec<u8>, Vec<u8>)> {
     use std::os::unix::ffi::OsStringExt;
-    std::env::vars_os().map(|(k, v)| (k.into_vec(), v.into_vec())).collect()
+    std::env::vars_os()
+        .map(|(k, v)| (k.into_vec(), v.into_vec()))
+        .collect()
 }
 
 // ---- native memory (Unsafe.allocateMemory) ----
@@ -354,7 +394,9 @@ pub enum Whence {
 }
 
 fn cpath(path: &str) -> Result<CString, PortError> {
-    CString::new(path).map_err(|_| PortError { message: "Invalid file path".into() })
+    CString::new(path).map_err(|_| PortError {
+        message: "Invalid file path".into(),
+    })
 }
 
 pub fn open(path: &str, mode: OpenMode) -> Result<i32, PortError> {
@@ -374,7 +416,9 @@ pub fn open(path: &str, mode: OpenMode) -> Result<i32, PortError> {
     if let Some(s) = fstat(fd) {
         if s.is_dir {
             close(fd).ok();
-            return Err(PortError { message: "Is a directory".into() });
+            return Err(PortError {
+                message: "Is a directory".into(),
+            });
         }
     }
     Ok(fd)
@@ -382,7 +426,11 @@ pub fn open(path: &str, mode: OpenMode) -> Result<i32, PortError> {
 
 pub fn close(fd: i32) -> Result<(), PortError> {
     // SAFETY: closing an fd has no memory-safety preconditions.
-    if unsafe { libc::close(fd) } < 0 { Err(PortError::last()) } else { Ok(()) }
+    if unsafe { libc::close(fd) } < 0 {
+        Err(PortError::last())
+    } else {
+        Ok(())
+    }
 }
 
 pub fn write_all(fd: i32, mut data: &[u8]) -> Result<(), PortError> {
@@ -435,12 +483,20 @@ pub fn file_length(fd: i32) -> Result<i64, PortError> {
 
 pub fn fsync(fd: i32) -> Result<(), PortError> {
     // SAFETY: fsync has no memory-safety preconditions.
-    if unsafe { libc::fsync(fd) } < 0 { Err(PortError::last()) } else { Ok(()) }
+    if unsafe { libc::fsync(fd) } < 0 {
+        Err(PortError::last())
+    } else {
+        Ok(())
+    }
 }
 
 pub fn set_length(fd: i32, len: i64) -> Result<(), PortError> {
     // SAFETY: ftruncate has no memory-safety preconditions.
-    if unsafe { libc::ftruncate(fd, len) } < 0 { Err(PortError::last()) } else { Ok(()) }
+    if unsafe { libc::ftruncate(fd, len) } < 0 {
+        Err(PortError::last())
+    } else {
+        Ok(())
+    }
 }
 
 pub fn available(fd: i32) -> Result<i64, PortError> {
@@ -490,16 +546,26 @@ pub fn access(path: &str, mode: i32) -> bool {
 
 pub fn set_permission(path: &str, access: i32, enable: bool, owner_only: bool) -> bool {
     use std::os::unix::fs::PermissionsExt;
-    let Ok(m) = std::fs::metadata(path) else { return false };
+    let Ok(m) = std::fs::metadata(path) else {
+        return false;
+    };
     // ACCESS_READ = 4, ACCESS_WRITE = 2, ACCESS_EXECUTE = 1
-    let bits = if owner_only { (access as u32) << 6 } else { ((access as u32) << 6) | ((access as u32) << 3) | access as u32 };
+    let bits = if owner_only {
+        (access as u32) << 6
+    } else {
+        ((access as u32) << 6) | ((access as u32) << 3) | access as u32
+    };
     let mode = m.permissions().mode();
     let new = if enable { mode | bits } else { mode & !bits };
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(new)).is_ok()
 }
 
 pub fn create_exclusive(path: &str) -> Result<bool, PortError> {
-    match std::fs::OpenOptions::new().write(true).create_new(true).open(path) {
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+    {
         Ok(_) => Ok(true),
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
         Err(e) => Err(PortError::from_io(e)),
@@ -523,7 +589,13 @@ pub fn rename(from: &str, to: &str) -> bool {
 }
 
 pub fn set_mtime(path: &str, ms: i64) -> bool {
-    let Ok(f) = std::fs::File::options().write(true).open(path).or_else(|_| std::fs::File::open(path)) else { return false };
+    let Ok(f) = std::fs::File::options()
+        .write(true)
+        .open(path)
+        .or_else(|_| std::fs::File::open(path))
+    else {
+        return false;
+    };
     let t = UNIX_EPOCH + std::time::Duration::from_millis(ms.max(0) as u64);
     f.set_modified(t).is_ok()
 }
@@ -546,7 +618,11 @@ pub fn space(path: &str, which: i32) -> i64 {
 
 pub fn list_dir(path: &str) -> Option<Vec<String>> {
     let rd = std::fs::read_dir(path).ok()?;
-    Some(rd.filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().into_owned()).collect())
+    Some(
+        rd.filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect(),
+    )
 }
 
 /// Canonical form of `path`: symlinks resolved for the existing prefix, `.`/`..` collapsed.
@@ -589,9 +665,19 @@ fn locale_info() -> (String, Option<String>, String) {
     unsafe {
         libc::setlocale(libc::LC_ALL, c"".as_ptr());
         let name_ptr = libc::setlocale(libc::LC_CTYPE, std::ptr::null());
-        let name = if name_ptr.is_null() { "C".to_string() } else { std::ffi::CStr::from_ptr(name_ptr).to_string_lossy().into_owned() };
+        let name = if name_ptr.is_null() {
+            "C".to_string()
+        } else {
+            std::ffi::CStr::from_ptr(name_ptr)
+                .to_string_lossy()
+                .into_owned()
+        };
         let cs = libc::nl_langinfo(libc::CODESET);
-        let codeset = if cs.is_null() { "ANSI_X3.4-1968".to_string() } else { std::ffi::CStr::from_ptr(cs).to_string_lossy().into_owned() };
+        let codeset = if cs.is_null() {
+            "ANSI_X3.4-1968".to_string()
+        } else {
+            std::ffi::CStr::from_ptr(cs).to_string_lossy().into_owned()
+        };
         let base = name.split(['.', '@']).next().unwrap_or("C").to_string();
         let (lang, country) = if name == "C" || name == "POSIX" {
             ("en".to_string(), Some("US".to_string()))
@@ -602,7 +688,11 @@ fn locale_info() -> (String, Option<String>, String) {
             let l = it.next().unwrap_or("en").to_string();
             (l, it.next().map(str::to_string))
         };
-        let enc = if codeset == "UTF-8" || codeset == "utf8" { "UTF-8".to_string() } else { codeset };
+        let enc = if codeset == "UTF-8" || codeset == "utf8" {
+            "UTF-8".to_string()
+        } else {
+            codeset
+        };
         (lang, country, enc)
     }
 }
@@ -615,7 +705,9 @@ fn os_version() -> String {
         return String::new();
     }
     // SAFETY: uname NUL-terminates release.
-    unsafe { std::ffi::CStr::from_ptr(u.release.as_ptr()) }.to_string_lossy().into_owned()
+    unsafe { std::ffi::CStr::from_ptr(u.release.as_ptr()) }
+        .to_string_lossy()
+        .into_owned()
 }
 
 fn user_info() -> (String, String) {
@@ -623,10 +715,17 @@ fn user_info() -> (String, String) {
     unsafe {
         let pw = libc::getpwuid(libc::getuid());
         if pw.is_null() {
-            return (std::env::var("USER").unwrap_or_else(|_| "?".into()), std::env::var("HOME").unwrap_or_else(|_| "?".into()));
+            return (
+                std::env::var("USER").unwrap_or_else(|_| "?".into()),
+                std::env::var("HOME").unwrap_or_else(|_| "?".into()),
+            );
         }
-        let name = std::ffi::CStr::from_ptr((*pw).pw_name).to_string_lossy().into_owned();
-        let home = std::ffi::CStr::from_ptr((*pw).pw_dir).to_string_lossy().into_owned();
+        let name = std::ffi::CStr::from_ptr((*pw).pw_name)
+            .to_string_lossy()
+            .into_owned();
+        let home = std::ffi::CStr::from_ptr((*pw).pw_dir)
+            .to_string_lossy()
+            .into_owned();
         (name, home)
     }
 }
@@ -635,7 +734,9 @@ fn user_info() -> (String, String) {
 pub fn platform_properties() -> Vec<Option<String>> {
     let (lang, country, enc) = locale_info();
     let (user, home) = user_info();
-    let cwd = std::env::current_dir().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
+    let cwd = std::env::current_dir()
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let mut p: Vec<Option<String>> = vec![None; 39];
     p[0] = country.clone();
     p[1] = Some(lang.clone());
@@ -684,7 +785,8 @@ pub fn system_time_zone() -> Option<String> {
     }
     let link = std::fs::read_link("/etc/localtime").ok()?;
     let s = link.to_string_lossy().into_owned();
-    s.find("zoneinfo/").map(|i| s[i + "zoneinfo/".len()..].to_string())
+    s.find("zoneinfo/")
+        .map(|i| s[i + "zoneinfo/".len()..].to_string())
 }
 
 /// "GMT+hh:mm" for the host's current offset.
@@ -713,7 +815,10 @@ mod tests {
         let measured = ticks_to_nanos(t1 - t0) as i64;
         let elapsed = n1 - n0;
         // Loose bounds: the rate is measured over this test's short life.
-        assert!(measured > elapsed * 9 / 10 && measured < elapsed * 11 / 10, "{measured} ns for {elapsed} ns");
+        assert!(
+            measured > elapsed * 9 / 10 && measured < elapsed * 11 / 10,
+            "{measured} ns for {elapsed} ns"
+        );
         assert_eq!(ticks_to_nanos(0), 0);
     }
 }

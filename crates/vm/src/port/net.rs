@@ -10,7 +10,9 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, SocketAddrV4, SocketAddrV
 use super::fs::{Errno, FsResult};
 
 fn errno() -> Errno {
-    std::io::Error::last_os_error().raw_os_error().unwrap_or(libc::EIO)
+    std::io::Error::last_os_error()
+        .raw_os_error()
+        .unwrap_or(libc::EIO)
 }
 
 fn check(r: libc::c_int) -> FsResult<libc::c_int> {
@@ -47,14 +49,22 @@ fn to_raw(addr: SocketAddr, v6: bool) -> (libc::sockaddr_storage, libc::socklen_
     let (ip, port, scope) = match addr {
         SocketAddr::V4(a) if !v6 => {
             // SAFETY: sockaddr_storage is large enough and suitably aligned for sockaddr_in.
-            let sin = unsafe { &mut *(&mut ss as *mut libc::sockaddr_storage as *mut libc::sockaddr_in) };
+            let sin =
+                unsafe { &mut *(&mut ss as *mut libc::sockaddr_storage as *mut libc::sockaddr_in) };
             sin.sin_family = libc::AF_INET as libc::sa_family_t;
             sin.sin_port = a.port().to_be();
             sin.sin_addr.s_addr = u32::from_ne_bytes(a.ip().octets());
-            return (ss, std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t);
+            return (
+                ss,
+                std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t,
+            );
         }
         SocketAddr::V4(a) => {
-            let ip = if a.ip().is_unspecified() { Ipv6Addr::UNSPECIFIED } else { a.ip().to_ipv6_mapped() };
+            let ip = if a.ip().is_unspecified() {
+                Ipv6Addr::UNSPECIFIED
+            } else {
+                a.ip().to_ipv6_mapped()
+            };
             (ip, a.port(), 0)
         }
         SocketAddr::V6(a) => (*a.ip(), a.port(), a.scope_id()),
@@ -65,7 +75,10 @@ fn to_raw(addr: SocketAddr, v6: bool) -> (libc::sockaddr_storage, libc::socklen_
     sin6.sin6_port = port.to_be();
     sin6.sin6_addr.s6_addr = ip.octets();
     sin6.sin6_scope_id = scope;
-    (ss, std::mem::size_of::<libc::sockaddr_in6>() as libc::socklen_t)
+    (
+        ss,
+        std::mem::size_of::<libc::sockaddr_in6>() as libc::socklen_t,
+    )
 }
 
 /// The address in `ss`; IPv4-mapped IPv6 addresses come back as IPv4 (like the JDK's
@@ -74,18 +87,28 @@ fn from_raw(ss: &libc::sockaddr_storage) -> FsResult<SocketAddr> {
     match ss.ss_family as i32 {
         libc::AF_INET => {
             // SAFETY: the family says ss holds a sockaddr_in.
-            let sin = unsafe { &*(ss as *const libc::sockaddr_storage as *const libc::sockaddr_in) };
+            let sin =
+                unsafe { &*(ss as *const libc::sockaddr_storage as *const libc::sockaddr_in) };
             let ip = Ipv4Addr::from(sin.sin_addr.s_addr.to_ne_bytes());
-            Ok(SocketAddr::V4(SocketAddrV4::new(ip, u16::from_be(sin.sin_port))))
+            Ok(SocketAddr::V4(SocketAddrV4::new(
+                ip,
+                u16::from_be(sin.sin_port),
+            )))
         }
         libc::AF_INET6 => {
             // SAFETY: the family says ss holds a sockaddr_in6.
-            let sin6 = unsafe { &*(ss as *const libc::sockaddr_storage as *const libc::sockaddr_in6) };
+            let sin6 =
+                unsafe { &*(ss as *const libc::sockaddr_storage as *const libc::sockaddr_in6) };
             let ip = Ipv6Addr::from(sin6.sin6_addr.s6_addr);
             let port = u16::from_be(sin6.sin6_port);
             match ip.to_ipv4_mapped() {
                 Some(v4) => Ok(SocketAddr::V4(SocketAddrV4::new(v4, port))),
-                None => Ok(SocketAddr::V6(SocketAddrV6::new(ip, port, 0, sin6.sin6_scope_id))),
+                None => Ok(SocketAddr::V6(SocketAddrV6::new(
+                    ip,
+                    port,
+                    0,
+                    sin6.sin6_scope_id,
+                ))),
             }
         }
         _ => Err(libc::EAFNOSUPPORT),
@@ -119,7 +142,11 @@ pub fn reuse_port_available() -> bool {
 /// A new socket (close-on-exec), IPv6 dual-stack when `v6`; with `reuse`, SO_REUSEADDR set.
 pub fn socket(v6: bool, stream: bool, reuse: bool) -> FsResult<i32> {
     let domain = if v6 { libc::AF_INET6 } else { libc::AF_INET };
-    let ty = if stream { libc::SOCK_STREAM } else { libc::SOCK_DGRAM };
+    let ty = if stream {
+        libc::SOCK_STREAM
+    } else {
+        libc::SOCK_DGRAM
+    };
     // SAFETY: socket has no memory-safety preconditions.
     let fd = check(unsafe { libc::socket(domain, ty | libc::SOCK_CLOEXEC, 0) })?;
     let setup = || -> FsResult<()> {
@@ -133,7 +160,11 @@ pub fn socket(v6: bool, stream: bool, reuse: bool) -> FsResult<i32> {
             // As libnio: multicast datagrams only for the groups this socket joins (the option
             // is set at the IPv6 level on IPv6 sockets, where an old kernel may refuse it), and
             // one hop for IPv6 multicast.
-            let level = if v6 { libc::IPPROTO_IPV6 } else { libc::IPPROTO_IP };
+            let level = if v6 {
+                libc::IPPROTO_IPV6
+            } else {
+                libc::IPPROTO_IP
+            };
             match set_int_option(fd, level, libc::IP_MULTICAST_ALL, 0) {
                 Ok(()) | Err(libc::ENOPROTOOPT) => {}
                 Err(e) => return Err(e),
@@ -180,7 +211,14 @@ pub fn accept(fd: i32) -> FsResult<(i32, SocketAddr)> {
     let mut len = std::mem::size_of::<libc::sockaddr_storage>() as libc::socklen_t;
     loop {
         // SAFETY: ss and len are valid out-parameters of the sizes given.
-        let r = unsafe { libc::accept4(fd, &mut ss as *mut _ as *mut libc::sockaddr, &mut len, libc::SOCK_CLOEXEC) };
+        let r = unsafe {
+            libc::accept4(
+                fd,
+                &mut ss as *mut _ as *mut libc::sockaddr,
+                &mut len,
+                libc::SOCK_CLOEXEC,
+            )
+        };
         if r >= 0 {
             return match from_raw(&ss) {
                 Ok(a) => Ok((r, a)),
@@ -213,7 +251,13 @@ fn name_of(fd: i32, peer: bool) -> FsResult<SocketAddr> {
     let mut len = std::mem::size_of::<libc::sockaddr_storage>() as libc::socklen_t;
     let p = &mut ss as *mut _ as *mut libc::sockaddr;
     // SAFETY: ss and len are valid out-parameters of the sizes given.
-    check(unsafe { if peer { libc::getpeername(fd, p, &mut len) } else { libc::getsockname(fd, p, &mut len) } })?;
+    check(unsafe {
+        if peer {
+            libc::getpeername(fd, p, &mut len)
+        } else {
+            libc::getsockname(fd, p, &mut len)
+        }
+    })?;
     from_raw(&ss)
 }
 
@@ -235,14 +279,32 @@ fn byte_option(level: i32, opt: i32) -> bool {
 fn get_option<T>(fd: i32, level: i32, opt: i32, value: &mut T) -> FsResult<()> {
     let mut len = std::mem::size_of::<T>() as libc::socklen_t;
     // SAFETY: value and len are valid out-parameters of the sizes given.
-    check(unsafe { libc::getsockopt(fd, level, opt, value as *mut T as *mut libc::c_void, &mut len) }).map(|_| ())
+    check(unsafe {
+        libc::getsockopt(
+            fd,
+            level,
+            opt,
+            value as *mut T as *mut libc::c_void,
+            &mut len,
+        )
+    })
+    .map(|_| ())
 }
 
 /// setsockopt with `value`, a plain-data `T` of the option's C type.
 fn set_option<T>(fd: i32, level: i32, opt: i32, value: &T) -> FsResult<()> {
     let len = std::mem::size_of::<T>() as libc::socklen_t;
     // SAFETY: value is a valid T of len bytes.
-    check(unsafe { libc::setsockopt(fd, level, opt, value as *const T as *const libc::c_void, len) }).map(|_| ())
+    check(unsafe {
+        libc::setsockopt(
+            fd,
+            level,
+            opt,
+            value as *const T as *const libc::c_void,
+            len,
+        )
+    })
+    .map(|_| ())
 }
 
 /// An integer socket option; SO_LINGER is its linger time, or -1 when off.
@@ -253,7 +315,10 @@ pub fn get_int_option(fd: i32, level: i32, opt: i32) -> FsResult<i32> {
         return Ok(b as i32);
     }
     if level == libc::SOL_SOCKET && opt == libc::SO_LINGER {
-        let mut l = libc::linger { l_onoff: 0, l_linger: 0 };
+        let mut l = libc::linger {
+            l_onoff: 0,
+            l_linger: 0,
+        };
         get_option(fd, level, opt, &mut l)?;
         return Ok(if l.l_onoff != 0 { l.l_linger } else { -1 });
     }
@@ -268,7 +333,10 @@ pub fn set_int_option(fd: i32, level: i32, opt: i32, value: i32) -> FsResult<()>
         return set_option(fd, level, opt, &(value as u8));
     }
     if level == libc::SOL_SOCKET && opt == libc::SO_LINGER {
-        let l = libc::linger { l_onoff: (value >= 0) as i32, l_linger: value.max(0) };
+        let l = libc::linger {
+            l_onoff: (value >= 0) as i32,
+            l_linger: value.max(0),
+        };
         return set_option(fd, level, opt, &l);
     }
     set_option(fd, level, opt, &(value as libc::c_int))
@@ -277,7 +345,11 @@ pub fn set_int_option(fd: i32, level: i32, opt: i32, value: i32) -> FsResult<()>
 /// poll(2) on one descriptor: the returned events (0 on timeout). `timeout_ms` -1 waits
 /// forever. EINTR is returned as an error.
 pub fn poll(fd: i32, events: i16, timeout_ms: i64) -> FsResult<i16> {
-    let mut p = libc::pollfd { fd, events, revents: 0 };
+    let mut p = libc::pollfd {
+        fd,
+        events,
+        revents: 0,
+    };
     let to = timeout_ms.clamp(-1, i32::MAX as i64) as libc::c_int;
     // SAFETY: p is one valid pollfd.
     let n = check(unsafe { libc::poll(&mut p, 1, to) })?;
@@ -380,13 +452,26 @@ pub fn recv_from(fd: i32, addr: usize, len: usize, sender: usize) -> FsResult<us
     // SAFETY: the caller (DatagramChannelImpl) guarantees addr..addr+len is a writable direct
     // buffer and `sender` a NativeSocketAddress of SOCKETADDRESS size.
     let n = unsafe {
-        libc::recvfrom(fd, addr as *mut libc::c_void, len.min(MAX_PACKET_LEN), 0, sender as *mut libc::sockaddr, &mut sa_len)
+        libc::recvfrom(
+            fd,
+            addr as *mut libc::c_void,
+            len.min(MAX_PACKET_LEN),
+            0,
+            sender as *mut libc::sockaddr,
+            &mut sa_len,
+        )
     };
     check_len(n)
 }
 
 /// sendto(2) from native memory at `addr` to the C address of `target_len` bytes at `target`.
-pub fn send_to(fd: i32, addr: usize, len: usize, target: usize, target_len: usize) -> FsResult<usize> {
+pub fn send_to(
+    fd: i32,
+    addr: usize,
+    len: usize,
+    target: usize,
+    target_len: usize,
+) -> FsResult<usize> {
     if target_len > socketaddress_size() {
         return Err(libc::EINVAL);
     }
@@ -409,70 +494,154 @@ pub fn send_to(fd: i32, addr: usize, len: usize, target: usize, target_len: usiz
 pub fn disconnect(fd: i32, v6: bool) -> FsResult<()> {
     let mut ss = zeroed_storage();
     ss.ss_family = libc::AF_UNSPEC as libc::sa_family_t;
-    let len = if v6 { std::mem::size_of::<libc::sockaddr_in6>() } else { std::mem::size_of::<libc::sockaddr_in>() };
+    let len = if v6 {
+        std::mem::size_of::<libc::sockaddr_in6>()
+    } else {
+        std::mem::size_of::<libc::sockaddr_in>()
+    };
     // SAFETY: ss is a valid sockaddr of at least len bytes.
-    check(unsafe { libc::connect(fd, &ss as *const _ as *const libc::sockaddr, len as libc::socklen_t) }).map(|_| ())
+    check(unsafe {
+        libc::connect(
+            fd,
+            &ss as *const _ as *const libc::sockaddr,
+            len as libc::socklen_t,
+        )
+    })
+    .map(|_| ())
 }
 
 // ---- multicast ----
 
 fn in_addr(host_order: i32) -> libc::in_addr {
-    libc::in_addr { s_addr: (host_order as u32).to_be() }
+    libc::in_addr {
+        s_addr: (host_order as u32).to_be(),
+    }
 }
 
 /// Joins or leaves IPv4 multicast `group` on interface `interf` (addresses in host order),
 /// only for datagrams from `source` when it is not 0.
 pub fn join_or_drop4(fd: i32, join: bool, group: i32, interf: i32, source: i32) -> FsResult<()> {
     if source == 0 {
-        let mreq = libc::ip_mreq { imr_multiaddr: in_addr(group), imr_interface: in_addr(interf) };
-        let opt = if join { libc::IP_ADD_MEMBERSHIP } else { libc::IP_DROP_MEMBERSHIP };
+        let mreq = libc::ip_mreq {
+            imr_multiaddr: in_addr(group),
+            imr_interface: in_addr(interf),
+        };
+        let opt = if join {
+            libc::IP_ADD_MEMBERSHIP
+        } else {
+            libc::IP_DROP_MEMBERSHIP
+        };
         set_option(fd, libc::IPPROTO_IP, opt, &mreq)
     } else {
-        let mreq = libc::ip_mreq_source { imr_multiaddr: in_addr(group), imr_interface: in_addr(interf), imr_sourceaddr: in_addr(source) };
-        let opt = if join { libc::IP_ADD_SOURCE_MEMBERSHIP } else { libc::IP_DROP_SOURCE_MEMBERSHIP };
+        let mreq = libc::ip_mreq_source {
+            imr_multiaddr: in_addr(group),
+            imr_interface: in_addr(interf),
+            imr_sourceaddr: in_addr(source),
+        };
+        let opt = if join {
+            libc::IP_ADD_SOURCE_MEMBERSHIP
+        } else {
+            libc::IP_DROP_SOURCE_MEMBERSHIP
+        };
         set_option(fd, libc::IPPROTO_IP, opt, &mreq)
     }
 }
 
 /// Blocks or unblocks IPv4 `source` for a joined `group`.
-pub fn block_or_unblock4(fd: i32, block: bool, group: i32, interf: i32, source: i32) -> FsResult<()> {
-    let mreq = libc::ip_mreq_source { imr_multiaddr: in_addr(group), imr_interface: in_addr(interf), imr_sourceaddr: in_addr(source) };
-    let opt = if block { libc::IP_BLOCK_SOURCE } else { libc::IP_UNBLOCK_SOURCE };
+pub fn block_or_unblock4(
+    fd: i32,
+    block: bool,
+    group: i32,
+    interf: i32,
+    source: i32,
+) -> FsResult<()> {
+    let mreq = libc::ip_mreq_source {
+        imr_multiaddr: in_addr(group),
+        imr_interface: in_addr(interf),
+        imr_sourceaddr: in_addr(source),
+    };
+    let opt = if block {
+        libc::IP_BLOCK_SOURCE
+    } else {
+        libc::IP_UNBLOCK_SOURCE
+    };
     set_option(fd, libc::IPPROTO_IP, opt, &mreq)
 }
 
 fn group_source_req(group: [u8; 16], index: i32, source: [u8; 16]) -> libc::group_source_req {
-    let raw = |a: [u8; 16]| to_raw(SocketAddr::V6(SocketAddrV6::new(Ipv6Addr::from(a), 0, 0, 0)), true).0;
-    libc::group_source_req { gsr_interface: index as u32, gsr_group: raw(group), gsr_source: raw(source) }
+    let raw = |a: [u8; 16]| {
+        to_raw(
+            SocketAddr::V6(SocketAddrV6::new(Ipv6Addr::from(a), 0, 0, 0)),
+            true,
+        )
+        .0
+    };
+    libc::group_source_req {
+        gsr_interface: index as u32,
+        gsr_group: raw(group),
+        gsr_source: raw(source),
+    }
 }
 
 /// Joins or leaves IPv6 multicast `group` on interface `index`, only for datagrams from
 /// `source` when given.
-pub fn join_or_drop6(fd: i32, join: bool, group: [u8; 16], index: i32, source: Option<[u8; 16]>) -> FsResult<()> {
+pub fn join_or_drop6(
+    fd: i32,
+    join: bool,
+    group: [u8; 16],
+    index: i32,
+    source: Option<[u8; 16]>,
+) -> FsResult<()> {
     match source {
         None => {
-            let mreq = libc::ipv6_mreq { ipv6mr_multiaddr: libc::in6_addr { s6_addr: group }, ipv6mr_interface: index as u32 };
-            let opt = if join { libc::IPV6_ADD_MEMBERSHIP } else { libc::IPV6_DROP_MEMBERSHIP };
+            let mreq = libc::ipv6_mreq {
+                ipv6mr_multiaddr: libc::in6_addr { s6_addr: group },
+                ipv6mr_interface: index as u32,
+            };
+            let opt = if join {
+                libc::IPV6_ADD_MEMBERSHIP
+            } else {
+                libc::IPV6_DROP_MEMBERSHIP
+            };
             set_option(fd, libc::IPPROTO_IPV6, opt, &mreq)
         }
         Some(src) => {
             let req = group_source_req(group, index, src);
-            let opt = if join { libc::MCAST_JOIN_SOURCE_GROUP } else { libc::MCAST_LEAVE_SOURCE_GROUP };
+            let opt = if join {
+                libc::MCAST_JOIN_SOURCE_GROUP
+            } else {
+                libc::MCAST_LEAVE_SOURCE_GROUP
+            };
             set_option(fd, libc::IPPROTO_IPV6, opt, &req)
         }
     }
 }
 
 /// Blocks or unblocks IPv6 `source` for a joined `group`.
-pub fn block_or_unblock6(fd: i32, block: bool, group: [u8; 16], index: i32, source: [u8; 16]) -> FsResult<()> {
+pub fn block_or_unblock6(
+    fd: i32,
+    block: bool,
+    group: [u8; 16],
+    index: i32,
+    source: [u8; 16],
+) -> FsResult<()> {
     let req = group_source_req(group, index, source);
-    let opt = if block { libc::MCAST_BLOCK_SOURCE } else { libc::MCAST_UNBLOCK_SOURCE };
+    let opt = if block {
+        libc::MCAST_BLOCK_SOURCE
+    } else {
+        libc::MCAST_UNBLOCK_SOURCE
+    };
     set_option(fd, libc::IPPROTO_IPV6, opt, &req)
 }
 
 /// IP_MULTICAST_IF: sets the outgoing interface by its IPv4 address (host order).
 pub fn set_interface4(fd: i32, interf: i32) -> FsResult<()> {
-    set_option(fd, libc::IPPROTO_IP, libc::IP_MULTICAST_IF, &in_addr(interf))
+    set_option(
+        fd,
+        libc::IPPROTO_IP,
+        libc::IP_MULTICAST_IF,
+        &in_addr(interf),
+    )
 }
 
 /// IP_MULTICAST_IF: the outgoing interface's IPv4 address (host order).
@@ -509,15 +678,29 @@ pub fn epoll_create() -> FsResult<i32> {
 
 /// epoll_ctl with the descriptor itself as the event's data; returns 0 or the errno.
 pub fn epoll_ctl(epfd: i32, op: i32, fd: i32, events: u32) -> Errno {
-    let mut ev = libc::epoll_event { events, u64: fd as u32 as u64 };
+    let mut ev = libc::epoll_event {
+        events,
+        u64: fd as u32 as u64,
+    };
     // SAFETY: ev is a valid epoll_event.
-    if unsafe { libc::epoll_ctl(epfd, op, fd, &mut ev) } < 0 { errno() } else { 0 }
+    if unsafe { libc::epoll_ctl(epfd, op, fd, &mut ev) } < 0 {
+        errno()
+    } else {
+        0
+    }
 }
 
 /// epoll_wait into `count` events at native address `addr` (the selector's poll array).
 pub fn epoll_wait(epfd: i32, addr: usize, count: i32, timeout_ms: i32) -> FsResult<i32> {
     // SAFETY: the caller (EPoll's allocated poll array) guarantees addr holds count events.
-    check(unsafe { libc::epoll_wait(epfd, addr as *mut libc::epoll_event, count.max(0), timeout_ms) })
+    check(unsafe {
+        libc::epoll_wait(
+            epfd,
+            addr as *mut libc::epoll_event,
+            count.max(0),
+            timeout_ms,
+        )
+    })
 }
 
 // ---- names ----
@@ -537,7 +720,9 @@ pub fn lookup_host(host: &str, v6: bool) -> Result<Vec<IpAddr>, String> {
     use std::net::ToSocketAddrs;
     let found = (host, 0u16).to_socket_addrs().map_err(|e| {
         let m = e.to_string();
-        m.strip_prefix("failed to lookup address information: ").unwrap_or(&m).to_string()
+        m.strip_prefix("failed to lookup address information: ")
+            .unwrap_or(&m)
+            .to_string()
     })?;
     let mut v4s: Vec<IpAddr> = Vec::new();
     let mut v6s: Vec<IpAddr> = Vec::new();
@@ -615,21 +800,36 @@ pub struct Interface {
 fn ifreq_named(name: &str) -> libc::ifreq {
     // SAFETY: ifreq is plain old data; all zeroes is a valid value.
     let mut r: libc::ifreq = unsafe { std::mem::zeroed() };
-    for (d, &b) in r.ifr_name.iter_mut().zip(name.as_bytes().iter().take(libc::IFNAMSIZ - 1).take_while(|&&b| b != 0)) {
+    for (d, &b) in r.ifr_name.iter_mut().zip(
+        name.as_bytes()
+            .iter()
+            .take(libc::IFNAMSIZ - 1)
+            .take_while(|&&b| b != 0),
+    ) {
         *d = b as libc::c_char;
     }
     r
 }
 
 fn ifreq_name(r: &libc::ifreq) -> String {
-    let bytes: Vec<u8> = r.ifr_name.iter().take_while(|&&c| c != 0).map(|&c| c as u8).collect();
+    let bytes: Vec<u8> = r
+        .ifr_name
+        .iter()
+        .take_while(|&&c| c != 0)
+        .map(|&c| c as u8)
+        .collect();
     String::from_utf8_lossy(&bytes).into_owned()
 }
 
 /// The IPv4 address in a `sockaddr` that the kernel filled in as a sockaddr_in.
 fn sockaddr_v4(sa: &libc::sockaddr) -> Ipv4Addr {
     // The sockaddr_in layout: family (2), port (2), address (4), in sa_data[2..6].
-    Ipv4Addr::new(sa.sa_data[2] as u8, sa.sa_data[3] as u8, sa.sa_data[4] as u8, sa.sa_data[5] as u8)
+    Ipv4Addr::new(
+        sa.sa_data[2] as u8,
+        sa.sa_data[3] as u8,
+        sa.sa_data[4] as u8,
+        sa.sa_data[5] as u8,
+    )
 }
 
 /// A datagram socket for interface ioctls: IPv4, or IPv6 on a host without IPv4.
@@ -680,12 +880,18 @@ pub fn interface_hardware_address(name: &str) -> FsResult<Option<[u8; 6]>> {
     for (m, &d) in mac.iter_mut().zip(data.iter()) {
         *m = d as u8;
     }
-    Ok(if mac.iter().all(|&b| b == 0) { None } else { Some(mac) })
+    Ok(if mac.iter().all(|&b| b == 0) {
+        None
+    } else {
+        Some(mac)
+    })
 }
 
 /// The index of interface `name`, -1 when there is none.
 fn interface_index(name: &str) -> i32 {
-    let Ok(c) = std::ffi::CString::new(name) else { return -1 };
+    let Ok(c) = std::ffi::CString::new(name) else {
+        return -1;
+    };
     // SAFETY: c is a valid NUL-terminated string.
     let i = unsafe { libc::if_nametoindex(c.as_ptr()) };
     if i == 0 { -1 } else { i as i32 }
@@ -711,7 +917,13 @@ fn add_interface_address(list: &mut Vec<Interface>, name: &str, addr: IfAddress)
         Some(p) => p,
         None => {
             let index = interface_index(&top);
-            list.push(Interface { name: top, index, is_virtual, addrs: Vec::new(), childs: Vec::new() });
+            list.push(Interface {
+                name: top,
+                index,
+                is_virtual,
+                addrs: Vec::new(),
+                childs: Vec::new(),
+            });
             list.len() - 1
         }
     };
@@ -722,7 +934,13 @@ fn add_interface_address(list: &mut Vec<Interface>, name: &str, addr: IfAddress)
             Some(p) => p,
             None => {
                 let index = interface_index(&vname);
-                parent.childs.push(Interface { name: vname, index, is_virtual: true, addrs: Vec::new(), childs: Vec::new() });
+                parent.childs.push(Interface {
+                    name: vname,
+                    index,
+                    is_virtual: true,
+                    addrs: Vec::new(),
+                    childs: Vec::new(),
+                });
                 parent.childs.len() - 1
             }
         };
@@ -768,9 +986,22 @@ fn enum_ipv4(fd: i32, list: &mut Vec<Interface>) -> FsResult<()> {
             // SAFETY: SIOCGIFNETMASK filled in the netmask member.
             let mask = u32::from(sockaddr_v4(&unsafe { m.ifr_ifru.ifru_netmask }));
             // As libnet: the bits up to the lowest set one.
-            prefix = if mask == 0 { 0 } else { 32 - mask.trailing_zeros() as i16 };
+            prefix = if mask == 0 {
+                0
+            } else {
+                32 - mask.trailing_zeros() as i16
+            };
         }
-        add_interface_address(list, &name, IfAddress { ip: IpAddr::V4(ip), scope_id: 0, broadcast, prefix });
+        add_interface_address(
+            list,
+            &name,
+            IfAddress {
+                ip: IpAddr::V4(ip),
+                scope_id: 0,
+                broadcast,
+                prefix,
+            },
+        );
     }
     Ok(())
 }
@@ -787,7 +1018,12 @@ fn parse_if_inet6(line: &str) -> Option<(String, IfAddress)> {
     }
     let index = u32::from_str_radix(f[1], 16).ok()?;
     let prefix = u32::from_str_radix(f[2], 16).ok()?;
-    let addr = IfAddress { ip: IpAddr::V6(Ipv6Addr::from(a)), scope_id: index, broadcast: None, prefix: prefix as i16 };
+    let addr = IfAddress {
+        ip: IpAddr::V6(Ipv6Addr::from(a)),
+        scope_id: index,
+        broadcast: None,
+        prefix: prefix as i16,
+    };
     Some((f[5].to_string(), addr))
 }
 
@@ -837,7 +1073,11 @@ mod tests {
         let all = interfaces(true).unwrap();
         let lo = all.iter().find(|i| i.name == "lo").expect("no lo");
         assert!(lo.index > 0 && !lo.is_virtual);
-        let v4 = lo.addrs.iter().find(|a| a.ip == IpAddr::V4(Ipv4Addr::LOCALHOST)).expect("no 127.0.0.1");
+        let v4 = lo
+            .addrs
+            .iter()
+            .find(|a| a.ip == IpAddr::V4(Ipv4Addr::LOCALHOST))
+            .expect("no 127.0.0.1");
         assert_eq!((v4.prefix, v4.broadcast), (8, None));
         let flags = interface_flags("lo").unwrap();
         assert_ne!(flags & libc::IFF_LOOPBACK, 0);
@@ -850,11 +1090,23 @@ mod tests {
 
     #[test]
     fn if_inet6_lines_parse() {
-        let (name, a) = parse_if_inet6("00000000000000000000000000000001 01 80 10 80       lo").unwrap();
+        let (name, a) =
+            parse_if_inet6("00000000000000000000000000000001 01 80 10 80       lo").unwrap();
         assert_eq!(name, "lo");
-        assert_eq!(a, IfAddress { ip: IpAddr::V6(Ipv6Addr::LOCALHOST), scope_id: 1, broadcast: None, prefix: 128 });
+        assert_eq!(
+            a,
+            IfAddress {
+                ip: IpAddr::V6(Ipv6Addr::LOCALHOST),
+                scope_id: 1,
+                broadcast: None,
+                prefix: 128
+            }
+        );
         assert_eq!(parse_if_inet6("zz 01 80 10 80 lo"), None);
-        assert_eq!(parse_if_inet6("000000000000000000000000000000\u{e9} 01 80 10 80 lo"), None);
+        assert_eq!(
+            parse_if_inet6("000000000000000000000000000000\u{e9} 01 80 10 80 lo"),
+            None
+        );
         assert_eq!(parse_if_inet6(""), None);
     }
 
@@ -862,9 +1114,23 @@ mod tests {
     fn sockaddr_layout_is_the_c_one() {
         let l = sockaddr_layout();
         assert_eq!((l.af_inet, l.af_inet6), (libc::AF_INET, libc::AF_INET6));
-        assert_eq!((l.sizeof_sockaddr4, l.sizeof_sockaddr6, l.sizeof_family), (16, 28, 2));
-        assert_eq!((l.offset_family, l.offset_sin4_port, l.offset_sin4_addr), (0, 2, 4));
-        assert_eq!((l.offset_sin6_port, l.offset_sin6_flowinfo, l.offset_sin6_addr, l.offset_sin6_scope_id), (2, 4, 8, 24));
+        assert_eq!(
+            (l.sizeof_sockaddr4, l.sizeof_sockaddr6, l.sizeof_family),
+            (16, 28, 2)
+        );
+        assert_eq!(
+            (l.offset_family, l.offset_sin4_port, l.offset_sin4_addr),
+            (0, 2, 4)
+        );
+        assert_eq!(
+            (
+                l.offset_sin6_port,
+                l.offset_sin6_flowinfo,
+                l.offset_sin6_addr,
+                l.offset_sin6_scope_id
+            ),
+            (2, 4, 8, 24)
+        );
     }
 
     #[test]
@@ -873,15 +1139,41 @@ mod tests {
         let (b, b_addr) = udp_loopback();
         let (target, target_len) = to_raw(b_addr, false);
         let msg = *b"datagram";
-        assert_eq!(send_to(a, msg.as_ptr() as usize, msg.len(), &target as *const _ as usize, target_len as usize), Ok(8));
+        assert_eq!(
+            send_to(
+                a,
+                msg.as_ptr() as usize,
+                msg.len(),
+                &target as *const _ as usize,
+                target_len as usize
+            ),
+            Ok(8)
+        );
         let mut sender = zeroed_storage();
         let mut buf = [0u8; 4];
         // A longer datagram is truncated to the buffer.
-        assert_eq!(recv_from(b, buf.as_mut_ptr() as usize, buf.len(), &mut sender as *mut _ as usize), Ok(4));
+        assert_eq!(
+            recv_from(
+                b,
+                buf.as_mut_ptr() as usize,
+                buf.len(),
+                &mut sender as *mut _ as usize
+            ),
+            Ok(4)
+        );
         assert_eq!(&buf, b"data");
         assert_eq!(from_raw(&sender), Ok(a_addr));
         // An oversized address length is refused before the call.
-        assert_eq!(send_to(a, msg.as_ptr() as usize, 1, &target as *const _ as usize, 1000), Err(libc::EINVAL));
+        assert_eq!(
+            send_to(
+                a,
+                msg.as_ptr() as usize,
+                1,
+                &target as *const _ as usize,
+                1000
+            ),
+            Err(libc::EINVAL)
+        );
         connect(a, false, b_addr).unwrap();
         assert_eq!(remote_address(a), Ok(b_addr));
         disconnect(a, false).unwrap();
@@ -904,7 +1196,13 @@ mod tests {
                 token.store(crate::port::current_thread_token(), Ordering::SeqCst);
                 let mut sender = zeroed_storage();
                 let mut buf = [0u8; 8];
-                tx.send(recv_from(fd, buf.as_mut_ptr() as usize, buf.len(), &mut sender as *mut _ as usize)).unwrap();
+                tx.send(recv_from(
+                    fd,
+                    buf.as_mut_ptr() as usize,
+                    buf.len(),
+                    &mut sender as *mut _ as usize,
+                ))
+                .unwrap();
             })
         };
         while token.load(Ordering::SeqCst) == 0 {

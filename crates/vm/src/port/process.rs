@@ -17,7 +17,9 @@ use std::sync::OnceLock;
 use super::fs::Errno;
 
 fn errno() -> Errno {
-    std::io::Error::last_os_error().raw_os_error().unwrap_or(libc::EIO)
+    std::io::Error::last_os_error()
+        .raw_os_error()
+        .unwrap_or(libc::EIO)
 }
 
 /// What to run and how to connect it.
@@ -75,7 +77,15 @@ fn cstring(b: &[u8]) -> Result<CString, Errno> {
 /// The directories of a PATH value, an empty entry meaning the current directory (the JDK's
 /// `splitPath`).
 fn path_dirs(path: &[u8]) -> Vec<Vec<u8>> {
-    path.split(|&b| b == b':').map(|d| if d.is_empty() { b".".to_vec() } else { d.to_vec() }).collect()
+    path.split(|&b| b == b':')
+        .map(|d| {
+            if d.is_empty() {
+                b".".to_vec()
+            } else {
+                d.to_vec()
+            }
+        })
+        .collect()
 }
 
 /// The files `execvp` would try for `prog`, in order.
@@ -90,7 +100,11 @@ fn exec_candidates(prog: &[u8], inherit_env: bool) -> Vec<Vec<u8>> {
     let path = std::env::var_os("PATH");
     // Without PATH: glibc's execvp default when the environment is inherited, the JDK's own
     // default (":/bin:/usr/bin") when it passes an environment of its own.
-    let default: &[u8] = if inherit_env { b"/bin:/usr/bin" } else { b":/bin:/usr/bin" };
+    let default: &[u8] = if inherit_env {
+        b"/bin:/usr/bin"
+    } else {
+        b":/bin:/usr/bin"
+    };
     let path = path.as_ref().map_or(default, |p| p.as_bytes());
     path_dirs(path)
         .into_iter()
@@ -174,7 +188,13 @@ unsafe fn child_exec(plan: &mut ChildPlan) -> ! {
             child_fail(fail);
         }
         // Close everything else (the JDK's closeDescriptors).
-        if libc::syscall(libc::SYS_close_range, (FAIL_FD + 1) as libc::c_uint, libc::c_uint::MAX, 0) < 0 {
+        if libc::syscall(
+            libc::SYS_close_range,
+            (FAIL_FD + 1) as libc::c_uint,
+            libc::c_uint::MAX,
+            0,
+        ) < 0
+        {
             for fd in FAIL_FD + 1..plan.max_fd {
                 libc::close(fd);
             }
@@ -201,13 +221,22 @@ unsafe fn child_exec(plan: &mut ChildPlan) -> ! {
             if e == libc::ENOEXEC {
                 // Not an executable format: run it as a shell script.
                 *plan.sh_argv.as_mut_ptr().add(1) = c.as_ptr();
-                libc::execve(*plan.sh_argv.as_ptr(), plan.sh_argv.as_ptr(), plan.envp.as_ptr());
+                libc::execve(
+                    *plan.sh_argv.as_ptr(),
+                    plan.sh_argv.as_ptr(),
+                    plan.envp.as_ptr(),
+                );
                 e = errno();
             }
             last = e;
             match e {
                 libc::EACCES => sticky = e,
-                libc::ENOENT | libc::ENOTDIR | libc::ELOOP | libc::ESTALE | libc::ENODEV | libc::ETIMEDOUT => {}
+                libc::ENOENT
+                | libc::ENOTDIR
+                | libc::ELOOP
+                | libc::ESTALE
+                | libc::ENODEV
+                | libc::ETIMEDOUT => {}
                 _ => {
                     stop = Some(e);
                     break;
@@ -231,7 +260,11 @@ unsafe fn child_fail(fd: i32) -> ! {
         let mut off = 0usize;
         let bytes = e.to_ne_bytes();
         while off < bytes.len() {
-            let n = libc::write(fd, bytes.as_ptr().add(off) as *const libc::c_void, bytes.len() - off);
+            let n = libc::write(
+                fd,
+                bytes.as_ptr().add(off) as *const libc::c_void,
+                bytes.len() - off,
+            );
             if n < 0 && errno() == libc::EINTR {
                 continue;
             }
@@ -250,7 +283,13 @@ fn read_fail_pipe(fd: i32) -> Result<Option<i32>, Errno> {
     let mut got = 0usize;
     while got < buf.len() {
         // SAFETY: buf[got..] is a valid writable buffer of the given length.
-        let n = unsafe { libc::read(fd, buf.as_mut_ptr().add(got) as *mut libc::c_void, buf.len() - got) };
+        let n = unsafe {
+            libc::read(
+                fd,
+                buf.as_mut_ptr().add(got) as *mut libc::c_void,
+                buf.len() - got,
+            )
+        };
         if n < 0 {
             let e = errno();
             if e == libc::EINTR {
@@ -274,7 +313,11 @@ fn read_fail_pipe(fd: i32) -> Result<Option<i32>, Errno> {
 /// On failure returns the errno the JDK would report ("error=N, message").
 pub fn spawn(req: &SpawnRequest) -> Result<Spawned, Errno> {
     let prog = cstring(&req.prog)?;
-    let args = req.args.iter().map(|a| cstring(a)).collect::<Result<Vec<_>, _>>()?;
+    let args = req
+        .args
+        .iter()
+        .map(|a| cstring(a))
+        .collect::<Result<Vec<_>, _>>()?;
     let env: Vec<CString> = match &req.env {
         Some(e) => e.iter().map(|v| cstring(v)).collect::<Result<_, _>>()?,
         None => super::environment()
@@ -286,7 +329,10 @@ pub fn spawn(req: &SpawnRequest) -> Result<Spawned, Errno> {
             })
             .collect(),
     };
-    let candidates = exec_candidates(&req.prog, req.env.is_none()).iter().map(|c| cstring(c)).collect::<Result<Vec<_>, _>>()?;
+    let candidates = exec_candidates(&req.prog, req.env.is_none())
+        .iter()
+        .map(|c| cstring(c))
+        .collect::<Result<Vec<_>, _>>()?;
     let dir = req.dir.as_deref().map(cstring).transpose()?;
     let sh = c"/bin/sh";
 
@@ -305,12 +351,21 @@ pub fn spawn(req: &SpawnRequest) -> Result<Spawned, Errno> {
     // SAFETY: rl is plain old data for getrlimit to fill.
     let max_fd = unsafe {
         let mut rl: libc::rlimit = std::mem::zeroed();
-        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut rl) == 0 { rl.rlim_cur.min(1 << 20) as i32 } else { 1024 }
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut rl) == 0 {
+            rl.rlim_cur.min(1 << 20) as i32
+        } else {
+            1024
+        }
     };
 
     // Pipes: [read end, write end]; -1 where none is needed.
     let mut pipes = [[-1i32; 2]; 4];
-    let wanted = [req.fds[0] == -1, req.fds[1] == -1, req.fds[2] == -1 && !req.redirect_error_stream, true];
+    let wanted = [
+        req.fds[0] == -1,
+        req.fds[1] == -1,
+        req.fds[2] == -1 && !req.redirect_error_stream,
+        true,
+    ];
     for i in 0..4 {
         if wanted[i] {
             match pipe() {
@@ -326,9 +381,24 @@ pub fn spawn(req: &SpawnRequest) -> Result<Spawned, Errno> {
     let src = [
         if inp[0] >= 0 { inp[0] } else { req.fds[0] },
         if out[1] >= 0 { out[1] } else { req.fds[1] },
-        if req.redirect_error_stream { -1 } else if err[1] >= 0 { err[1] } else { req.fds[2] },
+        if req.redirect_error_stream {
+            -1
+        } else if err[1] >= 0 {
+            err[1]
+        } else {
+            req.fds[2]
+        },
     ];
-    let mut plan = ChildPlan { argv, envp, sh_argv, candidates, dir, src, fail_w: fail[1], max_fd };
+    let mut plan = ChildPlan {
+        argv,
+        envp,
+        sh_argv,
+        candidates,
+        dir,
+        src,
+        fail_w: fail[1],
+        max_fd,
+    };
 
     // SAFETY: fork has no memory-safety preconditions; the child only runs `child_exec`, which
     // makes async-signal-safe calls on memory prepared above.
@@ -344,7 +414,11 @@ pub fn spawn(req: &SpawnRequest) -> Result<Spawned, Errno> {
     close_quietly(err[1]);
     close_quietly(fail[1]);
     let parent_ends = [inp[1], out[0], err[0]];
-    let fail_result = if pid < 0 { Err(fork_errno) } else { read_fail_pipe(fail[0]) };
+    let fail_result = if pid < 0 {
+        Err(fork_errno)
+    } else {
+        read_fail_pipe(fail[0])
+    };
     close_quietly(fail[0]);
     let failure = match fail_result {
         Ok(None) => None,
@@ -363,7 +437,10 @@ pub fn spawn(req: &SpawnRequest) -> Result<Spawned, Errno> {
     }
     drop(plan);
     drop((prog, args, env));
-    Ok(Spawned { pid, fds: parent_ends })
+    Ok(Spawned {
+        pid,
+        fds: parent_ends,
+    })
 }
 
 fn wait_reap(pid: i32) {
@@ -381,7 +458,9 @@ pub const NOT_A_CHILD: i32 = -2;
 /// `port::cancellation`). With `reap` false the child stays waitable (`WNOWAIT`).
 pub fn wait_for_exit(pid: i64, reap: bool) -> i32 {
     // Only one process: waitpid would take 0 and negative values as process groups.
-    let Ok(pid) = libc::pid_t::try_from(pid) else { return NOT_A_CHILD };
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return NOT_A_CHILD;
+    };
     if pid <= 0 {
         return NOT_A_CHILD;
     }
@@ -406,7 +485,15 @@ pub fn wait_for_exit(pid: i64, reap: bool) -> i32 {
         // SAFETY: siginfo_t is plain old data; all-zero is valid.
         let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
         // SAFETY: info is a valid out-pointer.
-        while unsafe { libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, libc::WEXITED | libc::WNOWAIT) } < 0 {
+        while unsafe {
+            libc::waitid(
+                libc::P_PID,
+                pid as libc::id_t,
+                &mut info,
+                libc::WEXITED | libc::WNOWAIT,
+            )
+        } < 0
+        {
             match errno() {
                 libc::ECHILD => return NOT_A_CHILD,
                 libc::EINTR if !super::cancelled() => {}
@@ -425,7 +512,9 @@ pub fn wait_for_exit(pid: i64, reap: bool) -> i32 {
 
 /// Sends SIGTERM (or SIGKILL when `force`) to `pid`; whether the signal was sent.
 pub fn kill(pid: i64, force: bool) -> bool {
-    let Ok(pid) = libc::pid_t::try_from(pid) else { return false };
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return false;
+    };
     if pid <= 0 {
         return false;
     }
@@ -464,7 +553,12 @@ fn boot_time_ms() -> i64 {
     *B.get_or_init(|| {
         std::fs::read_to_string("/proc/stat")
             .ok()
-            .and_then(|s| s.lines().find_map(|l| l.strip_prefix("btime ").and_then(|v| v.trim().parse::<i64>().ok())))
+            .and_then(|s| {
+                s.lines().find_map(|l| {
+                    l.strip_prefix("btime ")
+                        .and_then(|v| v.trim().parse::<i64>().ok())
+                })
+            })
             .map_or(0, |s| s * 1000)
     })
 }
@@ -501,7 +595,9 @@ pub fn proc_stat(pid: i64) -> Option<ProcStat> {
 
 /// The pids under `/proc`.
 pub fn all_pids() -> Vec<i64> {
-    let Ok(rd) = std::fs::read_dir("/proc") else { return Vec::new() };
+    let Ok(rd) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
     rd.filter_map(|e| e.ok())
         .filter_map(|e| e.file_name().to_str().and_then(|n| n.parse::<i64>().ok()))
         .filter(|&p| p > 0)
@@ -511,7 +607,9 @@ pub fn all_pids() -> Vec<i64> {
 /// The executable of `pid` (`/proc/PID/exe`, readable for one's own processes).
 pub fn proc_exe(pid: i64) -> Option<Vec<u8>> {
     use std::os::unix::ffi::OsStringExt;
-    std::fs::read_link(format!("/proc/{pid}/exe")).ok().map(|p| p.into_os_string().into_vec())
+    std::fs::read_link(format!("/proc/{pid}/exe"))
+        .ok()
+        .map(|p| p.into_os_string().into_vec())
 }
 
 /// The raw command line of `pid` (arguments separated by NULs).
@@ -522,7 +620,9 @@ pub fn proc_cmdline(pid: i64) -> Option<Vec<u8>> {
 /// The user id owning `pid`.
 pub fn proc_uid(pid: i64) -> Option<u32> {
     use std::os::unix::fs::MetadataExt;
-    std::fs::metadata(format!("/proc/{pid}")).ok().map(|m| m.uid())
+    std::fs::metadata(format!("/proc/{pid}"))
+        .ok()
+        .map(|m| m.uid())
 }
 
 /// The login name of `uid`, if the password database knows it.
@@ -532,11 +632,21 @@ pub fn user_name(uid: u32) -> Option<Vec<u8>> {
     let mut pwd: libc::passwd = unsafe { std::mem::zeroed() };
     let mut result: *mut libc::passwd = std::ptr::null_mut();
     // SAFETY: pwd, buf (with its length) and result are valid out-pointers for getpwuid_r.
-    let r = unsafe { libc::getpwuid_r(uid, &mut pwd, buf.as_mut_ptr() as *mut c_char, buf.len(), &mut result) };
+    let r = unsafe {
+        libc::getpwuid_r(
+            uid,
+            &mut pwd,
+            buf.as_mut_ptr() as *mut c_char,
+            buf.len(),
+            &mut result,
+        )
+    };
     if r != 0 || result.is_null() || pwd.pw_name.is_null() {
         return None;
     }
     // SAFETY: getpwuid_r succeeded: pw_name is a NUL-terminated string inside buf.
-    let name = unsafe { std::ffi::CStr::from_ptr(pwd.pw_name) }.to_bytes().to_vec();
+    let name = unsafe { std::ffi::CStr::from_ptr(pwd.pw_name) }
+        .to_bytes()
+        .to_vec();
     (!name.is_empty()).then_some(name)
 }

@@ -34,7 +34,9 @@ use crate::heap::{Heap, ObjRef};
 pub fn load_field(o: ObjRef, off: usize, ty: BasicType, volatile: bool) -> u64 {
     if volatile {
         return match ty {
-            BasicType::Long | BasicType::Double | BasicType::Ref => o.atomic_u64(off).load(Ordering::SeqCst),
+            BasicType::Long | BasicType::Double | BasicType::Ref => {
+                o.atomic_u64(off).load(Ordering::SeqCst)
+            }
             BasicType::Int | BasicType::Float => o.atomic_u32(off).load(Ordering::SeqCst) as u64,
             _ => {
                 fence(Ordering::SeqCst);
@@ -72,7 +74,9 @@ pub fn store_field(heap: &Heap, o: ObjRef, off: usize, ty: BasicType, volatile: 
                 o.atomic_u64(off).store(v, Ordering::SeqCst);
                 heap.post_write(o, v);
             }
-            BasicType::Int | BasicType::Float => o.atomic_u32(off).store(v as u32, Ordering::SeqCst),
+            BasicType::Int | BasicType::Float => {
+                o.atomic_u32(off).store(v as u32, Ordering::SeqCst)
+            }
             _ => {
                 fence(Ordering::SeqCst);
                 store_plain(heap, o, off, ty, v);

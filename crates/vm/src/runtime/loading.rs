@@ -28,7 +28,11 @@ impl JThread {
     /// Class `name` (internal form or array descriptor) as loader `loader` sees it: for a
     /// user-defined loader, the class its `loadClass` returns (None if it returns null or a
     /// class of another name; its exceptions propagate). Other loaders load through the VM.
-    pub fn load_with_loader(&mut self, loader: LoaderId, name: &str) -> JResult<Option<&'static Class>> {
+    pub fn load_with_loader(
+        &mut self,
+        loader: LoaderId,
+        name: &str,
+    ) -> JResult<Option<&'static Class>> {
         if let Some(c) = self.vm.classes.find_loaded(loader, name) {
             return Ok(Some(c));
         }
@@ -46,16 +50,27 @@ impl JThread {
             let Some(inner) = elem.strip_prefix('L').and_then(|e| e.strip_suffix(';')) else {
                 return Ok(self.vm.classes.load(loader, name).ok());
             };
-            let Some(mut c) = self.load_with_loader(loader, inner)? else { return Ok(None) };
+            let Some(mut c) = self.load_with_loader(loader, inner)? else {
+                return Ok(None);
+            };
             for _ in 0..dims {
                 c = self.array_class_of(c)?;
             }
             return Ok(Some(c));
         }
-        let Some(loader_obj) = self.domain.loader_object(loader) else { return Ok(None) };
+        let Some(loader_obj) = self.domain.loader_object(loader) else {
+            return Ok(None);
+        };
         let jname = self.new_string(&name.replace('/', "."))?;
-        let r = self.call_virtual(loader_obj, "loadClass", "(Ljava/lang/String;)Ljava/lang/Class;", &[jname.slot()])?;
-        let Some(mirror) = from_slot(r) else { return Ok(None) };
+        let r = self.call_virtual(
+            loader_obj,
+            "loadClass",
+            "(Ljava/lang/String;)Ljava/lang/Class;",
+            &[jname.slot()],
+        )?;
+        let Some(mirror) = from_slot(r) else {
+            return Ok(None);
+        };
         let c = self.class_of_mirror(mirror);
         if *c.name != *name {
             return Ok(None);
@@ -86,7 +101,10 @@ impl JThread {
 
     fn load_names(&mut self, c: &'static Class) -> JResult<()> {
         for n in referenced_class_names(c) {
-            if *n == *c.name || self.vm.classes.find_loaded(c.loader, &n).is_some() || is_java_class(&n) {
+            if *n == *c.name
+                || self.vm.classes.find_loaded(c.loader, &n).is_some()
+                || is_java_class(&n)
+            {
                 continue;
             }
             self.load_skipping_failures(c.loader, &n)?;
@@ -95,14 +113,25 @@ impl JThread {
     }
 
     /// `load_with_loader`, turning ClassNotFoundException and LinkageError into "not loaded".
-    fn load_skipping_failures(&mut self, loader: LoaderId, name: &str) -> JResult<Option<&'static Class>> {
+    fn load_skipping_failures(
+        &mut self,
+        loader: LoaderId,
+        name: &str,
+    ) -> JResult<Option<&'static Class>> {
         match self.load_with_loader(loader, name) {
             Ok(c) => Ok(c),
             Err(Thrown) => {
-                let Some(e) = self.exception else { return Err(Thrown) };
+                let Some(e) = self.exception else {
+                    return Err(Thrown);
+                };
                 let skippable = ["java/lang/ClassNotFoundException", "java/lang/LinkageError"]
                     .iter()
-                    .any(|k| self.vm.classes.find_loaded(LoaderId::BOOT, k).is_some_and(|k| e.class().is_subtype_of(k)));
+                    .any(|k| {
+                        self.vm
+                            .classes
+                            .find_loaded(LoaderId::BOOT, k)
+                            .is_some_and(|k| e.class().is_subtype_of(k))
+                    });
                 if !skippable {
                     return Err(Thrown);
                 }
@@ -115,13 +144,24 @@ impl JThread {
     /// Defines `cf` in loader `loader` from ClassLoader.defineClass: for a user-defined loader,
     /// rejects a name it already defined or initiated (LinkageError, as HotSpot reports it)
     /// and loads the superclass and interfaces through it first.
-    pub fn define_with_loader(&mut self, loader: LoaderId, expected: Option<&str>, bytes: &[u8]) -> JResult<&'static Class> {
+    pub fn define_with_loader(
+        &mut self,
+        loader: LoaderId,
+        expected: Option<&str>,
+        bytes: &[u8],
+    ) -> JResult<&'static Class> {
         self.define_with_loader_in(loader, expected, bytes, None)
     }
 
     /// As [`JThread::define_with_loader`], the class in named module `module` (the JDK's
     /// dynamic modules) if given.
-    pub fn define_with_loader_in(&mut self, loader: LoaderId, expected: Option<&str>, bytes: &[u8], module: Option<&str>) -> JResult<&'static Class> {
+    pub fn define_with_loader_in(
+        &mut self,
+        loader: LoaderId,
+        expected: Option<&str>,
+        bytes: &[u8],
+        module: Option<&str>,
+    ) -> JResult<&'static Class> {
         let cf = match crate::class::loader::ClassTable::parse(bytes, expected) {
             Ok(cf) => cf,
             Err(e) => return Err(self.throw_resolve(e.into())),
@@ -134,17 +174,30 @@ impl JThread {
         }
         if loader.is_user() && right_name {
             if self.vm.classes.find_loaded(loader, &cf.name).is_some() {
-                let msg = format!("loader {} attempted duplicate class definition for {}.", crate::class::loader::loader_name(loader), cf.name.replace('/', "."));
+                let msg = format!(
+                    "loader {} attempted duplicate class definition for {}.",
+                    crate::class::loader::loader_name(loader),
+                    cf.name.replace('/', ".")
+                );
                 return Err(self.throw_new("java/lang/LinkageError", Some(&msg)));
             }
-            let supers: Vec<String> = cf.super_name.iter().chain(cf.interfaces.iter()).cloned().collect();
+            let supers: Vec<String> = cf
+                .super_name
+                .iter()
+                .chain(cf.interfaces.iter())
+                .cloned()
+                .collect();
             for s in supers {
                 if self.vm.classes.find_loaded(loader, &s).is_none() && !is_java_class(&s) {
                     self.load_skipping_failures(loader, &s)?;
                 }
             }
         }
-        match self.vm.classes.define_parsed(loader, expected, cf, module, false) {
+        match self
+            .vm
+            .classes
+            .define_parsed(loader, expected, cf, module, false)
+        {
             Ok(c) => Ok(c),
             Err(e) => Err(self.throw_resolve(e.into())),
         }
@@ -152,8 +205,13 @@ impl JThread {
 
     /// How HotSpot names a loader in messages: its `nameAndId` ("'app'", "'name' @1b6d3586").
     fn loader_name_and_id(&mut self, loader: LoaderId) -> String {
-        let Some(l) = self.domain.loader_object(loader) else { return "'bootstrap'".to_string() };
-        let nid = l.class().instance_field("nameAndId").and_then(|f| l.read_ref(f.offset as usize));
+        let Some(l) = self.domain.loader_object(loader) else {
+            return "'bootstrap'".to_string();
+        };
+        let nid = l
+            .class()
+            .instance_field("nameAndId")
+            .and_then(|f| l.read_ref(f.offset as usize));
         match nid {
             Some(s) => self.rust_string(s),
             None => l.class().java_name(),
@@ -178,7 +236,11 @@ pub fn referenced_class_names(c: &Class) -> Vec<String> {
     let mut add = |n: &str| {
         // Array names and descriptors stand for their element class (none for primitives).
         let n = if n.starts_with('[') || n.ends_with(';') {
-            match n.trim_start_matches('[').strip_prefix('L').and_then(|e| e.strip_suffix(';')) {
+            match n
+                .trim_start_matches('[')
+                .strip_prefix('L')
+                .and_then(|e| e.strip_suffix(';'))
+            {
                 Some(e) => e,
                 None => return,
             }
@@ -204,7 +266,10 @@ pub fn referenced_class_names(c: &Class) -> Vec<String> {
                     add(n);
                 }
             }
-            Some(K::NameAndType { descriptor_index, .. }) | Some(K::MethodType { descriptor_index }) => {
+            Some(K::NameAndType {
+                descriptor_index, ..
+            })
+            | Some(K::MethodType { descriptor_index }) => {
                 if let Some(d) = cp.utf8(*descriptor_index) {
                     descriptor(d, &mut add);
                 }
@@ -212,7 +277,12 @@ pub fn referenced_class_names(c: &Class) -> Vec<String> {
             _ => {}
         }
     }
-    for d in cf.fields.iter().map(|f| &f.descriptor).chain(cf.methods.iter().map(|m| &m.descriptor)) {
+    for d in cf
+        .fields
+        .iter()
+        .map(|f| &f.descriptor)
+        .chain(cf.methods.iter().map(|m| &m.descriptor))
+    {
         descriptor(d, &mut add);
     }
     out

@@ -22,10 +22,18 @@ const OVERFLOW_RESERVE_SLOTS: usize = 16 * 1024;
 impl JThread {
     // ---- limits ----
     pub fn stack_limit(&self) -> usize {
-        if self.in_overflow { self.stack.len() } else { self.stack.len() - OVERFLOW_RESERVE_SLOTS }
+        if self.in_overflow {
+            self.stack.len()
+        } else {
+            self.stack.len() - OVERFLOW_RESERVE_SLOTS
+        }
     }
     pub fn depth_limit(&self) -> usize {
-        if self.in_overflow { self.max_depth + OVERFLOW_RESERVE_FRAMES } else { self.max_depth }
+        if self.in_overflow {
+            self.max_depth + OVERFLOW_RESERVE_FRAMES
+        } else {
+            self.max_depth
+        }
     }
     /// Throws StackOverflowError (using the reserve to build it).
     #[cold]
@@ -90,17 +98,26 @@ impl JThread {
     /// request for one throws (negative length, beyond the VM's limit).
     pub fn array_size(&mut self, ac: &'static Class, len: i32) -> JResult<usize> {
         if len < 0 {
-            return Err(self.throw_new("java/lang/NegativeArraySizeException", Some(&len.to_string())));
+            return Err(self.throw_new(
+                "java/lang/NegativeArraySizeException",
+                Some(&len.to_string()),
+            ));
         }
         let esize = match ac.kind {
             ClassKind::Array { elem, .. } => elem.size(),
             _ => 8,
         };
-        let Some(size) = (len as usize).checked_mul(esize).and_then(|s| s.checked_add(ARRAY_BASE)) else {
+        let Some(size) = (len as usize)
+            .checked_mul(esize)
+            .and_then(|s| s.checked_add(ARRAY_BASE))
+        else {
             return Err(self.out_of_memory());
         };
         if len > i32::MAX - 2 {
-            return Err(self.throw_new("java/lang/OutOfMemoryError", Some("Requested array size exceeds VM limit")));
+            return Err(self.throw_new(
+                "java/lang/OutOfMemoryError",
+                Some("Requested array size exceeds VM limit"),
+            ));
         }
         Ok(size)
     }
@@ -112,7 +129,10 @@ impl JThread {
     }
 
     pub fn new_byte_array(&mut self, data: &[u8]) -> JResult<ObjRef> {
-        let a = self.new_array_of(self.vm.classes.primitive(BasicType::Byte), data.len() as i32)?;
+        let a = self.new_array_of(
+            self.vm.classes.primitive(BasicType::Byte),
+            data.len() as i32,
+        )?;
         a.array_slice::<u8>().copy_from_slice(data);
         Ok(a)
     }
@@ -120,7 +140,10 @@ impl JThread {
     /// `multianewarray` with dimension lengths `lens` for array class `ac`.
     pub fn multi_array(&mut self, ac: &'static Class, lens: &[i32]) -> JResult<ObjRef> {
         if let Some(&neg) = lens.iter().find(|&&l| l < 0) {
-            return Err(self.throw_new("java/lang/NegativeArraySizeException", Some(&neg.to_string())));
+            return Err(self.throw_new(
+                "java/lang/NegativeArraySizeException",
+                Some(&neg.to_string()),
+            ));
         }
         let a = self.alloc_array(ac, lens[0])?;
         if lens.len() > 1 {
@@ -136,7 +159,11 @@ impl JThread {
     /// Object.clone for arrays and Cloneable objects (shallow copy).
     pub fn clone_object(&mut self, o: ObjRef) -> JResult<ObjRef> {
         let c = o.class();
-        let size = if c.is_array() { ARRAY_BASE + o.array_len() * c.array_elem().size() } else { c.instance_size as usize };
+        let size = if c.is_array() {
+            ARRAY_BASE + o.array_len() * c.array_elem().size()
+        } else {
+            c.instance_size as usize
+        };
         let n = match self.domain.heap.alloc(c, size) {
             Ok(n) => n,
             Err(_) => return Err(self.out_of_memory()),
@@ -169,12 +196,18 @@ impl JThread {
         m.write::<u64>(wk.mirror_slot as usize, c as *const Class as u64);
         if let Some(comp) = c.array_component() {
             let cm = self.mirror(comp)?;
-            self.domain.heap.write_ref(m, wk.class_component_type as usize, Some(cm));
+            self.domain
+                .heap
+                .write_ref(m, wk.class_component_type as usize, Some(cm));
         }
         let loader = self.domain.loader_object(c.loader);
-        self.domain.heap.write_ref(m, wk.class_loader as usize, loader);
+        self.domain
+            .heap
+            .write_ref(m, wk.class_loader as usize, loader);
         if let Some(module) = self.vm.module_object_for(&self.domain, c) {
-            self.domain.heap.write_ref(m, wk.class_module as usize, Some(module));
+            self.domain
+                .heap
+                .write_ref(m, wk.class_module as usize, Some(module));
         }
         let st = self.domain.class_state(c);
         let _g = self.domain.mirror_lock.lock();
@@ -196,12 +229,21 @@ impl JThread {
             let off = base + f.offset as usize;
             use classfile::Constant as K;
             match cf.constant_pool.get(cv) {
-                Some(K::Integer(v)) => fields::store_field(&self.domain.heap, mirror, off, f.ty, false, *v as u32 as u64),
+                Some(K::Integer(v)) => fields::store_field(
+                    &self.domain.heap,
+                    mirror,
+                    off,
+                    f.ty,
+                    false,
+                    *v as u32 as u64,
+                ),
                 Some(K::Float(v)) => mirror.write::<u32>(off, v.to_bits()),
                 Some(K::Long(v)) => mirror.write::<i64>(off, *v),
                 Some(K::Double(v)) => mirror.write::<u64>(off, v.to_bits()),
                 Some(K::String { string_index }) => {
-                    let Some(u) = cf.constant_pool.utf8_entry(*string_index) else { continue };
+                    let Some(u) = cf.constant_pool.utf8_entry(*string_index) else {
+                        continue;
+                    };
                     let s = self.intern_utf16(&u.utf16())?;
                     self.domain.heap.write_ref(mirror, off, Some(s));
                 }
@@ -220,7 +262,12 @@ impl JThread {
 
     #[inline]
     pub fn ensure_initialized(&mut self, c: &'static Class) -> JResult<()> {
-        if self.domain.class_state(c).initialized.load(Ordering::Acquire) {
+        if self
+            .domain
+            .class_state(c)
+            .initialized
+            .load(Ordering::Acquire)
+        {
             return Ok(());
         }
         self.initialize(c)
@@ -229,7 +276,10 @@ impl JThread {
     #[cold]
     fn initialize(&mut self, c: &'static Class) -> JResult<()> {
         if c.is_array() || c.is_primitive() {
-            self.domain.class_state(c).initialized.store(true, Ordering::Release);
+            self.domain
+                .class_state(c)
+                .initialized
+                .store(true, Ordering::Release);
             return Ok(());
         }
         self.link(c)?;
@@ -288,7 +338,10 @@ impl JThread {
                 }
                 let exc = self.exception.take();
                 let is_error = exc.is_some_and(|e| {
-                    self.vm.classes.find_loaded(LoaderId::BOOT, "java/lang/Error").is_some_and(|err| e.class().is_subtype_of(err))
+                    self.vm
+                        .classes
+                        .find_loaded(LoaderId::BOOT, "java/lang/Error")
+                        .is_some_and(|err| e.class().is_subtype_of(err))
                 });
                 if is_error {
                     self.exception = exc;
@@ -318,19 +371,31 @@ impl JThread {
             };
             let e = self.handle_get(eh);
             let text = match msg {
-                Some(m) => format!("Exception {}: {m} [in thread \"{thread_name}\"]", e.class().java_name()),
-                None => format!("Exception {} [in thread \"{thread_name}\"]", e.class().java_name()),
+                Some(m) => format!(
+                    "Exception {}: {m} [in thread \"{thread_name}\"]",
+                    e.class().java_name()
+                ),
+                None => format!(
+                    "Exception {} [in thread \"{thread_name}\"]",
+                    e.class().java_name()
+                ),
             };
-            let record = self.new_exception("java/lang/ExceptionInInitializerError", Some(&text))?;
+            let record =
+                self.new_exception("java/lang/ExceptionInInitializerError", Some(&text))?;
             let rh = self.handle(record);
             let e = self.handle_get(eh);
-            let trace = self.call_virtual(e, "getStackTrace", "()[Ljava/lang/StackTraceElement;", &[])?;
+            let trace =
+                self.call_virtual(e, "getStackTrace", "()[Ljava/lang/StackTraceElement;", &[])?;
             let record = self.handle_get(rh);
             let tc = self.load_boot("java/lang/Throwable")?;
             if let Some(f) = tc.instance_field("stackTrace") {
-                self.domain.heap.write_slot(record, f.offset as usize, trace);
+                self.domain
+                    .heap
+                    .write_slot(record, f.offset as usize, trace);
             }
-            self.domain.heap.write_ref(record, self.vm.wk().throwable_backtrace as usize, None);
+            self.domain
+                .heap
+                .write_ref(record, self.vm.wk().throwable_backtrace as usize, None);
             Ok(Some(record))
         })();
         if r.is_err() {
@@ -350,7 +415,15 @@ impl JThread {
             Ok(e) => {
                 let h = self.handle(e);
                 if let Some(cause) = cause {
-                    if self.call_virtual(e, "initCause", "(Ljava/lang/Throwable;)Ljava/lang/Throwable;", &[cause.slot()]).is_err() {
+                    if self
+                        .call_virtual(
+                            e,
+                            "initCause",
+                            "(Ljava/lang/Throwable;)Ljava/lang/Throwable;",
+                            &[cause.slot()],
+                        )
+                        .is_err()
+                    {
                         self.exception = None;
                     }
                 }
@@ -368,7 +441,10 @@ impl JThread {
                 self.ensure_initialized(s)?;
             }
             for i in &c.interfaces {
-                if i.methods().iter().any(|m| !m.is_static() && !m.is_abstract()) {
+                if i.methods()
+                    .iter()
+                    .any(|m| !m.is_static() && !m.is_abstract())
+                {
                     self.ensure_initialized(i)?;
                 }
             }
@@ -385,7 +461,11 @@ impl JThread {
     fn wrap_in_initializer_error(&mut self) -> JResult<()> {
         let cause = self.exception.take();
         let eiie = self.load_boot("java/lang/ExceptionInInitializerError")?;
-        let o = self.construct(eiie, "(Ljava/lang/Throwable;)V", &[crate::heap::to_slot(cause)])?;
+        let o = self.construct(
+            eiie,
+            "(Ljava/lang/Throwable;)V",
+            &[crate::heap::to_slot(cause)],
+        )?;
         self.exception = Some(o);
         Err(Thrown)
     }
@@ -395,7 +475,10 @@ impl JThread {
     pub fn take_exception_text(&mut self) -> String {
         let e = self.exception.take();
         let text = e
-            .and_then(|e| self.call_virtual(e, "toString", "()Ljava/lang/String;", &[]).ok())
+            .and_then(|e| {
+                self.call_virtual(e, "toString", "()Ljava/lang/String;", &[])
+                    .ok()
+            })
             .and_then(|s| self.opt_rust_string(s))
             .unwrap_or_default();
         self.exception = None;
@@ -458,7 +541,9 @@ impl JThread {
         let wk = self.vm.wk();
         let value = self.new_byte_array(bytes)?;
         let s = self.alloc_object(wk.string)?;
-        self.domain.heap.write_ref(s, wk.string_value as usize, Some(value));
+        self.domain
+            .heap
+            .write_ref(s, wk.string_value as usize, Some(value));
         s.write::<u8>(wk.string_coder as usize, 0);
         Ok(s)
     }
@@ -472,7 +557,9 @@ impl JThread {
         let bytes: Vec<u8> = units.iter().flat_map(|u| u.to_le_bytes()).collect();
         let value = self.new_byte_array(&bytes)?;
         let s = self.alloc_object(wk.string)?;
-        self.domain.heap.write_ref(s, wk.string_value as usize, Some(value));
+        self.domain
+            .heap
+            .write_ref(s, wk.string_value as usize, Some(value));
         s.write::<u8>(wk.string_coder as usize, 1);
         Ok(s)
     }
@@ -509,7 +596,9 @@ impl JThread {
     /// The String constant at `idx` of `c` (interned, cached per domain).
     pub fn ldc_string(&mut self, c: &'static Class, idx: u16) -> JResult<ObjRef> {
         let st = self.domain.class_state(c);
-        let cache = st.cp_strings.get_or_init(|| (0..c.cp_cache.len()).map(|_| AtomicU64::new(0)).collect());
+        let cache = st
+            .cp_strings
+            .get_or_init(|| (0..c.cp_cache.len()).map(|_| AtomicU64::new(0)).collect());
         if let Some(s) = from_slot(cache[idx as usize].load(Ordering::Acquire)) {
             return Ok(s);
         }
@@ -547,7 +636,10 @@ impl JThread {
     pub fn new_exception(&mut self, class: &str, msg: Option<&str>) -> JResult<ObjRef> {
         let c = self.load_boot(class)?;
         match msg {
-            Some(m) if c.declared_method("<init>", "(Ljava/lang/String;)V").is_some() => {
+            Some(m)
+                if c.declared_method("<init>", "(Ljava/lang/String;)V")
+                    .is_some() =>
+            {
                 let s = self.new_string(m)?;
                 self.construct(c, "(Ljava/lang/String;)V", &[s.slot()])
             }
@@ -604,18 +696,30 @@ impl JThread {
 
     /// Resolves the CONSTANT_Class at `idx` of `c`, throwing the resolution error.
     pub fn resolve_class_ref(&mut self, c: &'static Class, idx: u16) -> JResult<&'static Class> {
-        crate::class::resolve::resolve_class(&self.vm.classes, c, idx).map_err(|e| self.throw_resolve(e))
+        crate::class::resolve::resolve_class(&self.vm.classes, c, idx)
+            .map_err(|e| self.throw_resolve(e))
     }
 
     // ---- calls into Java by name ----
 
     /// Finds a method declared in `c` or its superclasses.
-    pub fn find_method(&self, c: &'static Class, name: &str, desc: &str) -> Option<&'static Method> {
+    pub fn find_method(
+        &self,
+        c: &'static Class,
+        name: &str,
+        desc: &str,
+    ) -> Option<&'static Method> {
         crate::class::resolve::lookup_method(c, name, desc)
     }
 
     /// Calls a static method by class, name and descriptor (initializing the class).
-    pub fn call_static(&mut self, class: &str, name: &str, desc: &str, args: &[u64]) -> JResult<u64> {
+    pub fn call_static(
+        &mut self,
+        class: &str,
+        name: &str,
+        desc: &str,
+        args: &[u64],
+    ) -> JResult<u64> {
         let c = self.load_boot(class)?;
         self.ensure_initialized(c)?;
         let Some(m) = c.declared_method(name, desc).map(unsafe_static) else {
@@ -626,10 +730,17 @@ impl JThread {
     }
 
     /// Calls an instance method virtually on `recv`.
-    pub fn call_virtual(&mut self, recv: ObjRef, name: &str, desc: &str, args: &[u64]) -> JResult<u64> {
-        let Some(m) = self.find_method(recv.class(), name, desc).or_else(|| {
-            crate::class::loader::select_interface_method(recv.class(), name, desc)
-        }) else {
+    pub fn call_virtual(
+        &mut self,
+        recv: ObjRef,
+        name: &str,
+        desc: &str,
+        args: &[u64],
+    ) -> JResult<u64> {
+        let Some(m) = self
+            .find_method(recv.class(), name, desc)
+            .or_else(|| crate::class::loader::select_interface_method(recv.class(), name, desc))
+        else {
             let msg = format!("{}.{name}{desc}", recv.class().java_name());
             return Err(self.throw_new("java/lang/NoSuchMethodError", Some(&msg)));
         };
@@ -658,12 +769,17 @@ pub fn class_of_mirror(vm: &crate::vm::Vm, mirror: ObjRef) -> &'static Class {
 /// UTF-16 contents of a java.lang.String.
 pub fn string_utf16(vm: &crate::vm::Vm, s: ObjRef) -> Vec<u16> {
     let wk = vm.wk();
-    let Some(value) = s.read_ref(wk.string_value as usize) else { return Vec::new() };
+    let Some(value) = s.read_ref(wk.string_value as usize) else {
+        return Vec::new();
+    };
     let bytes = value.array_slice::<u8>();
     if s.read::<u8>(wk.string_coder as usize) == 0 {
         bytes.iter().map(|&b| b as u16).collect()
     } else {
-        bytes.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect()
+        bytes
+            .chunks_exact(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect()
     }
 }
 
@@ -681,12 +797,19 @@ pub fn class_cast_message(from: &Class, to: &Class) -> String {
     if a == b {
         format!("class {fname} cannot be cast to class {tname} ({fname} and {tname} are in {a})")
     } else {
-        format!("class {fname} cannot be cast to class {tname} ({fname} is in {a}; {tname} is in {b})")
+        format!(
+            "class {fname} cannot be cast to class {tname} ({fname} is in {a}; {tname} is in {b})"
+        )
     }
 }
 
 /// Allocates an array of class `ac` and length `len` taking `size` bytes (from `array_size`).
-pub fn raw_alloc_array(heap: &crate::heap::Heap, ac: &'static Class, len: i32, size: usize) -> Result<ObjRef, crate::heap::OutOfMemory> {
+pub fn raw_alloc_array(
+    heap: &crate::heap::Heap,
+    ac: &'static Class,
+    len: i32,
+    size: usize,
+) -> Result<ObjRef, crate::heap::OutOfMemory> {
     let o = heap.alloc(ac, size)?;
     o.write::<u32>(crate::heap::layout::ARRAY_LENGTH, len as u32);
     Ok(o)

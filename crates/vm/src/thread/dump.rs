@@ -63,7 +63,9 @@ fn start_dispatcher() {
         return;
     }
     set_sigquit_mask(libc::SIG_BLOCK);
-    let spawned = std::thread::Builder::new().name("Signal Dispatcher".into()).spawn(move || dispatch(read_end));
+    let spawned = std::thread::Builder::new()
+        .name("Signal Dispatcher".into())
+        .spawn(move || dispatch(read_end));
     if spawned.is_err() {
         set_sigquit_mask(libc::SIG_UNBLOCK);
         crate::port::fs::close(read_end).ok();
@@ -145,10 +147,17 @@ fn dispatch(read_end: i32) {
 pub fn thread_dump(vm: &'static Vm) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{}", local_time());
-    let _ = writeln!(out, "Full thread dump jxvm ({} interpreted mode):\n", java_version(vm));
+    let _ = writeln!(
+        out,
+        "Full thread dump jxvm ({} interpreted mode):\n",
+        java_version(vm)
+    );
     let domains = vm.domains.live_domains();
     for domain in &domains {
-        match domain.safepoint.with_stopped(PATIENCE, |threads| domain_threads(vm, domain, threads)) {
+        match domain
+            .safepoint
+            .with_stopped(PATIENCE, |threads| domain_threads(vm, domain, threads))
+        {
             Some(text) => out.push_str(&text),
             None => {
                 let _ = writeln!(
@@ -213,7 +222,9 @@ enum Wait {
 
 impl Wait {
     fn of(status: i32, top: Option<&FrameRec>) -> Wait {
-        let top = top.filter(|f| f.pc == u32::MAX).map(|f| (&*f.method.class.name, &*f.method.name));
+        let top = top
+            .filter(|f| f.pc == u32::MAX)
+            .map(|f| (&*f.method.class.name, &*f.method.name));
         match top {
             Some(("java/lang/Thread", "sleep")) => Wait::Sleeping,
             Some(("jdk/internal/misc/Unsafe", "park")) => Wait::Parking,
@@ -257,7 +268,11 @@ fn thread_entry(vm: &Vm, domain: &Domain, t: &JThread, out: &mut String) {
     // The Thread object is a root of its stopped thread: nothing moves it while we look.
     let Some(fields) = t.thread_obj.map(|th| ThreadFields::read(vm, th)) else {
         let tid = t as *const JThread as usize;
-        let _ = writeln!(out, "\"<no Thread object>\" os_prio=0 tid=0x{tid:016x} nid=0x{:x} runnable  \n", t.os_tid);
+        let _ = writeln!(
+            out,
+            "\"<no Thread object>\" os_prio=0 tid=0x{tid:016x} nid=0x{:x} runnable  \n",
+            t.os_tid
+        );
         return;
     };
     let top = t.frames.last();
@@ -276,7 +291,9 @@ fn thread_entry(vm: &Vm, domain: &Domain, t: &JThread, out: &mut String) {
             (Wait::Parking, false) => ("WAITING (parking)", "waiting on condition"),
             (Wait::Parking, true) => ("TIMED_WAITING (parking)", "waiting on condition"),
             (Wait::ObjectMonitor, false) => ("WAITING (on object monitor)", "in Object.wait()"),
-            (Wait::ObjectMonitor, true) => ("TIMED_WAITING (on object monitor)", "in Object.wait()"),
+            (Wait::ObjectMonitor, true) => {
+                ("TIMED_WAITING (on object monitor)", "in Object.wait()")
+            }
         }
     } else if status & TERMINATED != 0 {
         ("TERMINATED", "zombie")

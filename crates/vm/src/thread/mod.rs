@@ -44,7 +44,10 @@ pub fn wait_interruptibly<T, R>(
         if now >= deadline || interrupted() {
             return None;
         }
-        cond.wait_for(guard, (deadline - now).min(std::time::Duration::from_millis(50)));
+        cond.wait_for(
+            guard,
+            (deadline - now).min(std::time::Duration::from_millis(50)),
+        );
     }
 }
 
@@ -64,7 +67,11 @@ impl FrameRec {
         if self.pc == u32::MAX {
             return u32::MAX;
         }
-        self.method.prepared.get().and_then(|p| p.as_ref().ok()).map_or(0, |p| p.bci(self.pc))
+        self.method
+            .prepared
+            .get()
+            .and_then(|p| p.as_ref().ok())
+            .map_or(0, |p| p.bci(self.pc))
     }
 }
 
@@ -103,7 +110,13 @@ pub struct JThread {
 }
 
 impl JThread {
-    pub fn new(vm: &'static Vm, domain: Arc<Domain>, id: u64, stack_slots: usize, max_depth: usize) -> JThread {
+    pub fn new(
+        vm: &'static Vm,
+        domain: Arc<Domain>,
+        id: u64,
+        stack_slots: usize,
+        max_depth: usize,
+    ) -> JThread {
         JThread {
             vm,
             domain,
@@ -145,7 +158,8 @@ impl JThread {
                 self.os_tid = unsafe { libc::gettid() } as i64;
             }
             self.domain.safepoint.enter();
-            self.domain.thread_entered(self.id, self.activation.as_ref());
+            self.domain
+                .thread_entered(self.id, self.activation.as_ref());
         }
     }
 
@@ -158,7 +172,8 @@ impl JThread {
         }
         self.attached = false;
         let last = self.domain.safepoint.leave();
-        self.domain.thread_left(self.vm, self.id, self.activation.as_ref(), last);
+        self.domain
+            .thread_left(self.vm, self.id, self.activation.as_ref(), last);
     }
 
     /// Argument `i` (a slot) of the running native method, read from the thread's stack, where
@@ -213,7 +228,13 @@ impl JThread {
     /// (with the domain's death pending) once the domain is terminated.
     #[inline(always)]
     pub fn poll_safepoint(&mut self) -> JResult<()> {
-        if self.domain.safepoint.requested.load(std::sync::atomic::Ordering::Relaxed) && self.attached {
+        if self
+            .domain
+            .safepoint
+            .requested
+            .load(std::sync::atomic::Ordering::Relaxed)
+            && self.attached
+        {
             return self.stop_at_safepoint();
         }
         Ok(())
@@ -265,7 +286,8 @@ impl Drop for JThread {
     fn drop(&mut self) {
         if self.attached {
             let last = self.domain.safepoint.leave();
-            self.domain.thread_left(self.vm, self.id, self.activation.as_ref(), last);
+            self.domain
+                .thread_left(self.vm, self.id, self.activation.as_ref(), last);
         }
         if let Some(a) = &self.activation {
             self.domain.unregister_activation(a);

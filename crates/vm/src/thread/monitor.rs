@@ -138,7 +138,12 @@ impl Monitor {
         self.state.lock().owner == me
     }
     /// `Object.wait(timeout)`; `interrupted` is polled while waiting.
-    pub fn wait(&self, me: u64, timeout: Option<Duration>, interrupted: &dyn Fn() -> bool) -> Result<(), MonitorError> {
+    pub fn wait(
+        &self,
+        me: u64,
+        timeout: Option<Duration>,
+        interrupted: &dyn Fn() -> bool,
+    ) -> Result<(), MonitorError> {
         let mut s = self.state.lock();
         if s.owner != me {
             return Err(MonitorError::NotOwner);
@@ -153,7 +158,11 @@ impl Monitor {
         let deadline = timeout.map(|t| Instant::now() + t);
         let mut result = Ok(());
         loop {
-            let at = s.waiting.iter().position(|w| w.0 == ticket).expect("a waiter stays in the wait set until it leaves");
+            let at = s
+                .waiting
+                .iter()
+                .position(|w| w.0 == ticket)
+                .expect("a waiter stays in the wait set until it leaves");
             let notified = s.waiting[at].1;
             let timed_out = deadline.is_some_and(|d| Instant::now() >= d);
             // A notified thread returns normally even if also interrupted or timed out, so that
@@ -167,7 +176,9 @@ impl Monitor {
             }
             // Interrupts are polled: wake at least this often to look.
             let slice = Duration::from_millis(50);
-            let wait = deadline.map_or(slice, |d| d.saturating_duration_since(Instant::now()).min(slice));
+            let wait = deadline.map_or(slice, |d| {
+                d.saturating_duration_since(Instant::now()).min(slice)
+            });
             self.waitset.wait_for(&mut s, wait);
         }
         while s.owner != 0 {
@@ -288,7 +299,11 @@ fn thin_exit(mark: &AtomicU64, me: u32) -> Thin {
         if low == 0 || thin_owner(low) != me {
             return Thin::NotOwner;
         }
-        let new = if low & RECURSION == 0 { m & !LOCK_BITS } else { m - 1 };
+        let new = if low & RECURSION == 0 {
+            m & !LOCK_BITS
+        } else {
+            m - 1
+        };
         match mark.compare_exchange_weak(m, new, Ordering::Release, Ordering::Relaxed) {
             Ok(_) => return Thin::Done,
             Err(cur) => m = cur,
@@ -305,7 +320,11 @@ pub fn try_lock(domain: &Domain, obj: ObjRef, me: u32) -> Option<Arc<Monitor>> {
         Thin::Inflated(idx) => monitor_at(domain, obj, idx),
         _ => inflate(domain, obj),
     };
-    if mon.try_enter(me as u64) { None } else { Some(mon) }
+    if mon.try_enter(me as u64) {
+        None
+    } else {
+        Some(mon)
+    }
 }
 
 /// Exits `obj`'s monitor once.
@@ -349,7 +368,10 @@ fn monitor_at(domain: &Domain, obj: ObjRef, idx: u32) -> Arc<Monitor> {
     match domain.monitors.get(idx) {
         Some(mon) => mon.clone(),
         // Published before the mark word names it, so only a bug gets here.
-        None => panic!("{:#x}'s mark word names monitor {idx}, which does not exist", obj.addr()),
+        None => panic!(
+            "{:#x}'s mark word names monitor {idx}, which does not exist",
+            obj.addr()
+        ),
     }
 }
 
@@ -376,14 +398,26 @@ fn inflate(domain: &Domain, obj: ObjRef) -> Arc<Monitor> {
     *count += 1;
     let idx = *count;
     assert!((idx as u64) < INFLATED, "monitor table full");
-    let mon = domain.monitors.get_or_init(idx, || Arc::new(Monitor::default())).clone();
+    let mon = domain
+        .monitors
+        .get_or_init(idx, || Arc::new(Monitor::default()))
+        .clone();
     let mut m = mark.load(Ordering::Acquire);
     loop {
         let low = m & LOCK_BITS;
         let owner = thin_owner(low) as u64;
-        let held = if low == 0 { 0 } else { (low & RECURSION) as u32 + 1 };
+        let held = if low == 0 {
+            0
+        } else {
+            (low & RECURSION) as u32 + 1
+        };
         mon.preset(owner, held);
-        match mark.compare_exchange(m, (m & !LOCK_BITS) | INFLATED | idx as u64, Ordering::AcqRel, Ordering::Acquire) {
+        match mark.compare_exchange(
+            m,
+            (m & !LOCK_BITS) | INFLATED | idx as u64,
+            Ordering::AcqRel,
+            Ordering::Acquire,
+        ) {
             Ok(_) => return mon,
             Err(cur) => m = cur,
         }
@@ -416,7 +450,12 @@ pub fn identity_hash(domain: &Domain, obj: ObjRef) -> i32 {
         if cur >> 32 != 0 {
             return (cur >> 32) as i32;
         }
-        match mark.compare_exchange(cur, (cur & 0xFFFF_FFFF) | (h << 32), Ordering::AcqRel, Ordering::Acquire) {
+        match mark.compare_exchange(
+            cur,
+            (cur & 0xFFFF_FFFF) | (h << 32),
+            Ordering::AcqRel,
+            Ordering::Acquire,
+        ) {
             Ok(_) => return h as i32,
             Err(c) => cur = c,
         }
@@ -474,7 +513,10 @@ mod tests {
             assert_eq!(thin_enter(&mark, MAX_LOCK_ID), Thin::Done);
         }
         assert_eq!(thin_enter(&mark, MAX_LOCK_ID), Thin::Contended);
-        assert_eq!(thin_owner(mark.load(Ordering::Relaxed) & LOCK_BITS), MAX_LOCK_ID);
+        assert_eq!(
+            thin_owner(mark.load(Ordering::Relaxed) & LOCK_BITS),
+            MAX_LOCK_ID
+        );
     }
 
     #[test]
@@ -506,7 +548,8 @@ mod tests {
                 let (m, w) = (m.clone(), woken.clone());
                 std::thread::spawn(move || {
                     m.enter(id);
-                    m.wait(id, Some(Duration::from_secs(20)), &|| false).unwrap();
+                    m.wait(id, Some(Duration::from_secs(20)), &|| false)
+                        .unwrap();
                     w.fetch_add(1, Ordering::SeqCst);
                     m.exit(id).unwrap();
                 })
@@ -539,7 +582,8 @@ mod tests {
         let m = Monitor::default();
         m.enter(1);
         let start = Instant::now();
-        m.wait(1, Some(Duration::from_millis(30)), &|| false).unwrap();
+        m.wait(1, Some(Duration::from_millis(30)), &|| false)
+            .unwrap();
         assert!(start.elapsed() >= Duration::from_millis(30));
         assert!(m.is_owner(1));
         assert_eq!(m.wait(2, None, &|| false), Err(MonitorError::NotOwner));

@@ -186,7 +186,11 @@ impl Safepoint {
     /// collection requested meanwhile waits for this to end. Returns None, without calling
     /// `f`, if some thread is still running after `patience` (one that runs long without
     /// polling, or blocks outside `blocking`): the others resume rather than stay stopped.
-    pub fn with_stopped<R>(&self, patience: Duration, f: impl FnOnce(&[&JThread]) -> R) -> Option<R> {
+    pub fn with_stopped<R>(
+        &self,
+        patience: Duration,
+        f: impl FnOnce(&[&JThread]) -> R,
+    ) -> Option<R> {
         let deadline = Instant::now() + patience;
         let mut s = self.state.lock();
         while s.stopping() {
@@ -202,7 +206,9 @@ impl Safepoint {
             fn drop(&mut self) {
                 let mut s = self.0.state.lock();
                 s.inspecting = false;
-                self.0.requested.store(self.0.is_killed(), Ordering::Release);
+                self.0
+                    .requested
+                    .store(self.0.is_killed(), Ordering::Release);
                 self.0.cond.notify_all();
             }
         }

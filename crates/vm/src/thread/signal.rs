@@ -23,8 +23,17 @@ use crate::vm::Vm;
 /// signal cannot be handled. A shutdown signal the process ignores (as under `nohup`) stays
 /// ignored and gives 1, as in HotSpot.
 pub fn handle0(sig: i32, handler: i64) -> i64 {
-    let refused = [libc::SIGFPE, libc::SIGILL, libc::SIGSEGV, libc::SIGBUS, libc::SIGQUIT];
-    if refused.contains(&sig) || crate::port::signal_used_by_port(sig) || !dump::dispatcher_running() {
+    let refused = [
+        libc::SIGFPE,
+        libc::SIGILL,
+        libc::SIGSEGV,
+        libc::SIGBUS,
+        libc::SIGQUIT,
+    ];
+    if refused.contains(&sig)
+        || crate::port::signal_used_by_port(sig)
+        || !dump::dispatcher_running()
+    {
         return -1;
     }
     let ours = dump::on_signal as extern "C" fn(libc::c_int) as usize;
@@ -72,11 +81,21 @@ pub(super) fn dispatch(vm: &'static Vm, sig: i32) {
         {
             th.write::<u8>(off, 1);
         }
-        if t.call_static("jdk/internal/misc/Signal", "dispatch", "(I)V", &[sig as u32 as u64]).is_err() {
+        if t.call_static(
+            "jdk/internal/misc/Signal",
+            "dispatch",
+            "(I)V",
+            &[sig as u32 as u64],
+        )
+        .is_err()
+        {
             t.exception = None;
         }
         crate::native::thread::exit_thread(&mut t);
     };
     // Failing to start a thread loses the signal, as a full queue would.
-    let _ = std::thread::Builder::new().name("Signal Dispatcher".into()).stack_size(vm.thread_stack_size()).spawn(body);
+    let _ = std::thread::Builder::new()
+        .name("Signal Dispatcher".into())
+        .stack_size(vm.thread_stack_size())
+        .spawn(body);
 }
