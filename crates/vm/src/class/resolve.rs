@@ -29,6 +29,19 @@ pub struct ResolvedField {
     pub volatile: bool,
 }
 
+impl ResolvedField {
+    /// What resolution records of field `f` declared by `holder`.
+    fn of(holder: &'static Class, f: &super::Field) -> ResolvedField {
+        ResolvedField {
+            holder,
+            offset: f.offset,
+            ty: f.ty,
+            is_static: f.is_static(),
+            volatile: f.is_volatile(),
+        }
+    }
+}
+
 /// The Java error to throw for a failed resolution.
 #[derive(Debug, Clone)]
 pub struct ResolveError {
@@ -128,16 +141,7 @@ pub fn resolve_field(
     check_access(table, from, holder, f.access, || {
         format!("field {}.{name}", holder.java_name())
     })?;
-    check_api_access(from, holder, f.access, || {
-        format!("field {}.{name}", holder.java_name())
-    })?;
-    let rf = ResolvedField {
-        holder,
-        offset: f.offset,
-        ty: f.ty,
-        is_static: f.is_static(),
-        volatile: f.is_volatile(),
-    };
+    let rf = ResolvedField::of(holder, f);
     let _ = from.cp_cache[index as usize].set(Resolved::Field(rf));
     Ok(rf)
 }
@@ -164,42 +168,17 @@ pub fn resolve_field_if_loaded(
     }
     let (holder, f) = find_field(c, r.name, r.descriptor)?;
     check_access(table, from, holder, f.access, String::new).ok()?;
-    if !crate::api::may_access(Some(from), holder, f.access) {
-        return None;
-    }
-    let rf = ResolvedField {
-        holder,
-        offset: f.offset,
-        ty: f.ty,
-        is_static: f.is_static(),
-        volatile: f.is_volatile(),
-    };
+    let rf = ResolvedField::of(holder, f);
     let _ = from.cp_cache[index as usize].set(Resolved::Field(rf));
     Some(rf)
-}
-
-/// Refuses a reference from `from` to a member of the API that the API module does not
-/// export (`crate::api::may_access`); `what` names the member for the message.
-fn check_api_access(
-    from: &Class,
-    holder: &Class,
-    access: u16,
-    what: impl FnOnce() -> String,
-) -> Result<(), ResolveError> {
-    if crate::api::may_access(Some(from), holder, access) {
-        return Ok(());
-    }
-    Err(err(
-        "java/lang/IllegalAccessError",
-        format!("class {} tried to access {}", from.java_name(), what()),
-    ))
 }
 
 /// Access control of a resolved field or method (JVMS §5.4.4): a member declared in `holder`
 /// with flags `access` must be accessible to `from`, or resolution fails with
 /// IllegalAccessError. Private members are accessible within a nest (`nest_host`). The JDK's
 /// own classes, hidden classes (lambda proxies, the JDK's spun classes) and reflection's
-/// accessors (MagicAccessorImpl) are not checked, as HotSpot trusts the latter.
+/// accessors (MagicAccessorImpl) are not checked, as HotSpot trusts the latter — except for
+/// the API module's rule (`crate::api::may_access`), which binds every class.
 fn check_access(
     table: &ClassTable,
     from: &'static Class,
@@ -208,6 +187,11 @@ fn check_access(
     what: impl FnOnce() -> String,
 ) -> Result<(), ResolveError> {
     use classfile::access::{ACC_PRIVATE, ACC_PROTECTED, ACC_PUBLIC};
+    // The API module's rule binds everyone, the JDK and reflection's accessors included.
+    if !crate::api::may_access(Some(from), holder, access) {
+        let msg = format!("class {} tried to access {}", from.java_name(), what());
+        return Err(err("java/lang/IllegalAccessError", msg));
+    }
     if access & ACC_PUBLIC != 0
         || std::ptr::eq(from, holder)
         || !from.loader.is_app() && !from.loader.is_user()
@@ -341,12 +325,6 @@ pub fn resolve_method(
         )
     })?;
     check_access(table, from, m.class, m.access, || {
-        format!(
-            "method '{}'",
-            pretty_method(m.class, &m.name, &m.descriptor)
-        )
-    })?;
-    check_api_access(from, m.class, m.access, || {
         format!(
             "method '{}'",
             pretty_method(m.class, &m.name, &m.descriptor)
