@@ -31,6 +31,8 @@ pub const USAGE: &str = "Usage: jxvm [options] <mainclass> [args...]
     -Xverify:none do not verify application classes
     -verbose:gc, -Xlog:gc
                   print a line for every garbage collection
+    -Xlog:class+unload
+                  print a line for every class unloaded (classes of ended domains)
     -Xgc:stress   collect at every allocation (testing)
     -Xgc:verify   verify the whole heap after every collection (testing)
     --system <file.toml>
@@ -213,6 +215,7 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
     let mut jar: Option<String> = None;
     let mut system: Option<String> = None;
     let (mut gc_log, mut gc_stress, mut gc_verify) = (false, false, false);
+    let mut class_unload_log = false;
     let mut i = 0;
     while i < argv.len() {
         let a = argv[i].as_str();
@@ -292,6 +295,10 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
             }
             "-verbose:gc" | "-Xlog:gc" | "-Xlog:gc*" | "-Xlog:gc:stdout" => {
                 gc_log = true;
+                vm_args.push(a.to_string());
+            }
+            "-Xlog:class+unload" | "-Xlog:class+unload=info" => {
+                class_unload_log = true;
                 vm_args.push(a.to_string());
             }
             "-Xgc:stress" => {
@@ -375,6 +382,7 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
     }
     opts.verify = verify;
     opts.gc_log = gc_log;
+    opts.class_unload_log = class_unload_log;
     opts.gc_stress |= gc_stress;
     opts.gc_verify |= gc_verify;
     opts.props = props;

@@ -387,6 +387,40 @@ fn terminated_domains_give_their_memory_back() {
     checks(&stdout, 2);
 }
 
+/// The classes of an ended domain are unloaded (issue 15): rounds of domains that define 2,000
+/// classes each keep resident memory flat, and the JDK code they ran through forgets them
+/// (later domains' classes sort by their own compareTo); `-Xlog:class+unload` names them.
+#[test]
+fn ended_domains_classes_are_unloaded() {
+    let dir = compile("Unloading");
+    for (env, args) in [
+        (&[][..], ["5", "2000"]),
+        (PLAIN_AND_STRESSED[1], ["3", "300"]),
+    ] {
+        let out = jxvm()
+            .arg("-Xlog:class+unload")
+            .arg("-cp")
+            .arg(&dir)
+            .arg("Unloading")
+            .args(args)
+            .envs(env.iter().copied())
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(
+            out.status.success() && !stdout.contains("FAILED"),
+            "Unloading failed:\n{stdout}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        checks(&stdout, 8);
+        assert!(
+            stdout.contains("[info][class,unload] unloading class Unloading$Payload 0x")
+                && stdout.contains("[info][class,unload] unloading class Unloading$Up 0x"),
+            "no unloading logged:\n{stdout}"
+        );
+    }
+}
+
 /// Terminating a domain whose thread is inside a call to another (issue 15): not alive and its
 /// services refuse calls at once, the callee unharmed, the end once the thread leaves it.
 #[test]

@@ -1,7 +1,8 @@
 //! A lock-free table from dense `u32` ids to values set once, grown in chunks.
 //!
-//! Used for the VM's id -> class and id -> method tables and for per-domain class state, so
-//! that the interpreter can look an id up with two atomic loads and no lock.
+//! Used for per-domain class state, so that the interpreter can look an id up with two atomic
+//! loads and no lock; [`Slots`] is the same table of pointers that can also be cleared, for the
+//! VM's id -> class and id -> method tables (classes are unloaded).
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicPtr, Ordering};
@@ -94,9 +95,73 @@ unsafe impl<T: Send + Sync> Sync for IdTable<T> {}
 // SAFETY: as above.
 unsafe impl<T: Send> Send for IdTable<T> {}
 
+/// Ids to `&'static T` that can be cleared again: the class table's id -> class and
+/// id -> method maps, whose entries go when their class is unloaded.
+///
+/// A value is "`'static`" in the sense the class table gives the word: it lives until its
+/// owner has cleared every table entry that leads to it and then waited until no thread can
+/// still hold what it read before (`crate::class::unload`).
+pub struct Slots<T: 'static> {
+    table: IdTable<AtomicPtr<T>>,
+}
+
+impl<T> Default for Slots<T> {
+    fn default() -> Self {
+        Slots {
+            table: IdTable::new(),
+        }
+    }
+}
+
+impl<T: Sync> Slots<T> {
+    #[inline]
+    pub fn get(&self, id: u32) -> Option<&'static T> {
+        let p = self.table.get(id)?.load(Ordering::Acquire);
+        // SAFETY: a non-null pointer was stored by `set` from a `&'static T`, which its owner
+        // frees only after clearing this slot and a grace period (see the type's doc).
+        (!p.is_null()).then(|| unsafe { &*p })
+    }
+
+    /// Sets `id` to `v` unless it holds a value already. Panics if `id` exceeds capacity.
+    pub fn set(&self, id: u32, v: &'static T) {
+        let slot = self
+            .table
+            .get_or_init(id, || AtomicPtr::new(std::ptr::null_mut()));
+        let _ = slot.compare_exchange(
+            std::ptr::null_mut(),
+            v as *const T as *mut T,
+            Ordering::AcqRel,
+            Ordering::Acquire,
+        );
+    }
+
+    /// Forgets the value of `id`.
+    pub fn clear(&self, id: u32) {
+        if let Some(slot) = self.table.get(id) {
+            slot.store(std::ptr::null_mut(), Ordering::Release);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[test]
+    fn slots_are_set_once_until_cleared() {
+        static A: u8 = 1;
+        static B: u8 = 2;
+        let s = Slots::<u8>::default();
+        assert!(s.get(3).is_none());
+        s.set(3, &A);
+        s.set(3, &B);
+        assert_eq!(s.get(3), Some(&1));
+        s.clear(3);
+        assert!(s.get(3).is_none());
+        s.set(3, &B);
+        assert_eq!(s.get(3), Some(&2));
+        s.clear(5000);
+        assert!(s.get(5000).is_none());
+    }
     #[test]
     fn set_and_get_across_chunks() {
         let t = IdTable::new();

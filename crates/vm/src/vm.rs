@@ -35,6 +35,8 @@ pub struct Options {
     pub verify_frames_every: u32,
     /// -verbose:gc / -Xlog:gc
     pub gc_log: bool,
+    /// -Xlog:class+unload: a line per class unloaded (`domain::unloading`).
+    pub class_unload_log: bool,
     /// Collect at every allocation poll (-Xgc:stress or JXVM_GC_STRESS=1).
     pub gc_stress: bool,
     /// Verify the heap after every collection (-Xgc:verify or JXVM_GC_VERIFY=1).
@@ -59,6 +61,7 @@ impl Options {
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(0),
             gc_log: false,
+            class_unload_log: false,
             gc_stress: std::env::var_os("JXVM_GC_STRESS").is_some_and(|v| v != "0"),
             gc_verify: std::env::var_os("JXVM_GC_VERIFY").is_some_and(|v| v != "0"),
         }

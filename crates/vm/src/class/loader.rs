@@ -19,7 +19,7 @@ use rustc_hash::FxHashMap;
 
 use super::{BasicType, Class, ClassId, ClassKind, Dispatch, Field, LoaderId, Method};
 use crate::heap::layout::HEADER_SIZE;
-use crate::idtable::IdTable;
+use crate::idtable::Slots;
 
 /// Why a class could not be loaded; the caller turns it into the right Java error.
 #[derive(Debug, Clone)]
@@ -84,12 +84,13 @@ fn missing_is_no_class_def(e: LoadError) -> LoadError {
 static LOADER_NAMES: RwLock<Option<FxHashMap<u32, Box<str>>>> = RwLock::new(None);
 
 /// User-defined loaders: ids are process-wide (the class table is shared by every domain),
-/// counted from 3; each one delegates to the application loader of the domain that made it.
-static USER_LOADERS: RwLock<Option<FxHashMap<u32, LoaderId>>> = RwLock::new(None);
+/// counted from 3; each one delegates to the application loader of the domain that made it,
+/// and goes with that domain (`super::unload`). Values: (application loader, domain id).
+static USER_LOADERS: RwLock<Option<FxHashMap<u32, (LoaderId, u32)>>> = RwLock::new(None);
 static NEXT_USER_LOADER: AtomicU32 = AtomicU32::new(3);
 
-/// A fresh id for a user-defined loader of the domain whose application loader is `app`.
-pub fn new_user_loader(app: LoaderId) -> LoaderId {
+/// A fresh id for a user-defined loader of domain `domain`, whose application loader is `app`.
+pub fn new_user_loader(app: LoaderId, domain: u32) -> LoaderId {
     let id = NEXT_USER_LOADER.fetch_add(1, Ordering::Relaxed);
     assert!(
         id & LoaderId::APP_BIT == 0,
@@ -98,7 +99,7 @@ pub fn new_user_loader(app: LoaderId) -> LoaderId {
     USER_LOADERS
         .write()
         .get_or_insert_with(FxHashMap::default)
-        .insert(id, app);
+        .insert(id, (app, domain));
     LoaderId(id)
 }
 
@@ -127,7 +128,36 @@ fn user_loader_app(id: LoaderId) -> Option<LoaderId> {
     USER_LOADERS
         .read()
         .as_ref()
-        .and_then(|m| m.get(&id.0).copied())
+        .and_then(|m| m.get(&id.0).map(|&(app, _)| app))
+}
+
+/// The domain whose user-defined loader `id` is (None for other loaders, or one forgotten).
+pub(super) fn user_loader_domain(id: LoaderId) -> Option<u32> {
+    USER_LOADERS
+        .read()
+        .as_ref()
+        .and_then(|m| m.get(&id.0).map(|&(_, d)| d))
+}
+
+/// Forgets every user-defined loader of domain `domain` (its classes are being unloaded) and
+/// returns their ids.
+pub(super) fn forget_user_loaders(domain: u32) -> rustc_hash::FxHashSet<LoaderId> {
+    let mut gone = rustc_hash::FxHashSet::default();
+    if let Some(m) = USER_LOADERS.write().as_mut() {
+        m.retain(|&id, &mut (_, d)| {
+            if d == domain {
+                gone.insert(LoaderId(id));
+            }
+            d != domain
+        });
+    }
+    if let Some(set) = REFLECTION_LOADERS.write().as_mut() {
+        set.retain(|id| !gone.contains(&LoaderId(*id)));
+    }
+    if let Some(names) = LOADER_NAMES.write().as_mut() {
+        names.retain(|id, _| !gone.contains(&LoaderId(*id)));
+    }
+    gone
 }
 
 /// Records the display name of user-defined loader `id` (see [`LOADER_NAMES`]).
@@ -319,10 +349,10 @@ impl ClassSources {
 
 /// The VM-wide class table.
 pub struct ClassTable {
-    by_name: RwLock<FxHashMap<(LoaderId, Box<str>), &'static Class>>,
-    by_id: IdTable<&'static Class>,
+    pub(super) by_name: RwLock<FxHashMap<(LoaderId, Box<str>), &'static Class>>,
+    pub(super) by_id: Slots<Class>,
     next_id: AtomicU32,
-    methods: IdTable<&'static Method>,
+    pub(super) methods: Slots<Method>,
     next_method: AtomicU32,
     sigs: RwLock<FxHashMap<(Box<str>, Box<str>), u32>>,
     /// Serializes definition; the Vec is the per-thread chain of classes being loaded.
@@ -336,12 +366,14 @@ pub struct ClassTable {
     pub verify_app: bool,
     /// Classes of user-defined loaders whose references were loaded through their loader (see
     /// `crate::runtime::loading`), by id: None when done, else the thread loading them.
-    references_loaded: Mutex<FxHashMap<u32, Option<u64>>>,
+    pub(super) references_loaded: Mutex<FxHashMap<u32, Option<u64>>>,
     references_cond: parking_lot::Condvar,
     /// Application loaders by class path key (`class_path_key`); `LoaderId::APP` reads
     /// `sources.classpath`, the others their entries here.
     app_loaders: Mutex<FxHashMap<String, LoaderId>>,
     app_paths: RwLock<FxHashMap<u32, std::sync::Arc<[ClassPathEntry]>>>,
+    /// The classes each domain owns (unloaded when it ends).
+    pub(super) owners: super::unload::Owners,
 }
 
 /// See [`ClassTable::begin_reference_loading`].
@@ -355,9 +387,9 @@ impl ClassTable {
     pub fn new(sources: ClassSources) -> ClassTable {
         ClassTable {
             by_name: RwLock::new(FxHashMap::default()),
-            by_id: IdTable::new(),
+            by_id: Slots::default(),
             next_id: AtomicU32::new(0),
-            methods: IdTable::new(),
+            methods: Slots::default(),
             next_method: AtomicU32::new(0),
             sigs: RwLock::new(FxHashMap::default()),
             define_lock: ReentrantMutex::new(std::cell::RefCell::new(Vec::new())),
@@ -369,6 +401,7 @@ impl ClassTable {
             references_cond: parking_lot::Condvar::new(),
             app_loaders: Mutex::new(FxHashMap::default()),
             app_paths: RwLock::new(FxHashMap::default()),
+            owners: Default::default(),
         }
     }
 
@@ -406,10 +439,10 @@ impl ClassTable {
     }
 
     pub fn class_by_id(&self, id: u32) -> Option<&'static Class> {
-        self.by_id.get(id).copied()
+        self.by_id.get(id)
     }
     pub fn method_by_id(&self, id: u32) -> Option<&'static Method> {
-        self.methods.get(id).copied()
+        self.methods.get(id)
     }
     pub fn class_count(&self) -> u32 {
         self.next_id.load(Ordering::Relaxed)
@@ -494,7 +527,8 @@ impl ClassTable {
 
     fn publish(&self, c: Class) -> &'static Class {
         let c: &'static Class = Box::leak(Box::new(c));
-        self.by_id.get_or_init(c.id.0, || c);
+        self.by_id.set(c.id.0, c);
+        self.adopt_if_owned(c);
         c
     }
 
@@ -892,7 +926,7 @@ impl ClassTable {
         }
         let _ = c.methods.set(ms);
         for m in c.methods() {
-            self.methods.get_or_init(m.id, || m);
+            self.methods.set(m.id, m);
         }
     }
 
@@ -931,7 +965,7 @@ impl ClassTable {
     /// Makes synthetic methods findable by id once attached to their class.
     pub fn register_methods(&self, c: &'static Class) {
         for m in c.methods() {
-            self.methods.get_or_init(m.id, || m);
+            self.methods.set(m.id, m);
         }
     }
 

@@ -1,7 +1,9 @@
 //! Class metadata: what the VM knows about a loaded class, shared by every domain.
 //!
 //! A [`Class`] is created once per (name, defining loader), leaked (`&'static`) and immutable
-//! once linked, except for lazily filled caches (`OnceLock`) that hold no heap reference.
+//! once linked, except for lazily filled caches (`OnceLock`) that hold no heap reference. A
+//! class a domain owns is freed after that domain has ended ([`unload`]); "`'static`" means
+//! "until then".
 //! Everything that holds heap references (mirrors, statics, interned strings) is per domain and
 //! lives in [`crate::domain`]. Loading, layout and dispatch tables are built in [`loader`];
 //! constant-pool resolution in [`resolve`].
@@ -10,6 +12,7 @@ pub mod exports;
 pub mod loader;
 pub mod manifest;
 pub mod resolve;
+pub mod unload;
 
 use std::sync::OnceLock;
 

@@ -666,6 +666,9 @@ fn bury(vm: &'static Vm, domain: &Domain) {
         domain.end_cond.notify_all();
     }
     vm.domains.bury(domain, end);
+    if !domain.is_system() {
+        super::unloading::domain_ended(vm, domain.id);
+    }
 }
 
 impl Domain {

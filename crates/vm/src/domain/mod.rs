@@ -34,6 +34,7 @@ pub mod image;
 pub mod lifecycle;
 pub mod portal;
 pub mod stub;
+pub mod unloading;
 
 /// DomainZero's id, and the id of the launcher's domain (the one `-cp ... Main` runs in);
 /// created domains are numbered from `FIRST_CREATED`.
@@ -324,7 +325,7 @@ impl Domain {
             define_loader: if classes.first {
                 classes.loader
             } else {
-                crate::class::loader::new_user_loader(classes.loader)
+                crate::class::loader::new_user_loader(classes.loader, id)
             },
             class_path: classes.path,
             heap: Heap::new(heap.max, heap.initial, nursery_bytes)?,
@@ -400,7 +401,7 @@ impl Domain {
         if let Some(&id) = t.by_obj.get(&o.addr()) {
             return id;
         }
-        let id = crate::class::loader::new_user_loader(self.app_loader);
+        let id = crate::class::loader::new_user_loader(self.app_loader, self.id);
         let c = o.class();
         if c.loader == LoaderId::BOOT && &*c.name == "jdk/internal/reflect/DelegatingClassLoader" {
             crate::class::loader::mark_reflection_loader(id);

@@ -332,13 +332,24 @@ fn shared_with(c: &'static Class, target: LoaderId) -> bool {
     k.loader == LoaderId::BOOT || k.loader == LoaderId::PLATFORM || k.loader == target
 }
 
+/// What [`class_there`] found, by class id and target loader.
+type Found = FxHashMap<(u32, LoaderId), Option<&'static Class>>;
+static FOUND: Mutex<Option<Found>> = Mutex::new(None);
+
+/// Forgets what [`class_there`] found for or as classes among `gone` (being unloaded).
+pub fn forget_classes(gone: &crate::class::unload::Unloaded) {
+    if let Some(found) = FOUND.lock().as_mut() {
+        found.retain(|&(id, _), there| {
+            !gone.contains_id(id) && !there.is_some_and(|c| gone.contains(c))
+        });
+    }
+}
+
 /// The class an object of class `c` is in the domain whose application loader is `target`:
 /// `c` itself if that domain shares it, else the class its loader defines from the same class
 /// file (a component on both class paths), whose superclasses and interfaces are in turn the
 /// same as `c`'s. None if there is no such class (absent, or a different class of that name).
 fn class_there(vm: &'static Vm, c: &'static Class, target: LoaderId) -> Option<&'static Class> {
-    type Found = FxHashMap<(u32, LoaderId), Option<&'static Class>>;
-    static FOUND: Mutex<Option<Found>> = Mutex::new(None);
     if shared_with(c, target) {
         return Some(c);
     }

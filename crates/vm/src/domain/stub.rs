@@ -49,6 +49,13 @@ pub fn stub_class(
     Ok(c)
 }
 
+/// Forgets the stub classes among `gone` (classes being unloaded).
+pub fn forget_classes(gone: &crate::class::unload::Unloaded) {
+    if let Some(stubs) = STUBS.lock().as_mut() {
+        stubs.retain(|_, c| !gone.contains(c));
+    }
+}
+
 /// The service id of portal `o` (None if `o` is not a portal the VM made): it is kept in the
 /// VM slot `PortalStub` ends with (`api::SLOT_CLASSES`), which only [`set_service`] writes.
 pub fn service_of(o: ObjRef) -> Option<u64> {

@@ -85,6 +85,67 @@ impl<K, V> Cache<K, V> {
     }
 }
 
+impl<K, V> Cache<K, V> {
+    /// Takes out the entries of receiver classes that `gone` says are being unloaded. A
+    /// thread may be reading one right now, so they are not freed here but handed to
+    /// `retired`, which frees them when dropped (after a grace period).
+    pub fn forget(&self, gone: impl Fn(&K) -> bool, retired: &mut Retired<K, V>) {
+        for slot in &self.entries {
+            let e = slot.load(Ordering::Acquire);
+            // SAFETY: as in `lookup`.
+            if e.is_null() || !gone(unsafe { &*e }.class) {
+                continue;
+            }
+            // Only this call takes entries out (the unloader runs one at a time), and a
+            // racing `insert` only fills empty slots, so the exchange cannot fail.
+            if slot
+                .compare_exchange(e, ptr::null_mut(), Ordering::AcqRel, Ordering::Acquire)
+                .is_ok()
+            {
+                retired.entries.push(e);
+            }
+        }
+    }
+}
+
+/// Cache entries taken out by [`Cache::forget`], freed when this is dropped: once no thread
+/// can be reading them (every thread has passed a safepoint since).
+pub struct Retired<K: 'static, V: 'static> {
+    entries: Vec<*mut Entry<K, V>>,
+}
+
+impl<K, V> Default for Retired<K, V> {
+    fn default() -> Self {
+        Retired {
+            entries: Vec::new(),
+        }
+    }
+}
+
+impl<K, V> Retired<K, V> {
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+impl<K, V> Drop for Retired<K, V> {
+    fn drop(&mut self) {
+        for &e in &self.entries {
+            // SAFETY: each entry was published by `insert` from a Box and taken out of its
+            // cache exactly once (`forget`), and its holder drops this only after every thread
+            // that could have loaded it has passed a safepoint.
+            drop(unsafe { Box::from_raw(e) });
+        }
+    }
+}
+
+// SAFETY: the entries are owned boxes of `&'static` pairs, read-only, freed by whoever holds
+// this.
+unsafe impl<K: Sync, V: Sync> Send for Retired<K, V> {}
+
 impl<K, V> Drop for Cache<K, V> {
     fn drop(&mut self) {
         for slot in &mut self.entries {
@@ -124,6 +185,27 @@ mod tests {
         );
         ic.insert(classes[0], methods[0]);
         assert!(ptr::eq(ic.lookup(classes[0]).unwrap(), methods[0]));
+    }
+
+    #[test]
+    fn forgotten_classes_are_not_found_and_their_slots_fill_again() {
+        let classes: Vec<&'static u32> = (0..3u32).map(|i| &*Box::leak(Box::new(i))).collect();
+        let methods: Vec<&'static u64> = (0..3u64).map(|i| &*Box::leak(Box::new(i))).collect();
+        let ic: Cache<u32, u64> = Cache::default();
+        ic.insert(classes[0], methods[0]);
+        ic.insert(classes[1], methods[1]);
+        let mut retired = Retired::default();
+        ic.forget(|c| ptr::eq(c, classes[0]), &mut retired);
+        assert_eq!(retired.len(), 1);
+        assert!(
+            ic.lookup(classes[0]).is_none(),
+            "an unloaded class is not found"
+        );
+        ic.insert(classes[2], methods[2]);
+        assert!(ptr::eq(ic.lookup(classes[2]).unwrap(), methods[2]));
+        ic.forget(|_| false, &mut retired);
+        assert_eq!(retired.len(), 1, "nothing else taken out");
+        drop(retired);
     }
 
     #[test]

@@ -18,3 +18,23 @@ pub mod op;
 
 pub use decode::Prepared;
 pub use op::Op;
+
+/// Takes the inline-cache entries of classes among `gone` (being unloaded) out of every method
+/// of the classes left in `table`; the entries are freed when what this returns is dropped,
+/// after a grace period (see `crate::class::unload`).
+pub fn forget_classes(
+    table: &crate::class::loader::ClassTable,
+    gone: &crate::class::unload::Unloaded,
+) -> icache::Retired<crate::class::Class, crate::class::Method> {
+    let mut retired = icache::Retired::default();
+    table.for_each_class(|c| {
+        for m in c.methods() {
+            if let Some(Ok(p)) = m.prepared.get() {
+                for ic in p.icache.iter() {
+                    ic.forget(|k| gone.contains(k), &mut retired);
+                }
+            }
+        }
+    });
+    retired
+}

@@ -364,6 +364,10 @@ pub fn spin(t: &mut JThread, caller: &'static Class, b: &Bootstrap) -> JResult<&
             ms
         },
     );
+    // It goes with its caller (a hidden class of some domain, say).
+    if let Some(domain) = table.owner_of(caller) {
+        table.adopt(proxy, domain);
+    }
     for (i, e) in entries.into_iter().enumerate() {
         let e = match e {
             // Captured-field entries were recorded with a placeholder holder.

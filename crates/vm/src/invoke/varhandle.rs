@@ -8,7 +8,8 @@
 //! the receiver's class or its superclasses, with `vh` prepended. Arguments and the result are
 //! adapted like `MethodHandle.invoke` would: primitive widening, boxing and unboxing where the
 //! call site's types differ, and a cast of a reference result to the call site's return type.
-//! The selection (a [`Plan`]) is cached per (VarHandle class, access mode, call descriptor).
+//! The selection (a [`Plan`]) is cached per (VarHandle class, access mode, call descriptor,
+//! the calling class's loader: the descriptor's class names mean that loader's classes).
 //!
 //! VarHandles without such a static method (e.g. `IndirectVarHandle`, or modes a read-only
 //! handle lacks) fall back to the JDK: `vh.toMethodHandle(mode)` invoked with `invoke`
@@ -19,7 +20,8 @@
 //! WrongMethodTypeException message run Java, so around them the handle and the reference
 //! arguments on the caller's stack are kept in handles ([`SavedArgs`]), never in locals.
 
-use std::sync::OnceLock;
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, OnceLock};
 
 use parking_lot::RwLock;
 use rustc_hash::FxHashMap;
@@ -48,13 +50,29 @@ struct Plan {
     ret_cast: Option<&'static Class>,
 }
 
-type Key = (usize, usize, usize);
-type Cache = RwLock<FxHashMap<Key, Vec<(Box<str>, Option<&'static Plan>)>>>;
+/// (VarHandle class, access-mode method, calling loader, hash of the call descriptor); the
+/// entries under a key are told apart by the whole descriptor.
+type Key = (usize, usize, LoaderId, u64);
+type Cache = RwLock<FxHashMap<Key, Vec<(Box<str>, Option<Arc<Plan>>)>>>;
 
 static PLANS: OnceLock<Cache> = OnceLock::new();
 
 fn cache() -> &'static Cache {
     PLANS.get_or_init(|| RwLock::new(FxHashMap::default()))
+}
+
+/// Forgets the plans made for calling loaders among `loaders` or casting to classes among
+/// `gone` (being unloaded).
+pub fn forget_classes(gone: &crate::class::unload::Unloaded) {
+    let Some(plans) = PLANS.get() else { return };
+    plans.write().retain(|key, entries| {
+        entries.retain(|(_, plan)| {
+            plan.as_ref().is_none_or(|p| {
+                !p.ret_cast.is_some_and(|c| gone.contains(c)) && !gone.contains(p.target.class)
+            })
+        });
+        !gone.has_loader(key.2) && !entries.is_empty()
+    });
 }
 
 /// Runs VarHandle access-mode method `m` with call-site descriptor `call_desc`; the handle and
@@ -89,11 +107,11 @@ pub fn invoke(
     let args = if plan.args.iter().any(|c| matches!(c, Conv::Box(_))) {
         // Boxing runs Java: keep the stack arguments and the boxes made so far in handles.
         let saved = SavedArgs::save(t, call_desc, base, true);
-        let r = convert_args(t, plan, &params, base, Some(&saved));
+        let r = convert_args(t, &plan, &params, base, Some(&saved));
         saved.restore(t);
         r?
     } else {
-        convert_args(t, plan, &params, base, None)?
+        convert_args(t, &plan, &params, base, None)?
     };
     let r = exec::call(t, plan.target, &args)?;
     let r = match plan.ret {
@@ -255,24 +273,27 @@ fn plan_for(
     vh: ObjRef,
     m: &'static Method,
     call_desc: &str,
-) -> JResult<Option<&'static Plan>> {
+) -> JResult<Option<Arc<Plan>>> {
     let vc = vh.class();
+    let mut hasher = rustc_hash::FxHasher::default();
+    call_desc.hash(&mut hasher);
     let key = (
         vc as *const Class as usize,
         m as *const Method as usize,
-        call_desc.as_ptr() as usize,
+        calling_loader(t),
+        hasher.finish(),
     );
     if let Some(v) = cache().read().get(&key)
         && let Some((_, p)) = v.iter().find(|(d, _)| **d == *call_desc)
     {
-        return Ok(*p);
+        return Ok(p.clone());
     }
-    let plan = build_plan(t, vh, m, call_desc)?.map(|p| &*Box::leak(Box::new(p)));
+    let plan = build_plan(t, vh, m, call_desc)?.map(Arc::new);
     cache()
         .write()
         .entry(key)
         .or_default()
-        .push((call_desc.into(), plan));
+        .push((call_desc.into(), plan.clone()));
     Ok(plan)
 }
 
@@ -311,11 +332,15 @@ fn can_unbox(t: &mut JThread, src: &'static Class, dst: BasicType) -> JResult<bo
 
 /// The class named by field descriptor `d`, loaded by the calling method's loader.
 fn call_site_class(t: &mut JThread, d: &str) -> JResult<&'static Class> {
-    let loader = t
-        .frames
-        .last()
-        .map_or(LoaderId::BOOT, |f| f.method.class.loader);
+    let loader = calling_loader(t);
     crate::native::jli::class_for_descriptor(t, loader, d)
+}
+
+/// The loader of the class whose code calls the access mode (its descriptor's names are its).
+fn calling_loader(t: &JThread) -> LoaderId {
+    t.frames
+        .last()
+        .map_or(LoaderId::BOOT, |f| f.method.class.loader)
 }
 
 /// Conversion of a call-site value of type `src` (descriptor `src_desc`) to `dst`, where a

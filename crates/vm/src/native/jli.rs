@@ -852,6 +852,8 @@ pub fn define_hidden_class(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         Ok(c) => c,
         Err(e) => return Err(t.throw_resolve(e.into())),
     };
+    // Nothing outside this domain can reach it: it goes when the domain ends.
+    t.vm.classes.adopt(c, t.domain.id);
     let mirror = t.mirror(c)?;
     t.domain.heap.write_slot(mirror, o.class_class_data, a[9]);
     // Like HotSpot, a hidden class's name is its given name with a unique suffix.

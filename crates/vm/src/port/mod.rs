@@ -169,6 +169,17 @@ pub fn map_large_allocations() {
     }
 }
 
+/// Hands the C allocator's free memory back to the kernel, in every arena and from the
+/// middle of its heaps too (`malloc_trim`): memory freed by another thread than the one that
+/// allocated it (unloaded classes' metadata, freed by the unloader) stays in that thread's
+/// arena, which a later thread may never use again.
+pub fn give_back_free_memory() {
+    // SAFETY: malloc_trim only releases free pages of the allocator's own heaps.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
 pub fn raise(sig: i32) {
     // SAFETY: raise has no memory-safety preconditions.
     unsafe { libc::raise(sig) };

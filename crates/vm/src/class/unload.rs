@@ -1,0 +1,181 @@
+//! Class unloading: which classes each domain owns, and taking them out of the class table
+//! when the domain has ended.
+//!
+//! A class belongs to a domain when nothing outside that domain can reach it: the classes its
+//! user-defined loaders (its private defining loader included) define, the hidden classes it
+//! defines with any loader, lambda proxies of its classes, arrays of its classes. Classes of
+//! the boot, platform and shared application loaders are shared by every domain (their code
+//! and metadata are, as HotSpot's CDS shares them between processes) and stay.
+//!
+//! When a domain has ended, [`ClassTable::unload_domain`] takes its classes out of this
+//! layer's tables (by name, by id, methods by id, its loaders) and hands them over as an
+//! [`Unloaded`] set; the layers above drop what they cached about them (inline caches,
+//! VarHandle plans, portal stubs, the portal copier's class map) and, after a grace period in
+//! which every running thread has passed a safepoint, free them ([`Unloaded::free`]). That
+//! sequence is `crate::domain::unloading`'s; this module owns the ownership records and this
+//! layer's part, and touches no cache above it.
+
+use parking_lot::Mutex;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::loader::{ClassTable, forget_user_loaders, user_loader_domain};
+use super::{Class, LoaderId};
+
+/// Which domain owns which classes.
+#[derive(Default)]
+pub struct Owners {
+    inner: Mutex<OwnerTables>,
+}
+
+#[derive(Default)]
+struct OwnerTables {
+    by_domain: FxHashMap<u32, Vec<&'static Class>>,
+    /// Owner by class id.
+    of_class: FxHashMap<u32, u32>,
+}
+
+impl ClassTable {
+    /// Records that domain `domain` owns class `c` (a hidden class it defined, a lambda proxy
+    /// of a class it owns). A class has one owner: the first recorded stays.
+    pub fn adopt(&self, c: &'static Class, domain: u32) {
+        let mut t = self.owners.inner.lock();
+        if t.of_class.contains_key(&c.id.0) {
+            return;
+        }
+        t.of_class.insert(c.id.0, domain);
+        t.by_domain.entry(domain).or_default().push(c);
+    }
+
+    /// The domain that owns class `c` (None: shared by every domain).
+    pub fn owner_of(&self, c: &Class) -> Option<u32> {
+        self.owners.inner.lock().of_class.get(&c.id.0).copied()
+    }
+
+    /// Records the owner a class has by its loader or component, when it is published: a
+    /// user-defined loader's domain; an array's component's owner.
+    pub(super) fn adopt_if_owned(&self, c: &'static Class) {
+        let owner = match c.array_component() {
+            Some(component) => self.owner_of(component),
+            None => user_loader_domain(c.loader),
+        };
+        if let Some(d) = owner {
+            self.adopt(c, d);
+        }
+    }
+
+    /// Runs `f` on every class in the table (unloaded ones are no longer in it).
+    pub fn for_each_class(&self, mut f: impl FnMut(&'static Class)) {
+        for id in 0..self.class_count() {
+            if let Some(c) = self.class_by_id(id) {
+                f(c);
+            }
+        }
+    }
+
+    /// Takes the classes of ended domain `domain` out of the class table: found by no name
+    /// (its loaders' initiating entries go too), id or method id any more, its loaders
+    /// forgotten. The caller must not call it while any thread of the domain can run.
+    pub fn unload_domain(&self, domain: u32) -> Unloaded {
+        let classes = {
+            let mut t = self.owners.inner.lock();
+            let classes = t.by_domain.remove(&domain).unwrap_or_default();
+            for c in &classes {
+                t.of_class.remove(&c.id.0);
+            }
+            classes
+        };
+        let gone = Unloaded::new(classes, forget_user_loaders(domain));
+        if gone.is_empty() && gone.loaders.is_empty() {
+            return gone;
+        }
+        self.by_name
+            .write()
+            .retain(|(loader, _), c| !gone.has_loader(*loader) && !gone.contains(c));
+        let mut references = self.references_loaded.lock();
+        for c in &gone.classes {
+            self.by_id.clear(c.id.0);
+            for m in c.methods() {
+                self.methods.clear(m.id);
+            }
+            references.remove(&c.id.0);
+        }
+        gone
+    }
+}
+
+/// Classes taken out of the class table, waiting to be freed.
+#[derive(Default)]
+pub struct Unloaded {
+    classes: Vec<&'static Class>,
+    addresses: FxHashSet<usize>,
+    ids: FxHashSet<u32>,
+    /// The user-defined loaders that went with them.
+    loaders: FxHashSet<LoaderId>,
+}
+
+impl Unloaded {
+    fn new(classes: Vec<&'static Class>, loaders: FxHashSet<LoaderId>) -> Unloaded {
+        Unloaded {
+            addresses: classes.iter().map(|&c| address(c)).collect(),
+            ids: classes.iter().map(|c| c.id.0).collect(),
+            classes,
+            loaders,
+        }
+    }
+
+    /// Whether `loader` is one of the user-defined loaders that went with these classes.
+    pub fn has_loader(&self, loader: LoaderId) -> bool {
+        self.loaders.contains(&loader)
+    }
+
+    /// Whether `c` is one of these classes.
+    pub fn contains(&self, c: &Class) -> bool {
+        self.addresses.contains(&address(c))
+    }
+
+    /// Whether class id `id` was one of these classes'.
+    pub fn contains_id(&self, id: u32) -> bool {
+        self.ids.contains(&id)
+    }
+
+    pub fn len(&self) -> usize {
+        self.classes.len()
+    }
+
+    /// The classes (to describe them: they are no longer in the class table).
+    pub fn classes(&self) -> impl Iterator<Item = &'static Class> + '_ {
+        self.classes.iter().copied()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.classes.is_empty()
+    }
+
+    /// Adds the classes of `other` to these.
+    pub fn merge(&mut self, other: Unloaded) {
+        self.addresses.extend(other.addresses);
+        self.ids.extend(other.ids);
+        self.loaders.extend(other.loaders);
+        self.classes.extend(other.classes);
+    }
+
+    /// Frees the classes' metadata (methods, prepared code, constant pools, class files).
+    ///
+    /// # Safety
+    /// Nothing may refer to these classes or their methods any more: every table entry that
+    /// led to them is gone (this layer's by `unload_domain`, the caches above by their own
+    /// forgetting), no object of them exists in any heap, and every thread that could have
+    /// read such an entry before it went has since passed a safepoint (so holds none of what
+    /// it read). Each class must be one `ClassTable::publish` leaked, freed once.
+    pub unsafe fn free(self) {
+        for c in self.classes {
+            // SAFETY: `publish` made `c` with `Box::leak`, and the caller guarantees it is
+            // freed once with no reference to it left.
+            drop(unsafe { Box::from_raw(c as *const Class as *mut Class) });
+        }
+    }
+}
+
+fn address(c: &Class) -> usize {
+    c as *const Class as usize
+}

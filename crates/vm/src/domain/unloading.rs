@@ -1,0 +1,133 @@
+//! Unloading the classes of ended domains: once a domain has ended, the classes only it could
+//! reach (`crate::class::unload` says which) are taken out of the class table and of every
+//! cache that remembers classes, then freed after a grace period.
+//!
+//! The grace period: a thread of another domain may be in the middle of reading an inline
+//! cache entry it loaded just before the entry was taken out (a lookup compares the entry's
+//! class with its receiver's and never matches an unloaded class, but it does read the entry).
+//! Threads read such entries only while running, never across a safepoint; so once every live
+//! domain has been stopped once (`Safepoint::with_stopped`) after the forgetting, no thread
+//! holds anything it read before, and the classes and entries are freed. A domain that does
+//! not stop in time (a thread long in a system call outside `blocking`) is tried again later;
+//! the classes wait meanwhile.
+//!
+//! Runs on a thread of its own (`jxvm-unloader`, started when the first domain ends), so that
+//! whoever buries a domain (maybe a caller returning from a portal call) does not wait, and so
+//! that it is attached to no domain it stops. Owns the order of unloading; what each cache
+//! forgets is its owner's (`interp::forget_classes`, `invoke::varhandle`, `stub`, `portal`).
+
+use std::time::Duration;
+
+use parking_lot::{Condvar, Mutex};
+
+use crate::class::unload::Unloaded;
+use crate::class::{Class, Method};
+use crate::interp::icache::Retired;
+use crate::vm::Vm;
+
+/// Ended domains whose classes are still to be unloaded.
+static QUEUE: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+static QUEUED: Condvar = Condvar::new();
+
+/// How long a live domain may take to stop for the grace period before it is tried again.
+const PATIENCE: Duration = Duration::from_secs(1);
+/// Domains that end close together are unloaded together (one grace period for all).
+const GATHER: Duration = Duration::from_millis(20);
+
+/// Domain `id` has ended (its heap is gone, no thread of it runs again): its classes are
+/// unloaded in the background.
+pub fn domain_ended(vm: &'static Vm, id: u32) {
+    static UNLOADER: std::sync::Once = std::sync::Once::new();
+    QUEUE.lock().push(id);
+    QUEUED.notify_one();
+    UNLOADER.call_once(|| {
+        let _ = std::thread::Builder::new()
+            .name("jxvm-unloader".into())
+            .spawn(move || unload_forever(vm));
+    });
+}
+
+fn unload_forever(vm: &'static Vm) {
+    loop {
+        {
+            let mut q = QUEUE.lock();
+            while q.is_empty() {
+                QUEUED.wait(&mut q);
+            }
+        }
+        std::thread::sleep(GATHER);
+        let ended = std::mem::take(&mut *QUEUE.lock());
+        let batch = forget(vm, &ended);
+        if batch.gone.is_empty() {
+            continue;
+        }
+        wait_for_grace_period(vm);
+        batch.free();
+        crate::port::give_back_free_memory();
+    }
+}
+
+/// What a batch of ended domains leaves to free after the grace period.
+struct Batch {
+    gone: Unloaded,
+    entries: Retired<Class, Method>,
+}
+
+impl Batch {
+    fn free(self) {
+        drop(self.entries);
+        // SAFETY: the classes are out of the class table (`unload_domain`) and of every cache
+        // that remembered them (`forget`), their domains' heaps are gone (they ended), and
+        // every thread that could have read a table or cache entry before it went has since
+        // stopped at a safepoint (`wait_for_grace_period`). `unload_domain` hands out each
+        // class once.
+        unsafe { self.gone.free() };
+    }
+}
+
+/// Takes the classes of the `ended` domains out of the class table and every cache.
+fn forget(vm: &'static Vm, ended: &[u32]) -> Batch {
+    let mut gone = Unloaded::default();
+    for &id in ended {
+        gone.merge(vm.classes.unload_domain(id));
+    }
+    let entries = if gone.is_empty() {
+        Retired::default()
+    } else {
+        crate::invoke::varhandle::forget_classes(&gone);
+        super::stub::forget_classes(&gone);
+        super::portal::forget_classes(&gone);
+        crate::interp::forget_classes(&vm.classes, &gone)
+    };
+    if vm.opts.class_unload_log {
+        log(vm, ended, &gone);
+    }
+    Batch { gone, entries }
+}
+
+/// Returns once every live domain has stopped at a safepoint once.
+fn wait_for_grace_period(vm: &'static Vm) {
+    let mut pending = vm.domains.live_domains();
+    while !pending.is_empty() {
+        pending.retain(|d| d.safepoint.with_stopped(PATIENCE, |_| ()).is_none());
+        if !pending.is_empty() {
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+/// `-Xlog:class+unload`: one line per unloaded class, as HotSpot writes them.
+fn log(vm: &'static Vm, ended: &[u32], gone: &Unloaded) {
+    let up = vm.start_time.elapsed().as_secs_f64();
+    for c in gone.classes() {
+        println!(
+            "[{up:.3}s][info][class,unload] unloading class {} {:#018x}",
+            c.java_name(),
+            c as *const Class as usize
+        );
+    }
+    println!(
+        "[{up:.3}s][info][class,unload] domains {ended:?}: {} classes unloaded",
+        gone.len()
+    );
+}
