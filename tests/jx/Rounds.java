@@ -37,8 +37,17 @@ public class Rounds {
             for (Domain d : ds) {
                 if (!d.awaitTermination(60_000)) throw new AssertionError("FAILED: " + d + " did not end");
             }
+            // What the ended domains' threads allocated goes back to the kernel in the
+            // background (jxvm-unloader): give it a moment, and later rounds up to 10 s to
+            // come down to the bound checked below.
+            Thread.sleep(500);
             System.gc();
-            rss.add(rssMiB());
+            long now = rssMiB();
+            for (int i = 0; r >= 2 && i < 200 && now > rss.get(1) + rss.get(1) / 10; i++) {
+                Thread.sleep(50);
+                now = rssMiB();
+            }
+            rss.add(now);
             System.out.println("round " + r + ": " + rss.get(r) + " MiB resident");
         }
         // Each domain filled 4 MiB of its heap: had terminated domains kept it, one round would
@@ -47,7 +56,7 @@ public class Rounds {
         check(added < perRound, "terminated domains gave their memory back (a round of " + perRound + " added " + added + " MiB)");
         long first = rss.get(1);
         long worst = rss.subList(2, rounds).stream().mapToLong(Long::longValue).max().orElse(0);
-        check(worst <= first + first / 4, "resident memory stays flat after the first round (" + first + " MiB, then at most " + worst + " MiB)");
+        check(worst <= first + first / 10, "resident memory stays flat (within 10%) after the first round (" + first + " MiB, then at most " + worst + " MiB)");
     }
 
     /** Allocates 4 MiB, fills a map and formats a date (loading classes), then waits. */

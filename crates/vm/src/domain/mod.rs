@@ -300,9 +300,12 @@ pub struct LoaderTable {
 }
 
 impl Drop for Domain {
-    /// The native memory the domain's code allocated and never freed is given back with it.
+    /// The native memory the domain's code allocated and never freed is given back with it,
+    /// and the memory its tables held (freed right after this) goes back to the kernel soon
+    /// (`unloading`).
     fn drop(&mut self) {
         self.release_off_heap();
+        unloading::domain_dropped();
     }
 }
 

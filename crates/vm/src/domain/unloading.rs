@@ -25,9 +25,18 @@ use crate::class::{Class, Method};
 use crate::interp::icache::Retired;
 use crate::vm::Vm;
 
-/// Ended domains whose classes are still to be unloaded.
-static QUEUE: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+/// Work for the unloader: ended domains whose classes are still to be unloaded, and whether
+/// memory was freed that should go back to the kernel.
+static QUEUE: Mutex<Work> = Mutex::new(Work {
+    ended: Vec::new(),
+    trim: false,
+});
 static QUEUED: Condvar = Condvar::new();
+
+struct Work {
+    ended: Vec<u32>,
+    trim: bool,
+}
 
 /// How long a live domain may take to stop for the grace period before it is tried again.
 const PATIENCE: Duration = Duration::from_secs(1);
@@ -38,7 +47,7 @@ const GATHER: Duration = Duration::from_millis(20);
 /// unloaded in the background.
 pub fn domain_ended(vm: &'static Vm, id: u32) {
     static UNLOADER: std::sync::Once = std::sync::Once::new();
-    QUEUE.lock().push(id);
+    QUEUE.lock().ended.push(id);
     QUEUED.notify_one();
     UNLOADER.call_once(|| {
         let _ = std::thread::Builder::new()
@@ -47,22 +56,34 @@ pub fn domain_ended(vm: &'static Vm, id: u32) {
     });
 }
 
+/// An ended domain's last tables were freed (its `Domain` dropped, maybe after it was
+/// buried): the unloader, if running, gives the freed memory back to the kernel.
+pub fn domain_dropped() {
+    QUEUE.lock().trim = true;
+    QUEUED.notify_one();
+}
+
 fn unload_forever(vm: &'static Vm) {
     loop {
         {
             let mut q = QUEUE.lock();
-            while q.is_empty() {
+            while q.ended.is_empty() && !q.trim {
                 QUEUED.wait(&mut q);
             }
         }
         std::thread::sleep(GATHER);
-        let ended = std::mem::take(&mut *QUEUE.lock());
+        let ended = {
+            let mut q = QUEUE.lock();
+            q.trim = false;
+            std::mem::take(&mut q.ended)
+        };
         let batch = forget(vm, &ended);
-        if batch.gone.is_empty() {
-            continue;
+        if !batch.gone.is_empty() {
+            wait_for_grace_period(vm);
+            batch.free();
         }
-        wait_for_grace_period(vm);
-        batch.free();
+        // What the ended domains' threads allocated (their tables, metadata) was freed into
+        // their threads' arenas, which later threads may never use again.
         crate::port::give_back_free_memory();
     }
 }
