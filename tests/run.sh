@@ -5,6 +5,12 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$ROOT/scripts/ensure-jdk.sh"
 cd "$ROOT"
+# Gates first: the tree is rustfmt-formatted and clippy-clean (warnings are errors).
+for tool in rustfmt clippy; do
+    cargo "${tool/rustfmt/fmt}" --version >/dev/null 2>&1 || rustup component add "$tool"
+done
+cargo fmt --all --check
+cargo clippy --workspace --all-targets -- -D warnings
 cargo build --release --workspace
 cargo test --release --workspace
 bash tests/conformance.sh --jobs "$(nproc)"

@@ -104,10 +104,11 @@ pub fn encode_str(s: &str) -> Vec<u8> {
 /// modified UTF-8.
 pub fn decode_lossy(bytes: &[u8]) -> Result<String> {
     // Fastest path, most constants: ASCII without NUL is the same text in both encodings.
-    if bytes.is_ascii() && !bytes.contains(&0) {
-        if let Ok(s) = std::str::from_utf8(bytes) {
-            return Ok(s.to_owned());
-        }
+    if bytes.is_ascii()
+        && !bytes.contains(&0)
+        && let Ok(s) = std::str::from_utf8(bytes)
+    {
+        return Ok(s.to_owned());
     }
     // Fast path: standard UTF-8 without NUL bytes and without 4-byte forms is also valid
     // modified UTF-8 and decodes to the same characters (std rejects overlong forms and

@@ -136,7 +136,7 @@ enum Kind {
     /// u1 constant-pool tag
     Tag,
     /// u1 reference kind of a CONSTANT_MethodHandle
-    HandleKind,
+    HandleRef,
     /// u2 constant-pool index (anywhere: entries, members, attributes, instructions)
     CpIndex,
     /// u2 bootstrap method argument index
@@ -239,7 +239,7 @@ fn scan(b: &[u8]) -> Option<Scan> {
                 c.skip(4)?;
             }
             15 => {
-                s.sites.push((c.p, Kind::HandleKind));
+                s.sites.push((c.p, Kind::HandleRef));
                 s.sites.push((c.p + 1, Kind::CpIndex));
                 c.skip(3)?;
             }
@@ -561,7 +561,7 @@ fn mutate_once(b: &mut Vec<u8>, rng: &mut Rng) -> String {
             b[o] = v;
             format!("tag@{o}={v}")
         }
-        Kind::HandleKind => {
+        Kind::HandleRef => {
             let v = rng.below(11) as u8;
             b[o] = v;
             format!("refkind@{o}={v}")

@@ -347,6 +347,12 @@ impl ClassSources {
     }
 }
 
+/// Interned (name, descriptor) pairs (see `ClassTable::sig_id`).
+type SigIds = FxHashMap<(Box<str>, Box<str>), u32>;
+
+/// The (loader, name) pairs a thread is defining, outermost first (to detect circularity).
+type DefineChain = Vec<(LoaderId, String)>;
+
 /// The VM-wide class table.
 pub struct ClassTable {
     pub(super) by_name: RwLock<FxHashMap<(LoaderId, Box<str>), &'static Class>>,
@@ -354,9 +360,9 @@ pub struct ClassTable {
     next_id: AtomicU32,
     pub(super) methods: Slots<Method>,
     next_method: AtomicU32,
-    sigs: RwLock<FxHashMap<(Box<str>, Box<str>), u32>>,
+    sigs: RwLock<SigIds>,
     /// Serializes definition; the Vec is the per-thread chain of classes being loaded.
-    define_lock: ReentrantMutex<std::cell::RefCell<Vec<(LoaderId, String)>>>,
+    define_lock: ReentrantMutex<std::cell::RefCell<DefineChain>>,
     primitives: OnceLock<Vec<&'static Class>>,
     /// Which built-in loader defines each JDK module (from the module system's boot layer);
     /// modules not yet known are the boot loader's.
@@ -646,10 +652,11 @@ impl ClassTable {
             return self.array_of(comp);
         }
         for parent in [LoaderId::BOOT, LoaderId::PLATFORM] {
-            if parent != loader && self.sees(loader, parent) {
-                if let Some(c) = self.find_loaded(parent, name) {
-                    return Ok(c);
-                }
+            if parent != loader
+                && self.sees(loader, parent)
+                && let Some(c) = self.find_loaded(parent, name)
+            {
+                return Ok(c);
             }
         }
         let module = name
@@ -754,19 +761,17 @@ impl ClassTable {
         module: Option<&str>,
         hidden: bool,
     ) -> Result<&'static Class, LoadError> {
-        if let Some(exp) = expected {
-            if cf.name != exp {
-                return Err(LoadError::NoClassDef(format!(
-                    "{exp} (wrong name: {})",
-                    cf.name
-                )));
-            }
+        if let Some(exp) = expected
+            && cf.name != exp
+        {
+            return Err(LoadError::NoClassDef(format!(
+                "{exp} (wrong name: {})",
+                cf.name
+            )));
         }
         let guard = self.define_lock.lock();
-        if !hidden {
-            if let Some(c) = self.find_loaded(loader, &cf.name) {
-                return Ok(c);
-            }
+        if !hidden && let Some(c) = self.find_loaded(loader, &cf.name) {
+            return Ok(c);
         }
         let key = (loader, cf.name.clone());
         if guard.borrow().contains(&key) {
@@ -1054,10 +1059,9 @@ pub fn select_interface_method(
             .methods()
             .iter()
             .find(|m| &*m.name == name && &*m.descriptor == desc && !m.is_static())
+            && (!m.is_private() || std::ptr::eq(cl, c))
         {
-            if !m.is_private() || std::ptr::eq(cl, c) {
-                return Some(m);
-            }
+            return Some(m);
         }
         k = cl.super_class;
     }

@@ -369,13 +369,12 @@ pub fn lookup_interface_method(
     if let Some(m) = c.declared_method(name, desc) {
         return Some(m);
     }
-    if let Ok(obj) = table.load(super::LoaderId::BOOT, "java/lang/Object") {
-        if let Some(m) = obj
+    if let Ok(obj) = table.load(super::LoaderId::BOOT, "java/lang/Object")
+        && let Some(m) = obj
             .declared_method(name, desc)
             .filter(|m| m.is_public() && !m.is_static())
-        {
-            return Some(m);
-        }
+    {
+        return Some(m);
     }
     maximally_specific(c, name, desc)
 }

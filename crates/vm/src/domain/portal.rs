@@ -170,10 +170,10 @@ pub use super::stub::service_of as portal_service;
 /// What stands for service `id` in `t`'s domain: the service object itself in its own
 /// domain, else a new portal (a stub holding a reference to the service).
 pub fn materialize(t: &mut JThread, id: u64) -> JResult<ObjRef> {
-    if owner_id(id) == Some(t.domain.id) {
-        if let Some(&o) = t.domain.exported.lock().get(&id) {
-            return Ok(o);
-        }
+    if owner_id(id) == Some(t.domain.id)
+        && let Some(&o) = t.domain.exported.lock().get(&id)
+    {
+        return Ok(o);
     }
     let interfaces = SERVICES
         .lock()
@@ -268,20 +268,21 @@ fn classify(
         return Walk::Token(SERVICE | id);
     }
     let is_memory = |k: &Class| &*k.name == crate::memory::VIEW_CLASS;
-    if is_memory(c) || c.super_class.is_some_and(is_memory) {
-        if let Some(v) = source.memory_objects.lock().get(&o.addr()) {
-            views.push(v.clone());
-            return Walk::Token(MEMORY | (views.len() - 1) as u64);
-        }
+    if (is_memory(c) || c.super_class.is_some_and(is_memory))
+        && let Some(v) = source.memory_objects.lock().get(&o.addr())
+    {
+        views.push(v.clone());
+        return Walk::Token(MEMORY | (views.len() - 1) as u64);
     }
     if refused(c) {
         return Walk::Refuse;
     }
-    if !c.is_array() && extends_portal(c) {
-        if let Some(id) = export(source, o) {
-            exports.push(id);
-            return Walk::Token(SERVICE | id);
-        }
+    if !c.is_array()
+        && extends_portal(c)
+        && let Some(id) = export(source, o)
+    {
+        exports.push(id);
+        return Walk::Token(SERVICE | id);
     }
     let Some(there) = class_there(vm, c, target) else {
         return Walk::Refuse;

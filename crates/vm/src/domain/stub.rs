@@ -23,7 +23,8 @@ use crate::thread::{JResult, JThread};
 pub const BASE: &str = "jx/portal/PortalStub";
 
 /// Stub classes made so far, by defining loader and interfaces (in order).
-static STUBS: Mutex<Option<FxHashMap<(LoaderId, Vec<ClassId>), &'static Class>>> = Mutex::new(None);
+type Stubs = FxHashMap<(LoaderId, Vec<ClassId>), &'static Class>;
+static STUBS: Mutex<Option<Stubs>> = Mutex::new(None);
 static COUNTER: AtomicU32 = AtomicU32::new(1);
 /// The stub class implementing `interfaces`, defined by `loader`, ready to instantiate in
 /// `t`'s domain (the base class initialized).

@@ -43,11 +43,13 @@ pub fn object_size(l: &Layouts, o: ObjRef, c: &'static Class) -> usize {
     }
     if std::ptr::eq(c, l.class_class) {
         let mirrored = o.read::<u64>(l.mirror_slot) as *const Class;
-        // SAFETY: mirrors are created only by `JThread::create_mirror`, which stores a pointer
-        // to a leaked, never-freed Class in the VM slot.
         let statics = if mirrored.is_null() {
             0
         } else {
+            // SAFETY: mirrors are created only by `JThread::create_mirror`, which stores a
+            // pointer to a published Class in the VM slot; a class is freed only after every
+            // domain whose heap could hold its mirror has ended (`class::unload`), and an
+            // ended domain's heap is never collected again.
             unsafe { (*mirrored).statics_size as usize }
         };
         return (l.statics_base + statics).next_multiple_of(8);

@@ -810,7 +810,7 @@ mod tests {
     fn an_image_loads_at_the_bottom_of_an_empty_old_space_only() {
         let c = node_class();
         let from = Heap::new(4 << 20, 1 << 20, NURSERY).unwrap();
-        let a = from.alloc_old(24).map(|at| ObjRef::from_addr(at)).unwrap();
+        let a = from.alloc_old(24).map(ObjRef::from_addr).unwrap();
         a.set_raw_class_word(c as *const Class as usize);
         a.write::<u64>(16, 0x1234);
         let (src, top) = from.old_space();

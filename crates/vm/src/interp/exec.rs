@@ -150,10 +150,10 @@ fn find_handler(t: &mut JThread, m: &'static Method, prep: &Prepared, pc: u32) -
         let saved = t.exception.take();
         let cc = resolve::resolve_class(&t.vm.classes, m.class, h.catch_type);
         t.exception = saved;
-        if let Ok(cc) = cc {
-            if ec.is_subtype_of(cc) {
-                return Some(h.target);
-            }
+        if let Ok(cc) = cc
+            && ec.is_subtype_of(cc)
+        {
+            return Some(h.target);
         }
     }
     None
@@ -297,15 +297,15 @@ fn array_index(t: &mut JThread, arr: ObjRef, idx: i32) -> JResult<usize> {
 
 #[inline(always)]
 fn static_field(t: &mut JThread, m: &'static Method, idx: u16) -> JResult<(ObjRef, ResolvedField)> {
-    if let Some(Resolved::Field(f)) = m.class.cp_cache[idx as usize].get() {
-        if f.is_static {
-            let st = t.domain.class_state(f.holder);
-            if st.initialized.load(std::sync::atomic::Ordering::Acquire) {
-                if let Some(mirror) = st.mirror() {
-                    let off = t.vm.wk().statics_base + f.offset;
-                    return Ok((mirror, ResolvedField { offset: off, ..*f }));
-                }
-            }
+    if let Some(Resolved::Field(f)) = m.class.cp_cache[idx as usize].get()
+        && f.is_static
+    {
+        let st = t.domain.class_state(f.holder);
+        if st.initialized.load(std::sync::atomic::Ordering::Acquire)
+            && let Some(mirror) = st.mirror()
+        {
+            let off = t.vm.wk().statics_base + f.offset;
+            return Ok((mirror, ResolvedField { offset: off, ..*f }));
         }
     }
     static_field_slow(t, m, idx)
@@ -403,10 +403,10 @@ fn select_virtual(rc: &'static Class, m: &'static Method, sig: u32) -> &'static 
     if m.is_private() || m.access & classfile::access::ACC_FINAL != 0 {
         return m;
     }
-    if let Some(&vi) = m.vtable_index.get() {
-        if let Some(&sel) = rc.vtable().get(vi as usize) {
-            return sel;
-        }
+    if let Some(&vi) = m.vtable_index.get()
+        && let Some(&sel) = rc.vtable().get(vi as usize)
+    {
+        return sel;
     }
     rc.dispatch
         .get()
@@ -462,12 +462,11 @@ fn select_special(from: &'static Class, m: &'static Method) -> &'static Method {
     {
         return m;
     }
-    if from.is_subtype_of(m.class) {
-        if let Some(sup) = from.super_class {
-            if let Some(sel) = resolve::lookup_method(sup, &m.name, &m.descriptor) {
-                return sel;
-            }
-        }
+    if from.is_subtype_of(m.class)
+        && let Some(sup) = from.super_class
+        && let Some(sel) = resolve::lookup_method(sup, &m.name, &m.descriptor)
+    {
+        return sel;
     }
     m
 }
@@ -506,6 +505,7 @@ fn run(
     let stk: *mut u64 = t.stack.as_mut_ptr();
     macro_rules! S {
         ($i:expr) => {
+            // SAFETY: every index the ops form lies inside `t.stack` (see above).
             *unsafe { &mut *stk.add($i) }
         };
     }

@@ -220,9 +220,9 @@ mod tests {
                     s.spawn(move || {
                         for k in [t, t + 4, t] {
                             ic.insert(keys[k], vals[k]);
-                            for j in 0..8 {
-                                if let Some(v) = ic.lookup(keys[j]) {
-                                    assert_eq!(*v, *keys[j] as u64 * 10);
+                            for key in keys.iter() {
+                                if let Some(v) = ic.lookup(key) {
+                                    assert_eq!(*v, **key as u64 * 10);
                                 }
                             }
                         }

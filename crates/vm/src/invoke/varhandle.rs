@@ -20,7 +20,6 @@
 //! WrongMethodTypeException message run Java, so around them the handle and the reference
 //! arguments on the caller's stack are kept in handles ([`SavedArgs`]), never in locals.
 
-use std::hash::{Hash, Hasher};
 use std::sync::{Arc, OnceLock};
 
 use parking_lot::RwLock;
@@ -50,9 +49,11 @@ struct Plan {
     ret_cast: Option<&'static Class>,
 }
 
-/// (VarHandle class, access-mode method, calling loader, hash of the call descriptor); the
-/// entries under a key are told apart by the whole descriptor.
-type Key = (usize, usize, LoaderId, u64);
+/// (VarHandle class, access-mode method, calling loader, address of the call descriptor);
+/// the entries under a key are told apart by the whole descriptor. The calling loader makes
+/// the key safe against the descriptor's memory being reused after its class was unloaded:
+/// a loader's id is never reused, and the plans of an unloaded loader are forgotten.
+type Key = (usize, usize, LoaderId, usize);
 type Cache = RwLock<FxHashMap<Key, Vec<(Box<str>, Option<Arc<Plan>>)>>>;
 
 static PLANS: OnceLock<Cache> = OnceLock::new();
@@ -275,13 +276,11 @@ fn plan_for(
     call_desc: &str,
 ) -> JResult<Option<Arc<Plan>>> {
     let vc = vh.class();
-    let mut hasher = rustc_hash::FxHasher::default();
-    call_desc.hash(&mut hasher);
     let key = (
         vc as *const Class as usize,
         m as *const Method as usize,
         calling_loader(t),
-        hasher.finish(),
+        call_desc.as_ptr() as usize,
     );
     if let Some(v) = cache().read().get(&key)
         && let Some((_, p)) = v.iter().find(|(d, _)| **d == *call_desc)

@@ -436,16 +436,16 @@ fn system_arraycopy(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         let comp = dc.array_component().expect("array");
         for i in 0..len as usize {
             let v = src.read_ref(ARRAY_BASE + (sp as usize + i) * 8);
-            if let Some(v) = v {
-                if !v.class().is_subtype_of(comp) {
-                    let msg = format!(
-                        "arraycopy: element type mismatch: can not cast one of the elements of {}[] to the type of the destination array, {}",
-                        sc.array_component()
-                            .map_or(String::new(), |c| c.java_name()),
-                        comp.java_name()
-                    );
-                    return Err(t.throw_new("java/lang/ArrayStoreException", Some(&msg)));
-                }
+            if let Some(v) = v
+                && !v.class().is_subtype_of(comp)
+            {
+                let msg = format!(
+                    "arraycopy: element type mismatch: can not cast one of the elements of {}[] to the type of the destination array, {}",
+                    sc.array_component()
+                        .map_or(String::new(), |c| c.java_name()),
+                    comp.java_name()
+                );
+                return Err(t.throw_new("java/lang/ArrayStoreException", Some(&msg)));
             }
             t.domain
                 .heap
@@ -845,10 +845,11 @@ fn find_loaded_class(t: &mut JThread, a: &[u64]) -> JResult<u64> {
             .module_of_package(&name[..i])
             .is_some()
     });
-    if in_image && (loader == LoaderId::PLATFORM || loader.is_app()) {
-        if let Ok(c) = t.vm.classes.load(loader, &name) {
-            return Ok(t.mirror(c)?.slot());
-        }
+    if in_image
+        && (loader == LoaderId::PLATFORM || loader.is_app())
+        && let Ok(c) = t.vm.classes.load(loader, &name)
+    {
+        return Ok(t.mirror(c)?.slot());
     }
     Ok(0)
 }
@@ -983,12 +984,14 @@ fn system_package_location(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 fn system_package_names(t: &mut JThread, _: &[u64]) -> JResult<u64> {
     let mut names: Vec<String> = Vec::new();
     for id in 0..t.vm.classes.class_count() {
-        if let Some(c) = t.vm.classes.class_by_id(id) {
-            if c.loader == LoaderId::BOOT && !c.is_array() && !c.is_primitive() {
-                let p = c.package().to_string();
-                if !p.is_empty() && !names.contains(&p) {
-                    names.push(p);
-                }
+        if let Some(c) = t.vm.classes.class_by_id(id)
+            && c.loader == LoaderId::BOOT
+            && !c.is_array()
+            && !c.is_primitive()
+        {
+            let p = c.package().to_string();
+            if !p.is_empty() && !names.contains(&p) {
+                names.push(p);
             }
         }
     }

@@ -481,14 +481,14 @@ fn get_enclosing_method(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let arr = t.new_array_of(object, 3)?;
     let om = t.mirror(oc)?;
     t.domain.heap.write_ref(arr, ARRAY_BASE, Some(om));
-    if nat != 0 {
-        if let Some((n, d)) = cp.name_and_type(nat) {
-            let (n, d) = (n.to_string(), d.to_string());
-            let ns = t.new_string(&n)?;
-            let ds = t.new_string(&d)?;
-            t.domain.heap.write_ref(arr, ARRAY_BASE + 8, Some(ns));
-            t.domain.heap.write_ref(arr, ARRAY_BASE + 16, Some(ds));
-        }
+    if nat != 0
+        && let Some((n, d)) = cp.name_and_type(nat)
+    {
+        let (n, d) = (n.to_string(), d.to_string());
+        let ns = t.new_string(&n)?;
+        let ds = t.new_string(&d)?;
+        t.domain.heap.write_ref(arr, ARRAY_BASE + 8, Some(ns));
+        t.domain.heap.write_ref(arr, ARRAY_BASE + 16, Some(ds));
     }
     Ok(arr.slot())
 }

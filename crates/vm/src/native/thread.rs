@@ -77,10 +77,10 @@ pub fn register_thread(t: &JThread, th: ObjRef) {
     }
     t.domain.threads.lock().insert(th.addr(), h);
     set_eetop(th, t.id);
-    if let Some(off) = field_offset(th, "tid") {
-        if th.read::<i64>(off) == 0 {
-            th.write::<i64>(off, t.id as i64);
-        }
+    if let Some(off) = field_offset(th, "tid")
+        && th.read::<i64>(off) == 0
+    {
+        th.write::<i64>(off, t.id as i64);
     }
 }
 
@@ -114,10 +114,10 @@ pub fn set_current_status(t: &JThread, status: i32) {
 
 /// Clears the Java-level `interrupted` field of the current thread.
 pub fn clear_interrupt_field(t: &JThread) {
-    if let Some(th) = t.thread_obj {
-        if let Some(off) = field_offset(th, "interrupted") {
-            th.write::<u8>(off, 0);
-        }
+    if let Some(th) = t.thread_obj
+        && let Some(off) = field_offset(th, "interrupted")
+    {
+        th.write::<u8>(off, 0);
     }
 }
 

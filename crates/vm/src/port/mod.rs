@@ -424,13 +424,13 @@ pub fn open(path: &str, mode: OpenMode) -> Result<i32, PortError> {
         return Err(PortError::last());
     }
     // Like the JDK, refuse to open directories as files.
-    if let Some(s) = fstat(fd) {
-        if s.is_dir {
-            close(fd).ok();
-            return Err(PortError {
-                message: "Is a directory".into(),
-            });
-        }
+    if let Some(s) = fstat(fd)
+        && s.is_dir
+    {
+        close(fd).ok();
+        return Err(PortError {
+            message: "Is a directory".into(),
+        });
     }
     Ok(fd)
 }
@@ -511,11 +511,11 @@ pub fn set_length(fd: i32, len: i64) -> Result<(), PortError> {
 }
 
 pub fn available(fd: i32) -> Result<i64, PortError> {
-    if let Some(s) = fstat(fd) {
-        if s.is_file {
-            let pos = seek(fd, 0, Whence::Current)?;
-            return Ok((s.size - pos).max(0));
-        }
+    if let Some(s) = fstat(fd)
+        && s.is_file
+    {
+        let pos = seek(fd, 0, Whence::Current)?;
+        return Ok((s.size - pos).max(0));
     }
     let mut n: libc::c_int = 0;
     // SAFETY: FIONREAD writes one c_int into n.

@@ -414,8 +414,8 @@ impl JThread {
         match self.new_exception("java/lang/NoClassDefFoundError", Some(&msg)) {
             Ok(e) => {
                 let h = self.handle(e);
-                if let Some(cause) = cause {
-                    if self
+                if let Some(cause) = cause
+                    && self
                         .call_virtual(
                             e,
                             "initCause",
@@ -423,9 +423,8 @@ impl JThread {
                             &[cause.slot()],
                         )
                         .is_err()
-                    {
-                        self.exception = None;
-                    }
+                {
+                    self.exception = None;
                 }
                 self.exception = Some(self.handle_get(h));
                 self.handles.truncate(h);
