@@ -35,8 +35,16 @@ public class Unloading {
         if (!d.awaitTermination(600_000)) throw new AssertionError("FAILED: " + d + " did not end");
     }
 
+    /** Defines `n` classes, each through a loader of its own, runs each, drops them all. */
+    static void defineAndDrop(int n) throws Exception {
+        Definer.main(new String[] {String.valueOf(n)});
+        System.gc();
+        Thread.sleep(200);
+    }
+
     /** Resident memory once unloading has caught up: at most `bound`, waiting up to 20 s. */
     static long settledRss(long bound) throws Exception {
+        System.gc();
         long rss = rssMiB();
         for (int i = 0; i < 400 && rss > bound; i++) {
             Thread.sleep(50);
@@ -61,6 +69,18 @@ public class Unloading {
         System.out.println("resident after the first round " + first + " MiB, then at most " + worst + " MiB");
         check(worst <= first + first / 4, "rounds of domains defining " + classes + " classes each keep resident memory flat");
 
+        // A living domain (this one) unloads the classes of loaders it dropped, at a full
+        // collection: rounds of as many classes keep resident memory flat too.
+        defineAndDrop(classes);
+        long living = settledRss(Long.MAX_VALUE);
+        long livingWorst = 0;
+        for (int r = 1; r < rounds; r++) {
+            defineAndDrop(classes);
+            livingWorst = Math.max(livingWorst, settledRss(living + living / 4));
+        }
+        System.out.println("resident after dropping the first loaders " + living + " MiB, then at most " + livingWorst + " MiB");
+        check(livingWorst <= living + living / 4, "rounds of " + classes + " classes of dropped loaders keep resident memory flat");
+
         // Shared code forgets unloaded classes: each domain sorts through the JDK's
         // ComparableTimSort with its own classes (ascending, then descending, by turns).
         for (int r = 0; r < 6; r++) {
@@ -73,7 +93,9 @@ public class Unloading {
 
     /** Bytes of class `name` (a class of this file). */
     static byte[] bytes(String name) throws Exception {
-        return Unloading.class.getResourceAsStream(name + ".class").readAllBytes();
+        try (var in = Unloading.class.getResourceAsStream(name + ".class")) {
+            return in.readAllBytes();
+        }
     }
 
     /** A loader that defines one class of this file from its bytes; the rest from the JDK. */

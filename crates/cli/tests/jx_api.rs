@@ -387,9 +387,11 @@ fn terminated_domains_give_their_memory_back() {
     checks(&stdout, 2);
 }
 
-/// The classes of an ended domain are unloaded (issue 15): rounds of domains that define 2,000
-/// classes each keep resident memory flat, and the JDK code they ran through forgets them
-/// (later domains' classes sort by their own compareTo); `-Xlog:class+unload` names them.
+/// The classes of an ended domain, and those of loaders a living domain dropped, are unloaded
+/// (issue 15): rounds of domains that define 2,000 classes each, and rounds of as many classes
+/// of dropped loaders in the launcher's domain, keep resident memory flat, and the JDK code
+/// they ran through forgets them (later domains' classes sort by their own compareTo);
+/// `-Xlog:class+unload` names them.
 #[test]
 fn ended_domains_classes_are_unloaded() {
     let dir = compile("Unloading");
@@ -412,11 +414,16 @@ fn ended_domains_classes_are_unloaded() {
             "Unloading failed:\n{stdout}\n{}",
             String::from_utf8_lossy(&out.stderr)
         );
-        checks(&stdout, 8);
+        checks(&stdout, 9);
         assert!(
             stdout.contains("[info][class,unload] unloading class Unloading$Payload 0x")
                 && stdout.contains("[info][class,unload] unloading class Unloading$Up 0x"),
             "no unloading logged:\n{stdout}"
+        );
+        assert!(
+            stdout.contains("classes unloaded (ended domains [], ")
+                && stdout.contains(" unreachable loaders)"),
+            "no unloading of a living domain's dropped loaders logged:\n{stdout}"
         );
     }
 }

@@ -143,9 +143,95 @@ impl<T: Sync> Slots<T> {
     }
 }
 
+/// A value set once and read without a lock, which its owner may take back and free when no
+/// reader can be left: a domain's resolved constants of a class, freed when the class is
+/// unloaded.
+pub struct Clearable<T> {
+    value: AtomicPtr<T>,
+}
+
+impl<T> Default for Clearable<T> {
+    fn default() -> Self {
+        Clearable {
+            value: AtomicPtr::new(std::ptr::null_mut()),
+        }
+    }
+}
+
+impl<T: Sync> Clearable<T> {
+    #[inline]
+    pub fn get(&self) -> Option<&T> {
+        let p = self.value.load(Ordering::Acquire);
+        // SAFETY: a non-null pointer was published by `get_or_init` from a Box and is freed
+        // only by `clear` (whose caller guarantees no reference is left) or Drop (`&mut`).
+        (!p.is_null()).then(|| unsafe { &*p })
+    }
+
+    /// The value, made by `f` if there is none (racing makers: the first one wins).
+    pub fn get_or_init(&self, f: impl FnOnce() -> T) -> &T {
+        if let Some(v) = self.get() {
+            return v;
+        }
+        let fresh = Box::into_raw(Box::new(f()));
+        match self.value.compare_exchange(
+            std::ptr::null_mut(),
+            fresh,
+            Ordering::AcqRel,
+            Ordering::Acquire,
+        ) {
+            // SAFETY: we just published `fresh` (see `get`).
+            Ok(_) => unsafe { &*fresh },
+            Err(existing) => {
+                // SAFETY: `fresh` was never shared; `existing` was published by another maker.
+                unsafe {
+                    drop(Box::from_raw(fresh));
+                    &*existing
+                }
+            }
+        }
+    }
+
+    /// Frees the value; `get` finds none afterwards.
+    ///
+    /// # Safety
+    /// No reference obtained from `get` or `get_or_init` may be alive or used afterwards, and
+    /// no other thread may call them meanwhile.
+    pub unsafe fn clear(&self) {
+        let p = self.value.swap(std::ptr::null_mut(), Ordering::AcqRel);
+        if !p.is_null() {
+            // SAFETY: `p` came from `get_or_init`'s Box and the caller guarantees nothing
+            // refers to it any more.
+            drop(unsafe { Box::from_raw(p) });
+        }
+    }
+}
+
+impl<T> Drop for Clearable<T> {
+    fn drop(&mut self) {
+        let p = *self.value.get_mut();
+        if !p.is_null() {
+            // SAFETY: `&mut self`: no reference to the value is left.
+            drop(unsafe { Box::from_raw(p) });
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn clearable_values_are_made_once_and_freed_on_clear() {
+        let c = Clearable::<Vec<u32>>::default();
+        assert!(c.get().is_none());
+        assert_eq!(c.get_or_init(|| vec![1, 2]), &vec![1, 2]);
+        assert_eq!(c.get_or_init(|| vec![3]), &vec![1, 2]);
+        // SAFETY: no reference from `get` is alive, and no other thread uses `c`.
+        unsafe { c.clear() };
+        assert!(c.get().is_none());
+        assert_eq!(c.get_or_init(|| vec![3]), &vec![3]);
+    }
+
     #[test]
     fn slots_are_set_once_until_cleared() {
         static A: u8 = 1;

@@ -139,16 +139,19 @@ pub(super) fn user_loader_domain(id: LoaderId) -> Option<u32> {
         .and_then(|m| m.get(&id.0).map(|&(_, d)| d))
 }
 
-/// Forgets every user-defined loader of domain `domain` (its classes are being unloaded) and
-/// returns their ids.
-pub(super) fn forget_user_loaders(domain: u32) -> rustc_hash::FxHashSet<LoaderId> {
+/// Forgets the user-defined loaders `which(id, domain)` picks (their classes are being
+/// unloaded) and returns their ids.
+pub(super) fn forget_user_loaders(
+    which: impl Fn(LoaderId, u32) -> bool,
+) -> rustc_hash::FxHashSet<LoaderId> {
     let mut gone = rustc_hash::FxHashSet::default();
     if let Some(m) = USER_LOADERS.write().as_mut() {
         m.retain(|&id, &mut (_, d)| {
-            if d == domain {
+            let forget = which(LoaderId(id), d);
+            if forget {
                 gone.insert(LoaderId(id));
             }
-            d != domain
+            !forget
         });
     }
     if let Some(set) = REFLECTION_LOADERS.write().as_mut() {
@@ -471,6 +474,7 @@ impl ClassTable {
     /// Records `loader` as an initiating loader of `c` under `name` (its `loadClass` returned
     /// `c`), so that references resolved for classes of `loader` find it.
     pub fn record_initiated(&self, loader: LoaderId, name: &str, c: &'static Class) {
+        self.record_dependency(loader, c);
         self.by_name
             .write()
             .entry((loader, Box::from(name)))

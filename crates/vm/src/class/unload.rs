@@ -32,6 +32,28 @@ struct OwnerTables {
     by_domain: FxHashMap<u32, Vec<&'static Class>>,
     /// Owner by class id.
     of_class: FxHashMap<u32, u32>,
+    /// The classes of each user-defined loader (theirs, their arrays, their lambda proxies,
+    /// hidden classes defined with it): they go together when the loader is unreachable.
+    by_loader: FxHashMap<LoaderId, Vec<&'static Class>>,
+    /// Loaders whose classes resolved classes of other user-defined loaders (a `loadClass`
+    /// that returned another loader's class): each keeps those loaders alive.
+    depends_on: FxHashMap<LoaderId, FxHashSet<LoaderId>>,
+}
+
+impl OwnerTables {
+    /// Takes `classes` out of the records.
+    fn forget(&mut self, classes: &[&'static Class]) {
+        let mut domains = FxHashSet::default();
+        for c in classes {
+            domains.extend(self.of_class.remove(&c.id.0));
+        }
+        let ids: FxHashSet<u32> = classes.iter().map(|c| c.id.0).collect();
+        for d in domains {
+            if let Some(list) = self.by_domain.get_mut(&d) {
+                list.retain(|k| !ids.contains(&k.id.0));
+            }
+        }
+    }
 }
 
 impl ClassTable {
@@ -44,6 +66,33 @@ impl ClassTable {
         }
         t.of_class.insert(c.id.0, domain);
         t.by_domain.entry(domain).or_default().push(c);
+        if c.loader.is_user() {
+            t.by_loader.entry(c.loader).or_default().push(c);
+        }
+    }
+
+    /// The classes of user-defined loader `loader` (see [`OwnerTables::by_loader`]).
+    pub fn classes_of_loader(&self, loader: LoaderId) -> Vec<&'static Class> {
+        let t = self.owners.inner.lock();
+        t.by_loader.get(&loader).cloned().unwrap_or_default()
+    }
+
+    /// The user-defined loaders whose classes `loader`'s classes use (they stay while it does).
+    pub fn loader_dependencies(&self, loader: LoaderId) -> Vec<LoaderId> {
+        let t = self.owners.inner.lock();
+        t.depends_on
+            .get(&loader)
+            .map(|s| s.iter().copied().collect())
+            .unwrap_or_default()
+    }
+
+    /// Records that classes of user-defined loader `from` refer to class `to` (its `loadClass`
+    /// returned it): `to`'s loader must live as long as `from`.
+    pub(super) fn record_dependency(&self, from: LoaderId, to: &Class) {
+        if from.is_user() && to.loader.is_user() && to.loader != from {
+            let mut t = self.owners.inner.lock();
+            t.depends_on.entry(from).or_default().insert(to.loader);
+        }
     }
 
     /// The domain that owns class `c` (None: shared by every domain).
@@ -76,15 +125,40 @@ impl ClassTable {
     /// (its loaders' initiating entries go too), id or method id any more, its loaders
     /// forgotten. The caller must not call it while any thread of the domain can run.
     pub fn unload_domain(&self, domain: u32) -> Unloaded {
+        let loaders = forget_user_loaders(|_, d| d == domain);
         let classes = {
             let mut t = self.owners.inner.lock();
             let classes = t.by_domain.remove(&domain).unwrap_or_default();
-            for c in &classes {
-                t.of_class.remove(&c.id.0);
+            t.forget(&classes);
+            for l in &loaders {
+                t.by_loader.remove(l);
+                t.depends_on.remove(l);
             }
             classes
         };
-        let gone = Unloaded::new(classes, forget_user_loaders(domain));
+        self.take_out(Unloaded::new(classes, loaders))
+    }
+
+    /// Takes the classes of user-defined loaders `dead` (of a living domain, unreachable: no
+    /// object, frame or loader object of theirs is left, nor a living loader depending on
+    /// them) out of the class table, as `unload_domain` does for a whole domain.
+    pub fn unload_loaders(&self, dead: &FxHashSet<LoaderId>) -> Unloaded {
+        let loaders = forget_user_loaders(|id, _| dead.contains(&id));
+        let classes = {
+            let mut t = self.owners.inner.lock();
+            let mut classes = Vec::new();
+            for l in &loaders {
+                classes.extend(t.by_loader.remove(l).unwrap_or_default());
+                t.depends_on.remove(l);
+            }
+            t.forget(&classes);
+            classes
+        };
+        self.take_out(Unloaded::new(classes, loaders))
+    }
+
+    /// Takes `gone` out of the tables by name, id and method id.
+    fn take_out(&self, gone: Unloaded) -> Unloaded {
         if gone.is_empty() && gone.loaders.is_empty() {
             return gone;
         }

@@ -18,7 +18,6 @@
 //! process is. What is not enforced yet is listed in the README ("What a domain guarantees").
 
 use std::sync::Arc;
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 use parking_lot::{Condvar, Mutex};
@@ -60,7 +59,7 @@ pub struct ClassState {
     pub init: Mutex<InitState>,
     pub init_cond: Condvar,
     /// Resolved String constants, indexed by constant-pool index.
-    pub cp_strings: OnceLock<Box<[AtomicU64]>>,
+    pub cp_strings: crate::idtable::Clearable<Box<[AtomicU64]>>,
     /// The ExceptionInInitializerError recorded when initialization failed (JDK 17 style),
     /// used as the cause of later NoClassDefFoundErrors.
     pub init_error: Mutex<Option<ObjRef>>,
@@ -73,7 +72,7 @@ impl ClassState {
             initialized: AtomicBool::new(false),
             init: Mutex::new(InitState::Uninitialized),
             init_cond: Condvar::new(),
-            cp_strings: OnceLock::new(),
+            cp_strings: Default::default(),
             init_error: Mutex::new(None),
         }
     }
@@ -112,8 +111,9 @@ pub struct Domain {
     /// Named modules defined in this domain (java.lang.Module objects by name).
     pub modules: Mutex<FxHashMap<String, ObjRef>>,
     /// Linked invokedynamic call sites of user bootstrap methods (CallSite objects), by the
-    /// address of the instruction's `IndySite` (each instruction is its own call site).
-    pub call_sites: Mutex<FxHashMap<usize, ObjRef>>,
+    /// address of the instruction's `IndySite` (each instruction is its own call site), with
+    /// the loader of the class the instruction is in (the entry goes when it is unloaded).
+    pub call_sites: Mutex<FxHashMap<usize, (ObjRef, LoaderId)>>,
     /// The boot loader's unnamed module.
     pub boot_unnamed_module: Mutex<Option<ObjRef>>,
     /// Live Java threads of this domain, by Thread object address.

@@ -19,23 +19,31 @@
 use std::time::Duration;
 
 use parking_lot::{Condvar, Mutex};
+use rustc_hash::FxHashSet;
 
 use crate::class::unload::Unloaded;
-use crate::class::{Class, Method};
+use crate::class::{Class, LoaderId, Method};
 use crate::interp::icache::Retired;
 use crate::vm::Vm;
 
-/// Work for the unloader: ended domains whose classes are still to be unloaded, and whether
-/// memory was freed that should go back to the kernel.
-static QUEUE: Mutex<Work> = Mutex::new(Work {
-    ended: Vec::new(),
-    trim: false,
-});
+/// Work for the unloader, with a condvar to wait for some.
+static QUEUE: Mutex<Option<Work>> = Mutex::new(None);
 static QUEUED: Condvar = Condvar::new();
 
+#[derive(Default)]
 struct Work {
+    /// Ended domains whose classes are still to be unloaded.
     ended: Vec<u32>,
+    /// User-defined loaders a living domain's collection found unreachable.
+    dead_loaders: FxHashSet<LoaderId>,
+    /// Memory was freed that should go back to the kernel.
     trim: bool,
+}
+
+impl Work {
+    fn is_empty(&self) -> bool {
+        self.ended.is_empty() && self.dead_loaders.is_empty() && !self.trim
+    }
 }
 
 /// How long a live domain may take to stop for the grace period before it is tried again.
@@ -46,8 +54,26 @@ const GATHER: Duration = Duration::from_millis(20);
 /// Domain `id` has ended (its heap is gone, no thread of it runs again): its classes are
 /// unloaded in the background.
 pub fn domain_ended(vm: &'static Vm, id: u32) {
+    queue(vm, |w| w.ended.push(id));
+}
+
+/// A full collection found user-defined loaders `dead` of a living domain unreachable (and
+/// cleared what the domain held of them): their classes are unloaded in the background.
+pub fn loaders_died(vm: &'static Vm, dead: FxHashSet<LoaderId>) {
+    queue(vm, |w| w.dead_loaders.extend(dead));
+}
+
+/// An ended domain's last tables were freed (its `Domain` dropped, maybe after it was
+/// buried): the unloader, if running, gives the freed memory back to the kernel.
+pub fn domain_dropped() {
+    QUEUE.lock().get_or_insert_with(Work::default).trim = true;
+    QUEUED.notify_one();
+}
+
+/// Adds work for the unloader (started the first time).
+fn queue(vm: &'static Vm, add: impl FnOnce(&mut Work)) {
     static UNLOADER: std::sync::Once = std::sync::Once::new();
-    QUEUE.lock().ended.push(id);
+    add(QUEUE.lock().get_or_insert_with(Work::default));
     QUEUED.notify_one();
     UNLOADER.call_once(|| {
         let _ = std::thread::Builder::new()
@@ -56,28 +82,17 @@ pub fn domain_ended(vm: &'static Vm, id: u32) {
     });
 }
 
-/// An ended domain's last tables were freed (its `Domain` dropped, maybe after it was
-/// buried): the unloader, if running, gives the freed memory back to the kernel.
-pub fn domain_dropped() {
-    QUEUE.lock().trim = true;
-    QUEUED.notify_one();
-}
-
 fn unload_forever(vm: &'static Vm) {
     loop {
         {
             let mut q = QUEUE.lock();
-            while q.ended.is_empty() && !q.trim {
+            while q.as_ref().is_none_or(Work::is_empty) {
                 QUEUED.wait(&mut q);
             }
         }
         std::thread::sleep(GATHER);
-        let ended = {
-            let mut q = QUEUE.lock();
-            q.trim = false;
-            std::mem::take(&mut q.ended)
-        };
-        let batch = forget(vm, &ended);
+        let work = QUEUE.lock().take().unwrap_or_default();
+        let batch = forget(vm, &work);
         if !batch.gone.is_empty() {
             wait_for_grace_period(vm);
             batch.free();
@@ -106,11 +121,15 @@ impl Batch {
     }
 }
 
-/// Takes the classes of the `ended` domains out of the class table and every cache.
-fn forget(vm: &'static Vm, ended: &[u32]) -> Batch {
+/// Takes the classes of the ended domains and dead loaders out of the class table and every
+/// cache.
+fn forget(vm: &'static Vm, work: &Work) -> Batch {
     let mut gone = Unloaded::default();
-    for &id in ended {
+    for &id in &work.ended {
         gone.merge(vm.classes.unload_domain(id));
+    }
+    if !work.dead_loaders.is_empty() {
+        gone.merge(vm.classes.unload_loaders(&work.dead_loaders));
     }
     let entries = if gone.is_empty() {
         Retired::default()
@@ -120,8 +139,8 @@ fn forget(vm: &'static Vm, ended: &[u32]) -> Batch {
         super::portal::forget_classes(&gone);
         crate::interp::forget_classes(&vm.classes, &gone)
     };
-    if vm.opts.class_unload_log {
-        log(vm, ended, &gone);
+    if vm.opts.class_unload_log && !gone.is_empty() {
+        log(vm, work, &gone);
     }
     Batch { gone, entries }
 }
@@ -138,7 +157,7 @@ fn wait_for_grace_period(vm: &'static Vm) {
 }
 
 /// `-Xlog:class+unload`: one line per unloaded class, as HotSpot writes them.
-fn log(vm: &'static Vm, ended: &[u32], gone: &Unloaded) {
+fn log(vm: &'static Vm, work: &Work, gone: &Unloaded) {
     let up = vm.start_time.elapsed().as_secs_f64();
     for c in gone.classes() {
         println!(
@@ -148,7 +167,9 @@ fn log(vm: &'static Vm, ended: &[u32], gone: &Unloaded) {
         );
     }
     println!(
-        "[{up:.3}s][info][class,unload] domains {ended:?}: {} classes unloaded",
-        gone.len()
+        "[{up:.3}s][info][class,unload] {} classes unloaded (ended domains {:?}, {} unreachable loaders)",
+        gone.len(),
+        work.ended,
+        work.dead_loaders.len()
     );
 }

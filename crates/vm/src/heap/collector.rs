@@ -10,7 +10,7 @@
 
 use super::ObjRef;
 use super::layout::{ARRAY_BASE, ARRAY_LENGTH};
-use crate::class::{BasicType, Class};
+use crate::class::{BasicType, Class, LoaderId};
 
 const FORWARDED: usize = 1;
 
@@ -71,6 +71,13 @@ pub struct Copier<'a> {
     large: rustc_hash::FxHashSet<usize>,
     pub large_live: rustc_hash::FxHashSet<usize>,
     large_queue: Vec<ObjRef>,
+    /// Whether scanning notes the user-defined loaders of the objects it scans (a full
+    /// collection that unloads classes: an object keeps its class's loader alive).
+    pub track_loaders: bool,
+    /// User-defined loaders of objects scanned since the caller last took them (repeats left
+    /// in; a run of objects of one loader is noted once).
+    pub loaders_seen: Vec<LoaderId>,
+    last_loader: LoaderId,
 }
 
 impl<'a> Copier<'a> {
@@ -92,6 +99,9 @@ impl<'a> Copier<'a> {
             large,
             large_live: rustc_hash::FxHashSet::default(),
             large_queue: Vec::new(),
+            track_loaders: false,
+            loaders_seen: Vec::new(),
+            last_loader: LoaderId::BOOT,
         }
     }
 
@@ -191,6 +201,10 @@ impl<'a> Copier<'a> {
     }
 
     fn scan_object(&mut self, o: ObjRef, c: &'static Class) {
+        if self.track_loaders && c.loader != self.last_loader && c.loader.is_user() {
+            self.last_loader = c.loader;
+            self.loaders_seen.push(c.loader);
+        }
         let reference = for_each_ref_offset(self.l, o, c, true, |off| self.forward_field(o, off));
         if reference {
             self.discovered.push(o);

@@ -21,6 +21,7 @@
 
 pub mod collector;
 pub mod layout;
+pub mod loaders;
 pub mod roots;
 pub mod verify;
 

@@ -21,9 +21,10 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::Instant;
 
 use super::collector::{Copier, Layouts};
+use super::loaders::Liveness;
 use super::{ObjRef, from_slot};
 use crate::class::{BasicType, LoaderId};
-use crate::domain::Domain;
+use crate::domain::{ClassState, Domain};
 use crate::interp::oopmap::{MethodOperands, Operands, maps_of};
 use crate::thread::{JResult, JThread};
 
@@ -202,7 +203,8 @@ fn run_phase(t: &mut JThread, full: bool, clear_soft: bool, cause: &str) -> usiz
             cp.scan_remembered(o);
         }
     }
-    evacuate(t, &mut cp, clear_soft);
+    // A full collection unloads the classes of user-defined loaders no longer reachable.
+    evacuate(t, &mut cp, clear_soft, full);
     let moved = cp.live_bytes();
     let promoted_range = (plan.to.0, cp.to_top());
     if full {
@@ -266,9 +268,11 @@ pub fn layouts(vm: &crate::vm::Vm) -> Layouts {
 
 /// Forwards every root of the stopped domain, evacuates what they reach, processes
 /// references and re-keys the address-keyed tables.
-fn evacuate(t: &mut JThread, cp: &mut Copier, clear_soft: bool) {
+fn evacuate(t: &mut JThread, cp: &mut Copier, clear_soft: bool, unload: bool) {
     let domain = t.domain.clone();
     let vm = t.vm;
+    let mut liveness = unload.then(|| Liveness::new(&domain, vm));
+    cp.track_loaders = unload;
     thread_roots(cp, t);
     for p in domain.safepoint.stopped_threads() {
         // SAFETY: `p` was derived from a stopped thread's own `&mut JThread` when it stopped
@@ -277,9 +281,16 @@ fn evacuate(t: &mut JThread, cp: &mut Copier, clear_soft: bool) {
         let other = unsafe { &mut *(p as *mut JThread) };
         thread_roots(cp, other);
     }
-    domain_roots(cp, &domain, vm);
-    let at = cp.scan(cp.scan_start());
-    process_references(cp, &domain, vm, clear_soft, at);
+    domain_roots(cp, &domain, vm, liveness.as_ref());
+    let mut close = |cp: &mut Copier, at: usize| match liveness.as_mut() {
+        Some(l) => l.close(cp, at),
+        None => cp.scan(at),
+    };
+    let at = close(cp, cp.scan_start());
+    process_references(cp, &domain, vm, clear_soft, at, &mut close);
+    if let Some(l) = liveness {
+        l.finish(cp);
+    }
     rekey_tables(cp, &domain);
 }
 
@@ -288,6 +299,10 @@ fn thread_roots(cp: &mut Copier, th: &mut JThread) {
     for i in 0..n {
         let f = th.frames[i];
         let bp = f.bp as usize;
+        if cp.track_loaders && f.method.class.loader.is_user() {
+            // A running method keeps its class's loader alive.
+            cp.loaders_seen.push(f.method.class.loader);
+        }
         if f.pc == u32::MAX {
             // A native frame: its arguments, typed by the method's descriptor.
             let mut at = bp;
@@ -358,8 +373,9 @@ fn map_slot(a: &std::sync::atomic::AtomicU64, f: &mut dyn FnMut(ObjRef) -> ObjRe
     }
 }
 
-fn domain_roots(cp: &mut Copier, d: &Domain, vm: &crate::vm::Vm) {
-    for_each_table_ref(d, vm, &mut |o| cp.forward(o));
+fn domain_roots(cp: &mut Copier, d: &Domain, vm: &crate::vm::Vm, weak: Option<&Liveness>) {
+    let is_weak = |l: LoaderId| weak.is_some_and(|w| w.is_weak(l));
+    table_refs(d, vm, &mut |o| cp.forward(o), &is_weak);
     // Thread objects of live threads are roots (their keys are rewritten by `rekey_tables`).
     let keys: Vec<usize> = d.threads.lock().keys().copied().collect();
     for k in keys {
@@ -371,15 +387,35 @@ fn domain_roots(cp: &mut Copier, d: &Domain, vm: &crate::vm::Vm) {
 /// memory objects, portals) with `f` of it: the collector forwards them, a domain made from a
 /// template relocates them.
 pub fn for_each_table_ref(d: &Domain, vm: &crate::vm::Vm, f: &mut dyn FnMut(ObjRef) -> ObjRef) {
+    table_refs(d, vm, f, &|_| false);
+}
+
+/// Replaces the references of a class's state in a domain (its mirror, which holds its
+/// statics; its resolved string constants; its initialization error) with `f` of them.
+pub(super) fn map_class_state(st: &ClassState, f: &mut dyn FnMut(ObjRef) -> ObjRef) {
+    map_slot(&st.mirror, f);
+    if let Some(consts) = st.cp_strings.get() {
+        consts.iter().for_each(|c| map_slot(c, f));
+    }
+    map_opt(&mut st.init_error.lock(), f);
+}
+
+/// `for_each_table_ref`, leaving out the entries of classes of loaders `weak` names, and of
+/// those loaders (see `loaders`).
+fn table_refs(
+    d: &Domain,
+    vm: &crate::vm::Vm,
+    f: &mut dyn FnMut(ObjRef) -> ObjRef,
+    weak: &dyn Fn(LoaderId) -> bool,
+) {
     for id in 0..vm.classes.class_count() {
         let Some(st) = d.existing_class_state(id) else {
             continue;
         };
-        map_slot(&st.mirror, f);
-        if let Some(consts) = st.cp_strings.get() {
-            consts.iter().for_each(|c| map_slot(c, f));
+        if vm.classes.class_by_id(id).is_some_and(|c| weak(c.loader)) {
+            continue;
         }
-        map_opt(&mut st.init_error.lock(), f);
+        map_class_state(st, f);
     }
     let mut opt = |o: &mut Option<ObjRef>| map_opt(o, f);
     opt(&mut d.boot_unnamed_module.lock());
@@ -393,11 +429,15 @@ pub fn for_each_table_ref(d: &Domain, vm: &crate::vm::Vm, f: &mut dyn FnMut(ObjR
     for v in d.modules.lock().values_mut() {
         *v = f(*v);
     }
-    for v in d.call_sites.lock().values_mut() {
-        *v = f(*v);
+    for (v, loader) in d.call_sites.lock().values_mut() {
+        if !weak(*loader) {
+            *v = f(*v);
+        }
     }
-    for v in d.loaders.lock().by_id.values_mut() {
-        *v = f(*v);
+    for (&id, v) in d.loaders.lock().by_id.iter_mut() {
+        if !weak(LoaderId(id)) {
+            *v = f(*v);
+        }
     }
     for v in d.exported.lock().values_mut() {
         *v = f(*v);
@@ -480,6 +520,7 @@ fn process_references(
     vm: &crate::vm::Vm,
     clear_soft: bool,
     mut at: usize,
+    close: &mut dyn FnMut(&mut Copier, usize) -> usize,
 ) {
     let Some(reference) = vm
         .classes
@@ -522,7 +563,7 @@ fn process_references(
                 deferred.push((r, kind));
             }
         }
-        at = cp.scan(at);
+        at = close(cp, at);
     }
     let mut pending = d.pending_refs.lock();
     for (r, _) in deferred {

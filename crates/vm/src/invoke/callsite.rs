@@ -35,13 +35,18 @@ pub fn run(
         ));
     };
     let key = indy as *const IndySite as usize;
-    let linked = t.domain.call_sites.lock().get(&key).copied();
+    let linked = t.domain.call_sites.lock().get(&key).map(|&(site, _)| site);
     let site = match linked {
         Some(site) => site,
         None => {
             let site = link(t, caller, &b)?;
             // Another thread may have linked the site meanwhile: the first one wins.
-            *t.domain.call_sites.lock().entry(key).or_insert(site)
+            t.domain
+                .call_sites
+                .lock()
+                .entry(key)
+                .or_insert((site, caller.loader))
+                .0
         }
     };
     let o = jli::offsets(t)?;
