@@ -231,7 +231,7 @@ fn name_hash(s: &str) -> u64 {
 
 impl Hierarchy {
     fn check(&self, name: &str) -> Result<(), String> {
-        if !self.supers.contains_key(name) && name_hash(name) % 97 == 0 {
+        if !self.supers.contains_key(name) && name_hash(name).is_multiple_of(97) {
             return Err(format!("java/lang/NoClassDefFoundError: {name}"));
         }
         Ok(())
@@ -257,7 +257,7 @@ impl ClassHierarchy for Hierarchy {
     }
     fn is_interface(&self, class: &str) -> Result<bool, String> {
         self.check(class)?;
-        Ok(!self.supers.contains_key(class) && name_hash(class) % 3 == 0)
+        Ok(!self.supers.contains_key(class) && name_hash(class).is_multiple_of(3))
     }
     fn superclass(&self, class: &str) -> Result<Option<String>, String> {
         self.check(class)?;
@@ -279,7 +279,9 @@ impl ClassHierarchy for Hierarchy {
         _: bool,
     ) -> Result<Option<String>, String> {
         self.check(class)?;
-        Ok((name_hash(name) % 5 == 0).then(|| "java/lang/Object".to_string()))
+        Ok(name_hash(name)
+            .is_multiple_of(5)
+            .then(|| "java/lang/Object".to_string()))
     }
 }
 
