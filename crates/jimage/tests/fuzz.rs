@@ -529,6 +529,36 @@ fn fuzz_lookups_in_mutated_images() {
     assert!(opened > INPUTS / 2, "the mutants must reach the lookups");
 }
 
+/// An image whose `/packages` lists one package directory `copies` times, that directory
+/// holding `pairs` (non-empty, java.base) pairs: the offsets are the fuzz test's sizes taken to
+/// the extreme, with a small file and a quadratic number of package entries.
+fn repeated_package_directory(copies: u32, pairs: usize) -> Vec<u8> {
+    let mut w = Writer::new(false);
+    let base = w.string("java.base");
+    let pair = [w.u32(0), w.u32(base)].concat();
+    let child = w.resource("/packages/java.lang", &pair.repeat(pairs), Stored::Plain);
+    assert_eq!(child, 0);
+    // The child is the first location, just after the empty one at offset 0.
+    let content: Vec<u8> = (0..copies).flat_map(|_| w.u32(1)).collect();
+    w.resource("/packages", &content, Stored::Plain);
+    w.finish()
+}
+
+#[test]
+fn a_package_directory_listed_many_times_is_not_read_many_times() {
+    let sane = JImage::from_bytes(repeated_package_directory(1, 3)).unwrap();
+    assert_eq!(
+        sane.module_of_package("java/lang").as_deref(),
+        Some("java.base")
+    );
+    // 80 KB of image: 10,000 references to a directory of 5,000 pairs would make 50,000,000
+    // package entries (gigabytes, minutes) if each reference were read.
+    let img = JImage::from_bytes(repeated_package_directory(10_000, 5_000)).unwrap();
+    let start = std::time::Instant::now();
+    assert!(img.packages_of_module("java.base").len() <= 1);
+    assert!(start.elapsed().as_secs() < 5, "{:?}", start.elapsed());
+}
+
 #[test]
 fn fuzz_regressions_do_not_panic() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz-regress");
