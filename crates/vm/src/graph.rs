@@ -1014,4 +1014,196 @@ mod tests {
             }
         }
     }
+
+    /// A xorshift64 generator: fixed seeds make every fuzz run the same inputs.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n.max(1) as u64) as usize
+        }
+    }
+
+    /// Applies one to four random mutations to `buf`: bit flips, bytes, u32s and u64s
+    /// overwritten with boundary values or with the format's own values (`dict`: class ids,
+    /// counts, references, token references), truncation, removal and duplication of a range,
+    /// and splicing with `other` (another valid buffer).
+    fn mutate(rng: &mut Rng, buf: &mut Vec<u8>, other: &[u8], dict: &[u64]) {
+        const BOUNDARY: [u64; 10] = [
+            0,
+            1,
+            2,
+            0x7F,
+            0xFFFF,
+            0x7FFF_FFFF,
+            0x8000_0000,
+            u32::MAX as u64 - 1,
+            u32::MAX as u64,
+            u64::MAX,
+        ];
+        for _ in 0..1 + rng.below(4) {
+            let len = buf.len();
+            let at = rng.below(len);
+            let value = if rng.below(2) == 0 {
+                BOUNDARY[rng.below(BOUNDARY.len())]
+            } else {
+                dict[rng.below(dict.len())]
+            };
+            // Word writes land on a 4-byte boundary half of the time: the format's fields do.
+            let word_at = |rng: &mut Rng, width: usize| {
+                let at = if rng.below(2) == 0 { at & !3 } else { at };
+                (at + width <= len).then_some(at)
+            };
+            match rng.below(8) {
+                0 if len > 0 => buf[at] ^= 1 << rng.below(8),
+                1 if len > 0 => buf[at] = rng.next() as u8,
+                2 => {
+                    if let Some(at) = word_at(rng, 4) {
+                        buf[at..at + 4].copy_from_slice(&(value as u32).to_le_bytes());
+                    }
+                }
+                3 => {
+                    if let Some(at) = word_at(rng, 8) {
+                        buf[at..at + 8].copy_from_slice(&value.to_le_bytes());
+                    }
+                }
+                4 => buf.truncate(at),
+                5 => {
+                    let end = (at + rng.below(32)).min(len);
+                    buf.drain(at..end);
+                }
+                6 => {
+                    let end = (at + 1 + rng.below(48)).min(len);
+                    let copy = buf[at..end].to_vec();
+                    let to = rng.below(len + 1);
+                    buf.splice(to..to, copy);
+                }
+                _ => {
+                    let cut = rng.below(other.len() + 1);
+                    buf.truncate(at);
+                    buf.extend_from_slice(&other[cut..]);
+                }
+            }
+        }
+    }
+
+    /// Valid buffers for the fuzzer to start from: a cycle with sharing, arrays of longs
+    /// and of references (empty ones too), portals passed as tokens (twice, and as roots),
+    /// an identity hash, a long chain, a null root and a graph with no roots at all.
+    fn fuzz_seeds(w: &World) -> Vec<Vec<u8>> {
+        let a = heap();
+        let mut seeds = Vec::new();
+        let (n1, n2) = (w.node(&a, 1), w.node(&a, -2));
+        n1.write::<u64>(24, n2.slot());
+        n2.write::<u64>(24, n1.slot());
+        let longs = a.alloc(w.longs, ARRAY_BASE + 3 * 8).unwrap();
+        longs.write::<u32>(ARRAY_LENGTH, 3);
+        n1.write::<u64>(32, longs.slot());
+        n2.write::<u64>(32, longs.slot());
+        let arr = w.array(&a, &[Some(n2), None, Some(longs)]);
+        seeds.push(encode(&[Some(n1), None, Some(arr)], 1 << 20, copy_all).unwrap());
+        let (p7, p9) = (w.portal(&a, 7), w.portal(&a, 9));
+        let empty = w.array(&a, &[]);
+        let n = w.node(&a, 3);
+        n.write::<u64>(32, p7.slot());
+        let arr = w.array(&a, &[Some(p7), Some(p9), Some(n), Some(empty), Some(p9)]);
+        seeds.push(encode(&[Some(arr), Some(p9)], 1 << 20, |o| w.classify(o)).unwrap());
+        let hashed = w.node(&a, 4);
+        hashed
+            .mark()
+            .store(0xABCD << 32, std::sync::atomic::Ordering::Relaxed);
+        let mut head = hashed;
+        for i in 0..20 {
+            let n = w.node(&a, i);
+            n.write::<u64>(24, head.slot());
+            head = n;
+        }
+        seeds.push(encode(&[Some(head), None], 1 << 20, copy_all).unwrap());
+        seeds.push(encode(&[], 1 << 20, copy_all).unwrap());
+        seeds
+    }
+
+    /// Every object in `heap` has a class of the world, lies inside the heap, and every
+    /// reference slot is null or points at an object of `heap`: a decode that wrote out of
+    /// bounds or left a raw id in a slot fails this.
+    fn check_heap(w: &World, heap: &Heap) {
+        for o in w.objects_in(heap) {
+            for slot in ref_slots(o.class(), o) {
+                let v = o.read::<u64>(slot);
+                assert!(
+                    v == 0 || heap.object_at(v as usize).is_some(),
+                    "slot {slot} of {:?} holds {v:#x}",
+                    o.class()
+                );
+            }
+        }
+    }
+
+    /// Fuzz target for the decoder: 1,000,000 mutants (250,000 from each of four seeds, xorshift
+    /// seed fixed) of valid buffers, each read by [`tokens`], [`heap_bytes`] and [`decode`]
+    /// (with the tokens it asks for, some null, and sometimes one token too few). Each must be
+    /// `Ok` or a [`CopyError`], never a panic; a decode must allocate no more than
+    /// [`heap_bytes`] promised; and the target heap must stay well formed (checked every 256
+    /// inputs and before each heap is replaced).
+    #[test]
+    fn fuzz_decode_mutated_buffers() {
+        let w = world();
+        let seeds = fuzz_seeds(&w);
+        let dict: Vec<u64> = (100..=106)
+            .chain([INSTANCE as u64, 3, 5, 20])
+            .chain((0..4).map(|k| TOKEN_BIT | k))
+            .collect();
+        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+        let mut target = heap();
+        let (mut ok, mut failed) = (0, 0);
+        for i in 0..1_000_000 {
+            let seed = &seeds[i % seeds.len()];
+            let mut buf = seed.clone();
+            let other = &seeds[rng.below(seeds.len())];
+            mutate(&mut rng, &mut buf, other, &dict);
+            let promised = heap_bytes(&buf);
+            let Ok(wanted) = tokens(&buf) else {
+                assert!(decode(&buf, &target, |id| w.class(id), &[]).is_err());
+                failed += 1;
+                continue;
+            };
+            let x = w.node(&target, 99);
+            let mut supplied: Vec<_> = wanted.iter().map(|&t| (t % 3 != 0).then_some(x)).collect();
+            if rng.below(16) == 0 {
+                supplied.pop();
+            }
+            let before = target.used();
+            match decode(&buf, &target, |id| w.class(id), &supplied) {
+                Ok(roots) => {
+                    ok += 1;
+                    assert_eq!(
+                        roots.len(),
+                        u32::from_le_bytes(buf[8..12].try_into().unwrap()) as usize
+                    );
+                }
+                Err(_) => failed += 1,
+            }
+            assert!(
+                target.used() - before <= promised,
+                "decode allocated {} bytes, heap_bytes promised {promised}",
+                target.used() - before
+            );
+            if i % 256 == 0 || target.used() > 4 << 20 {
+                check_heap(&w, &target);
+                if target.used() > 4 << 20 {
+                    target = heap();
+                }
+            }
+        }
+        check_heap(&w, &target);
+        eprintln!("graph fuzz: {ok} decoded, {failed} refused");
+        // The mutants must reach the decoder's deep paths, not only its first checks.
+        assert!(ok > 1000 && failed > 1000, "{ok} decoded, {failed} refused");
+    }
 }
