@@ -47,24 +47,8 @@ impl<T> IdTable<T> {
             return c;
         }
         let slot = &self.chunks[(id >> CHUNK_BITS) as usize];
-        let fresh: Box<Chunk<T>> = Box::new(std::array::from_fn(|_| OnceLock::new()));
-        let fresh = Box::into_raw(fresh);
-        match slot.compare_exchange(
-            std::ptr::null_mut(),
-            fresh,
-            Ordering::AcqRel,
-            Ordering::Acquire,
-        ) {
-            // SAFETY: we just published `fresh`; it lives until Drop.
-            Ok(_) => unsafe { &*fresh },
-            Err(existing) => {
-                // SAFETY: `fresh` was never shared; `existing` was published by another thread.
-                unsafe {
-                    drop(Box::from_raw(fresh));
-                    &*existing
-                }
-            }
-        }
+        // Chunks are freed only in Drop, which needs `&mut self`.
+        publish(slot, Box::new(std::array::from_fn(|_| OnceLock::new())))
     }
 
     #[inline]
@@ -143,6 +127,29 @@ impl<T: Sync> Slots<T> {
     }
 }
 
+/// Publishes `fresh` in the empty `slot`, or drops it if another thread published first;
+/// returns what the slot holds. The slot's owner frees its value only when no reference from
+/// here can be left (each caller says when).
+fn publish<T>(slot: &AtomicPtr<T>, fresh: Box<T>) -> &T {
+    let fresh = Box::into_raw(fresh);
+    match slot.compare_exchange(
+        std::ptr::null_mut(),
+        fresh,
+        Ordering::AcqRel,
+        Ordering::Acquire,
+    ) {
+        // SAFETY: we just published `fresh`; it lives as long as the slot's owner keeps it.
+        Ok(_) => unsafe { &*fresh },
+        Err(existing) => {
+            // SAFETY: `fresh` was never shared; `existing` was published by another thread.
+            unsafe {
+                drop(Box::from_raw(fresh));
+                &*existing
+            }
+        }
+    }
+}
+
 /// A value set once and read without a lock, which its owner may take back and free when no
 /// reader can be left: a domain's resolved constants of a class, freed when the class is
 /// unloaded.
@@ -172,23 +179,8 @@ impl<T: Sync> Clearable<T> {
         if let Some(v) = self.get() {
             return v;
         }
-        let fresh = Box::into_raw(Box::new(f()));
-        match self.value.compare_exchange(
-            std::ptr::null_mut(),
-            fresh,
-            Ordering::AcqRel,
-            Ordering::Acquire,
-        ) {
-            // SAFETY: we just published `fresh` (see `get`).
-            Ok(_) => unsafe { &*fresh },
-            Err(existing) => {
-                // SAFETY: `fresh` was never shared; `existing` was published by another maker.
-                unsafe {
-                    drop(Box::from_raw(fresh));
-                    &*existing
-                }
-            }
-        }
+        // The value is freed only by `clear` or Drop (see `get`).
+        publish(&self.value, Box::new(f()))
     }
 
     /// Frees the value; `get` finds none afterwards.
