@@ -181,7 +181,7 @@ impl ClassTable {
 #[derive(Default)]
 pub struct Unloaded {
     classes: Vec<&'static Class>,
-    addresses: FxHashSet<usize>,
+    /// Their ids (never reused, so they tell these classes from every other).
     ids: FxHashSet<u32>,
     /// The user-defined loaders that went with them.
     loaders: FxHashSet<LoaderId>,
@@ -190,7 +190,6 @@ pub struct Unloaded {
 impl Unloaded {
     fn new(classes: Vec<&'static Class>, loaders: FxHashSet<LoaderId>) -> Unloaded {
         Unloaded {
-            addresses: classes.iter().map(|&c| address(c)).collect(),
             ids: classes.iter().map(|c| c.id.0).collect(),
             classes,
             loaders,
@@ -204,7 +203,7 @@ impl Unloaded {
 
     /// Whether `c` is one of these classes.
     pub fn contains(&self, c: &Class) -> bool {
-        self.addresses.contains(&address(c))
+        self.ids.contains(&c.id.0)
     }
 
     /// Whether class id `id` was one of these classes'.
@@ -227,7 +226,6 @@ impl Unloaded {
 
     /// Adds the classes of `other` to these.
     pub fn merge(&mut self, other: Unloaded) {
-        self.addresses.extend(other.addresses);
         self.ids.extend(other.ids);
         self.loaders.extend(other.loaders);
         self.classes.extend(other.classes);
@@ -248,8 +246,4 @@ impl Unloaded {
             drop(unsafe { Box::from_raw(c as *const Class as *mut Class) });
         }
     }
-}
-
-fn address(c: &Class) -> usize {
-    c as *const Class as usize
 }

@@ -374,8 +374,7 @@ fn map_slot(a: &std::sync::atomic::AtomicU64, f: &mut dyn FnMut(ObjRef) -> ObjRe
 }
 
 fn domain_roots(cp: &mut Copier, d: &Domain, vm: &crate::vm::Vm, weak: Option<&Liveness>) {
-    let is_weak = |l: LoaderId| weak.is_some_and(|w| w.is_weak(l));
-    table_refs(d, vm, &mut |o| cp.forward(o), &is_weak);
+    table_refs(d, vm, &mut |o| cp.forward(o), weak);
     // Thread objects of live threads are roots (their keys are rewritten by `rekey_tables`).
     let keys: Vec<usize> = d.threads.lock().keys().copied().collect();
     for k in keys {
@@ -387,7 +386,7 @@ fn domain_roots(cp: &mut Copier, d: &Domain, vm: &crate::vm::Vm, weak: Option<&L
 /// memory objects, portals) with `f` of it: the collector forwards them, a domain made from a
 /// template relocates them.
 pub fn for_each_table_ref(d: &Domain, vm: &crate::vm::Vm, f: &mut dyn FnMut(ObjRef) -> ObjRef) {
-    table_refs(d, vm, f, &|_| false);
+    table_refs(d, vm, f, None);
 }
 
 /// Replaces the references of a class's state in a domain (its mirror, which holds its
@@ -400,23 +399,29 @@ pub(super) fn map_class_state(st: &ClassState, f: &mut dyn FnMut(ObjRef) -> ObjR
     map_opt(&mut st.init_error.lock(), f);
 }
 
-/// `for_each_table_ref`, leaving out the entries of classes of loaders `weak` names, and of
-/// those loaders (see `loaders`).
+/// `for_each_table_ref`, leaving out the entries of classes of loaders `weak` says wait to be
+/// found alive, and of those loaders (see `loaders`).
 fn table_refs(
     d: &Domain,
     vm: &crate::vm::Vm,
     f: &mut dyn FnMut(ObjRef) -> ObjRef,
-    weak: &dyn Fn(LoaderId) -> bool,
+    weak: Option<&Liveness>,
 ) {
     for id in 0..vm.classes.class_count() {
         let Some(st) = d.existing_class_state(id) else {
             continue;
         };
-        if vm.classes.class_by_id(id).is_some_and(|c| weak(c.loader)) {
-            continue;
+        // Only a collection that unloads looks the class up.
+        let waits = weak.is_some_and(|w| {
+            vm.classes
+                .class_by_id(id)
+                .is_some_and(|c| w.is_weak(c.loader))
+        });
+        if !waits {
+            map_class_state(st, f);
         }
-        map_class_state(st, f);
     }
+    let weak = |l: LoaderId| weak.is_some_and(|w| w.is_weak(l));
     let mut opt = |o: &mut Option<ObjRef>| map_opt(o, f);
     opt(&mut d.boot_unnamed_module.lock());
     opt(&mut d.pending_refs.lock());

@@ -32,10 +32,11 @@ pub fn check_reference(t: &JThread, classes: &FxHashSet<usize>, v: u64) -> Resul
 
 /// The addresses of every class the VM has defined.
 pub fn known_classes(t: &JThread) -> FxHashSet<usize> {
-    (0..t.vm.classes.class_count())
-        .filter_map(|id| t.vm.classes.class_by_id(id))
-        .map(|c| c as *const _ as usize)
-        .collect()
+    let mut known = FxHashSet::default();
+    t.vm.classes.for_each_class(|c| {
+        known.insert(c as *const _ as usize);
+    });
+    known
 }
 
 /// Checks every interpreter frame of `t` against its reference map.

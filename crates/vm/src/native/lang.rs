@@ -783,19 +783,20 @@ fn module_define(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     t.vm.classes.set_module_loader(&name, loader);
     // Fix up mirrors created before the module existed.
     let wk = t.vm.wk();
-    for id in 0..t.vm.classes.class_count() {
-        let Some(c) = t.vm.classes.class_by_id(id) else {
-            continue;
-        };
+    let domain = &t.domain;
+    t.vm.classes.for_each_class(|c| {
         if c.module.as_deref() != Some(name.as_str()) {
-            continue;
+            return;
         }
-        if let Some(m) = t.domain.class_state(c).mirror() {
-            t.domain
+        if let Some(m) = domain
+            .existing_class_state(c.id.0)
+            .and_then(|st| st.mirror())
+        {
+            domain
                 .heap
                 .write_ref(m, wk.class_module as usize, Some(module));
         }
-    }
+    });
     Ok(0)
 }
 
@@ -983,18 +984,14 @@ fn system_package_location(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 
 fn system_package_names(t: &mut JThread, _: &[u64]) -> JResult<u64> {
     let mut names: Vec<String> = Vec::new();
-    for id in 0..t.vm.classes.class_count() {
-        if let Some(c) = t.vm.classes.class_by_id(id)
-            && c.loader == LoaderId::BOOT
-            && !c.is_array()
-            && !c.is_primitive()
-        {
+    t.vm.classes.for_each_class(|c| {
+        if c.loader == LoaderId::BOOT && !c.is_array() && !c.is_primitive() {
             let p = c.package().to_string();
             if !p.is_empty() && !names.contains(&p) {
                 names.push(p);
             }
         }
-    }
+    });
     let string = t.vm.wk().string;
     let arr = t.new_array_of(string, names.len() as i32)?;
     for (i, n) in names.iter().enumerate() {
