@@ -208,6 +208,23 @@ public class Portals {
         } catch (PortalException e) {
             check(e.getMessage().contains("java.lang.Class cannot be passed"), "a Class cannot cross: " + e.getMessage());
         }
+        // What holds a descriptor of this domain stays here: a copy would share the number,
+        // which is closed (and reused) when this domain ends.
+        java.io.File data = java.io.File.createTempFile("portals", ".txt");
+        data.deleteOnExit();
+        try (java.io.FileInputStream in = new java.io.FileInputStream(data);
+             java.nio.channels.SocketChannel channel = java.nio.channels.SocketChannel.open()) {
+            Object[][] holders = {{"a FileDescriptor", java.io.FileDescriptor.out, "java.io.FileDescriptor"}, {"a file stream", in, "java.io.FileDescriptor"},
+                    {"a socket channel", channel, "sun.nio.ch.SocketChannelImpl"}, {"an Inflater", new java.util.zip.Inflater(), "java.util.zip.Inflater"}};
+            for (Object[] h : holders) {
+                try {
+                    store.put((String) h[0], h[1]);
+                    check(false, h[0] + " cannot cross");
+                } catch (PortalException e) {
+                    check(e.getMessage().contains(h[2] + " cannot be passed"), h[0] + " cannot cross: " + e.getMessage());
+                }
+            }
+        }
         try {
             store.put("huge", new long[4_000_000]);
             check(false, "the quota");

@@ -652,6 +652,7 @@ fn bury(vm: &'static Vm, domain: &Domain) {
         // What it holds and what it reserved from its creator are given back before anyone
         // hears of its end.
         domain.release_off_heap();
+        domain.release_host_resources();
         if !domain.is_system() {
             // SAFETY: the domain has ended: none of its threads is attached (the last one to
             // leave buries it) and none can attach and run again (an activation checks first),

@@ -305,6 +305,7 @@ impl Drop for Domain {
     /// (`unloading`).
     fn drop(&mut self) {
         self.release_off_heap();
+        self.release_host_resources();
         unloading::domain_dropped();
     }
 }
@@ -438,10 +439,26 @@ impl Domain {
         }
     }
 
+    /// Closes the descriptors and directory streams the domain's code left open. Only for a
+    /// domain that has ended (none of its threads runs again).
+    pub fn release_host_resources(&self) {
+        crate::port::held::give_back(self.holder());
+    }
+
     /// DomainZero or the launcher's domain: the system itself (never terminated; an exit there
     /// ends the process).
     pub fn is_system(&self) -> bool {
         self.id < FIRST_CREATED
+    }
+
+    /// Who the host resources (descriptors, directory streams) this domain's code creates are
+    /// held for: a created domain's are closed when it ends.
+    pub fn holder(&self) -> crate::port::held::Owner {
+        if self.is_system() {
+            crate::port::held::Owner::SYSTEM
+        } else {
+            crate::port::held::Owner::domain(self.id)
+        }
     }
 
     /// Where the Thread object of VM thread `id` is now (the collector re-keys the table).

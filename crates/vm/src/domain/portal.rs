@@ -311,6 +311,7 @@ fn refused(c: &'static Class) -> bool {
             // A direct or mapped buffer holds a raw address of its domain's native memory.
             || n == "java/nio/MappedByteBuffer"
             || n.starts_with("java/nio/Direct")
+            || holds_host_resource(n)
             || n.starts_with("java/lang/invoke/")
             || n.starts_with("java/lang/reflect/")
             || n.starts_with("java/lang/ref/")
@@ -320,6 +321,26 @@ fn refused(c: &'static Class) -> bool {
         k = cls.super_class;
     }
     false
+}
+
+/// Whether objects of class `name` hold a host resource of their domain by number or address
+/// (a file descriptor, a channel's or selector's descriptors, a directory stream, a zlib
+/// stream, native memory): a copy would share it with another domain, and the descriptor is
+/// closed (its number reused) when its holder ends. Streams, files and sockets that reach one
+/// of these are refused with it.
+fn holds_host_resource(name: &str) -> bool {
+    matches!(name, "java/io/FileDescriptor" | "sun/nio/fs/NativeBuffer")
+        || [
+            "sun/nio/ch/",
+            "sun/nio/fs/UnixDirectoryStream",
+            "sun/nio/fs/UnixSecureDirectoryStream",
+            "sun/nio/fs/LinuxWatchService",
+            "java/util/zip/Inflater",
+            "java/util/zip/Deflater",
+            "jdk/internal/foreign/",
+        ]
+        .iter()
+        .any(|p| name.starts_with(p))
 }
 
 /// Whether the domain whose application loader is `target` uses the very class `c` (shared

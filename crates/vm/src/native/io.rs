@@ -206,7 +206,7 @@ fn fd_close0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         fdo.write::<i32>(off, -1);
         // Standard streams are not closed at the OS level, like the JDK's fileDescriptorClose.
         if fd > 2 {
-            io_result(t, port::close(fd))?;
+            io_result(t, port::close(t.domain.holder(), fd))?;
         }
     }
     Ok(0)
@@ -250,7 +250,7 @@ fn set_stream_fd(t: &mut JThread, this: u64, fd: i32) -> JResult<()> {
 fn open_path(t: &mut JThread, this: u64, path: u64, mode: OpenMode) -> JResult<u64> {
     let p = nonnull(t, path)?;
     let p = t.rust_string(p);
-    match port::open(&p, mode) {
+    match port::open(t.domain.holder(), &p, mode) {
         Ok(fd) => {
             set_stream_fd(t, this, fd)?;
             if matches!(mode, OpenMode::Append) {

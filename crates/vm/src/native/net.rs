@@ -12,6 +12,7 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, SocketAddrV6};
 use super::{Registry, jint, jlong, nonnull, ret_bool, ret_int, ret_obj};
 use crate::heap::ObjRef;
 use crate::port::fs::{self, Errno};
+use crate::port::held::Owner;
 use crate::port::net;
 use crate::thread::{JResult, JThread, Thrown};
 
@@ -610,7 +611,7 @@ fn register_net(r: &mut Registry) {
         Ok(libc::POLLOUT as u16 as u64)
     });
     r.add(n, "socket0", "(ZZZZ)I", |t, a| {
-        let r = net::socket(a[0] != 0, a[1] != 0, a[2] != 0);
+        let r = net::socket(t.domain.holder(), a[0] != 0, a[1] != 0, a[2] != 0);
         sock(t, r).map(ret_int)
     });
     r.add(
@@ -750,7 +751,8 @@ fn socket_name(t: &mut JThread, fdo: u64, remote: bool) -> JResult<SocketAddr> {
 /// `int accept(FileDescriptor fd, FileDescriptor newfd, InetSocketAddress[] isaa)`.
 fn net_accept(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let fd = fdval(t, a[0])?;
-    let (newfd, peer) = match t.blocking(|| net::accept(fd)) {
+    let owner = t.domain.holder();
+    let (newfd, peer) = match t.blocking(|| net::accept(owner, fd)) {
         Ok(r) => r,
         Err(libc::EAGAIN) => return Ok(ret_int(IOS_UNAVAILABLE)),
         Err(libc::EINTR) => return Ok(ret_int(IOS_INTERRUPTED)),
@@ -783,7 +785,7 @@ fn net_accept(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     match store(t) {
         Ok(()) => Ok(ret_int(1)),
         Err(e) => {
-            fs::close(newfd).ok();
+            fs::close(owner, newfd).ok();
             Err(e)
         }
     }
@@ -816,9 +818,11 @@ fn register_dispatchers(r: &mut Registry) {
     r.add(ep, "dataOffset", "()I", |_, _| {
         Ok(ret_int(net::epoll_event_layout().2 as i32))
     });
-    r.add(ep, "create", "()I", |t, _| match net::epoll_create() {
-        Ok(fd) => Ok(ret_int(fd)),
-        Err(e) => Err(throw_errno(t, "java/io/IOException", e)),
+    r.add(ep, "create", "()I", |t, _| {
+        match net::epoll_create(t.domain.holder()) {
+            Ok(fd) => Ok(ret_int(fd)),
+            Err(e) => Err(throw_errno(t, "java/io/IOException", e)),
+        }
     });
     r.add(ep, "ctl", "(IIII)I", |_, a| {
         Ok(ret_int(net::epoll_ctl(
@@ -838,9 +842,11 @@ fn register_dispatchers(r: &mut Registry) {
     });
 
     let ev = "sun/nio/ch/EventFD";
-    r.add(ev, "eventfd0", "()I", |t, _| match net::eventfd() {
-        Ok(fd) => Ok(ret_int(fd)),
-        Err(e) => Err(throw_errno(t, "java/io/IOException", e)),
+    r.add(ev, "eventfd0", "()I", |t, _| {
+        match net::eventfd(t.domain.holder()) {
+            Ok(fd) => Ok(ret_int(fd)),
+            Err(e) => Err(throw_errno(t, "java/io/IOException", e)),
+        }
     });
     r.add(ev, "set0", "(I)I", |t, a| {
         match fs::write_buf(jint(a[0]), &1u64.to_ne_bytes()) {
@@ -1133,11 +1139,11 @@ fn dc_send0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 
 /// Whether `opt` at `level` can be read from a fresh TCP socket.
 fn option_supported(level: i32, opt: i32) -> bool {
-    let Ok(fd) = net::socket(false, true, false) else {
+    let Ok(fd) = net::socket(Owner::SYSTEM, false, true, false) else {
         return false;
     };
     let ok = net::get_int_option(fd, level, opt).is_ok();
-    fs::close(fd).ok();
+    fs::close(Owner::SYSTEM, fd).ok();
     ok
 }
 

@@ -144,20 +144,31 @@ fn register_unix_dispatcher(r: &mut Registry) {
         byte_array(t, &cwd)
     });
     r.add(u, "dup", "(I)I", |t, a| {
-        ux(t, fs::dup(jint(a[0]))).map(ret_int)
+        ux(t, fs::dup(t.domain.holder(), jint(a[0]))).map(ret_int)
     });
     r.add(u, "open0", "(JII)I", |t, a| {
-        ux(t, fs::open(&path(a[0]), jint(a[2]), jint(a[3]) as u32)).map(ret_int)
+        let owner = t.domain.holder();
+        ux(
+            t,
+            fs::open(owner, &path(a[0]), jint(a[2]), jint(a[3]) as u32),
+        )
+        .map(ret_int)
     });
     r.add(u, "openat0", "(IJII)I", |t, a| {
         ux(
             t,
-            fs::openat(jint(a[0]), &path(a[1]), jint(a[3]), jint(a[4]) as u32),
+            fs::openat(
+                t.domain.holder(),
+                jint(a[0]),
+                &path(a[1]),
+                jint(a[3]),
+                jint(a[4]) as u32,
+            ),
         )
         .map(ret_int)
     });
     r.add(u, "close0", "(I)V", |t, a| {
-        ux(t, fs::close(jint(a[0]))).map(|_| 0)
+        ux(t, fs::close(t.domain.holder(), jint(a[0]))).map(|_| 0)
     });
     r.add(u, "rewind", "(J)V", |t, a| {
         ux(t, fs::mount_table_rewind(a[0])).map(|_| 0)
@@ -276,13 +287,13 @@ fn register_unix_dispatcher(r: &mut Registry) {
         ux(t, fs::futimens(jint(a[0]), jlong(a[1]), jlong(a[3]))).map(|_| 0)
     });
     r.add(u, "opendir0", "(J)J", |t, a| {
-        ux(t, fs::opendir(&path(a[0])))
+        ux(t, fs::opendir(t.domain.holder(), &path(a[0])))
     });
     r.add(u, "fdopendir", "(I)J", |t, a| {
-        ux(t, fs::fdopendir(jint(a[0])))
+        ux(t, fs::fdopendir(t.domain.holder(), jint(a[0])))
     });
     r.add(u, "closedir", "(J)V", |t, a| {
-        ux(t, fs::closedir(a[0])).map(|_| 0)
+        ux(t, fs::closedir(t.domain.holder(), a[0])).map(|_| 0)
     });
     r.add(u, "readdir", "(J)[B", |t, a| {
         match ux(t, fs::readdir(a[0]))? {
@@ -290,19 +301,16 @@ fn register_unix_dispatcher(r: &mut Registry) {
             None => Ok(0),
         }
     });
+    // Reads and writes of native memory may wait (a FIFO): others may collect meanwhile.
     r.add(u, "read", "(IJI)I", |t, a| {
-        let n = ux(
-            t,
-            retry_eintr(|| fs::read(jint(a[0]), a[1] as usize, jint(a[3]).max(0) as usize)),
-        )?;
-        Ok(ret_int(n as i32))
+        let (fd, addr, len) = (jint(a[0]), a[1] as usize, jint(a[3]).max(0) as usize);
+        let r = t.blocking(|| retry_eintr(|| fs::read(fd, addr, len)));
+        ux(t, r).map(|n| ret_int(n as i32))
     });
     r.add(u, "write", "(IJI)I", |t, a| {
-        let n = ux(
-            t,
-            retry_eintr(|| fs::write(jint(a[0]), a[1] as usize, jint(a[3]).max(0) as usize)),
-        )?;
-        Ok(ret_int(n as i32))
+        let (fd, addr, len) = (jint(a[0]), a[1] as usize, jint(a[3]).max(0) as usize);
+        let r = t.blocking(|| retry_eintr(|| fs::write(fd, addr, len)));
+        ux(t, r).map(|n| ret_int(n as i32))
     });
     r.add(u, "access0", "(JI)V", |t, a| {
         ux(t, fs::access(&path(a[0]), jint(a[2]))).map(|_| 0)
@@ -371,7 +379,9 @@ fn register_unix_dispatcher(r: &mut Registry) {
 
     // UnixCopyFile.transfer(int dst, int src, long addressToPollForCancel)
     r.add("sun/nio/fs/UnixCopyFile", "transfer", "(IIJ)V", |t, a| {
-        ux(t, fs::copy_fd(jint(a[0]), jint(a[1]), a[2] as usize)).map(|_| 0)
+        let (dst, src, cancel) = (jint(a[0]), jint(a[1]), a[2] as usize);
+        let r = t.blocking(|| fs::copy_fd(dst, src, cancel));
+        ux(t, r).map(|_| 0)
     });
 }
 
@@ -412,7 +422,7 @@ fn register_linux_dispatcher(r: &mut Registry) {
     let l = "sun/nio/fs/LinuxNativeDispatcher";
     r.add(l, "init", "()V", |_, _| Ok(0));
     r.add(l, "setmntent0", "(JJ)J", |t, a| {
-        ux(t, fs::mount_table_open(&path(a[0])))
+        ux(t, fs::mount_table_open(t.domain.holder(), &path(a[0])))
     });
     r.add(
         l,
@@ -421,7 +431,7 @@ fn register_linux_dispatcher(r: &mut Registry) {
         getmntent0,
     );
     r.add(l, "endmntent", "(J)V", |t, a| {
-        ux(t, fs::mount_table_close(a[0])).map(|_| 0)
+        ux(t, fs::mount_table_close(t.domain.holder(), a[0])).map(|_| 0)
     });
 
     let w = "sun/nio/fs/LinuxWatchService";
@@ -440,7 +450,7 @@ fn register_linux_dispatcher(r: &mut Registry) {
         Ok(arr.slot())
     });
     r.add(w, "inotifyInit", "()I", |t, _| {
-        ux(t, fs::inotify_init()).map(ret_int)
+        ux(t, fs::inotify_init(t.domain.holder())).map(ret_int)
     });
     r.add(w, "inotifyAddWatch", "(IJI)I", |t, a| {
         ux(
@@ -460,12 +470,16 @@ fn register_linux_dispatcher(r: &mut Registry) {
         if arr.array_len() < 2 {
             return Err(t.throw_new("java/lang/ArrayIndexOutOfBoundsException", None));
         }
-        let (s0, s1) = ux(t, fs::socketpair())?;
+        let (s0, s1) = ux(t, fs::socketpair(t.domain.holder()))?;
         arr.array_slice::<i32>()[..2].copy_from_slice(&[s0, s1]);
         Ok(0)
     });
     r.add(w, "poll", "(II)I", |t, a| {
-        ux(t, fs::poll_readable(jint(a[0]), jint(a[1]))).map(ret_int)
+        // Waits for file events indefinitely (the watch service's background thread): others
+        // may collect meanwhile.
+        let (fd1, fd2) = (jint(a[0]), jint(a[1]));
+        let r = t.blocking(|| fs::poll_readable(fd1, fd2));
+        ux(t, r).map(ret_int)
     });
 }
 
@@ -501,7 +515,8 @@ fn register_file_dispatcher(r: &mut Registry) {
     });
     r.add(d, "pread0", "(Ljava/io/FileDescriptor;JIJ)I", |t, a| {
         let fd = fdval(t, a[0])?;
-        let r = fs::pread(fd, a[1] as usize, jint(a[3]).max(0) as usize, jlong(a[4]));
+        let (addr, len, pos) = (a[1] as usize, jint(a[3]).max(0) as usize, jlong(a[4]));
+        let r = t.blocking(|| fs::pread(fd, addr, len, pos));
         convert(t, r, true).map(|v| ret_int(v as i32))
     });
     r.add(d, "readv0", "(Ljava/io/FileDescriptor;JI)J", |t, a| {
@@ -574,7 +589,7 @@ fn register_file_dispatcher(r: &mut Registry) {
         // Threads still blocked on the old file are woken by NativeThread.signal next; any
         // later call on `fd` reads end-of-file or fails.
         let dead = io(t, fs::pre_close_fd())?;
-        io(t, fs::dup2(dead, fd)).map(|_| 0)
+        io(t, fs::dup2(t.domain.holder(), dead, fd)).map(|_| 0)
     });
     r.add(
         d,
@@ -583,7 +598,7 @@ fn register_file_dispatcher(r: &mut Registry) {
         |t, a| {
             let from = fdval(t, a[0])?;
             let to = fdval(t, a[1])?;
-            io(t, fs::dup2(from, to)).map(|_| 0)
+            io(t, fs::dup2(t.domain.holder(), from, to)).map(|_| 0)
         },
     );
     r.add(d, "canTransferToFromOverlappedMap0", "()Z", |_, _| {
@@ -597,7 +612,7 @@ fn register_file_dispatcher(r: &mut Registry) {
 
 fn close_int_fd(t: &mut JThread, fd: i32) -> JResult<u64> {
     if fd != -1 {
-        io(t, fs::close(fd))?;
+        io(t, fs::close(t.domain.holder(), fd))?;
     }
     Ok(0)
 }
@@ -633,7 +648,7 @@ fn register_channels(r: &mut Registry) {
         },
     );
     r.add(io_util, "makePipe", "(Z)J", |t, a| {
-        let (rd, wr) = io(t, fs::pipe(a[0] != 0))?;
+        let (rd, wr) = io(t, fs::pipe(t.domain.holder(), a[0] != 0))?;
         Ok(((rd as u32 as u64) << 32) | wr as u32 as u64)
     });
     r.add(io_util, "write1", "(IB)I", |t, a| {
@@ -686,7 +701,11 @@ fn register_channels(r: &mut Registry) {
     );
     r.add(fc, "map0", "(IJJZ)J", fc_map0);
     r.add(fc, "unmap0", "(JJ)I", |t, a| {
-        io(t, fs::munmap(a[0] as usize, a[2] as usize)).map(|_| ret_int(0))
+        io(
+            t,
+            fs::munmap(t.domain.holder(), a[0] as usize, a[2] as usize),
+        )
+        .map(|_| ret_int(0))
     });
 
     let mm = "java/nio/MappedMemoryUtils";
@@ -786,7 +805,8 @@ fn fc_map0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
             Some("MAP_SYNC is not supported"),
         ));
     }
-    match fs::mmap(fd, mode, jlong(a[2]), jlong(a[4]).max(0) as usize) {
+    let owner = t.domain.holder();
+    match fs::mmap(owner, fd, mode, jlong(a[2]), jlong(a[4]).max(0) as usize) {
         Ok(addr) => Ok(addr as u64),
         Err(libc::ENOMEM) => Err(t.throw_new("java/lang/OutOfMemoryError", Some("Map failed"))),
         Err(e) => Err(io_exception(t, e)),

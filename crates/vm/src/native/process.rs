@@ -128,7 +128,8 @@ fn fork_and_exec(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         redirect_error_stream: a[10] != 0,
     };
     // fork and the wait for the exec may take a while: let the domain collect meanwhile.
-    let r = t.blocking(|| proc::spawn(&req));
+    let owner = t.domain.holder();
+    let r = t.blocking(|| proc::spawn(owner, &req));
     match r {
         Ok(s) => {
             // The array may have moved while this thread was blocked: re-read the argument.

@@ -10,10 +10,12 @@
 //! range was allocated by `Unsafe.allocateMemory` (or is a live mapping) and is at least
 //! `len` bytes long — the same contract the JDK's C code relies on.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::ffi::{CStr, CString};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
+
+use super::held::{self, Closing, Handle, Owner};
 
 /// An OS error number (`errno`).
 pub type Errno = i32;
@@ -424,20 +426,31 @@ pub fn futimens(fd: i32, atime_ns: i64, mtime_ns: i64) -> FsResult<()> {
 
 // ---- file descriptors ----
 
-pub fn open(path: &[u8], flags: i32, mode: u32) -> FsResult<i32> {
+pub fn open(owner: Owner, path: &[u8], flags: i32, mode: u32) -> FsResult<i32> {
     let c = cpath(path)?;
     // SAFETY: c is NUL-terminated.
     restartable(|| unsafe { libc::open(c.as_ptr(), flags, mode as libc::c_uint) })
+        .map(|fd| held::took_fd(owner, fd))
 }
 
-pub fn openat(dfd: i32, path: &[u8], flags: i32, mode: u32) -> FsResult<i32> {
+pub fn openat(owner: Owner, dfd: i32, path: &[u8], flags: i32, mode: u32) -> FsResult<i32> {
     let c = cpath(path)?;
     // SAFETY: c is NUL-terminated.
     restartable(|| unsafe { libc::openat(dfd, c.as_ptr(), flags, mode as libc::c_uint) })
+        .map(|fd| held::took_fd(owner, fd))
 }
 
-/// Closes `fd`; an EINTR failure counts as closed (the descriptor is gone on Linux).
-pub fn close(fd: i32) -> FsResult<()> {
+/// `owner` closes `fd` (see `held` for what a created domain may close); an EINTR failure
+/// counts as closed (the descriptor is gone on Linux).
+pub fn close(owner: Owner, fd: i32) -> FsResult<()> {
+    match held::letting_go(owner, Handle::Fd(fd))? {
+        Closing::Close => close_raw(fd),
+        Closing::Keep => Ok(()),
+    }
+}
+
+/// Closes `fd`, which no owner holds any more.
+pub(super) fn close_raw(fd: i32) -> FsResult<()> {
     // SAFETY: close has no memory-safety preconditions.
     match check(unsafe { libc::close(fd) }) {
         Err(libc::EINTR) => Ok(()),
@@ -445,13 +458,16 @@ pub fn close(fd: i32) -> FsResult<()> {
     }
 }
 
-pub fn dup(fd: i32) -> FsResult<i32> {
+pub fn dup(owner: Owner, fd: i32) -> FsResult<i32> {
     // SAFETY: dup has no memory-safety preconditions.
-    restartable(|| unsafe { libc::dup(fd) })
+    restartable(|| unsafe { libc::dup(fd) }).map(|fd| held::took_fd(owner, fd))
 }
 
-/// Makes `to` refer to the same open file as `from`.
-pub fn dup2(from: i32, to: i32) -> FsResult<()> {
+/// Makes `to` (which `owner` holds, and keeps holding) refer to the same open file as `from`.
+pub fn dup2(owner: Owner, from: i32, to: i32) -> FsResult<()> {
+    if !held::holds(owner, Handle::Fd(to)) {
+        return Err(libc::EBADF);
+    }
     // SAFETY: dup2 has no memory-safety preconditions.
     restartable(|| unsafe { libc::dup2(from, to) }).map(|_| ())
 }
@@ -620,20 +636,20 @@ pub fn set_direct(fd: i32) -> FsResult<i64> {
 }
 
 /// A pipe as (read end, write end), optionally non-blocking.
-pub fn pipe(blocking: bool) -> FsResult<(i32, i32)> {
+pub fn pipe(owner: Owner, blocking: bool) -> FsResult<(i32, i32)> {
     let mut fds = [0 as libc::c_int; 2];
     // SAFETY: fds has room for the two descriptors.
     check(unsafe { libc::pipe(fds.as_mut_ptr()) })?;
     if !blocking {
         for &fd in &fds {
             if let Err(e) = set_blocking(fd, false) {
-                close(fds[0]).ok();
-                close(fds[1]).ok();
+                close_raw(fds[0]).ok();
+                close_raw(fds[1]).ok();
                 return Err(e);
             }
         }
     }
-    Ok((fds[0], fds[1]))
+    Ok((held::took_fd(owner, fds[0]), held::took_fd(owner, fds[1])))
 }
 
 /// A descriptor whose reads see end-of-file and whose writes fail: `dup2`ed over a
@@ -647,11 +663,11 @@ pub fn pre_close_fd() -> FsResult<i32> {
     let mut sp = [0 as libc::c_int; 2];
     // SAFETY: sp has room for the two descriptors.
     check(unsafe { libc::socketpair(libc::AF_UNIX, libc::SOCK_STREAM, 0, sp.as_mut_ptr()) })?;
-    close(sp[1]).ok();
+    close_raw(sp[1]).ok();
     match FD.compare_exchange(-1, sp[0], Ordering::AcqRel, Ordering::Acquire) {
         Ok(_) => Ok(sp[0]),
         Err(existing) => {
-            close(sp[0]).ok();
+            close_raw(sp[0]).ok();
             Ok(existing)
         }
     }
@@ -699,8 +715,8 @@ pub enum MapMode {
     Private,
 }
 
-/// Maps `len` bytes of `fd` at `pos`; returns the address.
-pub fn mmap(fd: i32, mode: MapMode, pos: i64, len: usize) -> FsResult<usize> {
+/// Maps `len` bytes of `fd` at `pos` for `owner`; returns the address.
+pub fn mmap(owner: Owner, fd: i32, mode: MapMode, pos: i64, len: usize) -> FsResult<usize> {
     let (prot, flags) = match mode {
         MapMode::ReadOnly => (libc::PROT_READ, libc::MAP_SHARED),
         MapMode::ReadWrite => (libc::PROT_READ | libc::PROT_WRITE, libc::MAP_SHARED),
@@ -709,14 +725,25 @@ pub fn mmap(fd: i32, mode: MapMode, pos: i64, len: usize) -> FsResult<usize> {
     // SAFETY: a fresh mapping chosen by the kernel (null hint) does not alias Rust memory.
     let p = unsafe { libc::mmap(std::ptr::null_mut(), len, prot, flags, fd, pos) };
     if p == libc::MAP_FAILED {
-        Err(errno())
-    } else {
-        Ok(p as usize)
+        return Err(errno());
+    }
+    held::took(owner, Handle::Mapping(p as usize, len));
+    Ok(p as usize)
+}
+
+/// `owner` unmaps the whole of a mapping [`mmap`] made for it (only that: an address range
+/// the port did not map for the owner is refused, EINVAL, never unmapped).
+pub fn munmap(owner: Owner, addr: usize, len: usize) -> FsResult<()> {
+    match held::letting_go(owner, Handle::Mapping(addr, len)) {
+        Ok(Closing::Close) => munmap_raw(addr, len),
+        _ => Err(libc::EINVAL),
     }
 }
 
-pub fn munmap(addr: usize, len: usize) -> FsResult<()> {
-    // SAFETY: Java unmaps only regions it obtained from mmap above (Unmapper).
+/// Unmaps a mapping taken out of the held table (so unmapped exactly once).
+pub(super) fn munmap_raw(addr: usize, len: usize) -> FsResult<()> {
+    // SAFETY: the range is a whole mapping `mmap` made and its owner no longer uses (its
+    // caller took it out of the table): no Rust reference points into it.
     check(unsafe { libc::munmap(addr as *mut libc::c_void, len) })
 }
 
@@ -775,41 +802,36 @@ pub fn copy_fd(dst: i32, src: i32, cancel_addr: usize) -> FsResult<()> {
 
 // ---- directory streams ----
 
-/// Live `DIR*` handles; Java holds them as longs, and only these are accepted back.
-fn dirs() -> &'static Mutex<HashSet<usize>> {
-    static DIRS: std::sync::OnceLock<Mutex<HashSet<usize>>> = std::sync::OnceLock::new();
-    DIRS.get_or_init(|| Mutex::new(HashSet::new()))
-}
-
-fn register_dir(d: *mut libc::DIR) -> FsResult<u64> {
+/// Records `d` (a new `DIR*`, or null on failure) for `owner`; Java holds it as a long, and
+/// only handles in the table are accepted back.
+fn register_dir(owner: Owner, d: *mut libc::DIR) -> FsResult<u64> {
     if d.is_null() {
         return Err(errno());
     }
-    dirs()
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .insert(d as usize);
-    Ok(d as u64)
+    held::took(owner, Handle::Dir(d as usize as u64));
+    Ok(d as usize as u64)
 }
 
-pub fn opendir(path: &[u8]) -> FsResult<u64> {
+pub fn opendir(owner: Owner, path: &[u8]) -> FsResult<u64> {
     let c = cpath(path)?;
     // SAFETY: c is NUL-terminated.
-    register_dir(unsafe { libc::opendir(c.as_ptr()) })
+    register_dir(owner, unsafe { libc::opendir(c.as_ptr()) })
 }
 
-/// Opens a directory stream on `fd` (which the stream then owns).
-pub fn fdopendir(fd: i32) -> FsResult<u64> {
+/// Opens a directory stream on `fd` (which the stream then owns: `owner` holds the stream
+/// instead of the descriptor).
+pub fn fdopendir(owner: Owner, fd: i32) -> FsResult<u64> {
+    if !held::holds(owner, Handle::Fd(fd)) {
+        return Err(libc::EBADF);
+    }
     // SAFETY: fdopendir has no memory-safety preconditions.
-    register_dir(unsafe { libc::fdopendir(fd) })
+    let d = register_dir(owner, unsafe { libc::fdopendir(fd) })?;
+    held::letting_go(owner, Handle::Fd(fd))?;
+    Ok(d)
 }
 
 fn live_dir(handle: u64) -> FsResult<*mut libc::DIR> {
-    if dirs()
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .contains(&(handle as usize))
-    {
+    if held::is_live(Handle::Dir(handle)) {
         Ok(handle as usize as *mut libc::DIR)
     } else {
         Err(libc::EBADF)
@@ -835,14 +857,18 @@ pub fn readdir(handle: u64) -> FsResult<Option<Vec<u8>>> {
     ))
 }
 
-pub fn closedir(handle: u64) -> FsResult<()> {
-    let d = live_dir(handle)?;
-    dirs()
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .remove(&(handle as usize));
-    // SAFETY: d is a live DIR* removed from the table, so it is closed exactly once.
-    match check(unsafe { libc::closedir(d) }) {
+pub fn closedir(owner: Owner, handle: u64) -> FsResult<()> {
+    live_dir(handle)?;
+    match held::letting_go(owner, Handle::Dir(handle))? {
+        Closing::Close => closedir_raw(handle),
+        Closing::Keep => Ok(()),
+    }
+}
+
+/// Closes directory stream `handle`, just taken out of the table (so closed exactly once).
+pub(super) fn closedir_raw(handle: u64) -> FsResult<()> {
+    // SAFETY: handle is a DIR* from opendir/fdopendir that its caller took out of the table.
+    match check(unsafe { libc::closedir(handle as usize as *mut libc::DIR) }) {
         Err(libc::EINTR) => Ok(()),
         r => r,
     }
@@ -1041,9 +1067,9 @@ pub fn inotify_event_layout() -> (usize, [usize; 5]) {
     )
 }
 
-pub fn inotify_init() -> FsResult<i32> {
+pub fn inotify_init(owner: Owner) -> FsResult<i32> {
     // SAFETY: inotify_init has no memory-safety preconditions.
-    restartable(|| unsafe { libc::inotify_init() })
+    restartable(|| unsafe { libc::inotify_init() }).map(|fd| held::took_fd(owner, fd))
 }
 
 /// Adds a watch on `path`; returns the watch descriptor.
@@ -1059,11 +1085,11 @@ pub fn inotify_rm_watch(fd: i32, wd: i32) -> FsResult<()> {
 }
 
 /// A connected pair of Unix stream sockets.
-pub fn socketpair() -> FsResult<(i32, i32)> {
+pub fn socketpair(owner: Owner) -> FsResult<(i32, i32)> {
     let mut sp = [0 as libc::c_int; 2];
     // SAFETY: sp has room for the two descriptors.
     check(unsafe { libc::socketpair(libc::AF_UNIX, libc::SOCK_STREAM, 0, sp.as_mut_ptr()) })?;
-    Ok((sp[0], sp[1]))
+    Ok((held::took_fd(owner, sp[0]), held::took_fd(owner, sp[1])))
 }
 
 /// Waits until `fd1` or `fd2` is readable; the number of ready descriptors (0 if interrupted).
@@ -1122,7 +1148,7 @@ pub fn open_without_blocking(path: &std::path::Path) -> std::io::Result<std::fs:
 }
 
 /// Opens a mount table file; returns a handle for the functions below.
-pub fn mount_table_open(path: &[u8]) -> FsResult<u64> {
+pub fn mount_table_open(owner: Owner, path: &[u8]) -> FsResult<u64> {
     use std::os::unix::ffi::OsStrExt;
     let data = std::fs::read(std::ffi::OsStr::from_bytes(path))
         .map_err(|e| e.raw_os_error().unwrap_or(libc::EIO))?;
@@ -1137,6 +1163,7 @@ pub fn mount_table_open(path: &[u8]) -> FsResult<u64> {
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .insert(h, MountTable { lines, pos: 0 });
+    held::took(owner, Handle::MountTable(h));
     Ok(h)
 }
 
@@ -1208,13 +1235,20 @@ pub fn mount_table_next(h: u64) -> FsResult<Option<MountEntry>> {
     })
 }
 
-pub fn mount_table_close(h: u64) -> FsResult<()> {
+pub fn mount_table_close(owner: Owner, h: u64) -> FsResult<()> {
+    match held::letting_go(owner, Handle::MountTable(h))? {
+        Closing::Close if drop_mount_table(h) => Ok(()),
+        _ => Err(libc::EBADF),
+    }
+}
+
+/// Drops mount table `h`, just taken out of the held table; whether there was one.
+pub(super) fn drop_mount_table(h: u64) -> bool {
     mount_tables()
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .remove(&h)
-        .map(|_| ())
-        .ok_or(libc::EBADF)
+        .is_some()
 }
 
 #[cfg(test)]
@@ -1244,10 +1278,10 @@ mod tests {
     fn stat_of_created_file() {
         let d = temp_dir("stat");
         let f = join(&d, "a.txt");
-        let fd = open(&f, libc::O_CREAT | libc::O_WRONLY | libc::O_EXCL, 0o640).unwrap();
+        let fd = open(Owner::SYSTEM, &f, libc::O_CREAT | libc::O_WRONLY | libc::O_EXCL, 0o640).unwrap();
         assert_eq!(write_buf(fd, b"hello").unwrap(), 5);
         let fs = fstat(fd).unwrap();
-        close(fd).unwrap();
+        close(Owner::SYSTEM, fd).unwrap();
         let s = stat(&f, true).unwrap();
         assert_eq!(s, fs);
         assert!(s.is_file() && !s.is_dir());
@@ -1277,30 +1311,30 @@ mod tests {
     fn readdir_lists_entries() {
         let d = temp_dir("readdir");
         for n in ["x", "y", "z"] {
-            let fd = open(&join(&d, n), libc::O_CREAT | libc::O_WRONLY, 0o644).unwrap();
-            close(fd).unwrap();
+            let fd = open(Owner::SYSTEM, &join(&d, n), libc::O_CREAT | libc::O_WRONLY, 0o644).unwrap();
+            close(Owner::SYSTEM, fd).unwrap();
         }
         mkdir(&join(&d, "sub"), 0o755).unwrap();
-        let h = opendir(&d).unwrap();
+        let h = opendir(Owner::SYSTEM, &d).unwrap();
         let mut names = Vec::new();
         while let Some(n) = readdir(h).unwrap() {
             names.push(String::from_utf8(n).unwrap());
         }
-        closedir(h).unwrap();
+        closedir(Owner::SYSTEM, h).unwrap();
         assert_eq!(readdir(h), Err(libc::EBADF));
         names.sort();
         assert_eq!(names, [".", "..", "sub", "x", "y", "z"]);
         for n in ["x", "y", "z"] {
             unlink(&join(&d, n)).unwrap();
         }
-        let dfd = open(&d, libc::O_RDONLY | libc::O_DIRECTORY, 0).unwrap();
+        let dfd = open(Owner::SYSTEM, &d, libc::O_RDONLY | libc::O_DIRECTORY, 0).unwrap();
         assert!(
             fstatat(dfd, b"sub", libc::AT_SYMLINK_NOFOLLOW)
                 .unwrap()
                 .is_dir()
         );
         unlinkat(dfd, b"sub", libc::AT_REMOVEDIR).unwrap();
-        close(dfd).unwrap();
+        close(Owner::SYSTEM, dfd).unwrap();
         rmdir(&d).unwrap();
     }
 
@@ -1309,21 +1343,21 @@ mod tests {
         let d = temp_dir("missing");
         let f = join(&d, "nope");
         assert_eq!(stat(&f, true), Err(libc::ENOENT));
-        assert_eq!(open(&f, libc::O_RDONLY, 0), Err(libc::ENOENT));
+        assert_eq!(open(Owner::SYSTEM, &f, libc::O_RDONLY, 0), Err(libc::ENOENT));
         assert_eq!(unlink(&f), Err(libc::ENOENT));
         assert_eq!(access(&f, libc::F_OK), Err(libc::ENOENT));
         assert!(!exists(&f));
         assert_eq!(mkdir(&d, 0o755), Err(libc::EEXIST));
         assert_eq!(strerror(libc::ENOENT), "No such file or directory");
         rmdir(&d).unwrap();
-        assert_eq!(opendir(&d), Err(libc::ENOENT));
+        assert_eq!(opendir(Owner::SYSTEM, &d), Err(libc::ENOENT));
     }
 
     #[test]
     fn native_memory_io() {
         let d = temp_dir("mem");
         let f = join(&d, "data");
-        let fd = open(&f, libc::O_CREAT | libc::O_RDWR, 0o644).unwrap();
+        let fd = open(Owner::SYSTEM, &f, libc::O_CREAT | libc::O_RDWR, 0o644).unwrap();
         let mut src = *b"0123456789";
         assert_eq!(write(fd, src.as_mut_ptr() as usize, 10).unwrap(), 10);
         let mut dst = [0u8; 4];
@@ -1333,7 +1367,7 @@ mod tests {
         assert_eq!(seek(fd, 2).unwrap(), 2);
         truncate(fd, 5).unwrap();
         assert_eq!(fstat(fd).unwrap().size, 5);
-        close(fd).unwrap();
+        close(Owner::SYSTEM, fd).unwrap();
         let mut buf = vec![0u8; 6];
         copy_to_native(buf.as_mut_ptr() as usize, b"abc\0");
         assert_eq!(read_cstring(buf.as_ptr() as usize), b"abc");
@@ -1353,7 +1387,7 @@ mod tests {
             "# c\n\nproc /proc proc rw,nosuid 0 0\n/dev/a /mnt/my\\040disk ext4 rw 0 0\n",
         )
         .unwrap();
-        let h = mount_table_open(&f).unwrap();
+        let h = mount_table_open(Owner::SYSTEM, &f).unwrap();
         let e = mount_table_next(h).unwrap().unwrap();
         assert_eq!(
             (
@@ -1368,7 +1402,7 @@ mod tests {
         assert_eq!(mount_table_next(h).unwrap(), None);
         mount_table_rewind(h).unwrap();
         assert_eq!(mount_table_line_len(h).unwrap(), Some(4));
-        mount_table_close(h).unwrap();
+        mount_table_close(Owner::SYSTEM, h).unwrap();
         unlink(&f).unwrap();
         rmdir(&d).unwrap();
     }

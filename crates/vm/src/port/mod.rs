@@ -6,9 +6,11 @@
 //! Java objects.
 
 pub mod fs;
+pub mod held;
 pub mod net;
 pub mod process;
 
+use held::Owner;
 use std::ffi::CString;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -410,7 +412,7 @@ fn cpath(path: &str) -> Result<CString, PortError> {
     })
 }
 
-pub fn open(path: &str, mode: OpenMode) -> Result<i32, PortError> {
+pub fn open(owner: Owner, path: &str, mode: OpenMode) -> Result<i32, PortError> {
     let flags = match mode {
         OpenMode::Read => libc::O_RDONLY,
         OpenMode::Truncate => libc::O_WRONLY | libc::O_CREAT | libc::O_TRUNC,
@@ -427,21 +429,17 @@ pub fn open(path: &str, mode: OpenMode) -> Result<i32, PortError> {
     if let Some(s) = fstat(fd)
         && s.is_dir
     {
-        close(fd).ok();
+        fs::close_raw(fd).ok();
         return Err(PortError {
             message: "Is a directory".into(),
         });
     }
-    Ok(fd)
+    Ok(held::took_fd(owner, fd))
 }
 
-pub fn close(fd: i32) -> Result<(), PortError> {
-    // SAFETY: closing an fd has no memory-safety preconditions.
-    if unsafe { libc::close(fd) } < 0 {
-        Err(PortError::last())
-    } else {
-        Ok(())
-    }
+/// `owner` closes `fd` (see [`held`]).
+pub fn close(owner: Owner, fd: i32) -> Result<(), PortError> {
+    fs::close(owner, fd).map_err(PortError::from_errno)
 }
 
 pub fn write_all(fd: i32, mut data: &[u8]) -> Result<(), PortError> {

@@ -8,6 +8,7 @@
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, SocketAddrV4, SocketAddrV6};
 
 use super::fs::{Errno, FsResult};
+use super::held::{self, Owner};
 
 fn errno() -> Errno {
     std::io::Error::last_os_error()
@@ -140,7 +141,7 @@ pub fn reuse_port_available() -> bool {
 }
 
 /// A new socket (close-on-exec), IPv6 dual-stack when `v6`; with `reuse`, SO_REUSEADDR set.
-pub fn socket(v6: bool, stream: bool, reuse: bool) -> FsResult<i32> {
+pub fn socket(owner: Owner, v6: bool, stream: bool, reuse: bool) -> FsResult<i32> {
     let domain = if v6 { libc::AF_INET6 } else { libc::AF_INET };
     let ty = if stream {
         libc::SOCK_STREAM
@@ -179,7 +180,7 @@ pub fn socket(v6: bool, stream: bool, reuse: bool) -> FsResult<i32> {
         close_quietly(fd);
         return Err(e);
     }
-    Ok(fd)
+    Ok(held::took_fd(owner, fd))
 }
 
 pub fn bind(fd: i32, v6: bool, addr: SocketAddr) -> FsResult<()> {
@@ -206,7 +207,7 @@ pub fn connect(fd: i32, v6: bool, addr: SocketAddr) -> FsResult<bool> {
 }
 
 /// Accepts a connection: the new (close-on-exec) socket and the peer's address.
-pub fn accept(fd: i32) -> FsResult<(i32, SocketAddr)> {
+pub fn accept(owner: Owner, fd: i32) -> FsResult<(i32, SocketAddr)> {
     let mut ss = zeroed_storage();
     let mut len = std::mem::size_of::<libc::sockaddr_storage>() as libc::socklen_t;
     loop {
@@ -221,7 +222,7 @@ pub fn accept(fd: i32) -> FsResult<(i32, SocketAddr)> {
         };
         if r >= 0 {
             return match from_raw(&ss) {
-                Ok(a) => Ok((r, a)),
+                Ok(a) => Ok((held::took_fd(owner, r), a)),
                 Err(e) => {
                     close_quietly(r);
                     Err(e)
@@ -671,9 +672,9 @@ pub fn epoll_event_layout() -> (usize, usize, usize) {
     (std::mem::size_of::<libc::epoll_event>(), 0, data)
 }
 
-pub fn epoll_create() -> FsResult<i32> {
+pub fn epoll_create(owner: Owner) -> FsResult<i32> {
     // SAFETY: epoll_create1 has no memory-safety preconditions.
-    check(unsafe { libc::epoll_create1(libc::EPOLL_CLOEXEC) })
+    check(unsafe { libc::epoll_create1(libc::EPOLL_CLOEXEC) }).map(|fd| held::took_fd(owner, fd))
 }
 
 /// epoll_ctl with the descriptor itself as the event's data; returns 0 or the errno.
@@ -766,9 +767,9 @@ pub fn host_by_addr(ip: IpAddr) -> Option<String> {
 }
 
 /// A new blocking eventfd (close-on-exec) with value zero.
-pub fn eventfd() -> FsResult<i32> {
+pub fn eventfd(owner: Owner) -> FsResult<i32> {
     // SAFETY: eventfd has no memory-safety preconditions.
-    check(unsafe { libc::eventfd(0, libc::EFD_CLOEXEC) })
+    check(unsafe { libc::eventfd(0, libc::EFD_CLOEXEC) }).map(|fd| held::took_fd(owner, fd))
 }
 
 // ---- network interfaces (libnet's NetworkInterface.c) ----
@@ -1063,7 +1064,7 @@ mod tests {
     use super::*;
 
     fn udp_loopback() -> (i32, SocketAddr) {
-        let fd = socket(false, false, false).unwrap();
+        let fd = socket(Owner::SYSTEM, false, false, false).unwrap();
         bind(fd, false, SocketAddr::from(([127, 0, 0, 1], 0))).unwrap();
         (fd, local_address(fd).unwrap())
     }
@@ -1178,8 +1179,8 @@ mod tests {
         assert_eq!(remote_address(a), Ok(b_addr));
         disconnect(a, false).unwrap();
         assert_eq!(remote_address(a), Err(libc::ENOTCONN));
-        super::super::fs::close(a).unwrap();
-        super::super::fs::close(b).unwrap();
+        super::super::fs::close(Owner::SYSTEM, a).unwrap();
+        super::super::fs::close(Owner::SYSTEM, b).unwrap();
     }
 
     #[test]
@@ -1217,7 +1218,7 @@ mod tests {
         };
         assert_eq!(r, Err(libc::EINTR));
         t.join().unwrap();
-        super::super::fs::close(fd).unwrap();
+        super::super::fs::close(Owner::SYSTEM, fd).unwrap();
         assert_eq!(crate::port::wake_thread(-1), Err(libc::ESRCH));
         assert_eq!(crate::port::wake_thread(0), Err(libc::ESRCH));
     }

@@ -15,6 +15,7 @@ use std::ffi::{CString, c_char};
 use std::sync::OnceLock;
 
 use super::fs::Errno;
+use super::held::{self, Owner};
 
 fn errno() -> Errno {
     std::io::Error::last_os_error()
@@ -310,8 +311,8 @@ fn read_fail_pipe(fd: i32) -> Result<Option<i32>, Errno> {
 }
 
 /// Starts a child process (the JDK's `forkAndExec`; all launch mechanisms behave alike).
-/// On failure returns the errno the JDK would report ("error=N, message").
-pub fn spawn(req: &SpawnRequest) -> Result<Spawned, Errno> {
+/// On failure returns the errno the JDK would report ("error=N, message"). The parent's ends of the child's pipes are `owner`'s.
+pub fn spawn(owner: Owner, req: &SpawnRequest) -> Result<Spawned, Errno> {
     let prog = cstring(&req.prog)?;
     let args = req
         .args
@@ -437,6 +438,9 @@ pub fn spawn(req: &SpawnRequest) -> Result<Spawned, Errno> {
     }
     drop(plan);
     drop((prog, args, env));
+    for fd in parent_ends.into_iter().filter(|&fd| fd >= 0) {
+        held::took_fd(owner, fd);
+    }
     Ok(Spawned {
         pid,
         fds: parent_ends,

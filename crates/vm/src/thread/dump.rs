@@ -58,8 +58,8 @@ fn start_dispatcher() {
     let (read_end, write_end) = (fds[0], fds[1]);
     // Many signals in a row must not block the handler once the pipe is full.
     if crate::port::fs::set_blocking(write_end, false).is_err() {
-        crate::port::fs::close(read_end).ok();
-        crate::port::fs::close(write_end).ok();
+        crate::port::fs::close(crate::port::held::Owner::SYSTEM, read_end).ok();
+        crate::port::fs::close(crate::port::held::Owner::SYSTEM, write_end).ok();
         return;
     }
     set_sigquit_mask(libc::SIG_BLOCK);
@@ -68,8 +68,8 @@ fn start_dispatcher() {
         .spawn(move || dispatch(read_end));
     if spawned.is_err() {
         set_sigquit_mask(libc::SIG_UNBLOCK);
-        crate::port::fs::close(read_end).ok();
-        crate::port::fs::close(write_end).ok();
+        crate::port::fs::close(crate::port::held::Owner::SYSTEM, read_end).ok();
+        crate::port::fs::close(crate::port::held::Owner::SYSTEM, write_end).ok();
         return;
     }
     WAKE_FD.store(write_end, Ordering::Release);

@@ -1,0 +1,179 @@
+//! Which host resources each owner holds: file descriptors, directory streams, file mappings
+//! and mount-table handles, by the owner they were created for. An owner is the system (the VM and the
+//! launcher's domain, which never end) or a created domain, named by its number; the port knows
+//! nothing more of domains.
+//!
+//! Every port call that creates such a resource takes its [`Owner`] and records it here; every
+//! call that closes one takes the owner too and forgets it. When a created domain ends,
+//! [`give_back`] closes what it still holds, so a domain that leaks descriptors (or a hostile
+//! one that opens them on purpose) cannot exhaust the process's.
+//!
+//! A created domain may close, `dup2` onto or read a directory stream of only what it holds;
+//! its standard streams (descriptors 0-2) are the process's and are never closed for it. The
+//! table is keyed by descriptor number: a number reused after a close belongs to whoever
+//! created it last, so a domain's end can never close another owner's descriptor — provided
+//! every close goes through the port, which is why this module owns the bookkeeping and the
+//! closing functions call it.
+//!
+//! Owns the table; must not make system calls other than closing what an ended owner held.
+
+use super::fs::{Errno, FsResult};
+use rustc_hash::FxHashMap;
+use std::sync::Mutex;
+
+/// Who a host resource is held for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub struct Owner(u64);
+
+impl Owner {
+    /// The VM itself and the launcher's domain: never given back.
+    pub const SYSTEM: Owner = Owner(u64::MAX);
+
+    /// Created domain number `id`.
+    pub fn domain(id: u32) -> Owner {
+        Owner(id.into())
+    }
+
+    fn is_system(self) -> bool {
+        self == Owner::SYSTEM
+    }
+}
+
+/// A held resource.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub(super) enum Handle {
+    Fd(i32),
+    /// A `DIR*` (as Java holds it).
+    Dir(u64),
+    /// A mount table read into memory (`fs::mount_table_open`).
+    MountTable(u64),
+    /// A file mapping: its address and length.
+    Mapping(usize, usize),
+}
+
+static HELD: Mutex<Option<FxHashMap<Handle, Owner>>> = Mutex::new(None);
+
+fn with<T>(f: impl FnOnce(&mut FxHashMap<Handle, Owner>) -> T) -> T {
+    let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());
+    f(held.get_or_insert_with(FxHashMap::default))
+}
+
+/// `h` was just created for `owner` (replacing whatever held an earlier resource of that
+/// number, which was closed).
+pub(super) fn took(owner: Owner, h: Handle) {
+    with(|held| held.insert(h, owner));
+}
+
+/// Descriptor `fd`, just created, is `owner`'s.
+pub(super) fn took_fd(owner: Owner, fd: i32) -> i32 {
+    took(owner, Handle::Fd(fd));
+    fd
+}
+
+/// What closing `h` for `owner` should do.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Closing {
+    /// Close it (it is forgotten already).
+    Close,
+    /// Leave it open and report success: a created domain's standard stream.
+    Keep,
+}
+
+/// `owner` closes `h`: forgets it, or refuses (EBADF) when a created domain names something it
+/// does not hold.
+pub(super) fn letting_go(owner: Owner, h: Handle) -> FsResult<Closing> {
+    with(|held| match held.get(&h) {
+        Some(&o) if o == owner || owner.is_system() => {
+            held.remove(&h);
+            Ok(Closing::Close)
+        }
+        _ if owner.is_system() => Ok(Closing::Close),
+        _ if matches!(h, Handle::Fd(0..=2)) => Ok(Closing::Keep),
+        _ => Err(libc::EBADF),
+    })
+}
+
+/// Whether `owner` may use `h` in a way that changes what it is (a `dup2` onto it): its own,
+/// or anything for the system.
+pub(super) fn holds(owner: Owner, h: Handle) -> bool {
+    owner.is_system() || with(|held| held.get(&h) == Some(&owner))
+}
+
+/// Whether `h` is held at all (a directory stream handle Java passed back is one of ours).
+pub(super) fn is_live(h: Handle) -> bool {
+    with(|held| held.contains_key(&h))
+}
+
+/// How many resources `owner` holds.
+pub fn count(owner: Owner) -> usize {
+    with(|held| held.values().filter(|&&o| o == owner).count())
+}
+
+/// Closes everything `owner` (a created domain that has ended: none of its threads runs)
+/// still holds; returns how many resources that was.
+pub fn give_back(owner: Owner) -> usize {
+    if owner.is_system() {
+        return 0;
+    }
+    let left: Vec<Handle> = with(|held| {
+        let mine: Vec<Handle> = held
+            .iter()
+            .filter(|&(_, &o)| o == owner)
+            .map(|(&h, _)| h)
+            .collect();
+        for h in &mine {
+            held.remove(h);
+        }
+        mine
+    });
+    for &h in &left {
+        close_forgotten(h);
+    }
+    left.len()
+}
+
+/// Closes `h`, already taken out of the table.
+fn close_forgotten(h: Handle) {
+    let _: Result<(), Errno> = match h {
+        Handle::Fd(fd) => super::fs::close_raw(fd),
+        Handle::Dir(d) => super::fs::closedir_raw(d),
+        Handle::MountTable(t) => {
+            super::fs::drop_mount_table(t);
+            Ok(())
+        }
+        Handle::Mapping(addr, len) => super::fs::munmap_raw(addr, len),
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_domain_closes_only_what_it_holds() {
+        let (a, b) = (Owner::domain(9001), Owner::domain(9002));
+        let h = Handle::Fd(-9001);
+        took(a, h);
+        assert_eq!(count(a), 1);
+        assert_eq!(letting_go(b, h), Err(libc::EBADF));
+        assert!(!holds(b, h) && holds(a, h) && holds(Owner::SYSTEM, h));
+        assert_eq!(letting_go(b, Handle::Fd(1)), Ok(Closing::Keep));
+        assert_eq!(letting_go(a, h), Ok(Closing::Close));
+        assert_eq!(count(a), 0);
+        assert!(!is_live(h));
+    }
+
+    #[test]
+    fn a_reused_number_belongs_to_its_last_creator() {
+        let (a, b) = (Owner::domain(9011), Owner::domain(9012));
+        let h = Handle::MountTable(u64::MAX - 9011);
+        took(a, h);
+        took(b, h);
+        assert_eq!(count(a), 0);
+        assert_eq!(count(b), 1);
+        assert_eq!(give_back(a), 0);
+        assert!(is_live(h));
+        assert_eq!(give_back(b), 1);
+        assert!(!is_live(h));
+    }
+}
