@@ -81,6 +81,18 @@ public class Unloading {
         System.out.println("resident after dropping the first loaders " + living + " MiB, then at most " + livingWorst + " MiB");
         check(livingWorst <= living + living / 4, "rounds of " + classes + " classes of dropped loaders keep resident memory flat");
 
+        // An exception keeps the classes its stack trace went through loaded (HotSpot's
+        // backtrace holds their mirrors), however many loaders are dropped meanwhile.
+        @SuppressWarnings("unchecked")
+        java.util.function.Supplier<Throwable> thrower = (java.util.function.Supplier<Throwable>) fresh("Unloading$Thrower").getConstructor().newInstance();
+        Throwable old = thrower.get();
+        thrower = null;
+        for (int r = 0; r < 3; r++) defineAndDrop(classes);
+        StackTraceElement[] trace = old.getStackTrace();
+        check(trace.length > 1 && trace[0].getClassName().equals("Unloading$Thrower") && trace[0].getMethodName().equals("get")
+                && trace[trace.length - 1].getMethodName().equals("main"),
+                "an exception keeps the class its stack trace went through (top frame " + (trace.length > 0 ? trace[0] : null) + ")");
+
         // Shared code forgets unloaded classes: each domain sorts through the JDK's
         // ComparableTimSort with its own classes (ascending, then descending, by turns).
         for (int r = 0; r < 6; r++) {
@@ -119,6 +131,14 @@ public class Unloading {
                 Object o = fresh("Unloading$Payload").getConstructor().newInstance();
                 if (o.toString().isEmpty() || o.hashCode() == 0) throw new AssertionError("FAILED: payload");
             }
+        }
+    }
+
+    /** Makes an exception in a method of its own. */
+    public static class Thrower implements java.util.function.Supplier<Throwable> {
+        @Override
+        public Throwable get() {
+            return new IllegalStateException("thrown in Thrower");
         }
     }
 

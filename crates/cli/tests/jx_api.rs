@@ -414,7 +414,7 @@ fn ended_domains_classes_are_unloaded() {
             "Unloading failed:\n{stdout}\n{}",
             String::from_utf8_lossy(&out.stderr)
         );
-        checks(&stdout, 9);
+        checks(&stdout, 10);
         assert!(
             stdout.contains("[info][class,unload] unloading class Unloading$Payload 0x")
                 && stdout.contains("[info][class,unload] unloading class Unloading$Up 0x"),
@@ -450,6 +450,17 @@ fn ended_domains_descriptors_are_closed() {
         let out = run(&dir, "HostResources", env);
         checks(&out, 7);
     }
+}
+
+/// Class and method ids (issue 15), with few of them (`JXVM_ID_CAPACITY`): defining classes
+/// until none is left ends in `OutOfMemoryError: Metaspace`, not a crash; the ids of classes
+/// dropped and unloaded, in this domain or with an ended one, are reused by new classes, which
+/// initialize and run as new; an exception keeps the classes its trace went through.
+#[test]
+fn class_ids_run_out_cleanly_and_are_reused() {
+    let dir = compile("Ids");
+    let out = run(&dir, "Ids", &[("JXVM_ID_CAPACITY", "65536")]);
+    checks(&out, 6);
 }
 
 /// sun.misc.Unsafe in an untrusted domain (issue 15): confined to the program's own objects'

@@ -17,6 +17,7 @@ use classfile::access::*;
 use parking_lot::{Mutex, ReentrantMutex, RwLock};
 use rustc_hash::FxHashMap;
 
+use super::ids::{IdPool, Numbered};
 use super::{BasicType, Class, ClassId, ClassKind, Dispatch, Field, LoaderId, Method};
 use crate::heap::layout::HEADER_SIZE;
 use crate::idtable::Slots;
@@ -40,6 +41,8 @@ pub enum LoadError {
     Version(String),
     /// IllegalAccessError (a superclass a module does not export).
     Access(String),
+    /// OutOfMemoryError: every class or method id is in use (see `ids`).
+    OutOfIds,
 }
 
 impl LoadError {
@@ -53,6 +56,7 @@ impl LoadError {
             LoadError::Verify(_) => "java/lang/VerifyError",
             LoadError::Version(_) => "java/lang/UnsupportedClassVersionError",
             LoadError::Access(_) => "java/lang/IllegalAccessError",
+            LoadError::OutOfIds => "java/lang/OutOfMemoryError",
         }
     }
     pub fn message(&self) -> &str {
@@ -65,6 +69,7 @@ impl LoadError {
             | LoadError::Verify(m)
             | LoadError::Version(m)
             | LoadError::Access(m) => m,
+            LoadError::OutOfIds => "Metaspace",
         }
     }
 }
@@ -356,13 +361,29 @@ type SigIds = FxHashMap<(Box<str>, Box<str>), u32>;
 /// The (loader, name) pairs a thread is defining, outermost first (to detect circularity).
 type DefineChain = Vec<(LoaderId, String)>;
 
+/// How many class ids and method ids there are (the id tables' capacity).
+const ID_CAPACITY: u32 = crate::idtable::IdTable::<()>::CAPACITY as u32;
+/// Ids a program's own definitions leave free for the VM's (see `ClassTable::room_for`).
+const KEEP_FOR_VM: usize = 1 << 14;
+
+/// How many class ids and how many method ids there are: [`ID_CAPACITY`], or fewer (at least
+/// enough to boot) if `JXVM_ID_CAPACITY` says so, so that tests reach the end of them.
+fn id_capacity() -> u32 {
+    std::env::var("JXVM_ID_CAPACITY")
+        .ok()
+        .and_then(|v| v.parse::<u32>().ok())
+        .map_or(ID_CAPACITY, |n| {
+            n.clamp(4 * KEEP_FOR_VM as u32, ID_CAPACITY)
+        })
+}
+
 /// The VM-wide class table.
 pub struct ClassTable {
     pub(super) by_name: RwLock<FxHashMap<(LoaderId, Box<str>), &'static Class>>,
     pub(super) by_id: Slots<Class>,
-    next_id: AtomicU32,
+    pub(super) class_ids: IdPool,
     pub(super) methods: Slots<Method>,
-    next_method: AtomicU32,
+    pub(super) method_ids: IdPool,
     sigs: RwLock<SigIds>,
     /// Serializes definition; the Vec is the per-thread chain of classes being loaded.
     define_lock: ReentrantMutex<std::cell::RefCell<DefineChain>>,
@@ -397,9 +418,9 @@ impl ClassTable {
         ClassTable {
             by_name: RwLock::new(FxHashMap::default()),
             by_id: Slots::default(),
-            next_id: AtomicU32::new(0),
+            class_ids: IdPool::new(id_capacity()),
             methods: Slots::default(),
-            next_method: AtomicU32::new(0),
+            method_ids: IdPool::new(id_capacity()),
             sigs: RwLock::new(FxHashMap::default()),
             define_lock: ReentrantMutex::new(std::cell::RefCell::new(Vec::new())),
             primitives: OnceLock::new(),
@@ -453,8 +474,20 @@ impl ClassTable {
     pub fn method_by_id(&self, id: u32) -> Option<&'static Method> {
         self.methods.get(id)
     }
+    /// One more than the highest class id in use (ids below it may be free).
     pub fn class_count(&self) -> u32 {
-        self.next_id.load(Ordering::Relaxed)
+        self.class_ids.bound()
+    }
+
+    /// Refuses (`OutOfMemoryError: Metaspace`) a definition of `classes` classes with
+    /// `methods` methods unless that many ids, and `keep` more, are free: definitions a
+    /// program asks for keep the most back ([`KEEP_FOR_VM`]), those the VM makes for it
+    /// (arrays, lambda proxies, stubs) half of that, so the VM's own never find none.
+    fn room_for(&self, classes: usize, methods: usize, keep: usize) -> Result<(), LoadError> {
+        if self.class_ids.room() < classes + keep || self.method_ids.room() < methods + keep {
+            return Err(LoadError::OutOfIds);
+        }
+        Ok(())
     }
 
     /// Interned id of a (name, descriptor) pair, used as the interface dispatch key.
@@ -531,8 +564,21 @@ impl ClassTable {
         all[t as usize]
     }
 
+    /// A class id; the caller made sure there is room ([`Self::room_for`]).
     fn alloc_id(&self) -> ClassId {
-        ClassId(self.next_id.fetch_add(1, Ordering::Relaxed))
+        ClassId(
+            self.class_ids
+                .take()
+                .expect("room for a class id was checked")
+                .id,
+        )
+    }
+
+    /// A method id and its generation; the caller made sure there is room.
+    fn alloc_method_id(&self) -> Numbered {
+        self.method_ids
+            .take()
+            .expect("room for a method id was checked")
     }
 
     fn publish(&self, c: Class) -> &'static Class {
@@ -583,6 +629,7 @@ impl ClassTable {
                 "array class {name} has too many dimensions"
             )));
         }
+        self.room_for(1, 0, KEEP_FOR_VM / 2)?;
         let access = (component.access & (ACC_PUBLIC | ACC_PRIVATE | ACC_PROTECTED))
             | ACC_FINAL
             | ACC_ABSTRACT;
@@ -874,6 +921,13 @@ impl ClassTable {
             .filter(|f| f.is_static() && f.ty == BasicType::Ref)
             .map(|f| f.offset)
             .collect();
+        // The JDK's own classes may use the ids kept back: the VM needs them to go on.
+        let keep = if loader == LoaderId::BOOT || loader == LoaderId::PLATFORM {
+            0
+        } else {
+            KEEP_FOR_VM
+        };
+        self.room_for(1, cf.methods.len(), keep)?;
         let cp_len = cf.constant_pool.len();
         let c = Class {
             id: self.alloc_id(),
@@ -916,22 +970,23 @@ impl ClassTable {
         &self,
         build: impl FnOnce(ClassId) -> Class,
         methods: impl FnOnce(&'static Class) -> Vec<Method>,
-    ) -> &'static Class {
+    ) -> Result<&'static Class, LoadError> {
+        // Its methods come out of the ids kept back (a few, `synthetic_method`).
+        self.room_for(1, 0, KEEP_FOR_VM / 2)?;
         let c = self.publish(build(self.alloc_id()));
         let ms = methods(c);
         let _ = c.methods.set(ms);
         self.register_methods(c);
         self.link_dispatch(c);
         let _ = c.linked.set(Ok(()));
-        c
+        Ok(c)
     }
 
     fn attach_methods(&self, c: &'static Class) {
         let Some(cf) = &c.file else { return };
         let mut ms = Vec::with_capacity(cf.methods.len());
         for (i, mi) in cf.methods.iter().enumerate() {
-            let id = self.next_method.fetch_add(1, Ordering::Relaxed);
-            ms.push(new_method(c, id, i as u16, mi.clone()));
+            ms.push(new_method(c, self.alloc_method_id(), i as u16, mi.clone()));
         }
         let _ = c.methods.set(ms);
         for m in c.methods() {
@@ -950,12 +1005,14 @@ impl ClassTable {
         index: u16,
     ) -> Method {
         let (param_types, ret, slots) = parse_sig(desc);
+        let numbered = self.alloc_method_id();
         Method {
             class: c,
             name: name.into(),
             descriptor: desc.into(),
             access,
-            id: self.next_method_id(),
+            id: numbered.id,
+            generation: numbered.generation,
             index,
             arg_slots: slots + 1,
             param_types,
@@ -967,10 +1024,7 @@ impl ClassTable {
             intrinsic: None,
         }
     }
-    /// Allocates a fresh method id (for synthetic methods).
-    pub fn next_method_id(&self) -> u32 {
-        self.next_method.fetch_add(1, Ordering::Relaxed)
-    }
+
     /// Makes synthetic methods findable by id once attached to their class.
     pub fn register_methods(&self, c: &'static Class) {
         for m in c.methods() {
@@ -1099,7 +1153,7 @@ pub fn maximally_specific(c: &'static Class, name: &str, desc: &str) -> Option<&
         .or_else(|| specific.first().copied())
 }
 
-fn new_method(c: &'static Class, id: u32, index: u16, info: classfile::MethodInfo) -> Method {
+fn new_method(c: &'static Class, id: Numbered, index: u16, info: classfile::MethodInfo) -> Method {
     let (param_types, ret, arg_slots) = parse_sig(&info.descriptor);
     let is_static = info.access_flags & ACC_STATIC != 0;
     let intrinsic = if is_static {
@@ -1112,7 +1166,8 @@ fn new_method(c: &'static Class, id: u32, index: u16, info: classfile::MethodInf
         name: info.name.as_str().into(),
         descriptor: info.descriptor.as_str().into(),
         access: info.access_flags,
-        id,
+        id: id.id,
+        generation: id.generation,
         index,
         arg_slots: arg_slots + if is_static { 0 } else { 1 },
         param_types,

@@ -9,6 +9,7 @@
 //! constant-pool resolution in [`resolve`].
 
 pub mod exports;
+pub mod ids;
 pub mod loader;
 pub mod manifest;
 pub mod resolve;
@@ -236,6 +237,8 @@ pub struct Method {
     pub access: u16,
     /// Global id (index into the VM's method table), used in backtraces.
     pub id: u32,
+    /// How many methods had this id before this one (see `ids`).
+    pub generation: u16,
     /// Index in the declaring class's method list (reflection slot).
     pub index: u16,
     /// Argument slots including the receiver.

@@ -18,6 +18,7 @@
 use parking_lot::Mutex;
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::ids::Numbered;
 use super::loader::{ClassTable, forget_user_loaders, user_loader_domain};
 use super::{Class, LoaderId};
 
@@ -181,7 +182,8 @@ impl ClassTable {
 #[derive(Default)]
 pub struct Unloaded {
     classes: Vec<&'static Class>,
-    /// Their ids (never reused, so they tell these classes from every other).
+    /// Their ids (given back only when they are freed, so until then they tell these classes
+    /// from every other).
     ids: FxHashSet<u32>,
     /// The user-defined loaders that went with them.
     loaders: FxHashSet<LoaderId>,
@@ -231,19 +233,38 @@ impl Unloaded {
         self.classes.extend(other.classes);
     }
 
-    /// Frees the classes' metadata (methods, prepared code, constant pools, class files).
+    /// Frees the classes' metadata (methods, prepared code, constant pools, class files) and
+    /// gives their class and method ids back to `table`.
     ///
     /// # Safety
     /// Nothing may refer to these classes or their methods any more: every table entry that
     /// led to them is gone (this layer's by `unload_domain`, the caches above by their own
-    /// forgetting), no object of them exists in any heap, and every thread that could have
-    /// read such an entry before it went has since passed a safepoint (so holds none of what
-    /// it read). Each class must be one `ClassTable::publish` leaked, freed once.
-    pub unsafe fn free(self) {
+    /// forgetting, every domain's class state under their ids cleared), no object of them
+    /// exists in any heap, and every thread that could have read such an entry before it went
+    /// has since passed a safepoint (so holds none of what it read). Each class must be one
+    /// `ClassTable::publish` leaked, freed once.
+    pub unsafe fn free(self, table: &ClassTable) {
+        let mut method_ids = Vec::new();
+        for c in &self.classes {
+            method_ids.extend(c.methods().iter().map(|m| Numbered {
+                id: m.id,
+                generation: m.generation,
+            }));
+        }
+        let class_ids: Vec<Numbered> = self
+            .classes
+            .iter()
+            .map(|c| Numbered {
+                id: c.id.0,
+                generation: 0,
+            })
+            .collect();
         for c in self.classes {
             // SAFETY: `publish` made `c` with `Box::leak`, and the caller guarantees it is
             // freed once with no reference to it left.
             drop(unsafe { Box::from_raw(c as *const Class as *mut Class) });
         }
+        table.class_ids.give_back(class_ids);
+        table.method_ids.give_back(method_ids);
     }
 }

@@ -76,6 +76,21 @@ impl ClassState {
             init_error: Mutex::new(None),
         }
     }
+    /// Clears what the domain knows of an unloaded class (as if it had never used it) and
+    /// frees its resolved constants.
+    ///
+    /// # Safety
+    /// No thread of the domain holds or can take a reference to the class's resolved
+    /// constants (nothing reaches the class any more, and the domain is stopped).
+    pub unsafe fn forget(&self) {
+        self.mirror.store(0, Ordering::Release);
+        self.initialized.store(false, Ordering::Release);
+        *self.init.lock() = InitState::Uninitialized;
+        // SAFETY: the caller guarantees no reference to the constants is held or taken.
+        unsafe { self.cp_strings.clear() };
+        *self.init_error.lock() = None;
+    }
+
     pub fn mirror(&self) -> Option<ObjRef> {
         from_slot(self.mirror.load(Ordering::Acquire))
     }

@@ -37,11 +37,14 @@ pub fn stub_class(
     t.ensure_initialized(base)?;
     let key = (loader, interfaces.iter().map(|i| i.id).collect::<Vec<_>>());
     let mut stubs = STUBS.lock();
-    let c = *stubs
-        .get_or_insert_with(FxHashMap::default)
-        .entry(key)
-        .or_insert_with(|| spin(t, base, loader, interfaces));
-    drop(stubs);
+    let stubs = stubs.get_or_insert_with(FxHashMap::default);
+    let c = match stubs.get(&key) {
+        Some(&c) => c,
+        None => match spin(t, base, loader, interfaces) {
+            Ok(c) => *stubs.entry(key).or_insert(c),
+            Err(e) => return Err(t.throw_new(e.java_class(), Some(e.message()))),
+        },
+    };
     // A stub has no statics and no initializer: initialized in every domain that uses it.
     t.domain
         .class_state(c)
@@ -53,7 +56,9 @@ pub fn stub_class(
 /// Forgets the stub classes among `gone` (classes being unloaded).
 pub fn forget_classes(gone: &crate::class::unload::Unloaded) {
     if let Some(stubs) = STUBS.lock().as_mut() {
-        stubs.retain(|_, c| !gone.contains(c));
+        stubs.retain(|(_, ifaces), c| {
+            !gone.contains(c) && !ifaces.iter().any(|i| gone.contains_id(i.0))
+        });
     }
 }
 
@@ -85,7 +90,7 @@ fn spin(
     base: &'static Class,
     loader: LoaderId,
     interfaces: &[&'static Class],
-) -> &'static Class {
+) -> Result<&'static Class, crate::class::loader::LoadError> {
     use classfile::access::{ACC_FINAL, ACC_NATIVE, ACC_PUBLIC, ACC_SUPER, ACC_SYNTHETIC};
     let table = &t.vm.classes;
     let mut all_interfaces: Vec<&'static Class> = base.all_interfaces.clone();

@@ -94,8 +94,8 @@ fn unload_forever(vm: &'static Vm) {
         let work = QUEUE.lock().take().unwrap_or_default();
         let batch = forget(vm, &work);
         if !batch.gone.is_empty() {
-            wait_for_grace_period(vm);
-            batch.free();
+            wait_for_grace_period(vm, &batch.gone);
+            batch.free(vm);
         }
         // What the ended domains' threads allocated (their tables, metadata) was freed into
         // their threads' arenas, which later threads may never use again.
@@ -110,14 +110,14 @@ struct Batch {
 }
 
 impl Batch {
-    fn free(self) {
+    fn free(self, vm: &Vm) {
         drop(self.entries);
         // SAFETY: the classes are out of the class table (`unload_domain`) and of every cache
         // that remembered them (`forget`), their domains' heaps are gone (they ended), and
         // every thread that could have read a table or cache entry before it went has since
-        // stopped at a safepoint (`wait_for_grace_period`). `unload_domain` hands out each
-        // class once.
-        unsafe { self.gone.free() };
+        // stopped at a safepoint (`wait_for_grace_period`), which also cleared every live
+        // domain's class states under their ids. `unload_domain` hands out each class once.
+        unsafe { self.gone.free(&vm.classes) };
     }
 }
 
@@ -145,11 +145,24 @@ fn forget(vm: &'static Vm, work: &Work) -> Batch {
     Batch { gone, entries }
 }
 
-/// Returns once every live domain has stopped at a safepoint once.
-fn wait_for_grace_period(vm: &'static Vm) {
+/// Returns once every live domain has stopped at a safepoint once; while stopped, each forgets
+/// its states of the classes `gone` (their ids are about to be reused).
+fn wait_for_grace_period(vm: &'static Vm, gone: &Unloaded) {
     let mut pending = vm.domains.live_domains();
     while !pending.is_empty() {
-        pending.retain(|d| d.safepoint.with_stopped(PATIENCE, |_| ()).is_none());
+        pending.retain(|d| {
+            let forget = |_: &[&crate::thread::JThread]| {
+                for c in gone.classes() {
+                    if let Some(st) = d.existing_class_state(c.id.0) {
+                        // SAFETY: the domain is stopped, and nothing reaches the class any
+                        // more (it is out of the class table and every cache), so no thread
+                        // holds or will take a reference to its resolved constants.
+                        unsafe { st.forget() };
+                    }
+                }
+            };
+            d.safepoint.with_stopped(PATIENCE, forget).is_none()
+        });
         if !pending.is_empty() {
             std::thread::sleep(Duration::from_millis(100));
         }

@@ -18,14 +18,12 @@
 //! keep everything (they never unload). Owns the liveness decision; the copier only notes
 //! loaders, and the roots' walk (`roots`) asks this module which table entries are roots.
 
-use std::sync::atomic::Ordering;
-
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::ObjRef;
 use super::collector::Copier;
 use crate::class::LoaderId;
-use crate::domain::{Domain, InitState};
+use crate::domain::Domain;
 use crate::vm::Vm;
 
 /// The user-defined loaders of one domain during a full collection.
@@ -138,7 +136,11 @@ impl<'d> Liveness<'d> {
         for &id in &dead {
             for c in self.vm.classes.classes_of_loader(id) {
                 if let Some(st) = self.d.existing_class_state(c.id.0) {
-                    forget_class_state(st);
+                    // SAFETY: the class is unreachable (no object, frame, mirror or living
+                    // loader of it is left, see `Liveness`), so no thread of the domain
+                    // (stopped for this collection) holds or will take a reference to its
+                    // constants; no other domain has this class's state.
+                    unsafe { st.forget() };
                 }
             }
         }
@@ -148,18 +150,4 @@ impl<'d> Liveness<'d> {
             .retain(|_, (_, loader)| !dead.contains(loader));
         crate::domain::unloading::loaders_died(self.vm, dead);
     }
-}
-
-/// Clears what a domain knows of an unloaded class and frees its resolved constants (nothing
-/// reads them again: no object, frame or loader of the class is left, and its id is not
-/// reused).
-fn forget_class_state(st: &crate::domain::ClassState) {
-    st.mirror.store(0, Ordering::Release);
-    st.initialized.store(false, Ordering::Release);
-    *st.init.lock() = InitState::Uninitialized;
-    // SAFETY: the class is unreachable (no object, frame, mirror or living loader of it is
-    // left, see `Liveness`), so no thread of the domain (stopped for this collection) holds or
-    // will take a reference to its constants; no other domain has this class's state.
-    unsafe { st.cp_strings.clear() };
-    *st.init_error.lock() = None;
 }

@@ -364,6 +364,7 @@ pub fn spin(t: &mut JThread, caller: &'static Class, b: &Bootstrap) -> JResult<&
             ms
         },
     );
+    let proxy = proxy.map_err(|e| t.throw_new(e.java_class(), Some(e.message())))?;
     // It goes with its caller (a hidden class of some domain, say).
     if let Some(domain) = table.owner_of(caller) {
         table.adopt(proxy, domain);

@@ -542,14 +542,35 @@ fn register_strict_math(r: &mut Registry) {
 // ---- Throwable backtraces ----
 
 /// One frame of a backtrace: method id and bytecode index (u32::MAX for native).
-fn encode_frame(method_id: u32, bci: u32) -> i64 {
-    ((method_id as i64) << 32) | bci as i64
+/// A backtrace entry: method `m`'s id and generation (so that a method unloaded since, whose
+/// id was given to another, is not taken for that one: `class::ids`) and the bytecode index
+/// (`u32::MAX` for a native frame; real ones are below 65535).
+pub(crate) fn encode_frame(m: &crate::class::Method, bci: u32) -> i64 {
+    let bci = if bci == u32::MAX {
+        0xFFFF
+    } else {
+        bci.min(0xFFFE)
+    };
+    ((m.id as i64) << 32) | ((m.generation as i64) << 16) | bci as i64
+}
+
+/// The method and bytecode index of backtrace entry `e`; None if the method was unloaded.
+pub(crate) fn decode_frame(vm: &Vm, e: i64) -> Option<(&'static crate::class::Method, u32)> {
+    let m = vm.classes.method_by_id((e >> 32) as u32)?;
+    if m.generation != (e >> 16) as u16 {
+        return None;
+    }
+    let bci = match e as u16 {
+        0xFFFF => u32::MAX,
+        b => b as u32,
+    };
+    Some((m, bci))
 }
 
 fn throwable_fill_in(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let this = nonnull(t, a[0])?;
     let ec = this.class();
-    let frames: Vec<(u32, u32)> = {
+    let frames: Vec<(&'static crate::class::Method, u32)> = {
         let mut it = t.frames.iter().rev().peekable();
         // Skip fillInStackTrace frames, then the exception's constructors.
         while it
@@ -575,14 +596,14 @@ fn throwable_fill_in(t: &mut JThread, a: &[u64]) -> JResult<u64> {
                         .and_then(|p| p.as_ref().ok())
                         .map_or(0, |p| p.bci(f.pc))
                 };
-                (f.method.id, bci)
+                (f.method, bci)
             })
             .collect()
     };
     let long_class = t.vm.classes.primitive(BasicType::Long);
     let bt = t.new_array_of(long_class, frames.len() as i32)?;
-    for (i, (id, bci)) in frames.iter().enumerate() {
-        bt.write::<i64>(ARRAY_BASE + i * 8, encode_frame(*id, *bci));
+    for (i, (m, bci)) in frames.iter().enumerate() {
+        bt.write::<i64>(ARRAY_BASE + i * 8, encode_frame(m, *bci));
     }
     if std::env::var_os("JXVM_TRACE_EXCEPTIONS").is_some() {
         eprintln!("[exception] {}", ec.java_name());
@@ -590,6 +611,9 @@ fn throwable_fill_in(t: &mut JThread, a: &[u64]) -> JResult<u64> {
             eprintln!("[exception]     at {f}");
         }
     }
+    let this_h = t.handle(this);
+    let bt = with_mirrors(t, bt, &frames)?;
+    let this = t.handle_get(this_h);
     let wk = t.vm.wk();
     t.domain
         .heap
@@ -598,20 +622,70 @@ fn throwable_fill_in(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     Ok(this.slot())
 }
 
+/// The backtrace to keep for `frames` (encoded in `bt`, a long[]): if some of their methods
+/// are of classes of user-defined loaders, an Object[] of `bt` and those classes' mirrors, so
+/// that they stay loaded while the throwable lives (as on HotSpot: a stack trace printed later
+/// names them); else `bt` alone.
+fn with_mirrors(
+    t: &mut JThread,
+    bt: ObjRef,
+    frames: &[(&'static crate::class::Method, u32)],
+) -> JResult<ObjRef> {
+    let mut classes: Vec<&'static Class> = Vec::new();
+    for (m, _) in frames {
+        if m.class.loader.is_user() && !classes.iter().any(|c| std::ptr::eq(*c, m.class)) {
+            classes.push(m.class);
+        }
+    }
+    if classes.is_empty() {
+        return Ok(bt);
+    }
+    let bt = t.handle(bt);
+    let object = t.load_boot("java/lang/Object")?;
+    let objects = t.array_class_of(object)?;
+    let holder = t.new_array_of(objects, 1 + classes.len() as i32)?;
+    let holder = t.handle(holder);
+    let frames_array = t.handle_get(bt);
+    let h = t.handle_get(holder);
+    t.domain.heap.write_ref(h, ARRAY_BASE, Some(frames_array));
+    for (i, c) in classes.into_iter().enumerate() {
+        let mirror = t.mirror(c)?;
+        let h = t.handle_get(holder);
+        t.domain
+            .heap
+            .write_ref(h, ARRAY_BASE + (1 + i) * 8, Some(mirror));
+    }
+    Ok(t.handle_get(holder))
+}
+
+/// The encoded frames (a long[]) of backtrace `bt` (see [`with_mirrors`]).
+pub(crate) fn backtrace_entries(bt: ObjRef) -> Option<ObjRef> {
+    let is_longs = |o: ObjRef| o.class().is_array() && o.class().array_elem() == BasicType::Long;
+    if is_longs(bt) {
+        return Some(bt);
+    }
+    if bt.class().is_array() && bt.class().array_elem() == BasicType::Ref && bt.array_len() > 0 {
+        return bt.read_ref(ARRAY_BASE).filter(|&f| is_longs(f));
+    }
+    None
+}
+
 /// NullPointerException.getExtendedNPEMessage: analyzes the bytecode at the top frame.
 fn npe_extended_message(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let this = nonnull(t, a[0])?;
-    let Some(bt) = this.read_ref(t.vm.wk().throwable_backtrace as usize) else {
+    let Some(bt) = this
+        .read_ref(t.vm.wk().throwable_backtrace as usize)
+        .and_then(backtrace_entries)
+    else {
         return Ok(0);
     };
-    if !bt.class().is_array() || bt.array_len() == 0 {
+    if bt.array_len() == 0 {
         return Ok(0);
     }
     let top = bt.array_slice::<i64>()[0];
-    let Some(m) = t.vm.classes.method_by_id((top >> 32) as u32) else {
+    let Some((m, bci)) = decode_frame(t.vm, top) else {
         return Ok(0);
     };
-    let bci = top as u32;
     if bci == u32::MAX {
         return Ok(0);
     }
@@ -623,14 +697,14 @@ fn npe_extended_message(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 
 /// Decodes a backtrace into "Class.method(File:line)" strings (for boot diagnostics).
 pub fn backtrace_frames(vm: &Vm, bt: ObjRef) -> Vec<String> {
-    if !bt.class().is_array() || bt.class().array_elem() != BasicType::Long {
+    let Some(bt) = backtrace_entries(bt) else {
         return Vec::new();
-    }
+    };
     bt.array_slice::<i64>()
         .iter()
         .filter_map(|&e| {
-            let m = vm.classes.method_by_id((e >> 32) as u32)?;
-            Some(m.frame_text(e as u32, ""))
+            let (m, bci) = decode_frame(vm, e)?;
+            Some(m.frame_text(bci, ""))
         })
         .collect()
 }
@@ -639,12 +713,12 @@ fn ste_init_all(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let elems = nonnull(t, a[0])?;
     let thr = nonnull(t, a[1])?;
     let wk = t.vm.wk();
-    let Some(bt) = thr.read_ref(wk.throwable_backtrace as usize) else {
+    let Some(bt) = thr
+        .read_ref(wk.throwable_backtrace as usize)
+        .and_then(backtrace_entries)
+    else {
         return Ok(0);
     };
-    if !bt.class().is_array() {
-        return Ok(0);
-    }
     let entries: Vec<i64> = bt.array_slice::<i64>().to_vec();
     let fields = SteFields::of(t)?;
     let n = elems.array_len().min(entries.len());
@@ -719,15 +793,14 @@ impl SteFields {
         m: &crate::class::Method,
         bci: u32,
     ) -> JResult<()> {
-        self.fill(t, el, encode_frame(m.id, bci))
+        self.fill(t, el, encode_frame(m, bci))
     }
 
     /// Fills StackTraceElement `el` for backtrace entry `e`.
     fn fill(&self, t: &mut JThread, el: ObjRef, e: i64) -> JResult<()> {
-        let Some(m) = t.vm.classes.method_by_id((e >> 32) as u32) else {
+        let Some((m, bci)) = decode_frame(t.vm, e) else {
             return Ok(());
         };
-        let bci = e as u32;
         let c = m.class;
         let mirror = t.mirror(c)?;
         t.domain.heap.write_ref(el, self.cls_obj, Some(mirror));

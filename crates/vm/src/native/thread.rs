@@ -342,7 +342,7 @@ fn dump_threads(t: &mut JThread, a: &[u64]) -> JResult<u64> {
                                 .frames
                                 .iter()
                                 .rev()
-                                .map(|f| ((f.method.id as i64) << 32) | f.bci() as i64);
+                                .map(|f| super::lang::encode_frame(f.method, f.bci()));
                             (th.id, frames.collect())
                         })
                         .collect()

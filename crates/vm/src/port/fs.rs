@@ -1278,7 +1278,13 @@ mod tests {
     fn stat_of_created_file() {
         let d = temp_dir("stat");
         let f = join(&d, "a.txt");
-        let fd = open(Owner::SYSTEM, &f, libc::O_CREAT | libc::O_WRONLY | libc::O_EXCL, 0o640).unwrap();
+        let fd = open(
+            Owner::SYSTEM,
+            &f,
+            libc::O_CREAT | libc::O_WRONLY | libc::O_EXCL,
+            0o640,
+        )
+        .unwrap();
         assert_eq!(write_buf(fd, b"hello").unwrap(), 5);
         let fs = fstat(fd).unwrap();
         close(Owner::SYSTEM, fd).unwrap();
@@ -1311,7 +1317,13 @@ mod tests {
     fn readdir_lists_entries() {
         let d = temp_dir("readdir");
         for n in ["x", "y", "z"] {
-            let fd = open(Owner::SYSTEM, &join(&d, n), libc::O_CREAT | libc::O_WRONLY, 0o644).unwrap();
+            let fd = open(
+                Owner::SYSTEM,
+                &join(&d, n),
+                libc::O_CREAT | libc::O_WRONLY,
+                0o644,
+            )
+            .unwrap();
             close(Owner::SYSTEM, fd).unwrap();
         }
         mkdir(&join(&d, "sub"), 0o755).unwrap();
@@ -1343,7 +1355,10 @@ mod tests {
         let d = temp_dir("missing");
         let f = join(&d, "nope");
         assert_eq!(stat(&f, true), Err(libc::ENOENT));
-        assert_eq!(open(Owner::SYSTEM, &f, libc::O_RDONLY, 0), Err(libc::ENOENT));
+        assert_eq!(
+            open(Owner::SYSTEM, &f, libc::O_RDONLY, 0),
+            Err(libc::ENOENT)
+        );
         assert_eq!(unlink(&f), Err(libc::ENOENT));
         assert_eq!(access(&f, libc::F_OK), Err(libc::ENOENT));
         assert!(!exists(&f));

@@ -1,0 +1,110 @@
+//! Class and method ids: small numbers that index the VM's id tables (the class table's
+//! `by_id` and `methods`, each domain's class states). Ids are handed out densely; the ids of
+//! unloaded classes and their methods are given back once the classes are freed, and handed
+//! out again once no fresh one is left, so domains that come and go, or loaders that a living
+//! domain drops, never run the VM out of ids. Only when every id is in use is a definition
+//! refused (`OutOfMemoryError: Metaspace`, as HotSpot past its metaspace limit), never a crash.
+//!
+//! Fresh ids go first: while there are any, the id tables and class states stay as they were
+//! before any class was unloaded (reused ids' slots are cleared before they are given back).
+//!
+//! A reused id comes with a new generation (a 16-bit count of its reuses): what names a method
+//! by id beyond its life (a `Throwable`'s backtrace) records the generation too and finds no
+//! method when it differs.
+//!
+//! Owns the numbering; what each table keeps under an id is its owner's to clear before the id
+//! is given back (`unload::Unloaded::free`).
+
+use parking_lot::Mutex;
+
+/// An id and its generation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Numbered {
+    pub id: u32,
+    pub generation: u16,
+}
+
+/// One kind of id (classes, or methods).
+pub struct IdPool {
+    inner: Mutex<Inner>,
+    capacity: u32,
+}
+
+struct Inner {
+    /// Ids below this were handed out at least once.
+    next: u32,
+    /// Ids given back, with the generation they had; reused last in, first out.
+    free: Vec<Numbered>,
+}
+
+impl IdPool {
+    pub fn new(capacity: u32) -> IdPool {
+        IdPool {
+            inner: Mutex::new(Inner {
+                next: 0,
+                free: Vec::new(),
+            }),
+            capacity,
+        }
+    }
+
+    /// A free id (a fresh one while there are any), None when all `capacity` are in use.
+    pub fn take(&self) -> Option<Numbered> {
+        let mut p = self.inner.lock();
+        if p.next < self.capacity {
+            p.next += 1;
+            return Some(Numbered {
+                id: p.next - 1,
+                generation: 0,
+            });
+        }
+        let n = p.free.pop()?;
+        Some(Numbered {
+            id: n.id,
+            generation: n.generation.wrapping_add(1),
+        })
+    }
+
+    /// How many ids can still be taken.
+    pub fn room(&self) -> usize {
+        let p = self.inner.lock();
+        (self.capacity - p.next) as usize + p.free.len()
+    }
+
+    /// One more than the highest id ever handed out (ids below it may be in use).
+    pub fn bound(&self) -> u32 {
+        self.inner.lock().next
+    }
+
+    /// Gives back ids nothing refers to any more.
+    pub fn give_back(&self, ids: impl IntoIterator<Item = Numbered>) {
+        self.inner.lock().free.extend(ids);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_dense_then_reused_with_a_new_generation() {
+        let pool = IdPool::new(3);
+        let a = pool.take().unwrap();
+        let b = pool.take().unwrap();
+        assert_eq!((a.id, b.id, a.generation), (0, 1, 0));
+        assert_eq!(pool.room(), 1);
+        pool.give_back([a]);
+        assert_eq!(pool.room(), 2);
+        assert_eq!(pool.take().unwrap().id, 2, "fresh ids first");
+        let again = pool.take().unwrap();
+        assert_eq!((again.id, again.generation), (0, 1));
+        assert_eq!(pool.take(), None, "all three in use");
+        assert_eq!(pool.bound(), 3);
+        pool.give_back([again]);
+        assert_eq!(
+            pool.take().unwrap().generation,
+            2,
+            "each reuse a new generation"
+        );
+    }
+}
