@@ -111,6 +111,21 @@ public class HostResources {
         }
         check(opened == 100 && settle(before) <= before, "the launcher's own domain opens and closes files as before");
 
+        // A domain's descriptors are limited (DomainSpec.descriptorLimit); past the limit an
+        // open fails as at the process's limit, and a child may not have more than its creator.
+        Domain limited = Domain.create(DomainSpec.named("limited").classPath(System.getProperty("java.class.path"))
+                .descriptorLimit(40).mainClass("HostResources$Limited", d));
+        check(limited.awaitTermination(60_000), "a domain with a descriptor limit runs");
+        String result = Files.readString(dir.resolve("limited.result"));
+        check(result.startsWith("40 Too many open files; again after a close"),
+                "a domain limited to 40 descriptors opens 40 files, then gets \"Too many open files\", and opens one again after a close");
+        check(result.endsWith("child: descriptor limit 41 exceeds the creating domain's 40"), "a child may not have more descriptors than its creator (" + result + ")");
+        int launcherOpened;
+        try (Stream100 s = new Stream100(dir.resolve("data.txt"))) {
+            launcherOpened = s.count;
+        }
+        check(launcherOpened == 100 && settle(before) <= before, "the launcher's own files are not limited by it, and the limited domain's are closed");
+
         try (DirectoryStream<Path> ls = Files.newDirectoryStream(dir)) {
             for (Path p : ls) Files.delete(p);
         }
@@ -170,6 +185,32 @@ public class HostResources {
                 Files.createFile(dir.resolve(name + ".ready"));
                 Thread.sleep(600_000);
             }
+        }
+    }
+
+    /** Opens files until refused; writes how many, the refusal's message, whether a close made room, and what a child with a higher limit got. */
+    public static class Limited {
+        public static void main(String[] args) throws Exception {
+            Path dir = Path.of(args[0]);
+            List<FileInputStream> open = new ArrayList<>();
+            String refusal = "none";
+            try {
+                for (int i = 0; i < 10_000; i++) open.add(new FileInputStream(dir.resolve("data.txt").toFile()));
+            } catch (java.io.IOException e) {
+                refusal = e.getMessage().replaceAll(".*\\(", "").replace(")", "");
+            }
+            open.remove(0).close();
+            open.add(new FileInputStream(dir.resolve("data.txt").toFile()));
+            String child;
+            try {
+                Domain.create(DomainSpec.named("greedy").classPath(System.getProperty("java.class.path")).descriptorLimit(41));
+                child = "created";
+            } catch (jx.domain.DomainException e) {
+                child = e.getMessage();
+            }
+            int held = open.size();
+            open.remove(0).close();
+            Files.writeString(dir.resolve("limited.result"), held + " " + refusal + "; again after a close; child: " + child);
         }
     }
 

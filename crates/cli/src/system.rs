@@ -43,6 +43,7 @@ struct DomainEntry {
     trusted: bool,
     cpu_time_limit: Option<Amount>,
     max_threads: Option<u32>,
+    descriptor_limit: Option<u32>,
     #[serde(default)]
     component: Vec<ComponentEntry>,
 }
@@ -157,11 +158,16 @@ fn domain_spec(d: DomainEntry, base: &Path) -> Result<Spec, String> {
         Some(0) => return Err(err("max-threads must be positive".into())),
         n => n.unwrap_or(0),
     };
+    let max_descriptors = match d.descriptor_limit {
+        Some(0) => return Err(err("descriptor-limit must be positive".into())),
+        n => n.unwrap_or(0),
+    };
     let limits = Limits {
         heap_bytes,
         off_heap_bytes,
         cpu_nanos: cpu_millis.saturating_mul(1_000_000),
         max_threads,
+        max_descriptors,
     };
     Ok(Spec {
         name,
@@ -258,6 +264,7 @@ mod tests {
         off-heap-limit = "16m"
         cpu-time-limit = "10s"
         max-threads = 8
+        descriptor-limit = 100
         [[domain.component]]
         main = "kv.Server"
 
@@ -284,6 +291,7 @@ mod tests {
         assert_eq!(kv.limits.off_heap_bytes, 16 << 20);
         assert_eq!(kv.limits.cpu_nanos, 10_000_000_000);
         assert_eq!(kv.limits.max_threads, 8);
+        assert_eq!(kv.limits.max_descriptors, 100);
         assert_eq!(
             kv.components,
             [Component {
@@ -333,6 +341,10 @@ mod tests {
             (
                 "[[domain]]\nname = \"a\"\nclass-path = [\"c\"]\noff-heap-limit = 0\n[[domain.component]]\nmain = \"M\"\n",
                 "off-heap-limit: expected a positive size",
+            ),
+            (
+                "[[domain]]\nname = \"a\"\nclass-path = [\"c\"]\ndescriptor-limit = 0\n[[domain.component]]\nmain = \"M\"\n",
+                "descriptor-limit must be positive",
             ),
             (
                 "[[domain]]\nname = \"a\"\nclass-path = [\"c\"]\ncpu-time-limit = -5\n[[domain.component]]\nmain = \"M\"\n",

@@ -15,6 +15,7 @@ public final class DomainSpec {
     boolean trusted;
     long cpuTimeLimitMillis;
     int maxThreads;
+    int descriptorLimit;
 
     private DomainSpec(String name) {
         this.name = name;
@@ -86,6 +87,17 @@ public final class DomainSpec {
     /** The most threads the domain may have running at once (its main thread included). */
     public DomainSpec maxThreads(int n) {
         this.maxThreads = (int) positive(n, "thread limit");
+        return this;
+    }
+
+    /**
+     * The most files, sockets, pipes and directory streams the domain may have open at once
+     * (by default a quarter of the process's limit on open files, at most its creator's).
+     * Opening one more fails as at the process's limit: an {@link java.io.IOException} "Too
+     * many open files". What the domain leaves open is closed when it ends.
+     */
+    public DomainSpec descriptorLimit(int n) {
+        this.descriptorLimit = (int) positive(n, "descriptor limit");
         return this;
     }
 

@@ -268,6 +268,9 @@ pub fn create(vm: &'static Vm, spec: Spec) -> Result<Arc<Domain>, CreateError> {
             limits.heap_bytes
         )));
     }
+    if limits.max_descriptors == 0 {
+        limits.max_descriptors = default_descriptor_limit();
+    }
     let id = vm.domains.next_id.fetch_add(1, Ordering::Relaxed);
     let classes = ClassPath {
         loader,
@@ -289,6 +292,7 @@ pub fn create(vm: &'static Vm, spec: Spec) -> Result<Arc<Domain>, CreateError> {
         ))
     })?;
     domain.gc.apply_options(&vm.opts);
+    crate::port::held::set_descriptor_limit(domain.holder(), limits.max_descriptors);
     let domain = Arc::new(domain);
     vm.domains.insert(&domain);
     if limits.cpu_nanos > 0 {
@@ -535,7 +539,19 @@ fn nested_limits(spec: &Spec) -> Result<Limits, CreateError> {
         l.max_threads as u64,
         p.tightest(|l| l.max_threads as u64),
     )? as u32;
+    l.max_descriptors = within(
+        "descriptor",
+        l.max_descriptors as u64,
+        p.tightest(|l| l.max_descriptors as u64),
+    )? as u32;
     Ok(l)
+}
+
+/// A domain's descriptor limit when neither its spec nor its creators set one: a quarter of
+/// what the process may open, so that no one domain can use up the process's descriptors.
+fn default_descriptor_limit() -> u32 {
+    let process = crate::port::fs::fd_limit().unwrap_or(1024).max(256);
+    (process / 4) as u32
 }
 
 /// A new domain's off-heap limit: its own (at most the tightest of its creator's chain), or by

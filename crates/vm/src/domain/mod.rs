@@ -199,6 +199,8 @@ pub struct Limits {
     pub off_heap_bytes: u64,
     pub cpu_nanos: u64,
     pub max_threads: u32,
+    /// Files, sockets, pipes and directory streams open at once (`port::held`).
+    pub max_descriptors: u32,
 }
 
 /// A domain's application class path and the loader id that reads it.

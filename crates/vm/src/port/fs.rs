@@ -430,14 +430,14 @@ pub fn open(owner: Owner, path: &[u8], flags: i32, mode: u32) -> FsResult<i32> {
     let c = cpath(path)?;
     // SAFETY: c is NUL-terminated.
     restartable(|| unsafe { libc::open(c.as_ptr(), flags, mode as libc::c_uint) })
-        .map(|fd| held::took_fd(owner, fd))
+        .and_then(|fd| held::took_fd(owner, fd))
 }
 
 pub fn openat(owner: Owner, dfd: i32, path: &[u8], flags: i32, mode: u32) -> FsResult<i32> {
     let c = cpath(path)?;
     // SAFETY: c is NUL-terminated.
     restartable(|| unsafe { libc::openat(dfd, c.as_ptr(), flags, mode as libc::c_uint) })
-        .map(|fd| held::took_fd(owner, fd))
+        .and_then(|fd| held::took_fd(owner, fd))
 }
 
 /// `owner` closes `fd` (see `held` for what a created domain may close); an EINTR failure
@@ -460,7 +460,7 @@ pub(super) fn close_raw(fd: i32) -> FsResult<()> {
 
 pub fn dup(owner: Owner, fd: i32) -> FsResult<i32> {
     // SAFETY: dup has no memory-safety preconditions.
-    restartable(|| unsafe { libc::dup(fd) }).map(|fd| held::took_fd(owner, fd))
+    restartable(|| unsafe { libc::dup(fd) }).and_then(|fd| held::took_fd(owner, fd))
 }
 
 /// Makes `to` (which `owner` holds, and keeps holding) refer to the same open file as `from`.
@@ -649,7 +649,7 @@ pub fn pipe(owner: Owner, blocking: bool) -> FsResult<(i32, i32)> {
             }
         }
     }
-    Ok((held::took_fd(owner, fds[0]), held::took_fd(owner, fds[1])))
+    held::took_pair(owner, fds[0], fds[1])
 }
 
 /// A descriptor whose reads see end-of-file and whose writes fail: `dup2`ed over a
@@ -802,20 +802,27 @@ pub fn copy_fd(dst: i32, src: i32, cancel_addr: usize) -> FsResult<()> {
 
 // ---- directory streams ----
 
-/// Records `d` (a new `DIR*`, or null on failure) for `owner`; Java holds it as a long, and
-/// only handles in the table are accepted back.
-fn register_dir(owner: Owner, d: *mut libc::DIR) -> FsResult<u64> {
+/// Records `d` (a new `DIR*`, or null on failure) for `owner`, within its descriptor limit
+/// unless the stream took over a descriptor `owner` held (`limited` false); Java holds it as a
+/// long, and only handles in the table are accepted back.
+fn register_dir(owner: Owner, d: *mut libc::DIR, limited: bool) -> FsResult<u64> {
     if d.is_null() {
         return Err(errno());
     }
-    held::took(owner, Handle::Dir(d as usize as u64));
-    Ok(d as usize as u64)
+    let h = d as usize as u64;
+    if !limited {
+        held::took(owner, Handle::Dir(h));
+    } else if !held::admit(owner, Handle::Dir(h)) {
+        let _ = closedir_raw(h);
+        return Err(libc::EMFILE);
+    }
+    Ok(h)
 }
 
 pub fn opendir(owner: Owner, path: &[u8]) -> FsResult<u64> {
     let c = cpath(path)?;
     // SAFETY: c is NUL-terminated.
-    register_dir(owner, unsafe { libc::opendir(c.as_ptr()) })
+    register_dir(owner, unsafe { libc::opendir(c.as_ptr()) }, true)
 }
 
 /// Opens a directory stream on `fd` (which the stream then owns: `owner` holds the stream
@@ -825,9 +832,11 @@ pub fn fdopendir(owner: Owner, fd: i32) -> FsResult<u64> {
         return Err(libc::EBADF);
     }
     // SAFETY: fdopendir has no memory-safety preconditions.
-    let d = register_dir(owner, unsafe { libc::fdopendir(fd) })?;
-    held::letting_go(owner, Handle::Fd(fd))?;
-    Ok(d)
+    let d = unsafe { libc::fdopendir(fd) };
+    if !d.is_null() {
+        held::letting_go(owner, Handle::Fd(fd))?;
+    }
+    register_dir(owner, d, false)
 }
 
 fn live_dir(handle: u64) -> FsResult<*mut libc::DIR> {
@@ -1069,7 +1078,7 @@ pub fn inotify_event_layout() -> (usize, [usize; 5]) {
 
 pub fn inotify_init(owner: Owner) -> FsResult<i32> {
     // SAFETY: inotify_init has no memory-safety preconditions.
-    restartable(|| unsafe { libc::inotify_init() }).map(|fd| held::took_fd(owner, fd))
+    restartable(|| unsafe { libc::inotify_init() }).and_then(|fd| held::took_fd(owner, fd))
 }
 
 /// Adds a watch on `path`; returns the watch descriptor.
@@ -1089,7 +1098,7 @@ pub fn socketpair(owner: Owner) -> FsResult<(i32, i32)> {
     let mut sp = [0 as libc::c_int; 2];
     // SAFETY: sp has room for the two descriptors.
     check(unsafe { libc::socketpair(libc::AF_UNIX, libc::SOCK_STREAM, 0, sp.as_mut_ptr()) })?;
-    Ok((held::took_fd(owner, sp[0]), held::took_fd(owner, sp[1])))
+    held::took_pair(owner, sp[0], sp[1])
 }
 
 /// Waits until `fd1` or `fd2` is readable; the number of ready descriptors (0 if interrupted).

@@ -51,23 +51,110 @@ pub(super) enum Handle {
     Mapping(usize, usize),
 }
 
-static HELD: Mutex<Option<FxHashMap<Handle, Owner>>> = Mutex::new(None);
+impl Handle {
+    /// Whether it takes one of the process's descriptors (and so counts against a limit).
+    fn is_descriptor(self) -> bool {
+        matches!(self, Handle::Fd(_) | Handle::Dir(_))
+    }
+}
 
-fn with<T>(f: impl FnOnce(&mut FxHashMap<Handle, Owner>) -> T) -> T {
+/// Everything held, with how many descriptors each owner holds and may hold.
+#[derive(Default)]
+struct Table {
+    held: FxHashMap<Handle, Owner>,
+    descriptors: FxHashMap<Owner, u32>,
+    limits: FxHashMap<Owner, u32>,
+}
+
+impl Table {
+    fn insert(&mut self, h: Handle, owner: Owner) {
+        if let Some(before) = self.held.insert(h, owner) {
+            self.uncount(h, before);
+        }
+        if h.is_descriptor() {
+            *self.descriptors.entry(owner).or_default() += 1;
+        }
+    }
+
+    fn remove(&mut self, h: &Handle) {
+        if let Some(owner) = self.held.remove(h) {
+            self.uncount(*h, owner);
+        }
+    }
+
+    fn uncount(&mut self, h: Handle, owner: Owner) {
+        if h.is_descriptor()
+            && let Some(n) = self.descriptors.get_mut(&owner)
+        {
+            *n = n.saturating_sub(1);
+        }
+    }
+
+    /// Whether `owner` may take one more descriptor.
+    fn has_room(&self, owner: Owner) -> bool {
+        self.limits
+            .get(&owner)
+            .is_none_or(|&limit| self.descriptors.get(&owner).copied().unwrap_or(0) < limit)
+    }
+}
+
+static HELD: Mutex<Option<Table>> = Mutex::new(None);
+
+fn with<T>(f: impl FnOnce(&mut Table) -> T) -> T {
     let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());
-    f(held.get_or_insert_with(FxHashMap::default))
+    f(held.get_or_insert_with(Table::default))
+}
+
+/// `owner` may hold at most `descriptors` descriptors (files, sockets, pipes, directory
+/// streams) at once; past it, creating one fails as the process's own limit would (EMFILE).
+pub fn set_descriptor_limit(owner: Owner, descriptors: u32) {
+    if !owner.is_system() {
+        with(|t| t.limits.insert(owner, descriptors));
+    }
 }
 
 /// `h` was just created for `owner` (replacing whatever held an earlier resource of that
-/// number, which was closed).
+/// number, which was closed), whatever `owner`'s limit.
 pub(super) fn took(owner: Owner, h: Handle) {
-    with(|held| held.insert(h, owner));
+    with(|t| t.insert(h, owner));
 }
 
-/// Descriptor `fd`, just created, is `owner`'s.
-pub(super) fn took_fd(owner: Owner, fd: i32) -> i32 {
-    took(owner, Handle::Fd(fd));
-    fd
+/// `h`, a descriptor or directory stream just created, becomes `owner`'s if its limit allows;
+/// false if not (the caller closes it and fails with EMFILE).
+pub(super) fn admit(owner: Owner, h: Handle) -> bool {
+    with(|t| {
+        let room = t.has_room(owner);
+        if room {
+            t.insert(h, owner);
+        }
+        room
+    })
+}
+
+/// Descriptor `fd`, just created, is `owner`'s; past `owner`'s limit it is closed and the
+/// result is EMFILE ("Too many open files").
+pub(super) fn took_fd(owner: Owner, fd: i32) -> FsResult<i32> {
+    if admit(owner, Handle::Fd(fd)) {
+        Ok(fd)
+    } else {
+        let _ = super::fs::close_raw(fd);
+        Err(libc::EMFILE)
+    }
+}
+
+/// Both ends of a new pipe or socket pair are `owner`'s, or neither (closed, EMFILE).
+pub(super) fn took_pair(owner: Owner, a: i32, b: i32) -> FsResult<(i32, i32)> {
+    let a = took_fd(owner, a).inspect_err(|_| {
+        let _ = super::fs::close_raw(b);
+    })?;
+    match took_fd(owner, b) {
+        Ok(b) => Ok((a, b)),
+        Err(e) => {
+            with(|t| t.remove(&Handle::Fd(a)));
+            let _ = super::fs::close_raw(a);
+            Err(e)
+        }
+    }
 }
 
 /// What closing `h` for `owner` should do.
@@ -82,9 +169,9 @@ pub(super) enum Closing {
 /// `owner` closes `h`: forgets it, or refuses (EBADF) when a created domain names something it
 /// does not hold.
 pub(super) fn letting_go(owner: Owner, h: Handle) -> FsResult<Closing> {
-    with(|held| match held.get(&h) {
+    with(|t| match t.held.get(&h) {
         Some(&o) if o == owner || owner.is_system() => {
-            held.remove(&h);
+            t.remove(&h);
             Ok(Closing::Close)
         }
         _ if owner.is_system() => Ok(Closing::Close),
@@ -96,17 +183,17 @@ pub(super) fn letting_go(owner: Owner, h: Handle) -> FsResult<Closing> {
 /// Whether `owner` may use `h` in a way that changes what it is (a `dup2` onto it): its own,
 /// or anything for the system.
 pub(super) fn holds(owner: Owner, h: Handle) -> bool {
-    owner.is_system() || with(|held| held.get(&h) == Some(&owner))
+    owner.is_system() || with(|t| t.held.get(&h) == Some(&owner))
 }
 
 /// Whether `h` is held at all (a directory stream handle Java passed back is one of ours).
 pub(super) fn is_live(h: Handle) -> bool {
-    with(|held| held.contains_key(&h))
+    with(|t| t.held.contains_key(&h))
 }
 
 /// How many resources `owner` holds.
 pub fn count(owner: Owner) -> usize {
-    with(|held| held.values().filter(|&&o| o == owner).count())
+    with(|t| t.held.values().filter(|&&o| o == owner).count())
 }
 
 /// Closes everything `owner` (a created domain that has ended: none of its threads runs)
@@ -115,15 +202,18 @@ pub fn give_back(owner: Owner) -> usize {
     if owner.is_system() {
         return 0;
     }
-    let left: Vec<Handle> = with(|held| {
-        let mine: Vec<Handle> = held
+    let left: Vec<Handle> = with(|t| {
+        let mine: Vec<Handle> = t
+            .held
             .iter()
             .filter(|&(_, &o)| o == owner)
             .map(|(&h, _)| h)
             .collect();
         for h in &mine {
-            held.remove(h);
+            t.held.remove(h);
         }
+        t.descriptors.remove(&owner);
+        t.limits.remove(&owner);
         mine
     });
     for &h in &left {
@@ -161,6 +251,31 @@ mod tests {
         assert_eq!(letting_go(a, h), Ok(Closing::Close));
         assert_eq!(count(a), 0);
         assert!(!is_live(h));
+    }
+
+    #[test]
+    fn descriptors_past_the_limit_are_refused() {
+        let a = Owner::domain(9021);
+        set_descriptor_limit(a, 2);
+        assert!(admit(a, Handle::Fd(-9021)) && admit(a, Handle::Dir(9021)));
+        assert!(!admit(a, Handle::Fd(-9022)), "a third descriptor");
+        took(a, Handle::Mapping(9021, 1));
+        assert_eq!(letting_go(a, Handle::Fd(-9021)), Ok(Closing::Close));
+        assert!(admit(a, Handle::Fd(-9022)), "room again after a close");
+        assert_eq!(count(a), 3);
+        let b = Owner::domain(9022);
+        took(b, Handle::Fd(-9022));
+        assert!(
+            admit(a, Handle::Fd(-9023)),
+            "a number reused by another owner is not counted"
+        );
+        assert_eq!(letting_go(b, Handle::Fd(-9022)), Ok(Closing::Close));
+        // give_back would close these (made-up) handles: forget them first.
+        for h in [Handle::Dir(9021), Handle::Fd(-9023)] {
+            assert_eq!(letting_go(a, h), Ok(Closing::Close));
+        }
+        assert_eq!(letting_go(a, Handle::Mapping(9021, 1)), Ok(Closing::Close));
+        assert_eq!(give_back(a), 0);
     }
 
     #[test]

@@ -434,7 +434,7 @@ pub fn open(owner: Owner, path: &str, mode: OpenMode) -> Result<i32, PortError> 
             message: "Is a directory".into(),
         });
     }
-    Ok(held::took_fd(owner, fd))
+    held::took_fd(owner, fd).map_err(PortError::from_errno)
 }
 
 /// `owner` closes `fd` (see [`held`]).

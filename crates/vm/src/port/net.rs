@@ -180,7 +180,7 @@ pub fn socket(owner: Owner, v6: bool, stream: bool, reuse: bool) -> FsResult<i32
         close_quietly(fd);
         return Err(e);
     }
-    Ok(held::took_fd(owner, fd))
+    held::took_fd(owner, fd)
 }
 
 pub fn bind(fd: i32, v6: bool, addr: SocketAddr) -> FsResult<()> {
@@ -222,7 +222,7 @@ pub fn accept(owner: Owner, fd: i32) -> FsResult<(i32, SocketAddr)> {
         };
         if r >= 0 {
             return match from_raw(&ss) {
-                Ok(a) => Ok((held::took_fd(owner, r), a)),
+                Ok(a) => held::took_fd(owner, r).map(|r| (r, a)),
                 Err(e) => {
                     close_quietly(r);
                     Err(e)
@@ -674,7 +674,8 @@ pub fn epoll_event_layout() -> (usize, usize, usize) {
 
 pub fn epoll_create(owner: Owner) -> FsResult<i32> {
     // SAFETY: epoll_create1 has no memory-safety preconditions.
-    check(unsafe { libc::epoll_create1(libc::EPOLL_CLOEXEC) }).map(|fd| held::took_fd(owner, fd))
+    check(unsafe { libc::epoll_create1(libc::EPOLL_CLOEXEC) })
+        .and_then(|fd| held::took_fd(owner, fd))
 }
 
 /// epoll_ctl with the descriptor itself as the event's data; returns 0 or the errno.
@@ -769,7 +770,7 @@ pub fn host_by_addr(ip: IpAddr) -> Option<String> {
 /// A new blocking eventfd (close-on-exec) with value zero.
 pub fn eventfd(owner: Owner) -> FsResult<i32> {
     // SAFETY: eventfd has no memory-safety preconditions.
-    check(unsafe { libc::eventfd(0, libc::EFD_CLOEXEC) }).map(|fd| held::took_fd(owner, fd))
+    check(unsafe { libc::eventfd(0, libc::EFD_CLOEXEC) }).and_then(|fd| held::took_fd(owner, fd))
 }
 
 // ---- network interfaces (libnet's NetworkInterface.c) ----

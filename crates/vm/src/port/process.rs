@@ -439,7 +439,7 @@ pub fn spawn(owner: Owner, req: &SpawnRequest) -> Result<Spawned, Errno> {
     drop(plan);
     drop((prog, args, env));
     for fd in parent_ends.into_iter().filter(|&fd| fd >= 0) {
-        held::took_fd(owner, fd);
+        held::took(owner, held::Handle::Fd(fd));
     }
     Ok(Spawned {
         pid,
