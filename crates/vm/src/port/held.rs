@@ -1,21 +1,22 @@
 //! Which host resources each owner holds: file descriptors, directory streams, file mappings
-//! and mount-table handles, by the owner they were created for. An owner is the system (the VM and the
-//! launcher's domain, which never end) or a created domain, named by its number; the port knows
-//! nothing more of domains.
+//! and mount-table handles, by the owner they were created for. An owner is the system (the VM
+//! and the launcher's domain, which never end) or a created domain, named by its number; the
+//! port knows nothing more of domains.
 //!
 //! Every port call that creates such a resource takes its [`Owner`] and records it here; every
 //! call that closes one takes the owner too and forgets it. When a created domain ends,
 //! [`give_back`] closes what it still holds, so a domain that leaks descriptors (or a hostile
-//! one that opens them on purpose) cannot exhaust the process's.
+//! one that opens them on purpose) cannot exhaust the process's; while it lives it holds at most
+//! its descriptor limit ([`set_descriptor_limit`]), past which a creation fails with EMFILE.
 //!
-//! A created domain may close, `dup2` onto or read a directory stream of only what it holds;
-//! its standard streams (descriptors 0-2) are the process's and are never closed for it. The
-//! table is keyed by descriptor number: a number reused after a close belongs to whoever
-//! created it last, so a domain's end can never close another owner's descriptor — provided
-//! every close goes through the port, which is why this module owns the bookkeeping and the
-//! closing functions call it.
+//! A created domain may close, `dup2` onto or unmap only what it holds; its standard streams
+//! (descriptors 0-2) are the process's and are never closed for it. The table is keyed by
+//! descriptor number: a number reused after a close belongs to whoever created it last, so a
+//! domain's end can never close another owner's descriptor — provided every close goes through
+//! the port, which is why this module owns the bookkeeping and the closing functions call it.
 //!
-//! Owns the table; must not make system calls other than closing what an ended owner held.
+//! Owns the table and the limits; its only system calls close what an ended owner held or what
+//! an owner past its limit was refused.
 
 use super::fs::{Errno, FsResult};
 use rustc_hash::FxHashMap;
