@@ -11,10 +11,10 @@ import jx.portal.Portal;
 
 /**
  * Limits on everything a domain holds (issue 15): off-heap memory (memory objects,
- * Unsafe.allocateMemory, direct buffers) counts against a limit, by default the heap limit;
- * limits nest: a domain's children get their heaps out of its heap, their off-heap memory and
- * CPU time count against its limits too, and their limits cannot exceed its. Each check
- * prints "ok ..." or throws.
+ * Unsafe.allocateMemory, direct buffers) and class metadata count against limits, by default
+ * the heap limit; limits nest: a domain's children get their heaps out of its heap, their
+ * off-heap memory, class metadata and CPU time count against its limits too, and their limits
+ * cannot exceed its. Each check prints "ok ..." or throws.
  */
 public class Limits {
     static final long MB = 1 << 20;
@@ -68,7 +68,119 @@ public class Limits {
         Domain q = Domain.create(spec("spawner").cpuTimeLimit(1500).mainClass("Limits$Spawner"));
         check(q.awaitTermination(120_000), "a domain whose child spins past the creator's CPU limit is terminated");
         check(q.stats().cpuTimeNanos() < 1_000_000_000L, "though it used little CPU itself");
+
+        // Class metadata: what a domain's classes take is limited, and given back when its
+        // loaders die or it ends, also to its creator.
+        Domain definer = Domain.create(spec("definer").metadataLimit(4 * MB).mainClass("Limits$Definer"));
+        check(definer.awaitTermination(120_000), "the metadata-limited domain's checks ended");
+        Domain nest = Domain.create(spec("nest").metadataLimit(4 * MB).mainClass("Limits$NestParent"));
+        check(nest.awaitTermination(120_000), "the metadata-limited parent's checks ended");
+        refused("a metadata limit must be positive", IllegalArgumentException.class, () -> spec("zero").metadataLimit(0));
         check(Domain.current().isAlive(), "the launcher's domain is unharmed");
+    }
+
+    /** A small class, defined again and again, each time by a loader of its own. */
+    public static class Small {
+        @Override
+        public String toString() {
+            return "small";
+        }
+    }
+
+    static byte[] smallBytes() throws Exception {
+        try (var in = Limits.class.getResourceAsStream("Limits$Small.class")) {
+            return in.readAllBytes();
+        }
+    }
+
+    /** Limits$Small defined by a new loader of its own, instantiated. */
+    static Object defineSmall() throws Exception {
+        byte[] b = smallBytes();
+        ClassLoader l = new ClassLoader(null) {
+            @Override
+            protected Class<?> findClass(String n) throws ClassNotFoundException {
+                if (!n.equals("Limits$Small")) throw new ClassNotFoundException(n);
+                return defineClass(n, b, 0, b.length);
+            }
+        };
+        return l.loadClass("Limits$Small").getConstructor().newInstance();
+    }
+
+    /** Defines classes into `kept` until refused; how many it defined. */
+    static int defineUntilRefused(List<Object> kept, Attempt define) throws Throwable {
+        try {
+            for (int i = 0; i < 1_000_000; i++) {
+                define.run();
+                kept.add(i);
+            }
+        } catch (OutOfMemoryError e) {
+            check("Metaspace".equals(e.getMessage()), "past the metadata limit: OutOfMemoryError: " + e.getMessage());
+            return kept.size();
+        }
+        throw new AssertionError("FAILED: a million classes and no limit");
+    }
+
+    /** Whether `n` more classes can be defined within a few seconds (loaders dropped earlier are
+     * unloaded at a collection, an ended domain's classes in the background). */
+    static boolean definesSoon(int n) throws Exception {
+        List<Object> held = new ArrayList<>();
+        for (int i = 0; i < 200 && held.size() < n; i++) {
+            try {
+                while (held.size() < n) held.add(defineSmall());
+            } catch (OutOfMemoryError e) {
+                System.gc();
+                Thread.sleep(50);
+            }
+        }
+        return held.size() == n;
+    }
+
+    static final List<Object> classes = new ArrayList<>();
+
+    public static class Definer {
+        public static void main(String[] args) throws Throwable {
+            List<Object> counted = new ArrayList<>();
+            int n = defineUntilRefused(counted, () -> classes.add(defineSmall()));
+            check(n >= 20 && n <= 2000, "a domain limited to 4 MiB of class metadata defines " + (n >= 20 && n <= 2000 ? "some" : n) + " small classes");
+            classes.clear();
+            check(definesSoon(n), "as many again once it dropped their loaders");
+            refused("a child's metadata limit cannot exceed its creator's", DomainException.class,
+                () -> Domain.create(spec("big").metadataLimit(8 * MB)));
+            // Hidden classes count too (they stay until the domain ends), once the classes
+            // just defined and dropped are unloaded.
+            for (int i = 0; i < 4; i++) {
+                System.gc();
+                Thread.sleep(100);
+            }
+            byte[] b = smallBytes();
+            var lookup = java.lang.invoke.MethodHandles.lookup();
+            List<Object> hidden = new ArrayList<>();
+            int h = defineUntilRefused(hidden, () -> classes.add(lookup.defineHiddenClass(b, false)));
+            System.out.println("defined " + n + " classes, " + h + " hidden classes");
+            check(h >= n / 2, "hidden classes count against the same limit");
+        }
+    }
+
+    /** Its child takes all of the metadata limit they share, then ends. */
+    public static class NestParent {
+        public static void main(String[] args) throws Throwable {
+            Domain child = Domain.create(spec("nested-definer").mainClass("Limits$NestChild"));
+            Ready ready = Naming.await("nested-definer-ready", Ready.class, 60_000);
+            int n = (int) ready.held();
+            check(n >= 20, "a child with its creator's metadata limit defines " + (n >= 20 ? "some" : n) + " classes");
+            refused("then its creator cannot define one", OutOfMemoryError.class, () -> defineSmall());
+            child.terminate();
+            check(child.awaitTermination(30_000), "the child is terminated");
+            check(definesSoon(n), "and its classes' metadata given back to its creator");
+        }
+    }
+
+    public static class NestChild {
+        public static void main(String[] args) throws Throwable {
+            int n = defineUntilRefused(new ArrayList<>(), () -> classes.add(defineSmall()));
+            Naming.register("nested-definer-ready", (Ready) () -> n);
+            Thread.sleep(600_000);
+        }
     }
 
     public static class Parent {

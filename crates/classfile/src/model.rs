@@ -227,6 +227,8 @@ pub struct ClassFile {
     pub record: Option<Vec<RecordComponent>>,
     pub runtime_visible_annotations: Option<Vec<u8>>,
     pub runtime_visible_type_annotations: Option<Vec<u8>>,
+    /// Bytes of the class file it was parsed from.
+    pub file_len: usize,
 }
 
 impl ClassFile {

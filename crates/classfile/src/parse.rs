@@ -250,6 +250,7 @@ fn parse_class(
         record: None,
         runtime_visible_annotations: None,
         runtime_visible_type_annotations: None,
+        file_len: bytes.len(),
     };
     let seen = parse_class_attributes(&mut r, &ctx, &mut class)?;
     r.finish()?;

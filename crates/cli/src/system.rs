@@ -44,6 +44,7 @@ struct DomainEntry {
     cpu_time_limit: Option<Amount>,
     max_threads: Option<u32>,
     descriptor_limit: Option<u32>,
+    metadata_limit: Option<Amount>,
     #[serde(default)]
     component: Vec<ComponentEntry>,
 }
@@ -136,18 +137,15 @@ fn domain_spec(d: DomainEntry, base: &Path) -> Result<Spec, String> {
             }
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let heap_bytes = d
-        .heap_limit
-        .map(|a| bytes(&a))
-        .transpose()
-        .map_err(|e| err(format!("heap-limit: {e}")))?
-        .unwrap_or(0);
-    let off_heap_bytes = d
-        .off_heap_limit
-        .map(|a| bytes(&a))
-        .transpose()
-        .map_err(|e| err(format!("off-heap-limit: {e}")))?
-        .unwrap_or(0);
+    let size = |a: Option<Amount>, key: &str| {
+        a.map(|a| bytes(&a))
+            .transpose()
+            .map_err(|e| err(format!("{key}: {e}")))
+            .map(|n| n.unwrap_or(0))
+    };
+    let heap_bytes = size(d.heap_limit, "heap-limit")?;
+    let off_heap_bytes = size(d.off_heap_limit, "off-heap-limit")?;
+    let metadata_bytes = size(d.metadata_limit, "metadata-limit")?;
     let cpu_millis = d
         .cpu_time_limit
         .map(|a| millis(&a))
@@ -168,6 +166,7 @@ fn domain_spec(d: DomainEntry, base: &Path) -> Result<Spec, String> {
         cpu_nanos: cpu_millis.saturating_mul(1_000_000),
         max_threads,
         max_descriptors,
+        metadata_bytes,
     };
     Ok(Spec {
         name,
@@ -265,6 +264,7 @@ mod tests {
         cpu-time-limit = "10s"
         max-threads = 8
         descriptor-limit = 100
+        metadata-limit = "32m"
         [[domain.component]]
         main = "kv.Server"
 
@@ -292,6 +292,7 @@ mod tests {
         assert_eq!(kv.limits.cpu_nanos, 10_000_000_000);
         assert_eq!(kv.limits.max_threads, 8);
         assert_eq!(kv.limits.max_descriptors, 100);
+        assert_eq!(kv.limits.metadata_bytes, 32 << 20);
         assert_eq!(
             kv.components,
             [Component {

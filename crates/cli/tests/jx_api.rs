@@ -344,15 +344,16 @@ fn reentrant_calls_and_deep_ping_pong() {
 }
 
 /// Limits on everything a domain holds (issue 15): off-heap memory (memory objects, Unsafe,
-/// direct buffers) against a limit, given back when dropped, freed, or when the domain ends;
-/// children's heaps out of their creator's, their off-heap memory and CPU time counted against
-/// its limits, their limits within its.
+/// direct buffers) and class metadata (classes of its loaders, hidden classes) against limits,
+/// given back when dropped, freed, unloaded or when the domain ends; children's heaps out of
+/// their creator's, their off-heap memory, class metadata and CPU time counted against its
+/// limits, their limits within its.
 #[test]
 fn limits_cover_off_heap_memory_and_nest() {
     let dir = compile("Limits");
     for env in PLAIN_AND_STRESSED {
         let out = run(&dir, "Limits", env);
-        let oks = checks(&out, 31);
+        let oks = checks(&out, 45);
         assert_has(
             &oks,
             &out,
@@ -362,6 +363,10 @@ fn limits_cover_off_heap_memory_and_nest() {
                 "ok and its off-heap memory given back",
                 "ok then its creator cannot start one",
                 "ok a domain whose child spins past the creator's CPU limit is terminated",
+                "ok as many again once it dropped their loaders",
+                "ok hidden classes count against the same limit",
+                "ok then its creator cannot define one",
+                "ok and its classes' metadata given back to its creator",
             ],
         );
     }

@@ -41,7 +41,7 @@ public final class Domain {
         String[] args = spec.args.toArray(new String[0]);
         String[] path = spec.classPath.toArray(new String[0]);
         return create0(spec.name, path, spec.mainClass, args, spec.heapLimit, spec.offHeapLimit, spec.cpuTimeLimitMillis,
-                       spec.maxThreads, spec.trusted, spec.descriptorLimit);
+                       spec.maxThreads, spec.trusted, spec.descriptorLimit, spec.metadataLimit);
     }
 
     /** The domain the calling thread runs in. */
@@ -116,7 +116,7 @@ public final class Domain {
 
     private static native Domain create0(String name, String[] classPath, String mainClass, String[] args,
                                          long heapLimit, long offHeapLimit, long cpuTimeLimitMillis, int maxThreads,
-                                         boolean trusted, int descriptorLimit);
+                                         boolean trusted, int descriptorLimit, long metadataLimit);
     private static native Domain current0();
     private static native Domain zero0();
     private native boolean isAlive0();

@@ -16,6 +16,7 @@ public final class DomainSpec {
     long cpuTimeLimitMillis;
     int maxThreads;
     int descriptorLimit;
+    long metadataLimit;
 
     private DomainSpec(String name) {
         this.name = name;
@@ -98,6 +99,18 @@ public final class DomainSpec {
      */
     public DomainSpec descriptorLimit(int n) {
         this.descriptorLimit = (int) positive(n, "descriptor limit");
+        return this;
+    }
+
+    /**
+     * How much native memory the metadata of the classes the domain and the domains it creates
+     * define may take, in bytes (by default its heap limit): classes of their own class
+     * loaders, hidden classes, lambda proxies (estimated from their class files; java bounds
+     * the same with {@code MaxMetaspaceSize}). A definition past it throws
+     * {@link OutOfMemoryError} "Metaspace". Classes that are unloaded give theirs back.
+     */
+    public DomainSpec metadataLimit(long bytes) {
+        this.metadataLimit = positive(bytes, "metadata limit");
         return this;
     }
 

@@ -18,6 +18,7 @@ use parking_lot::{Mutex, ReentrantMutex, RwLock};
 use rustc_hash::FxHashMap;
 
 use super::ids::{IdPool, Numbered};
+use super::metadata::{self, Charge};
 use super::{BasicType, Class, ClassId, ClassKind, Dispatch, Field, LoaderId, Method};
 use crate::heap::layout::HEADER_SIZE;
 use crate::idtable::Slots;
@@ -43,6 +44,8 @@ pub enum LoadError {
     Access(String),
     /// OutOfMemoryError: every class or method id is in use (see `ids`).
     OutOfIds,
+    /// OutOfMemoryError: the owning domain's class metadata limit is reached (see `metadata`).
+    OutOfMetadata,
 }
 
 impl LoadError {
@@ -56,7 +59,7 @@ impl LoadError {
             LoadError::Verify(_) => "java/lang/VerifyError",
             LoadError::Version(_) => "java/lang/UnsupportedClassVersionError",
             LoadError::Access(_) => "java/lang/IllegalAccessError",
-            LoadError::OutOfIds => "java/lang/OutOfMemoryError",
+            LoadError::OutOfIds | LoadError::OutOfMetadata => "java/lang/OutOfMemoryError",
         }
     }
     pub fn message(&self) -> &str {
@@ -69,7 +72,7 @@ impl LoadError {
             | LoadError::Verify(m)
             | LoadError::Version(m)
             | LoadError::Access(m) => m,
-            LoadError::OutOfIds => "Metaspace",
+            LoadError::OutOfIds | LoadError::OutOfMetadata => "Metaspace",
         }
     }
 }
@@ -404,6 +407,8 @@ pub struct ClassTable {
     app_paths: RwLock<FxHashMap<u32, std::sync::Arc<[ClassPathEntry]>>>,
     /// The classes each domain owns (unloaded when it ends).
     pub(super) owners: super::unload::Owners,
+    /// What the classes domains own were charged (see `metadata`).
+    pub metadata: super::metadata::Charges,
 }
 
 /// See [`ClassTable::begin_reference_loading`].
@@ -432,6 +437,7 @@ impl ClassTable {
             app_loaders: Mutex::new(FxHashMap::default()),
             app_paths: RwLock::new(FxHashMap::default()),
             owners: Default::default(),
+            metadata: Default::default(),
         }
     }
 
@@ -581,10 +587,14 @@ impl ClassTable {
             .expect("room for a method id was checked")
     }
 
-    fn publish(&self, c: Class) -> &'static Class {
+    /// Makes `c` findable by id; `owner` (if any) owns it and paid `charge` for it.
+    fn publish(&self, c: Class, owner: Option<u32>, charge: Option<Charge>) -> &'static Class {
         let c: &'static Class = Box::leak(Box::new(c));
         self.by_id.set(c.id.0, c);
-        self.adopt_if_owned(c);
+        if let Some(d) = owner {
+            self.adopt(c, d);
+        }
+        self.metadata.record(c.id.0, charge);
         c
     }
 
@@ -595,13 +605,11 @@ impl ClassTable {
         super_class: Option<&'static Class>,
         access: u16,
     ) -> &'static Class {
-        let c = self.publish(Class::bare(
-            self.alloc_id(),
-            name,
-            kind,
-            super_class,
-            access,
-        ));
+        let c = self.publish(
+            Class::bare(self.alloc_id(), name, kind, super_class, access),
+            None,
+            None,
+        );
         let _ = c.methods.set(Vec::new());
         let _ = c.linked.set(Ok(()));
         c
@@ -630,6 +638,8 @@ impl ClassTable {
             )));
         }
         self.room_for(1, 0, KEEP_FOR_VM / 2)?;
+        let owner = self.owner_of(component);
+        let charge = self.metadata.reserve(owner, metadata::PER_CLASS)?;
         let access = (component.access & (ACC_PUBLIC | ACC_PRIVATE | ACC_PROTECTED))
             | ACC_FINAL
             | ACC_ABSTRACT;
@@ -648,7 +658,7 @@ impl ClassTable {
                 access,
             )
         };
-        let c = self.publish(c);
+        let c = self.publish(c, owner, charge);
         let _ = c.methods.set(Vec::new());
         let _ = c.linked.set(Ok(()));
         // Arrays dispatch like Object.
@@ -725,20 +735,14 @@ impl ClassTable {
             let Some((_, bytes)) = self.sources.boot(name) else {
                 return Err(LoadError::NotFound(name.to_string()));
             };
-            return self.define(owner, Some(name), &bytes, Some(&module), false);
+            return self.define(owner, Some(name), &bytes, Some(&module));
         }
         if let Some(bytes) = crate::api::class_bytes(name) {
             // The jxvm API belongs to the boot loader, whichever loader asks.
             if let Some(c) = self.find_loaded(LoaderId::BOOT, name) {
                 return Ok(c);
             }
-            return self.define(
-                LoaderId::BOOT,
-                Some(name),
-                &bytes,
-                Some(crate::api::MODULE),
-                false,
-            );
+            return self.define(LoaderId::BOOT, Some(name), &bytes, Some(crate::api::MODULE));
         }
         // Only the application loader reads the class path here; a user-defined loader's
         // classes come from its Java `loadClass` (see `crate::runtime::loading`), and are
@@ -749,7 +753,7 @@ impl ClassTable {
         let Some(bytes) = self.app_class_bytes(loader, name) else {
             return Err(LoadError::NotFound(name.to_string()));
         };
-        self.define(loader, Some(name), &bytes, None, false)
+        self.define(loader, Some(name), &bytes, None)
     }
 
     /// Whether classes defined by `owner` are visible to `loader` through delegation.
@@ -767,10 +771,23 @@ impl ClassTable {
         expected: Option<&str>,
         bytes: &[u8],
         module: Option<&str>,
-        hidden: bool,
     ) -> Result<&'static Class, LoadError> {
         let cf = Self::parse(bytes, expected)?;
-        self.define_parsed(loader, expected, cf, module, hidden)
+        self.define_parsed(loader, expected, cf, module)
+    }
+
+    /// Defines a hidden class (`Lookup.defineHiddenClass`): found by no name, owned by domain
+    /// `owner` whatever its loader (nothing outside that domain can reach it).
+    pub fn define_hidden(
+        &self,
+        loader: LoaderId,
+        bytes: &[u8],
+        module: Option<&str>,
+        owner: u32,
+    ) -> Result<&'static Class, LoadError> {
+        let cf = Self::parse(bytes, None)?;
+        let _guard = self.define_lock.lock();
+        self.build(loader, cf, module, Some(owner))
     }
 
     /// Parses class bytes, with the errors `define` reports.
@@ -810,7 +827,6 @@ impl ClassTable {
         expected: Option<&str>,
         cf: ClassFile,
         module: Option<&str>,
-        hidden: bool,
     ) -> Result<&'static Class, LoadError> {
         if let Some(exp) = expected
             && cf.name != exp
@@ -821,7 +837,7 @@ impl ClassTable {
             )));
         }
         let guard = self.define_lock.lock();
-        if !hidden && let Some(c) = self.find_loaded(loader, &cf.name) {
+        if let Some(c) = self.find_loaded(loader, &cf.name) {
             return Ok(c);
         }
         let key = (loader, cf.name.clone());
@@ -829,12 +845,10 @@ impl ClassTable {
             return Err(LoadError::Circularity(cf.name.replace('/', ".")));
         }
         guard.borrow_mut().push(key);
-        let r = self.build(loader, cf, module, hidden);
+        let r = self.build(loader, cf, module, None);
         guard.borrow_mut().pop();
         let c = r?;
-        if !hidden {
-            self.by_name.write().insert((loader, c.name.clone()), c);
-        }
+        self.by_name.write().insert((loader, c.name.clone()), c);
         Ok(c)
     }
 
@@ -858,13 +872,15 @@ impl ClassTable {
         )))
     }
 
+    /// Builds and publishes the class of `cf`; `hidden_by`: a hidden class that domain owns.
     fn build(
         &self,
         loader: LoaderId,
         cf: ClassFile,
         module: Option<&str>,
-        hidden: bool,
+        hidden_by: Option<u32>,
     ) -> Result<&'static Class, LoadError> {
+        let hidden = hidden_by.is_some();
         let super_class = match &cf.super_name {
             Some(s) => {
                 let sc = self.load(loader, s).map_err(missing_is_no_class_def)?;
@@ -928,6 +944,10 @@ impl ClassTable {
             KEEP_FOR_VM
         };
         self.room_for(1, cf.methods.len(), keep)?;
+        let owner = hidden_by.or_else(|| user_loader_domain(loader));
+        let charge = self
+            .metadata
+            .reserve(owner, metadata::estimate(cf.file_len))?;
         let cp_len = cf.constant_pool.len();
         let c = Class {
             id: self.alloc_id(),
@@ -956,7 +976,7 @@ impl ClassTable {
             dims: 0,
             api: crate::api::makes_api_class(module, super_class),
         };
-        let c = self.publish(c);
+        let c = self.publish(c, owner, charge);
         self.attach_methods(c);
         self.link_dispatch(c);
         if module.is_some() || !self.verify_app {
@@ -966,14 +986,17 @@ impl ClassTable {
     }
 
     /// Publishes a class built elsewhere (lambda proxies) and links it.
+    /// `owner`: the domain that owns it (that of the class it was made for).
     pub fn publish_synthetic(
         &self,
+        owner: Option<u32>,
         build: impl FnOnce(ClassId) -> Class,
         methods: impl FnOnce(&'static Class) -> Vec<Method>,
     ) -> Result<&'static Class, LoadError> {
         // Its methods come out of the ids kept back (a few, `synthetic_method`).
         self.room_for(1, 0, KEEP_FOR_VM / 2)?;
-        let c = self.publish(build(self.alloc_id()));
+        let charge = self.metadata.reserve(owner, metadata::PER_CLASS)?;
+        let c = self.publish(build(self.alloc_id()), owner, charge);
         let ms = methods(c);
         let _ = c.methods.set(ms);
         self.register_methods(c);

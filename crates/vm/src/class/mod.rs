@@ -12,6 +12,7 @@ pub mod exports;
 pub mod ids;
 pub mod loader;
 pub mod manifest;
+pub mod metadata;
 pub mod resolve;
 pub mod unload;
 

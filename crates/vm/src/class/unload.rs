@@ -19,7 +19,7 @@ use parking_lot::Mutex;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::ids::Numbered;
-use super::loader::{ClassTable, forget_user_loaders, user_loader_domain};
+use super::loader::{ClassTable, forget_user_loaders};
 use super::{Class, LoaderId};
 
 /// Which domain owns which classes.
@@ -58,9 +58,10 @@ impl OwnerTables {
 }
 
 impl ClassTable {
-    /// Records that domain `domain` owns class `c` (a hidden class it defined, a lambda proxy
-    /// of a class it owns). A class has one owner: the first recorded stays.
-    pub fn adopt(&self, c: &'static Class, domain: u32) {
+    /// Records that domain `domain` owns class `c` (when it is published: a class of one of
+    /// its user-defined loaders, a hidden class it defined, a lambda proxy or array of a class
+    /// it owns). A class has one owner: the first recorded stays.
+    pub(super) fn adopt(&self, c: &'static Class, domain: u32) {
         let mut t = self.owners.inner.lock();
         if t.of_class.contains_key(&c.id.0) {
             return;
@@ -99,18 +100,6 @@ impl ClassTable {
     /// The domain that owns class `c` (None: shared by every domain).
     pub fn owner_of(&self, c: &Class) -> Option<u32> {
         self.owners.inner.lock().of_class.get(&c.id.0).copied()
-    }
-
-    /// Records the owner a class has by its loader or component, when it is published: a
-    /// user-defined loader's domain; an array's component's owner.
-    pub(super) fn adopt_if_owned(&self, c: &'static Class) {
-        let owner = match c.array_component() {
-            Some(component) => self.owner_of(component),
-            None => user_loader_domain(c.loader),
-        };
-        if let Some(d) = owner {
-            self.adopt(c, d);
-        }
     }
 
     /// Runs `f` on every class in the table (unloaded ones are no longer in it).
@@ -264,6 +253,7 @@ impl Unloaded {
             // freed once with no reference to it left.
             drop(unsafe { Box::from_raw(c as *const Class as *mut Class) });
         }
+        table.metadata.release(self.ids.iter().copied());
         table.class_ids.give_back(class_ids);
         table.method_ids.give_back(method_ids);
     }

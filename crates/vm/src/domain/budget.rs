@@ -22,6 +22,8 @@ pub struct Budget {
     pub limits: Limits,
     /// Off-heap bytes held by the subtree (memory objects, `Unsafe.allocateMemory`).
     off_heap: AtomicU64,
+    /// Class metadata of the classes the subtree owns (estimated, `class::metadata`).
+    metadata: AtomicU64,
     /// Heap limits of the live children (their heaps come out of this domain's).
     child_heaps: AtomicU64,
     /// CPU time of the subtree's domains that have ended.
@@ -38,6 +40,7 @@ impl Budget {
             parent,
             limits,
             off_heap: AtomicU64::new(0),
+            metadata: AtomicU64::new(0),
             child_heaps: AtomicU64::new(0),
             ended_cpu: AtomicU64::new(0),
             threads: AtomicU64::new(0),
@@ -95,6 +98,17 @@ impl Budget {
     /// Gives back off-heap bytes reserved with [`Budget::reserve_off_heap`].
     pub fn release_off_heap(&self, bytes: u64) {
         Self::release(Some(self), bytes, |b| &b.off_heap)
+    }
+
+    /// Counts the metadata of a class this domain comes to own; false if it or an ancestor
+    /// would pass its metadata limit.
+    pub fn reserve_metadata(&self, bytes: u64) -> bool {
+        Self::charge(Some(self), bytes, |b| &b.metadata, |l| l.metadata_bytes)
+    }
+
+    /// Gives back metadata counted with [`Budget::reserve_metadata`].
+    pub fn release_metadata(&self, bytes: u64) {
+        Self::release(Some(self), bytes, |b| &b.metadata)
     }
 
     /// Counts a thread starting in this domain; false if it or an ancestor runs as many
@@ -157,6 +171,15 @@ impl Budget {
             .filter(|&l| l != 0)
             .min()
             .unwrap_or(0)
+    }
+}
+
+impl crate::class::metadata::Account for Budget {
+    fn reserve(&self, bytes: u64) -> bool {
+        self.reserve_metadata(bytes)
+    }
+    fn release(&self, bytes: u64) {
+        self.release_metadata(bytes);
     }
 }
 

@@ -259,7 +259,10 @@ pub fn create(vm: &'static Vm, spec: Spec) -> Result<Arc<Domain>, CreateError> {
     let room = spec.parent.as_ref().and_then(|p| p.child_heap_room());
     let heap = heap_size(vm, &limits, room)?;
     limits.heap_bytes = heap.max as u64;
-    limits.off_heap_bytes = off_heap_limit(&spec, heap.max as u64)?;
+    limits.off_heap_bytes =
+        limit_or_heap(&spec, heap.max as u64, "off-heap", |l| l.off_heap_bytes)?;
+    limits.metadata_bytes =
+        limit_or_heap(&spec, heap.max as u64, "metadata", |l| l.metadata_bytes)?;
     if let Some(p) = &spec.parent
         && !p.reserve_child_heap(limits.heap_bytes)
     {
@@ -295,6 +298,7 @@ pub fn create(vm: &'static Vm, spec: Spec) -> Result<Arc<Domain>, CreateError> {
     crate::port::held::set_descriptor_limit(domain.holder(), limits.max_descriptors);
     let domain = Arc::new(domain);
     vm.domains.insert(&domain);
+    vm.classes.metadata.open(id, domain.budget.clone());
     if limits.cpu_nanos > 0 {
         vm.domains.watchdog.get_or_init(|| start_cpu_watchdog(vm));
     }
@@ -554,18 +558,20 @@ fn default_descriptor_limit() -> u32 {
     (process / 4) as u32
 }
 
-/// A new domain's off-heap limit: its own (at most the tightest of its creator's chain), or by
-/// default its heap limit (then at most that tightest).
-fn off_heap_limit(spec: &Spec, heap: u64) -> Result<u64, CreateError> {
-    let theirs = spec
-        .parent
-        .as_ref()
-        .map_or(0, |p| p.tightest(|l| l.off_heap_bytes));
-    match spec.limits.off_heap_bytes {
+/// A new domain's off-heap or metadata limit (`kind`, read by `limit`): its own (at most the
+/// tightest of its creator's chain), or by default its heap limit (then at most that tightest).
+fn limit_or_heap(
+    spec: &Spec,
+    heap: u64,
+    kind: &str,
+    limit: fn(&Limits) -> u64,
+) -> Result<u64, CreateError> {
+    let theirs = spec.parent.as_ref().map_or(0, |p| p.tightest(limit));
+    match limit(&spec.limits) {
         0 if theirs != 0 => Ok(heap.min(theirs)),
         0 => Ok(heap),
         own if theirs != 0 && own > theirs => Err(CreateError(format!(
-            "off-heap limit {own} exceeds the creating domain's {theirs}"
+            "{kind} limit {own} exceeds the creating domain's {theirs}"
         ))),
         own => Ok(own),
     }

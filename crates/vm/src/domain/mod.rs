@@ -201,6 +201,8 @@ pub struct Limits {
     pub max_threads: u32,
     /// Files, sockets, pipes and directory streams open at once (`port::held`).
     pub max_descriptors: u32,
+    /// Native memory of the classes the domain owns (`class::metadata`).
+    pub metadata_bytes: u64,
 }
 
 /// A domain's application class path and the loader id that reads it.

@@ -107,6 +107,7 @@ fn spin(
         COUNTER.fetch_add(1, Ordering::Relaxed)
     );
     table.publish_synthetic(
+        None,
         |id: ClassId| Class {
             name: name.into(),
             loader,

@@ -97,6 +97,10 @@ fn unload_forever(vm: &'static Vm) {
             wait_for_grace_period(vm, &batch.gone);
             batch.free(vm);
         }
+        // Their classes' metadata went back to their budgets as it was freed.
+        for &id in &work.ended {
+            vm.classes.metadata.close(id);
+        }
         // What the ended domains' threads allocated (their tables, metadata) was freed into
         // their threads' arenas, which later threads may never use again.
         crate::port::give_back_free_memory();

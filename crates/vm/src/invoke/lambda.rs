@@ -316,7 +316,9 @@ pub fn spin(t: &mut JThread, caller: &'static Class, b: &Bootstrap) -> JResult<&
         }
         v
     };
+    // It goes with its caller (a hidden class of some domain, say).
     let proxy = table.publish_synthetic(
+        table.owner_of(caller),
         |id| Class {
             id,
             name: name.into(),
@@ -365,10 +367,6 @@ pub fn spin(t: &mut JThread, caller: &'static Class, b: &Bootstrap) -> JResult<&
         },
     );
     let proxy = proxy.map_err(|e| t.throw_new(e.java_class(), Some(e.message())))?;
-    // It goes with its caller (a hidden class of some domain, say).
-    if let Some(domain) = table.owner_of(caller) {
-        table.adopt(proxy, domain);
-    }
     for (i, e) in entries.into_iter().enumerate() {
         let e = match e {
             // Captured-field entries were recorded with a placeholder holder.

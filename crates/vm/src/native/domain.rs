@@ -19,7 +19,7 @@ const DOMAIN_EXCEPTION: &str = "jx/domain/DomainException";
 
 pub fn register(r: &mut Registry) {
     let d = DOMAIN;
-    r.add(d, "create0", "(Ljava/lang/String;[Ljava/lang/String;Ljava/lang/String;[Ljava/lang/String;JJJIZI)Ljx/domain/Domain;", create);
+    r.add(d, "create0", "(Ljava/lang/String;[Ljava/lang/String;Ljava/lang/String;[Ljava/lang/String;JJJIZIJ)Ljx/domain/Domain;", create);
     r.add(d, "current0", "()Ljx/domain/Domain;", |t, _| {
         let id = t.domain.id;
         Ok(new_handle(t, id)?.slot())
@@ -84,7 +84,7 @@ fn handle_id(t: &mut JThread, this: u64) -> JResult<u32> {
 }
 
 /// create0(name, classPath[], mainClass, args[], heapLimit, offHeapLimit, cpuTimeLimitMillis,
-/// maxThreads, trusted, descriptorLimit): the new domain's limits nest in the creating domain's
+/// maxThreads, trusted, descriptorLimit, metadataLimit): the new domain's limits nest in the creating domain's
 /// (`domain::budget`); it is trusted only if its creator is too.
 fn create(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let name = nonnull(t, a[0]).map(|n| t.rust_string(n))?;
@@ -97,6 +97,7 @@ fn create(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         cpu_nanos: (jlong(a[8]).max(0) as u64).saturating_mul(1_000_000),
         max_threads: jint(a[10]).max(0) as u32,
         max_descriptors: jint(a[12]).max(0) as u32,
+        metadata_bytes: jlong(a[13]).max(0) as u64,
     };
     let components = main_class
         .map(|main_class| Component { main_class, args })

@@ -844,16 +844,15 @@ pub fn define_hidden_class(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let lookup = nonnull(t, a[1])?;
     let lookup = t.class_of_mirror(lookup);
     let loader = t.domain.loader_id(obj(a[0]));
-    let c = match t
-        .vm
-        .classes
-        .define(loader, None, &bytes, lookup.module.as_deref(), true)
-    {
+    // Nothing outside this domain can reach it: this domain owns it (it goes when the domain
+    // ends, and its metadata counts against the domain's limit).
+    let defined =
+        t.vm.classes
+            .define_hidden(loader, &bytes, lookup.module.as_deref(), t.domain.id);
+    let c = match defined {
         Ok(c) => c,
         Err(e) => return Err(t.throw_resolve(e.into())),
     };
-    // Nothing outside this domain can reach it: it goes when the domain ends.
-    t.vm.classes.adopt(c, t.domain.id);
     let mirror = t.mirror(c)?;
     t.domain.heap.write_slot(mirror, o.class_class_data, a[9]);
     // Like HotSpot, a hidden class's name is its given name with a unique suffix.

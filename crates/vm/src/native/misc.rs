@@ -547,11 +547,7 @@ fn unsafe_define_class(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let bytes = super::bytes_of(t, a[2], jint(a[3]), jint(a[4]))?;
     let loader = t.domain.defining_loader(t.domain.loader_id(obj(a[5])));
     let name = obj(a[1]).map(|n| t.rust_string(n).replace('.', "/"));
-    match t
-        .vm
-        .classes
-        .define(loader, name.as_deref(), &bytes, None, false)
-    {
+    match t.vm.classes.define(loader, name.as_deref(), &bytes, None) {
         Ok(c) => Ok(t.mirror(c)?.slot()),
         Err(e) => Err(t.throw_resolve(e.into())),
     }

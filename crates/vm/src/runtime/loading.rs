@@ -193,11 +193,7 @@ impl JThread {
                 }
             }
         }
-        match self
-            .vm
-            .classes
-            .define_parsed(loader, expected, cf, module, false)
-        {
+        match self.vm.classes.define_parsed(loader, expected, cf, module) {
             Ok(c) => Ok(c),
             Err(e) => Err(self.throw_resolve(e.into())),
         }
