@@ -27,8 +27,10 @@ import jx.domain.DomainSpec;
  * A domain's open files, sockets, channels, selectors, pipes, directory streams and watch
  * services are closed when it ends (issue 15): domains that open every kind and never close
  * them, then are terminated or return from main, leave the process's descriptor count where it
- * was. A domain that closes its standard streams does not close the process's. Prints
- * "ok ..." lines, or throws.
+ * was. A domain that closes its standard streams does not close the process's. Descriptors
+ * and running child processes count against a domain's descriptor limit and its creators';
+ * its children are killed when it ends, and it cannot signal processes it did not start.
+ * Prints "ok ..." lines, or throws.
  */
 public class HostResources {
     static void check(boolean cond, String what) {
@@ -126,10 +128,113 @@ public class HostResources {
         }
         check(launcherOpened == 100 && settle(before) <= before, "the launcher's own files are not limited by it, and the limited domain's are closed");
 
+        // A child's descriptors count against its creator's limit too.
+        Domain nest = Domain.create(spec("nest").descriptorLimit(40).mainClass("HostResources$NestParent", d));
+        check(nest.awaitTermination(120_000), "a domain whose child holds descriptors runs");
+        String nested = Files.readString(dir.resolve("nest.result"));
+        check(nested.equals("child 30; creator 10 Too many open files; after the child ended 40"),
+                "a child's 30 descriptors leave its creator 10 of their 40, all 40 once it ended (" + nested + ")");
+
+        // Child processes count as descriptors, are killed when their domain ends, and a
+        // domain cannot signal a process it did not start.
+        Process foreign = new ProcessBuilder("sleep", "600").start();
+        Domain spawner = Domain.create(spec("spawner").descriptorLimit(10)
+                .mainClass("HostResources$Spawner", d, Long.toString(foreign.pid())));
+        Path ready = dir.resolve("spawner.result");
+        for (int i = 0; i < 2000 && !Files.exists(ready); i++) Thread.sleep(10);
+        String[] spawned = Files.readString(ready).split(" ");
+        check(spawned[0].equals("10") && String.join(" ", spawned).contains("Too many open files"),
+                "a domain limited to 10 descriptors starts 10 child processes, then gets \"Too many open files\" (" + String.join(" ", spawned) + ")");
+        check(spawned[spawned.length - 2].equals("true"), "it kills a child of its own");
+        check(spawned[spawned.length - 1].equals("false") && foreign.isAlive(), "it cannot kill a process it did not start");
+        List<ProcessHandle> children = new ArrayList<>();
+        for (String pid : spawned[1].split(",")) children.add(ProcessHandle.of(Long.parseLong(pid)).orElseThrow());
+        check(children.stream().allMatch(ProcessHandle::isAlive), "its children run while it does");
+        spawner.terminate();
+        check(spawner.awaitTermination(60_000), "it is terminated");
+        boolean gone = false;
+        for (int i = 0; i < 200 && !gone; i++) {
+            gone = children.stream().noneMatch(ProcessHandle::isAlive);
+            if (!gone) Thread.sleep(25);
+        }
+        check(gone, "and its child processes are killed");
+        foreign.destroyForcibly().waitFor();
+
         try (DirectoryStream<Path> ls = Files.newDirectoryStream(dir)) {
             for (Path p : ls) Files.delete(p);
         }
         Files.delete(dir);
+    }
+
+    static DomainSpec spec(String name) {
+        return DomainSpec.named(name).classPath(System.getProperty("java.class.path"));
+    }
+
+    /** Opens files until refused (at most `max`); how many, and the refusal's reason. */
+    static String openUntilRefused(Path file, List<FileInputStream> open, int max) {
+        try {
+            while (open.size() < max) open.add(new FileInputStream(file.toFile()));
+            return Integer.toString(open.size());
+        } catch (java.io.IOException e) {
+            return open.size() + " " + e.getMessage().replaceAll(".*\\(", "").replace(")", "");
+        }
+    }
+
+    /** Its child holds 30 descriptors; it opens what is left of their shared limit, then all of it once the child ended. */
+    public static class NestParent {
+        public static void main(String[] args) throws Exception {
+            Path dir = Path.of(args[0]);
+            Domain child = Domain.create(spec("nest-child").mainClass("HostResources$NestChild", args[0]));
+            Path ready = dir.resolve("nest-child.ready");
+            while (!Files.exists(ready)) Thread.sleep(5);
+            String theirs = Files.readString(ready);
+            List<FileInputStream> open = new ArrayList<>();
+            String mine = openUntilRefused(dir.resolve("data.txt"), open, 10_000);
+            child.terminate();
+            child.awaitTermination(60_000);
+            for (FileInputStream s : open) s.close();
+            open.clear();
+            String after = openUntilRefused(dir.resolve("data.txt"), open, 10_000);
+            for (FileInputStream s : open) s.close();
+            Files.writeString(dir.resolve("nest.result"), "child " + theirs + "; creator " + mine + "; after the child ended " + after.split(" ")[0]);
+        }
+    }
+
+    public static class NestChild {
+        public static void main(String[] args) throws Exception {
+            Path dir = Path.of(args[0]);
+            List<FileInputStream> open = new ArrayList<>();
+            String n = openUntilRefused(dir.resolve("data.txt"), open, 30);
+            Files.writeString(dir.resolve("nest-child.tmp"), n);
+            Files.move(dir.resolve("nest-child.tmp"), dir.resolve("nest-child.ready"));
+            Thread.sleep(600_000);
+        }
+    }
+
+    /** Starts `sleep` processes until refused, tries to kill the process args[1], writes what happened, waits to be terminated. */
+    public static class Spawner {
+        public static void main(String[] args) throws Exception {
+            Path dir = Path.of(args[0]);
+            List<Process> started = new ArrayList<>();
+            String refusal = "none";
+            try {
+                for (int i = 0; i < 100; i++) {
+                    started.add(new ProcessBuilder("sleep", "600").redirectInput(ProcessBuilder.Redirect.INHERIT)
+                            .redirectOutput(ProcessBuilder.Redirect.INHERIT).redirectError(ProcessBuilder.Redirect.INHERIT).start());
+                }
+            } catch (java.io.IOException e) {
+                refusal = e.getMessage();
+            }
+            // Its own child it may kill (which makes room to write the result).
+            Process first = started.remove(0);
+            boolean own = first.destroyForcibly().waitFor() != 0 && !first.isAlive();
+            List<String> pids = new ArrayList<>();
+            for (Process p : started) pids.add(Long.toString(p.pid()));
+            boolean killed = ProcessHandle.of(Long.parseLong(args[1])).map(ProcessHandle::destroyForcibly).orElse(true);
+            Files.writeString(dir.resolve("spawner.tmp"), (pids.size() + 1) + " " + String.join(",", pids) + " " + refusal + " " + own + " " + killed);
+            Files.move(dir.resolve("spawner.tmp"), dir.resolve("spawner.result"));
+            Thread.sleep(600_000);
+        }
     }
 
     /** Opens 100 streams on one file, closed together. */

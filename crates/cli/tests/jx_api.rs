@@ -448,13 +448,30 @@ fn terminating_a_caller_mid_call() {
 /// channels, selectors, pipes, directory streams, watch services and child processes' pipes,
 /// and close none, leave the process's descriptor count as it was, whether terminated or ended
 /// by returning; closing a domain's standard streams leaves the process's open; a domain with
-/// a descriptor limit gets "Too many open files" past it, and its children no more than it.
+/// a descriptor limit gets "Too many open files" past it, and its children no more than it;
+/// a child's descriptors count against its creator's limit; child processes count as
+/// descriptors, are killed when their domain ends, and a domain signals only its own.
 #[test]
 fn ended_domains_descriptors_are_closed() {
     let dir = compile("HostResources");
     for env in PLAIN_AND_STRESSED {
         let out = run(&dir, "HostResources", env);
-        checks(&out, 11);
+        let oks = checks(&out, 19);
+        assert_has(
+            &oks,
+            &out,
+            &[
+                "ok it kills a child of its own",
+                "ok it cannot kill a process it did not start",
+                "ok and its child processes are killed",
+            ],
+        );
+        assert!(
+            oks.iter().any(|l| l.starts_with(
+                "ok a child's 30 descriptors leave its creator 10 of their 40, all 40 once it ended"
+            )),
+            "{out}"
+        );
     }
 }
 

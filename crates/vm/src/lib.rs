@@ -1,6 +1,7 @@
 //! jxvm's runtime: a Java virtual machine that boots the real OpenJDK 17 class library.
 //!
 //! Layout (each module's doc says what it owns and what it must not touch):
+//! - [`account`]: where a resource a domain holds is counted (its budget, to the layers below).
 //! - [`class`]: shared, immutable class metadata; loading, layout, dispatch, resolution.
 //! - [`heap`]: raw object memory of a domain and the object layout.
 //! - [`domain`]: per-domain mutable state (mirrors and statics, init states, strings, monitors).
@@ -12,6 +13,7 @@
 //! - [`port`]: the host interface every native goes through.
 //! - [`vm`]: process-wide state and the boot sequence.
 
+pub mod account;
 pub mod api;
 pub mod class;
 pub mod domain;

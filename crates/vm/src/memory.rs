@@ -23,10 +23,7 @@ use parking_lot::Mutex;
 /// The class whose instances carry a view slot (its subclass `Memory` inherits it).
 pub const VIEW_CLASS: &str = "jx/memory/ReadOnlyMemory";
 
-/// Where a region's bytes are counted (a domain's off-heap budget): told when they are freed.
-pub trait Account: Send + Sync {
-    fn release(&self, bytes: u64);
-}
+use crate::account::Account;
 
 /// One anonymous mapping, zeroed.
 pub struct Region {

@@ -7,7 +7,7 @@
 //! freed, whether its loader died in a living domain or its domain ended.
 //!
 //! Owns the per-class charges and the open accounts, keyed by domain id; knows nothing of what
-//! an account counts against (the domain layer's budgets implement [`Account`]), nor of when
+//! an account counts against (a domain's budget), nor of when
 //! classes are unloaded (`crate::domain::unloading` says so).
 
 use std::sync::Arc;
@@ -16,14 +16,7 @@ use parking_lot::Mutex;
 use rustc_hash::FxHashMap;
 
 use super::loader::LoadError;
-
-/// Where a domain's class metadata is counted.
-pub trait Account: Send + Sync {
-    /// Takes `bytes` more; false (nothing taken) if that passes a limit.
-    fn reserve(&self, bytes: u64) -> bool;
-    /// Gives back `bytes` taken with `reserve`.
-    fn release(&self, bytes: u64);
-}
+use crate::account::Account;
 
 /// Native memory a class of `file_len` bytes of class file costs, estimated: its parsed
 /// constant pool, methods with their prepared code, dispatch tables and each domain's state of

@@ -13,6 +13,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::Limits;
+use crate::account::Account;
 
 /// A domain's limits and what its subtree uses.
 #[derive(Debug)]
@@ -24,6 +25,8 @@ pub struct Budget {
     off_heap: AtomicU64,
     /// Class metadata of the classes the subtree owns (estimated, `class::metadata`).
     metadata: AtomicU64,
+    /// Descriptors the subtree holds (`port::held`).
+    descriptors: AtomicU64,
     /// Heap limits of the live children (their heaps come out of this domain's).
     child_heaps: AtomicU64,
     /// CPU time of the subtree's domains that have ended.
@@ -41,6 +44,7 @@ impl Budget {
             limits,
             off_heap: AtomicU64::new(0),
             metadata: AtomicU64::new(0),
+            descriptors: AtomicU64::new(0),
             child_heaps: AtomicU64::new(0),
             ended_cpu: AtomicU64::new(0),
             threads: AtomicU64::new(0),
@@ -98,17 +102,6 @@ impl Budget {
     /// Gives back off-heap bytes reserved with [`Budget::reserve_off_heap`].
     pub fn release_off_heap(&self, bytes: u64) {
         Self::release(Some(self), bytes, |b| &b.off_heap)
-    }
-
-    /// Counts the metadata of a class this domain comes to own; false if it or an ancestor
-    /// would pass its metadata limit.
-    pub fn reserve_metadata(&self, bytes: u64) -> bool {
-        Self::charge(Some(self), bytes, |b| &b.metadata, |l| l.metadata_bytes)
-    }
-
-    /// Gives back metadata counted with [`Budget::reserve_metadata`].
-    pub fn release_metadata(&self, bytes: u64) {
-        Self::release(Some(self), bytes, |b| &b.metadata)
     }
 
     /// Counts a thread starting in this domain; false if it or an ancestor runs as many
@@ -174,18 +167,55 @@ impl Budget {
     }
 }
 
-impl crate::class::metadata::Account for Budget {
-    fn reserve(&self, bytes: u64) -> bool {
-        self.reserve_metadata(bytes)
+/// A kind of resource a budget counts that the layers below charge through an [`Account`].
+#[derive(Clone, Copy, Debug)]
+pub enum Resource {
+    OffHeap,
+    Metadata,
+    Descriptors,
+}
+
+impl Resource {
+    fn counter(self) -> fn(&Budget) -> &AtomicU64 {
+        match self {
+            Resource::OffHeap => |b| &b.off_heap,
+            Resource::Metadata => |b| &b.metadata,
+            Resource::Descriptors => |b| &b.descriptors,
+        }
     }
-    fn release(&self, bytes: u64) {
-        self.release_metadata(bytes);
+
+    fn limit(self) -> fn(&Limits) -> u64 {
+        match self {
+            Resource::OffHeap => |l| l.off_heap_bytes,
+            Resource::Metadata => |l| l.metadata_bytes,
+            Resource::Descriptors => |l| l.max_descriptors.into(),
+        }
     }
 }
 
-impl crate::memory::Account for Budget {
-    fn release(&self, bytes: u64) {
-        self.release_off_heap(bytes);
+/// One kind of resource of one budget, as the layers below charge it.
+struct Charged {
+    budget: Arc<Budget>,
+    resource: Resource,
+}
+
+impl Account for Charged {
+    fn reserve(&self, n: u64) -> bool {
+        let r = self.resource;
+        Budget::charge(Some(&self.budget), n, r.counter(), r.limit())
+    }
+    fn release(&self, n: u64) {
+        Budget::release(Some(&self.budget), n, self.resource.counter())
+    }
+}
+
+impl Budget {
+    /// The account through which `resource` is charged to this budget and its ancestors.
+    pub fn account(self: &Arc<Self>, resource: Resource) -> Arc<dyn Account> {
+        Arc::new(Charged {
+            budget: self.clone(),
+            resource,
+        })
     }
 }
 

@@ -22,7 +22,7 @@ use std::time::Duration;
 use parking_lot::{Condvar, Mutex};
 use rustc_hash::FxHashMap;
 
-use super::budget::Budget;
+use super::budget::{Budget, Resource};
 use super::{ClassPath, Domain, HeapSize, Limits};
 use crate::class::LoaderId;
 use crate::vm::Vm;
@@ -295,10 +295,15 @@ pub fn create(vm: &'static Vm, spec: Spec) -> Result<Arc<Domain>, CreateError> {
         ))
     })?;
     domain.gc.apply_options(&vm.opts);
-    crate::port::held::set_descriptor_limit(domain.holder(), limits.max_descriptors);
     let domain = Arc::new(domain);
     vm.domains.insert(&domain);
-    vm.classes.metadata.open(id, domain.budget.clone());
+    crate::port::held::open_account(
+        domain.holder(),
+        domain.budget.account(Resource::Descriptors),
+    );
+    vm.classes
+        .metadata
+        .open(id, domain.budget.account(Resource::Metadata));
     if limits.cpu_nanos > 0 {
         vm.domains.watchdog.get_or_init(|| start_cpu_watchdog(vm));
     }

@@ -9,6 +9,7 @@
 use std::sync::Arc;
 
 use super::{Registry, bytes_of, jint, jlong, nonnull, ret_bool, ret_int};
+use crate::domain::budget::Resource;
 use crate::heap::ObjRef;
 use crate::memory::{Fault, VIEW_CLASS, View};
 use crate::thread::{JResult, JThread};
@@ -89,7 +90,7 @@ fn allocate(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     if size > 0 && !t.domain.budget.reserve_off_heap(size as u64) {
         return Err(off_heap_exhausted(t, size as u64));
     }
-    let account = (size > 0).then(|| t.domain.budget.clone() as Arc<dyn crate::memory::Account>);
+    let account = (size > 0).then(|| t.domain.budget.account(Resource::OffHeap));
     let v = View::allocate_charged(size, account).map_err(|f| fault(t, f))?;
     new_memory_object(t, MEMORY, v)
 }

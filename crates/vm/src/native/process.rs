@@ -24,8 +24,11 @@ pub fn register(r: &mut Registry) {
     });
     r.add(ph, "waitForProcessExit0", "(JZ)I", |t, a| {
         let (pid, reap) = (jlong(a[0]), a[2] != 0);
+        let owner = t.domain.holder();
         // Waits as long as the child runs: other threads may collect meanwhile.
-        Ok(ret_int(t.blocking(|| proc::wait_for_exit(pid, reap))))
+        Ok(ret_int(
+            t.blocking(|| proc::wait_for_exit(owner, pid, reap)),
+        ))
     });
     r.add(ph, "isAlive0", "(J)J", |_, a| {
         Ok(is_alive(jlong(a[0])) as u64)
@@ -33,11 +36,12 @@ pub fn register(r: &mut Registry) {
     r.add(ph, "parent0", "(JJ)J", |_, a| {
         Ok(parent(jlong(a[0]), jlong(a[2])) as u64)
     });
-    r.add(ph, "destroy0", "(JJZ)Z", |_, a| {
+    r.add(ph, "destroy0", "(JJZ)Z", |t, a| {
         let (pid, start_time, force) = (jlong(a[0]), jlong(a[2]), a[4] != 0);
         let start = is_alive(pid);
+        let owner = t.domain.holder();
         Ok(ret_bool(
-            (start == start_time || start == 0 || start_time == 0) && proc::kill(pid, force),
+            (start == start_time || start == 0 || start_time == 0) && proc::kill(owner, pid, force),
         ))
     });
     r.add(ph, "getProcessPids0", "(J[J[J[J)I", get_process_pids);

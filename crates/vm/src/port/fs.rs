@@ -802,17 +802,14 @@ pub fn copy_fd(dst: i32, src: i32, cancel_addr: usize) -> FsResult<()> {
 
 // ---- directory streams ----
 
-/// Records `d` (a new `DIR*`, or null on failure) for `owner`, within its descriptor limit
-/// unless the stream took over a descriptor `owner` held (`limited` false); Java holds it as a
-/// long, and only handles in the table are accepted back.
-fn register_dir(owner: Owner, d: *mut libc::DIR, limited: bool) -> FsResult<u64> {
+/// Records `d` (a new `DIR*`, or null on failure) for `owner`, within its descriptor limit;
+/// Java holds it as a long, and only handles in the table are accepted back.
+fn register_dir(owner: Owner, d: *mut libc::DIR) -> FsResult<u64> {
     if d.is_null() {
         return Err(errno());
     }
     let h = d as usize as u64;
-    if !limited {
-        held::took(owner, Handle::Dir(h));
-    } else if !held::admit(owner, Handle::Dir(h)) {
+    if !held::admit(owner, Handle::Dir(h)) {
         let _ = closedir_raw(h);
         return Err(libc::EMFILE);
     }
@@ -822,7 +819,7 @@ fn register_dir(owner: Owner, d: *mut libc::DIR, limited: bool) -> FsResult<u64>
 pub fn opendir(owner: Owner, path: &[u8]) -> FsResult<u64> {
     let c = cpath(path)?;
     // SAFETY: c is NUL-terminated.
-    register_dir(owner, unsafe { libc::opendir(c.as_ptr()) }, true)
+    register_dir(owner, unsafe { libc::opendir(c.as_ptr()) })
 }
 
 /// Opens a directory stream on `fd` (which the stream then owns: `owner` holds the stream
@@ -833,10 +830,13 @@ pub fn fdopendir(owner: Owner, fd: i32) -> FsResult<u64> {
     }
     // SAFETY: fdopendir has no memory-safety preconditions.
     let d = unsafe { libc::fdopendir(fd) };
-    if !d.is_null() {
-        held::letting_go(owner, Handle::Fd(fd))?;
+    if d.is_null() {
+        return Err(errno());
     }
-    register_dir(owner, d, false)
+    // The stream takes over the descriptor, and its place in the domain's limit.
+    let h = d as usize as u64;
+    held::became(owner, Handle::Fd(fd), Handle::Dir(h))?;
+    Ok(h)
 }
 
 fn live_dir(handle: u64) -> FsResult<*mut libc::DIR> {

@@ -1,26 +1,30 @@
-//! Which host resources each owner holds: file descriptors, directory streams, file mappings
-//! and mount-table handles, by the owner they were created for. An owner is the system (the VM
-//! and the launcher's domain, which never end) or a created domain, named by its number; the
-//! port knows nothing more of domains.
+//! Which host resources each owner holds: file descriptors, directory streams, child
+//! processes, file mappings and mount-table handles, by the owner they were created for. An
+//! owner is the system (the VM and the launcher's domain, which never end) or a created domain,
+//! named by its number; the port knows nothing more of domains.
 //!
 //! Every port call that creates such a resource takes its [`Owner`] and records it here; every
 //! call that closes one takes the owner too and forgets it. When a created domain ends,
-//! [`give_back`] closes what it still holds, so a domain that leaks descriptors (or a hostile
-//! one that opens them on purpose) cannot exhaust the process's; while it lives it holds at most
-//! its descriptor limit ([`set_descriptor_limit`]), past which a creation fails with EMFILE.
+//! [`give_back`] closes what it still holds and kills its child processes, so a domain that
+//! leaks descriptors (or a hostile one that opens them on purpose) cannot exhaust the
+//! process's. While it lives, its descriptors and running children are charged, one each, to
+//! the account it was given ([`open_account`]: its budget, so they count against its
+//! descriptor limit and its creators'); past it a creation fails with EMFILE.
 //!
-//! A created domain may close, `dup2` onto or unmap only what it holds; its standard streams
-//! (descriptors 0-2) are the process's and are never closed for it. The table is keyed by
-//! descriptor number: a number reused after a close belongs to whoever created it last, so a
-//! domain's end can never close another owner's descriptor — provided every close goes through
-//! the port, which is why this module owns the bookkeeping and the closing functions call it.
+//! A created domain may close, `dup2` onto, unmap, signal or wait for only what it holds; its
+//! standard streams (descriptors 0-2) are the process's and are never closed for it. The table
+//! is keyed by descriptor number (process id): a number reused after a close belongs to
+//! whoever created it last, so a domain's end can never close another owner's descriptor —
+//! provided every close goes through the port, which is why this module owns the bookkeeping
+//! and the closing functions call it.
 //!
-//! Owns the table and the limits; its only system calls close what an ended owner held or what
-//! an owner past its limit was refused.
+//! Owns the table; its only system calls close what an ended owner held or what an owner past
+//! its limit was refused.
 
 use super::fs::{Errno, FsResult};
+use crate::account::Account;
 use rustc_hash::FxHashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// Who a host resource is held for.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -50,30 +54,31 @@ pub(super) enum Handle {
     MountTable(u64),
     /// A file mapping: its address and length.
     Mapping(usize, usize),
+    /// A child process not yet waited for: its process id.
+    Process(i32),
 }
 
 impl Handle {
-    /// Whether it takes one of the process's descriptors (and so counts against a limit).
-    fn is_descriptor(self) -> bool {
-        matches!(self, Handle::Fd(_) | Handle::Dir(_))
+    /// Whether it counts against a descriptor limit: it takes one of the process's
+    /// descriptors, or is a running child process (so a domain cannot start processes
+    /// without bound).
+    fn is_counted(self) -> bool {
+        matches!(self, Handle::Fd(_) | Handle::Dir(_) | Handle::Process(_))
     }
 }
 
-/// Everything held, with how many descriptors each owner holds and may hold.
+/// Everything held, with the account each owner's counted handles are charged to.
 #[derive(Default)]
 struct Table {
     held: FxHashMap<Handle, Owner>,
-    descriptors: FxHashMap<Owner, u32>,
-    limits: FxHashMap<Owner, u32>,
+    accounts: FxHashMap<Owner, Arc<dyn Account>>,
 }
 
 impl Table {
+    /// Records `h` as `owner`'s (charged already, if it counts: [`Table::reserve`]).
     fn insert(&mut self, h: Handle, owner: Owner) {
         if let Some(before) = self.held.insert(h, owner) {
             self.uncount(h, before);
-        }
-        if h.is_descriptor() {
-            *self.descriptors.entry(owner).or_default() += 1;
         }
     }
 
@@ -83,19 +88,17 @@ impl Table {
         }
     }
 
-    fn uncount(&mut self, h: Handle, owner: Owner) {
-        if h.is_descriptor()
-            && let Some(n) = self.descriptors.get_mut(&owner)
+    fn uncount(&self, h: Handle, owner: Owner) {
+        if h.is_counted()
+            && let Some(a) = self.accounts.get(&owner)
         {
-            *n = n.saturating_sub(1);
+            a.release(1);
         }
     }
 
-    /// Whether `owner` may take one more descriptor.
-    fn has_room(&self, owner: Owner) -> bool {
-        self.limits
-            .get(&owner)
-            .is_none_or(|&limit| self.descriptors.get(&owner).copied().unwrap_or(0) < limit)
+    /// Charges one more counted handle to `owner`; false if its account says no.
+    fn reserve(&self, owner: Owner, h: Handle) -> bool {
+        !h.is_counted() || self.accounts.get(&owner).is_none_or(|a| a.reserve(1))
     }
 }
 
@@ -106,29 +109,49 @@ fn with<T>(f: impl FnOnce(&mut Table) -> T) -> T {
     f(held.get_or_insert_with(Table::default))
 }
 
-/// `owner` may hold at most `descriptors` descriptors (files, sockets, pipes, directory
-/// streams) at once; past it, creating one fails as the process's own limit would (EMFILE).
-pub fn set_descriptor_limit(owner: Owner, descriptors: u32) {
+/// The descriptors and child processes of `owner` (a created domain) are charged to
+/// `account` (one each): past what it allows, creating one fails as the process's own limit
+/// would (EMFILE).
+pub fn open_account(owner: Owner, account: Arc<dyn Account>) {
     if !owner.is_system() {
-        with(|t| t.limits.insert(owner, descriptors));
+        with(|t| t.accounts.insert(owner, account));
     }
 }
 
-/// `h` was just created for `owner` (replacing whatever held an earlier resource of that
-/// number, which was closed), whatever `owner`'s limit.
+/// `h`, not counted (a mapping, a mount table), was just created for `owner` (replacing
+/// whatever held an earlier resource of that number, which was closed).
 pub(super) fn took(owner: Owner, h: Handle) {
+    debug_assert!(!h.is_counted(), "{h:?} must be admitted");
     with(|t| t.insert(h, owner));
 }
 
-/// `h`, a descriptor or directory stream just created, becomes `owner`'s if its limit allows;
-/// false if not (the caller closes it and fails with EMFILE).
+/// `h`, a descriptor, directory stream or child process just created, becomes `owner`'s if
+/// its account allows; false if not (the caller closes it and fails with EMFILE).
 pub(super) fn admit(owner: Owner, h: Handle) -> bool {
     with(|t| {
-        let room = t.has_room(owner);
+        let room = t.reserve(owner, h);
         if room {
             t.insert(h, owner);
         }
         room
+    })
+}
+
+/// `owner`'s `from` became `to` (a directory stream opened on a descriptor it held), which
+/// takes its place, and its charge, in the table.
+pub(super) fn became(owner: Owner, from: Handle, to: Handle) -> FsResult<()> {
+    with(|t| match t.held.get(&from) {
+        Some(&o) if o == owner => {
+            t.held.remove(&from);
+            t.insert(to, owner);
+            Ok(())
+        }
+        _ if owner.is_system() => {
+            t.held.remove(&from);
+            t.insert(to, owner);
+            Ok(())
+        }
+        _ => Err(libc::EBADF),
     })
 }
 
@@ -199,7 +222,8 @@ fn count(owner: Owner) -> usize {
 }
 
 /// Closes everything `owner` (a created domain that has ended: none of its threads runs)
-/// still holds; returns how many resources that was.
+/// still holds and kills its child processes; what they were charged goes back to its
+/// account, which is forgotten. Returns how many resources that was.
 pub fn give_back(owner: Owner) -> usize {
     if owner.is_system() {
         return 0;
@@ -212,15 +236,19 @@ pub fn give_back(owner: Owner) -> usize {
             .map(|(&h, _)| h)
             .collect();
         for h in &mine {
-            t.held.remove(h);
+            t.remove(h);
         }
-        t.descriptors.remove(&owner);
-        t.limits.remove(&owner);
+        t.accounts.remove(&owner);
         mine
     });
+    let mut children = Vec::new();
     for &h in &left {
-        close_forgotten(h);
+        match h {
+            Handle::Process(pid) => children.push(pid),
+            h => close_forgotten(h),
+        }
     }
+    super::process::kill_and_reap(children);
     left.len()
 }
 
@@ -234,6 +262,10 @@ fn close_forgotten(h: Handle) {
             Ok(())
         }
         Handle::Mapping(addr, len) => super::fs::munmap_raw(addr, len),
+        Handle::Process(pid) => {
+            super::process::kill_and_reap(vec![pid]);
+            Ok(())
+        }
     };
 }
 
@@ -245,7 +277,7 @@ mod tests {
     fn a_domain_closes_only_what_it_holds() {
         let (a, b) = (Owner::domain(9001), Owner::domain(9002));
         let h = Handle::Fd(-9001);
-        took(a, h);
+        assert!(admit(a, h));
         assert_eq!(count(a), 1);
         assert_eq!(letting_go(b, h), Err(libc::EBADF));
         assert!(!holds(b, h) && holds(a, h) && holds(Owner::SYSTEM, h));
@@ -255,10 +287,38 @@ mod tests {
         assert!(!is_live(h));
     }
 
+    /// An account that allows `max` at once.
+    struct Limited {
+        used: std::sync::atomic::AtomicU64,
+        max: u64,
+    }
+
+    impl Account for Limited {
+        fn reserve(&self, n: u64) -> bool {
+            use std::sync::atomic::Ordering;
+            self.used
+                .fetch_update(Ordering::AcqRel, Ordering::Acquire, |u| {
+                    (u + n <= self.max).then_some(u + n)
+                })
+                .is_ok()
+        }
+        fn release(&self, n: u64) {
+            self.used.fetch_sub(n, std::sync::atomic::Ordering::AcqRel);
+        }
+    }
+
+    fn limited(max: u64) -> Arc<Limited> {
+        Arc::new(Limited {
+            used: 0.into(),
+            max,
+        })
+    }
+
     #[test]
     fn descriptors_past_the_limit_are_refused() {
         let a = Owner::domain(9021);
-        set_descriptor_limit(a, 2);
+        let account = limited(2);
+        open_account(a, account.clone());
         assert!(admit(a, Handle::Fd(-9021)) && admit(a, Handle::Dir(9021)));
         assert!(!admit(a, Handle::Fd(-9022)), "a third descriptor");
         took(a, Handle::Mapping(9021, 1));
@@ -266,7 +326,7 @@ mod tests {
         assert!(admit(a, Handle::Fd(-9022)), "room again after a close");
         assert_eq!(count(a), 3);
         let b = Owner::domain(9022);
-        took(b, Handle::Fd(-9022));
+        assert!(admit(b, Handle::Fd(-9022)));
         assert!(
             admit(a, Handle::Fd(-9023)),
             "a number reused by another owner is not counted"
@@ -277,7 +337,15 @@ mod tests {
             assert_eq!(letting_go(a, h), Ok(Closing::Close));
         }
         assert_eq!(letting_go(a, Handle::Mapping(9021, 1)), Ok(Closing::Close));
-        assert_eq!(give_back(a), 0);
+        // Descriptor -9024 does not exist: closing it does nothing.
+        assert!(admit(a, Handle::Fd(-9024)));
+        assert_eq!(account.used.load(std::sync::atomic::Ordering::Acquire), 1);
+        assert_eq!(give_back(a), 1);
+        assert_eq!(
+            account.used.load(std::sync::atomic::Ordering::Acquire),
+            0,
+            "what an ended owner held is given back to its account"
+        );
     }
 
     #[test]

@@ -438,13 +438,59 @@ pub fn spawn(owner: Owner, req: &SpawnRequest) -> Result<Spawned, Errno> {
     }
     drop(plan);
     drop((prog, args, env));
-    for fd in parent_ends.into_iter().filter(|&fd| fd >= 0) {
-        held::took(owner, held::Handle::Fd(fd));
-    }
+    admit_child(owner, pid, parent_ends)?;
     Ok(Spawned {
         pid,
         fds: parent_ends,
     })
+}
+
+/// The new child `pid` and its pipes' parent ends are `owner`'s, each counted against its
+/// descriptor limit; past it the child is killed, its pipes closed, and the spawn fails with
+/// EMFILE.
+fn admit_child(owner: Owner, pid: i32, ends: [i32; 3]) -> Result<(), Errno> {
+    let handles: Vec<held::Handle> = std::iter::once(held::Handle::Process(pid))
+        .chain(ends.into_iter().filter(|&fd| fd >= 0).map(held::Handle::Fd))
+        .collect();
+    for (i, &h) in handles.iter().enumerate() {
+        if !held::admit(owner, h) {
+            for &taken in &handles[..i] {
+                let _ = held::letting_go(owner, taken);
+            }
+            for fd in ends.into_iter().filter(|&fd| fd >= 0) {
+                close_quietly(fd);
+            }
+            kill_and_reap(vec![pid]);
+            return Err(libc::EMFILE);
+        }
+    }
+    Ok(())
+}
+
+/// Kills children `pids` (of a domain that ended, or refused) and waits for them in the
+/// background, so that none is left a zombie and nobody waits here for a child that takes
+/// long to die.
+pub(super) fn kill_and_reap(pids: Vec<i32>) {
+    if pids.is_empty() {
+        return;
+    }
+    for &pid in &pids {
+        // SAFETY: kill has no memory-safety preconditions; `pid` is a child not yet waited
+        // for, so the number is still its.
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+    }
+    let reap = move || {
+        for pid in pids {
+            wait_reap(pid);
+        }
+    };
+    if std::thread::Builder::new()
+        .name("jxvm-child-reaper".into())
+        .spawn(reap)
+        .is_err()
+    {
+        // No thread to spare: the children stay zombies until the process exits.
+    }
 }
 
 fn wait_reap(pid: i32) {
@@ -457,17 +503,26 @@ fn wait_reap(pid: i32) {
 pub const NOT_A_CHILD: i32 = -2;
 
 /// Waits for child `pid` to exit; returns its exit status, or 0x80 + the signal that killed
-/// it (as shells report it), [`NOT_A_CHILD`] if `pid` is not a child of this process, -1 on
+/// it (as shells report it), [`NOT_A_CHILD`] if `pid` is not a child `owner` started, -1 on
 /// another error (also when the calling thread's blocking calls are cancelled: see
 /// `port::cancellation`). With `reap` false the child stays waitable (`WNOWAIT`).
-pub fn wait_for_exit(pid: i64, reap: bool) -> i32 {
+pub fn wait_for_exit(owner: Owner, pid: i64, reap: bool) -> i32 {
     // Only one process: waitpid would take 0 and negative values as process groups.
     let Ok(pid) = libc::pid_t::try_from(pid) else {
         return NOT_A_CHILD;
     };
-    if pid <= 0 {
+    if pid <= 0 || !held::holds(owner, held::Handle::Process(pid)) {
         return NOT_A_CHILD;
     }
+    let status = wait_for(pid, reap);
+    if reap && status != -1 && status != NOT_A_CHILD {
+        // Waited for: its number may now be another process's.
+        let _ = held::letting_go(owner, held::Handle::Process(pid));
+    }
+    status
+}
+
+fn wait_for(pid: i32, reap: bool) -> i32 {
     if reap {
         let mut status = 0;
         // SAFETY: status is a valid out-pointer.
@@ -514,12 +569,13 @@ pub fn wait_for_exit(pid: i64, reap: bool) -> i32 {
     }
 }
 
-/// Sends SIGTERM (or SIGKILL when `force`) to `pid`; whether the signal was sent.
-pub fn kill(pid: i64, force: bool) -> bool {
+/// Sends SIGTERM (or SIGKILL when `force`) to `pid`, if `owner` may (a created domain
+/// signals only children it started and has not waited for); whether the signal was sent.
+pub fn kill(owner: Owner, pid: i64, force: bool) -> bool {
     let Ok(pid) = libc::pid_t::try_from(pid) else {
         return false;
     };
-    if pid <= 0 {
+    if pid <= 0 || !held::holds(owner, held::Handle::Process(pid)) {
         return false;
     }
     let sig = if force { libc::SIGKILL } else { libc::SIGTERM };
