@@ -225,6 +225,20 @@ public class Portals {
                 }
             }
         }
+        // An object of a hidden class this domain made stays here: the class goes with the
+        // domain (or once unreachable here), which the copy would outlive.
+        try {
+            byte[] nodeBytes;
+            try (var in = Portals.class.getResourceAsStream("Portals$Node.class")) {
+                nodeBytes = in.readAllBytes();
+            }
+            Class<?> hidden = java.lang.invoke.MethodHandles.lookup().defineHiddenClass(nodeBytes, true).lookupClass();
+            var make = hidden.getDeclaredConstructor(int.class);
+            store.put("hidden", make.newInstance(7));
+            check(false, "an object of a hidden class cannot cross");
+        } catch (PortalException e) {
+            check(e.getMessage().contains("cannot be passed"), "an object of a hidden class this domain made cannot cross: " + e.getMessage());
+        }
         try {
             store.put("huge", new long[4_000_000]);
             check(false, "the quota");

@@ -143,7 +143,7 @@ fn portals_copy_pass_by_reference_and_fail_cleanly() {
     let dir = compile("Portals");
     for env in PLAIN_AND_STRESSED {
         let out = run(&dir, "Portals", env);
-        let oks = checks(&out, 31);
+        let oks = checks(&out, 32);
         assert!(
             oks.contains(&"ok a Portal object becomes a service and comes home as itself"),
             "{out}"

@@ -345,13 +345,16 @@ fn holds_host_resource(name: &str) -> bool {
 
 /// Whether the domain whose application loader is `target` uses the very class `c` (shared
 /// code): a class of the JDK or of the API, or of the application loader both domains share
-/// (the same class path).
-fn shared_with(c: &'static Class, target: LoaderId) -> bool {
+/// (the same class path) — but not a hidden class a domain made with such a loader (nor a
+/// lambda proxy of one), which goes when its domain ends or it becomes unreachable there.
+fn shared_with(vm: &'static Vm, c: &'static Class, target: LoaderId) -> bool {
     let mut k = c;
     while let Some(e) = k.array_component() {
         k = e;
     }
-    k.loader == LoaderId::BOOT || k.loader == LoaderId::PLATFORM || k.loader == target
+    let shared_loader =
+        k.loader == LoaderId::BOOT || k.loader == LoaderId::PLATFORM || k.loader == target;
+    shared_loader && !(k.hidden && vm.classes.owner_of(k).is_some())
 }
 
 /// What [`class_there`] found, by class id and target loader.
@@ -372,7 +375,7 @@ pub fn forget_classes(gone: &crate::class::unload::Unloaded) {
 /// file (a component on both class paths), whose superclasses and interfaces are in turn the
 /// same as `c`'s. None if there is no such class (absent, or a different class of that name).
 fn class_there(vm: &'static Vm, c: &'static Class, target: LoaderId) -> Option<&'static Class> {
-    if shared_with(c, target) {
+    if shared_with(vm, c, target) {
         return Some(c);
     }
     if let Some(&known) = FOUND.lock().as_ref().and_then(|m| m.get(&(c.id.0, target))) {
@@ -394,7 +397,8 @@ fn same_class_there(
     if let Some(e) = c.array_component() {
         return vm.classes.array_of(class_there(vm, e, target)?).ok();
     }
-    if !c.loader.is_app() {
+    // A hidden class is found by no name: it has no counterpart.
+    if !c.loader.is_app() || c.hidden {
         return None;
     }
     let d = vm
