@@ -123,10 +123,19 @@ public class Limits {
     /** Whether `n` more classes can be defined within a few seconds (loaders dropped earlier are
      * unloaded at a collection, an ended domain's classes in the background). */
     static boolean definesSoon(int n) throws Exception {
+        return definesSoon(n, Limits::defineSmall);
+    }
+
+    interface Definition {
+        Object define() throws Exception;
+    }
+
+    /** As definesSoon(n), each class made by `define`. */
+    static boolean definesSoon(int n, Definition define) throws Exception {
         List<Object> held = new ArrayList<>();
         for (int i = 0; i < 200 && held.size() < n; i++) {
             try {
-                while (held.size() < n) held.add(defineSmall());
+                while (held.size() < n) held.add(define.define());
             } catch (OutOfMemoryError e) {
                 System.gc();
                 Thread.sleep(50);
@@ -146,8 +155,8 @@ public class Limits {
             check(definesSoon(n), "as many again once it dropped their loaders");
             refused("a child's metadata limit cannot exceed its creator's", DomainException.class,
                 () -> Domain.create(spec("big").metadataLimit(8 * MB)));
-            // Hidden classes count too (they stay until the domain ends), once the classes
-            // just defined and dropped are unloaded.
+            // Hidden classes count too, once the classes just defined and dropped are unloaded;
+            // dropped, they are unloaded and give theirs back.
             for (int i = 0; i < 4; i++) {
                 System.gc();
                 Thread.sleep(100);
@@ -158,6 +167,8 @@ public class Limits {
             int h = defineUntilRefused(hidden, () -> classes.add(lookup.defineHiddenClass(b, false)));
             System.out.println("defined " + n + " classes, " + h + " hidden classes");
             check(h >= n / 2, "hidden classes count against the same limit");
+            classes.clear();
+            check(definesSoon(h, () -> lookup.defineHiddenClass(b, false)), "as many again once it dropped them");
         }
     }
 

@@ -23,6 +23,14 @@ use super::{BasicType, Class, ClassId, ClassKind, Dispatch, Field, LoaderId, Met
 use crate::heap::layout::HEADER_SIZE;
 use crate::idtable::Slots;
 
+/// A hidden class being defined: the domain that owns it, and whether it lives as long as its
+/// loader (`STRONG`) or goes on its own.
+#[derive(Clone, Copy)]
+struct Hidden {
+    owner: u32,
+    strong: bool,
+}
+
 /// Why a class could not be loaded; the caller turns it into the right Java error.
 #[derive(Debug, Clone)]
 pub enum LoadError {
@@ -650,6 +658,7 @@ impl ClassTable {
             all_interfaces: vec![cloneable, serializable],
             module: component.module.clone(),
             dims: component.dims + 1,
+            hidden_unit: component.hidden_unit,
             ..Class::bare(
                 self.alloc_id(),
                 &name,
@@ -671,7 +680,14 @@ impl ClassTable {
                 .unwrap_or_default(),
         });
         let _ = component.array_of.set(c);
-        self.by_name.write().insert((c.loader, name.into()), c);
+        // An array of a hidden class is found by no name either.
+        let mut element = component;
+        while let Some(e) = element.array_component() {
+            element = e;
+        }
+        if !element.hidden {
+            self.by_name.write().insert((c.loader, name.into()), c);
+        }
         Ok(c)
     }
 
@@ -777,17 +793,19 @@ impl ClassTable {
     }
 
     /// Defines a hidden class (`Lookup.defineHiddenClass`): found by no name, owned by domain
-    /// `owner` whatever its loader (nothing outside that domain can reach it).
+    /// `owner` whatever its loader (nothing outside that domain can reach it); unless
+    /// `strong`, it is unloaded on its own ([`super::Unit::Hidden`]).
     pub fn define_hidden(
         &self,
         loader: LoaderId,
         bytes: &[u8],
         module: Option<&str>,
         owner: u32,
+        strong: bool,
     ) -> Result<&'static Class, LoadError> {
         let cf = Self::parse(bytes, None)?;
         let _guard = self.define_lock.lock();
-        self.build(loader, cf, module, Some(owner))
+        self.build(loader, cf, module, Some(Hidden { owner, strong }))
     }
 
     /// Parses class bytes, with the errors `define` reports.
@@ -872,15 +890,14 @@ impl ClassTable {
         )))
     }
 
-    /// Builds and publishes the class of `cf`; `hidden_by`: a hidden class that domain owns.
+    /// Builds and publishes the class of `cf`, maybe a hidden one.
     fn build(
         &self,
         loader: LoaderId,
         cf: ClassFile,
         module: Option<&str>,
-        hidden_by: Option<u32>,
+        hidden: Option<Hidden>,
     ) -> Result<&'static Class, LoadError> {
-        let hidden = hidden_by.is_some();
         let super_class = match &cf.super_name {
             Some(s) => {
                 let sc = self.load(loader, s).map_err(missing_is_no_class_def)?;
@@ -944,13 +961,16 @@ impl ClassTable {
             KEEP_FOR_VM
         };
         self.room_for(1, cf.methods.len(), keep)?;
-        let owner = hidden_by.or_else(|| user_loader_domain(loader));
+        let owner = hidden
+            .map(|h| h.owner)
+            .or_else(|| user_loader_domain(loader));
         let charge = self
             .metadata
             .reserve(owner, metadata::estimate(cf.file_len))?;
         let cp_len = cf.constant_pool.len();
+        let id = self.alloc_id();
         let c = Class {
-            id: self.alloc_id(),
+            id,
             name: cf.name.as_str().into(),
             loader,
             access: cf.access_flags,
@@ -970,7 +990,8 @@ impl ClassTable {
             file: Some(cf),
             module: module.map(Into::into),
             linked: OnceLock::new(),
-            hidden,
+            hidden: hidden.is_some(),
+            hidden_unit: hidden.filter(|h| !h.strong).map(|_| id),
             lambda: None,
             array_of: OnceLock::new(),
             dims: 0,

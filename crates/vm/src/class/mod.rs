@@ -192,6 +192,30 @@ impl LoaderId {
     }
 }
 
+/// What a class is unloaded with while its domain lives (`unload`, `crate::heap::loaders`):
+/// the unit goes once nothing reaches any of its classes — no object, mirror, running method,
+/// nor (for a loader) the loader object or a living loader that resolved one of its classes.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Unit {
+    /// Every class its defining loader defined; only user-defined loaders' classes ever go
+    /// (the boot, platform and application loaders' are shared by all domains).
+    Loader(LoaderId),
+    /// A hidden class defined without `STRONG` (`Lookup.defineHiddenClass`'s default; the
+    /// JDK's lambda forms), with its arrays and lambda proxies: it goes on its own whatever its
+    /// loader, as HotSpot gives each its own class loader data.
+    Hidden(ClassId),
+}
+
+impl Unit {
+    /// Whether the unit can go before its domain ends.
+    pub fn is_collectible(self) -> bool {
+        match self {
+            Unit::Loader(l) => l.is_user(),
+            Unit::Hidden(_) => true,
+        }
+    }
+}
+
 /// Dense id of a class, used to index per-domain class state.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct ClassId(pub u32);
@@ -368,6 +392,9 @@ pub struct Class {
     pub linked: OnceLock<Result<(), loader::LoadError>>,
     /// Hidden classes (lambda proxies) are not found by name.
     pub hidden: bool,
+    /// The hidden class defined without `STRONG` that this class goes with (itself, or the one
+    /// it is an array or a lambda proxy of): see [`Unit::Hidden`].
+    pub hidden_unit: Option<ClassId>,
     /// For lambda proxy classes: the call-site binding behind it.
     pub lambda: Option<Box<crate::invoke::LambdaShape>>,
     /// The array class whose component is this class, created on demand.
@@ -419,10 +446,19 @@ impl Class {
             module: Some("java.base".into()),
             linked: OnceLock::new(),
             hidden: false,
+            hidden_unit: None,
             lambda: None,
             array_of: OnceLock::new(),
             dims: 0,
             api: false,
+        }
+    }
+
+    /// What this class is unloaded with in a living domain.
+    pub fn unit(&self) -> Unit {
+        match self.hidden_unit {
+            Some(h) => Unit::Hidden(h),
+            None => Unit::Loader(self.loader),
         }
     }
 

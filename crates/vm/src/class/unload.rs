@@ -1,5 +1,7 @@
 //! Class unloading: which classes each domain owns, and taking them out of the class table
-//! when the domain has ended.
+//! when the domain has ended, or while it lives when a unit of them (`super::Unit`: a
+//! user-defined loader's classes, a non-strong hidden class with its arrays and lambda proxies)
+//! became unreachable there ([`ClassTable::unload_units`]).
 //!
 //! A class belongs to a domain when nothing outside that domain can reach it: the classes its
 //! user-defined loaders (its private defining loader included) define, the hidden classes it
@@ -20,7 +22,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::ids::Numbered;
 use super::loader::{ClassTable, forget_user_loaders};
-use super::{Class, LoaderId};
+use super::{Class, ClassId, LoaderId, Unit};
 
 /// Which domain owns which classes.
 #[derive(Default)]
@@ -33,9 +35,10 @@ struct OwnerTables {
     by_domain: FxHashMap<u32, Vec<&'static Class>>,
     /// Owner by class id.
     of_class: FxHashMap<u32, u32>,
-    /// The classes of each user-defined loader (theirs, their arrays, their lambda proxies,
-    /// hidden classes defined with it): they go together when the loader is unreachable.
-    by_loader: FxHashMap<LoaderId, Vec<&'static Class>>,
+    /// The classes of each collectible unit: a user-defined loader's (theirs, their arrays,
+    /// their lambda proxies, strong hidden classes defined with it), a non-strong hidden
+    /// class's (it, its arrays and lambda proxies). They go together when it is unreachable.
+    by_unit: FxHashMap<Unit, Vec<&'static Class>>,
     /// Loaders whose classes resolved classes of other user-defined loaders (a `loadClass`
     /// that returned another loader's class): each keeps those loaders alive.
     depends_on: FxHashMap<LoaderId, FxHashSet<LoaderId>>,
@@ -68,15 +71,27 @@ impl ClassTable {
         }
         t.of_class.insert(c.id.0, domain);
         t.by_domain.entry(domain).or_default().push(c);
-        if c.loader.is_user() {
-            t.by_loader.entry(c.loader).or_default().push(c);
+        if c.unit().is_collectible() {
+            t.by_unit.entry(c.unit()).or_default().push(c);
         }
     }
 
-    /// The classes of user-defined loader `loader` (see [`OwnerTables::by_loader`]).
-    pub fn classes_of_loader(&self, loader: LoaderId) -> Vec<&'static Class> {
+    /// The classes of unit `unit` (see [`OwnerTables::by_unit`]).
+    pub fn classes_of_unit(&self, unit: Unit) -> Vec<&'static Class> {
         let t = self.owners.inner.lock();
-        t.by_loader.get(&loader).cloned().unwrap_or_default()
+        t.by_unit.get(&unit).cloned().unwrap_or_default()
+    }
+
+    /// The non-strong hidden classes domain `domain` owns (each its own unit).
+    pub fn hidden_units_of(&self, domain: u32) -> Vec<ClassId> {
+        let t = self.owners.inner.lock();
+        t.by_unit
+            .keys()
+            .filter_map(|u| match *u {
+                Unit::Hidden(h) if t.of_class.get(&h.0) == Some(&domain) => Some(h),
+                _ => None,
+            })
+            .collect()
     }
 
     /// The user-defined loaders whose classes `loader`'s classes use (they stay while it does).
@@ -120,8 +135,10 @@ impl ClassTable {
             let mut t = self.owners.inner.lock();
             let classes = t.by_domain.remove(&domain).unwrap_or_default();
             t.forget(&classes);
+            for c in &classes {
+                t.by_unit.remove(&c.unit());
+            }
             for l in &loaders {
-                t.by_loader.remove(l);
                 t.depends_on.remove(l);
             }
             classes
@@ -129,16 +146,18 @@ impl ClassTable {
         self.take_out(Unloaded::new(classes, loaders))
     }
 
-    /// Takes the classes of user-defined loaders `dead` (of a living domain, unreachable: no
-    /// object, frame or loader object of theirs is left, nor a living loader depending on
-    /// them) out of the class table, as `unload_domain` does for a whole domain.
-    pub fn unload_loaders(&self, dead: &FxHashSet<LoaderId>) -> Unloaded {
-        let loaders = forget_user_loaders(|id, _| dead.contains(&id));
+    /// Takes the classes of units `dead` (of a living domain, unreachable: no object, frame,
+    /// mirror or loader object of theirs is left, nor a living loader depending on them) out
+    /// of the class table, as `unload_domain` does for a whole domain.
+    pub fn unload_units(&self, dead: &FxHashSet<Unit>) -> Unloaded {
+        let loaders = forget_user_loaders(|id, _| dead.contains(&Unit::Loader(id)));
         let classes = {
             let mut t = self.owners.inner.lock();
             let mut classes = Vec::new();
+            for u in dead {
+                classes.extend(t.by_unit.remove(u).unwrap_or_default());
+            }
             for l in &loaders {
-                classes.extend(t.by_loader.remove(l).unwrap_or_default());
                 t.depends_on.remove(l);
             }
             t.forget(&classes);

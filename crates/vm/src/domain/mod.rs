@@ -127,8 +127,8 @@ pub struct Domain {
     pub modules: Mutex<FxHashMap<String, ObjRef>>,
     /// Linked invokedynamic call sites of user bootstrap methods (CallSite objects), by the
     /// address of the instruction's `IndySite` (each instruction is its own call site), with
-    /// the loader of the class the instruction is in (the entry goes when it is unloaded).
-    pub call_sites: Mutex<FxHashMap<usize, (ObjRef, LoaderId)>>,
+    /// the unit of the class the instruction is in (the entry goes when it is unloaded).
+    pub call_sites: Mutex<FxHashMap<usize, (ObjRef, crate::class::Unit)>>,
     /// The boot loader's unnamed module.
     pub boot_unnamed_module: Mutex<Option<ObjRef>>,
     /// Live Java threads of this domain, by Thread object address.

@@ -22,7 +22,7 @@ use parking_lot::{Condvar, Mutex};
 use rustc_hash::FxHashSet;
 
 use crate::class::unload::Unloaded;
-use crate::class::{Class, LoaderId, Method};
+use crate::class::{Class, Method, Unit};
 use crate::interp::icache::Retired;
 use crate::vm::Vm;
 
@@ -34,15 +34,16 @@ static QUEUED: Condvar = Condvar::new();
 struct Work {
     /// Ended domains whose classes are still to be unloaded.
     ended: Vec<u32>,
-    /// User-defined loaders a living domain's collection found unreachable.
-    dead_loaders: FxHashSet<LoaderId>,
+    /// Units (user-defined loaders, non-strong hidden classes) a living domain's collection
+    /// found unreachable.
+    dead_units: FxHashSet<Unit>,
     /// Memory was freed that should go back to the kernel.
     trim: bool,
 }
 
 impl Work {
     fn is_empty(&self) -> bool {
-        self.ended.is_empty() && self.dead_loaders.is_empty() && !self.trim
+        self.ended.is_empty() && self.dead_units.is_empty() && !self.trim
     }
 }
 
@@ -57,10 +58,11 @@ pub fn domain_ended(vm: &'static Vm, id: u32) {
     queue(vm, |w| w.ended.push(id));
 }
 
-/// A full collection found user-defined loaders `dead` of a living domain unreachable (and
-/// cleared what the domain held of them): their classes are unloaded in the background.
-pub fn loaders_died(vm: &'static Vm, dead: FxHashSet<LoaderId>) {
-    queue(vm, |w| w.dead_loaders.extend(dead));
+/// A full collection found units `dead` (user-defined loaders, non-strong hidden classes) of
+/// a living domain unreachable (and cleared what the domain held of them): their classes are
+/// unloaded in the background.
+pub fn units_died(vm: &'static Vm, dead: FxHashSet<Unit>) {
+    queue(vm, |w| w.dead_units.extend(dead));
 }
 
 /// An ended domain's last tables were freed (its `Domain` dropped, maybe after it was
@@ -132,8 +134,8 @@ fn forget(vm: &'static Vm, work: &Work) -> Batch {
     for &id in &work.ended {
         gone.merge(vm.classes.unload_domain(id));
     }
-    if !work.dead_loaders.is_empty() {
-        gone.merge(vm.classes.unload_loaders(&work.dead_loaders));
+    if !work.dead_units.is_empty() {
+        gone.merge(vm.classes.unload_units(&work.dead_units));
     }
     let entries = if gone.is_empty() {
         Retired::default()
@@ -184,9 +186,9 @@ fn log(vm: &'static Vm, work: &Work, gone: &Unloaded) {
         );
     }
     println!(
-        "[{up:.3}s][info][class,unload] {} classes unloaded (ended domains {:?}, {} unreachable loaders)",
+        "[{up:.3}s][info][class,unload] {} classes unloaded (ended domains {:?}, {} unreachable loaders or hidden classes)",
         gone.len(),
         work.ended,
-        work.dead_loaders.len()
+        work.dead_units.len()
     );
 }

@@ -10,7 +10,7 @@
 
 use super::ObjRef;
 use super::layout::{ARRAY_BASE, ARRAY_LENGTH};
-use crate::class::{BasicType, Class, LoaderId};
+use crate::class::{BasicType, Class, LoaderId, Unit};
 
 const FORWARDED: usize = 1;
 
@@ -71,13 +71,14 @@ pub struct Copier<'a> {
     large: rustc_hash::FxHashSet<usize>,
     pub large_live: rustc_hash::FxHashSet<usize>,
     large_queue: Vec<ObjRef>,
-    /// Whether scanning notes the user-defined loaders of the objects it scans (a full
-    /// collection that unloads classes: an object keeps its class's loader alive).
+    /// Whether scanning notes the collectible units of the objects it scans (a full
+    /// collection that unloads classes: an object keeps its class's loader, or its non-strong
+    /// hidden class, alive).
     pub track_loaders: bool,
-    /// User-defined loaders of objects scanned since the caller last took them (repeats left
-    /// in; a run of objects of one loader is noted once).
-    pub loaders_seen: Vec<LoaderId>,
-    last_loader: LoaderId,
+    /// Collectible units of objects scanned since the caller last took them (repeats left in;
+    /// a run of objects of one unit is noted once).
+    pub loaders_seen: Vec<Unit>,
+    last_unit: Unit,
 }
 
 impl<'a> Copier<'a> {
@@ -101,7 +102,7 @@ impl<'a> Copier<'a> {
             large_queue: Vec::new(),
             track_loaders: false,
             loaders_seen: Vec::new(),
-            last_loader: LoaderId::BOOT,
+            last_unit: Unit::Loader(LoaderId::BOOT),
         }
     }
 
@@ -201,9 +202,9 @@ impl<'a> Copier<'a> {
     }
 
     fn scan_object(&mut self, o: ObjRef, c: &'static Class) {
-        if self.track_loaders && c.loader != self.last_loader && c.loader.is_user() {
-            self.last_loader = c.loader;
-            self.loaders_seen.push(c.loader);
+        if self.track_loaders && c.unit() != self.last_unit && c.unit().is_collectible() {
+            self.last_unit = c.unit();
+            self.loaders_seen.push(c.unit());
         }
         let reference = for_each_ref_offset(self.l, o, c, true, |off| self.forward_field(o, off));
         if reference {

@@ -23,7 +23,7 @@ use std::time::Instant;
 use super::collector::{Copier, Layouts};
 use super::loaders::Liveness;
 use super::{ObjRef, from_slot};
-use crate::class::{BasicType, LoaderId};
+use crate::class::{BasicType, LoaderId, Unit};
 use crate::domain::{ClassState, Domain};
 use crate::interp::oopmap::{MethodOperands, Operands, maps_of};
 use crate::thread::{JResult, JThread};
@@ -299,9 +299,9 @@ fn thread_roots(cp: &mut Copier, th: &mut JThread) {
     for i in 0..n {
         let f = th.frames[i];
         let bp = f.bp as usize;
-        if cp.track_loaders && f.method.class.loader.is_user() {
-            // A running method keeps its class's loader alive.
-            cp.loaders_seen.push(f.method.class.loader);
+        if cp.track_loaders && f.method.class.unit().is_collectible() {
+            // A running method keeps its class's unit alive.
+            cp.loaders_seen.push(f.method.class.unit());
         }
         if f.pc == u32::MAX {
             // A native frame: its arguments, typed by the method's descriptor.
@@ -415,13 +415,13 @@ fn table_refs(
         let waits = weak.is_some_and(|w| {
             vm.classes
                 .class_by_id(id)
-                .is_some_and(|c| w.is_weak(c.loader))
+                .is_some_and(|c| w.is_weak(c.unit()))
         });
         if !waits {
             map_class_state(st, f);
         }
     }
-    let weak = |l: LoaderId| weak.is_some_and(|w| w.is_weak(l));
+    let weak = |u: Unit| weak.is_some_and(|w| w.is_weak(u));
     let mut opt = |o: &mut Option<ObjRef>| map_opt(o, f);
     opt(&mut d.boot_unnamed_module.lock());
     opt(&mut d.pending_refs.lock());
@@ -434,13 +434,13 @@ fn table_refs(
     for v in d.modules.lock().values_mut() {
         *v = f(*v);
     }
-    for (v, loader) in d.call_sites.lock().values_mut() {
-        if !weak(*loader) {
+    for (v, unit) in d.call_sites.lock().values_mut() {
+        if !weak(*unit) {
             *v = f(*v);
         }
     }
     for (&id, v) in d.loaders.lock().by_id.iter_mut() {
-        if !weak(LoaderId(id)) {
+        if !weak(Unit::Loader(LoaderId(id))) {
             *v = f(*v);
         }
     }

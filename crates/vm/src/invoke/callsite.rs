@@ -45,7 +45,7 @@ pub fn run(
                 .call_sites
                 .lock()
                 .entry(key)
-                .or_insert((site, caller.loader))
+                .or_insert((site, caller.unit()))
                 .0
         }
     };

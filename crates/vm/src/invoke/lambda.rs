@@ -343,6 +343,7 @@ pub fn spin(t: &mut JThread, caller: &'static Class, b: &Bootstrap) -> JResult<&
             module: caller.module.clone(),
             linked: OnceLock::new(),
             hidden: true,
+            hidden_unit: caller.hidden_unit,
             lambda: Some(Box::new(LambdaShape {
                 captured: shape.clone(),
                 captured_slots,

@@ -29,6 +29,9 @@ use crate::thread::{JResult, JThread};
 
 /// `ClassLoader.defineClass0` flag: define a hidden class.
 pub const HIDDEN_CLASS: i32 = 0x2;
+/// `MethodHandleNatives.Constants.STRONG_LOADER_LINK`: the hidden class lives as long as its
+/// loader (without it, it goes once unreachable).
+const STRONG_LOADER_LINK: i32 = 0x4;
 
 pub const MN_IS_METHOD: i32 = 0x0001_0000;
 pub const MN_IS_CONSTRUCTOR: i32 = 0x0002_0000;
@@ -845,10 +848,12 @@ pub fn define_hidden_class(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let lookup = t.class_of_mirror(lookup);
     let loader = t.domain.loader_id(obj(a[0]));
     // Nothing outside this domain can reach it: this domain owns it (it goes when the domain
-    // ends, and its metadata counts against the domain's limit).
+    // ends at the latest, and its metadata counts against the domain's limit).
+    let strong = jint(a[8]) & STRONG_LOADER_LINK != 0;
+    let module = lookup.module.as_deref();
     let defined =
         t.vm.classes
-            .define_hidden(loader, &bytes, lookup.module.as_deref(), t.domain.id);
+            .define_hidden(loader, &bytes, module, t.domain.id, strong);
     let c = match defined {
         Ok(c) => c,
         Err(e) => return Err(t.throw_resolve(e.into())),

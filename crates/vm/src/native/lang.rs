@@ -623,7 +623,7 @@ fn throwable_fill_in(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 }
 
 /// The backtrace to keep for `frames` (encoded in `bt`, a long[]): if some of their methods
-/// are of classes of user-defined loaders, an Object[] of `bt` and those classes' mirrors, so
+/// are of classes that may be unloaded (see `Unit`), an Object[] of `bt` and their mirrors, so
 /// that they stay loaded while the throwable lives (as on HotSpot: a stack trace printed later
 /// names them); else `bt` alone.
 fn with_mirrors(
@@ -633,7 +633,7 @@ fn with_mirrors(
 ) -> JResult<ObjRef> {
     let mut classes: Vec<&'static Class> = Vec::new();
     for (m, _) in frames {
-        if m.class.loader.is_user() && !classes.iter().any(|c| std::ptr::eq(*c, m.class)) {
+        if m.class.unit().is_collectible() && !classes.iter().any(|c| std::ptr::eq(*c, m.class)) {
             classes.push(m.class);
         }
     }
