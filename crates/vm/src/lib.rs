@@ -9,6 +9,7 @@
 //! - [`interp`]: pre-decoding and the interpreter loop.
 //! - [`invoke`]: invokedynamic intrinsics (lambdas, string concatenation, record methods).
 //! - [`runtime`]: allocation, initialization, strings, exceptions and calls on a thread.
+//! - [`jdk`]: the JDK classes' fields the VM reads and writes, resolved once.
 //! - [`native`]: native methods, one module per Java package family.
 //! - [`port`]: the host interface every native goes through.
 //! - [`vm`]: process-wide state and the boot sequence.
@@ -23,6 +24,7 @@ pub mod idtable;
 pub mod interp;
 pub mod intrinsics;
 pub mod invoke;
+pub mod jdk;
 pub mod memory;
 pub mod native;
 pub mod port;

@@ -6,6 +6,7 @@
 //! `initPhase3` (security manager, system class loader). DomainZero is created first; the
 //! program runs in the application domain.
 
+use crate::jdk::{self, JdkClass};
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
@@ -250,7 +251,7 @@ impl Vm {
             throwable_depth: off(throwable, "depth")?,
         };
         let _ = self.wk.set(wk);
-        Ok(())
+        crate::jdk::resolve_at_boot(&self.classes).map_err(|e| BootError::Java(e.to_string()))
     }
 
     /// A new Java thread context in `domain`; the OS thread that runs it must `attach` it.
@@ -295,8 +296,8 @@ impl Vm {
                     *domain.boot_unnamed_module.lock()
                 } else {
                     let loader = domain.loader_object(c.loader)?;
-                    let f = loader.class().instance_field("unnamedModule")?;
-                    loader.read_ref(f.offset as usize)
+                    let f = jdk::ClassLoader::of(loader.class()).ok()?;
+                    loader.read_ref(f.unnamed_module)
                 }
             }
         }
@@ -461,9 +462,7 @@ pub fn boot_in(vm: &'static Vm, domain: Arc<Domain>) -> Result<Box<JThread>, Boo
 pub fn new_thread_object(t: &mut JThread, name: &str) -> JResult<()> {
     let thread_class = init(t, "java/lang/Thread")?;
     let th = t.alloc_object(thread_class)?;
-    if let Some(f) = thread_class.instance_field("priority") {
-        th.write::<u32>(f.offset as usize, 5);
-    }
+    th.write::<u32>(jdk::Thread::get().priority, 5);
     t.thread_obj = Some(th);
     crate::native::thread::register_thread(t, th);
     let ctor = thread_class
@@ -794,9 +793,7 @@ pub fn dispatch_uncaught(t: &mut JThread) {
             .unwrap_or_default();
         let th = t.thread_obj.unwrap_or(th);
         let name = th
-            .class()
-            .instance_field("name")
-            .and_then(|f| crate::heap::from_slot(th.read::<u64>(f.offset as usize)))
+            .read_ref(jdk::Thread::get().name)
             .map(|s| t.rust_string(s))
             .unwrap_or_default();
         eprintln!(

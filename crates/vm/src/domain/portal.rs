@@ -288,9 +288,8 @@ fn classify(
         return Walk::Refuse;
     };
     if let Some(e) = c.enum_type() {
-        let ordinal = c
-            .instance_field("ordinal")
-            .map(|f| o.read::<i32>(f.offset as usize));
+        use crate::jdk::JdkClass;
+        let ordinal = Some(o.read::<i32>(crate::jdk::Enum::get().ordinal));
         if let (Some(ordinal), Some(e)) = (ordinal, class_there(vm, e, target)) {
             return Walk::Token(ENUM | (e.id.0 as u64) << 24 | ordinal as u64);
         }

@@ -26,6 +26,7 @@ use super::{ObjRef, from_slot};
 use crate::class::{BasicType, LoaderId, Unit};
 use crate::domain::{ClassState, Domain};
 use crate::interp::oopmap::{MethodOperands, Operands, maps_of};
+use crate::jdk::{self, JdkClass};
 use crate::thread::{JResult, JThread};
 
 /// Per-domain collector options and statistics.
@@ -254,10 +255,10 @@ pub fn layouts_of(t: &JThread) -> Layouts {
 /// What the collector needs to know about the VM's classes.
 pub fn layouts(vm: &crate::vm::Vm) -> Layouts {
     let wk = vm.wk();
-    let reference = vm
-        .classes
-        .find_loaded(LoaderId::BOOT, "java/lang/ref/Reference")
-        .and_then(|c| c.instance_field("referent").map(|f| (c, f.offset as usize)));
+    let reference = {
+        let r = jdk::Reference::get();
+        Some((r.class(), r.referent))
+    };
     Layouts {
         class_class: wk.class,
         mirror_slot: wk.mirror_slot as usize,
@@ -527,24 +528,8 @@ fn process_references(
     mut at: usize,
     close: &mut dyn FnMut(&mut Copier, usize) -> usize,
 ) {
-    let Some(reference) = vm
-        .classes
-        .find_loaded(LoaderId::BOOT, "java/lang/ref/Reference")
-    else {
-        return;
-    };
-    let Some(referent_off) = reference
-        .instance_field("referent")
-        .map(|f| f.offset as usize)
-    else {
-        return;
-    };
-    let Some(discovered_off) = reference
-        .instance_field("discovered")
-        .map(|f| f.offset as usize)
-    else {
-        return;
-    };
+    let r = jdk::Reference::get();
+    let (referent_off, discovered_off) = (r.referent, r.discovered);
     let kinds = RefClasses::new(vm);
     let mut deferred: Vec<(ObjRef, RefKind)> = Vec::new();
     loop {

@@ -30,6 +30,7 @@ use crate::class::{BasicType, Class, LoaderId, Method};
 use crate::heap::{ObjRef, from_slot, to_slot};
 use crate::interp::exec;
 use crate::invoke::handles::SavedArgs;
+use crate::jdk::{self, JdkClass};
 use crate::native::reflect::{box_value, unbox_value, widen};
 use crate::thread::{JResult, JThread};
 
@@ -192,18 +193,7 @@ fn convert_args(
 
 /// Offset of `VarHandle.exact` (handles made by `withInvokeExactBehavior`).
 fn exact_offset(t: &mut JThread) -> JResult<usize> {
-    static OFFSET: OnceLock<usize> = OnceLock::new();
-    if let Some(&o) = OFFSET.get() {
-        return Ok(o);
-    }
-    let c = t.load_boot("java/lang/invoke/VarHandle")?;
-    let Some(f) = c.instance_field("exact") else {
-        return Err(t.throw_new(
-            "java/lang/InternalError",
-            Some("jxvm: no field VarHandle.exact"),
-        ));
-    };
-    Ok(*OFFSET.get_or_init(|| f.offset as usize))
+    Ok(t.jdk_class::<jdk::VarHandle>()?.exact)
 }
 
 /// Whether the call site's descriptor is exactly `vh.accessModeType(mode)` for the handle at
@@ -249,9 +239,11 @@ fn access_type_ordinal(t: &mut JThread, m: &Method) -> JResult<i32> {
         return Ok(o);
     }
     let mode = from_slot(access_mode(t, m)?);
-    let at = mode.and_then(|md| md.read_ref(md.class().instance_field("at")?.offset as usize));
-    let ordinal =
-        at.and_then(|a| Some(a.read::<i32>(a.class().instance_field("ordinal")?.offset as usize)));
+    let at = match mode {
+        Some(md) => md.read_ref(t.jdk::<jdk::AccessMode>(md)?.at),
+        None => None,
+    };
+    let ordinal = at.map(|a| a.read::<i32>(jdk::Enum::get().ordinal));
     let Some(ordinal) = ordinal else {
         return Err(t.throw_new(
             "java/lang/InternalError",

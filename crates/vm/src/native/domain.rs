@@ -56,13 +56,9 @@ fn new_handle(t: &mut JThread, id: u32) -> JResult<ObjRef> {
     let h = t.handle(name);
     let o = t.alloc_object(c)?;
     let name = t.handle_get(h);
-    let field = |n: &str| {
-        c.instance_field(n)
-            .map(|f| f.offset as usize)
-            .expect("jx.domain.Domain's fields")
-    };
-    o.write::<i32>(field("id"), id as i32);
-    t.domain.heap.write_ref(o, field("name"), Some(name));
+    let f = t.jdk::<crate::jdk::JxDomain>(o)?;
+    o.write::<i32>(f.id, id as i32);
+    t.domain.heap.write_ref(o, f.name, Some(name));
     o.write::<u64>(slot_offset(c), id as u64 + 1);
     Ok(o)
 }

@@ -4,6 +4,7 @@
 use super::{Registry, jint, nonnull, ret_bool, ret_int};
 use crate::heap::ObjRef;
 use crate::heap::layout::ARRAY_BASE;
+use crate::jdk::{self, JdkClass};
 use crate::port::{self, OpenMode, PortError};
 use crate::thread::{JResult, JThread, Thrown};
 
@@ -24,7 +25,7 @@ pub fn register(r: &mut Registry) {
     r.add(fd, "close0", "()V", fd_close0);
     r.add(fd, "sync", "()V", |t, a| {
         let fdo = nonnull(t, a[0])?;
-        let fd = fd_of(fdo);
+        let fd = fd_of(t, fdo)?;
         match port::fsync(fd) {
             Ok(()) => Ok(0),
             Err(_) => Err(t.throw_new("java/io/SyncFailedException", Some("sync failed"))),
@@ -165,25 +166,34 @@ pub fn register(r: &mut Registry) {
     r.add(con, "echo", "(Z)Z", |_, _| Ok(1));
 }
 
-fn field(o: ObjRef, name: &str) -> usize {
-    o.class()
-        .instance_field(name)
-        .unwrap_or_else(|| panic!("field {name} missing in {}", o.class().name))
-        .offset as usize
+/// The offset of the `fd` field (a FileDescriptor) of `s`, a FileInputStream,
+/// FileOutputStream or RandomAccessFile (their natives share code).
+fn stream_fd_field(t: &mut JThread, s: ObjRef) -> JResult<usize> {
+    let c = s.class();
+    let fis = t.jdk_class::<jdk::FileInputStream>()?;
+    if c.is_subtype_of(fis.class()) {
+        return Ok(fis.fd);
+    }
+    let fos = t.jdk_class::<jdk::FileOutputStream>()?;
+    if c.is_subtype_of(fos.class()) {
+        return Ok(fos.fd);
+    }
+    Ok(t.jdk::<jdk::RandomAccessFile>(s)?.fd)
 }
 
 /// The `fd` int inside a FileDescriptor.
-fn fd_of(fdo: ObjRef) -> i32 {
-    fdo.read::<i32>(field(fdo, "fd"))
+fn fd_of(t: &mut JThread, fdo: ObjRef) -> JResult<i32> {
+    Ok(fdo.read::<i32>(t.jdk::<jdk::FileDescriptor>(fdo)?.fd))
 }
 
 /// The OS descriptor behind a stream object (its `fd` FileDescriptor field).
 fn stream_fd(t: &mut JThread, this: u64) -> JResult<i32> {
     let s = nonnull(t, this)?;
-    let Some(fdo) = s.read_ref(field(s, "fd")) else {
+    let field = stream_fd_field(t, s)?;
+    let Some(fdo) = s.read_ref(field) else {
         return Err(io_exception(t, "Stream Closed"));
     };
-    let fd = fd_of(fdo);
+    let fd = fd_of(t, fdo)?;
     if fd < 0 {
         return Err(io_exception(t, "Stream Closed"));
     }
@@ -200,7 +210,7 @@ fn io_result<T>(t: &mut JThread, r: Result<T, PortError>) -> JResult<T> {
 
 fn fd_close0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let fdo = nonnull(t, a[0])?;
-    let off = field(fdo, "fd");
+    let off = t.jdk::<jdk::FileDescriptor>(fdo)?.fd;
     let fd = fdo.read::<i32>(off);
     if fd >= 0 {
         fdo.write::<i32>(off, -1);
@@ -240,10 +250,11 @@ fn fos_write(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 
 fn set_stream_fd(t: &mut JThread, this: u64, fd: i32) -> JResult<()> {
     let s = nonnull(t, this)?;
-    let fdo = s
-        .read_ref(field(s, "fd"))
-        .expect("stream without FileDescriptor");
-    fdo.write::<i32>(field(fdo, "fd"), fd);
+    let field = stream_fd_field(t, s)?;
+    let Some(fdo) = s.read_ref(field) else {
+        return Err(t.throw_new("java/lang/NullPointerException", Some("fd")));
+    };
+    fdo.write::<i32>(t.jdk::<jdk::FileDescriptor>(fdo)?.fd, fd);
     Ok(())
 }
 
@@ -255,8 +266,9 @@ fn open_path(t: &mut JThread, this: u64, path: u64, mode: OpenMode) -> JResult<u
             set_stream_fd(t, this, fd)?;
             if matches!(mode, OpenMode::Append) {
                 let s = nonnull(t, this)?;
-                if let Some(fdo) = s.read_ref(field(s, "fd")) {
-                    fdo.write::<u8>(field(fdo, "append"), 1);
+                let field = stream_fd_field(t, s)?;
+                if let Some(fdo) = s.read_ref(field) {
+                    fdo.write::<u8>(t.jdk::<jdk::FileDescriptor>(fdo)?.append, 1);
                 }
             }
             Ok(0)
@@ -334,7 +346,7 @@ fn fis_available(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 
 fn file_path(t: &mut JThread, file: u64) -> JResult<String> {
     let f = nonnull(t, file)?;
-    let p = f.read_ref(field(f, "path"));
+    let p = f.read_ref(t.jdk::<jdk::File>(f)?.path);
     Ok(p.map(|p| t.rust_string(p)).unwrap_or_default())
 }
 

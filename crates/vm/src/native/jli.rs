@@ -435,13 +435,8 @@ fn set_call_site_target(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 }
 
 fn reflect_slot(o: ObjRef) -> Option<(ObjRef, i32)> {
-    let c = o.class();
-    let clazz = c.instance_field("clazz")?;
-    let slot = c.instance_field("slot")?;
-    Some((
-        o.read_ref(clazz.offset as usize)?,
-        o.read::<i32>(slot.offset as usize),
-    ))
+    let (clazz, slot) = crate::jdk::reflect_member(o.class())?;
+    Some((o.read_ref(clazz)?, o.read::<i32>(slot)))
 }
 
 fn is_trusted_final(holder: &Class, f: &Field) -> bool {

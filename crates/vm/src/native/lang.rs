@@ -9,6 +9,7 @@ use super::{Registry, jint, nonnull, obj, ret_bool, ret_int};
 use crate::class::{BasicType, Class, LoaderId};
 use crate::heap::layout::ARRAY_BASE;
 use crate::heap::{ObjRef, copy_array_bytes};
+use crate::jdk::{self, JdkClass};
 use crate::thread::monitor::{MonitorError, identity_hash, monitor_of, notify};
 use crate::thread::{JResult, JThread, Thrown};
 use crate::vm::Vm;
@@ -731,7 +732,7 @@ fn ste_init_all(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     Ok(0)
 }
 
-/// Field offsets of java.lang.StackTraceElement.
+/// Fills java.lang.StackTraceElements.
 pub(crate) struct SteFields {
     class: &'static Class,
     cls_obj: usize,
@@ -746,24 +747,26 @@ pub(crate) struct SteFields {
 
 impl SteFields {
     pub(crate) fn of(t: &mut JThread) -> JResult<SteFields> {
-        let class = t.load_boot("java/lang/StackTraceElement")?;
-        let f = |n: &str| {
-            class
-                .instance_field(n)
-                .map(|f| f.offset as usize)
-                .expect("StackTraceElement field")
-        };
+        let f = t.jdk_class::<jdk::StackTraceElement>()?;
         Ok(SteFields {
-            class,
-            cls_obj: f("declaringClassObject"),
-            loader: f("classLoaderName"),
-            module: f("moduleName"),
-            version: f("moduleVersion"),
-            decl: f("declaringClass"),
-            method: f("methodName"),
-            file: f("fileName"),
-            line: f("lineNumber"),
+            class: f.class(),
+            cls_obj: f.class_object,
+            loader: f.loader,
+            module: f.module,
+            version: f.version,
+            decl: f.declaring,
+            method: f.method,
+            file: f.file,
+            line: f.line,
         })
+    }
+
+    /// The `name` of loader `id`'s object (None for the boot loader and unnamed loaders).
+    fn loader_name(&self, t: &mut JThread, id: LoaderId) -> JResult<Option<ObjRef>> {
+        let Some(l) = t.domain.loader_object(id) else {
+            return Ok(None);
+        };
+        Ok(l.read_ref(t.jdk::<jdk::ClassLoader>(l)?.name))
     }
 
     /// A new StackTraceElement for backtrace entry `e` (method id << 32 | bci). VM allocations
@@ -772,17 +775,6 @@ impl SteFields {
         let el = t.alloc_object(self.class)?;
         self.fill(t, el, e)?;
         Ok(el)
-    }
-
-    /// The `name` of loader `id`'s object (None for the boot loader and unnamed loaders).
-    fn loader_name(&self, t: &mut JThread, id: LoaderId) -> JResult<Option<ObjRef>> {
-        let Some(l) = t.domain.loader_object(id) else {
-            return Ok(None);
-        };
-        let cl = t.load_boot("java/lang/ClassLoader")?;
-        Ok(cl
-            .instance_field("name")
-            .and_then(|f| l.read_ref(f.offset as usize)))
     }
 
     /// Fills StackTraceElement `el` for frame `m` at `bci` (u32::MAX for a native frame).
@@ -840,18 +832,13 @@ impl SteFields {
 
 fn module_define(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let module = nonnull(t, a[0])?;
-    let Some(f) = module.class().instance_field("name") else {
-        return Ok(0);
-    };
-    let Some(name) = module.read_ref(f.offset as usize) else {
+    let f = t.jdk::<jdk::Module>(module)?;
+    let Some(name) = module.read_ref(f.name) else {
         return Ok(0);
     };
     let name = t.rust_string(name);
     t.domain.modules.lock().insert(name.clone(), module);
-    let loader_obj = module
-        .class()
-        .instance_field("loader")
-        .and_then(|f| module.read_ref(f.offset as usize));
+    let loader_obj = module.read_ref(f.loader);
     let loader = builtin_loader_id(t, loader_obj);
     t.vm.classes.set_module_loader(&name, loader);
     // Fix up mirrors created before the module existed.
@@ -993,12 +980,8 @@ fn define_class1(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 fn define_class2(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let buf = nonnull(t, a[2])?;
     let (off, len) = (jint(a[3]), jint(a[4]));
-    let buffer = t.load_boot("java/nio/Buffer")?;
-    let field = |n: &str| buffer.instance_field(n).map(|f| f.offset as usize);
-    let (Some(address), Some(capacity)) = (field("address"), field("capacity")) else {
-        return Err(t.throw_new("java/lang/InternalError", Some("java.nio.Buffer layout")));
-    };
-    let (base, cap) = (buf.read::<i64>(address), buf.read::<i32>(capacity));
+    let b = t.jdk::<jdk::Buffer>(buf)?;
+    let (base, cap) = (buf.read::<i64>(b.address), buf.read::<i32>(b.capacity));
     if base == 0 || off < 0 || len < 0 || off as i64 + len as i64 > cap as i64 {
         return Err(t.throw_new(
             "java/lang/IllegalArgumentException",
@@ -1029,19 +1012,17 @@ fn retrieve_directives(t: &mut JThread, _: &[u64]) -> JResult<u64> {
     let c = t.load_boot("java/lang/AssertionStatusDirectives")?;
     t.ensure_initialized(c)?;
     let o = t.alloc_object(c)?;
+    let f = t.jdk::<jdk::AssertionStatusDirectives>(o)?;
     let string = t.vm.wk().string;
     let bool_class = t.vm.classes.primitive(BasicType::Boolean);
-    for (field, elem) in [("classes", string), ("packages", string)] {
+    for (off, elem) in [
+        (f.classes, string),
+        (f.packages, string),
+        (f.class_enabled, bool_class),
+        (f.package_enabled, bool_class),
+    ] {
         let arr = t.new_array_of(elem, 0)?;
-        if let Some(f) = c.instance_field(field) {
-            t.domain.heap.write_ref(o, f.offset as usize, Some(arr));
-        }
-    }
-    for field in ["classEnabled", "packageEnabled"] {
-        let arr = t.new_array_of(bool_class, 0)?;
-        if let Some(f) = c.instance_field(field) {
-            t.domain.heap.write_ref(o, f.offset as usize, Some(arr));
-        }
+        t.domain.heap.write_ref(o, off, Some(arr));
     }
     Ok(o.slot())
 }
@@ -1091,12 +1072,9 @@ fn native_libraries_load(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let is_builtin = a[2] != 0;
     if is_builtin {
         let imp = nonnull(t, a[0])?;
-        if let Some(f) = imp.class().instance_field("handle") {
-            imp.write::<i64>(f.offset as usize, 1);
-        }
-        if let Some(f) = imp.class().instance_field("jniVersion") {
-            imp.write::<i32>(f.offset as usize, 0x0001_0008);
-        }
+        let f = t.jdk::<jdk::NativeLibraryImpl>(imp)?;
+        imp.write::<i64>(f.handle, 1);
+        imp.write::<i32>(f.jni_version, 0x0001_0008);
         return Ok(1);
     }
     let name = obj(a[1]).map(|n| t.rust_string(n)).unwrap_or_default();
@@ -1109,11 +1087,9 @@ fn native_libraries_load(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 
 // ---- java.lang.ref ----
 
-fn referent_offset(t: &mut JThread) -> JResult<usize> {
-    let c = t.load_boot("java/lang/ref/Reference")?;
-    Ok(c.instance_field("referent")
-        .expect("Reference.referent")
-        .offset as usize)
+fn referent_offset(_: &mut JThread) -> JResult<usize> {
+    use crate::jdk::JdkClass;
+    Ok(crate::jdk::Reference::get().referent)
 }
 
 fn reference_refers_to(t: &mut JThread, a: &[u64]) -> JResult<u64> {

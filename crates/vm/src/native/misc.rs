@@ -419,9 +419,9 @@ fn field_from_reflect(
     f: u64,
 ) -> JResult<(&'static crate::class::Class, &'static crate::class::Field)> {
     let fo = nonnull(t, f)?;
-    let fc = fo.class();
-    let clazz = fc.instance_field("clazz").expect("Field.clazz").offset as usize;
-    let slot = fc.instance_field("slot").expect("Field.slot").offset as usize;
+    let Some((clazz, slot)) = crate::jdk::reflect_member(fo.class()) else {
+        return Err(t.throw_new("java/lang/IllegalArgumentException", Some("not a Field")));
+    };
     let mirror = fo.read_ref(clazz).expect("Field without class");
     let c = t.class_of_mirror(mirror);
     let idx = fo.read::<i32>(slot) as u16;

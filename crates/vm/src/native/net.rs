@@ -11,6 +11,7 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, SocketAddrV6};
 
 use super::{Registry, jint, jlong, nonnull, ret_bool, ret_int, ret_obj};
 use crate::heap::ObjRef;
+use crate::jdk::{self, JdkClass};
 use crate::port::fs::{self, Errno};
 use crate::port::held::Owner;
 use crate::port::net;
@@ -33,20 +34,10 @@ const IOS_INTERRUPTED: i32 = -3;
 
 // ---- helpers ----
 
-fn field(t: &mut JThread, o: ObjRef, name: &str) -> JResult<usize> {
-    match o.class().instance_field(name) {
-        Some(f) => Ok(f.offset as usize),
-        None => {
-            let msg = format!("{}.{name}", o.class().java_name());
-            Err(t.throw_new("java/lang/NoSuchFieldError", Some(&msg)))
-        }
-    }
-}
-
 /// The `fd` of a java.io.FileDescriptor argument.
 fn fdval(t: &mut JThread, v: u64) -> JResult<i32> {
     let fdo = nonnull(t, v)?;
-    let off = field(t, fdo, "fd")?;
+    let off = t.jdk::<jdk::FileDescriptor>(fdo)?.fd;
     Ok(fdo.read::<i32>(off))
 }
 
@@ -98,31 +89,37 @@ fn ipv6_bytes(t: &mut JThread, v: u64) -> JResult<[u8; 16]> {
 /// The address in a java.net.InetAddress (Inet4Address or Inet6Address) and its scope id.
 fn inet_address(t: &mut JThread, v: u64) -> JResult<IpAddr> {
     let ia = nonnull(t, v)?;
-    if let Some(f) = ia.class().instance_field("holder6") {
-        let Some(h6) = ia.read_ref(f.offset as usize) else {
+    if let Some(h6) = holder6(t, ia)? {
+        let Some(h6) = h6 else {
             return Err(t.throw_new("java/lang/NullPointerException", None));
         };
-        let off = field(t, h6, "ipaddress")?;
+        let off = t.jdk::<jdk::Inet6AddressHolder>(h6)?.ipaddress;
         let a = ipv6_bytes(t, crate::heap::to_slot(h6.read_ref(off)))?;
         return Ok(IpAddr::V6(Ipv6Addr::from(a)));
     }
-    let off = field(t, ia, "holder")?;
+    let off = t.jdk::<jdk::InetAddress>(ia)?.holder;
     let Some(h) = ia.read_ref(off) else {
         return Err(t.throw_new("java/lang/NullPointerException", None));
     };
-    let off = field(t, h, "address")?;
+    let off = t.jdk::<jdk::InetAddressHolder>(h)?.address;
     Ok(IpAddr::V4(Ipv4Addr::from(h.read::<i32>(off) as u32)))
+}
+
+/// For an Inet6Address, its `holder6` (maybe null); None for another InetAddress.
+fn holder6(t: &mut JThread, ia: ObjRef) -> JResult<Option<Option<ObjRef>>> {
+    let inet6 = t.jdk_class::<jdk::Inet6Address>()?;
+    if !ia.class().is_subtype_of(inet6.class()) {
+        return Ok(None);
+    }
+    Ok(Some(ia.read_ref(inet6.holder6)))
 }
 
 fn scope_id(t: &mut JThread, v: u64) -> JResult<u32> {
     let ia = nonnull(t, v)?;
-    let Some(f) = ia.class().instance_field("holder6") else {
+    let Some(Some(h6)) = holder6(t, ia)? else {
         return Ok(0);
     };
-    let Some(h6) = ia.read_ref(f.offset as usize) else {
-        return Ok(0);
-    };
-    let off = field(t, h6, "scope_id")?;
+    let off = t.jdk::<jdk::Inet6AddressHolder>(h6)?.scope_id;
     Ok(h6.read::<i32>(off) as u32)
 }
 
@@ -472,16 +469,8 @@ fn new_network_interface(t: &mut JThread, i: &net::Interface) -> JResult<ObjRef>
     r
 }
 
-fn set_field<T: Copy>(t: &mut JThread, o: ObjRef, name: &str, v: T) -> JResult<()> {
-    let off = field(t, o, name)?;
-    o.write::<T>(off, v);
-    Ok(())
-}
-
-fn set_ref(t: &mut JThread, holder: ObjRef, name: &str, v: Option<ObjRef>) -> JResult<()> {
-    let off = field(t, holder, name)?;
+fn set_ref(t: &mut JThread, holder: ObjRef, off: usize, v: Option<ObjRef>) {
     t.domain.heap.write_ref(holder, off, v);
-    Ok(())
 }
 
 fn set_element(t: &mut JThread, arr_handle: usize, k: usize, v_handle: usize) {
@@ -498,13 +487,14 @@ fn build_network_interface(t: &mut JThread, i: &net::Interface) -> JResult<ObjRe
     let ia_class = t.load_boot("java/net/InetAddress")?;
     let ib_class = t.load_boot("java/net/InterfaceAddress")?;
     let nif = t.construct(ni_class, "()V", &[])?;
+    let ni = t.jdk::<jdk::NetworkInterface>(nif)?;
     let hn = t.handle(nif);
     let name = t.new_string(&i.name)?;
     let nif = t.handle_get(hn);
-    set_ref(t, nif, "name", Some(name))?;
-    set_ref(t, nif, "displayName", Some(name))?;
-    set_field::<i32>(t, nif, "index", i.index)?;
-    set_field::<u8>(t, nif, "virtual", i.is_virtual as u8)?;
+    set_ref(t, nif, ni.name, Some(name));
+    set_ref(t, nif, ni.display_name, Some(name));
+    nif.write::<i32>(ni.index, i.index);
+    nif.write::<u8>(ni.is_virtual, i.is_virtual as u8);
 
     let addrs = t.new_array_of(ia_class, i.addrs.len() as i32)?;
     let ha = t.handle(addrs);
@@ -520,24 +510,26 @@ fn build_network_interface(t: &mut JThread, i: &net::Interface) -> JResult<ObjRe
         };
         let ia = new_inet_address(t, None, a.ip, scope)?;
         let hia = t.handle(ia);
-        if a.ip.is_ipv6() && a.scope_id != 0 {
-            let off = field(t, ia, "holder6")?;
-            if let Some(h6) = ia.read_ref(off) {
-                let nif = t.handle_get(hn);
-                set_ref(t, h6, "scope_ifname", Some(nif))?;
-            }
+        if a.ip.is_ipv6()
+            && a.scope_id != 0
+            && let Some(Some(h6)) = holder6(t, ia)?
+        {
+            let off = t.jdk::<jdk::Inet6AddressHolder>(h6)?.scope_ifname;
+            let nif = t.handle_get(hn);
+            set_ref(t, h6, off, Some(nif));
         }
         let ib = t.construct(ib_class, "()V", &[])?;
+        let ifa = t.jdk::<jdk::InterfaceAddress>(ib)?;
         let hib = t.handle(ib);
         if let Some(b) = a.broadcast {
             let bo = new_inet_address(t, None, IpAddr::V4(b), 0)?;
             let ib = t.handle_get(hib);
-            set_ref(t, ib, "broadcast", Some(bo))?;
+            set_ref(t, ib, ifa.broadcast, Some(bo));
         }
         let ib = t.handle_get(hib);
         let ia = t.handle_get(hia);
-        set_ref(t, ib, "address", Some(ia))?;
-        set_field::<i16>(t, ib, "maskLength", a.prefix)?;
+        set_ref(t, ib, ifa.address, Some(ia));
+        ib.write::<i16>(ifa.mask_length, a.prefix);
         set_element(t, ha, k, hia);
         set_element(t, hb, k, hib);
         t.handles.truncate(hia);
@@ -549,15 +541,15 @@ fn build_network_interface(t: &mut JThread, i: &net::Interface) -> JResult<ObjRe
         let co = new_network_interface(t, c)?;
         let hco = t.handle(co);
         let nif = t.handle_get(hn);
-        set_ref(t, co, "parent", Some(nif))?;
+        set_ref(t, co, ni.parent, Some(nif));
         set_element(t, hc, k, hco);
         t.handles.truncate(hco);
     }
 
     let nif = t.handle_get(hn);
-    for (f, h) in [("addrs", ha), ("bindings", hb), ("childs", hc)] {
+    for (off, h) in [(ni.addrs, ha), (ni.bindings, hb), (ni.childs, hc)] {
         let v = t.handle_get(h);
-        set_ref(t, nif, f, Some(v))?;
+        set_ref(t, nif, off, Some(v));
     }
     Ok(nif)
 }
@@ -761,7 +753,8 @@ fn net_accept(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     // The collector may have run while waiting: re-read the reference arguments.
     let store = |t: &mut JThread| -> JResult<()> {
         let newfdo = nonnull(t, t.arg(1))?;
-        set_field::<i32>(t, newfdo, "fd", newfd)?;
+        let off = t.jdk::<jdk::FileDescriptor>(newfdo)?.fd;
+        newfdo.write::<i32>(off, newfd);
         let ia = new_inet_address_of(t, peer)?;
         let h = t.handle(ia);
         let isa_class = t.load_boot("java/net/InetSocketAddress")?;

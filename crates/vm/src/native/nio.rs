@@ -7,6 +7,7 @@
 
 use super::{Registry, jint, jlong, nonnull, ret_bool, ret_int};
 use crate::heap::ObjRef;
+use crate::jdk;
 use crate::port::fs::{self, Errno, FsResult};
 use crate::thread::{JResult, JThread, Thrown};
 
@@ -32,13 +33,6 @@ const SUPPORTS_XATTR: i32 = 1 << 5;
 const SUPPORTS_BIRTHTIME: i32 = 1 << 16;
 
 // ---- helpers ----
-
-fn field(o: ObjRef, name: &str) -> usize {
-    o.class()
-        .instance_field(name)
-        .unwrap_or_else(|| panic!("field {name} missing in {}", o.class().name))
-        .offset as usize
-}
 
 /// The NUL-terminated path at native address `v`.
 fn path(v: u64) -> Vec<u8> {
@@ -107,30 +101,31 @@ fn byte_array(t: &mut JThread, bytes: &[u8]) -> JResult<u64> {
 /// The `fd` of a java.io.FileDescriptor argument.
 fn fdval(t: &mut JThread, v: u64) -> JResult<i32> {
     let fdo = nonnull(t, v)?;
-    Ok(fdo.read::<i32>(field(fdo, "fd")))
+    Ok(fdo.read::<i32>(t.jdk::<jdk::FileDescriptor>(fdo)?.fd))
 }
 
 /// Fills a UnixFileAttributes object from a stat result.
 fn set_attrs(t: &mut JThread, attrs: u64, s: &fs::FileStat) -> JResult<u64> {
     let a = nonnull(t, attrs)?;
-    let set_int = |name: &str, v: i32| a.write::<i32>(field(a, name), v);
-    let set_long = |name: &str, v: i64| a.write::<i64>(field(a, name), v);
-    set_int("st_mode", s.mode as i32);
-    set_long("st_ino", s.ino as i64);
-    set_long("st_dev", s.dev as i64);
-    set_long("st_rdev", s.rdev as i64);
-    set_int("st_nlink", s.nlink as i32);
-    set_int("st_uid", s.uid as i32);
-    set_int("st_gid", s.gid as i32);
-    set_long("st_size", s.size);
-    set_long("st_atime_sec", s.atime_sec);
-    set_long("st_atime_nsec", s.atime_nsec);
-    set_long("st_mtime_sec", s.mtime_sec);
-    set_long("st_mtime_nsec", s.mtime_nsec);
-    set_long("st_ctime_sec", s.ctime_sec);
-    set_long("st_ctime_nsec", s.ctime_nsec);
-    set_long("st_birthtime_sec", s.birthtime_sec);
-    set_long("st_birthtime_nsec", s.birthtime_nsec);
+    let f = t.jdk::<jdk::UnixFileAttributes>(a)?;
+    let set_int = |off: usize, v: i32| a.write::<i32>(off, v);
+    let set_long = |off: usize, v: i64| a.write::<i64>(off, v);
+    set_int(f.mode, s.mode as i32);
+    set_long(f.ino, s.ino as i64);
+    set_long(f.dev, s.dev as i64);
+    set_long(f.rdev, s.rdev as i64);
+    set_int(f.nlink, s.nlink as i32);
+    set_int(f.uid, s.uid as i32);
+    set_int(f.gid, s.gid as i32);
+    set_long(f.size, s.size);
+    set_long(f.atime_sec, s.atime_sec);
+    set_long(f.atime_nsec, s.atime_nsec);
+    set_long(f.mtime_sec, s.mtime_sec);
+    set_long(f.mtime_nsec, s.mtime_nsec);
+    set_long(f.ctime_sec, s.ctime_sec);
+    set_long(f.ctime_nsec, s.ctime_nsec);
+    set_long(f.birthtime_sec, s.birthtime_sec);
+    set_long(f.birthtime_nsec, s.birthtime_nsec);
     Ok(0)
 }
 
@@ -409,10 +404,11 @@ fn und_init(_: &mut JThread, _: &[u64]) -> JResult<u64> {
 fn und_statvfs(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let s = ux(t, fs::statvfs(&path(a[0])))?;
     let o = nonnull(t, a[2])?;
-    o.write::<i64>(field(o, "f_frsize"), s.frsize as i64);
-    o.write::<i64>(field(o, "f_blocks"), s.blocks as i64);
-    o.write::<i64>(field(o, "f_bfree"), s.bfree as i64);
-    o.write::<i64>(field(o, "f_bavail"), s.bavail as i64);
+    let f = t.jdk::<jdk::UnixFileStoreAttributes>(o)?;
+    o.write::<i64>(f.frsize, s.frsize as i64);
+    o.write::<i64>(f.blocks, s.blocks as i64);
+    o.write::<i64>(f.bfree, s.bfree as i64);
+    o.write::<i64>(f.bavail, s.bavail as i64);
     Ok(0)
 }
 
@@ -488,16 +484,15 @@ fn getmntent0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         return Ok(ret_int(-1));
     };
     let entry = nonnull(t, a[2])?;
-    for (name, value) in [
-        ("name", &e.name),
-        ("dir", &e.dir),
-        ("fstype", &e.fstype),
-        ("opts", &e.opts),
+    let f = t.jdk::<jdk::UnixMountEntry>(entry)?;
+    for (off, value) in [
+        (f.name, &e.name),
+        (f.dir, &e.dir),
+        (f.fstype, &e.fstype),
+        (f.opts, &e.opts),
     ] {
         let arr = t.new_byte_array(value)?;
-        t.domain
-            .heap
-            .write_ref(entry, field(entry, name), Some(arr));
+        t.domain.heap.write_ref(entry, off, Some(arr));
     }
     Ok(0)
 }
@@ -630,7 +625,7 @@ fn register_channels(r: &mut Registry) {
         "(Ljava/io/FileDescriptor;I)V",
         |t, a| {
             let fdo = nonnull(t, a[0])?;
-            fdo.write::<i32>(field(fdo, "fd"), jint(a[1]));
+            fdo.write::<i32>(t.jdk::<jdk::FileDescriptor>(fdo)?.fd, jint(a[1]));
             Ok(0)
         },
     );
@@ -766,8 +761,9 @@ fn register_channels(r: &mut Registry) {
             let fd = fdval(t, a[1])?;
             let s = io(t, fs::fstat(fd))?;
             let key = nonnull(t, a[0])?;
-            key.write::<i64>(field(key, "st_dev"), s.dev as i64);
-            key.write::<i64>(field(key, "st_ino"), s.ino as i64);
+            let f = t.jdk::<jdk::FileKey>(key)?;
+            key.write::<i64>(f.dev, s.dev as i64);
+            key.write::<i64>(f.ino, s.ino as i64);
             Ok(0)
         },
     );
@@ -792,7 +788,7 @@ fn fc_transfer_to0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 /// `long map0(int prot, long position, long length, boolean isSync)` on the channel's fd.
 fn fc_map0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let this = nonnull(t, a[0])?;
-    let fdo = this.read_ref(field(this, "fd"));
+    let fdo = this.read_ref(t.jdk::<jdk::FileChannelImpl>(this)?.fd);
     let fd = fdval(t, crate::heap::to_slot(fdo))?;
     let mode = match jint(a[1]) {
         0 => fs::MapMode::ReadOnly,

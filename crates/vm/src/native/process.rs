@@ -7,6 +7,7 @@
 use super::{Registry, bytes_of, jint, jlong, nonnull, obj, ret_bool, ret_int};
 use crate::heap::ObjRef;
 use crate::heap::layout::ARRAY_BASE;
+use crate::jdk;
 use crate::port::fs::strerror;
 use crate::port::process::{self as proc, SpawnRequest};
 use crate::thread::{JResult, JThread};
@@ -180,13 +181,6 @@ fn get_process_pids(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     Ok(ret_int(found.len().min(i32::MAX as usize) as i32))
 }
 
-fn field(o: ObjRef, name: &str) -> usize {
-    o.class()
-        .instance_field(name)
-        .unwrap_or_else(|| panic!("field {name} missing in {}", o.class().name))
-        .offset as usize
-}
-
 fn platform_string(t: &mut JThread, b: &[u8]) -> JResult<ObjRef> {
     t.new_string(&String::from_utf8_lossy(b))
 }
@@ -201,14 +195,15 @@ fn info0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let cmdline = proc::proc_cmdline(pid).unwrap_or_default();
 
     let this = nonnull(t, a[0])?;
+    let f = t.jdk::<jdk::ProcessInfo>(this)?;
     if let Some(s) = stat {
-        this.write::<i64>(field(this, "totalTime"), s.total_ns);
-        this.write::<i64>(field(this, "startTime"), s.start_ms);
+        this.write::<i64>(f.total_time, s.total_ns);
+        this.write::<i64>(f.start_time, s.start_ms);
     }
     // Allocation does not collect, so `this` stays put until the end of this native.
     if let Some(u) = user {
         let s = platform_string(t, &u)?;
-        t.domain.heap.write_ref(this, field(this, "user"), Some(s));
+        t.domain.heap.write_ref(this, f.user, Some(s));
     }
     let args: Vec<&[u8]> = if cmdline.is_empty() {
         Vec::new()
@@ -222,9 +217,7 @@ fn info0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let command = exe.as_deref().or(args.first().copied());
     if let Some(c) = command {
         let s = platform_string(t, c)?;
-        t.domain
-            .heap
-            .write_ref(this, field(this, "command"), Some(s));
+        t.domain.heap.write_ref(this, f.command, Some(s));
     }
     if args.is_empty() {
         return Ok(0);
@@ -235,13 +228,9 @@ fn info0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         let s = platform_string(t, arg)?;
         t.domain.heap.write_ref(arr, ARRAY_BASE + i * 8, Some(s));
     }
-    t.domain
-        .heap
-        .write_ref(this, field(this, "arguments"), Some(arr));
+    t.domain.heap.write_ref(this, f.arguments, Some(arr));
     let line: Vec<u8> = args.join(&b' ');
     let s = platform_string(t, &line)?;
-    t.domain
-        .heap
-        .write_ref(this, field(this, "commandLine"), Some(s));
+    t.domain.heap.write_ref(this, f.command_line, Some(s));
     Ok(0)
 }

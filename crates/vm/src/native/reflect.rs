@@ -9,6 +9,7 @@ use super::{Registry, jint, nonnull, obj, ret_bool, ret_int};
 use crate::class::{BasicType, Class, ClassKind, LoaderId, Method};
 use crate::heap::layout::ARRAY_BASE;
 use crate::heap::{ObjRef, to_slot};
+use crate::jdk;
 use crate::runtime::unsafe_static;
 use crate::thread::{JResult, JThread, Thrown};
 use classfile::access::*;
@@ -499,9 +500,8 @@ fn get_constant_pool(t: &mut JThread, _a: &[u64]) -> JResult<u64> {
     let o = t.alloc_object(cpc)?;
     // Initializing ConstantPool may have run a collection: read the argument afresh.
     let holder = t.arg(0);
-    if let Some(f) = cpc.instance_field("constantPoolOop") {
-        t.domain.heap.write_slot(o, f.offset as usize, holder);
-    }
+    let off = t.jdk::<jdk::ConstantPool>(o)?.constant_pool_oop;
+    t.domain.heap.write_slot(o, off, holder);
     Ok(o.slot())
 }
 
@@ -792,30 +792,27 @@ fn get_record_components(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         };
         let acc_h = accessor.map(|a| t.handle(a));
         let o = t.alloc_object(rcc)?;
+        let f = t.jdk::<jdk::RecordComponent>(o)?;
         let domain = t.domain.clone();
-        let set = |o: ObjRef, n: &str, v: u64| {
-            if let Some(f) = rcc.instance_field(n) {
-                domain.heap.write_slot(o, f.offset as usize, v);
-            }
-        };
+        let set = |o: ObjRef, off: usize, v: u64| domain.heap.write_slot(o, off, v);
         let mirror = t.mirror(c)?;
-        set(o, "clazz", mirror.slot());
+        set(o, f.clazz, mirror.slot());
         let name = t.intern(&rc.name)?;
-        set(o, "name", name.slot());
+        set(o, f.name, name.slot());
         let ty = class_for_descriptor(t, c.loader, &rc.descriptor)?;
         let tm = t.mirror(ty)?;
-        set(o, "type", tm.slot());
+        set(o, f.type_, tm.slot());
         if let Some(h) = acc_h {
-            set(o, "accessor", t.handle_get(h).slot());
+            set(o, f.accessor, t.handle_get(h).slot());
         }
         if let Some(s) = &rc.signature {
             let s = t.new_string(s)?;
-            set(o, "signature", s.slot());
+            set(o, f.signature, s.slot());
         }
         let ann = opt_bytes(t, rc.runtime_visible_annotations.as_deref())?;
-        set(o, "annotations", ann);
+        set(o, f.annotations, ann);
         let type_ann = opt_bytes(t, rc.runtime_visible_type_annotations.as_deref())?;
-        set(o, "typeAnnotations", type_ann);
+        set(o, f.type_annotations, type_ann);
         let arr = t.handle_get(arr_h);
         t.domain.heap.write_ref(arr, ARRAY_BASE + i * 8, Some(o));
         if let Some(h) = acc_h {
@@ -1426,8 +1423,17 @@ pub fn unbox_value(t: &mut JThread, o: Option<ObjRef>, ty: BasicType) -> JResult
             ));
         }
     };
-    let f = o.class().instance_field("value").expect("wrapper value");
-    let raw = crate::runtime::fields::load_field(o, f.offset as usize, src, false);
+    let off = match src {
+        BasicType::Boolean => t.jdk::<jdk::BooleanBox>(o)?.value,
+        BasicType::Byte => t.jdk::<jdk::ByteBox>(o)?.value,
+        BasicType::Char => t.jdk::<jdk::CharacterBox>(o)?.value,
+        BasicType::Short => t.jdk::<jdk::ShortBox>(o)?.value,
+        BasicType::Int => t.jdk::<jdk::IntegerBox>(o)?.value,
+        BasicType::Float => t.jdk::<jdk::FloatBox>(o)?.value,
+        BasicType::Long => t.jdk::<jdk::LongBox>(o)?.value,
+        _ => t.jdk::<jdk::DoubleBox>(o)?.value,
+    };
+    let raw = crate::runtime::fields::load_field(o, off, src, false);
     widen(t, src, ty, raw)
 }
 
@@ -1476,16 +1482,10 @@ pub fn widen(t: &mut JThread, src: BasicType, dst: BasicType, v: u64) -> JResult
 
 /// The declaring class and `slot` of a reflective Field, Method or Constructor.
 fn reflect_holder_and_slot(t: &JThread, o: ObjRef) -> (&'static Class, i32) {
-    let c = o.class();
-    let clazz = c.instance_field("clazz").expect("clazz field");
-    let slot = c.instance_field("slot").expect("slot field");
-    let mirror = o
-        .read_ref(clazz.offset as usize)
-        .expect("reflect object without class");
-    (
-        t.class_of_mirror(mirror),
-        o.read::<i32>(slot.offset as usize),
-    )
+    let (clazz, slot) =
+        crate::jdk::reflect_member(o.class()).expect("a Field, Method or Constructor");
+    let mirror = o.read_ref(clazz).expect("reflect object without class");
+    (t.class_of_mirror(mirror), o.read::<i32>(slot))
 }
 
 pub fn method_from_reflect(t: &mut JThread, o: ObjRef) -> JResult<&'static Method> {

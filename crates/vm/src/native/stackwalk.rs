@@ -209,11 +209,9 @@ fn fill_frame(
 
 /// Offsets of a StackFrameInfo's `memberName` and `bci` fields (None for another class).
 fn frame_info_fields(info: ObjRef) -> Option<(usize, usize)> {
-    let ic = info.class();
-    Some((
-        ic.instance_field("memberName")?.offset as usize,
-        ic.instance_field("bci")?.offset as usize,
-    ))
+    use crate::jdk::JdkClass;
+    let f = crate::jdk::StackFrameInfo::of(info.class()).ok()?;
+    Some((f.member_name, f.bci))
 }
 
 /// initStackTraceElement(StackTraceElement element, StackFrameInfo sfi)

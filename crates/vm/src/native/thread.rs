@@ -7,6 +7,7 @@ use std::sync::atomic::Ordering;
 use super::{Registry, nonnull, ret_bool};
 use crate::domain::ThreadHandle;
 use crate::heap::ObjRef;
+use crate::jdk::{self, JdkClass};
 use crate::thread::{JResult, JThread};
 
 /// java.lang.Thread.State encodings used by `threadStatus` (JVMTI bits, as HotSpot).
@@ -55,10 +56,6 @@ pub fn register(r: &mut Registry) {
     );
 }
 
-pub(crate) fn field_offset(o: ObjRef, name: &str) -> Option<usize> {
-    o.class().instance_field(name).map(|f| f.offset as usize)
-}
-
 /// The handle of the calling thread (None before it has a Thread object).
 pub fn current_handle(t: &JThread) -> Option<Arc<ThreadHandle>> {
     let th = t.thread_obj?;
@@ -77,9 +74,8 @@ pub fn register_thread(t: &JThread, th: ObjRef) {
     }
     t.domain.threads.lock().insert(th.addr(), h);
     set_eetop(th, t.id);
-    if let Some(off) = field_offset(th, "tid")
-        && th.read::<i64>(off) == 0
-    {
+    let off = jdk::Thread::get().tid;
+    if th.read::<i64>(off) == 0 {
         th.write::<i64>(off, t.id as i64);
     }
 }
@@ -95,15 +91,13 @@ fn record_os_thread(t: &JThread, h: &ThreadHandle) {
 
 /// `eetop` is non-zero exactly while the thread is alive (Thread.isAlive reads it).
 fn set_eetop(th: ObjRef, v: u64) {
-    if let Some(off) = field_offset(th, "eetop") {
-        th.atomic_u64(off).store(v, Ordering::SeqCst);
-    }
+    th.atomic_u64(jdk::Thread::get().eetop)
+        .store(v, Ordering::SeqCst);
 }
 
 pub fn set_thread_status(_t: &JThread, th: ObjRef, status: i32) {
-    if let Some(off) = field_offset(th, "threadStatus") {
-        th.atomic_u32(off).store(status as u32, Ordering::SeqCst);
-    }
+    th.atomic_u32(jdk::Thread::get().thread_status)
+        .store(status as u32, Ordering::SeqCst);
 }
 
 pub fn set_current_status(t: &JThread, status: i32) {
@@ -114,10 +108,8 @@ pub fn set_current_status(t: &JThread, status: i32) {
 
 /// Clears the Java-level `interrupted` field of the current thread.
 pub fn clear_interrupt_field(t: &JThread) {
-    if let Some(th) = t.thread_obj
-        && let Some(off) = field_offset(th, "interrupted")
-    {
-        th.write::<u8>(off, 0);
+    if let Some(th) = t.thread_obj {
+        th.write::<u8>(jdk::Thread::get().interrupted, 0);
     }
 }
 
@@ -229,7 +221,7 @@ fn start_java_thread_counted(
     th: ObjRef,
     counted: bool,
 ) -> bool {
-    let daemon = field_offset(th, "daemon").is_some_and(|off| th.read::<u8>(off) != 0);
+    let daemon = th.read::<u8>(jdk::Thread::get().daemon) != 0;
     let mut nt = vm.new_thread(domain.clone());
     nt.thread_obj = Some(th);
     register_thread(&nt, th);
@@ -360,7 +352,7 @@ fn dump_threads(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         let Some(th) = threads.read_ref(at) else {
             continue;
         };
-        let id = field_offset(th, "eetop").map_or(0, |off| th.read::<i64>(off) as u64);
+        let id = th.read::<i64>(jdk::Thread::get().eetop) as u64;
         let Some(entries) = stacks.get(&id).filter(|_| id != 0) else {
             continue;
         };

@@ -32,6 +32,7 @@ use rustc_hash::FxHashMap;
 
 use super::{Registry, jint, jlong, nonnull, ret_int};
 use crate::heap::ObjRef;
+use crate::jdk;
 use crate::thread::{JResult, JThread, Thrown};
 
 pub fn register(r: &mut Registry) {
@@ -683,21 +684,16 @@ fn inflate(t: &mut JThread, this: u64, handle: u64, input: Range, output: Range)
         if matches!(f, Fail::DataFormat(_)) {
             // Inflater.c records what was consumed and produced before the error; the Java
             // side advances its input position and byte counts by these.
-            set_int(this, "inputConsumed", o.in_used as i32);
-            set_int(this, "outputConsumed", o.out_used as i32);
+            match t.jdk::<jdk::Inflater>(this) {
+                Ok(fields) => {
+                    this.write::<i32>(fields.input_consumed, o.in_used as i32);
+                    this.write::<i32>(fields.output_consumed, o.out_used as i32);
+                }
+                Err(thrown) => return thrown,
+            }
         }
         raise(t, f)
     })
-}
-
-fn set_int(o: ObjRef, name: &str, v: i32) {
-    if let Some(f) = o
-        .class()
-        .instance_field(name)
-        .filter(|f| &*f.descriptor == "I")
-    {
-        o.write::<i32>(f.offset as usize, v);
-    }
 }
 
 fn deflate(

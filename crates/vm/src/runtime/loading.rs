@@ -204,10 +204,9 @@ impl JThread {
         let Some(l) = self.domain.loader_object(loader) else {
             return "'bootstrap'".to_string();
         };
-        let nid = l
-            .class()
-            .instance_field("nameAndId")
-            .and_then(|f| l.read_ref(f.offset as usize));
+        let nid = <crate::jdk::ClassLoader as crate::jdk::JdkClass>::of(l.class())
+            .ok()
+            .and_then(|f| l.read_ref(f.name_and_id));
         match nid {
             Some(s) => self.rust_string(s),
             None => l.class().java_name(),

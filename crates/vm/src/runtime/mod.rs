@@ -20,6 +20,19 @@ const OVERFLOW_RESERVE_FRAMES: usize = 64;
 const OVERFLOW_RESERVE_SLOTS: usize = 16 * 1024;
 
 impl JThread {
+    /// The offsets of JDK class `F`'s fields, resolved from object `o` (one of its instances)
+    /// the first time; `InternalError` if the JDK's class lacks one.
+    pub fn jdk<F: crate::jdk::JdkClass>(&mut self, o: ObjRef) -> JResult<&'static F> {
+        F::of(o.class())
+            .map_err(|e| self.throw_new("java/lang/InternalError", Some(&e.to_string())))
+    }
+
+    /// As [`JThread::jdk`], loading the class if need be (no instance in hand).
+    pub fn jdk_class<F: crate::jdk::JdkClass>(&mut self) -> JResult<&'static F> {
+        F::load(&self.vm.classes)
+            .map_err(|e| self.throw_new("java/lang/InternalError", Some(&e.to_string())))
+    }
+
     // ---- limits ----
     pub fn stack_limit(&self) -> usize {
         if self.in_overflow {
@@ -387,12 +400,8 @@ impl JThread {
             let trace =
                 self.call_virtual(e, "getStackTrace", "()[Ljava/lang/StackTraceElement;", &[])?;
             let record = self.handle_get(rh);
-            let tc = self.load_boot("java/lang/Throwable")?;
-            if let Some(f) = tc.instance_field("stackTrace") {
-                self.domain
-                    .heap
-                    .write_slot(record, f.offset as usize, trace);
-            }
+            let off = self.jdk::<crate::jdk::Throwable>(record)?.stack_trace;
+            self.domain.heap.write_slot(record, off, trace);
             self.domain
                 .heap
                 .write_ref(record, self.vm.wk().throwable_backtrace as usize, None);

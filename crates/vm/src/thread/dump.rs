@@ -24,8 +24,8 @@ use std::time::Duration;
 use super::{FrameRec, JThread};
 use crate::domain::Domain;
 use crate::heap::{ObjRef, from_slot};
+use crate::jdk::{self, JdkClass};
 use crate::native::misc::java_version;
-use crate::native::thread::field_offset;
 use crate::vm::Vm;
 
 /// How long a dump waits for a domain's threads to reach a safepoint before it gives up on
@@ -248,17 +248,16 @@ struct ThreadFields {
 
 impl ThreadFields {
     fn read(vm: &Vm, th: ObjRef) -> ThreadFields {
-        let int = |n: &str| field_offset(th, n).map_or(0, |off| th.read::<i32>(off));
-        let obj = |n: &str| field_offset(th, n).and_then(|off| th.read_ref(off));
+        let f = jdk::Thread::get();
         ThreadFields {
-            name: obj("name").map_or_else(String::new, |s| {
+            name: th.read_ref(f.name).map_or_else(String::new, |s| {
                 String::from_utf16_lossy(&crate::runtime::string_utf16(vm, s))
             }),
-            tid: field_offset(th, "tid").map_or(0, |off| th.read::<i64>(off)),
-            daemon: field_offset(th, "daemon").is_some_and(|off| th.read::<u8>(off) != 0),
-            priority: int("priority"),
-            status: int("threadStatus"),
-            park_blocker: obj("parkBlocker"),
+            tid: th.read::<i64>(f.tid),
+            daemon: th.read::<u8>(f.daemon) != 0,
+            priority: th.read::<i32>(f.priority),
+            status: th.read::<i32>(f.thread_status),
+            park_blocker: th.read_ref(f.park_blocker),
         }
     }
 }

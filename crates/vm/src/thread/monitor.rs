@@ -429,7 +429,8 @@ fn inflate(domain: &Domain, obj: ObjRef) -> Arc<Monitor> {
 /// constant stands for the target domain's own), still finds them.
 fn enum_constant_hash(obj: ObjRef) -> Option<u32> {
     let e = obj.class().enum_type()?;
-    let ordinal = obj.read::<i32>(e.instance_field("ordinal")?.offset as usize);
+    use crate::jdk::JdkClass;
+    let ordinal = obj.read::<i32>(crate::jdk::Enum::get().ordinal);
     let mut h = rustc_hash::FxHasher::default();
     std::hash::Hash::hash(&*e.name, &mut h);
     std::hash::Hash::hash(&ordinal, &mut h);

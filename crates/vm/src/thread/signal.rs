@@ -76,10 +76,9 @@ pub(super) fn dispatch(vm: &'static Vm, sig: i32) {
             t.exception = None;
             return;
         }
-        if let Some(th) = t.thread_obj
-            && let Some(off) = crate::native::thread::field_offset(th, "daemon")
-        {
-            th.write::<u8>(off, 1);
+        if let Some(th) = t.thread_obj {
+            use crate::jdk::JdkClass;
+            th.write::<u8>(crate::jdk::Thread::get().daemon, 1);
         }
         if t.call_static(
             "jdk/internal/misc/Signal",
