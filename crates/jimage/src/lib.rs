@@ -572,11 +572,24 @@ impl JImage {
     /// `/java.base/java/lang/Object.class` and the synthetic `/modules/...`
     /// and `/packages/...` directory entries), sorted.
     pub fn entry_names(&self) -> Result<Vec<String>, JImageError> {
+        // Names are joined from parts entries share, so a corrupt image could make entries ×
+        // name length bytes of names from a small file; a real image's names take a small
+        // fraction of it.
+        let budget = self.bytes().len().saturating_mul(4).saturating_add(1 << 20);
+        let mut total = 0usize;
         let mut names = Vec::with_capacity(self.table_len as usize);
         for i in 0..self.table_len {
             let offset = self.table_u32(self.offsets_off, i);
             if offset != 0 {
-                names.push(self.location_name(&self.location_at(offset)?)?);
+                let name = self.location_name(&self.location_at(offset)?)?;
+                total += name.len();
+                if total > budget {
+                    return format_err(format!(
+                        "entry names take more than {budget} bytes in an image of {}",
+                        self.bytes().len()
+                    ));
+                }
+                names.push(name);
             }
         }
         names.sort_unstable();

@@ -560,6 +560,27 @@ fn a_package_directory_listed_many_times_is_not_read_many_times() {
 }
 
 #[test]
+fn entries_sharing_a_long_name_part_are_not_all_joined() {
+    // 1,000 resources under one 8 KB parent directory name: the image holds the name once
+    // (a few tens of KB), their joined names would take 8 MB.
+    let mut w = Writer::new(false);
+    let parent = "p".repeat(8192);
+    for i in 0..1000 {
+        w.resource(&format!("/m/{parent}/r{i}.class"), b"x", Stored::Plain);
+    }
+    let img = JImage::from_bytes(w.finish()).unwrap();
+    let err = img.entry_names().unwrap_err().to_string();
+    assert!(err.contains("entry names take more than"), "{err}");
+    // A few such entries are read as usual.
+    let mut w = Writer::new(false);
+    for i in 0..3 {
+        w.resource(&format!("/m/{parent}/r{i}.class"), b"x", Stored::Plain);
+    }
+    let img = JImage::from_bytes(w.finish()).unwrap();
+    assert_eq!(img.entry_names().unwrap().len(), 3);
+}
+
+#[test]
 fn fuzz_regressions_do_not_panic() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz-regress");
     // A missing directory holds no inputs (no regression has been found yet).
