@@ -9,6 +9,7 @@
 //! proof only; it must not change the ops.
 
 use super::decode::Prepared;
+use super::effect;
 use super::oopmap::{Operands, for_each_successor};
 use super::op::Op;
 
@@ -55,8 +56,8 @@ pub fn check(prep: &Prepared, operands: &dyn Operands) -> Result<(), String> {
             }
         }
         check_locals(op, prep.max_locals as usize).map_err(|e| format!("{e} at op {pc}"))?;
-        let (pops, pushes) =
-            effect(op, operands).ok_or_else(|| format!("unknown operand type at op {pc}"))?;
+        let e = effect::of(op, operands).map_err(|e| format!("{e} at op {pc}"))?;
+        let (pops, pushes) = (e.pops, e.push.slots());
         let d = depth[pc] as usize;
         if d < pops {
             return Err(format!("operand stack underflow at op {pc}"));
@@ -86,77 +87,6 @@ fn check_locals(op: &Op, max_locals: usize) -> Result<(), String> {
         ));
     }
     Ok(())
-}
-
-/// Slots `op` pops and then pushes (the dup forms read what they pop and push it back).
-fn effect(op: &Op, operands: &dyn Operands) -> Option<(usize, usize)> {
-    use Op::*;
-    Some(match *op {
-        Nop | Iinc(..) | Goto(_) | Ret(_) | Return | FellOff => (0, 0),
-        AconstNull | LdcString(_) | LdcClass(_) | LdcOther(_) | New(_) | Iconst(_) | Fconst(_)
-        | Jsr(_) | Load(_) => (0, 1),
-        Const2(_) | Load2(_) => (0, 2),
-        Store(_) | Pop => (1, 0),
-        Store2(_) | Pop2 => (2, 0),
-        ArrayLoad(t) => (2, t.slots()),
-        ArrayStore(t) => (2 + t.slots(), 0),
-        Dup => (1, 2),
-        DupX1 => (2, 3),
-        DupX2 => (3, 4),
-        Dup2 => (2, 4),
-        Dup2X1 => (3, 5),
-        Dup2X2 => (4, 6),
-        Swap => (2, 2),
-        Iadd | Isub | Imul | Idiv | Irem | Ishl | Ishr | Iushr | Iand | Ior | Ixor | Fadd
-        | Fsub | Fmul | Fdiv | Frem | Fcmpl | Fcmpg => (2, 1),
-        Ladd | Lsub | Lmul | Ldiv | Lrem | Land | Lor | Lxor | Dadd | Dsub | Dmul | Ddiv | Drem => {
-            (4, 2)
-        }
-        Lshl | Lshr | Lushr => (3, 2),
-        Ineg | Fneg | I2f | F2i | I2b | I2c | I2s | ArrayLength | InstanceOf(_) | NewArray(_)
-        | ANewArray(_) => (1, 1),
-        CheckCast(_) => (1, 1),
-        Lneg | Dneg | L2d | D2l => (2, 2),
-        I2l | I2d | F2l | F2d => (1, 2),
-        L2i | L2f | D2i | D2f => (2, 1),
-        Lcmp | Dcmpl | Dcmpg => (4, 1),
-        If(..) | IfNull(_) | IfNonNull(_) | TableSwitch(_) | LookupSwitch(_) | MonitorEnter
-        | MonitorExit | Athrow | Return1 => (1, 0),
-        IfIcmp(..) | IfAcmpEq(_) | IfAcmpNe(_) | Return2 => (2, 0),
-        GetStatic(_) => (0, operands.field_type(op)?.slots()),
-        PutStatic(_) => (operands.field_type(op)?.slots(), 0),
-        GetField(_) => (1, operands.field_type(op)?.slots()),
-        PutField(_) => (1 + operands.field_type(op)?.slots(), 0),
-        GetFieldInt(_) | GetFieldWide(_) | GetFieldRef(_) | GetFieldQ(..) | PutFieldInt(_)
-        | PutFieldWide(_) | PutFieldRef(_) | PutFieldQ(..) => match op.quick_field_shape()? {
-            (false, t) => (1, t.slots()),
-            (true, t) => (1 + t.slots(), 0),
-        },
-        InvokeVirtual(_) | InvokeSpecial(_) | InvokeStatic(_) | InvokeInterface(_)
-        | InvokeDynamic(_) => {
-            let (pops, ret) = operands.invoke(op)?;
-            (pops, ret.slots())
-        }
-        MultiANewArray(_, d) => (d as usize, 1),
-        // Superinstructions exist only in the executable copy, never among the plain ops.
-        LoadLoad(..)
-        | StoreLoad(..)
-        | ArrayLoadLL(..)
-        | IfIcmpLL(..)
-        | IincGoto(..)
-        | LoadAddConst(..)
-        | DaddL(_)
-        | DsubL(_)
-        | DmulL(_)
-        | AddConst(_)
-        | Store2Load2(..)
-        | Dup2ArrayLoad(_)
-        | ArrayLoadL(..)
-        | LoadGetFieldInt(..)
-        | LoadGetFieldWide(..)
-        | LoadGetFieldRef(..)
-        | InvokeInterfaceIC(..) => return None,
-    })
 }
 
 #[cfg(test)]

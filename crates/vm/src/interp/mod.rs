@@ -9,6 +9,7 @@
 
 pub mod decode;
 pub mod depth;
+pub mod effect;
 pub mod exec;
 pub mod fuse;
 pub mod icache;

@@ -10,6 +10,7 @@
 //! is conservative in the same way.
 
 use super::decode::Prepared;
+use super::effect::{self, Push};
 use super::op::Op;
 use crate::class::BasicType;
 
@@ -126,13 +127,6 @@ impl State {
     }
     fn push_vals(&mut self, n: usize) {
         self.stack.extend(std::iter::repeat_n(Kind::Val, n));
-    }
-    fn top(&self, n: usize) -> Result<Kind, String> {
-        self.stack
-            .len()
-            .checked_sub(n + 1)
-            .map(|i| self.stack[i])
-            .ok_or_else(|| "operand stack underflow".to_string())
     }
 }
 
@@ -278,158 +272,46 @@ fn local(s: &mut State, n: u16, max_locals: usize) -> Result<&mut Kind, String> 
 
 /// Applies one instruction's effect on slot kinds.
 fn step(op: &Op, s: &mut State, operands: &dyn Operands, max_locals: usize) -> Result<(), String> {
-    use Op::*;
     match *op {
-        Nop | Iinc(..) | Goto(_) | Ret(_) | CheckCast(_) | Return | Return1 | Return2 | FellOff => {
-        }
-        AconstNull | LdcString(_) | LdcClass(_) | LdcOther(_) | New(_) => s.stack.push(Kind::Ref),
-        Iconst(_) | Fconst(_) | Jsr(_) => s.push_vals(1),
-        Const2(_) => s.push_vals(2),
-        Load(n) => {
-            let k = *local(s, n, max_locals)?;
-            s.stack.push(k);
-        }
-        Load2(_) => s.push_vals(2),
-        Store(n) => {
+        Op::Store(n) => {
             let k = s.pop1()?;
             *local(s, n, max_locals)? = k;
+            return Ok(());
         }
-        Store2(n) => {
+        Op::Store2(n) => {
             s.pop(2)?;
             *local(s, n, max_locals)? = Kind::Val;
             *local(s, n + 1, max_locals)? = Kind::Val;
+            return Ok(());
         }
-        ArrayLoad(t) => {
-            s.pop(2)?;
-            s.push_type(t);
-        }
-        ArrayStore(t) => s.pop(2 + t.slots())?,
-        Pop => s.pop(1)?,
-        Pop2 => s.pop(2)?,
-        Dup => {
-            let a = s.top(0)?;
-            s.stack.push(a);
-        }
-        DupX1 => {
-            let (a, b) = (s.pop1()?, s.pop1()?);
-            s.stack.extend([a, b, a]);
-        }
-        DupX2 => {
-            let (a, b, c) = (s.pop1()?, s.pop1()?, s.pop1()?);
-            s.stack.extend([a, c, b, a]);
-        }
-        Dup2 => {
-            let (a, b) = (s.top(0)?, s.top(1)?);
-            s.stack.extend([b, a]);
-        }
-        Dup2X1 => {
-            let (a, b, c) = (s.pop1()?, s.pop1()?, s.pop1()?);
-            s.stack.extend([b, a, c, b, a]);
-        }
-        Dup2X2 => {
-            let (a, b, c, d) = (s.pop1()?, s.pop1()?, s.pop1()?, s.pop1()?);
-            s.stack.extend([b, a, d, c, b, a]);
-        }
-        Swap => {
-            let (a, b) = (s.pop1()?, s.pop1()?);
-            s.stack.extend([a, b]);
-        }
-        Iadd | Isub | Imul | Idiv | Irem | Ishl | Ishr | Iushr | Iand | Ior | Ixor | Fadd
-        | Fsub | Fmul | Fdiv | Frem | Fcmpl | Fcmpg => {
-            s.pop(2)?;
-            s.push_vals(1);
-        }
-        Ladd | Lsub | Lmul | Ldiv | Lrem | Land | Lor | Lxor | Dadd | Dsub | Dmul | Ddiv | Drem => {
-            s.pop(4)?;
-            s.push_vals(2);
-        }
-        Lshl | Lshr | Lushr => {
-            s.pop(3)?;
-            s.push_vals(2);
-        }
-        Ineg | Fneg | I2f | F2i | I2b | I2c | I2s => {
-            s.pop(1)?;
-            s.push_vals(1);
-        }
-        Lneg | Dneg | L2d | D2l => {
-            s.pop(2)?;
-            s.push_vals(2);
-        }
-        I2l | I2d | F2l | F2d => {
-            s.pop(1)?;
-            s.push_vals(2);
-        }
-        L2i | L2f | D2i | D2f => {
-            s.pop(2)?;
-            s.push_vals(1);
-        }
-        Lcmp | Dcmpl | Dcmpg => {
-            s.pop(4)?;
-            s.push_vals(1);
-        }
-        If(..) | IfNull(_) | IfNonNull(_) | TableSwitch(_) | LookupSwitch(_) | MonitorEnter
-        | MonitorExit | Athrow => s.pop(1)?,
-        IfIcmp(..) | IfAcmpEq(_) | IfAcmpNe(_) => s.pop(2)?,
-        GetStatic(_) => {
-            let t = operands.field_type(op).ok_or("unknown field type")?;
-            s.push_type(t);
-        }
-        PutStatic(_) => {
-            let t = operands.field_type(op).ok_or("unknown field type")?;
-            s.pop(t.slots())?;
-        }
-        GetField(_) => {
-            let t = operands.field_type(op).ok_or("unknown field type")?;
-            s.pop(1)?;
-            s.push_type(t);
-        }
-        PutField(_) => {
-            let t = operands.field_type(op).ok_or("unknown field type")?;
-            s.pop(1 + t.slots())?;
-        }
-        GetFieldInt(_) | GetFieldWide(_) | GetFieldRef(_) | GetFieldQ(..) | PutFieldInt(_)
-        | PutFieldWide(_) | PutFieldRef(_) | PutFieldQ(..) => match op.quick_field_shape() {
-            Some((false, t)) => {
-                s.pop(1)?;
-                s.push_type(t);
+        _ => {}
+    }
+    let e = effect::of(op, operands)?;
+    match e.push {
+        Push::Shuffle(order) => {
+            // What was popped, the top first (no shuffle pops more than four slots).
+            let mut popped = [Kind::Val; 4];
+            for k in popped.iter_mut().take(e.pops) {
+                *k = s.pop1()?;
             }
-            Some((true, t)) => s.pop(1 + t.slots())?,
-            None => unreachable!("quickened field op without a shape"),
-        },
-        LoadLoad(..)
-        | StoreLoad(..)
-        | ArrayLoadLL(..)
-        | IfIcmpLL(..)
-        | IincGoto(..)
-        | LoadAddConst(..)
-        | DaddL(_)
-        | DsubL(_)
-        | DmulL(_)
-        | AddConst(_)
-        | Store2Load2(..)
-        | Dup2ArrayLoad(_)
-        | ArrayLoadL(..)
-        | LoadGetFieldInt(..)
-        | LoadGetFieldWide(..)
-        | LoadGetFieldRef(..)
-        | InvokeInterfaceIC(..) => return Err("superinstruction among the plain ops".into()),
-        InvokeVirtual(_) | InvokeSpecial(_) | InvokeStatic(_) | InvokeInterface(_)
-        | InvokeDynamic(_) => {
-            let (pops, ret) = operands.invoke(op).ok_or("unknown invoke signature")?;
-            s.pop(pops)?;
-            s.push_type(ret);
+            s.stack.extend(order.iter().map(|&i| popped[i as usize]));
         }
-        NewArray(_) | ANewArray(_) => {
-            s.pop(1)?;
+        Push::Local(n) => {
+            s.pop(e.pops)?;
+            let k = *local(s, n, max_locals)?;
+            s.stack.push(k);
+        }
+        Push::Vals(n) => {
+            s.pop(e.pops)?;
+            s.push_vals(n);
+        }
+        Push::Ref => {
+            s.pop(e.pops)?;
             s.stack.push(Kind::Ref);
         }
-        ArrayLength | InstanceOf(_) => {
-            s.pop(1)?;
-            s.push_vals(1);
-        }
-        MultiANewArray(_, d) => {
-            s.pop(d as usize)?;
-            s.stack.push(Kind::Ref);
+        Push::Value(t) => {
+            s.pop(e.pops)?;
+            s.push_type(t);
         }
     }
     Ok(())
