@@ -12,3 +12,39 @@ pub trait Account: Send + Sync {
     /// Gives back `n` taken with [`Account::reserve`].
     fn release(&self, n: u64);
 }
+
+/// An account that allows `max` at once, for the tests of the layers that charge one.
+#[cfg(test)]
+pub(crate) struct Limited {
+    pub used: std::sync::atomic::AtomicU64,
+    pub max: u64,
+}
+
+#[cfg(test)]
+impl Limited {
+    pub fn new(max: u64) -> std::sync::Arc<Limited> {
+        std::sync::Arc::new(Limited {
+            used: 0.into(),
+            max,
+        })
+    }
+
+    pub fn used(&self) -> u64 {
+        self.used.load(std::sync::atomic::Ordering::Acquire)
+    }
+}
+
+#[cfg(test)]
+impl Account for Limited {
+    fn reserve(&self, n: u64) -> bool {
+        use std::sync::atomic::Ordering;
+        self.used
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |u| {
+                (u + n <= self.max).then_some(u + n)
+            })
+            .is_ok()
+    }
+    fn release(&self, n: u64) {
+        self.used.fetch_sub(n, std::sync::atomic::Ordering::AcqRel);
+    }
+}

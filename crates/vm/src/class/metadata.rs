@@ -112,33 +112,12 @@ impl Charges {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::{AtomicU64, Ordering};
-
-    struct Limited {
-        used: AtomicU64,
-        max: u64,
-    }
-
-    impl Account for Limited {
-        fn reserve(&self, bytes: u64) -> bool {
-            self.used
-                .fetch_update(Ordering::AcqRel, Ordering::Acquire, |u| {
-                    (u + bytes <= self.max).then_some(u + bytes)
-                })
-                .is_ok()
-        }
-        fn release(&self, bytes: u64) {
-            self.used.fetch_sub(bytes, Ordering::AcqRel);
-        }
-    }
+    use crate::account::Limited;
 
     #[test]
     fn classes_are_charged_to_their_owner_until_freed() {
         let charges = Charges::default();
-        let account = Arc::new(Limited {
-            used: AtomicU64::new(0),
-            max: 100,
-        });
+        let account = Limited::new(100);
         charges.open(7, account.clone());
         assert!(charges.reserve(None, 1000).unwrap().is_none(), "shared");
         assert!(
@@ -153,15 +132,12 @@ mod tests {
         ));
         let c = charges.reserve(Some(7), 40).unwrap();
         charges.record(2, c);
-        assert_eq!(
-            (charges.charged(7), account.used.load(Ordering::Acquire)),
-            (100, 100)
-        );
+        assert_eq!((charges.charged(7), account.used()), (100, 100));
         charges.release([1, 3]);
-        assert_eq!(account.used.load(Ordering::Acquire), 40);
+        assert_eq!(account.used(), 40);
         charges.close(7);
         charges.release([2]);
-        assert_eq!(account.used.load(Ordering::Acquire), 40, "closed: kept");
+        assert_eq!(account.used(), 40, "closed: kept");
         assert_eq!(charges.charged(7), 0);
     }
 }

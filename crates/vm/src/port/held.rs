@@ -287,37 +287,12 @@ mod tests {
         assert!(!is_live(h));
     }
 
-    /// An account that allows `max` at once.
-    struct Limited {
-        used: std::sync::atomic::AtomicU64,
-        max: u64,
-    }
-
-    impl Account for Limited {
-        fn reserve(&self, n: u64) -> bool {
-            use std::sync::atomic::Ordering;
-            self.used
-                .fetch_update(Ordering::AcqRel, Ordering::Acquire, |u| {
-                    (u + n <= self.max).then_some(u + n)
-                })
-                .is_ok()
-        }
-        fn release(&self, n: u64) {
-            self.used.fetch_sub(n, std::sync::atomic::Ordering::AcqRel);
-        }
-    }
-
-    fn limited(max: u64) -> Arc<Limited> {
-        Arc::new(Limited {
-            used: 0.into(),
-            max,
-        })
-    }
+    use crate::account::Limited;
 
     #[test]
     fn descriptors_past_the_limit_are_refused() {
         let a = Owner::domain(9021);
-        let account = limited(2);
+        let account = Limited::new(2);
         open_account(a, account.clone());
         assert!(admit(a, Handle::Fd(-9021)) && admit(a, Handle::Dir(9021)));
         assert!(!admit(a, Handle::Fd(-9022)), "a third descriptor");
@@ -339,10 +314,10 @@ mod tests {
         assert_eq!(letting_go(a, Handle::Mapping(9021, 1)), Ok(Closing::Close));
         // Descriptor -9024 does not exist: closing it does nothing.
         assert!(admit(a, Handle::Fd(-9024)));
-        assert_eq!(account.used.load(std::sync::atomic::Ordering::Acquire), 1);
+        assert_eq!(account.used(), 1);
         assert_eq!(give_back(a), 1);
         assert_eq!(
-            account.used.load(std::sync::atomic::Ordering::Acquire),
+            account.used(),
             0,
             "what an ended owner held is given back to its account"
         );
