@@ -1,5 +1,6 @@
-//! Opcode constants for every JVMS 17 instruction (chapter 6), the reserved opcodes, and
-//! [`name`] for disassembly and error messages.
+//! Opcode constants for every JVMS 17 instruction (chapter 6), the reserved opcodes,
+//! [`name`] for disassembly and error messages, and [`shuffle`], what the dup forms and swap
+//! do to the operand stack (for every analysis that tracks slots).
 
 pub const NOP: u8 = 0x00;
 pub const ACONST_NULL: u8 = 0x01;
@@ -418,6 +419,22 @@ pub const NAMES: [&str; 0xca] = [
 /// The mnemonic of a defined opcode (`None` for reserved or undefined bytes).
 pub fn name(opcode: u8) -> Option<&'static str> {
     NAMES.get(usize::from(opcode)).copied()
+}
+
+/// For the dup forms and `swap`: how many slots they pop, and the popped slots they push
+/// back, each by its index from the top of what was popped (0: the top), the bottom one
+/// first. `None` for other opcodes.
+pub fn shuffle(opcode: u8) -> Option<(usize, &'static [u8])> {
+    Some(match opcode {
+        DUP => (1, &[0, 0]),
+        DUP_X1 => (2, &[0, 1, 0]),
+        DUP_X2 => (3, &[0, 2, 1, 0]),
+        DUP2 => (2, &[1, 0, 1, 0]),
+        DUP2_X1 => (3, &[1, 0, 2, 1, 0]),
+        DUP2_X2 => (4, &[1, 0, 3, 2, 1, 0]),
+        SWAP => (2, &[0, 1]),
+        _ => return None,
+    })
 }
 
 #[cfg(test)]

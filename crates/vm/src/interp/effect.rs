@@ -9,6 +9,7 @@
 use super::oopmap::Operands;
 use super::op::Op;
 use crate::class::BasicType;
+use classfile::opcodes as op;
 
 /// What an op does to the operand stack: pops `pops` slots, then pushes `push`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,7 +54,9 @@ const fn vals(pops: usize, pushes: usize) -> Effect {
     }
 }
 
-const fn shuffle(pops: usize, order: &'static [u8]) -> Effect {
+/// The effect of a dup form or swap (`opcode`), from the class-file crate's table.
+fn shuffle(opcode: u8) -> Effect {
+    let (pops, order) = classfile::opcodes::shuffle(opcode).expect("a dup form or swap");
     Effect {
         pops,
         push: Push::Shuffle(order),
@@ -88,15 +91,18 @@ pub fn of(op: &Op, operands: &dyn Operands) -> Result<Effect, &'static str> {
         Store2(_) | Pop2 => vals(2, 0),
         ArrayLoad(t) => value(2, t),
         ArrayStore(t) => vals(2 + t.slots(), 0),
-        Dup => shuffle(1, &[0, 0]),
-        DupX1 => shuffle(2, &[0, 1, 0]),
-        DupX2 => shuffle(3, &[0, 2, 1, 0]),
-        Dup2 => shuffle(2, &[1, 0, 1, 0]),
-        Dup2X1 => shuffle(3, &[1, 0, 2, 1, 0]),
-        Dup2X2 => shuffle(4, &[1, 0, 3, 2, 1, 0]),
-        Swap => shuffle(2, &[0, 1]),
+        Dup => shuffle(op::DUP),
+        DupX1 => shuffle(op::DUP_X1),
+        DupX2 => shuffle(op::DUP_X2),
+        Dup2 => shuffle(op::DUP2),
+        Dup2X1 => shuffle(op::DUP2_X1),
+        Dup2X2 => shuffle(op::DUP2_X2),
+        Swap => shuffle(op::SWAP),
         // The reference stays what it was (a reference, or null).
-        CheckCast(_) => shuffle(1, &[0]),
+        CheckCast(_) => Effect {
+            pops: 1,
+            push: Push::Shuffle(&[0]),
+        },
         Iadd | Isub | Imul | Idiv | Irem | Ishl | Ishr | Iushr | Iand | Ior | Ixor | Fadd
         | Fsub | Fmul | Fdiv | Frem | Fcmpl | Fcmpg => vals(2, 1),
         Ladd | Lsub | Lmul | Ldiv | Lrem | Land | Lor | Lxor | Dadd | Dsub | Dmul | Ddiv | Drem => {

@@ -743,44 +743,12 @@ fn simulate(ctx: &MethodCtx<'_>, bci: usize, s: &mut SimStack) -> Option<Flow> {
 
 /// The dup/swap family, on slots (a long or double takes two).
 fn stack_shuffle(opc: u8, v: &mut Vec<Option<u32>>) -> Option<()> {
-    let n = v.len();
-    let top = |k: usize| -> Option<Option<u32>> { v.get(n.checked_sub(k)?).copied() };
-    match opc {
-        op::DUP => {
-            let a = top(1)?;
-            v.push(a);
-        }
-        op::DUP_X1 => {
-            let (a, b) = (top(1)?, top(2)?);
-            v.truncate(n - 2);
-            v.extend([a, b, a]);
-        }
-        op::DUP_X2 => {
-            let (a, b, c) = (top(1)?, top(2)?, top(3)?);
-            v.truncate(n - 3);
-            v.extend([a, c, b, a]);
-        }
-        op::DUP2 => {
-            let (a, b) = (top(1)?, top(2)?);
-            v.extend([b, a]);
-        }
-        op::DUP2_X1 => {
-            let (a, b, c) = (top(1)?, top(2)?, top(3)?);
-            v.truncate(n - 3);
-            v.extend([b, a, c, b, a]);
-        }
-        op::DUP2_X2 => {
-            let (a, b, c, d) = (top(1)?, top(2)?, top(3)?, top(4)?);
-            v.truncate(n - 4);
-            v.extend([b, a, d, c, b, a]);
-        }
-        op::SWAP => {
-            let (a, b) = (top(1)?, top(2)?);
-            v.truncate(n - 2);
-            v.extend([a, b]);
-        }
-        _ => return None,
-    }
+    let (pops, order) = op::shuffle(opc)?;
+    let base = v.len().checked_sub(pops)?;
+    // What was popped, the top first.
+    let popped: Vec<Option<u32>> = v[base..].iter().rev().copied().collect();
+    v.truncate(base);
+    v.extend(order.iter().map(|&i| popped[usize::from(i)]));
     Some(())
 }
 
