@@ -1093,6 +1093,26 @@ mod tests {
     }
 
     #[test]
+    fn shuffles_move_the_sources_with_the_slots() {
+        let cp = Pool::new().finish();
+        let want = Some("Cannot read the array length because \"<parameter2>\" is null");
+        // aload_1; aload_0; swap; arraylength; ireturn
+        let code = [0x2b, 0x2a, op::SWAP, op::ARRAYLENGTH, op::IRETURN];
+        assert_eq!(msg(&code, &cp, true, "([I[I)I", 3).as_deref(), want);
+        // aload_0; aload_1; dup_x1; pop; pop; arraylength; ireturn
+        let code = [
+            0x2a,
+            0x2b,
+            op::DUP_X1,
+            op::POP,
+            op::POP,
+            op::ARRAYLENGTH,
+            op::IRETURN,
+        ];
+        assert_eq!(msg(&code, &cp, true, "([I[I)I", 5).as_deref(), want);
+    }
+
+    #[test]
     fn merged_sources_and_indexes() {
         let cp = Pool::new().finish();
         // 0 iload_0; 1 ifeq 8; 4 aload_1; 5 goto 9; 8 aload_2; 9 arraylength; 10 ireturn
