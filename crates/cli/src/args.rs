@@ -29,6 +29,16 @@ pub const USAGE: &str = "Usage: jxvm [options] <mainclass> [args...]
     -Xmn<size>    set the size of the young generation (nursery)
     -Xss<size>    set java thread stack size
     -Xverify:none do not verify application classes
+    -ea[:<packagename>...|:<classname>]
+    -enableassertions[:<packagename>...|:<classname>]
+                  enable assertions with specified granularity
+    -da[:<packagename>...|:<classname>]
+    -disableassertions[:<packagename>...|:<classname>]
+                  disable assertions with specified granularity
+    -esa | -enablesystemassertions
+                  enable system assertions
+    -dsa | -disablesystemassertions
+                  disable system assertions
     -verbose:gc, -Xlog:gc
                   print a line for every garbage collection
     -Xlog:class+unload
@@ -216,6 +226,7 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
     let mut system: Option<String> = None;
     let (mut gc_log, mut gc_stress, mut gc_verify) = (false, false, false);
     let mut class_unload_log = false;
+    let mut assertions = vm::assertions::Assertions::default();
     let mut i = 0;
     while i < argv.len() {
         let a = argv[i].as_str();
@@ -309,14 +320,8 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
                 gc_verify = true;
                 vm_args.push(a.to_string());
             }
-            _ if a.starts_with("-verbose")
-                || a.starts_with("-Xlog")
-                || a.starts_with("-XX:")
-                || a.starts_with("-ea")
-                || a.starts_with("-da")
-                || a.starts_with("-esa")
-                || a.starts_with("-dsa") =>
-            {
+            _ if assertions.apply(a) => vm_args.push(a.to_string()),
+            _ if a.starts_with("-verbose") || a.starts_with("-Xlog") || a.starts_with("-XX:") => {
                 vm_args.push(a.to_string());
             }
             _ => {
@@ -383,6 +388,7 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
     opts.verify = verify;
     opts.gc_log = gc_log;
     opts.class_unload_log = class_unload_log;
+    opts.assertions = assertions;
     opts.gc_stress |= gc_stress;
     opts.gc_verify |= gc_verify;
     opts.props = props;

@@ -189,6 +189,7 @@ jdk_classes! {
         packages = "packages",
         class_enabled = "classEnabled",
         package_enabled = "packageEnabled",
+        deflt = "deflt",
     }
     NativeLibraryImpl = "jdk/internal/loader/NativeLibraries$NativeLibraryImpl" {
         handle = "handle",

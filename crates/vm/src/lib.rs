@@ -2,6 +2,7 @@
 //!
 //! Layout (each module's doc says what it owns and what it must not touch):
 //! - [`account`]: where a resource a domain holds is counted (its budget, to the layers below).
+//! - [`assertions`]: which classes run their `assert` statements (-ea, -da, -esa, -dsa).
 //! - [`class`]: shared, immutable class metadata; loading, layout, dispatch, resolution.
 //! - [`heap`]: raw object memory of a domain and the object layout.
 //! - [`domain`]: per-domain mutable state (mirrors and statics, init states, strings, monitors).
@@ -16,6 +17,7 @@
 
 pub mod account;
 pub mod api;
+pub mod assertions;
 pub mod class;
 pub mod domain;
 pub mod graph;

@@ -42,6 +42,8 @@ pub struct Options {
     pub gc_stress: bool,
     /// Verify the heap after every collection (-Xgc:verify or JXVM_GC_VERIFY=1).
     pub gc_verify: bool,
+    /// -ea, -da, -esa, -dsa.
+    pub assertions: crate::assertions::Assertions,
 }
 
 impl Options {
@@ -65,6 +67,7 @@ impl Options {
             class_unload_log: false,
             gc_stress: std::env::var_os("JXVM_GC_STRESS").is_some_and(|v| v != "0"),
             gc_verify: std::env::var_os("JXVM_GC_VERIFY").is_some_and(|v| v != "0"),
+            assertions: Default::default(),
         }
     }
 }

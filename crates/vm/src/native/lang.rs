@@ -1008,23 +1008,35 @@ fn define_class0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     define_from_bytes(t, obj(a[0]), obj(a[2]), &bytes)
 }
 
+/// ClassLoader.retrieveDirectives(): the launcher's -ea/-da switches (names with dots, in
+/// command-line order, so that the last one of a name wins) and the default for classes of
+/// loaders other than the boot loader.
 fn retrieve_directives(t: &mut JThread, _: &[u64]) -> JResult<u64> {
     let c = t.load_boot("java/lang/AssertionStatusDirectives")?;
     t.ensure_initialized(c)?;
     let o = t.alloc_object(c)?;
     let f = t.jdk::<jdk::AssertionStatusDirectives>(o)?;
-    let string = t.vm.wk().string;
-    let bool_class = t.vm.classes.primitive(BasicType::Boolean);
-    for (off, elem) in [
-        (f.classes, string),
-        (f.packages, string),
-        (f.class_enabled, bool_class),
-        (f.package_enabled, bool_class),
+    let o = t.handle(o);
+    let assertions = &t.vm.opts.assertions;
+    for (packages, names_at, enabled_at) in [
+        (false, f.classes, f.class_enabled),
+        (true, f.packages, f.package_enabled),
     ] {
-        let arr = t.new_array_of(elem, 0)?;
-        t.domain.heap.write_ref(o, off, Some(arr));
+        let switches = assertions.directives(packages);
+        let names: Vec<Option<String>> = switches.iter().map(|(n, _)| Some(n.clone())).collect();
+        let names = super::misc::string_array(t, &names)?;
+        let holder = t.handle_get(o);
+        t.domain.heap.write_ref(holder, names_at, Some(names));
+        let flags: Vec<u8> = switches.iter().map(|&(_, e)| e as u8).collect();
+        let bool_class = t.vm.classes.primitive(BasicType::Boolean);
+        let arr = t.new_array_of(bool_class, flags.len() as i32)?;
+        arr.array_slice::<u8>().copy_from_slice(&flags);
+        let holder = t.handle_get(o);
+        t.domain.heap.write_ref(holder, enabled_at, Some(arr));
     }
-    Ok(o.slot())
+    let holder = t.handle_get(o);
+    holder.write::<u8>(f.deflt, assertions.user_default as u8);
+    Ok(holder.slot())
 }
 
 fn system_package_location(t: &mut JThread, a: &[u64]) -> JResult<u64> {

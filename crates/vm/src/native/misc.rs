@@ -565,7 +565,10 @@ fn nano_time_adjustment(_: &mut JThread, a: &[u64]) -> JResult<u64> {
     Ok((diff * 1_000_000_000 + nanos) as u64)
 }
 
-fn string_array(t: &mut JThread, items: &[Option<String>]) -> JResult<crate::heap::ObjRef> {
+pub(super) fn string_array(
+    t: &mut JThread,
+    items: &[Option<String>],
+) -> JResult<crate::heap::ObjRef> {
     let string = t.vm.wk().string;
     let arr = t.new_array_of(string, items.len() as i32)?;
     for (i, s) in items.iter().enumerate() {

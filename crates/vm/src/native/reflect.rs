@@ -26,7 +26,14 @@ pub fn register(r: &mut Registry) {
         c,
         "desiredAssertionStatus0",
         "(Ljava/lang/Class;)Z",
-        |_, _| Ok(0),
+        |t, a| {
+            let c = mirror_class(t, a[0])?;
+            let system = c.loader == crate::class::LoaderId::BOOT;
+            let instance = !c.is_array() && !c.is_primitive();
+            Ok(ret_bool(
+                instance && t.vm.opts.assertions.enabled(&c.name, system),
+            ))
+        },
     );
     r.add(c, "isInstance", "(Ljava/lang/Object;)Z", |t, a| {
         let c = mirror_class(t, a[0])?;
