@@ -500,6 +500,21 @@ impl Class {
             _ => BasicType::Void,
         }
     }
+    /// The name its own InnerClasses entry gives it (`Class.getSimpleBinaryName0`): a member
+    /// or local class's simple name ("Address" for a local `1Address`); None for a top-level
+    /// or anonymous class.
+    pub fn simple_binary_name(&self) -> Option<&str> {
+        let cf = self.file.as_ref()?;
+        let cp = &cf.constant_pool;
+        let entry = cf
+            .inner_classes
+            .iter()
+            .find(|ic| cp.class_name(ic.inner_class_info) == Some(&*self.name))?;
+        (entry.inner_name != 0)
+            .then(|| cp.utf8(entry.inner_name))
+            .flatten()
+    }
+
     /// Java-visible name with dots: "java.lang.String", "[I", "[Ljava.lang.Object;".
     pub fn java_name(&self) -> String {
         self.name.replace('/', ".")

@@ -127,10 +127,14 @@ fn equal_values(t: &mut JThread, ty: BasicType, a: u64, b: u64) -> JResult<bool>
     })
 }
 
+/// `Class.getSimpleName()` of a record class, as `ObjectMethods` prints it: its InnerClasses
+/// name (a local record `1Address` is `Address`), else its name without the package.
 fn simple_name(c: &Class) -> String {
+    if let Some(n) = c.simple_binary_name() {
+        return n.to_string();
+    }
     let n = c.java_name();
-    let n = n.rsplit('.').next().unwrap_or(&n).to_string();
-    n.rsplit('$').next().unwrap_or(&n).to_string()
+    n.rsplit('.').next().unwrap_or(&n).to_string()
 }
 
 pub fn run(t: &mut JThread, r: &RecordMethod, sp: usize) -> JResult<(u64, BasicType, usize)> {

@@ -461,14 +461,7 @@ fn get_declaring_class(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 
 fn get_simple_binary_name(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let c = mirror_class(t, a[0])?;
-    let Some(ic) = inner_class_entry(c) else {
-        return Ok(0);
-    };
-    if ic.inner_name == 0 {
-        return Ok(0);
-    }
-    let cp = &c.file.as_ref().expect("file").constant_pool;
-    match cp.utf8(ic.inner_name) {
+    match c.simple_binary_name() {
         Some(n) => Ok(t.new_string(n)?.slot()),
         None => Ok(0),
     }
