@@ -97,6 +97,9 @@ fn missing_main_class_and_method() {
     assert_same(&j, &x, 2);
     let (j, x) = run_both(&d, &["NoMain"]);
     assert_same(&j, &x, 3);
+    // java's launcher takes a name with slashes as the binary name with dots.
+    let (j, x) = run_both(&d, &["no/such/Main"]);
+    assert_same(&j, &x, 2);
 }
 
 #[test]

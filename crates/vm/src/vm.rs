@@ -636,6 +636,8 @@ pub fn run_main<A: AsRef<[u8]>>(
     main_class: &str,
     args: &[A],
 ) -> Result<(), LaunchError> {
+    // java's launcher takes `a/b/C` for `a.b.C`, and names it so.
+    let main_class = &main_class.replace('/', ".");
     let internal = main_class.replace('.', "/");
     let c = match t.vm.classes.load(t.domain.app_loader, &internal) {
         Ok(c) => c,
