@@ -5,6 +5,7 @@
 //! general-purpose parser's conventions.
 
 mod args;
+mod envopts;
 mod system;
 
 use std::process::ExitCode;
@@ -15,7 +16,7 @@ use vm::thread::JThread;
 
 fn main() -> ExitCode {
     let argv: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
-    let cmd = match parse_args(&argv) {
+    let cmd = match envopts::with_environment_options(argv).and_then(|argv| parse_args(&argv)) {
         Ok(c) => c,
         Err(msg) => {
             eprintln!("{msg}");

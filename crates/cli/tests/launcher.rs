@@ -44,6 +44,17 @@ fn run_both(dir: &Path, args: &[&str]) -> (Output, Output) {
     (j, x)
 }
 
+/// As `run_both`, with environment variables `env` set for both.
+fn run_both_with(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (Output, Output) {
+    let run = |mut c: Command| {
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        c.arg("-cp").arg(dir).args(args).output().unwrap()
+    };
+    (run(Command::new("java")), run(jxvm()))
+}
+
 fn first_lines(b: &[u8], n: usize) -> String {
     String::from_utf8_lossy(b)
         .lines()
@@ -80,6 +91,34 @@ fn hello_world_matches_hotspot() {
     let (j, x) = run_both(&d, &["Hello"]);
     assert_same(&j, &x, 1);
     assert_eq!(String::from_utf8_lossy(&x.stdout), "Hello, World!\n");
+}
+
+/// JDK_JAVA_OPTIONS (the launcher's), JAVA_TOOL_OPTIONS and _JAVA_OPTIONS (the VM's): taken
+/// in java's order (the last one wins), with quotes, announced on stderr as java does; a main
+/// class or -jar in JDK_JAVA_OPTIONS is refused.
+#[test]
+fn options_from_the_environment() {
+    if !have_jdk() {
+        return;
+    }
+    let d = scratch("envopts");
+    compile(
+        &d,
+        "Props.java",
+        "public class Props { public static void main(String[] a) { for (String k : new String[] {\"q\", \"t\", \"u\", \"w\"}) System.out.println(k + \"=\" + System.getProperty(k)); } }",
+    );
+    let env = [
+        ("JDK_JAVA_OPTIONS", "-Dq='a b' -Dw=launcher"),
+        ("JAVA_TOOL_OPTIONS", "-Dt=\"c d\" -Dw=tool -Du=tool"),
+        ("_JAVA_OPTIONS", "-Du=last"),
+    ];
+    let (j, x) = run_both_with(&d, &["-Dw=cmdline", "Props"], &env);
+    assert_same(&j, &x, 3);
+    assert!(String::from_utf8_lossy(&x.stdout).contains("q=a b\nt=c d\nu=last\nw=cmdline"));
+    for bad in ["Props", "-jar x.jar"] {
+        let (j, x) = run_both_with(&d, &["Props"], &[("JDK_JAVA_OPTIONS", bad)]);
+        assert_same(&j, &x, 2);
+    }
 }
 
 #[test]

@@ -1,0 +1,143 @@
+//! The options java takes from its environment, each announced on stderr as java does:
+//! `JDK_JAVA_OPTIONS` (the launcher's: options only, before the command line's),
+//! `JAVA_TOOL_OPTIONS` (the VM's, before both) and `_JAVA_OPTIONS` (the VM's, after the
+//! command line's options, so they win).
+//!
+//! Owns reading and splitting them (whitespace separates, single or double quotes group) and
+//! where they go in the argument list; parsing them is `args`'.
+
+use std::ffi::OsString;
+
+/// Options that take the next argument as their value.
+const WITH_VALUE: [&str; 4] = ["-cp", "-classpath", "--class-path", "--system"];
+
+/// `cmdline` with the environment's options put where java puts them; an error (java's
+/// message) if `JDK_JAVA_OPTIONS` names a main class or `-jar`.
+pub fn with_environment_options(cmdline: Vec<OsString>) -> Result<Vec<OsString>, String> {
+    let read = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+    let launcher = read("JDK_JAVA_OPTIONS");
+    let tool = read("JAVA_TOOL_OPTIONS");
+    let after = read("_JAVA_OPTIONS");
+    if let Some(v) = &launcher {
+        eprintln!("NOTE: Picked up JDK_JAVA_OPTIONS: {v}");
+    }
+    let launcher = launcher.map(|v| split(&v)).unwrap_or_default();
+    check_launcher_options(&launcher)?;
+    if let Some(v) = &tool {
+        eprintln!("Picked up JAVA_TOOL_OPTIONS: {v}");
+    }
+    if let Some(v) = &after {
+        eprintln!("Picked up _JAVA_OPTIONS: {v}");
+    }
+    let end = options_end(&cmdline);
+    let os = |v: Vec<String>| v.into_iter().map(OsString::from);
+    let mut all: Vec<OsString> = os(tool.map(|v| split(&v)).unwrap_or_default()).collect();
+    all.extend(os(launcher));
+    all.extend_from_slice(&cmdline[..end]);
+    all.extend(os(after.map(|v| split(&v)).unwrap_or_default()));
+    all.extend_from_slice(&cmdline[end..]);
+    Ok(all)
+}
+
+/// Where the options of `argv` end: at the main class or `-jar`.
+fn options_end(argv: &[OsString]) -> usize {
+    let mut i = 0;
+    while let Some(a) = argv.get(i).map(|a| a.to_string_lossy()) {
+        if !a.starts_with('-') || a == "-jar" {
+            break;
+        }
+        i += if WITH_VALUE.contains(&&*a) { 2 } else { 1 };
+    }
+    i.min(argv.len())
+}
+
+fn check_launcher_options(options: &[String]) -> Result<(), String> {
+    let mut value_next = false;
+    for o in options {
+        if value_next {
+            value_next = false;
+        } else if o == "-jar" {
+            return Err(
+                "Error: Option -jar is not allowed in environment variable JDK_JAVA_OPTIONS".into(),
+            );
+        } else if !o.starts_with('-') {
+            return Err(
+                "Error: Cannot specify main class in environment variable JDK_JAVA_OPTIONS".into(),
+            );
+        } else {
+            value_next = WITH_VALUE.contains(&o.as_str());
+        }
+    }
+    Ok(())
+}
+
+/// Splits an options variable: whitespace separates, and a single- or double-quoted part
+/// (quotes removed) may hold any.
+fn split(v: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut in_token = false;
+    let mut quote: Option<char> = None;
+    for ch in v.chars() {
+        match quote {
+            Some(q) if ch == q => quote = None,
+            Some(_) => cur.push(ch),
+            None if ch == '"' || ch == '\'' => {
+                quote = Some(ch);
+                in_token = true;
+            }
+            None if ch.is_whitespace() => {
+                if in_token {
+                    out.push(std::mem::take(&mut cur));
+                    in_token = false;
+                }
+            }
+            None => {
+                cur.push(ch);
+                in_token = true;
+            }
+        }
+    }
+    if in_token {
+        out.push(cur);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quotes_group_and_whitespace_separates() {
+        assert_eq!(
+            split("  -Da=1\t-Dq='a b' -Dr=\"c d\"x  "),
+            ["-Da=1", "-Dq=a b", "-Dr=c dx"]
+        );
+        assert!(split("   ").is_empty());
+    }
+
+    #[test]
+    fn options_end_at_the_main_class_or_jar() {
+        let argv = |v: &[&str]| v.iter().map(OsString::from).collect::<Vec<_>>();
+        assert_eq!(options_end(&argv(&["-cp", "x", "-Xmx1m", "Main", "-v"])), 3);
+        assert_eq!(options_end(&argv(&["-Dk=v", "-jar", "a.jar"])), 1);
+        assert_eq!(options_end(&argv(&["-cp"])), 1);
+    }
+
+    #[test]
+    fn the_launcher_variable_takes_options_only() {
+        let s = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert!(check_launcher_options(&s(&["-cp", "dir", "-Dk=v"])).is_ok());
+        assert!(
+            check_launcher_options(&s(&["Main"]))
+                .unwrap_err()
+                .contains("main class")
+        );
+        assert!(
+            check_launcher_options(&s(&["-jar", "a.jar"]))
+                .unwrap_err()
+                .contains("-jar")
+        );
+    }
+}
