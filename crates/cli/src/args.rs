@@ -29,6 +29,7 @@ pub const USAGE: &str = "Usage: jxvm [options] <mainclass> [args...]
     -Xmn<size>    set the size of the young generation (nursery)
     -Xss<size>    set java thread stack size
     -Xverify:none do not verify application classes
+    -showversion  print product version to the error stream and continue
     -ea[:<packagename>...|:<classname>]
     -enableassertions[:<packagename>...|:<classname>]
                   enable assertions with specified granularity
@@ -270,8 +271,30 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
                 verify = false;
                 vm_args.push(a.to_string());
             }
-            "-server" | "-client" | "-Xint" | "-Xshare:auto" | "-Xshare:off" | "-Xbatch" => {
+            // Execution modes and diagnostics HotSpot takes that change nothing in jxvm (an
+            // interpreter without JNI, run headless): -Xcheck:jni checks JNI calls, of which
+            // there are none; -Xdebug has been a no-op since JDK 1.4; -splash: needs a display.
+            "-server" | "-client" | "-Xint" | "-Xcomp" | "-Xmixed" | "-Xshare:auto"
+            | "-Xshare:off" | "-Xbatch" | "-Xdiag" | "-Xcheck:jni" | "-Xdebug" => {
                 vm_args.push(a.to_string())
+            }
+            _ if a.starts_with("-splash:") => vm_args.push(a.to_string()),
+            "-showversion" => {
+                // java prints it once the VM is created, before running the program.
+                eprint!("{}", version_text());
+                vm_args.push(a.to_string());
+            }
+            "-Xfuture" => {
+                eprintln!(
+                    "Warning: -Xfuture option is deprecated and may be removed in a future release."
+                );
+                vm_args.push(a.to_string());
+            }
+            "-Xprof" => {
+                eprintln!(
+                    "OpenJDK 64-Bit Server VM warning: Ignoring option -Xprof; support was removed in 10.0"
+                );
+                vm_args.push(a.to_string());
             }
             _ if a.starts_with("-D") => {
                 let kv = &a[2..];

@@ -121,6 +121,33 @@ fn options_from_the_environment() {
     }
 }
 
+/// Options HotSpot takes that change nothing here run the program as java does, with java's
+/// warnings; -showversion prints the version (its VM line is jxvm's) and runs it.
+#[test]
+fn java_options_without_effect_are_taken() {
+    if !have_jdk() {
+        return;
+    }
+    let d = scratch("noeffect");
+    compile(&d, "Hello.java", HELLO);
+    for opt in [
+        "-Xcomp",
+        "-Xmixed",
+        "-Xdiag",
+        "-Xcheck:jni",
+        "-Xdebug",
+        "-splash:x.png",
+        "-Xfuture",
+        "-Xprof",
+    ] {
+        let (j, x) = run_both(&d, &[opt, "Hello"]);
+        assert_same(&j, &x, 2);
+    }
+    let (j, x) = run_both(&d, &["-showversion", "Hello"]);
+    assert_eq!(j.stdout, x.stdout);
+    assert_eq!(first_lines(&j.stderr, 2), first_lines(&x.stderr, 2));
+}
+
 #[test]
 fn missing_main_class_and_method() {
     if !have_jdk() {
