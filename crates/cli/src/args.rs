@@ -439,9 +439,11 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
         let Some(main) = argv.get(i) else {
             return Err(USAGE.to_string());
         };
-        opts.classpath = classpath
-            .or_else(|| std::env::var("CLASSPATH").ok())
-            .unwrap_or_else(|| ".".into());
+        opts.classpath = expand_wildcards(
+            &classpath
+                .or_else(|| std::env::var("CLASSPATH").ok())
+                .unwrap_or_else(|| ".".into()),
+        );
         opts.java_command = argv[i..].join(" ");
         (main.clone(), bytes(i + 1))
     };
@@ -450,6 +452,38 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
         main_class,
         args,
     }))
+}
+
+/// The class path with each `DIR/*` (or `*`) entry replaced by the jar files in that
+/// directory, as java's launcher expands it (in the order the directory lists them; an entry
+/// that names no jar goes).
+fn expand_wildcards(classpath: &str) -> String {
+    let mut out: Vec<String> = Vec::new();
+    for e in classpath.split(':') {
+        let dir = match e {
+            "*" => Some(""),
+            _ => e
+                .strip_suffix("/*")
+                .map(|d| if d.is_empty() { "/" } else { d }),
+        };
+        let Some(dir) = dir else {
+            out.push(e.to_string());
+            continue;
+        };
+        let listing = std::fs::read_dir(if dir.is_empty() { "." } else { dir });
+        for entry in listing.into_iter().flatten().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let is_jar = name.len() > 4 && name[name.len() - 4..].eq_ignore_ascii_case(".jar");
+            if is_jar && entry.path().is_file() {
+                out.push(match dir {
+                    "" => name,
+                    "/" => format!("/{name}"),
+                    d => format!("{d}/{name}"),
+                });
+            }
+        }
+    }
+    out.join(":")
 }
 
 /// HotSpot's `vm_exit_during_initialization`, which prints on stdout.

@@ -1,10 +1,13 @@
-//! The options java takes from its environment, each announced on stderr as java does:
-//! `JDK_JAVA_OPTIONS` (the launcher's: options only, before the command line's),
+//! The arguments java takes from elsewhere than its command line: `@argfiles` (their
+//! contents in their place, up to the main class; `@@x` is the argument `@x`;
+//! `--disable-@files` stops it) and the environment's options, each announced on stderr as java
+//! does: `JDK_JAVA_OPTIONS` (the launcher's: options only, before the command line's),
 //! `JAVA_TOOL_OPTIONS` (the VM's, before both) and `_JAVA_OPTIONS` (the VM's, after the
 //! command line's options, so they win).
 //!
-//! Owns reading and splitting them (whitespace separates, single or double quotes group) and
-//! where they go in the argument list; parsing them is `args`'.
+//! Owns reading and splitting them (whitespace separates, single or double quotes group; in a
+//! file `#` starts a comment and quoted parts take backslash escapes) and where they go in the
+//! argument list; parsing them is `args`'.
 
 use std::ffi::OsString;
 
@@ -14,6 +17,7 @@ const WITH_VALUE: [&str; 4] = ["-cp", "-classpath", "--class-path", "--system"];
 /// `cmdline` with the environment's options put where java puts them; an error (java's
 /// message) if `JDK_JAVA_OPTIONS` names a main class or `-jar`.
 pub fn with_environment_options(cmdline: Vec<OsString>) -> Result<Vec<OsString>, String> {
+    let cmdline = expand_argfiles(cmdline)?;
     let read = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
     let launcher = read("JDK_JAVA_OPTIONS");
     let tool = read("JAVA_TOOL_OPTIONS");
@@ -22,6 +26,11 @@ pub fn with_environment_options(cmdline: Vec<OsString>) -> Result<Vec<OsString>,
         eprintln!("NOTE: Picked up JDK_JAVA_OPTIONS: {v}");
     }
     let launcher = launcher.map(|v| split(&v)).unwrap_or_default();
+    let launcher: Vec<String> =
+        expand_argfiles(launcher.into_iter().map(OsString::from).collect())?
+            .into_iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
     check_launcher_options(&launcher)?;
     if let Some(v) = &tool {
         eprintln!("Picked up JAVA_TOOL_OPTIONS: {v}");
@@ -37,6 +46,109 @@ pub fn with_environment_options(cmdline: Vec<OsString>) -> Result<Vec<OsString>,
     all.extend(os(after.map(|v| split(&v)).unwrap_or_default()));
     all.extend_from_slice(&cmdline[end..]);
     Ok(all)
+}
+
+/// `args` with each `@file` before the main class replaced by the file's arguments.
+fn expand_argfiles(args: Vec<OsString>) -> Result<Vec<OsString>, String> {
+    let mut out = Vec::with_capacity(args.len());
+    let (mut value_next, mut main_seen, mut disabled) = (false, false, false);
+    for arg in args {
+        let text = arg.to_string_lossy().into_owned();
+        if main_seen || disabled {
+            out.push(arg);
+            continue;
+        }
+        if text == "--disable-@files" {
+            disabled = true;
+            continue;
+        }
+        let expanded = match text.strip_prefix('@') {
+            Some(rest) if rest.starts_with('@') => vec![rest.to_string()],
+            Some(file) if !file.is_empty() => {
+                let bytes =
+                    std::fs::read(file).map_err(|_| format!("Error: could not open `{file}'"))?;
+                split_file(&String::from_utf8_lossy(&bytes))
+            }
+            _ => {
+                out.push(arg);
+                note(&text, &mut value_next, &mut main_seen);
+                continue;
+            }
+        };
+        for a in expanded {
+            note(&a, &mut value_next, &mut main_seen);
+            out.push(OsString::from(a));
+        }
+    }
+    Ok(out)
+}
+
+/// Follows where the options end: after a value-taking option comes its value; the first
+/// other non-option (or `-jar`'s jar) is the main class.
+fn note(arg: &str, value_next: &mut bool, main_seen: &mut bool) {
+    if *value_next {
+        *value_next = false;
+    } else if arg == "-jar" {
+        *value_next = true;
+        *main_seen = true;
+    } else if arg.starts_with('-') {
+        *value_next = WITH_VALUE.contains(&arg);
+    } else {
+        *main_seen = true;
+    }
+}
+
+/// Splits an argument file: as `split`, and `#` (between arguments) starts a comment to the end
+/// of the line; inside quotes a backslash escapes (`\n`, `\t`, `\r`, `\f`, or the next
+/// character), and one before a line break continues the argument on the next line.
+fn split_file(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut in_token = false;
+    let mut quote: Option<char> = None;
+    let mut chars = text.chars().peekable();
+    while let Some(ch) = chars.next() {
+        match quote {
+            Some(q) if ch == q => quote = None,
+            Some(_) if ch == '\\' => match chars.next() {
+                Some('n') => cur.push('\n'),
+                Some('t') => cur.push('\t'),
+                Some('r') => cur.push('\r'),
+                Some('f') => cur.push('\u{c}'),
+                Some('\n') | Some('\r') => {
+                    while chars.peek().is_some_and(|c| c.is_whitespace()) {
+                        chars.next();
+                    }
+                }
+                Some(c) => cur.push(c),
+                None => {}
+            },
+            Some(_) => cur.push(ch),
+            None if ch == '"' || ch == '\'' => {
+                quote = Some(ch);
+                in_token = true;
+            }
+            None if ch == '#' && !in_token => {
+                while chars.peek().is_some_and(|&c| c != '\n') {
+                    chars.next();
+                }
+            }
+            None if ch.is_whitespace() => {
+                if in_token {
+                    out.push(std::mem::take(&mut cur));
+                    in_token = false;
+                }
+            }
+            None => {
+                cur.push(ch);
+                in_token = true;
+            }
+        }
+    }
+    if in_token {
+        out.push(cur);
+    }
+    out
 }
 
 /// Where the options of `argv` end: at the main class or `-jar`.
@@ -115,6 +227,14 @@ mod tests {
             ["-Da=1", "-Dq=a b", "-Dr=c dx"]
         );
         assert!(split("   ").is_empty());
+    }
+
+    #[test]
+    fn argument_files_have_comments_and_escapes() {
+        assert_eq!(
+            split_file("-cp \"a b\" # note\n-Dk='x\\ty' \\\n  'long\\\n   er' # end"),
+            ["-cp", "a b", "-Dk=x\ty", "\\", "longer"]
+        );
     }
 
     #[test]

@@ -148,6 +148,80 @@ fn java_options_without_effect_are_taken() {
     assert_eq!(first_lines(&j.stderr, 2), first_lines(&x.stderr, 2));
 }
 
+/// `DIR/*` in -cp or CLASSPATH stands for the directory's jars (java.class.path shows them),
+/// and `@argfiles` hold arguments (comments, quotes, the main class), as java's launcher reads
+/// them; an argfile that cannot be opened is java's error.
+#[test]
+fn class_path_wildcards_and_argument_files() {
+    if !have_jdk() {
+        return;
+    }
+    let d = scratch("wildcards");
+    let (lib, classes) = (d.join("lib"), d.join("jarred"));
+    std::fs::create_dir_all(&lib).unwrap();
+    std::fs::create_dir_all(&classes).unwrap();
+    compile(
+        &classes,
+        "A.java",
+        "package p; public class A { public static String s() { return \"A\"; } }",
+    );
+    let jarred = Command::new("jar")
+        .arg("cf")
+        .arg(lib.join("a.JAR"))
+        .arg("-C")
+        .arg(&classes)
+        .arg("p")
+        .status()
+        .unwrap();
+    assert!(jarred.success());
+    std::fs::write(lib.join("notes.txt"), "not a jar").unwrap();
+    std::fs::write(
+        d.join("W.java"),
+        "public class W { public static void main(String[] a) { System.out.println(p.A.s() + \" \" + System.getProperty(\"k\") + \" \" + a.length + \" \" + System.getProperty(\"java.class.path\").replace(System.getProperty(\"user.dir\"), \"~\")); } }",
+    )
+    .unwrap();
+    let built = Command::new("javac")
+        .arg("-cp")
+        .arg(lib.join("a.JAR"))
+        .arg("-d")
+        .arg(&d)
+        .arg(d.join("W.java"))
+        .status()
+        .unwrap();
+    assert!(built.success());
+    let both = |args: &[&str], env: Option<&str>| {
+        let run = |mut c: Command| {
+            c.current_dir(&d).args(args);
+            if let Some(cp) = env {
+                c.env("CLASSPATH", cp);
+            }
+            c.output().unwrap()
+        };
+        (run(Command::new("java")), run(jxvm()))
+    };
+    let (j, x) = both(&["-cp", ".:lib/*", "W"], None);
+    assert_same(&j, &x, 2);
+    assert!(
+        String::from_utf8_lossy(&x.stdout).contains("lib/a.JAR"),
+        "{x:?}"
+    );
+    let (j, x) = both(&["W"], Some(".:lib/*"));
+    assert_same(&j, &x, 2);
+    std::fs::write(
+        d.join("args.txt"),
+        "# the class path\n-cp \".:lib/*\"\n-Dk='x y'   W one \"two three\"\n",
+    )
+    .unwrap();
+    let (j, x) = both(&["@args.txt", "four"], None);
+    assert_same(&j, &x, 2);
+    assert!(
+        String::from_utf8_lossy(&x.stdout).starts_with("A x y 3"),
+        "{x:?}"
+    );
+    let (j, x) = both(&["@missing.txt", "W"], None);
+    assert_same(&j, &x, 2);
+}
+
 #[test]
 fn missing_main_class_and_method() {
     if !have_jdk() {
