@@ -30,6 +30,11 @@ pub const USAGE: &str = "Usage: jxvm [options] <mainclass> [args...]
     -Xss<size>    set java thread stack size
     -Xverify:none do not verify application classes
     -showversion  print product version to the error stream and continue
+    --add-opens|--add-exports|--add-reads <module>/<package>=<target-module>(,<target-module>)*
+    --add-modules|--limit-modules <module name>[,<module name>...]
+    --patch-module <module>=<file>(:<file>)*
+    --enable-native-access <module name>[,<module name>...]
+                  as java: given to the JDK's module system
     -ea[:<packagename>...|:<classname>]
     -enableassertions[:<packagename>...|:<classname>]
                   enable assertions with specified granularity
@@ -228,6 +233,7 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
     let (mut gc_log, mut gc_stress, mut gc_verify) = (false, false, false);
     let mut class_unload_log = false;
     let mut assertions = vm::assertions::Assertions::default();
+    let mut modules = ModuleOptions::default();
     let mut i = 0;
     while i < argv.len() {
         let a = argv[i].as_str();
@@ -344,6 +350,25 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
                 vm_args.push(a.to_string());
             }
             _ if assertions.apply(a) => vm_args.push(a.to_string()),
+            _ if module_option(a).is_some() => {
+                let (name, inline) = module_option(a).expect("matched");
+                let value = match inline {
+                    Some(v) => v.to_string(),
+                    None => {
+                        i += 1;
+                        argv.get(i)
+                            .ok_or_else(|| {
+                                format!("Error: {name} requires modules to be specified")
+                            })?
+                            .clone()
+                    }
+                };
+                vm_args.push(format!("{name}={value}"));
+                props.push(modules.property(name, value));
+            }
+            _ if a.starts_with("--illegal-access") => eprintln!(
+                "OpenJDK 64-Bit Server VM warning: Ignoring option {a}; support was removed in 17.0"
+            ),
             _ if a.starts_with("-verbose") || a.starts_with("-Xlog") || a.starts_with("-XX:") => {
                 vm_args.push(a.to_string());
             }
@@ -452,6 +477,53 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
         main_class,
         args,
     }))
+}
+
+/// The module system's launcher options, which java hands to the JDK's `ModuleBootstrap` as
+/// `jdk.module.*` properties (it reads and removes them in `initPhase2`).
+const MODULE_OPTIONS: [(&str, &str); 7] = [
+    ("--add-opens", "jdk.module.addopens"),
+    ("--add-exports", "jdk.module.addexports"),
+    ("--add-reads", "jdk.module.addreads"),
+    ("--add-modules", "jdk.module.addmods"),
+    ("--patch-module", "jdk.module.patch"),
+    ("--enable-native-access", "jdk.module.enable.native.access"),
+    ("--limit-modules", "jdk.module.limitmods"),
+];
+
+/// `arg` as a module option: its name and, for `--name=value`, the value.
+fn module_option(arg: &str) -> Option<(&'static str, Option<&str>)> {
+    MODULE_OPTIONS
+        .iter()
+        .find_map(|&(name, _)| match arg.strip_prefix(name) {
+            Some("") => Some((name, None)),
+            Some(rest) => rest.strip_prefix('=').map(|v| (name, Some(v))),
+            None => None,
+        })
+}
+
+/// How many of each repeatable module option were given (their properties are numbered).
+#[derive(Default)]
+struct ModuleOptions {
+    counts: std::collections::HashMap<&'static str, usize>,
+}
+
+impl ModuleOptions {
+    /// The property for option `name` with `value`: `jdk.module.addopens.0`, `.1`, ...;
+    /// `--limit-modules` is one property, the last one given.
+    fn property(&mut self, name: &str, value: String) -> (String, String) {
+        let (_, prop) = MODULE_OPTIONS
+            .iter()
+            .find(|(n, _)| *n == name)
+            .expect("a module option");
+        if name == "--limit-modules" {
+            return (prop.to_string(), value);
+        }
+        let n = self.counts.entry(prop).or_default();
+        let key = format!("{prop}.{n}");
+        *n += 1;
+        (key, value)
+    }
 }
 
 /// The class path with each `DIR/*` (or `*`) entry replaced by the jar files in that

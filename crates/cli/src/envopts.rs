@@ -12,7 +12,19 @@
 use std::ffi::OsString;
 
 /// Options that take the next argument as their value.
-const WITH_VALUE: [&str; 4] = ["-cp", "-classpath", "--class-path", "--system"];
+const WITH_VALUE: [&str; 11] = [
+    "-cp",
+    "-classpath",
+    "--class-path",
+    "--system",
+    "--add-opens",
+    "--add-exports",
+    "--add-reads",
+    "--add-modules",
+    "--patch-module",
+    "--enable-native-access",
+    "--limit-modules",
+];
 
 /// `cmdline` with the environment's options put where java puts them; an error (java's
 /// message) if `JDK_JAVA_OPTIONS` names a main class or `-jar`.
