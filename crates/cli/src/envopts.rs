@@ -110,59 +110,6 @@ fn note(arg: &str, value_next: &mut bool, main_seen: &mut bool) {
     }
 }
 
-/// Splits an argument file: as `split`, and `#` (between arguments) starts a comment to the end
-/// of the line; inside quotes a backslash escapes (`\n`, `\t`, `\r`, `\f`, or the next
-/// character), and one before a line break continues the argument on the next line.
-fn split_file(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut in_token = false;
-    let mut quote: Option<char> = None;
-    let mut chars = text.chars().peekable();
-    while let Some(ch) = chars.next() {
-        match quote {
-            Some(q) if ch == q => quote = None,
-            Some(_) if ch == '\\' => match chars.next() {
-                Some('n') => cur.push('\n'),
-                Some('t') => cur.push('\t'),
-                Some('r') => cur.push('\r'),
-                Some('f') => cur.push('\u{c}'),
-                Some('\n') | Some('\r') => {
-                    while chars.peek().is_some_and(|c| c.is_whitespace()) {
-                        chars.next();
-                    }
-                }
-                Some(c) => cur.push(c),
-                None => {}
-            },
-            Some(_) => cur.push(ch),
-            None if ch == '"' || ch == '\'' => {
-                quote = Some(ch);
-                in_token = true;
-            }
-            None if ch == '#' && !in_token => {
-                while chars.peek().is_some_and(|&c| c != '\n') {
-                    chars.next();
-                }
-            }
-            None if ch.is_whitespace() => {
-                if in_token {
-                    out.push(std::mem::take(&mut cur));
-                    in_token = false;
-                }
-            }
-            None => {
-                cur.push(ch);
-                in_token = true;
-            }
-        }
-    }
-    if in_token {
-        out.push(cur);
-    }
-    out
-}
-
 /// Where the options of `argv` end: at the main class or `-jar`.
 fn options_end(argv: &[OsString]) -> usize {
     let mut i = 0;
@@ -198,17 +145,47 @@ fn check_launcher_options(options: &[String]) -> Result<(), String> {
 /// Splits an options variable: whitespace separates, and a single- or double-quoted part
 /// (quotes removed) may hold any.
 fn split(v: &str) -> Vec<String> {
+    tokens(v, false)
+}
+
+/// Splits an argument file: as `split`, and `#` (between arguments) starts a comment to the end
+/// of the line; inside quotes a backslash escapes (`\n`, `\t`, `\r`, `\f`, or the next
+/// character), and one before a line break continues the argument on the next line.
+fn split_file(text: &str) -> Vec<String> {
+    tokens(text, true)
+}
+
+fn tokens(text: &str, file: bool) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur = String::new();
     let mut in_token = false;
     let mut quote: Option<char> = None;
-    for ch in v.chars() {
+    let mut chars = text.chars().peekable();
+    while let Some(ch) = chars.next() {
         match quote {
             Some(q) if ch == q => quote = None,
+            Some(_) if ch == '\\' && file => match chars.next() {
+                Some('n') => cur.push('\n'),
+                Some('t') => cur.push('\t'),
+                Some('r') => cur.push('\r'),
+                Some('f') => cur.push('\u{c}'),
+                Some('\n') | Some('\r') => {
+                    while chars.peek().is_some_and(|c| c.is_whitespace()) {
+                        chars.next();
+                    }
+                }
+                Some(c) => cur.push(c),
+                None => {}
+            },
             Some(_) => cur.push(ch),
             None if ch == '"' || ch == '\'' => {
                 quote = Some(ch);
                 in_token = true;
+            }
+            None if ch == '#' && file && !in_token => {
+                while chars.peek().is_some_and(|&c| c != '\n') {
+                    chars.next();
+                }
             }
             None if ch.is_whitespace() => {
                 if in_token {
