@@ -30,6 +30,7 @@ pub const USAGE: &str = "Usage: jxvm [options] <mainclass> [args...]
     -Xss<size>    set java thread stack size
     -Xverify:none do not verify application classes
     -showversion  print product version to the error stream and continue
+    -Xrs          reduce use of OS signals by Java/VM (see documentation)
     --add-opens|--add-exports|--add-reads <module>/<package>=<target-module>(,<target-module>)*
     --add-modules|--limit-modules <module name>[,<module name>...]
     --patch-module <module>=<file>(:<file>)*
@@ -234,6 +235,7 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
     let mut class_unload_log = false;
     let mut assertions = vm::assertions::Assertions::default();
     let mut modules = ModuleOptions::default();
+    let mut reduce_signal_usage = false;
     let mut i = 0;
     while i < argv.len() {
         let a = argv[i].as_str();
@@ -285,6 +287,10 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
                 vm_args.push(a.to_string())
             }
             _ if a.starts_with("-splash:") => vm_args.push(a.to_string()),
+            "-Xrs" => {
+                reduce_signal_usage = true;
+                vm_args.push(a.to_string());
+            }
             "-showversion" => {
                 // java prints it once the VM is created, before running the program.
                 eprint!("{}", version_text());
@@ -437,6 +443,7 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
     opts.gc_log = gc_log;
     opts.class_unload_log = class_unload_log;
     opts.assertions = assertions;
+    opts.reduce_signal_usage = reduce_signal_usage;
     opts.gc_stress |= gc_stress;
     opts.gc_verify |= gc_verify;
     opts.props = props;

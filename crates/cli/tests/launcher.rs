@@ -1450,6 +1450,27 @@ fn shutdown_signals_run_the_hooks() {
     }
 }
 
+/// Under -Xrs the VM takes no signals of its own: SIGTERM and SIGINT end the process without
+/// the shutdown hooks, SIGQUIT prints no thread dump but ends it, as with java -Xrs.
+#[test]
+fn reduced_signal_usage_leaves_the_signals_alone() {
+    if !have_jdk() {
+        return;
+    }
+    let d = scratch("xrs");
+    compile(&d, "Hooked.java", HOOKED);
+    for sig in ["TERM", "INT", "QUIT"] {
+        let mut java = Command::new("java");
+        java.args(["-Xrs", "-cp"]).arg(&d).arg("Hooked");
+        let mut x = jxvm();
+        x.args(["-Xrs", "-cp"]).arg(&d).arg("Hooked");
+        let (j_out, j_code) = signalled_after_ready(java, sig);
+        let (x_out, x_code) = signalled_after_ready(x, sig);
+        assert_eq!((&j_out, j_code), (&x_out, x_code), "SIG{sig}");
+        assert_eq!(x_out, "ready\n");
+    }
+}
+
 /// `sun.misc.Signal.handle` takes the signals java lets a program handle and refuses the
 /// others with java's message; `Signal.raise` runs the handler on a daemon thread named
 /// "SIGxxx handler", as on HotSpot.

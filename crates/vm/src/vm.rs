@@ -44,6 +44,9 @@ pub struct Options {
     pub gc_verify: bool,
     /// -ea, -da, -esa, -dsa.
     pub assertions: crate::assertions::Assertions,
+    /// -Xrs: the VM uses no signals of its own (SIGQUIT keeps its default action; SIGTERM,
+    /// SIGINT and SIGHUP are not taken for the shutdown hooks).
+    pub reduce_signal_usage: bool,
 }
 
 impl Options {
@@ -68,6 +71,7 @@ impl Options {
             gc_stress: std::env::var_os("JXVM_GC_STRESS").is_some_and(|v| v != "0"),
             gc_verify: std::env::var_os("JXVM_GC_VERIFY").is_some_and(|v| v != "0"),
             assertions: Default::default(),
+            reduce_signal_usage: false,
         }
     }
 }

@@ -57,8 +57,11 @@ pub fn register(r: &mut Registry) {
     r.add(cds, "getRandomSeedForDumping", "()J", |_, _| Ok(0));
     let sig = "jdk/internal/misc/Signal";
     r.add(sig, "findSignal0", "(Ljava/lang/String;)I", find_signal);
-    r.add(sig, "handle0", "(IJ)J", |_, a| {
-        Ok(crate::thread::signal::handle0(jint(a[0]), jlong(a[1])) as u64)
+    r.add(sig, "handle0", "(IJ)J", |t, a| {
+        Ok(
+            crate::thread::signal::handle0(jint(a[0]), jlong(a[1]), t.vm.opts.reduce_signal_usage)
+                as u64,
+        )
     });
     r.add(sig, "raise0", "(I)V", |_, a| {
         crate::port::raise(jint(a[0]));

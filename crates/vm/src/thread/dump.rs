@@ -73,8 +73,13 @@ fn start_dispatcher() {
         return;
     }
     WAKE_FD.store(write_end, Ordering::Release);
-    // `on_signal` only makes async-signal-safe calls. SIGQUIT can always be handled.
-    let _ = crate::port::set_signal_action(libc::SIGQUIT, crate::port::SetSignal::Call(on_signal));
+    // `on_signal` only makes async-signal-safe calls. SIGQUIT can always be handled, unless
+    // the VM is to use no signals of its own (-Xrs).
+    let reduced = VMS.lock().iter().any(|vm| vm.opts.reduce_signal_usage);
+    if !reduced {
+        let _ =
+            crate::port::set_signal_action(libc::SIGQUIT, crate::port::SetSignal::Call(on_signal));
+    }
 }
 
 /// Blocks or unblocks SIGQUIT in the calling thread.

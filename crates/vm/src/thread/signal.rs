@@ -21,8 +21,13 @@ use crate::vm::Vm;
 /// `Signal.handle0(sig, handler)`: makes `sig` take the default action (0), be ignored (1) or
 /// be dispatched to Java (2), and returns what it did before in the same terms; -1 if the
 /// signal cannot be handled. A shutdown signal the process ignores (as under `nohup`) stays
-/// ignored and gives 1, as in HotSpot.
-pub fn handle0(sig: i32, handler: i64) -> i64 {
+/// ignored and gives 1, as in HotSpot; under -Xrs (`reduced`) shutdown signals are refused, so
+/// that a program's own native handlers keep them.
+pub fn handle0(sig: i32, handler: i64, reduced: bool) -> i64 {
+    let shutdown = [libc::SIGHUP, libc::SIGINT, libc::SIGTERM].contains(&sig);
+    if reduced && shutdown {
+        return -1;
+    }
     let refused = [
         libc::SIGFPE,
         libc::SIGILL,
@@ -43,7 +48,7 @@ pub fn handle0(sig: i32, handler: i64) -> i64 {
         Ok(SignalAction::Handler(h)) if h == ours => 2,
         Ok(SignalAction::Handler(_)) | Err(_) => return -1,
     };
-    if old == 1 && [libc::SIGHUP, libc::SIGINT, libc::SIGTERM].contains(&sig) {
+    if old == 1 && shutdown {
         return 1;
     }
     let to = match handler {
