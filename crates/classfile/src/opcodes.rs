@@ -1,6 +1,7 @@
 //! Opcode constants for every JVMS 17 instruction (chapter 6), the reserved opcodes,
-//! [`name`] for disassembly and error messages, and [`shuffle`], what the dup forms and swap
-//! do to the operand stack (for every analysis that tracks slots).
+//! [`name`] for disassembly and error messages, and what instructions do to the operand stack
+//! for every analysis that tracks slots: [`stack_effect`] for those whose effect does not
+//! depend on their operands, [`shuffle`] for the dup forms and swap.
 
 pub const NOP: u8 = 0x00;
 pub const ACONST_NULL: u8 = 0x01;
@@ -421,6 +422,61 @@ pub fn name(opcode: u8) -> Option<&'static str> {
     NAMES.get(usize::from(opcode)).copied()
 }
 
+/// Slots an instruction pops and then pushes (longs and doubles take two), for those whose
+/// effect does not depend on their operands; None for the field, invoke and `multianewarray`
+/// instructions, `wide`, the dup forms and `swap` (see [`shuffle`]) and undefined opcodes.
+/// `checkcast` pops the reference it checks and pushes it back.
+pub fn stack_effect(opcode: u8) -> Option<(u8, u8)> {
+    Some(match opcode {
+        NOP | IINC | GOTO | GOTO_W | RET | RETURN => (0, 0),
+        ACONST_NULL..=ICONST_5 | FCONST_0..=FCONST_2 | BIPUSH | SIPUSH | LDC | LDC_W | NEW => {
+            (0, 1)
+        }
+        JSR | JSR_W => (0, 1),
+        LCONST_0 | LCONST_1 | DCONST_0 | DCONST_1 | LDC2_W => (0, 2),
+        ILOAD | FLOAD | ALOAD | ILOAD_0..=ILOAD_3 | FLOAD_0..=FLOAD_3 | ALOAD_0..=ALOAD_3 => (0, 1),
+        LLOAD | DLOAD | LLOAD_0..=LLOAD_3 | DLOAD_0..=DLOAD_3 => (0, 2),
+        IALOAD | FALOAD | AALOAD | BALOAD | CALOAD | SALOAD => (2, 1),
+        LALOAD | DALOAD => (2, 2),
+        ISTORE
+        | FSTORE
+        | ASTORE
+        | ISTORE_0..=ISTORE_3
+        | FSTORE_0..=FSTORE_3
+        | ASTORE_0..=ASTORE_3 => (1, 0),
+        LSTORE | DSTORE | LSTORE_0..=LSTORE_3 | DSTORE_0..=DSTORE_3 => (2, 0),
+        IASTORE | FASTORE | AASTORE | BASTORE | CASTORE | SASTORE => (3, 0),
+        LASTORE | DASTORE => (4, 0),
+        POP => (1, 0),
+        POP2 => (2, 0),
+        IADD | ISUB | IMUL | IDIV | IREM | ISHL | ISHR | IUSHR | IAND | IOR | IXOR | FADD
+        | FSUB | FMUL | FDIV | FREM | FCMPL | FCMPG => (2, 1),
+        LADD | LSUB | LMUL | LDIV | LREM | LAND | LOR | LXOR | DADD | DSUB | DMUL | DDIV | DREM => {
+            (4, 2)
+        }
+        LSHL | LSHR | LUSHR => (3, 2),
+        INEG | FNEG | I2F | F2I | I2B | I2C | I2S => (1, 1),
+        LNEG | DNEG | L2D | D2L => (2, 2),
+        I2L | I2D | F2L | F2D => (1, 2),
+        L2I | L2F | D2I | D2F => (2, 1),
+        LCMP | DCMPL | DCMPG => (4, 1),
+        IFEQ..=IFLE
+        | IFNULL
+        | IFNONNULL
+        | TABLESWITCH
+        | LOOKUPSWITCH
+        | IRETURN
+        | FRETURN
+        | ARETURN
+        | ATHROW
+        | MONITORENTER
+        | MONITOREXIT => (1, 0),
+        IF_ICMPEQ..=IF_ACMPNE | LRETURN | DRETURN => (2, 0),
+        NEWARRAY | ANEWARRAY | ARRAYLENGTH | INSTANCEOF | CHECKCAST => (1, 1),
+        _ => return None,
+    })
+}
+
 /// For the dup forms and `swap`: how many slots they pop, and the popped slots they push
 /// back, each by its index from the top of what was popped (0: the top), the bottom one
 /// first. `None` for other opcodes.
@@ -440,6 +496,35 @@ pub fn shuffle(opcode: u8) -> Option<(usize, &'static [u8])> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_instruction_has_one_stack_rule() {
+        let by_operands = [
+            GETSTATIC,
+            PUTSTATIC,
+            GETFIELD,
+            PUTFIELD,
+            INVOKEVIRTUAL,
+            INVOKESPECIAL,
+            INVOKESTATIC,
+            INVOKEINTERFACE,
+            INVOKEDYNAMIC,
+            MULTIANEWARRAY,
+            WIDE,
+        ];
+        for opcode in 0..=u8::MAX {
+            let rules = [
+                stack_effect(opcode).is_some(),
+                shuffle(opcode).is_some(),
+                by_operands.contains(&opcode),
+            ];
+            let n = rules.iter().filter(|&&r| r).count();
+            let want = usize::from(name(opcode).is_some());
+            assert_eq!(n, want, "{opcode:#x} {:?}", name(opcode));
+        }
+        assert_eq!(stack_effect(LADD), Some((4, 2)));
+        assert_eq!(stack_effect(IF_ACMPNE), Some((2, 0)));
+    }
 
     #[test]
     fn names_match_constants() {

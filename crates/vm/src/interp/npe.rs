@@ -541,21 +541,10 @@ fn simulate(ctx: &MethodCtx<'_>, bci: usize, s: &mut SimStack) -> Option<Flow> {
         targets: Vec::new(),
         after_jsr: None,
     };
-    // (slots popped, slots pushed) for the simple cases.
+    // (slots popped, slots pushed): the class-file crate's table, but for what also writes a
+    // local, branches, or ends the block, and for checkcast, whose result keeps its source.
     let (pop, push): (usize, usize) = match opc {
-        op::NOP | op::IINC | op::CHECKCAST => (0, 0),
-        op::ACONST_NULL..=op::ICONST_5 => (0, 1),
-        op::LCONST_0 | op::LCONST_1 => (0, 2),
-        op::FCONST_0..=op::FCONST_2 => (0, 1),
-        op::DCONST_0 | op::DCONST_1 => (0, 2),
-        op::BIPUSH | op::SIPUSH | op::LDC | op::LDC_W => (0, 1),
-        op::LDC2_W => (0, 2),
-        op::ILOAD | op::FLOAD | op::ALOAD => (0, 1),
-        op::LLOAD | op::DLOAD => (0, 2),
-        op::ILOAD_0..=op::ILOAD_3 | op::FLOAD_0..=op::FLOAD_3 | op::ALOAD_0..=op::ALOAD_3 => (0, 1),
-        op::LLOAD_0..=op::LLOAD_3 | op::DLOAD_0..=op::DLOAD_3 => (0, 2),
-        op::LALOAD | op::DALOAD => (2, 2),
-        op::IALOAD..=op::SALOAD => (2, 1),
+        op::CHECKCAST => (0, 0),
         op::ISTORE | op::FSTORE | op::ASTORE => {
             s.write_local(usize::from(u1(code, bci + 1)?));
             (1, 0)
@@ -590,34 +579,10 @@ fn simulate(ctx: &MethodCtx<'_>, bci: usize, s: &mut SimStack) -> Option<Flow> {
             s.write_local(n + 1);
             (2, 0)
         }
-        op::LASTORE | op::DASTORE => (4, 0),
-        op::IASTORE..=op::SASTORE => (3, 0),
-        op::POP => (1, 0),
-        op::POP2 => (2, 0),
         op::DUP..=op::SWAP => {
             stack_shuffle(opc, &mut s.slots)?;
             (0, 0)
         }
-        // Binary arithmetic: iadd..drem, in groups of four (int, long, float, double).
-        op::IADD..=op::DREM => {
-            if (opc - op::IADD) % 2 == 1 {
-                (4, 2)
-            } else {
-                (2, 1)
-            }
-        }
-        op::INEG | op::FNEG => (1, 1),
-        op::LNEG | op::DNEG => (2, 2),
-        op::ISHL | op::ISHR | op::IUSHR => (2, 1),
-        op::LSHL | op::LSHR | op::LUSHR => (3, 2),
-        op::IAND | op::IOR | op::IXOR => (2, 1),
-        op::LAND | op::LOR | op::LXOR => (4, 2),
-        op::I2L | op::I2D | op::F2L | op::F2D => (1, 2),
-        op::I2F | op::F2I | op::I2B | op::I2C | op::I2S => (1, 1),
-        op::L2I | op::L2F | op::D2I | op::D2F => (2, 1),
-        op::L2D | op::D2L => (2, 2),
-        op::LCMP | op::DCMPL | op::DCMPG => (4, 1),
-        op::FCMPL | op::FCMPG => (2, 1),
         op::IFEQ..=op::IFLE | op::IFNULL | op::IFNONNULL => {
             let off = i64::from(u2(code, bci + 1)? as i16);
             flow.targets.push(branch_target(code, bci, off)?);
@@ -703,9 +668,6 @@ fn simulate(ctx: &MethodCtx<'_>, bci: usize, s: &mut SimStack) -> Option<Flow> {
             let receiver = usize::from(opc != op::INVOKESTATIC && opc != op::INVOKEDYNAMIC);
             (args + receiver, ret)
         }
-        op::NEW => (0, 1),
-        op::NEWARRAY | op::ANEWARRAY | op::ARRAYLENGTH | op::INSTANCEOF => (1, 1),
-        op::MONITORENTER | op::MONITOREXIT => (1, 0),
         op::MULTIANEWARRAY => (usize::from(u1(code, bci + 3)?), 1),
         op::WIDE => {
             let inner = u1(code, bci + 1)?;
@@ -730,7 +692,10 @@ fn simulate(ctx: &MethodCtx<'_>, bci: usize, s: &mut SimStack) -> Option<Flow> {
                 _ => return None,
             }
         }
-        _ => return None,
+        _ => {
+            let (pop, push) = op::stack_effect(opc)?;
+            (usize::from(pop), usize::from(push))
+        }
     };
     if opc == op::ATHROW || (op::IRETURN..=op::RETURN).contains(&opc) {
         // The operands do not matter: nothing follows.
