@@ -356,8 +356,7 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
                 vm_args.push(a.to_string());
             }
             _ if assertions.apply(a) => vm_args.push(a.to_string()),
-            _ if module_option(a).is_some() => {
-                let (name, inline) = module_option(a).expect("matched");
+            _ if let Some((name, prop, inline)) = module_option(a) => {
                 let value = match inline {
                     Some(v) => v.to_string(),
                     None => {
@@ -370,7 +369,7 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
                     }
                 };
                 vm_args.push(format!("{name}={value}"));
-                props.push(modules.property(name, value));
+                props.push(modules.property(prop, value));
             }
             _ if a.starts_with("--illegal-access") => eprintln!(
                 "OpenJDK 64-Bit Server VM warning: Ignoring option {a}; support was removed in 17.0"
@@ -498,15 +497,21 @@ const MODULE_OPTIONS: [(&str, &str); 7] = [
     ("--limit-modules", "jdk.module.limitmods"),
 ];
 
-/// `arg` as a module option: its name and, for `--name=value`, the value.
-fn module_option(arg: &str) -> Option<(&'static str, Option<&str>)> {
+/// `arg` as a module option: its name, its property and, for `--name=value`, the value.
+fn module_option(arg: &str) -> Option<(&'static str, &'static str, Option<&str>)> {
     MODULE_OPTIONS
         .iter()
-        .find_map(|&(name, _)| match arg.strip_prefix(name) {
-            Some("") => Some((name, None)),
-            Some(rest) => rest.strip_prefix('=').map(|v| (name, Some(v))),
+        .find_map(|&(name, prop)| match arg.strip_prefix(name) {
+            Some("") => Some((name, prop, None)),
+            Some(rest) => rest.strip_prefix('=').map(|v| (name, prop, Some(v))),
             None => None,
         })
+}
+
+/// Whether launcher option `arg` takes the next argument as its value.
+pub fn takes_value(arg: &str) -> bool {
+    matches!(arg, "-cp" | "-classpath" | "--class-path" | "--system")
+        || MODULE_OPTIONS.iter().any(|&(name, _)| name == arg)
 }
 
 /// How many of each repeatable module option were given (their properties are numbered).
@@ -516,14 +521,10 @@ struct ModuleOptions {
 }
 
 impl ModuleOptions {
-    /// The property for option `name` with `value`: `jdk.module.addopens.0`, `.1`, ...;
-    /// `--limit-modules` is one property, the last one given.
-    fn property(&mut self, name: &str, value: String) -> (String, String) {
-        let (_, prop) = MODULE_OPTIONS
-            .iter()
-            .find(|(n, _)| *n == name)
-            .expect("a module option");
-        if name == "--limit-modules" {
+    /// The property `prop` of a module option with `value`: `jdk.module.addopens.0`, `.1`,
+    /// ...; `--limit-modules`' is one property, the last one given.
+    fn property(&mut self, prop: &'static str, value: String) -> (String, String) {
+        if prop == "jdk.module.limitmods" {
             return (prop.to_string(), value);
         }
         let n = self.counts.entry(prop).or_default();

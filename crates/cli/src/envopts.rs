@@ -11,21 +11,6 @@
 
 use std::ffi::OsString;
 
-/// Options that take the next argument as their value.
-const WITH_VALUE: [&str; 11] = [
-    "-cp",
-    "-classpath",
-    "--class-path",
-    "--system",
-    "--add-opens",
-    "--add-exports",
-    "--add-reads",
-    "--add-modules",
-    "--patch-module",
-    "--enable-native-access",
-    "--limit-modules",
-];
-
 /// `cmdline` with the environment's options put where java puts them; an error (java's
 /// message) if `JDK_JAVA_OPTIONS` names a main class or `-jar`.
 pub fn with_environment_options(cmdline: Vec<OsString>) -> Result<Vec<OsString>, String> {
@@ -104,7 +89,7 @@ fn note(arg: &str, value_next: &mut bool, main_seen: &mut bool) {
         *value_next = true;
         *main_seen = true;
     } else if arg.starts_with('-') {
-        *value_next = WITH_VALUE.contains(&arg);
+        *value_next = crate::args::takes_value(arg);
     } else {
         *main_seen = true;
     }
@@ -117,7 +102,7 @@ fn options_end(argv: &[OsString]) -> usize {
         if !a.starts_with('-') || a == "-jar" {
             break;
         }
-        i += if WITH_VALUE.contains(&&*a) { 2 } else { 1 };
+        i += if crate::args::takes_value(&a) { 2 } else { 1 };
     }
     i.min(argv.len())
 }
@@ -136,7 +121,7 @@ fn check_launcher_options(options: &[String]) -> Result<(), String> {
                 "Error: Cannot specify main class in environment variable JDK_JAVA_OPTIONS".into(),
             );
         } else {
-            value_next = WITH_VALUE.contains(&o.as_str());
+            value_next = crate::args::takes_value(o);
         }
     }
     Ok(())

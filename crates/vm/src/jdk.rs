@@ -169,7 +169,18 @@ jdk_classes! {
         annotations = "annotations",
         type_annotations = "typeAnnotations",
     }
-    Throwable = "java/lang/Throwable" { stack_trace = "stackTrace" }
+    Throwable = "java/lang/Throwable" {
+        backtrace = "backtrace",
+        depth = "depth",
+        stack_trace = "stackTrace",
+    }
+    JString = "java/lang/String" { value = "value", coder = "coder", hash = "hash" }
+    JClass = "java/lang/Class" {
+        class_loader = "classLoader",
+        component_type = "componentType",
+        module = "module",
+        name = "name",
+    }
     Inflater = "java/util/zip/Inflater" {
         input_consumed = "inputConsumed",
         output_consumed = "outputConsumed",

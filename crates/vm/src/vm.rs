@@ -233,32 +233,28 @@ impl Vm {
                 .map_err(|e| BootError::Java(format!("cannot load {n}: {}", e.message())))
         };
         let object = load("java/lang/Object")?;
-        let class = load("java/lang/Class")?;
-        let string = load("java/lang/String")?;
-        let throwable = load("java/lang/Throwable")?;
-        let off = |c: &'static Class, n: &str| -> Result<u32, BootError> {
-            c.instance_field(n)
-                .map(|f| f.offset)
-                .ok_or_else(|| BootError::Java(format!("{}.{n} missing", c.name)))
-        };
+        let fields = |e: jdk::Missing| BootError::Java(e.to_string());
+        let string = jdk::JString::load(&self.classes).map_err(fields)?;
+        let class = jdk::JClass::load(&self.classes).map_err(fields)?;
+        let throwable = jdk::Throwable::load(&self.classes).map_err(fields)?;
         let wk = WellKnown {
             object,
-            class,
-            string,
-            string_value: off(string, "value")?,
-            string_coder: off(string, "coder")?,
-            string_hash: off(string, "hash")?,
-            class_loader: off(class, "classLoader")?,
-            class_component_type: off(class, "componentType")?,
-            class_module: off(class, "module")?,
-            class_name: off(class, "name")?,
-            mirror_slot: class.instance_size - 8,
-            statics_base: class.instance_size,
-            throwable_backtrace: off(throwable, "backtrace")?,
-            throwable_depth: off(throwable, "depth")?,
+            class: class.class(),
+            string: string.class(),
+            string_value: string.value as u32,
+            string_coder: string.coder as u32,
+            string_hash: string.hash as u32,
+            class_loader: class.class_loader as u32,
+            class_component_type: class.component_type as u32,
+            class_module: class.module as u32,
+            class_name: class.name as u32,
+            mirror_slot: class.class().instance_size - 8,
+            statics_base: class.class().instance_size,
+            throwable_backtrace: throwable.backtrace as u32,
+            throwable_depth: throwable.depth as u32,
         };
         let _ = self.wk.set(wk);
-        crate::jdk::resolve_at_boot(&self.classes).map_err(|e| BootError::Java(e.to_string()))
+        jdk::resolve_at_boot(&self.classes).map_err(fields)
     }
 
     /// A new Java thread context in `domain`; the OS thread that runs it must `attach` it.

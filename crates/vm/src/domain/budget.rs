@@ -96,12 +96,13 @@ impl Budget {
     /// Reserves `bytes` of off-heap memory for this domain; false if it or an ancestor would
     /// pass its off-heap limit.
     pub fn reserve_off_heap(&self, bytes: u64) -> bool {
-        Self::charge(Some(self), bytes, |b| &b.off_heap, |l| l.off_heap_bytes)
+        let r = Resource::OffHeap;
+        Self::charge(Some(self), bytes, r.counter(), r.limit())
     }
 
     /// Gives back off-heap bytes reserved with [`Budget::reserve_off_heap`].
     pub fn release_off_heap(&self, bytes: u64) {
-        Self::release(Some(self), bytes, |b| &b.off_heap)
+        Self::release(Some(self), bytes, Resource::OffHeap.counter())
     }
 
     /// Counts a thread starting in this domain; false if it or an ancestor runs as many

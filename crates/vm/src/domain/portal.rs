@@ -289,8 +289,8 @@ fn classify(
     };
     if let Some(e) = c.enum_type() {
         use crate::jdk::JdkClass;
-        let ordinal = Some(o.read::<i32>(crate::jdk::Enum::get().ordinal));
-        if let (Some(ordinal), Some(e)) = (ordinal, class_there(vm, e, target)) {
+        let ordinal = o.read::<i32>(crate::jdk::Enum::get().ordinal);
+        if let Some(e) = class_there(vm, e, target) {
             return Walk::Token(ENUM | (e.id.0 as u64) << 24 | ordinal as u64);
         }
     }

@@ -52,18 +52,21 @@ impl<'d> Liveness<'d> {
             .map(|(&id, &o)| (Unit::Loader(LoaderId(id)), vec![o]))
             .collect();
         for h in vm.classes.hidden_units_of(d.id) {
+            // Without a mirror of the hidden class itself it is kept (being defined).
+            if d.existing_class_state(h.0)
+                .and_then(|st| st.mirror())
+                .is_none()
+            {
+                continue;
+            }
             let unit = Unit::Hidden(h);
-            let mirrors: Vec<ObjRef> = vm
+            let mirrors = vm
                 .classes
                 .classes_of_unit(unit)
                 .iter()
                 .filter_map(|c| d.existing_class_state(c.id.0)?.mirror())
                 .collect();
-            // Without a mirror of the hidden class itself it is kept (being defined).
-            let defined = d.existing_class_state(h.0).and_then(|st| st.mirror());
-            if defined.is_some() {
-                objects.insert(unit, mirrors);
-            }
+            objects.insert(unit, mirrors);
         }
         Liveness {
             d,

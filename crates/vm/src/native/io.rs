@@ -186,6 +186,18 @@ fn fd_of(t: &mut JThread, fdo: ObjRef) -> JResult<i32> {
     Ok(fdo.read::<i32>(t.jdk::<jdk::FileDescriptor>(fdo)?.fd))
 }
 
+/// The `fd` of a java.io.FileDescriptor argument (for the natives of every package).
+pub(super) fn fdval(t: &mut JThread, v: u64) -> JResult<i32> {
+    let fdo = nonnull(t, v)?;
+    fd_of(t, fdo)
+}
+
+/// Sets the `fd` int inside FileDescriptor `fdo`.
+pub(super) fn set_fd(t: &mut JThread, fdo: ObjRef, fd: i32) -> JResult<()> {
+    fdo.write::<i32>(t.jdk::<jdk::FileDescriptor>(fdo)?.fd, fd);
+    Ok(())
+}
+
 /// The OS descriptor behind a stream object (its `fd` FileDescriptor field).
 fn stream_fd(t: &mut JThread, this: u64) -> JResult<i32> {
     let s = nonnull(t, this)?;
@@ -254,8 +266,7 @@ fn set_stream_fd(t: &mut JThread, this: u64, fd: i32) -> JResult<()> {
     let Some(fdo) = s.read_ref(field) else {
         return Err(t.throw_new("java/lang/NullPointerException", Some("fd")));
     };
-    fdo.write::<i32>(t.jdk::<jdk::FileDescriptor>(fdo)?.fd, fd);
-    Ok(())
+    set_fd(t, fdo, fd)
 }
 
 fn open_path(t: &mut JThread, this: u64, path: u64, mode: OpenMode) -> JResult<u64> {

@@ -7,6 +7,7 @@
 //! the domain can collect meanwhile: they read everything they need from Java objects first,
 //! and re-read their reference arguments with `t.arg` afterwards.
 
+use super::io::fdval;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, SocketAddrV6};
 
 use super::{Registry, jint, jlong, nonnull, ret_bool, ret_int, ret_obj};
@@ -33,13 +34,6 @@ const IOS_UNAVAILABLE: i32 = -2;
 const IOS_INTERRUPTED: i32 = -3;
 
 // ---- helpers ----
-
-/// The `fd` of a java.io.FileDescriptor argument.
-fn fdval(t: &mut JThread, v: u64) -> JResult<i32> {
-    let fdo = nonnull(t, v)?;
-    let off = t.jdk::<jdk::FileDescriptor>(fdo)?.fd;
-    Ok(fdo.read::<i32>(off))
-}
 
 fn throw_errno(t: &mut JThread, class: &str, e: Errno) -> Thrown {
     let msg = fs::strerror(e);
@@ -753,8 +747,7 @@ fn net_accept(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     // The collector may have run while waiting: re-read the reference arguments.
     let store = |t: &mut JThread| -> JResult<()> {
         let newfdo = nonnull(t, t.arg(1))?;
-        let off = t.jdk::<jdk::FileDescriptor>(newfdo)?.fd;
-        newfdo.write::<i32>(off, newfd);
+        super::io::set_fd(t, newfdo, newfd)?;
         let ia = new_inet_address_of(t, peer)?;
         let h = t.handle(ia);
         let isa_class = t.load_boot("java/net/InetSocketAddress")?;

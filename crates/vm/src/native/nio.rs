@@ -5,6 +5,7 @@
 //! sun.nio.ch natives throw IOException with the OS message or return IOStatus codes. Paths
 //! arrive as addresses of NUL-terminated NativeBuffers; I/O buffers as native addresses.
 
+use super::io::fdval;
 use super::{Registry, jint, jlong, nonnull, ret_bool, ret_int};
 use crate::heap::ObjRef;
 use crate::jdk;
@@ -96,12 +97,6 @@ fn ret_i64(v: i64) -> u64 {
 
 fn byte_array(t: &mut JThread, bytes: &[u8]) -> JResult<u64> {
     Ok(t.new_byte_array(bytes)?.slot())
-}
-
-/// The `fd` of a java.io.FileDescriptor argument.
-fn fdval(t: &mut JThread, v: u64) -> JResult<i32> {
-    let fdo = nonnull(t, v)?;
-    Ok(fdo.read::<i32>(t.jdk::<jdk::FileDescriptor>(fdo)?.fd))
 }
 
 /// Fills a UnixFileAttributes object from a stat result.
@@ -625,7 +620,7 @@ fn register_channels(r: &mut Registry) {
         "(Ljava/io/FileDescriptor;I)V",
         |t, a| {
             let fdo = nonnull(t, a[0])?;
-            fdo.write::<i32>(t.jdk::<jdk::FileDescriptor>(fdo)?.fd, jint(a[1]));
+            super::io::set_fd(t, fdo, jint(a[1]))?;
             Ok(0)
         },
     );

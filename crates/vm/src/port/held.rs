@@ -140,18 +140,13 @@ pub(super) fn admit(owner: Owner, h: Handle) -> bool {
 /// `owner`'s `from` became `to` (a directory stream opened on a descriptor it held), which
 /// takes its place, and its charge, in the table.
 pub(super) fn became(owner: Owner, from: Handle, to: Handle) -> FsResult<()> {
-    with(|t| match t.held.get(&from) {
-        Some(&o) if o == owner => {
-            t.held.remove(&from);
-            t.insert(to, owner);
-            Ok(())
+    with(|t| {
+        if !owner.is_system() && t.held.get(&from) != Some(&owner) {
+            return Err(libc::EBADF);
         }
-        _ if owner.is_system() => {
-            t.held.remove(&from);
-            t.insert(to, owner);
-            Ok(())
-        }
-        _ => Err(libc::EBADF),
+        t.held.remove(&from);
+        t.insert(to, owner);
+        Ok(())
     })
 }
 
@@ -243,17 +238,15 @@ pub fn give_back(owner: Owner) -> usize {
     });
     let mut children = Vec::new();
     for &h in &left {
-        match h {
-            Handle::Process(pid) => children.push(pid),
-            h => close_forgotten(h),
-        }
+        close_forgotten(h, &mut children);
     }
     super::process::kill_and_reap(children);
     left.len()
 }
 
-/// Closes `h`, already taken out of the table.
-fn close_forgotten(h: Handle) {
+/// Closes `h`, already taken out of the table; a child process goes on `children`, to be
+/// killed and reaped with the others.
+fn close_forgotten(h: Handle, children: &mut Vec<i32>) {
     let _: Result<(), Errno> = match h {
         Handle::Fd(fd) => super::fs::close_raw(fd),
         Handle::Dir(d) => super::fs::closedir_raw(d),
@@ -263,7 +256,7 @@ fn close_forgotten(h: Handle) {
         }
         Handle::Mapping(addr, len) => super::fs::munmap_raw(addr, len),
         Handle::Process(pid) => {
-            super::process::kill_and_reap(vec![pid]);
+            children.push(pid);
             Ok(())
         }
     };

@@ -484,13 +484,10 @@ pub(super) fn kill_and_reap(pids: Vec<i32>) {
             wait_reap(pid);
         }
     };
-    if std::thread::Builder::new()
+    // With no thread to spare the children stay zombies until the process exits.
+    let _ = std::thread::Builder::new()
         .name("jxvm-child-reaper".into())
-        .spawn(reap)
-        .is_err()
-    {
-        // No thread to spare: the children stay zombies until the process exits.
-    }
+        .spawn(reap);
 }
 
 fn wait_reap(pid: i32) {

@@ -204,7 +204,8 @@ impl JThread {
         let Some(l) = self.domain.loader_object(loader) else {
             return "'bootstrap'".to_string();
         };
-        let nid = <crate::jdk::ClassLoader as crate::jdk::JdkClass>::of(l.class())
+        use crate::jdk::JdkClass;
+        let nid = crate::jdk::ClassLoader::of(l.class())
             .ok()
             .and_then(|f| l.read_ref(f.name_and_id));
         match nid {
