@@ -547,7 +547,7 @@ fn copy_body(
     }
     o.write_bytes(start, bytes);
     for slot in ref_slots(c, o) {
-        o.write::<u64>(slot, 0);
+        o.clear_slot(slot);
     }
     Ok(())
 }
@@ -643,7 +643,7 @@ mod tests {
         }
         fn portal(&self, heap: &Heap, token: u64) -> ObjRef {
             let p = heap.alloc(self.portal, 24).unwrap();
-            p.write::<u64>(16, token);
+            p.write_word(16, token as usize);
             p
         }
         fn array(&self, heap: &Heap, elems: &[Option<ObjRef>]) -> ObjRef {
@@ -652,7 +652,7 @@ mod tests {
                 .unwrap();
             a.write::<u32>(ARRAY_LENGTH, elems.len() as u32);
             for (i, &e) in elems.iter().enumerate() {
-                a.write::<u64>(ARRAY_BASE + i * 8, to_slot(e));
+                heap.write_ref(a, ARRAY_BASE + i * 8, e);
             }
             a
         }
@@ -702,13 +702,13 @@ mod tests {
         let (a, b) = (heap(), heap());
         let n1 = w.node(&a, 1);
         let n2 = w.node(&a, 2);
-        n1.write::<u64>(24, n2.slot());
-        n2.write::<u64>(24, n1.slot()); // a cycle
+        a.write_ref(n1, 24, Some(n2));
+        a.write_ref(n2, 24, Some(n1)); // a cycle
         let longs = a.alloc(w.longs, ARRAY_BASE + 3 * 8).unwrap();
         longs.write::<u32>(ARRAY_LENGTH, 3);
         longs.write::<i64>(ARRAY_BASE + 16, -7);
-        n1.write::<u64>(32, longs.slot());
-        n2.write::<u64>(32, longs.slot()); // shared
+        a.write_ref(n1, 32, Some(longs));
+        a.write_ref(n2, 32, Some(longs)); // shared
         let arr = w.array(&a, &[Some(n2), None]);
 
         let buf = encode(&[Some(n1), None, Some(arr)], 1 << 20, |o| w.classify(o)).unwrap();
@@ -736,7 +736,7 @@ mod tests {
         let (a, b) = (heap(), heap());
         let (p7, other7, p9) = (w.portal(&a, 7), w.portal(&a, 7), w.portal(&a, 9));
         let n = w.node(&a, 1);
-        n.write::<u64>(32, p7.slot());
+        a.write_ref(n, 32, Some(p7));
         let arr = w.array(&a, &[Some(p7), Some(other7), Some(p9), Some(n), Some(p9)]);
         let mut asked = Vec::new();
         let buf = encode(&[Some(arr)], 1 << 20, |o| {
@@ -769,7 +769,7 @@ mod tests {
         let (a, b) = (heap(), heap());
         let p = w.portal(&a, 5);
         let n = w.node(&a, 1);
-        n.write::<u64>(32, p.slot());
+        a.write_ref(n, 32, Some(p));
         let buf = encode(&[Some(p), Some(n), Some(p)], 1 << 20, |o| w.classify(o)).unwrap();
         assert_eq!(tokens(&buf).map(|t| t.to_vec()), Ok(vec![5]));
         let x = w.node(&b, 50);
@@ -786,9 +786,9 @@ mod tests {
         let (a, b) = (heap(), heap());
         let p = w.portal(&a, 3);
         let (n1, n2) = (w.node(&a, 1), w.node(&a, 2));
-        n1.write::<u64>(24, n2.slot());
-        n1.write::<u64>(32, p.slot());
-        n2.write::<u64>(32, p.slot());
+        a.write_ref(n1, 24, Some(n2));
+        a.write_ref(n1, 32, Some(p));
+        a.write_ref(n2, 32, Some(p));
         let buf = encode(&[Some(n1)], 1 << 20, |o| w.classify(o)).unwrap();
         assert_eq!(
             (tokens(&buf).map(|t| t.to_vec()), object_count(&buf)),
@@ -807,7 +807,7 @@ mod tests {
         let mut head = w.node(&a, 0);
         for i in 1..1000 {
             let n = w.node(&a, i);
-            n.write::<u64>(24, head.slot());
+            a.write_ref(n, 24, Some(head));
             head = n;
         }
         assert_eq!(
@@ -816,7 +816,7 @@ mod tests {
         );
         assert!(encode(&[Some(head)], 100_000, copy_all).is_ok());
         let s = a.alloc(w.secret, 16).unwrap();
-        head.write::<u64>(32, s.slot());
+        a.write_ref(head, 32, Some(s));
         assert_eq!(
             encode(&[Some(head)], 100_000, |o| w.classify(o)),
             Err(CopyError::NotCopyable("Secret".into()))
@@ -865,7 +865,7 @@ mod tests {
         );
         // A token first met in the last object's slots still counts.
         let n = w.node(&a, 1);
-        n.write::<u64>(32, ps[0].unwrap().slot());
+        a.write_ref(n, 32, Some(ps[0].unwrap()));
         let exact = 12 + 8 + 4 + 8 + (12 + 24);
         assert_eq!(
             encode(&[Some(n)], exact - 1, |o| w.classify(o)),
@@ -882,7 +882,7 @@ mod tests {
         let w = world();
         let (a, b) = (heap(), heap());
         let n = w.node(&a, 5);
-        n.write::<u64>(24, n.slot());
+        a.write_ref(n, 24, Some(n));
         let good = encode(&[Some(n)], 1 << 20, copy_all).unwrap();
         for len in 0..good.len() {
             assert!(
@@ -931,7 +931,7 @@ mod tests {
         let w = world();
         let (a, b) = (heap(), heap());
         let n = w.node(&a, 5);
-        n.write::<u64>(32, w.portal(&a, 8).slot());
+        a.write_ref(n, 32, Some(w.portal(&a, 8)));
         let good = encode(&[Some(n)], 1 << 20, |o| w.classify(o)).unwrap();
         let x = Some(w.node(&b, 80));
         assert!(decode(&good, &b, |id| w.class(id), &[x]).is_ok());
@@ -955,8 +955,8 @@ mod tests {
         let w = world();
         let (a, b) = (heap(), heap());
         let (n1, n2) = (w.node(&a, 1), w.node(&a, 2));
-        n1.write::<u64>(24, n2.slot());
-        n2.write::<u64>(24, n1.slot());
+        a.write_ref(n1, 24, Some(n2));
+        a.write_ref(n2, 24, Some(n1));
         let mut bad = encode(&[Some(n1)], 1 << 20, copy_all).unwrap();
         let at = bad.len() - 16; // n2's `next`, after n1 was allocated and its slots read
         bad[at..at + 8].copy_from_slice(&77u64.to_le_bytes());
@@ -989,7 +989,7 @@ mod tests {
         let (a, b) = (heap(), heap());
         let n1 = w.node(&a, 1);
         let arr = w.array(&a, &[None, Some(n1), Some(w.portal(&a, 4))]);
-        n1.write::<u64>(32, arr.slot());
+        a.write_ref(n1, 32, Some(arr));
         let good = encode(&[Some(n1)], 1 << 20, |o| w.classify(o)).unwrap();
         let x = w.node(&b, 40);
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
@@ -1100,18 +1100,18 @@ mod tests {
         let a = heap();
         let mut seeds = Vec::new();
         let (n1, n2) = (w.node(&a, 1), w.node(&a, -2));
-        n1.write::<u64>(24, n2.slot());
-        n2.write::<u64>(24, n1.slot());
+        a.write_ref(n1, 24, Some(n2));
+        a.write_ref(n2, 24, Some(n1));
         let longs = a.alloc(w.longs, ARRAY_BASE + 3 * 8).unwrap();
         longs.write::<u32>(ARRAY_LENGTH, 3);
-        n1.write::<u64>(32, longs.slot());
-        n2.write::<u64>(32, longs.slot());
+        a.write_ref(n1, 32, Some(longs));
+        a.write_ref(n2, 32, Some(longs));
         let arr = w.array(&a, &[Some(n2), None, Some(longs)]);
         seeds.push(encode(&[Some(n1), None, Some(arr)], 1 << 20, copy_all).unwrap());
         let (p7, p9) = (w.portal(&a, 7), w.portal(&a, 9));
         let empty = w.array(&a, &[]);
         let n = w.node(&a, 3);
-        n.write::<u64>(32, p7.slot());
+        a.write_ref(n, 32, Some(p7));
         let arr = w.array(&a, &[Some(p7), Some(p9), Some(n), Some(empty), Some(p9)]);
         seeds.push(encode(&[Some(arr), Some(p9)], 1 << 20, |o| w.classify(o)).unwrap());
         let hashed = w.node(&a, 4);
@@ -1121,7 +1121,7 @@ mod tests {
         let mut head = hashed;
         for i in 0..20 {
             let n = w.node(&a, i);
-            n.write::<u64>(24, head.slot());
+            a.write_ref(n, 24, Some(head));
             head = n;
         }
         seeds.push(encode(&[Some(head), None], 1 << 20, copy_all).unwrap());

@@ -239,10 +239,7 @@ fn relocate_objects(l: &Layouts, start: usize, len: usize, delta: u64) {
         o.mark().fetch_and(!0xFFFF_FFFF, Ordering::Relaxed);
     };
     walk(l, start, len, unlock, |o, off| {
-        let v = o.read::<u64>(off);
-        if v != 0 {
-            o.write::<u64>(off, v.wrapping_add(delta));
-        }
+        o.relocate_slot(off, delta);
     });
 }
 

@@ -773,7 +773,7 @@ fn serve(t: &mut JThread, request: &Request, caller: LoaderId) -> Reply {
             let _ = t.call_virtual(e, "getStackTrace", "()[Ljava/lang/StackTraceElement;", &[]);
             t.exception = None;
             let e = t.handle_get(h);
-            e.write::<u64>(t.vm.wk().throwable_backtrace as usize, 0);
+            e.clear_slot(t.vm.wk().throwable_backtrace as usize);
             match encode(t, &[Some(e)], caller) {
                 Ok(p) => Reply::Threw(p),
                 Err(m) => Reply::Failed(format!(

@@ -76,7 +76,7 @@ pub fn service_of(o: ObjRef) -> Option<u64> {
 /// Writes the service id (never 0) of a new portal.
 pub fn set_service(o: ObjRef, id: u64) {
     let offset = crate::api::vm_slot_offset(o.class(), BASE).expect("a portal is a PortalStub");
-    o.write::<u64>(offset, id);
+    o.write_word(offset, id as usize);
 }
 
 /// PortalStub.service(): the id `toString` shows.

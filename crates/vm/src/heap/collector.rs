@@ -169,7 +169,7 @@ impl<'a> Copier<'a> {
         let mut v = o.read::<u64>(off);
         if v != 0 {
             self.forward_slot(&mut v);
-            o.write::<u64>(off, v);
+            o.write_raw::<u64>(off, v);
         }
     }
 

@@ -19,6 +19,7 @@
 //! never registered with `java.lang.ref.Finalizer`, so `finalize` methods never run (the
 //! method is deprecated for removal); `java.lang.ref` references and `Cleaner` work.
 
+pub mod barrier;
 pub mod collector;
 pub mod layout;
 pub mod loaders;
@@ -26,7 +27,7 @@ pub mod roots;
 pub mod verify;
 
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
 
 use crate::class::Class;
 
@@ -36,6 +37,23 @@ pub struct ObjHeader {
     pub class: *const Class,
     pub mark: AtomicU64,
 }
+
+/// The values [`ObjRef::write`] and [`raw::write`] store: Java's primitive representations.
+/// Neither a reference slot (`u64`) nor an [`ObjRef`] is one, so a reference store must go
+/// through the write barrier ([`barrier`]). A `long` or `double` bit pattern is an `i64`.
+pub trait Primitive: Copy + sealed::Sealed {}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+macro_rules! primitives {
+    ($($t:ty),*) => {$(
+        impl sealed::Sealed for $t {}
+        impl Primitive for $t {}
+    )*};
+}
+primitives!(u8, i8, u16, i16, u32, i32, i64, f32, f64);
 
 /// A non-null reference to an object in some domain's heap.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -76,7 +94,7 @@ impl ObjRef {
     }
     /// Overwrites the class word (the collector's forwarding pointer, tagged with bit 0).
     pub fn set_raw_class_word(self, w: usize) {
-        self.write::<u64>(layout::CLASS_OFFSET, w as u64)
+        self.write_raw::<u64>(layout::CLASS_OFFSET, w as u64)
     }
     /// Copies `size` bytes of this object (header included) to `dst`.
     pub fn copy_to(self, dst: usize, size: usize) {
@@ -122,18 +140,57 @@ impl ObjRef {
         // for T (fields are laid out at multiples of their size).
         unsafe { (self.ptr(offset) as *const T).read() }
     }
-    /// Writes a `T` at byte `offset`.
+    /// Writes the primitive `v` at byte `offset`. References are stored with the write
+    /// barrier instead ([`barrier`]): no [`Primitive`] is a reference slot.
     #[inline(always)]
-    pub fn write<T: Copy>(self, offset: usize, v: T) {
+    pub fn write<T: Primitive>(self, offset: usize, v: T) {
+        self.write_raw(offset, v)
+    }
+    /// Writes a VM word that is not a heap reference (a metadata pointer, an id) into a hidden
+    /// field the collector does not scan.
+    #[inline(always)]
+    pub fn write_word(self, offset: usize, w: usize) {
+        self.write_raw(offset, w)
+    }
+    /// Clears the reference slot at `offset` (storing null needs no barrier).
+    #[inline(always)]
+    pub fn clear_slot(self, offset: usize) {
+        self.write_raw::<u64>(offset, 0)
+    }
+    /// Moves the non-null reference at `offset` by `delta` bytes: a heap image copied to a new
+    /// address as a whole (`Heap::load_image`), whose old-generation objects refer only into
+    /// the image, so the write barrier has nothing to record.
+    pub fn relocate_slot(self, offset: usize, delta: u64) {
+        let v = self.read::<u64>(offset);
+        if v != 0 {
+            self.write_raw::<u64>(offset, v.wrapping_add(delta));
+        }
+    }
+    /// Writes any `T`, references included, without the barrier: the barrier's own store and
+    /// the collector's header and slot updates.
+    #[inline(always)]
+    pub(in crate::heap) fn write_raw<T: Copy>(self, offset: usize, v: T) {
         // SAFETY: as for `read`.
         unsafe { (self.ptr(offset) as *mut T).write(v) }
     }
-    /// Volatile (sequentially consistent) 64-bit load for `volatile` fields and Unsafe.
+    /// The `long` or `double` field or element at `offset`, for volatile and atomic access.
     #[inline(always)]
-    pub fn atomic_u64(self, offset: usize) -> &'static AtomicU64 {
+    pub fn atomic_i64(self, offset: usize) -> &'static AtomicI64 {
         // SAFETY: 8-byte fields are 8-aligned inside 8-aligned objects; the memory lives as
         // long as the heap.
+        unsafe { &*(self.ptr(offset) as *const AtomicI64) }
+    }
+    /// The reference slot at `offset`, for volatile and atomic access: stores go through the
+    /// barrier ([`barrier`]), so only the heap gets the cell itself.
+    #[inline(always)]
+    pub(in crate::heap) fn atomic_slot(self, offset: usize) -> &'static AtomicU64 {
+        // SAFETY: as for `atomic_i64`.
         unsafe { &*(self.ptr(offset) as *const AtomicU64) }
+    }
+    /// A volatile (sequentially consistent) load of the reference slot at `offset`.
+    #[inline(always)]
+    pub fn read_slot_volatile(self, offset: usize) -> u64 {
+        self.atomic_slot(offset).load(Ordering::SeqCst)
     }
     #[inline(always)]
     pub fn atomic_u32(self, offset: usize) -> &'static std::sync::atomic::AtomicU32 {
@@ -150,7 +207,7 @@ impl ObjRef {
         self.ptr(layout::ARRAY_BASE)
     }
     /// The elements of a primitive array as a slice (caller knows the element type).
-    pub fn array_slice<T: Copy>(self) -> &'static mut [T] {
+    pub fn array_slice<T: Primitive>(self) -> &'static mut [T] {
         // SAFETY: the array holds `array_len` elements of the element type the caller names,
         // starting at the 8-aligned ARRAY_BASE. Java code may race on the same memory; that
         // is Java's data race semantics, not UB we rely on for soundness of the VM itself.
@@ -420,69 +477,6 @@ impl Heap {
         }
     }
 
-    // ---- the write barrier ----
-
-    /// Whether `addr` lies in the nursery.
-    #[inline(always)]
-    pub fn is_young(&self, addr: usize) -> bool {
-        addr.wrapping_sub(self.nursery_start) < self.nursery_size
-    }
-
-    /// The write barrier, run after storing the reference slot `value` into `holder`: an old
-    /// object that now refers into the nursery joins the remembered set. Must not be separated
-    /// from its store by a safepoint.
-    #[inline(always)]
-    pub fn post_write(&self, holder: ObjRef, value: u64) {
-        if self.is_young(value as usize) && !self.is_young(holder.addr()) {
-            self.remember(holder);
-        }
-    }
-
-    /// Stores a reference field or element, with the write barrier.
-    #[inline(always)]
-    pub fn write_ref(&self, holder: ObjRef, offset: usize, v: Option<ObjRef>) {
-        self.write_slot(holder, offset, to_slot(v));
-    }
-
-    /// Stores a reference in slot form (0 for null) into a field or element, with the write
-    /// barrier.
-    #[inline(always)]
-    pub fn write_slot(&self, holder: ObjRef, offset: usize, slot: u64) {
-        holder.write::<u64>(offset, slot);
-        self.post_write(holder, slot);
-    }
-
-    /// The write barrier after references were copied into `holder` in bulk (arraycopy,
-    /// clone): an old holder is remembered whatever was copied.
-    #[inline]
-    pub fn post_bulk_write(&self, holder: ObjRef) {
-        if !self.is_young(holder.addr()) {
-            self.remember(holder);
-        }
-    }
-
-    #[cold]
-    fn remember(&self, holder: ObjRef) {
-        let mark = holder.mark();
-        if mark.load(Ordering::Relaxed) & layout::MARK_REMEMBERED != 0 {
-            return;
-        }
-        if mark.fetch_or(layout::MARK_REMEMBERED, Ordering::AcqRel) & layout::MARK_REMEMBERED == 0 {
-            self.remembered.lock().push(holder);
-        }
-    }
-
-    /// Empties the remembered set (at the start of a collection, before anything moves) and
-    /// clears the objects' remembered bits.
-    pub fn take_remembered(&self) -> Vec<ObjRef> {
-        let set = std::mem::take(&mut *self.remembered.lock());
-        for o in &set {
-            o.mark()
-                .fetch_and(!layout::MARK_REMEMBERED, Ordering::Relaxed);
-        }
-        set
-    }
-
     // ---- sizes and policy ----
 
     /// Whether an allocation of `size` bytes should first run a collection: the nursery is
@@ -737,7 +731,7 @@ impl Drop for Heap {
 /// reachable from privileged JDK code, which computes them from field and array layout.
 pub mod raw {
     use super::ObjRef;
-    use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, AtomicU64};
+    use std::sync::atomic::{AtomicI64, AtomicU8, AtomicU16, AtomicU32};
 
     #[inline]
     pub fn addr(base: Option<ObjRef>, offset: i64) -> usize {
@@ -749,14 +743,15 @@ pub mod raw {
         // object (base + field/array offset) or inside memory it allocated with allocateMemory.
         unsafe { (addr as *const T).read_unaligned() }
     }
+    /// A primitive store (references go through `Heap::write_slot_at`, with the barrier).
     #[inline]
-    pub fn write<T: Copy>(addr: usize, v: T) {
+    pub fn write<T: super::Primitive>(addr: usize, v: T) {
         // SAFETY: as for `read`.
         unsafe { (addr as *mut T).write_unaligned(v) }
     }
-    pub fn atomic_u64(addr: usize) -> &'static AtomicU64 {
+    pub fn atomic_i64(addr: usize) -> &'static AtomicI64 {
         // SAFETY: as for `read`; 8-byte CAS targets are 8-aligned fields or elements.
-        unsafe { &*(addr as *const AtomicU64) }
+        unsafe { &*(addr as *const AtomicI64) }
     }
     pub fn atomic_u32(addr: usize) -> &'static AtomicU32 {
         // SAFETY: as for `read`; 4-byte CAS targets are 4-aligned.
@@ -813,7 +808,7 @@ mod tests {
         let from = Heap::new(4 << 20, 1 << 20, NURSERY).unwrap();
         let a = from.alloc_old(24).map(ObjRef::from_addr).unwrap();
         a.set_raw_class_word(c as *const Class as usize);
-        a.write::<u64>(16, 0x1234);
+        a.write::<i64>(16, 0x1234);
         let (src, top) = from.old_space();
         let to = Heap::new(4 << 20, 1 << 20, NURSERY).unwrap();
         let dst = to.load_image(src, top - src).expect("fits");

@@ -542,13 +542,13 @@ fn process_references(
                 continue;
             };
             if let Some(n) = cp.forwardee(referent) {
-                r.write::<u64>(referent_off, n.slot());
+                r.write_raw::<u64>(referent_off, n.slot());
                 continue;
             }
             let kind = kinds.kind(r.class());
             if kind == RefKind::Strong || (kind == RefKind::Soft && !clear_soft) {
                 let n = cp.forward(referent);
-                r.write::<u64>(referent_off, n.slot());
+                r.write_raw::<u64>(referent_off, n.slot());
             } else {
                 deferred.push((r, kind));
             }
@@ -560,11 +560,11 @@ fn process_references(
         let referent =
             from_slot(r.read::<u64>(referent_off)).expect("deferred reference has a referent");
         if let Some(n) = cp.forwardee(referent) {
-            r.write::<u64>(referent_off, n.slot());
+            r.write_raw::<u64>(referent_off, n.slot());
             continue;
         }
-        r.write::<u64>(referent_off, 0);
-        r.write::<u64>(discovered_off, pending.map_or(0, |p| p.slot()));
+        r.write_raw::<u64>(referent_off, 0);
+        r.write_raw::<u64>(discovered_off, pending.map_or(0, |p| p.slot()));
         *pending = Some(r);
     }
 }

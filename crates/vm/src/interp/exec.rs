@@ -727,7 +727,9 @@ fn run(
                     BasicType::Int | BasicType::Float => {
                         arr.write::<u32>(ARRAY_BASE + i * 4, v as u32)
                     }
-                    BasicType::Long | BasicType::Double => arr.write::<u64>(ARRAY_BASE + i * 8, v),
+                    BasicType::Long | BasicType::Double => {
+                        arr.write::<i64>(ARRAY_BASE + i * 8, v as i64)
+                    }
                     BasicType::Ref => tri!(store_reference_element(t, arr, i, v)),
                     BasicType::Byte | BasicType::Boolean => {
                         let b = if arr.class().array_elem() == BasicType::Boolean {
@@ -1105,7 +1107,7 @@ fn run(
             }
             Op::PutFieldWide(off) => {
                 let o = null_checked!(S!(sp - 3));
-                o.write::<u64>(off as usize, S!(sp - 2));
+                o.write::<i64>(off as usize, S!(sp - 2) as i64);
                 sp -= 3;
             }
             Op::PutFieldRef(off) => {

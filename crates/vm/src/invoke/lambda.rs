@@ -621,7 +621,7 @@ pub fn instantiate(
         if ty == BasicType::Ref {
             t.domain.heap.write_slot(o, off as usize, t.stack[at]);
         } else {
-            o.write::<u64>(off as usize, t.stack[at]);
+            o.write::<i64>(off as usize, t.stack[at] as i64);
         }
         at += ty.slots();
     }

@@ -59,7 +59,7 @@ fn new_handle(t: &mut JThread, id: u32) -> JResult<ObjRef> {
     let f = t.jdk::<crate::jdk::JxDomain>(o)?;
     o.write::<i32>(f.id, id as i32);
     t.domain.heap.write_ref(o, f.name, Some(name));
-    o.write::<u64>(slot_offset(c), id as u64 + 1);
+    o.write_word(slot_offset(c), id as usize + 1);
     Ok(o)
 }
 

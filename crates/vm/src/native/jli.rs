@@ -133,7 +133,7 @@ pub fn member_method(o: &Offsets, mn: ObjRef) -> Option<&'static Method> {
 }
 
 fn set_method_target(o: &Offsets, mn: ObjRef, m: &'static Method) {
-    mn.write::<u64>(o.mn_vmtarget, m as *const Method as u64);
+    mn.write_word(o.mn_vmtarget, m as *const Method as usize);
     mn.write::<i64>(o.mn_vmindex, m.vtable_index.get().map_or(-1, |&v| v as i64));
 }
 
@@ -147,7 +147,7 @@ fn member_field_holder(o: &Offsets, mn: ObjRef) -> Option<&'static Class> {
 }
 
 fn set_field_target(t: &JThread, o: &Offsets, mn: ObjRef, holder: &'static Class, f: &Field) {
-    mn.write::<u64>(o.mn_vmtarget, holder as *const Class as u64);
+    mn.write_word(o.mn_vmtarget, holder as *const Class as usize);
     let off = if f.is_static() {
         t.vm.wk().statics_base + f.offset
     } else {
@@ -428,9 +428,9 @@ fn reflective_polymorphic(t: &mut JThread, _: &[u64]) -> JResult<u64> {
 fn set_call_site_target(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let o = offsets(t)?;
     let cs = nonnull(t, a[0])?;
-    cs.atomic_u64(o.callsite_target)
-        .store(a[1], std::sync::atomic::Ordering::SeqCst);
-    t.domain.heap.post_write(cs, a[1]);
+    t.domain
+        .heap
+        .write_slot_volatile(cs, o.callsite_target, a[1]);
     Ok(0)
 }
 

@@ -1113,7 +1113,7 @@ fn reference_refers_to(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 fn reference_clear(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let this = nonnull(t, a[0])?;
     let off = referent_offset(t)?;
-    this.write::<u64>(off, 0);
+    this.clear_slot(off);
     Ok(0)
 }
 

@@ -177,7 +177,7 @@ pub fn new_memory_object(t: &mut JThread, class: &str, v: View) -> JResult<u64> 
     let o = t.alloc_object(c)?;
     let off = slot_offset(o).expect("memory classes carry the view slot");
     let v = Arc::new(v);
-    o.write::<u64>(off, Arc::as_ptr(&v) as u64);
+    o.write_word(off, Arc::as_ptr(&v) as usize);
     t.domain.memory_objects.lock().insert(o.addr(), v);
     Ok(o.slot())
 }

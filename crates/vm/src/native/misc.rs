@@ -165,7 +165,7 @@ fn register_unsafe(r: &mut Registry) {
     getter!("getFloat", "getFloatVolatile", u32, |v: u32| v as u64);
     getter!("getDouble", "getDoubleVolatile", u64, |v: u64| v);
     putter!("putInt", "putIntVolatile", u32);
-    putter!("putLong", "putLongVolatile", u64);
+    putter!("putLong", "putLongVolatile", i64);
     r.add(u, "putReference", "", |t, a| {
         put_reference(t, a)?;
         Ok(0)
@@ -180,7 +180,7 @@ fn register_unsafe(r: &mut Registry) {
     putter!("putShort", "putShortVolatile", u16);
     putter!("putChar", "putCharVolatile", u16);
     putter!("putFloat", "putFloatVolatile", u32);
-    putter!("putDouble", "putDoubleVolatile", u64);
+    putter!("putDouble", "putDoubleVolatile", i64);
     r.add(u, "putBoolean", "", |t, a| {
         raw::write::<u8>(at(t, a[1], a[2], Kind::Prim(1))?, (a[4] != 0) as u8);
         Ok(0)
@@ -207,17 +207,18 @@ fn register_unsafe(r: &mut Registry) {
         )
     });
     r.add(u, "compareAndSetLong", "", |t, a| {
-        let at = raw::atomic_u64(at(t, a[1], a[2], Kind::Prim(8))?);
+        let at = raw::atomic_i64(at(t, a[1], a[2], Kind::Prim(8))?);
         Ok(ret_bool(
-            at.compare_exchange(a[4], a[6], Ordering::SeqCst, Ordering::SeqCst)
+            at.compare_exchange(jlong(a[4]), jlong(a[6]), Ordering::SeqCst, Ordering::SeqCst)
                 .is_ok(),
         ))
     });
     r.add(u, "compareAndExchangeLong", "", |t, a| {
-        let at = raw::atomic_u64(at(t, a[1], a[2], Kind::Prim(8))?);
+        let at = raw::atomic_i64(at(t, a[1], a[2], Kind::Prim(8))?);
         Ok(
-            match at.compare_exchange(a[4], a[6], Ordering::SeqCst, Ordering::SeqCst) {
-                Ok(v) | Err(v) => v,
+            match at.compare_exchange(jlong(a[4]), jlong(a[6]), Ordering::SeqCst, Ordering::SeqCst)
+            {
+                Ok(v) | Err(v) => v as u64,
             },
         )
     });
@@ -698,27 +699,18 @@ fn environ(t: &mut JThread, _: &[u64]) -> JResult<u64> {
 
 /// Unsafe.putReference(o, offset, x), with the write barrier when `o` is an object.
 fn put_reference(t: &mut JThread, a: &[u64]) -> JResult<()> {
-    let base = obj(a[1]);
-    raw::write::<u64>(at(t, a[1], a[2], Kind::Ref)?, a[4]);
-    if let Some(b) = base {
-        t.domain.heap.post_write(b, a[4]);
-    }
+    let addr = at(t, a[1], a[2], Kind::Ref)?;
+    // SAFETY: `at` checked the base and offset as far as Unsafe's contract allows: an object's
+    // reference field or element, or memory privileged code allocated.
+    unsafe { t.domain.heap.write_slot_at(obj(a[1]), addr, a[4]) };
     Ok(())
 }
 
 /// Unsafe.compareAndSetReference(o, offset, expected, x): the witness value, Ok if swapped.
 fn cas_reference(t: &mut JThread, a: &[u64]) -> JResult<Result<u64, u64>> {
-    let base = obj(a[1]);
-    let r = raw::atomic_u64(at(t, a[1], a[2], Kind::Ref)?).compare_exchange(
-        a[4],
-        a[5],
-        Ordering::SeqCst,
-        Ordering::SeqCst,
-    );
-    if let (Ok(_), Some(b)) = (r, base) {
-        t.domain.heap.post_write(b, a[5]);
-    }
-    Ok(r)
+    let addr = at(t, a[1], a[2], Kind::Ref)?;
+    // SAFETY: as in `put_reference`.
+    Ok(unsafe { t.domain.heap.cas_slot_at(obj(a[1]), addr, a[4], a[5]) })
 }
 
 /// The address `Unsafe` reaches from base object `base` (a slot; null for a raw address) and

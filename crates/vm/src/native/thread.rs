@@ -91,8 +91,8 @@ fn record_os_thread(t: &JThread, h: &ThreadHandle) {
 
 /// `eetop` is non-zero exactly while the thread is alive (Thread.isAlive reads it).
 fn set_eetop(th: ObjRef, v: u64) {
-    th.atomic_u64(jdk::Thread::get().eetop)
-        .store(v, Ordering::SeqCst);
+    th.atomic_i64(jdk::Thread::get().eetop)
+        .store(v as i64, Ordering::SeqCst);
 }
 
 pub fn set_thread_status(_t: &JThread, th: ObjRef, status: i32) {

@@ -34,9 +34,8 @@ use crate::heap::{Heap, ObjRef};
 pub fn load_field(o: ObjRef, off: usize, ty: BasicType, volatile: bool) -> u64 {
     if volatile {
         return match ty {
-            BasicType::Long | BasicType::Double | BasicType::Ref => {
-                o.atomic_u64(off).load(Ordering::SeqCst)
-            }
+            BasicType::Long | BasicType::Double => o.atomic_i64(off).load(Ordering::SeqCst) as u64,
+            BasicType::Ref => o.read_slot_volatile(off),
             BasicType::Int | BasicType::Float => o.atomic_u32(off).load(Ordering::SeqCst) as u64,
             _ => {
                 fence(Ordering::SeqCst);
@@ -69,11 +68,10 @@ pub fn load_plain(o: ObjRef, off: usize, ty: BasicType) -> u64 {
 pub fn store_field(heap: &Heap, o: ObjRef, off: usize, ty: BasicType, volatile: bool, v: u64) {
     if volatile {
         match ty {
-            BasicType::Long | BasicType::Double => o.atomic_u64(off).store(v, Ordering::SeqCst),
-            BasicType::Ref => {
-                o.atomic_u64(off).store(v, Ordering::SeqCst);
-                heap.post_write(o, v);
+            BasicType::Long | BasicType::Double => {
+                o.atomic_i64(off).store(v as i64, Ordering::SeqCst)
             }
+            BasicType::Ref => heap.write_slot_volatile(o, off, v),
             BasicType::Int | BasicType::Float => {
                 o.atomic_u32(off).store(v as u32, Ordering::SeqCst)
             }
@@ -94,7 +92,7 @@ pub fn store_field(heap: &Heap, o: ObjRef, off: usize, ty: BasicType, volatile: 
 pub fn store_plain(heap: &Heap, o: ObjRef, off: usize, ty: BasicType, v: u64) {
     match ty {
         BasicType::Int | BasicType::Float => o.write::<u32>(off, v as u32),
-        BasicType::Long | BasicType::Double => o.write::<u64>(off, v),
+        BasicType::Long | BasicType::Double => o.write::<i64>(off, v as i64),
         BasicType::Ref => heap.write_slot(o, off, v),
         BasicType::Boolean => o.write::<u8>(off, v as u8 & 1),
         BasicType::Byte => o.write::<u8>(off, v as u8),

@@ -206,7 +206,7 @@ impl JThread {
             Ok(m) => m,
             Err(_) => return Err(self.out_of_memory()),
         };
-        m.write::<u64>(wk.mirror_slot as usize, c as *const Class as u64);
+        m.write_word(wk.mirror_slot as usize, c as *const Class as usize);
         if let Some(comp) = c.array_component() {
             let cm = self.mirror(comp)?;
             self.domain
@@ -252,7 +252,7 @@ impl JThread {
                 ),
                 Some(K::Float(v)) => mirror.write::<u32>(off, v.to_bits()),
                 Some(K::Long(v)) => mirror.write::<i64>(off, *v),
-                Some(K::Double(v)) => mirror.write::<u64>(off, v.to_bits()),
+                Some(K::Double(v)) => mirror.write::<f64>(off, *v),
                 Some(K::String { string_index }) => {
                     let Some(u) = cf.constant_pool.utf8_entry(*string_index) else {
                         continue;
