@@ -2,15 +2,22 @@
 //!
 //! Layout (each module's doc says what it owns and what it must not touch):
 //! - [`account`]: where a resource a domain holds is counted (its budget, to the layers below).
-//! - [`assertions`]: which classes run their `assert` statements (-ea, -da, -esa, -dsa).
+//! - [`idtable`]: lock-free tables from dense ids to values (per-domain class state).
+//! - [`offsets`]: every offset compiled code reads or writes (header, array, thread, class).
 //! - [`class`]: shared, immutable class metadata; loading, layout, dispatch, resolution.
-//! - [`heap`]: raw object memory of a domain and the object layout.
+//! - [`api`]: the jx API module's classes and their access rules.
+//! - [`intrinsics`]: pure methods (Math and friends) the interpreter runs as Rust.
+//! - [`heap`]: raw object memory of a domain, the object layout, allocation buffers, the
+//!   write barrier and the collector.
+//! - [`graph`]: the object-graph copier (portals, later channels between processes).
+//! - [`memory`]: memory objects (JX's off-heap memory with revocable views).
 //! - [`domain`]: per-domain mutable state (mirrors and statics, init states, strings, monitors).
 //! - [`thread`]: Java threads, frames, monitors.
 //! - [`interp`]: pre-decoding and the interpreter loop.
 //! - [`invoke`]: invokedynamic intrinsics (lambdas, string concatenation, record methods).
 //! - [`runtime`]: allocation, initialization, strings, exceptions and calls on a thread.
 //! - [`jdk`]: the JDK classes' fields the VM reads and writes, resolved once.
+//! - [`assertions`]: which classes run their `assert` statements (-ea, -da, -esa, -dsa).
 //! - [`native`]: native methods, one module per Java package family.
 //! - [`port`]: the host interface every native goes through.
 //! - [`vm`]: process-wide state and the boot sequence.
@@ -29,6 +36,7 @@ pub mod invoke;
 pub mod jdk;
 pub mod memory;
 pub mod native;
+pub mod offsets;
 pub mod port;
 pub mod runtime;
 pub mod thread;

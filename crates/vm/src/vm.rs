@@ -204,7 +204,7 @@ impl Vm {
             )
             .map_err(reserve_failed)?,
         );
-        app_domain.gc.apply_options(&opts);
+        app_domain.gc.apply_options(&app_domain.heap, &opts);
         let vm = Box::leak(Box::new(Vm {
             opts,
             classes,

@@ -218,6 +218,7 @@ impl Unit {
 
 /// Dense id of a class, used to index per-domain class state.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[repr(transparent)]
 pub struct ClassId(pub u32);
 
 #[derive(Debug)]
@@ -359,6 +360,8 @@ pub struct Dispatch {
     pub itable: rustc_hash::FxHashMap<u32, &'static Method>,
 }
 
+/// A class's metadata. `#[repr(C)]`: compiled code reads the fields [`crate::offsets`] names.
+#[repr(C)]
 pub struct Class {
     pub id: ClassId,
     /// Internal name: "java/lang/String", "[I", "[Ljava/lang/Object;", or "int" for primitives.

@@ -138,7 +138,7 @@ fn boot_template(vm: &'static Vm) -> Result<Template, String> {
     )
     .map_err(|e| format!("cannot reserve the template's heap: {e}"))?;
     domain.template = true;
-    domain.gc.apply_options(&vm.opts);
+    domain.gc.apply_options(&domain.heap, &vm.opts);
     let domain = Arc::new(domain);
     let mut t = crate::vm::boot_in(vm, domain.clone()).map_err(|e| e.to_string())?;
     crate::heap::roots::collect(&mut t, Collection::Full, "domain template");

@@ -294,7 +294,7 @@ pub fn create(vm: &'static Vm, spec: Spec) -> Result<Arc<Domain>, CreateError> {
             spec.name
         ))
     })?;
-    domain.gc.apply_options(&vm.opts);
+    domain.gc.apply_options(&domain.heap, &vm.opts);
     let domain = Arc::new(domain);
     vm.domains.insert(&domain);
     crate::port::held::open_account(

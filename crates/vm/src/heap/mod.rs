@@ -286,6 +286,41 @@ pub struct Heap {
     /// Old objects (and large ones) that may hold references into the nursery: the roots of a
     /// young collection, recorded by the write barrier, each once (MARK_REMEMBERED).
     remembered: parking_lot::Mutex<Vec<ObjRef>>,
+    /// The size of the nursery chunks threads take as their [`Tlab`]s (0: no buffers, every
+    /// allocation bumps the shared pointer, as GC stress mode wants).
+    tlab_size: AtomicUsize,
+}
+
+/// A thread's allocation buffer: a chunk `[top, end)` of one heap's nursery that only its
+/// thread allocates from, without atomic operations (compiled code bumps `top` inline, at the
+/// offsets `crate::offsets` gives). Empty (`top == end == 0`) until the first allocation, and
+/// again after every collection, which empties the nursery ([`Tlab::retire`]). The unused tail
+/// of a retired buffer is never parsed: nothing walks the nursery object by object.
+#[repr(C)]
+#[derive(Default, Debug)]
+pub struct Tlab {
+    pub top: usize,
+    pub end: usize,
+}
+
+impl Tlab {
+    /// Gives the buffer up (its memory is the nursery's again at the next collection).
+    #[inline]
+    pub fn retire(&mut self) {
+        *self = Tlab::default();
+    }
+
+    /// Whether `size` bytes (a multiple of 8) fit in the buffer.
+    #[inline(always)]
+    pub fn fits(&self, size: usize) -> bool {
+        self.top + size <= self.end
+    }
+}
+
+/// The nursery chunk a thread takes as its allocation buffer: 1/64 of the nursery, between
+/// 4 KiB and 32 KiB (a thread retires at most a quarter of one per refill, see `alloc_local`).
+fn tlab_size_for(nursery: usize) -> usize {
+    (nursery / 64).clamp(4 << 10, 32 << 10)
 }
 
 /// Maps `len` bytes of zeroed, private, lazily committed memory; returns its address.
@@ -328,6 +363,27 @@ pub fn default_nursery(max: usize) -> usize {
 unsafe impl Send for Heap {}
 // SAFETY: as above.
 unsafe impl Sync for Heap {}
+
+/// Makes the `size` bytes at `at` an object of `class`: zeroes them (they may hold a previous
+/// cycle's dead objects) and writes the header.
+///
+/// # Safety
+///
+/// `[at, at + size)` is heap memory claimed by the calling thread alone, 8-aligned, and
+/// `size` is at least the header's.
+#[inline(always)]
+unsafe fn init_object(at: usize, class: &'static Class, size: usize) -> ObjRef {
+    let p = at as *mut ObjHeader;
+    // SAFETY: the caller owns the range, which is aligned and big enough for the header.
+    unsafe {
+        std::ptr::write_bytes(p as *mut u8, 0, size);
+        p.write(ObjHeader {
+            class: class as *const Class,
+            mark: AtomicU64::new(0),
+        });
+        ObjRef(NonNull::new_unchecked(p))
+    }
+}
 
 /// Claims `size` bytes below `limit` from the bump pointer `top`.
 #[inline(always)]
@@ -389,6 +445,7 @@ impl Heap {
             large: parking_lot::Mutex::new(std::collections::BTreeMap::new()),
             large_bytes: AtomicUsize::new(0),
             remembered: parking_lot::Mutex::new(Vec::new()),
+            tlab_size: AtomicUsize::new(tlab_size_for(nursery_size)),
         })
     }
 
@@ -408,17 +465,63 @@ impl Heap {
             Some(at) => at,
             None => self.alloc_old(size)?,
         };
-        let p = at as *mut ObjHeader;
         // SAFETY: [at, at+size) was just claimed by this thread alone inside the nursery or the
-        // current old space; it may hold a previous cycle's dead objects, so it is zeroed here.
-        unsafe {
-            std::ptr::write_bytes(p as *mut u8, 0, size);
-            p.write(ObjHeader {
-                class: class as *const Class,
-                mark: AtomicU64::new(0),
-            });
-            Ok(ObjRef(NonNull::new_unchecked(p)))
+        // current old space.
+        Ok(unsafe { init_object(at, class, size) })
+    }
+
+    /// Allocates like [`Heap::alloc`], from the thread's buffer `tlab` when it has room (no
+    /// atomic operation), else after taking a new buffer from the nursery; objects bigger than
+    /// a quarter of a buffer, and any allocation when the nursery has no whole buffer left, go
+    /// through the shared pointer. `tlab` must be retired whenever this heap collects.
+    #[inline(always)]
+    pub fn alloc_local(
+        &self,
+        tlab: &mut Tlab,
+        class: &'static Class,
+        size: usize,
+    ) -> Result<ObjRef, OutOfMemory> {
+        let size = size.next_multiple_of(8);
+        if tlab.fits(size) {
+            let at = tlab.top;
+            tlab.top += size;
+            // SAFETY: [at, at+size) lies in the thread's own buffer, claimed from the nursery.
+            return Ok(unsafe { init_object(at, class, size) });
         }
+        self.refill_and_alloc(tlab, class, size)
+    }
+
+    #[cold]
+    fn refill_and_alloc(
+        &self,
+        tlab: &mut Tlab,
+        class: &'static Class,
+        size: usize,
+    ) -> Result<ObjRef, OutOfMemory> {
+        let chunk = self.tlab_size.load(Ordering::Relaxed);
+        if size <= chunk / 4 {
+            let limit = self.nursery_limit.load(Ordering::Relaxed);
+            if let Some(at) = bump(&self.nursery_top, chunk, limit) {
+                *tlab = Tlab {
+                    top: at + size,
+                    end: at + chunk,
+                };
+                // SAFETY: [at, at+chunk) was just claimed from the nursery for this buffer.
+                return Ok(unsafe { init_object(at, class, size) });
+            }
+        }
+        self.alloc(class, size)
+    }
+
+    /// Turns thread allocation buffers off (GC stress mode: every allocation reaches the
+    /// shared pointer, so every allocation poll sees the nursery's true fill) or on.
+    pub fn set_tlabs(&self, on: bool) {
+        let size = if on {
+            tlab_size_for(self.nursery_size)
+        } else {
+            0
+        };
+        self.tlab_size.store(size, Ordering::Relaxed);
     }
 
     /// Allocation straight into the old generation, when the nursery is full and the caller may
@@ -532,6 +635,12 @@ impl Heap {
             self.top.load(Ordering::Relaxed),
         )
     }
+    /// (start, size) of the nursery: the write barrier's bounds ([`Heap::is_young`]), fixed
+    /// for the heap's life.
+    pub fn nursery_bounds(&self) -> (usize, usize) {
+        (self.nursery_start, self.nursery_size)
+    }
+
     /// (start, top) of the nursery.
     pub fn nursery(&self) -> (usize, usize) {
         (self.nursery_start, self.nursery_top.load(Ordering::Relaxed))
@@ -930,5 +1039,65 @@ mod tests {
             "a large allocation past the threshold collects"
         );
         assert!(!heap.fits(4 << 20));
+    }
+
+    #[test]
+    fn a_thread_buffer_serves_small_objects_without_the_shared_pointer() {
+        let c = node_class();
+        let heap = Heap::new(4 << 20, 1 << 20, NURSERY).unwrap();
+        let mut tlab = Tlab::default();
+        let first = heap.alloc_local(&mut tlab, c, 24).unwrap();
+        let chunk = tlab_size_for(NURSERY);
+        assert_eq!(
+            (tlab.top, tlab.end),
+            (first.addr() + 24, first.addr() + chunk)
+        );
+        assert_eq!(heap.nursery_used(), chunk, "one buffer taken");
+        let second = heap.alloc_local(&mut tlab, c, 20).unwrap();
+        assert_eq!(second.addr(), first.addr() + 24, "bumped inside the buffer");
+        assert_eq!(heap.nursery_used(), chunk, "no more taken from the nursery");
+        assert!(std::ptr::eq(second.class(), c));
+        // A bigger object that does not fit the rest of the buffer, bigger than a quarter of
+        // one: straight from the shared pointer, and the buffer is kept.
+        while tlab.fits(chunk / 2) {
+            heap.alloc_local(&mut tlab, c, 24).unwrap();
+        }
+        let kept = tlab.top;
+        let big = heap.alloc_local(&mut tlab, c, chunk / 2).unwrap();
+        assert_eq!(big.addr(), first.addr() + chunk);
+        assert_eq!(tlab.top, kept, "the buffer is kept");
+        // A small object that does not fit takes the next buffer.
+        while tlab.fits(24) {
+            heap.alloc_local(&mut tlab, c, 24).unwrap();
+        }
+        let next = heap.alloc_local(&mut tlab, c, 24).unwrap();
+        assert_eq!(next.addr(), big.addr() + chunk / 2);
+        assert_eq!(heap.nursery_used(), chunk * 2 + chunk / 2);
+        tlab.retire();
+        assert!(!tlab.fits(8));
+    }
+
+    #[test]
+    fn without_buffers_every_allocation_bumps_the_shared_pointer() {
+        let c = node_class();
+        let heap = Heap::new(4 << 20, 1 << 20, NURSERY).unwrap();
+        heap.set_tlabs(false);
+        let mut tlab = Tlab::default();
+        heap.alloc_local(&mut tlab, c, 24).unwrap();
+        assert_eq!(heap.nursery_used(), 24);
+        assert!(!tlab.fits(8));
+    }
+
+    #[test]
+    fn buffer_memory_is_zeroed_per_object() {
+        let c = node_class();
+        let heap = Heap::new(4 << 20, 1 << 20, NURSERY).unwrap();
+        let mut tlab = Tlab::default();
+        let a = heap.alloc_local(&mut tlab, c, 24).unwrap();
+        a.write::<i64>(16, -1);
+        tlab.top = a.addr(); // the same memory handed out again
+        let b = heap.alloc_local(&mut tlab, c, 24).unwrap();
+        assert_eq!(b, a);
+        assert_eq!(b.read::<i64>(16), 0);
     }
 }

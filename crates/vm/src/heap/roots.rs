@@ -44,10 +44,12 @@ pub struct GcState {
 }
 
 impl GcState {
-    /// Takes -verbose:gc, -Xgc:stress and -Xgc:verify from the VM's options.
-    pub fn apply_options(&self, opts: &crate::vm::Options) {
+    /// Takes -verbose:gc, -Xgc:stress and -Xgc:verify from the VM's options (stress mode
+    /// turns `heap`'s thread allocation buffers off).
+    pub fn apply_options(&self, heap: &super::Heap, opts: &crate::vm::Options) {
         self.log.store(opts.gc_log, Ordering::Relaxed);
         self.stress.store(opts.gc_stress, Ordering::Relaxed);
+        heap.set_tlabs(!opts.gc_stress);
         self.verify.store(opts.gc_verify, Ordering::Relaxed);
     }
 }
@@ -114,20 +116,34 @@ pub fn poll_alloc(t: &mut JThread, size: usize) -> JResult<()> {
 /// poll found), a collection and another try, then a full one clearing soft references and a
 /// last try, before `OutOfMemoryError`. Kept out of line: it is called from the interpreter's
 /// loop, whose code quality suffers from every inlined slow path.
-#[inline(never)]
+#[inline(always)]
 pub fn alloc_at_safepoint(
     t: &mut JThread,
     size: usize,
-    alloc: impl Fn(&super::Heap) -> Result<ObjRef, super::OutOfMemory>,
+    alloc: impl Fn(&super::Heap, &mut super::Tlab) -> Result<ObjRef, super::OutOfMemory>,
+) -> JResult<ObjRef> {
+    if t.area.tlab.fits(size.next_multiple_of(8))
+        && let Ok(o) = alloc(&t.domain.heap, &mut t.area.tlab)
+    {
+        return Ok(o);
+    }
+    alloc_at_safepoint_slow(t, size, alloc)
+}
+
+#[inline(never)]
+fn alloc_at_safepoint_slow(
+    t: &mut JThread,
+    size: usize,
+    alloc: impl Fn(&super::Heap, &mut super::Tlab) -> Result<ObjRef, super::OutOfMemory>,
 ) -> JResult<ObjRef> {
     poll_alloc(t, size)?;
     for what in [Collection::Auto(size), Collection::FullClearSoft] {
-        if let Ok(o) = alloc(&t.domain.heap) {
+        if let Ok(o) = alloc(&t.domain.heap, &mut t.area.tlab) {
             return Ok(o);
         }
         collect(t, what, "Allocation Failure");
     }
-    alloc(&t.domain.heap).map_err(|_| t.out_of_memory())
+    alloc(&t.domain.heap, &mut t.area.tlab).map_err(|_| t.out_of_memory())
 }
 
 /// Runs a collection of `t`'s domain (or waits for one another thread is running).
@@ -275,12 +291,15 @@ fn evacuate(t: &mut JThread, cp: &mut Copier, clear_soft: bool, unload: bool) {
     let mut liveness = unload.then(|| Liveness::new(&domain, vm));
     cp.track_loaders = unload;
     thread_roots(cp, t);
+    t.area.tlab.retire();
     for p in domain.safepoint.stopped_threads() {
         // SAFETY: `p` was derived from a stopped thread's own `&mut JThread` when it stopped
         // (safepoint `block`/`blocking`); that thread does not use its JThread again until it
         // resumes after `end_collection`, so for the collection this is the only live access.
         let other = unsafe { &mut *(p as *mut JThread) };
         thread_roots(cp, other);
+        // The nursery is emptied: no buffer in it may be used again.
+        other.area.tlab.retire();
     }
     domain_roots(cp, &domain, vm, liveness.as_ref());
     let mut close = |cp: &mut Copier, at: usize| match liveness.as_mut() {

@@ -1232,7 +1232,7 @@ fn run(
                 }
                 tri!(t.ensure_initialized(c));
                 let size = c.instance_size as usize;
-                let o = tri!(alloc_at_safepoint(t, size, |h| h.alloc(c, size)));
+                let o = tri!(alloc_at_safepoint(t, size, |h, tlab| h.alloc_local(tlab, c, size)));
                 push!(o.slot());
             }
             Op::NewArray(ty) => {
@@ -1241,8 +1241,8 @@ fn run(
                 sp -= 1;
                 let ac = tri!(t.array_class_of(t.vm.classes.primitive(ty)));
                 let size = tri!(t.array_size(ac, len));
-                let a = tri!(alloc_at_safepoint(t, size, |h| raw_alloc_array(
-                    h, ac, len, size
+                let a = tri!(alloc_at_safepoint(t, size, |h, tlab| raw_alloc_array(
+                    h, tlab, ac, len, size
                 )));
                 push!(a.slot());
             }
@@ -1253,8 +1253,8 @@ fn run(
                 sp -= 1;
                 let ac = tri!(t.array_class_of(c));
                 let size = tri!(t.array_size(ac, len));
-                let a = tri!(alloc_at_safepoint(t, size, |h| raw_alloc_array(
-                    h, ac, len, size
+                let a = tri!(alloc_at_safepoint(t, size, |h, tlab| raw_alloc_array(
+                    h, tlab, ac, len, size
                 )));
                 push!(a.slot());
             }

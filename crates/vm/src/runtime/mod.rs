@@ -85,7 +85,11 @@ impl JThread {
     }
 
     pub fn alloc_object(&mut self, c: &'static Class) -> JResult<ObjRef> {
-        match self.domain.heap.alloc(c, c.instance_size as usize) {
+        match self
+            .domain
+            .heap
+            .alloc_local(&mut self.area.tlab, c, c.instance_size as usize)
+        {
             Ok(o) => Ok(o),
             Err(_) => Err(self.out_of_memory()),
         }
@@ -101,7 +105,7 @@ impl JThread {
     /// Allocates an array of class `ac` with `len` elements.
     pub fn alloc_array(&mut self, ac: &'static Class, len: i32) -> JResult<ObjRef> {
         let size = self.array_size(ac, len)?;
-        match raw_alloc_array(&self.domain.heap, ac, len, size) {
+        match raw_alloc_array(&self.domain.heap, &mut self.area.tlab, ac, len, size) {
             Ok(o) => Ok(o),
             Err(_) => Err(self.out_of_memory()),
         }
@@ -177,7 +181,7 @@ impl JThread {
         } else {
             c.instance_size as usize
         };
-        let n = match self.domain.heap.alloc(c, size) {
+        let n = match self.domain.heap.alloc_local(&mut self.area.tlab, c, size) {
             Ok(n) => n,
             Err(_) => return Err(self.out_of_memory()),
         };
@@ -202,7 +206,11 @@ impl JThread {
     fn create_mirror(&mut self, c: &'static Class) -> JResult<ObjRef> {
         let wk = self.vm.wk();
         let size = wk.statics_base as usize + c.statics_size as usize;
-        let m = match self.domain.heap.alloc(wk.class, size) {
+        let m = match self
+            .domain
+            .heap
+            .alloc_local(&mut self.area.tlab, wk.class, size)
+        {
             Ok(m) => m,
             Err(_) => return Err(self.out_of_memory()),
         };
@@ -814,11 +822,12 @@ pub fn class_cast_message(from: &Class, to: &Class) -> String {
 /// Allocates an array of class `ac` and length `len` taking `size` bytes (from `array_size`).
 pub fn raw_alloc_array(
     heap: &crate::heap::Heap,
+    tlab: &mut crate::heap::Tlab,
     ac: &'static Class,
     len: i32,
     size: usize,
 ) -> Result<ObjRef, crate::heap::OutOfMemory> {
-    let o = heap.alloc(ac, size)?;
+    let o = heap.alloc_local(tlab, ac, size)?;
     o.write::<u32>(crate::heap::layout::ARRAY_LENGTH, len as u32);
     Ok(o)
 }

@@ -75,7 +75,10 @@ impl FrameRec {
     }
 }
 
+#[repr(C)]
 pub struct JThread {
+    /// What compiled code reads and writes in its thread; first, at offset 0.
+    pub area: ThreadArea,
     pub vm: &'static Vm,
     pub domain: Arc<Domain>,
     /// The VM's thread id (Java's Thread.tid for threads the VM starts).
@@ -109,6 +112,37 @@ pub struct JThread {
     pub activation: Option<Arc<crate::domain::lifecycle::ActivationClock>>,
 }
 
+/// The part of a thread that compiled code reads and writes, at the offsets
+/// [`crate::offsets::Offsets`] gives: its allocation buffer, its heap's nursery bounds (the
+/// write barrier's check, [`crate::heap::barrier`]) and its domain's safepoint poll word. A
+/// thread never changes domain (a portal call runs on an activation of the callee's), so the
+/// bounds and the poll word are fixed when the thread is made.
+#[repr(C)]
+pub struct ThreadArea {
+    pub tlab: crate::heap::Tlab,
+    pub nursery_start: usize,
+    pub nursery_size: usize,
+    /// The domain's `Safepoint::requested`: set while a collection or an inspection wants the
+    /// domain's threads to stop, and for ever once the domain is terminated.
+    pub poll_word: std::ptr::NonNull<AtomicBool>,
+}
+
+// SAFETY: `poll_word` points into the thread's own domain, which the `JThread` holding this
+// area keeps alive (`JThread::domain`); the flag is atomic.
+unsafe impl Send for ThreadArea {}
+
+impl ThreadArea {
+    fn of(domain: &Domain) -> ThreadArea {
+        let (nursery_start, nursery_size) = domain.heap.nursery_bounds();
+        ThreadArea {
+            tlab: Default::default(),
+            nursery_start,
+            nursery_size,
+            poll_word: std::ptr::NonNull::from(&domain.safepoint.requested),
+        }
+    }
+}
+
 impl JThread {
     pub fn new(
         vm: &'static Vm,
@@ -118,6 +152,7 @@ impl JThread {
         max_depth: usize,
     ) -> JThread {
         JThread {
+            area: ThreadArea::of(&domain),
             vm,
             domain,
             id,
@@ -153,6 +188,8 @@ impl JThread {
     fn attach_registered(&mut self) {
         if !self.attached {
             self.attached = true;
+            // A collection while detached emptied the nursery the buffer was part of.
+            self.area.tlab.retire();
             if self.os_tid == 0 {
                 // SAFETY: gettid has no preconditions.
                 self.os_tid = unsafe { libc::gettid() } as i64;

@@ -1,0 +1,131 @@
+//! Where compiled code finds things: one definition of every offset a JIT reads or writes.
+//!
+//! Owns nothing but numbers. Each structure compiled code touches is `#[repr(C)]` where it is
+//! defined (the object header in [`crate::heap`], [`crate::thread::ThreadArea`] at the start of
+//! every `JThread`, [`crate::class::Class`]); this module turns their fields into offsets with
+//! `offset_of!` once, so the interpreter, the natives and a code generator agree by
+//! construction, and the tests below check each offset against a real instance. The write
+//! barrier compiled code emits is [`crate::heap::barrier`]'s: the check against the thread's
+//! nursery bounds, then [`crate::heap::Heap::remember`]. Must not hold behaviour.
+//!
+//! Not here yet (the JIT issue adds them with the code that needs them): the dispatch tables
+//! (`Class::dispatch` is a lazily built `OnceLock`) and the running domain's statics (a class's
+//! statics live in its per-domain mirror, reached through the domain's class-state table).
+
+use std::mem::offset_of;
+
+use crate::class::Class;
+use crate::heap::{ObjHeader, Tlab, layout};
+use crate::thread::{JThread, ThreadArea};
+
+/// Byte offsets (and the few constants) compiled code needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Offsets {
+    /// The class pointer (`*const Class`) in every object's header.
+    pub object_class: usize,
+    /// The mark word (identity hash, remembered bit, monitor index) in every header.
+    pub object_mark: usize,
+    /// Size of the header: the first field's offset.
+    pub object_header_size: usize,
+    /// The mark word's bit the write barrier sets on an old object it remembers.
+    pub mark_remembered: u64,
+    /// An array's `u32` length.
+    pub array_length: usize,
+    /// An array's first element (8-aligned).
+    pub array_base: usize,
+    /// The running thread's allocation buffer: next free byte and end (`JThread` pointer +).
+    pub thread_tlab_top: usize,
+    pub thread_tlab_end: usize,
+    /// The thread's heap's nursery: start and size, the write barrier's bounds.
+    pub thread_nursery_start: usize,
+    pub thread_nursery_size: usize,
+    /// Pointer to the thread's domain's safepoint request flag (a byte, non-zero: stop).
+    pub thread_poll_word: usize,
+    /// A class's dense id (`u32`), which indexes per-domain class state.
+    pub class_id: usize,
+    /// A class's instance size in bytes (`u32`, header included).
+    pub class_instance_size: usize,
+}
+
+/// The offsets of this build.
+pub const OFFSETS: Offsets = Offsets {
+    object_class: offset_of!(ObjHeader, class),
+    object_mark: offset_of!(ObjHeader, mark),
+    object_header_size: std::mem::size_of::<ObjHeader>(),
+    mark_remembered: layout::MARK_REMEMBERED,
+    array_length: layout::ARRAY_LENGTH,
+    array_base: layout::ARRAY_BASE,
+    thread_tlab_top: offset_of!(JThread, area)
+        + offset_of!(ThreadArea, tlab)
+        + offset_of!(Tlab, top),
+    thread_tlab_end: offset_of!(JThread, area)
+        + offset_of!(ThreadArea, tlab)
+        + offset_of!(Tlab, end),
+    thread_nursery_start: offset_of!(JThread, area) + offset_of!(ThreadArea, nursery_start),
+    thread_nursery_size: offset_of!(JThread, area) + offset_of!(ThreadArea, nursery_size),
+    thread_poll_word: offset_of!(JThread, area) + offset_of!(ThreadArea, poll_word),
+    class_id: offset_of!(Class, id),
+    class_instance_size: offset_of!(Class, instance_size),
+};
+
+// What compiled code may assume without reading the table: the thread pointer is the area
+// pointer, an array's length follows the header, and elements are 8-aligned.
+const _: () = {
+    assert!(offset_of!(JThread, area) == 0);
+    assert!(OFFSETS.array_length >= OFFSETS.object_header_size);
+    assert!(OFFSETS.array_base.is_multiple_of(8));
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::class::{ClassId, ClassKind};
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    /// Reads a `T` at `offset` bytes from `base`.
+    fn at<T: Copy, B>(base: &B, offset: usize) -> T {
+        // SAFETY: every caller passes an offset of a `T` field inside `B` (what is under test).
+        unsafe { ((base as *const B as *const u8).add(offset) as *const T).read() }
+    }
+
+    #[test]
+    fn the_header_and_array_offsets_are_the_heap_layouts() {
+        assert_eq!(OFFSETS.object_class, layout::CLASS_OFFSET);
+        assert_eq!(OFFSETS.object_mark, layout::MARK_OFFSET);
+        assert_eq!(OFFSETS.object_header_size, layout::HEADER_SIZE);
+        let class = 0x1000 as *const Class;
+        let h = ObjHeader {
+            class,
+            mark: std::sync::atomic::AtomicU64::new(0x55),
+        };
+        assert_eq!(at::<usize, _>(&h, OFFSETS.object_class), 0x1000);
+        assert_eq!(at::<u64, _>(&h, OFFSETS.object_mark), 0x55);
+    }
+
+    #[test]
+    fn the_thread_area_is_where_compiled_code_looks() {
+        let flag = AtomicBool::new(false);
+        let area = ThreadArea {
+            tlab: Tlab { top: 11, end: 22 },
+            nursery_start: 33,
+            nursery_size: 44,
+            poll_word: std::ptr::NonNull::from(&flag),
+        };
+        assert_eq!(at::<usize, _>(&area, OFFSETS.thread_tlab_top), 11);
+        assert_eq!(at::<usize, _>(&area, OFFSETS.thread_tlab_end), 22);
+        assert_eq!(at::<usize, _>(&area, OFFSETS.thread_nursery_start), 33);
+        assert_eq!(at::<usize, _>(&area, OFFSETS.thread_nursery_size), 44);
+        let poll: *const AtomicBool = at(&area, OFFSETS.thread_poll_word);
+        flag.store(true, Ordering::Relaxed);
+        // SAFETY: the poll word points at `flag`, alive for the test.
+        assert!(unsafe { &*poll }.load(Ordering::Relaxed));
+    }
+
+    #[test]
+    fn a_class_id_and_size_are_where_compiled_code_looks() {
+        let mut c = Class::bare(ClassId(77), "T", ClassKind::Instance, None, 0);
+        c.instance_size = 40;
+        assert_eq!(at::<u32, _>(&c, OFFSETS.class_id), 77);
+        assert_eq!(at::<u32, _>(&c, OFFSETS.class_instance_size), 40);
+    }
+}
