@@ -60,6 +60,8 @@ pub struct Prepared {
     pub max_stack: u16,
     /// Reference maps for the collector, computed on first use.
     pub oopmaps: OnceLock<Result<super::oopmap::OopMaps, String>>,
+    /// Set by `depth::check` once it proved the frame bounds (see `interp::frame`).
+    pub frame_proof: OnceLock<super::depth::FrameProof>,
 }
 
 impl Prepared {
@@ -91,6 +93,7 @@ impl Prepared {
             max_locals,
             max_stack,
             oopmaps: OnceLock::new(),
+            frame_proof: OnceLock::new(),
         }
     }
 

@@ -17,8 +17,20 @@ use super::op::Op;
 /// `max_stack + 2` slots) and the proof allows, matching the reference-map pass.
 const SLACK: usize = 1;
 
-/// Checks `prep`; an error names the first violation (thrown as `VerifyError`).
+/// The mark [`check`] leaves on a `Prepared` it accepted (`Prepared::frame_proof`); only this
+/// module makes one. The interpreter's unchecked frame access requires it (`interp::frame`).
+#[derive(Debug)]
+pub struct FrameProof(());
+
+/// Checks `prep` and marks it proven; an error names the first violation (thrown as
+/// `VerifyError`).
 pub fn check(prep: &Prepared, operands: &dyn Operands) -> Result<(), String> {
+    prove(prep, operands)?;
+    let _ = prep.frame_proof.set(FrameProof(()));
+    Ok(())
+}
+
+fn prove(prep: &Prepared, operands: &dyn Operands) -> Result<(), String> {
     let n = prep.ops.len();
     let limit = prep.max_stack as usize + SLACK;
     let return_points: Vec<usize> = prep

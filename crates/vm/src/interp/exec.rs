@@ -161,7 +161,6 @@ fn find_handler(t: &mut JThread, m: &'static Method, prep: &Prepared, pc: u32) -
 
 fn execute(t: &mut JThread, m: &'static Method, bp: usize) -> JResult<u64> {
     let prep = prepared(t, m)?;
-    let code: &[Op] = &prep.fast;
     let stack_base = bp + prep.max_locals as usize;
     let frame_end = stack_base + prep.max_stack as usize + 2;
     if frame_end > t.stack_limit() || t.frames.len() >= t.depth_limit() {
@@ -216,7 +215,7 @@ fn execute(t: &mut JThread, m: &'static Method, bp: usize) -> JResult<u64> {
     };
     let r = t
         .poll_safepoint()
-        .and_then(|()| run(t, m, prep, code, bp, stack_base, fi));
+        .and_then(|()| run(t, m, prep, bp, stack_base, fi));
     if let Some(h) = sync_obj {
         let o = t.handle_get(h);
         let _ = monitor::unlock(&t.domain, o, t.lock_id.0);
@@ -225,6 +224,19 @@ fn execute(t: &mut JThread, m: &'static Method, bp: usize) -> JResult<u64> {
     t.frames.pop();
     t.sp = saved_sp;
     r
+}
+
+/// A method whose code lacks the frame proof or whose frame does not fit reached the loop:
+/// a VM bug, reported as an error rather than run unchecked.
+#[cold]
+fn unproven(t: &mut JThread, m: &'static Method) -> Thrown {
+    let msg = format!(
+        "{}.{}{}: code without a frame proof",
+        m.class.java_name(),
+        m.name,
+        m.descriptor
+    );
+    t.throw_new("java/lang/InternalError", Some(&msg))
 }
 
 /// Enters `o`'s monitor; a contended entry blocks as a safepoint-safe operation (and fails
@@ -487,26 +499,20 @@ fn run(
     t: &mut JThread,
     m: &'static Method,
     prep: &'static Prepared,
-    code: &'static [Op],
     bp: usize,
     stack_base: usize,
     fi: usize,
 ) -> JResult<u64> {
     let mut pc: usize = 0;
     let mut sp: usize = stack_base;
+    let Some((code, slots)) = super::frame::enter(prep, &mut t.stack, bp) else {
+        return Err(unproven(t, m));
+    };
 
-    // Frame slots without bounds checks.
-    // SAFETY: `depth::check` proved, before this method first ran, that every reachable op
-    // keeps the operand stack within `max_stack + 1` slots and touches only locals below
-    // `max_locals`; `execute` made sure `bp + max_locals + max_stack + 2` fits in the stack.
-    // So every index formed below from `bp + n` or `sp` lies inside `t.stack`.
-    // The stack buffer is allocated once per thread and never moves, so its base pointer
-    // stays valid for the whole call, across calls that index `t.stack` themselves.
-    let stk: *mut u64 = t.stack.as_mut_ptr();
+    // Frame slots without bounds checks (see `interp::frame`).
     macro_rules! S {
         ($i:expr) => {
-            // SAFETY: every index the ops form lies inside `t.stack` (see above).
-            *unsafe { &mut *stk.add($i) }
+            *slots.at($i)
         };
     }
     macro_rules! push {
@@ -645,10 +651,7 @@ fn run(
     }
 
     loop {
-        // SAFETY: `pc` is always the index of an op: it starts at 0, branch targets are
-        // checked when the code is decoded, and straight-line execution cannot pass the
-        // final `Op::FellOff`, which never falls through.
-        let op = unsafe { code.get_unchecked(pc) };
+        let op = code.at(pc);
         pc += 1;
         match *op {
             Op::Nop => {}
@@ -1003,7 +1006,7 @@ fn run(
                 // else goes to the final FellOff op, which throws VerifyError.
                 pc = S!(bp + n as usize) as usize;
                 if !is_return_point(prep, pc) {
-                    pc = code.len() - 1;
+                    pc = code.last();
                 }
             }
             Op::TableSwitch(i) => {

@@ -11,6 +11,7 @@ pub mod decode;
 pub mod depth;
 pub mod effect;
 pub mod exec;
+mod frame;
 pub mod fuse;
 pub mod icache;
 pub mod npe;
