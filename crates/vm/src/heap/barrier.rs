@@ -34,13 +34,14 @@
 //! ```
 //! and `Unsafe`'s raw stores are primitive too:
 //! ```compile_fail
-//! # fn store(addr: usize, value: vm::heap::ObjRef) {
-//! vm::heap::raw::write::<u64>(addr, value.slot());
+//! # fn store(addr: vm::heap::raw::Addr, value: vm::heap::ObjRef) {
+//! addr.write::<u64>(value.slot());
 //! # }
 //! ```
 
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 
+use super::raw::Addr;
 use super::{Heap, ObjRef, layout, to_slot};
 
 impl Heap {
@@ -101,43 +102,44 @@ impl Heap {
         r
     }
 
-    /// Unsafe's reference store at a raw address: `addr` is `holder`'s field or element when
+    /// Unsafe's reference store at an address: `addr` is `holder`'s field or element when
     /// `holder` is an object (then with the barrier), else off-heap memory (no barrier: the
     /// collector does not scan it).
-    ///
-    /// # Safety
-    ///
-    /// `addr` is 8-aligned and valid for an 8-byte write: inside `holder` when it is Some, else
-    /// memory the caller owns (Unsafe's contract with privileged code).
     #[inline]
-    pub unsafe fn write_slot_at(&self, holder: Option<ObjRef>, addr: usize, slot: u64) {
-        // SAFETY: the caller guarantees `addr` is valid and aligned.
-        unsafe { (addr as *mut u64).write(slot) };
+    pub fn write_slot_at(&self, holder: Option<ObjRef>, addr: Addr, slot: u64) {
+        addr.write_slot(slot);
         if let Some(h) = holder {
             self.post_write(h, slot);
         }
     }
 
-    /// Unsafe's compare-and-set of a reference at a raw address (see [`Heap::write_slot_at`]).
-    ///
-    /// # Safety
-    ///
-    /// As for [`Heap::write_slot_at`].
+    /// Unsafe's compare-and-set of a reference at an address (see [`Heap::write_slot_at`]).
     #[inline]
-    pub unsafe fn cas_slot_at(
+    pub fn cas_slot_at(
         &self,
         holder: Option<ObjRef>,
-        addr: usize,
+        addr: Addr,
         expected: u64,
         new: u64,
     ) -> Result<u64, u64> {
-        // SAFETY: the caller guarantees `addr` is valid and 8-aligned.
-        let cell = unsafe { &*(addr as *const std::sync::atomic::AtomicU64) };
-        let r = cell.compare_exchange(expected, new, Ordering::SeqCst, Ordering::SeqCst);
+        let r = Self::slot_cell(addr).compare_exchange(
+            expected,
+            new,
+            Ordering::SeqCst,
+            Ordering::SeqCst,
+        );
         if let (Ok(_), Some(h)) = (r, holder) {
             self.post_write(h, new);
         }
         r
+    }
+
+    /// The 8-byte cell of a reference slot at an Unsafe address.
+    fn slot_cell(addr: Addr) -> &'static AtomicU64 {
+        let cell = addr.atomic_i64();
+        // SAFETY: AtomicI64 and AtomicU64 have the same size and alignment; the cell is
+        // accessible for 8 bytes (`Addr`'s contract, checked by `atomic_i64`).
+        unsafe { &*(cell as *const AtomicI64 as *const AtomicU64) }
     }
 
     /// The write barrier after references were copied into `holder` in bulk (arraycopy,

@@ -838,51 +838,103 @@ impl Drop for Heap {
 /// Raw memory access for `jdk.internal.misc.Unsafe`: an object base plus offset, or an
 /// absolute address when the base is null. Like HotSpot, offsets are trusted: Unsafe is only
 /// reachable from privileged JDK code, which computes them from field and array layout.
+/// Trusting them is one step, [`raw::Addr::new`], an `unsafe fn`; what is done with an
+/// address afterwards stays inside the range it was made for.
 pub mod raw {
     use super::ObjRef;
-    use std::sync::atomic::{AtomicI64, AtomicU8, AtomicU16, AtomicU32};
+    use std::sync::atomic::{AtomicI64, AtomicU8, AtomicU32};
 
-    #[inline]
-    pub fn addr(base: Option<ObjRef>, offset: i64) -> usize {
-        base.map_or(0, |b| b.addr()).wrapping_add(offset as usize)
+    /// `len` bytes at an address that Unsafe's caller may access: a field or elements of a
+    /// live object, or native memory.
+    #[derive(Clone, Copy, Debug)]
+    pub struct Addr {
+        at: usize,
+        len: usize,
     }
-    #[inline]
-    pub fn read<T: Copy>(addr: usize) -> T {
-        // SAFETY: Unsafe's contract: the privileged caller passes an address inside a live
-        // object (base + field/array offset) or inside memory it allocated with allocateMemory.
-        unsafe { (addr as *const T).read_unaligned() }
-    }
-    /// A primitive store (references go through `Heap::write_slot_at`, with the barrier).
-    #[inline]
-    pub fn write<T: super::Primitive>(addr: usize, v: T) {
-        // SAFETY: as for `read`.
-        unsafe { (addr as *mut T).write_unaligned(v) }
-    }
-    pub fn atomic_i64(addr: usize) -> &'static AtomicI64 {
-        // SAFETY: as for `read`; 8-byte CAS targets are 8-aligned fields or elements.
-        unsafe { &*(addr as *const AtomicI64) }
-    }
-    pub fn atomic_u32(addr: usize) -> &'static AtomicU32 {
-        // SAFETY: as for `read`; 4-byte CAS targets are 4-aligned.
-        unsafe { &*(addr as *const AtomicU32) }
-    }
-    pub fn atomic_u16(addr: usize) -> &'static AtomicU16 {
-        // SAFETY: as for `read`.
-        unsafe { &*(addr as *const AtomicU16) }
-    }
-    pub fn atomic_u8(addr: usize) -> &'static AtomicU8 {
-        // SAFETY: as for `read`.
-        unsafe { &*(addr as *const AtomicU8) }
-    }
-    /// memset for Unsafe.setMemory.
-    pub fn fill(addr: usize, len: usize, value: u8) {
-        // SAFETY: as for `read`; the range belongs to one object or one allocation.
-        unsafe { std::ptr::write_bytes(addr as *mut u8, value, len) }
-    }
-    /// memmove for Unsafe.copyMemory.
-    pub fn copy(src: usize, dst: usize, len: usize) {
-        // SAFETY: as for `read`; both ranges are valid for `len` bytes.
-        unsafe { std::ptr::copy(src as *const u8, dst as *mut u8, len) }
+
+    impl Addr {
+        /// The `len` bytes at `offset` from `base` (from 0 when `base` is None).
+        ///
+        /// # Safety
+        ///
+        /// Unsafe's contract with privileged code: the range lies inside `base` (fields or
+        /// elements, at offsets computed from its layout) or, without a base, inside native
+        /// memory the caller owns; it stays valid while the address is used (no safepoint in
+        /// between, or the object cannot move); 2-, 4- and 8-byte atomic accesses are aligned.
+        #[inline]
+        pub unsafe fn new(base: Option<ObjRef>, offset: i64, len: usize) -> Addr {
+            let at = base.map_or(0, |b| b.addr()).wrapping_add(offset as usize);
+            Addr { at, len }
+        }
+
+        /// A Rust buffer's bytes, as the other end of a [`Addr::copy_to`].
+        pub fn of_slice(bytes: &mut [u8]) -> Addr {
+            Addr {
+                at: bytes.as_mut_ptr() as usize,
+                len: bytes.len(),
+            }
+        }
+
+        pub fn get(self) -> usize {
+            self.at
+        }
+
+        fn fits<T>(self) {
+            assert!(std::mem::size_of::<T>() <= self.len, "access past {self:?}");
+        }
+
+        #[inline]
+        pub fn read<T: Copy>(self) -> T {
+            self.fits::<T>();
+            // SAFETY: `new`'s contract: the range is accessible, and T fits in it.
+            unsafe { (self.at as *const T).read_unaligned() }
+        }
+
+        /// A primitive store (references go through `Heap::write_slot_at`, with the barrier).
+        #[inline]
+        pub fn write<T: super::Primitive>(self, v: T) {
+            self.fits::<T>();
+            // SAFETY: as for `read`.
+            unsafe { (self.at as *mut T).write_unaligned(v) }
+        }
+
+        /// A reference store, for the barrier's `Heap::write_slot_at` only.
+        pub(in crate::heap) fn write_slot(self, slot: u64) {
+            self.fits::<u64>();
+            // SAFETY: as for `read`.
+            unsafe { (self.at as *mut u64).write_unaligned(slot) }
+        }
+
+        pub fn atomic_i64(self) -> &'static AtomicI64 {
+            self.fits::<i64>();
+            // SAFETY: as for `read`; 8-byte CAS targets are 8-aligned fields or elements.
+            unsafe { &*(self.at as *const AtomicI64) }
+        }
+
+        pub fn atomic_u32(self) -> &'static AtomicU32 {
+            self.fits::<u32>();
+            // SAFETY: as for `read`; 4-byte CAS targets are 4-aligned.
+            unsafe { &*(self.at as *const AtomicU32) }
+        }
+
+        pub fn atomic_u8(self) -> &'static AtomicU8 {
+            self.fits::<u8>();
+            // SAFETY: as for `read`.
+            unsafe { &*(self.at as *const AtomicU8) }
+        }
+
+        /// memset of the whole range, for Unsafe.setMemory.
+        pub fn fill(self, value: u8) {
+            // SAFETY: the range is accessible (`new`'s contract).
+            unsafe { std::ptr::write_bytes(self.at as *mut u8, value, self.len) }
+        }
+
+        /// memmove of the whole range to `dst` (at least as long), for Unsafe.copyMemory.
+        pub fn copy_to(self, dst: Addr) {
+            assert!(self.len <= dst.len, "copy of {self:?} into {dst:?}");
+            // SAFETY: both ranges are accessible (`new`'s contract, or a Rust buffer).
+            unsafe { std::ptr::copy(self.at as *const u8, dst.at as *mut u8, self.len) }
+        }
     }
 }
 

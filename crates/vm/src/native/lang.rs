@@ -989,13 +989,10 @@ fn define_class2(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         ));
     }
     let mut bytes = vec![0u8; len as usize];
-    // A direct buffer's `address` spans `capacity` bytes of native memory it owns; the range
-    // was checked against it above.
-    crate::heap::raw::copy(
-        base as usize + off as usize,
-        bytes.as_mut_ptr() as usize,
-        len as usize,
-    );
+    // SAFETY: a direct buffer's `address` spans `capacity` bytes of native memory it owns; the
+    // range was checked against it above.
+    let src = unsafe { crate::heap::raw::Addr::new(None, base + off as i64, len as usize) };
+    src.copy_to(crate::heap::raw::Addr::of_slice(&mut bytes));
     define_from_bytes(t, obj(a[0]), obj(a[1]), &bytes)
 }
 

@@ -112,11 +112,11 @@ fn register_unsafe(r: &mut Registry) {
         };
         ($name:literal, $vname:literal, $t:ty, $conv:expr, $kind:expr) => {
             r.add(u, $name, "", |t, a| {
-                Ok(($conv)(raw::read::<$t>(at(t, a[1], a[2], $kind)?)))
+                Ok(($conv)(at(t, a[1], a[2], $kind)?.read::<$t>()))
             });
             r.add(u, $vname, "", |t, a| {
                 std::sync::atomic::fence(Ordering::SeqCst);
-                let v = ($conv)(raw::read::<$t>(at(t, a[1], a[2], $kind)?));
+                let v = ($conv)(at(t, a[1], a[2], $kind)?.read::<$t>());
                 std::sync::atomic::fence(Ordering::SeqCst);
                 Ok(v)
             });
@@ -125,18 +125,12 @@ fn register_unsafe(r: &mut Registry) {
     macro_rules! putter {
         ($name:literal, $vname:literal, $t:ty) => {
             r.add(u, $name, "", |t, a| {
-                raw::write::<$t>(
-                    at(t, a[1], a[2], Kind::Prim(std::mem::size_of::<$t>()))?,
-                    a[4] as $t,
-                );
+                at(t, a[1], a[2], Kind::Prim(std::mem::size_of::<$t>()))?.write::<$t>(a[4] as $t);
                 Ok(0)
             });
             r.add(u, $vname, "", |t, a| {
                 std::sync::atomic::fence(Ordering::SeqCst);
-                raw::write::<$t>(
-                    at(t, a[1], a[2], Kind::Prim(std::mem::size_of::<$t>()))?,
-                    a[4] as $t,
-                );
+                at(t, a[1], a[2], Kind::Prim(std::mem::size_of::<$t>()))?.write::<$t>(a[4] as $t);
                 std::sync::atomic::fence(Ordering::SeqCst);
                 Ok(0)
             });
@@ -182,23 +176,24 @@ fn register_unsafe(r: &mut Registry) {
     putter!("putFloat", "putFloatVolatile", u32);
     putter!("putDouble", "putDoubleVolatile", i64);
     r.add(u, "putBoolean", "", |t, a| {
-        raw::write::<u8>(at(t, a[1], a[2], Kind::Prim(1))?, (a[4] != 0) as u8);
+        at(t, a[1], a[2], Kind::Prim(1))?.write::<u8>((a[4] != 0) as u8);
         Ok(0)
     });
     r.add(u, "putBooleanVolatile", "", |t, a| {
-        raw::atomic_u8(at(t, a[1], a[2], Kind::Prim(1))?)
+        at(t, a[1], a[2], Kind::Prim(1))?
+            .atomic_u8()
             .store((a[4] != 0) as u8, Ordering::SeqCst);
         Ok(0)
     });
     r.add(u, "compareAndSetInt", "", |t, a| {
-        let at = raw::atomic_u32(at(t, a[1], a[2], Kind::Prim(4))?);
+        let at = at(t, a[1], a[2], Kind::Prim(4))?.atomic_u32();
         Ok(ret_bool(
             at.compare_exchange(a[4] as u32, a[5] as u32, Ordering::SeqCst, Ordering::SeqCst)
                 .is_ok(),
         ))
     });
     r.add(u, "compareAndExchangeInt", "", |t, a| {
-        let at = raw::atomic_u32(at(t, a[1], a[2], Kind::Prim(4))?);
+        let at = at(t, a[1], a[2], Kind::Prim(4))?.atomic_u32();
         Ok(
             match at.compare_exchange(a[4] as u32, a[5] as u32, Ordering::SeqCst, Ordering::SeqCst)
             {
@@ -207,14 +202,14 @@ fn register_unsafe(r: &mut Registry) {
         )
     });
     r.add(u, "compareAndSetLong", "", |t, a| {
-        let at = raw::atomic_i64(at(t, a[1], a[2], Kind::Prim(8))?);
+        let at = at(t, a[1], a[2], Kind::Prim(8))?.atomic_i64();
         Ok(ret_bool(
             at.compare_exchange(jlong(a[4]), jlong(a[6]), Ordering::SeqCst, Ordering::SeqCst)
                 .is_ok(),
         ))
     });
     r.add(u, "compareAndExchangeLong", "", |t, a| {
-        let at = raw::atomic_i64(at(t, a[1], a[2], Kind::Prim(8))?);
+        let at = at(t, a[1], a[2], Kind::Prim(8))?.atomic_i64();
         Ok(
             match at.compare_exchange(jlong(a[4]), jlong(a[6]), Ordering::SeqCst, Ordering::SeqCst)
             {
@@ -319,11 +314,7 @@ fn register_unsafe(r: &mut Registry) {
     r.add(u, "reallocateMemory0", "(JJ)J", reallocate_memory);
     r.add(u, "freeMemory0", "(J)V", free_memory);
     r.add(u, "setMemory0", "(Ljava/lang/Object;JJB)V", |t, a| {
-        raw::fill(
-            at(t, a[1], a[2], Kind::Prim(a[4] as usize))?,
-            a[4] as usize,
-            a[6] as u8,
-        );
+        at(t, a[1], a[2], Kind::Prim(a[4] as usize))?.fill(a[6] as u8);
         Ok(0)
     });
     r.add(
@@ -331,11 +322,8 @@ fn register_unsafe(r: &mut Registry) {
         "copyMemory0",
         "(Ljava/lang/Object;JLjava/lang/Object;JJ)V",
         |t, a| {
-            raw::copy(
-                at(t, a[1], a[2], Kind::Prim(a[7] as usize))?,
-                at(t, a[4], a[5], Kind::Prim(a[7] as usize))?,
-                a[7] as usize,
-            );
+            let src = at(t, a[1], a[2], Kind::Prim(a[7] as usize))?;
+            src.copy_to(at(t, a[4], a[5], Kind::Prim(a[7] as usize))?);
             Ok(0)
         },
     );
@@ -471,11 +459,11 @@ fn copy_swap_memory(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let dst = at(t, a[4], a[5], Kind::Prim(a[7] as usize))?;
     let (bytes, elem) = (a[7] as usize, a[9] as usize);
     let mut buf = vec![0u8; bytes];
-    raw::copy(src, buf.as_mut_ptr() as usize, bytes);
+    src.copy_to(raw::Addr::of_slice(&mut buf));
     for chunk in buf.chunks_mut(elem.max(1)) {
         chunk.reverse();
     }
-    raw::copy(buf.as_ptr() as usize, dst, bytes);
+    raw::Addr::of_slice(&mut buf).copy_to(dst);
     Ok(0)
 }
 
@@ -700,23 +688,20 @@ fn environ(t: &mut JThread, _: &[u64]) -> JResult<u64> {
 /// Unsafe.putReference(o, offset, x), with the write barrier when `o` is an object.
 fn put_reference(t: &mut JThread, a: &[u64]) -> JResult<()> {
     let addr = at(t, a[1], a[2], Kind::Ref)?;
-    // SAFETY: `at` checked the base and offset as far as Unsafe's contract allows: an object's
-    // reference field or element, or memory privileged code allocated.
-    unsafe { t.domain.heap.write_slot_at(obj(a[1]), addr, a[4]) };
+    t.domain.heap.write_slot_at(obj(a[1]), addr, a[4]);
     Ok(())
 }
 
 /// Unsafe.compareAndSetReference(o, offset, expected, x): the witness value, Ok if swapped.
 fn cas_reference(t: &mut JThread, a: &[u64]) -> JResult<Result<u64, u64>> {
     let addr = at(t, a[1], a[2], Kind::Ref)?;
-    // SAFETY: as in `put_reference`.
-    Ok(unsafe { t.domain.heap.cas_slot_at(obj(a[1]), addr, a[4], a[5]) })
+    Ok(t.domain.heap.cas_slot_at(obj(a[1]), addr, a[4], a[5]))
 }
 
 /// The address `Unsafe` reaches from base object `base` (a slot; null for a raw address) and
 /// `offset` for an access of `kind`, after refusing the objects that hold capabilities
 /// ([`guard_object`]) and, for a program of an untrusted domain, what `confine` refuses.
-fn at(t: &mut JThread, base: u64, offset: u64, kind: Kind) -> JResult<usize> {
+fn at(t: &mut JThread, base: u64, offset: u64, kind: Kind) -> JResult<raw::Addr> {
     let o = obj(base);
     if let Some(o) = o {
         guard_object(t, o, jlong(offset))?;
@@ -724,7 +709,15 @@ fn at(t: &mut JThread, base: u64, offset: u64, kind: Kind) -> JResult<usize> {
     if super::confine::confined(t) {
         super::confine::check_access(t, base, jlong(offset), kind)?;
     }
-    Ok(raw::addr(o, jlong(offset)))
+    let len = match kind {
+        Kind::Prim(n) => n,
+        Kind::Ref => 8,
+    };
+    // SAFETY: Unsafe's contract, as HotSpot trusts it: privileged JDK code passes offsets it
+    // computed from the base's field or array layout (or native memory it allocated), and the
+    // native uses the address before any safepoint. A confined domain's program gets here only
+    // past `confine::check_access`, which checks the range against the object it names.
+    Ok(unsafe { raw::Addr::new(o, jlong(offset), len) })
 }
 
 /// Refuses `Unsafe` access to an instance of an API class or to the statics of one (through
