@@ -882,7 +882,12 @@ impl ClassTable {
     ) -> Result<(), LoadError> {
         if super::exports::may_extend(&self.sources.jimage, module, loader, sup) {
             let package = name.rfind('/').map_or("", |i| &name[..i]);
-            if sup.access & ACC_PUBLIC != 0 || (sup.loader == loader && sup.package() == package) {
+            // A subclass of reflection's MagicAccessorImpl (a generated accessor) may extend
+            // what it likes, as in HotSpot.
+            if sup.access & ACC_PUBLIC != 0
+                || (sup.loader == loader && sup.package() == package)
+                || sup.is_magic_accessor()
+            {
                 return Ok(());
             }
             let (this, that) = (name.replace('/', "."), sup.java_name());

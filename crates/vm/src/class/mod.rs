@@ -539,6 +539,13 @@ impl Class {
             None => "",
         }
     }
+    /// Whether this is reflection's `MagicAccessorImpl` or a subclass (the generated
+    /// accessors), which HotSpot exempts from access checks.
+    pub fn is_magic_accessor(&self) -> bool {
+        const MAGIC: &str = "jdk/internal/reflect/MagicAccessorImpl";
+        *self.name == *MAGIC || self.supers.iter().any(|s| *s.name == *MAGIC)
+    }
+
     /// Where HotSpot's messages place the class: "unnamed module of loader 'app'",
     /// "module java.base of loader 'bootstrap'".
     pub fn module_of_loader(&self) -> String {
