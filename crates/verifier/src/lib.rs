@@ -28,8 +28,9 @@
 //!   inference verifier for this version (which we do not implement).
 //!
 //! Knowledge about other classes comes from the [`ClassHierarchy`]
-//! implementation supplied by the VM. Run-time packages are approximated by the
-//! package part of the class name (class loaders are not considered).
+//! implementation supplied by the VM, which answers for the class being verified: names are
+//! resolved through that class's defining loader, and what depends on loaders (superclass
+//! chains, run-time packages) is decided by the VM.
 //!
 //! Errors from the hierarchy (a class that cannot be loaded) are returned as a
 //! [`VerifyError`] whose message is the hierarchy's message verbatim.
@@ -61,19 +62,24 @@ pub trait ClassHierarchy {
     fn is_assignable(&self, from: &str, to: &str) -> Result<bool, String>;
     /// Is `class` an interface?
     fn is_interface(&self, class: &str) -> Result<bool, String>;
-    /// Superclass of `class` (None for java/lang/Object).
-    fn superclass(&self, class: &str) -> Result<Option<String>, String>;
-    /// Does `class` (or a superclass) declare a protected field/method `name`
-    /// with `descriptor`, and in which class? Used for the protected-access
-    /// check (§4.10.1.8). Return the declaring class name if the member found
-    /// by lookup is protected, else None.
-    fn protected_member_owner(
+    /// The strict superclasses of `class`, nearest first, ending with java/lang/Object (empty
+    /// for java/lang/Object). `class` is resolved as the class being verified sees it; each
+    /// further superclass is the one its subclass's *defining* loader resolved (JVMS §5.3.5):
+    /// a VM walks its loaded class metadata and never looks a superclass's name up again
+    /// through the loader of the class being verified, which may not know it.
+    fn superclasses(&self, class: &str) -> Result<Vec<String>, String>;
+    /// The protected-access test of §4.10.1.8 for a member referenced through `class`: does
+    /// lookup of field or method `name`/`descriptor` from `class` find a protected member
+    /// declared in another run-time package (package name *and* defining loader, JVMS §5.3)
+    /// than `current`, the class being verified?
+    fn protected_in_other_package(
         &self,
+        current: &str,
         class: &str,
         name: &str,
         descriptor: &str,
         is_method: bool,
-    ) -> Result<Option<String>, String>;
+    ) -> Result<bool, String>;
 }
 
 /// Verify every method of `class` (see the crate docs for what is checked).

@@ -330,6 +330,8 @@ struct TestHierarchy {
     interfaces: Vec<&'static str>,
     /// (class, member name, owner) of protected members.
     protected: Vec<(&'static str, &'static str, &'static str)>,
+    /// Classes defined by another loader than the others: another run-time package.
+    other_loader: Vec<&'static str>,
 }
 
 impl TestHierarchy {
@@ -343,6 +345,8 @@ impl TestHierarchy {
             ("java/lang/Integer", "java/lang/Number"),
             ("q/Base", "java/lang/Object"),
             ("p/T", "q/Base"),
+            ("p/Base", "java/lang/Object"),
+            ("p/Sub", "p/Base"),
             ("T", "java/lang/Object"),
         ]);
         TestHierarchy {
@@ -356,7 +360,9 @@ impl TestHierarchy {
                 ("q/Base", "f", "q/Base"),
                 ("q/Base", "m", "q/Base"),
                 ("q/Base", "<init>", "q/Base"),
+                ("p/Base", "f", "p/Base"),
             ],
+            other_loader: Vec::new(),
         }
     }
 }
@@ -383,33 +389,35 @@ impl ClassHierarchy for TestHierarchy {
     fn is_interface(&self, class: &str) -> Result<bool, String> {
         Ok(self.interfaces.contains(&class))
     }
-    fn superclass(&self, class: &str) -> Result<Option<String>, String> {
-        if class == "java/lang/Object" {
-            return Ok(None);
+    fn superclasses(&self, class: &str) -> Result<Vec<String>, String> {
+        let mut chain = Vec::new();
+        let mut c = class;
+        while c != "java/lang/Object" {
+            c = self.supers.get(c).copied().unwrap_or("java/lang/Object");
+            chain.push(c.to_string());
         }
-        Ok(Some(
-            self.supers
-                .get(class)
-                .copied()
-                .unwrap_or("java/lang/Object")
-                .to_string(),
-        ))
+        Ok(chain)
     }
-    fn protected_member_owner(
+    fn protected_in_other_package(
         &self,
+        current: &str,
         class: &str,
         name: &str,
         _: &str,
         _: bool,
-    ) -> Result<Option<String>, String> {
+    ) -> Result<bool, String> {
+        let package = |n: &str| {
+            let name = n.rfind('/').map_or("", |i| &n[..i]);
+            (name.to_string(), self.other_loader.contains(&n))
+        };
         let mut c = class;
         loop {
             if let Some(&(_, _, owner)) = self.protected.iter().find(|p| p.0 == c && p.1 == name) {
-                return Ok(Some(owner.to_string()));
+                return Ok(package(owner) != package(current));
             }
             match self.supers.get(c) {
                 Some(s) => c = s,
-                None => return Ok(None),
+                None => return Ok(false),
             }
         }
     }
@@ -419,8 +427,13 @@ impl ClassHierarchy for TestHierarchy {
 /// same format checks) is reported as an error whose headline starts with
 /// `ClassFormatError`.
 fn verify_bytes(bytes: &[u8]) -> Result<(), VerifyError> {
+    verify_bytes_in(bytes, &TestHierarchy::new())
+}
+
+/// [`verify_bytes`] with hierarchy `h`.
+fn verify_bytes_in(bytes: &[u8], h: &TestHierarchy) -> Result<(), VerifyError> {
     match ClassFile::parse(bytes) {
-        Ok(cf) => verify_class(&cf, &TestHierarchy::new()),
+        Ok(cf) => verify_class(&cf, h),
         Err(e) => Err(VerifyError {
             class: String::new(),
             method: String::new(),
@@ -1366,6 +1379,30 @@ fn float_into_int_local_fails() {
 }
 
 #[test]
+fn protected_access_from_another_loaders_same_named_package() {
+    // class p/Sub extends p/Base; protected p/Base.f read on a p/Base receiver passes when
+    // both share a run-time package, and fails when p/Base has another defining loader.
+    let mut a = Asm::new();
+    let f = a.field("p/Base", "f", "I");
+    let m = Method::new(
+        STATIC,
+        "m",
+        "(Lp/Base;)I",
+        1,
+        1,
+        vec![ALOAD_0, GETFIELD, hi(f), lo(f), IRETURN],
+    );
+    let bytes = a.build(61, "p/Sub", "p/Base", &[], &[m]);
+    assert_eq!(headline(verify_bytes(&bytes)), "<verified>");
+    let mut h = TestHierarchy::new();
+    h.other_loader.push("p/Base");
+    assert_eq!(
+        headline(verify_bytes_in(&bytes, &h)),
+        "Bad access to protected data in getfield"
+    );
+}
+
+#[test]
 fn protected_access_from_other_package() {
     // class p/T extends q/Base; accessing protected q/Base.f on a q/Base receiver fails,
     // on a p/T receiver passes.
@@ -1386,7 +1423,7 @@ fn protected_access_from_other_package() {
     };
     assert_eq!(
         headline(build("(Lq/Base;)I")()),
-        "Bad access to protected data"
+        "Bad access to protected data in getfield"
     );
     assert_eq!(headline(build("(Lp/T;)I")()), "<verified>");
     // protected method through invokevirtual
@@ -1402,7 +1439,7 @@ fn protected_access_from_other_package() {
     );
     assert_eq!(
         headline(verify_bytes(&a.build(61, "p/T", "q/Base", &[], &[m]))),
-        "Bad access to protected data"
+        "Bad access to protected data in invokevirtual"
     );
     // new q/Base() with a protected constructor from another package
     let mut a = Asm::new();

@@ -26,14 +26,8 @@ pub struct ClassState<'a> {
     pub this: NameId,
     pub this_name: &'a str,
     pub super_name: Option<&'a str>,
-    pub package: &'a str,
     /// Strict superclasses of this class (computed lazily via the hierarchy).
     chain: Option<Vec<String>>,
-}
-
-/// The runtime package part of an internal class name.
-pub fn package_of(name: &str) -> &str {
-    name.rfind('/').map_or("", |i| &name[..i])
 }
 
 impl<'a> ClassState<'a> {
@@ -44,22 +38,16 @@ impl<'a> ClassState<'a> {
             this,
             this_name: &cf.name,
             super_name: cf.super_name.as_deref(),
-            package: package_of(&cf.name),
             chain: None,
         }
     }
 
     fn superclass_chain(&mut self, ctx: &TypeContext<'a, '_>) -> Result<&[String], String> {
         if self.chain.is_none() {
-            let mut chain = Vec::new();
-            let mut next = self.super_name.map(str::to_string);
-            while let Some(name) = next {
-                if chain.len() > 10_000 || chain.contains(&name) {
-                    break;
-                }
-                next = ctx.hierarchy().superclass(&name)?;
-                chain.push(name);
-            }
+            let chain = match self.super_name {
+                Some(_) => ctx.hierarchy().superclasses(self.this_name)?,
+                None => Vec::new(),
+            };
             self.chain = Some(chain);
         }
         Ok(self.chain.as_deref().unwrap_or(&[]))
@@ -745,16 +733,20 @@ impl<'a> Checker<'a, '_, '_> {
         if !chain {
             return Ok(false);
         }
-        let owner = self
-            .ctx
-            .hierarchy()
-            .protected_member_owner(ref_class, name, desc, is_method);
-        let owner = self.hier(owner)?;
-        Ok(owner.is_some_and(|o| package_of(&o) != self.cls.package))
+        let other = self.ctx.hierarchy().protected_in_other_package(
+            self.cls.this_name,
+            ref_class,
+            name,
+            desc,
+            is_method,
+        );
+        self.hier(other)
     }
 
+    /// The protected-access check of instruction `opc` (getfield, putfield, invokevirtual).
     fn protected_check(
         &mut self,
+        opc: u8,
         ref_class: &str,
         name: &str,
         desc: &str,
@@ -779,8 +771,9 @@ impl<'a> Checker<'a, '_, '_> {
         }
         let this = Type::Reference(self.cls.this);
         if !self.assignable(receiver, this)? {
+            let insn = classfile::opcodes::name(opc).unwrap_or("?");
             return Err(self.fail(
-                "Bad access to protected data",
+                &format!("Bad access to protected data in {insn}"),
                 format!(
                     "Type {} is not assignable to {}",
                     self.describe(receiver),
@@ -1227,7 +1220,7 @@ impl<'a> Checker<'a, '_, '_> {
             }
             op::GETFIELD => {
                 let recv = self.pop_expect(owner)?;
-                self.protected_check(m.class_name, m.name, m.descriptor, false, recv)?;
+                self.protected_check(opc, m.class_name, m.name, m.descriptor, false, recv)?;
                 self.push(ft)?;
             }
             _ => {
@@ -1249,7 +1242,7 @@ impl<'a> Checker<'a, '_, '_> {
                     self.stack.pop();
                 } else {
                     let recv = self.pop_expect(owner)?;
-                    self.protected_check(m.class_name, m.name, m.descriptor, false, recv)?;
+                    self.protected_check(opc, m.class_name, m.name, m.descriptor, false, recv)?;
                 }
             }
         }
@@ -1316,7 +1309,7 @@ impl<'a> Checker<'a, '_, '_> {
                 // (JVMS §4.10.1.2); arrays only implement Cloneable and Serializable.
                 let recv = self.pop_expect(owner)?;
                 if opc == op::INVOKEVIRTUAL {
-                    self.protected_check(class_name, name, desc, true, recv)?;
+                    self.protected_check(opc, class_name, name, desc, true, recv)?;
                 } else if opc == op::INVOKESPECIAL {
                     let this = Type::Reference(self.cls.this);
                     if !self.assignable(recv, this)? {

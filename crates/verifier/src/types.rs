@@ -480,17 +480,18 @@ mod tests {
         fn is_interface(&self, _: &str) -> Result<bool, String> {
             Ok(false)
         }
-        fn superclass(&self, _: &str) -> Result<Option<String>, String> {
-            Ok(Some("java/lang/Object".into()))
+        fn superclasses(&self, _: &str) -> Result<Vec<String>, String> {
+            Ok(vec!["java/lang/Object".into()])
         }
-        fn protected_member_owner(
+        fn protected_in_other_package(
             &self,
             _: &str,
             _: &str,
             _: &str,
+            _: &str,
             _: bool,
-        ) -> Result<Option<String>, String> {
-            Ok(None)
+        ) -> Result<bool, String> {
+            Ok(false)
         }
     }
 

@@ -259,29 +259,29 @@ impl ClassHierarchy for Hierarchy {
         self.check(class)?;
         Ok(!self.supers.contains_key(class) && name_hash(class).is_multiple_of(3))
     }
-    fn superclass(&self, class: &str) -> Result<Option<String>, String> {
+    fn superclasses(&self, class: &str) -> Result<Vec<String>, String> {
         self.check(class)?;
-        Ok(match class {
-            "java/lang/Object" => None,
-            _ => Some(
-                self.supers
-                    .get(class)
-                    .cloned()
-                    .unwrap_or_else(|| "java/lang/Object".into()),
-            ),
-        })
+        let mut chain = Vec::new();
+        let mut current = class;
+        while current != "java/lang/Object" && chain.len() < 16 {
+            current = self
+                .supers
+                .get(current)
+                .map_or("java/lang/Object", String::as_str);
+            chain.push(current.to_string());
+        }
+        Ok(chain)
     }
-    fn protected_member_owner(
+    fn protected_in_other_package(
         &self,
+        _: &str,
         class: &str,
         name: &str,
         _: &str,
         _: bool,
-    ) -> Result<Option<String>, String> {
+    ) -> Result<bool, String> {
         self.check(class)?;
-        Ok(name_hash(name)
-            .is_multiple_of(5)
-            .then(|| "java/lang/Object".to_string()))
+        Ok(name_hash(name).is_multiple_of(5))
     }
 }
 

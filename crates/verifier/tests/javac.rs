@@ -317,25 +317,33 @@ impl ClassHierarchy for Hierarchy {
         Ok(self.interfaces.iter().any(|i| i == class))
     }
 
-    fn superclass(&self, class: &str) -> Result<Option<String>, String> {
-        match self.supers.get(class) {
-            Some(s) => Ok(s.clone()),
-            None => Ok(Some("java/lang/Object".to_string())),
+    fn superclasses(&self, class: &str) -> Result<Vec<String>, String> {
+        let mut chain = Vec::new();
+        let mut current = class.to_string();
+        while chain.len() < 100 {
+            match self.supers.get(&current) {
+                Some(Some(s)) => current = s.clone(),
+                Some(None) => break,
+                None if current == "java/lang/Object" => break,
+                None => current = "java/lang/Object".to_string(),
+            }
+            chain.push(current.clone());
         }
+        Ok(chain)
     }
 
-    fn protected_member_owner(
+    fn protected_in_other_package(
         &self,
+        current: &str,
         class: &str,
         name: &str,
         _: &str,
         is_method: bool,
-    ) -> Result<Option<String>, String> {
+    ) -> Result<bool, String> {
         // Object.clone and Object.finalize are the protected members we know about.
-        if is_method && (name == "clone" || name == "finalize") && self.supers.contains_key(class) {
-            return Ok(Some("java/lang/Object".to_string()));
-        }
-        Ok(None)
+        let known = is_method && (name == "clone" || name == "finalize");
+        let package = current.rfind('/').map_or("", |i| &current[..i]);
+        Ok(known && self.supers.contains_key(class) && package != "java/lang")
     }
 }
 

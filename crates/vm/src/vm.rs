@@ -317,7 +317,7 @@ pub fn verify(vm: &'static Vm, c: &'static Class) -> Result<(), LoadError> {
     }
     let h = Hierarchy {
         vm,
-        loader: c.loader,
+        this: c,
         failure: std::cell::RefCell::new(None),
     };
     verifier::verify_class(cf, &h).map_err(|e| match e.kind {
@@ -332,16 +332,24 @@ pub fn verify(vm: &'static Vm, c: &'static Class) -> Result<(), LoadError> {
     })
 }
 
+/// What the verifier learns about other classes while it verifies `this` (JVMS §4.10.1.2):
+/// names are resolved through the defining loader of `this` (its own name, a hidden class's
+/// too, stands for itself); superclass chains and member lookups walk the loaded classes'
+/// metadata, so a superclass's superclass is the one its own defining loader resolved; run-time
+/// packages are package name and defining loader.
 struct Hierarchy {
     vm: &'static Vm,
-    loader: LoaderId,
+    this: &'static Class,
     /// The last loading failure, thrown as it is when verification fails because of it.
     failure: std::cell::RefCell<Option<LoadError>>,
 }
 
 impl Hierarchy {
     fn load(&self, n: &str) -> Result<&'static Class, String> {
-        self.vm.classes.load(self.loader, n).map_err(|e| {
+        if self.this.file.as_ref().is_some_and(|cf| cf.name == n) {
+            return Ok(self.this);
+        }
+        self.vm.classes.load(self.this.loader, n).map_err(|e| {
             let m = e.message().to_string();
             *self.failure.borrow_mut() = Some(e);
             m
@@ -364,30 +372,41 @@ impl verifier::ClassHierarchy for Hierarchy {
     fn is_interface(&self, class: &str) -> Result<bool, String> {
         Ok(self.load(class)?.is_interface())
     }
-    fn superclass(&self, class: &str) -> Result<Option<String>, String> {
-        Ok(self.load(class)?.super_class.map(|s| s.name.to_string()))
+    fn superclasses(&self, class: &str) -> Result<Vec<String>, String> {
+        let mut chain = Vec::new();
+        let mut k = self.load(class)?.super_class;
+        while let Some(s) = k {
+            chain.push(s.name.to_string());
+            k = s.super_class;
+        }
+        Ok(chain)
     }
-    fn protected_member_owner(
+    fn protected_in_other_package(
         &self,
+        current: &str,
         class: &str,
         name: &str,
         descriptor: &str,
         is_method: bool,
-    ) -> Result<Option<String>, String> {
-        let mut k = Some(self.load(class)?);
-        while let Some(c) = k {
-            if is_method {
-                if let Some(m) = c.declared_method(name, descriptor) {
-                    return Ok(m.is_protected().then(|| c.name.to_string()));
-                }
-            } else if let Some(f) = c.field(name, descriptor) {
-                return Ok(
-                    (f.access & classfile::access::ACC_PROTECTED != 0).then(|| c.name.to_string())
-                );
-            }
-            k = c.super_class;
+    ) -> Result<bool, String> {
+        let current = self.load(current)?;
+        let target = self.load(class)?;
+        // Only a superclass's members need the check (HotSpot: is_subclass_of).
+        if !current.supers.iter().any(|s| std::ptr::eq(*s, target)) {
+            return Ok(false);
         }
-        Ok(None)
+        let found = if is_method {
+            std::iter::successors(Some(target), |c| c.super_class).find_map(|c| {
+                c.declared_method(name, descriptor)
+                    .map(|m| (c, m.is_protected()))
+            })
+        } else {
+            crate::class::resolve::find_field(target, name, descriptor)
+                .map(|(c, f)| (c, f.access & classfile::access::ACC_PROTECTED != 0))
+        };
+        Ok(found.is_some_and(|(holder, protected)| {
+            protected && !(holder.loader == current.loader && holder.package() == current.package())
+        }))
     }
 }
 

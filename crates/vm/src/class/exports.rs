@@ -39,9 +39,7 @@ fn exported_to_all(jimage: &jimage::JImage) -> &'static FxHashSet<String> {
 /// `MagicAccessorImpl`, which only reflection's own loader may define: see
 /// [`may_extend`]) link to anything, as in HotSpot.
 pub fn may_link(jimage: &jimage::JImage, from: &Class, target: &Class) -> bool {
-    in_jdk(from.module.as_deref())
-        || from.supers.iter().any(|s| &*s.name == MAGIC)
-        || exported(jimage, target)
+    in_jdk(from.module.as_deref()) || from.is_magic_accessor() || exported(jimage, target)
 }
 
 /// Whether a class of module `module` (None: an unnamed one), defined by `loader`, may have
@@ -56,8 +54,6 @@ pub fn may_extend(
 ) -> bool {
     in_jdk(module) || exported(jimage, sup) || super::loader::is_reflection_loader(loader)
 }
-
-const MAGIC: &str = "jdk/internal/reflect/MagicAccessorImpl";
 
 /// Whether a class of `module` is the JDK's: of a named module other than the API's (the JDK's
 /// modules trust each other, qualified exports included).

@@ -870,7 +870,9 @@ impl ClassTable {
         Ok(c)
     }
 
-    /// Refuses a superclass or superinterface a JDK module keeps to itself (`exports`).
+    /// Refuses a superclass or superinterface `sup` of class `name` (defined by `loader` in
+    /// `module`) that a JDK module keeps to itself (`exports`), or that is not public and in
+    /// another run-time package (JVMS §5.4.4: package name and defining loader).
     fn check_extends(
         &self,
         loader: LoaderId,
@@ -879,7 +881,33 @@ impl ClassTable {
         sup: &Class,
     ) -> Result<(), LoadError> {
         if super::exports::may_extend(&self.sources.jimage, module, loader, sup) {
-            return Ok(());
+            let package = name.rfind('/').map_or("", |i| &name[..i]);
+            // A subclass of reflection's MagicAccessorImpl (a generated accessor) may extend
+            // what it likes, as in HotSpot.
+            if sup.access & ACC_PUBLIC != 0
+                || (sup.loader == loader && sup.package() == package)
+                || sup.is_magic_accessor()
+            {
+                return Ok(());
+            }
+            let (this, that) = (name.replace('/', "."), sup.java_name());
+            let here = super::module_of_loader(loader, module);
+            let modules = if sup.loader == loader && sup.module.as_deref() == module {
+                format!("{this} and {that} are in {here}")
+            } else {
+                format!(
+                    "{this} is in {here}; {that} is in {}",
+                    sup.module_of_loader()
+                )
+            };
+            let kind = match (sup.is_interface(), sup.is_abstract()) {
+                (true, _) => "superinterface",
+                (false, true) => "abstract superclass",
+                (false, false) => "superclass",
+            };
+            return Err(LoadError::Access(format!(
+                "class {this} cannot access its {kind} {that} ({modules})"
+            )));
         }
         let module = sup.module.as_deref().unwrap_or("?");
         Err(LoadError::Access(format!(

@@ -360,6 +360,16 @@ pub struct Dispatch {
     pub itable: rustc_hash::FxHashMap<u32, &'static Method>,
 }
 
+/// Where HotSpot's messages place a class of `module` (None: the unnamed module of its loader)
+/// defined by `loader` (see [`Class::module_of_loader`]).
+pub fn module_of_loader(loader: LoaderId, module: Option<&str>) -> String {
+    let loader = loader::loader_name(loader);
+    match module {
+        Some(m) => format!("module {m} of loader {loader}"),
+        None => format!("unnamed module of loader {loader}"),
+    }
+}
+
 /// A class's metadata. `#[repr(C)]`: compiled code reads the fields [`crate::offsets`] names.
 #[repr(C)]
 pub struct Class {
@@ -532,6 +542,35 @@ impl Class {
             None => "",
         }
     }
+    /// Whether this is reflection's `MagicAccessorImpl` or a subclass (the generated
+    /// accessors), which HotSpot exempts from access checks.
+    pub fn is_magic_accessor(&self) -> bool {
+        const MAGIC: &str = "jdk/internal/reflect/MagicAccessorImpl";
+        *self.name == *MAGIC || self.supers.iter().any(|s| *s.name == *MAGIC)
+    }
+
+    /// Where HotSpot's messages place the class: "unnamed module of loader 'app'",
+    /// "module java.base of loader 'bootstrap'".
+    pub fn module_of_loader(&self) -> String {
+        module_of_loader(self.loader, self.module.as_deref())
+    }
+
+    /// The parenthesised part of HotSpot's linkage and cast messages about `self` and `other`
+    /// (without the parentheses): "A and B are in M" when both are in one module, else
+    /// "A is in M; B is in N".
+    pub fn modules_of_loaders(&self, other: &Class) -> String {
+        let (a, b) = (self.java_name(), other.java_name());
+        if self.loader == other.loader && self.module == other.module {
+            format!("{a} and {b} are in {}", self.module_of_loader())
+        } else {
+            format!(
+                "{a} is in {}; {b} is in {}",
+                self.module_of_loader(),
+                other.module_of_loader()
+            )
+        }
+    }
+
     /// Whether instances of `self` are assignable to `target` (JVMS checkcast rules).
     pub fn is_subtype_of(&'static self, target: &'static Class) -> bool {
         if std::ptr::eq(self, target) {

@@ -76,7 +76,8 @@ fn cp(c: &Class) -> &classfile::ConstantPool {
 /// Loads `name` for a reference from `from`; a hidden class (not findable by name) refers to
 /// itself by its class-file name.
 /// A class of a JDK module whose package the module does not export to everyone is refused
-/// to a class outside the JDK (`super::exports`).
+/// to a class outside the JDK (`super::exports`), and a class not public to a class of
+/// another run-time package (`check_class_access`).
 fn load_from(
     table: &ClassTable,
     from: &'static Class,
@@ -96,6 +97,7 @@ fn load_from(
         );
         return Err(err("java/lang/IllegalAccessError", msg));
     }
+    check_class_access(from, c)?;
     Ok(c)
 }
 
@@ -166,6 +168,7 @@ pub fn resolve_field_if_loaded(
     if !super::exports::may_link(&table.sources.jimage, from, c) {
         return None;
     }
+    check_class_access(from, c).ok()?;
     let (holder, f) = find_field(c, r.name, r.descriptor)?;
     check_access(table, from, holder, f.access, String::new).ok()?;
     let rf = ResolvedField::of(holder, f);
@@ -199,11 +202,7 @@ fn check_access(
     {
         return Ok(());
     }
-    if from
-        .supers
-        .iter()
-        .any(|s| &*s.name == "jdk/internal/reflect/MagicAccessorImpl")
-    {
+    if from.is_magic_accessor() {
         return Ok(());
     }
     let same_package = from.loader == holder.loader && from.package() == holder.package();
@@ -227,9 +226,40 @@ fn check_access(
     Err(err(
         "java/lang/IllegalAccessError",
         format!(
-            "class {} tried to access {kind}{}",
+            "class {} tried to access {kind}{} ({})",
             from.java_name(),
-            what()
+            what(),
+            from.modules_of_loaders(holder)
+        ),
+    ))
+}
+
+/// Access control of a referenced class (JVMS §5.4.4): a class that is not public is
+/// accessible only from its own run-time package (package name and defining loader), else
+/// resolution fails with IllegalAccessError; for an array class, its element class decides.
+/// Exempt as in [`check_access`]: the JDK's classes, hidden classes and reflection's accessors.
+fn check_class_access(from: &'static Class, c: &'static Class) -> Result<(), ResolveError> {
+    let mut target = c;
+    while let Some(component) = target.array_component() {
+        target = component;
+    }
+    if target.is_primitive()
+        || target.access & classfile::access::ACC_PUBLIC != 0
+        || std::ptr::eq(from, target)
+        || !from.loader.is_app() && !from.loader.is_user()
+        || from.hidden
+        || (from.loader == target.loader && from.package() == target.package())
+        || from.is_magic_accessor()
+    {
+        return Ok(());
+    }
+    Err(err(
+        "java/lang/IllegalAccessError",
+        format!(
+            "failed to access class {} from class {} ({})",
+            target.java_name(),
+            from.java_name(),
+            target.modules_of_loaders(from)
         ),
     ))
 }

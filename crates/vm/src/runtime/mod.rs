@@ -801,22 +801,12 @@ pub fn string_utf16(vm: &crate::vm::Vm, s: ObjRef) -> Vec<u16> {
 
 /// HotSpot's ClassCastException message.
 pub fn class_cast_message(from: &Class, to: &Class) -> String {
-    let desc = |c: &Class| -> String {
-        let loader = crate::class::loader::loader_name(c.loader);
-        match &c.module {
-            Some(m) => format!("module {m} of loader {loader}"),
-            None => format!("unnamed module of loader {loader}"),
-        }
-    };
-    let (a, b) = (desc(from), desc(to));
-    let (fname, tname) = (from.java_name(), to.java_name());
-    if a == b {
-        format!("class {fname} cannot be cast to class {tname} ({fname} and {tname} are in {a})")
-    } else {
-        format!(
-            "class {fname} cannot be cast to class {tname} ({fname} is in {a}; {tname} is in {b})"
-        )
-    }
+    format!(
+        "class {} cannot be cast to class {} ({})",
+        from.java_name(),
+        to.java_name(),
+        from.modules_of_loaders(to)
+    )
 }
 
 /// Allocates an array of class `ac` and length `len` taking `size` bytes (from `array_size`).
