@@ -32,6 +32,7 @@ pub mod budget;
 pub mod image;
 pub mod lifecycle;
 pub mod portal;
+pub mod roots;
 pub mod stub;
 pub mod unloading;
 

@@ -117,7 +117,7 @@ impl<'d> Liveness<'d> {
         let mut forward = |o: ObjRef| cp.forward(o);
         for c in self.vm.classes.classes_of_unit(id) {
             if let Some(st) = self.d.existing_class_state(c.id.0) {
-                super::roots::map_class_state(st, &mut forward);
+                st.map_refs(&mut forward);
             }
         }
         for (site, unit) in self.d.call_sites.lock().values_mut() {

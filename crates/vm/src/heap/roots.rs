@@ -24,7 +24,7 @@ use super::collector::{Copier, Layouts};
 use super::loaders::Liveness;
 use super::{ObjRef, from_slot};
 use crate::class::{BasicType, LoaderId, Unit};
-use crate::domain::{ClassState, Domain};
+use crate::domain::Domain;
 use crate::interp::oopmap::{MethodOperands, Operands, maps_of};
 use crate::jdk::{self, JdkClass};
 use crate::thread::{JResult, JThread};
@@ -311,7 +311,7 @@ fn evacuate(t: &mut JThread, cp: &mut Copier, clear_soft: bool, unload: bool) {
     if let Some(l) = liveness {
         l.finish(cp);
     }
-    rekey_tables(cp, &domain);
+    domain.rekey_tables(&|o| cp.forwardee(o));
 }
 
 fn thread_roots(cp: &mut Copier, th: &mut JThread) {
@@ -386,19 +386,25 @@ fn map_opt(o: &mut Option<ObjRef>, f: &mut dyn FnMut(ObjRef) -> ObjRef) {
     }
 }
 
-/// Replaces a reference held in an atomic slot (0: none) by `f` of it.
-fn map_slot(a: &std::sync::atomic::AtomicU64, f: &mut dyn FnMut(ObjRef) -> ObjRef) {
-    if let Some(o) = super::from_slot(a.load(Ordering::Relaxed)) {
-        a.store(f(o).slot(), Ordering::Relaxed);
-    }
-}
-
 fn domain_roots(cp: &mut Copier, d: &Domain, vm: &crate::vm::Vm, weak: Option<&Liveness>) {
-    table_refs(d, vm, &mut |o| cp.forward(o), weak);
+    // Only a collection that unloads looks classes up.
+    let class_waits = |id: u32| {
+        weak.is_some_and(|w| {
+            vm.classes
+                .class_by_id(id)
+                .is_some_and(|c| w.is_weak(c.unit()))
+        })
+    };
+    let unit_waits = |u: Unit| weak.is_some_and(|w| w.is_weak(u));
+    d.map_table_refs(
+        vm.classes.class_count(),
+        &mut |o| cp.forward(o),
+        &class_waits,
+        &unit_waits,
+    );
     // Thread objects of live threads are roots (their keys are rewritten by `rekey_tables`).
-    let keys: Vec<usize> = d.threads.lock().keys().copied().collect();
-    for k in keys {
-        cp.forward(ObjRef::from_addr(k));
+    for o in d.thread_objects() {
+        cp.forward(o);
     }
 }
 
@@ -406,102 +412,7 @@ fn domain_roots(cp: &mut Copier, d: &Domain, vm: &crate::vm::Vm, weak: Option<&L
 /// memory objects, portals) with `f` of it: the collector forwards them, a domain made from a
 /// template relocates them.
 pub fn for_each_table_ref(d: &Domain, vm: &crate::vm::Vm, f: &mut dyn FnMut(ObjRef) -> ObjRef) {
-    table_refs(d, vm, f, None);
-}
-
-/// Replaces the references of a class's state in a domain (its mirror, which holds its
-/// statics; its resolved string constants; its initialization error) with `f` of them.
-pub(super) fn map_class_state(st: &ClassState, f: &mut dyn FnMut(ObjRef) -> ObjRef) {
-    map_slot(&st.mirror, f);
-    if let Some(consts) = st.cp_strings.get() {
-        consts.iter().for_each(|c| map_slot(c, f));
-    }
-    map_opt(&mut st.init_error.lock(), f);
-}
-
-/// `for_each_table_ref`, leaving out the entries of classes of loaders `weak` says wait to be
-/// found alive, and of those loaders (see `loaders`).
-fn table_refs(
-    d: &Domain,
-    vm: &crate::vm::Vm,
-    f: &mut dyn FnMut(ObjRef) -> ObjRef,
-    weak: Option<&Liveness>,
-) {
-    for id in 0..vm.classes.class_count() {
-        let Some(st) = d.existing_class_state(id) else {
-            continue;
-        };
-        // Only a collection that unloads looks the class up.
-        let waits = weak.is_some_and(|w| {
-            vm.classes
-                .class_by_id(id)
-                .is_some_and(|c| w.is_weak(c.unit()))
-        });
-        if !waits {
-            map_class_state(st, f);
-        }
-    }
-    let weak = |u: Unit| weak.is_some_and(|w| w.is_weak(u));
-    let mut opt = |o: &mut Option<ObjRef>| map_opt(o, f);
-    opt(&mut d.boot_unnamed_module.lock());
-    opt(&mut d.pending_refs.lock());
-    opt(&mut d.oom_error.lock());
-    opt(&mut d.death.lock());
-    opt(&mut d.main_group.lock());
-    for v in d.strings.lock().values_mut() {
-        *v = f(*v);
-    }
-    for v in d.modules.lock().values_mut() {
-        *v = f(*v);
-    }
-    for (v, unit) in d.call_sites.lock().values_mut() {
-        if !weak(*unit) {
-            *v = f(*v);
-        }
-    }
-    for (&id, v) in d.loaders.lock().by_id.iter_mut() {
-        if !weak(Unit::Loader(LoaderId(id))) {
-            *v = f(*v);
-        }
-    }
-    for v in d.exported.lock().values_mut() {
-        *v = f(*v);
-    }
-}
-
-/// Tables keyed by object address get their new keys (must run before the flip); entries of
-/// dead objects are dropped (a dead memory object's view, and with the last view its memory,
-/// is released).
-fn rekey_tables(cp: &Copier, d: &Domain) {
-    rekey(cp, &mut d.threads.lock());
-    let dead_views = rekey(cp, &mut d.memory_objects.lock());
-    // Dropped once the tables are unlocked: a dead portal releases its service, which locks
-    // other tables.
-    let dead_portals = rekey(cp, &mut d.portals.lock());
-    drop((dead_views, dead_portals));
-    let mut loaders = d.loaders.lock();
-    let by_id: Vec<(u32, ObjRef)> = loaders.by_id.iter().map(|(k, v)| (*k, *v)).collect();
-    loaders.by_obj.clear();
-    for (id, o) in by_id {
-        if id == d.define_loader.0 && d.define_loader != d.app_loader {
-            continue; // found by id only (see `Domain::define_loader`)
-        }
-        loaders.by_obj.insert(o.addr(), LoaderId(id));
-    }
-}
-
-/// Re-keys a table by object address; returns the values of dead objects' entries.
-fn rekey<V>(cp: &Copier, table: &mut rustc_hash::FxHashMap<usize, V>) -> Vec<V> {
-    let mut dead = Vec::new();
-    for (k, v) in std::mem::take(table) {
-        match cp.forwardee(ObjRef::from_addr(k)) {
-            Some(n) => {
-                table.insert(n.addr(), v);
-            }
-            None => dead.push(v),
-        }
-    }
-    dead
+    d.map_table_refs(vm.classes.class_count(), f, &|_| false, &|_| false);
 }
 
 #[derive(PartialEq, Eq, Clone, Copy)]
