@@ -14,7 +14,6 @@ use crate::class::loader::{ClassSources, ClassTable, LoadError, open_class_path}
 use crate::class::{Class, LoaderId};
 use crate::domain::{ClassPath, Domain, HeapSize, Limits};
 use crate::heap::ObjRef;
-use crate::runtime::unsafe_static;
 use crate::thread::{JResult, JThread, Thrown};
 
 /// Command-line configuration of a VM.
@@ -487,9 +486,8 @@ pub fn new_thread_object(t: &mut JThread, name: &str) -> JResult<()> {
     th.write::<u32>(jdk::Thread::get().priority, 5);
     t.thread_obj = Some(th);
     crate::native::thread::register_thread(t, th);
-    let ctor = thread_class
-        .declared_method("<init>", "(Ljava/lang/ThreadGroup;Ljava/lang/String;)V")
-        .map(unsafe_static);
+    let ctor =
+        thread_class.declared_method("<init>", "(Ljava/lang/ThreadGroup;Ljava/lang/String;)V");
     let name = t.new_string(name)?;
     let group = *t.domain.main_group.lock();
     let th = t.thread_obj.expect("Thread object");

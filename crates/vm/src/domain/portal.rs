@@ -492,10 +492,7 @@ fn materialize_token(t: &mut JThread, tok: u64, parcel: &Parcel) -> JResult<Opti
             let ordinal = (payload & 0xff_ffff) as usize;
             let desc = format!("()[L{};", c.name);
             t.ensure_initialized(c)?;
-            let Some(values) = c
-                .declared_method("values", &desc)
-                .map(crate::runtime::unsafe_static)
-            else {
+            let Some(values) = c.declared_method("values", &desc) else {
                 return Err(portal_exception(t, "enum without values()"));
             };
             let arr = from_slot(crate::interp::exec::call(t, values, &[])?)

@@ -227,7 +227,7 @@ fn access_mode_type_method(t: &mut JThread) -> JResult<&'static Method> {
             Some("jxvm: no method VarHandle.accessModeType(int)"),
         ));
     };
-    Ok(*METHOD.get_or_init(|| crate::runtime::unsafe_static(m)))
+    Ok(*METHOD.get_or_init(|| m))
 }
 
 /// `AccessMode.at.ordinal()` for access-mode method `m`, cached per method.
@@ -371,7 +371,7 @@ fn build_plan(
         }
         k = c.super_class;
     }
-    let Some(target) = target.map(crate::runtime::unsafe_static) else {
+    let Some(target) = target else {
         return Ok(None);
     };
     let mut args = Vec::with_capacity(params.len());

@@ -24,7 +24,6 @@ use crate::class::resolve::{find_field, lookup_interface_method, lookup_method};
 use crate::class::{BasicType, Class, ClassKind, Field, LoaderId, Method};
 use crate::heap::layout::ARRAY_BASE;
 use crate::heap::{ObjRef, to_slot};
-use crate::runtime::unsafe_static;
 use crate::thread::{JResult, JThread};
 
 /// `ClassLoader.defineClass0` flag: define a hidden class.
@@ -576,7 +575,7 @@ fn mhn_init(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         set_field_target(t, o, mn, c, f);
         return Ok(0);
     }
-    let Some(m) = c.methods().get(slot as usize).map(unsafe_static) else {
+    let Some(m) = c.methods().get(slot as usize) else {
         return Ok(0);
     };
     init_method_member(t, mn, mirror, m)?;
@@ -719,10 +718,10 @@ fn mhn_resolve(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         );
     }
     let m = if name == "<init>" {
-        defc.declared_method(&name, &desc).map(unsafe_static)
+        defc.declared_method(&name, &desc)
     } else if defc.is_interface() {
         if ref_kind == REF_INVOKE_STATIC {
-            defc.declared_method(&name, &desc).map(unsafe_static)
+            defc.declared_method(&name, &desc)
         } else {
             lookup_interface_method(&t.vm.classes, defc, &name, &desc)
         }

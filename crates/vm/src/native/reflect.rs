@@ -10,7 +10,6 @@ use crate::class::{BasicType, Class, ClassKind, LoaderId, Method};
 use crate::heap::layout::ARRAY_BASE;
 use crate::heap::{ObjRef, to_slot};
 use crate::jdk;
-use crate::runtime::unsafe_static;
 use crate::thread::{JResult, JThread, Thrown};
 use classfile::access::*;
 
@@ -619,7 +618,6 @@ fn get_declared_methods(t: &mut JThread, a: &[u64], constructors: bool) -> JResu
     let methods: Vec<&'static Method> = c
         .methods()
         .iter()
-        .map(unsafe_static)
         .filter(|m| (&*m.name == "<init>") == constructors && &*m.name != "<clinit>")
         .filter(|m| !public_only || m.is_public())
         .collect();
@@ -783,10 +781,7 @@ fn get_record_components(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let arr = t.new_array_of(rcc, comps.len() as i32)?;
     let arr_h = t.handle(arr);
     for (i, rc) in comps.iter().enumerate() {
-        let accessor = match c
-            .declared_method(&rc.name, &format!("(){}", rc.descriptor))
-            .map(unsafe_static)
-        {
+        let accessor = match c.declared_method(&rc.name, &format!("(){}", rc.descriptor)) {
             Some(acc) => Some(reflect_method(t, acc)?),
             None => None,
         };
@@ -1135,7 +1130,7 @@ fn cp_method(t: &mut JThread, a: &[u64], if_loaded: bool) -> JResult<u64> {
         return Ok(0);
     };
     // As HotSpot: only the named class's own methods.
-    match k.declared_method(name, desc).map(unsafe_static) {
+    match k.declared_method(name, desc) {
         Some(m) if &*m.name != "<clinit>" => Ok(reflect_method(t, m)?.slot()),
         _ => Err(t.throw_new(
             "java/lang/RuntimeException",
@@ -1490,7 +1485,7 @@ fn reflect_holder_and_slot(t: &JThread, o: ObjRef) -> (&'static Class, i32) {
 
 pub fn method_from_reflect(t: &mut JThread, o: ObjRef) -> JResult<&'static Method> {
     let (k, idx) = reflect_holder_and_slot(t, o);
-    Ok(unsafe_static(&k.methods()[idx as usize]))
+    Ok(&k.methods()[idx as usize])
 }
 
 /// Unboxes `args` (an Object[]) into slots for `m`'s parameters.

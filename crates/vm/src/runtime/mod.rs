@@ -466,8 +466,6 @@ impl JThread {
             }
         }
         if let Some(clinit) = c.declared_method("<clinit>", "()V") {
-            // SAFETY-free: methods of leaked classes are 'static.
-            let clinit: &'static Method = unsafe_static(clinit);
             exec::call(self, clinit, &[])?;
         }
         crate::vm::after_class_init(self, c)
@@ -666,7 +664,7 @@ impl JThread {
     /// Allocates an instance of `c` and runs its constructor `desc` with `args` (receiver not
     /// included). The object is kept in a handle while the constructor runs (it may collect).
     pub fn construct(&mut self, c: &'static Class, desc: &str, args: &[u64]) -> JResult<ObjRef> {
-        let Some(ctor) = c.declared_method("<init>", desc).map(unsafe_static) else {
+        let Some(ctor) = c.declared_method("<init>", desc) else {
             let msg = format!("{}.<init>{desc}", c.java_name());
             return Err(self.throw_new("java/lang/NoSuchMethodError", Some(&msg)));
         };
@@ -738,7 +736,7 @@ impl JThread {
     ) -> JResult<u64> {
         let c = self.load_boot(class)?;
         self.ensure_initialized(c)?;
-        let Some(m) = c.declared_method(name, desc).map(unsafe_static) else {
+        let Some(m) = c.declared_method(name, desc) else {
             let msg = format!("{class}.{name}{desc}");
             return Err(self.throw_new("java/lang/NoSuchMethodError", Some(&msg)));
         };
@@ -765,13 +763,6 @@ impl JThread {
         all.extend_from_slice(args);
         exec::call(self, m, &all)
     }
-}
-
-/// Methods live inside leaked classes, so a `&Method` from one is really `'static`.
-pub fn unsafe_static(m: &Method) -> &'static Method {
-    // SAFETY: every Method is stored in the `methods` Vec of a leaked `&'static Class`, set
-    // once and never dropped or moved afterwards.
-    unsafe { &*(m as *const Method) }
 }
 
 /// The class a mirror stands for.
