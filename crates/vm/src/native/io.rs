@@ -5,7 +5,7 @@ use super::{Registry, jint, nonnull, ret_bool, ret_int};
 use crate::heap::ObjRef;
 use crate::heap::layout::ARRAY_BASE;
 use crate::jdk::{self, JdkClass};
-use crate::port::{self, OpenMode, PortError};
+use crate::port::{self, OpenMode, PortResult};
 use crate::thread::{JResult, JThread, Thrown};
 
 pub fn register(r: &mut Registry) {
@@ -120,7 +120,7 @@ pub fn register(r: &mut Registry) {
             let p = t.rust_string(n);
             match port::create_exclusive(&p) {
                 Ok(created) => Ok(ret_bool(created)),
-                Err(e) => Err(io_exception(t, &e.message)),
+                Err(e) => Err(io_exception(t, &e.message())),
             }
         },
     );
@@ -216,8 +216,8 @@ fn io_exception(t: &mut JThread, msg: &str) -> Thrown {
     t.throw_new("java/io/IOException", Some(msg))
 }
 
-fn io_result<T>(t: &mut JThread, r: Result<T, PortError>) -> JResult<T> {
-    r.map_err(|e| io_exception(t, &e.message))
+fn io_result<T>(t: &mut JThread, r: PortResult<T>) -> JResult<T> {
+    r.map_err(|e| io_exception(t, &e.message()))
 }
 
 fn fd_close0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
@@ -285,7 +285,12 @@ fn open_path(t: &mut JThread, this: u64, path: u64, mode: OpenMode) -> JResult<u
             Ok(0)
         }
         Err(e) => {
-            let msg = format!("{p} ({})", e.message);
+            // A path the host cannot take (a NUL inside) is EINVAL to the port.
+            let msg = if p.contains('\0') {
+                format!("{p} (Invalid file path)")
+            } else {
+                format!("{p} ({e})")
+            };
             Err(t.throw_new("java/io/FileNotFoundException", Some(&msg)))
         }
     }

@@ -36,17 +36,17 @@ const IOS_INTERRUPTED: i32 = -3;
 // ---- helpers ----
 
 fn throw_errno(t: &mut JThread, class: &str, e: Errno) -> Thrown {
-    let msg = fs::strerror(e);
+    let msg = e.message();
     t.throw_new(class, Some(&msg))
 }
 
 /// The exception class libnio's `handleSocketError` throws for a socket call's errno.
 fn socket_error_class(e: Errno) -> &'static str {
     match e {
-        libc::EPROTO => "java/net/ProtocolException",
-        libc::ECONNREFUSED | libc::ETIMEDOUT | libc::ENOTCONN => "java/net/ConnectException",
-        libc::EHOSTUNREACH => "java/net/NoRouteToHostException",
-        libc::EADDRINUSE | libc::EADDRNOTAVAIL | libc::EACCES => "java/net/BindException",
+        Errno::EPROTO => "java/net/ProtocolException",
+        Errno::ECONNREFUSED | Errno::ETIMEDOUT | Errno::ENOTCONN => "java/net/ConnectException",
+        Errno::EHOSTUNREACH => "java/net/NoRouteToHostException",
+        Errno::EADDRINUSE | Errno::EADDRNOTAVAIL | Errno::EACCES => "java/net/BindException",
         _ => "java/net/SocketException",
     }
 }
@@ -386,7 +386,7 @@ fn network_interface_or_null(t: &mut JThread, i: Option<&net::Interface>) -> JRe
 
 /// libnet's SocketException for a failed call: the error text, then the call in parentheses.
 fn ioctl_error(t: &mut JThread, e: Errno, call: &str) -> Thrown {
-    let msg = format!("{} ({call})", fs::strerror(e));
+    let msg = format!("{} ({call})", e.message());
     t.throw_new("java/net/SocketException", Some(&msg))
 }
 
@@ -627,7 +627,7 @@ fn register_net(r: &mut Registry) {
             match t.blocking(|| net::connect(fd, v6, sa)) {
                 Ok(true) => Ok(ret_int(1)),
                 Ok(false) => Ok(ret_int(IOS_UNAVAILABLE)),
-                Err(libc::EINTR) => Ok(ret_int(IOS_INTERRUPTED)),
+                Err(Errno::EINTR) => Ok(ret_int(IOS_INTERRUPTED)),
                 Err(e) => Err(socket_error(t, e)),
             }
         },
@@ -641,7 +641,7 @@ fn register_net(r: &mut Registry) {
     r.add(n, "shutdown", "(Ljava/io/FileDescriptor;I)V", |t, a| {
         let fd = fdval(t, a[0])?;
         match net::shutdown(fd, jint(a[1])) {
-            Ok(()) | Err(libc::ENOTCONN) => Ok(0),
+            Ok(()) | Err(Errno::ENOTCONN) => Ok(0),
             Err(e) => Err(socket_error(t, e)),
         }
     });
@@ -694,7 +694,7 @@ fn register_net(r: &mut Registry) {
         let (events, timeout) = (jint(a[1]) as i16, jlong(a[2]));
         match t.blocking(|| net::poll(fd, events, timeout)) {
             Ok(rev) => Ok(ret_int(rev as u16 as i32)),
-            Err(libc::EINTR) => Ok(ret_int(0)),
+            Err(Errno::EINTR) => Ok(ret_int(0)),
             Err(e) => Err(socket_error(t, e)),
         }
     });
@@ -703,7 +703,7 @@ fn register_net(r: &mut Registry) {
         let timeout = jlong(a[1]);
         match t.blocking(|| net::poll_connect(fd, timeout)) {
             Ok(done) => Ok(ret_bool(done)),
-            Err(libc::EINTR) => Ok(ret_bool(false)),
+            Err(Errno::EINTR) => Ok(ret_bool(false)),
             Err(e) => Err(socket_error(t, e)),
         }
     });
@@ -716,8 +716,8 @@ fn register_net(r: &mut Registry) {
         let fd = fdval(t, a[0])?;
         match net::send_oob(fd, a[1] as u8) {
             Ok(n) => Ok(ret_int(n as i32)),
-            Err(libc::EAGAIN) => Ok(ret_int(IOS_UNAVAILABLE)),
-            Err(libc::EINTR) => Ok(ret_int(IOS_INTERRUPTED)),
+            Err(Errno::EAGAIN) => Ok(ret_int(IOS_UNAVAILABLE)),
+            Err(Errno::EINTR) => Ok(ret_int(IOS_INTERRUPTED)),
             Err(e) => Err(socket_error(t, e)),
         }
     });
@@ -740,8 +740,8 @@ fn net_accept(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let owner = t.domain.holder();
     let (newfd, peer) = match t.blocking(|| net::accept(owner, fd)) {
         Ok(r) => r,
-        Err(libc::EAGAIN) => return Ok(ret_int(IOS_UNAVAILABLE)),
-        Err(libc::EINTR) => return Ok(ret_int(IOS_INTERRUPTED)),
+        Err(Errno::EAGAIN) => return Ok(ret_int(IOS_UNAVAILABLE)),
+        Err(Errno::EINTR) => return Ok(ret_int(IOS_INTERRUPTED)),
         Err(e) => return Err(throw_errno(t, "java/io/IOException", e)),
     };
     // The collector may have run while waiting: re-read the reference arguments.
@@ -811,18 +811,14 @@ fn register_dispatchers(r: &mut Registry) {
         }
     });
     r.add(ep, "ctl", "(IIII)I", |_, a| {
-        Ok(ret_int(net::epoll_ctl(
-            jint(a[0]),
-            jint(a[1]),
-            jint(a[2]),
-            jint(a[3]) as u32,
-        )))
+        let r = net::epoll_ctl(jint(a[0]), jint(a[1]), jint(a[2]), jint(a[3]) as u32);
+        Ok(ret_int(r.err().map_or(0, Errno::raw)))
     });
     r.add(ep, "wait", "(IJII)I", |t, a| {
         let (epfd, addr, count, timeout) = (jint(a[0]), a[1] as usize, jint(a[3]), jint(a[4]));
         match t.blocking(|| net::epoll_wait(epfd, addr, count, timeout)) {
             Ok(n) => Ok(ret_int(n)),
-            Err(libc::EINTR) => Ok(ret_int(IOS_INTERRUPTED)),
+            Err(Errno::EINTR) => Ok(ret_int(IOS_INTERRUPTED)),
             Err(e) => Err(throw_errno(t, "java/io/IOException", e)),
         }
     });
@@ -837,8 +833,8 @@ fn register_dispatchers(r: &mut Registry) {
     r.add(ev, "set0", "(I)I", |t, a| {
         match fs::write_buf(jint(a[0]), &1u64.to_ne_bytes()) {
             Ok(n) => Ok(ret_int(n as i32)),
-            Err(libc::EAGAIN) => Ok(ret_int(IOS_UNAVAILABLE)),
-            Err(libc::EINTR) => Ok(ret_int(IOS_INTERRUPTED)),
+            Err(Errno::EAGAIN) => Ok(ret_int(IOS_UNAVAILABLE)),
+            Err(Errno::EINTR) => Ok(ret_int(IOS_INTERRUPTED)),
             Err(e) => Err(throw_errno(t, "java/io/IOException", e)),
         }
     });
@@ -850,9 +846,9 @@ fn socket_read_result(t: &mut JThread, r: Result<i64, Errno>) -> JResult<i64> {
     match r {
         Ok(0) => Ok(IOS_EOF as i64),
         Ok(n) => Ok(n),
-        Err(libc::EAGAIN) => Ok(IOS_UNAVAILABLE as i64),
-        Err(libc::EINTR) => Ok(IOS_INTERRUPTED as i64),
-        Err(libc::ECONNRESET | libc::EPIPE) => {
+        Err(Errno::EAGAIN) => Ok(IOS_UNAVAILABLE as i64),
+        Err(Errno::EINTR) => Ok(IOS_INTERRUPTED as i64),
+        Err(Errno::ECONNRESET | Errno::EPIPE) => {
             Err(t.throw_new("sun/net/ConnectionResetException", Some("Connection reset")))
         }
         Err(e) => Err(throw_errno(t, "java/io/IOException", e)),
@@ -864,7 +860,7 @@ fn socket_read_result(t: &mut JThread, r: Result<i64, Errno>) -> JResult<i64> {
 /// libnio's `handleSocketErrorWithMessage`: the exception of `socket_error` with the OS
 /// message followed by ` (message)`.
 fn socket_error_with(t: &mut JThread, e: Errno, message: &str) -> Thrown {
-    let msg = format!("{} ({message})", fs::strerror(e));
+    let msg = format!("{} ({message})", e.message());
     t.throw_new(socket_error_class(e), Some(&msg))
 }
 
@@ -878,7 +874,7 @@ fn membership(
 ) -> JResult<u64> {
     match r {
         Ok(()) => Ok(ret_int(0)),
-        Err(libc::ENOPROTOOPT | libc::EOPNOTSUPP) if adding => Ok(ret_int(IOS_UNAVAILABLE)),
+        Err(Errno::ENOPROTOOPT | Errno::EOPNOTSUPP) if adding => Ok(ret_int(IOS_UNAVAILABLE)),
         Err(e) => Err(match message {
             Some(m) => socket_error_with(t, e, m),
             None => socket_error(t, e),
@@ -1065,9 +1061,9 @@ fn datagram_result(t: &mut JThread, r: Result<usize, Errno>, reading: bool) -> J
     match r {
         Ok(0) if reading => Ok(IOS_EOF as i64),
         Ok(n) => Ok(n as i64),
-        Err(libc::EAGAIN) => Ok(IOS_UNAVAILABLE as i64),
-        Err(libc::EINTR) => Ok(IOS_INTERRUPTED as i64),
-        Err(libc::ECONNREFUSED) => Err(port_unreachable(t)),
+        Err(Errno::EAGAIN) => Ok(IOS_UNAVAILABLE as i64),
+        Err(Errno::EINTR) => Ok(IOS_INTERRUPTED as i64),
+        Err(Errno::ECONNREFUSED) => Err(port_unreachable(t)),
         Err(e) => Err(throw_errno(t, "java/io/IOException", e)),
     }
 }
@@ -1077,9 +1073,9 @@ fn datagram_result(t: &mut JThread, r: Result<usize, Errno>, reading: bool) -> J
 fn datagram_channel_result(t: &mut JThread, r: Result<usize, Errno>) -> JResult<u64> {
     match r {
         Ok(n) => Ok(ret_int(n as i32)),
-        Err(libc::EAGAIN) => Ok(ret_int(IOS_UNAVAILABLE)),
-        Err(libc::EINTR) => Ok(ret_int(IOS_INTERRUPTED)),
-        Err(libc::ECONNREFUSED) => Err(port_unreachable(t)),
+        Err(Errno::EAGAIN) => Ok(ret_int(IOS_UNAVAILABLE)),
+        Err(Errno::EINTR) => Ok(ret_int(IOS_INTERRUPTED)),
+        Err(Errno::ECONNREFUSED) => Err(port_unreachable(t)),
         Err(e) => Err(socket_error(t, e)),
     }
 }
@@ -1099,7 +1095,7 @@ fn dc_receive0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let r = t.blocking(|| {
         loop {
             match net::recv_from(fd, buf, len, sender) {
-                Err(libc::ECONNREFUSED) if !connected => continue,
+                Err(Errno::ECONNREFUSED) if !connected => continue,
                 r => return r,
             }
         }

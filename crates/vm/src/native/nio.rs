@@ -9,7 +9,7 @@ use super::io::fdval;
 use super::{Registry, jint, jlong, nonnull, ret_bool, ret_int};
 use crate::heap::ObjRef;
 use crate::jdk;
-use crate::port::fs::{self, Errno, FsResult};
+use crate::port::fs::{self, Errno, PortResult};
 use crate::thread::{JResult, JThread, Thrown};
 
 pub fn register(r: &mut Registry) {
@@ -42,7 +42,7 @@ fn path(v: u64) -> Vec<u8> {
 
 fn new_unix_exception(t: &mut JThread, errno: Errno) -> JResult<ObjRef> {
     let c = t.load_boot("sun/nio/fs/UnixException")?;
-    t.construct(c, "(I)V", &[ret_int(errno)])
+    t.construct(c, "(I)V", &[ret_int(errno.raw())])
 }
 
 /// Throws `sun.nio.fs.UnixException(errno)`.
@@ -57,36 +57,36 @@ fn unix_exception(t: &mut JThread, errno: Errno) -> Thrown {
 }
 
 /// Converts a port result, throwing UnixException on failure.
-fn ux<T>(t: &mut JThread, r: FsResult<T>) -> JResult<T> {
+fn ux<T>(t: &mut JThread, r: PortResult<T>) -> JResult<T> {
     r.map_err(|e| unix_exception(t, e))
 }
 
 /// IOException with the OS message for `errno` (JNU_ThrowIOExceptionWithLastError).
 fn io_exception(t: &mut JThread, errno: Errno) -> Thrown {
-    let msg = fs::strerror(errno);
+    let msg = errno.message();
     t.throw_new("java/io/IOException", Some(&msg))
 }
 
-fn io<T>(t: &mut JThread, r: FsResult<T>) -> JResult<T> {
+fn io<T>(t: &mut JThread, r: PortResult<T>) -> JResult<T> {
     r.map_err(|e| io_exception(t, e))
 }
 
 /// libnio's `handle()`: a failed call becomes IOS_INTERRUPTED on EINTR, else IOException.
-fn handle(t: &mut JThread, r: FsResult<i64>) -> JResult<u64> {
+fn handle(t: &mut JThread, r: PortResult<i64>) -> JResult<u64> {
     match r {
         Ok(v) => Ok(v as u64),
-        Err(libc::EINTR) => Ok(IOS_INTERRUPTED as u64),
+        Err(Errno::EINTR) => Ok(IOS_INTERRUPTED as u64),
         Err(e) => Err(io_exception(t, e)),
     }
 }
 
 /// libnio's `convertReturnVal`: maps a read/write result to a count or an IOStatus code.
-fn convert(t: &mut JThread, r: FsResult<usize>, reading: bool) -> JResult<i64> {
+fn convert(t: &mut JThread, r: PortResult<usize>, reading: bool) -> JResult<i64> {
     match r {
         Ok(0) if reading => Ok(IOS_EOF),
         Ok(n) => Ok(n as i64),
-        Err(libc::EAGAIN) => Ok(IOS_UNAVAILABLE),
-        Err(libc::EINTR) => Ok(IOS_INTERRUPTED),
+        Err(Errno::EAGAIN) => Ok(IOS_UNAVAILABLE),
+        Err(Errno::EINTR) => Ok(IOS_INTERRUPTED),
         Err(e) => Err(io_exception(t, e)),
     }
 }
@@ -329,7 +329,7 @@ fn register_unix_dispatcher(r: &mut Registry) {
         und_statvfs,
     );
     r.add(u, "strerror", "(I)[B", |t, a| {
-        let msg = fs::strerror(jint(a[0]));
+        let msg = Errno(jint(a[0])).message();
         byte_array(t, msg.as_bytes())
     });
     r.add(u, "fgetxattr0", "(IJJI)I", |t, a| {
@@ -376,10 +376,10 @@ fn register_unix_dispatcher(r: &mut Registry) {
 }
 
 /// RESTARTABLE(): retries a call interrupted by a signal.
-fn retry_eintr<T>(mut f: impl FnMut() -> FsResult<T>) -> FsResult<T> {
+fn retry_eintr<T>(mut f: impl FnMut() -> PortResult<T>) -> PortResult<T> {
     loop {
         match f() {
-            Err(libc::EINTR) => continue,
+            Err(Errno::EINTR) => continue,
             r => return r,
         }
     }
@@ -656,8 +656,8 @@ fn register_channels(r: &mut Registry) {
                         break;
                     }
                 }
-                Err(libc::EINTR) => continue,
-                Err(libc::EAGAIN) => break,
+                Err(Errno::EINTR) => continue,
+                Err(Errno::EAGAIN) => break,
                 Err(e) => return Err(io_exception(t, e)),
             }
         }
@@ -667,8 +667,8 @@ fn register_channels(r: &mut Registry) {
         let mut b = [0u8; 1];
         match fs::read(jint(a[0]), b.as_mut_ptr() as usize, 1) {
             Ok(n) => Ok(ret_int(n as i32)),
-            Err(libc::EAGAIN) => Ok(ret_int(0)),
-            Err(libc::EINTR) => Ok(ret_int(IOS_INTERRUPTED as i32)),
+            Err(Errno::EAGAIN) => Ok(ret_int(0)),
+            Err(Errno::EINTR) => Ok(ret_int(IOS_INTERRUPTED as i32)),
             Err(e) => Err(io_exception(t, e)),
         }
     });
@@ -773,9 +773,9 @@ fn fc_transfer_to0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     // The target may be a blocking socket or pipe that waits for room.
     match t.blocking(|| fs::sendfile(dst, src, pos, count.max(0) as usize)) {
         Ok(n) => Ok(ret_i64(n)),
-        Err(libc::EAGAIN) => Ok(ret_i64(IOS_UNAVAILABLE)),
-        Err(libc::EINVAL) if count >= 0 => Ok(ret_i64(IOS_UNSUPPORTED_CASE)),
-        Err(libc::EINTR) => Ok(ret_i64(IOS_INTERRUPTED)),
+        Err(Errno::EAGAIN) => Ok(ret_i64(IOS_UNAVAILABLE)),
+        Err(Errno::EINVAL) if count >= 0 => Ok(ret_i64(IOS_UNSUPPORTED_CASE)),
+        Err(Errno::EINTR) => Ok(ret_i64(IOS_INTERRUPTED)),
         Err(e) => Err(io_exception(t, e)),
     }
 }
@@ -799,7 +799,7 @@ fn fc_map0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let owner = t.domain.holder();
     match fs::mmap(owner, fd, mode, jlong(a[2]), jlong(a[4]).max(0) as usize) {
         Ok(addr) => Ok(addr as u64),
-        Err(libc::ENOMEM) => Err(t.throw_new("java/lang/OutOfMemoryError", Some("Map failed"))),
+        Err(Errno::ENOMEM) => Err(t.throw_new("java/lang/OutOfMemoryError", Some("Map failed"))),
         Err(e) => Err(io_exception(t, e)),
     }
 }

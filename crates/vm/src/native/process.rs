@@ -8,7 +8,6 @@ use super::{Registry, bytes_of, jint, jlong, nonnull, obj, ret_bool, ret_int};
 use crate::heap::ObjRef;
 use crate::heap::layout::ARRAY_BASE;
 use crate::jdk;
-use crate::port::fs::strerror;
 use crate::port::process::{self as proc, SpawnRequest};
 use crate::thread::{JResult, JThread};
 
@@ -143,7 +142,7 @@ fn fork_and_exec(t: &mut JThread, a: &[u64]) -> JResult<u64> {
             Ok(ret_int(s.pid))
         }
         Err(e) => {
-            let msg = format!("error={e}, {}", strerror(e));
+            let msg = format!("error={}, {e}", e.raw());
             Err(t.throw_new("java/io/IOException", Some(&msg)))
         }
     }
