@@ -8,11 +8,13 @@
 pub mod errno;
 pub mod fs;
 pub mod held;
+pub mod host;
 pub mod net;
 pub mod process;
 
 pub use errno::{Errno, PortResult};
 use held::Owner;
+pub use host::{Host, HostBackend};
 use std::ffi::CString;
 use std::time::{SystemTime, UNIX_EPOCH};
 
