@@ -1,11 +1,11 @@
 //! Natives of java.io: FileDescriptor, FileInputStream, FileOutputStream, RandomAccessFile,
 //! UnixFileSystem, Console and ObjectStreamClass. Every host interaction goes through [`crate::port`].
 
-use super::{Registry, jint, nonnull, ret_bool, ret_int};
+use super::{Registry, jfd, jint, nonnull, ret_bool, ret_int};
 use crate::heap::ObjRef;
 use crate::heap::layout::ARRAY_BASE;
 use crate::jdk::{self, JdkClass};
-use crate::port::{self, OpenMode, PortResult};
+use crate::port::{self, Fd, OpenMode, PortResult};
 use crate::thread::{JResult, JThread, Thrown};
 
 pub fn register(r: &mut Registry) {
@@ -20,7 +20,7 @@ pub fn register(r: &mut Registry) {
     let fd = "java/io/FileDescriptor";
     r.add(fd, "getHandle", "(I)J", |_, _| Ok(-1i64 as u64));
     r.add(fd, "getAppend", "(I)Z", |t, a| {
-        Ok(ret_bool(t.domain.host().io_is_append(jint(a[0]))))
+        Ok(ret_bool(t.domain.host().io_is_append(jfd(a[0]))))
     });
     r.add(fd, "close0", "()V", fd_close0);
     r.add(fd, "sync", "()V", |t, a| {
@@ -163,13 +163,13 @@ pub fn register(r: &mut Registry) {
     let con = "java/io/Console";
     r.add(con, "istty", "()Z", |t, _| {
         Ok(ret_bool(
-            t.domain.host().isatty(0) && t.domain.host().isatty(1),
+            t.domain.host().isatty(Fd(0)) && t.domain.host().isatty(Fd(1)),
         ))
     });
     // Newer 17 updates ask instead for one bit per standard stream (TTY_STDIN/STDOUT/STDERR_MASK).
     r.add(con, "ttyStatus", "()I", |t, _| {
         Ok((0..3)
-            .filter(|&fd| t.domain.host().isatty(fd))
+            .filter(|&fd| t.domain.host().isatty(Fd(fd)))
             .fold(0u64, |bits, fd| bits | 1 << fd))
     });
     r.add(con, "encoding", "()Ljava/lang/String;", |_, _| Ok(0));
@@ -191,32 +191,32 @@ fn stream_fd_field(t: &mut JThread, s: ObjRef) -> JResult<usize> {
     Ok(t.jdk::<jdk::RandomAccessFile>(s)?.fd)
 }
 
-/// The `fd` int inside a FileDescriptor.
-fn fd_of(t: &mut JThread, fdo: ObjRef) -> JResult<i32> {
-    Ok(fdo.read::<i32>(t.jdk::<jdk::FileDescriptor>(fdo)?.fd))
+/// The descriptor whose number a FileDescriptor holds (-1 when closed).
+fn fd_of(t: &mut JThread, fdo: ObjRef) -> JResult<Fd> {
+    Ok(Fd(fdo.read::<i32>(t.jdk::<jdk::FileDescriptor>(fdo)?.fd)))
 }
 
 /// The `fd` of a java.io.FileDescriptor argument (for the natives of every package).
-pub(super) fn fdval(t: &mut JThread, v: u64) -> JResult<i32> {
+pub(super) fn fdval(t: &mut JThread, v: u64) -> JResult<Fd> {
     let fdo = nonnull(t, v)?;
     fd_of(t, fdo)
 }
 
-/// Sets the `fd` int inside FileDescriptor `fdo`.
-pub(super) fn set_fd(t: &mut JThread, fdo: ObjRef, fd: i32) -> JResult<()> {
-    fdo.write::<i32>(t.jdk::<jdk::FileDescriptor>(fdo)?.fd, fd);
+/// Makes FileDescriptor `fdo` hold `fd`'s number.
+pub(super) fn set_fd(t: &mut JThread, fdo: ObjRef, fd: Fd) -> JResult<()> {
+    fdo.write::<i32>(t.jdk::<jdk::FileDescriptor>(fdo)?.fd, fd.0);
     Ok(())
 }
 
 /// The OS descriptor behind a stream object (its `fd` FileDescriptor field).
-fn stream_fd(t: &mut JThread, this: u64) -> JResult<i32> {
+fn stream_fd(t: &mut JThread, this: u64) -> JResult<Fd> {
     let s = nonnull(t, this)?;
     let field = stream_fd_field(t, s)?;
     let Some(fdo) = s.read_ref(field) else {
         return Err(io_exception(t, "Stream Closed"));
     };
     let fd = fd_of(t, fdo)?;
-    if fd < 0 {
+    if fd.0 < 0 {
         return Err(io_exception(t, "Stream Closed"));
     }
     Ok(fd)
@@ -232,12 +232,11 @@ fn io_result<T>(t: &mut JThread, r: PortResult<T>) -> JResult<T> {
 
 fn fd_close0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let fdo = nonnull(t, a[0])?;
-    let off = t.jdk::<jdk::FileDescriptor>(fdo)?.fd;
-    let fd = fdo.read::<i32>(off);
-    if fd >= 0 {
-        fdo.write::<i32>(off, -1);
+    let fd = fd_of(t, fdo)?;
+    if fd.0 >= 0 {
+        set_fd(t, fdo, Fd(-1))?;
         // Standard streams are not closed at the OS level, like the JDK's fileDescriptorClose.
-        if fd > 2 {
+        if fd.0 > 2 {
             io_result(t, t.domain.host().io_close(fd))?;
         }
     }
@@ -272,7 +271,7 @@ fn fos_write(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     Ok(0)
 }
 
-fn set_stream_fd(t: &mut JThread, this: u64, fd: i32) -> JResult<()> {
+fn set_stream_fd(t: &mut JThread, this: u64, fd: Fd) -> JResult<()> {
     let s = nonnull(t, this)?;
     let field = stream_fd_field(t, s)?;
     let Some(fdo) = s.read_ref(field) else {

@@ -10,12 +10,12 @@
 use super::io::fdval;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, SocketAddrV6};
 
-use super::{Registry, jint, jlong, nonnull, ret_bool, ret_int, ret_obj};
+use super::{Registry, jfd, jint, jlong, nonnull, ret_bool, ret_fd, ret_int, ret_obj};
 use crate::heap::ObjRef;
 use crate::jdk::{self, JdkClass};
-use crate::port::Host;
 use crate::port::fs::{self, Errno};
 use crate::port::net;
+use crate::port::{Fd, Host};
 use crate::thread::{JResult, JThread, Thrown};
 
 pub fn register(r: &mut Registry) {
@@ -609,7 +609,7 @@ fn register_net(r: &mut Registry) {
     });
     r.add(n, "socket0", "(ZZZZ)I", |t, a| {
         let r = t.domain.host().socket(a[0] != 0, a[1] != 0, a[2] != 0);
-        sock(t, r).map(ret_int)
+        sock(t, r).map(ret_fd)
     });
     r.add(
         n,
@@ -825,7 +825,7 @@ fn register_dispatchers(r: &mut Registry) {
     });
     r.add(ep, "create", "()I", |t, _| {
         match t.domain.host().epoll_create() {
-            Ok(fd) => Ok(ret_int(fd)),
+            Ok(fd) => Ok(ret_int(fd.0)),
             Err(e) => Err(throw_errno(t, "java/io/IOException", e)),
         }
     });
@@ -833,11 +833,11 @@ fn register_dispatchers(r: &mut Registry) {
         let r = t
             .domain
             .host()
-            .epoll_ctl(jint(a[0]), jint(a[1]), jint(a[2]), jint(a[3]) as u32);
+            .epoll_ctl(jfd(a[0]), jint(a[1]), jfd(a[2]), jint(a[3]) as u32);
         Ok(ret_int(r.err().map_or(0, Errno::raw)))
     });
     r.add(ep, "wait", "(IJII)I", |t, a| {
-        let (epfd, addr, count, timeout) = (jint(a[0]), a[1] as usize, jint(a[3]), jint(a[4]));
+        let (epfd, addr, count, timeout) = (jfd(a[0]), a[1] as usize, jint(a[3]), jint(a[4]));
         let backend = t.domain.host().clone();
         match t.blocking(|| backend.epoll_wait(epfd, addr, count, timeout)) {
             Ok(n) => Ok(ret_int(n)),
@@ -849,12 +849,12 @@ fn register_dispatchers(r: &mut Registry) {
     let ev = "sun/nio/ch/EventFD";
     r.add(ev, "eventfd0", "()I", |t, _| {
         match t.domain.host().eventfd() {
-            Ok(fd) => Ok(ret_int(fd)),
+            Ok(fd) => Ok(ret_int(fd.0)),
             Err(e) => Err(throw_errno(t, "java/io/IOException", e)),
         }
     });
     r.add(ev, "set0", "(I)I", |t, a| {
-        match t.domain.host().write_buf(jint(a[0]), &1u64.to_ne_bytes()) {
+        match t.domain.host().write_buf(jfd(a[0]), &1u64.to_ne_bytes()) {
             Ok(n) => Ok(ret_int(n as i32)),
             Err(Errno::EAGAIN) => Ok(ret_int(IOS_UNAVAILABLE)),
             Err(Errno::EINTR) => Ok(ret_int(IOS_INTERRUPTED)),
@@ -1170,7 +1170,7 @@ fn option_supported(host: &dyn Host, level: i32, opt: i32) -> bool {
     ok
 }
 
-fn tcp_option(t: &mut JThread, fd: i32, opt: i32, set: Option<i32>) -> JResult<i32> {
+fn tcp_option(t: &mut JThread, fd: Fd, opt: i32, set: Option<i32>) -> JResult<i32> {
     let r = match set {
         Some(v) => t
             .domain
@@ -1206,34 +1206,34 @@ fn register_linux_options(r: &mut Registry) {
         )))
     });
     r.add(l, "setTcpKeepAliveProbes0", "(II)V", |t, a| {
-        tcp_option(t, jint(a[0]), libc::TCP_KEEPCNT, Some(jint(a[1]))).map(|_| 0)
+        tcp_option(t, jfd(a[0]), libc::TCP_KEEPCNT, Some(jint(a[1]))).map(|_| 0)
     });
     r.add(l, "setTcpKeepAliveTime0", "(II)V", |t, a| {
-        tcp_option(t, jint(a[0]), libc::TCP_KEEPIDLE, Some(jint(a[1]))).map(|_| 0)
+        tcp_option(t, jfd(a[0]), libc::TCP_KEEPIDLE, Some(jint(a[1]))).map(|_| 0)
     });
     r.add(l, "setTcpKeepAliveIntvl0", "(II)V", |t, a| {
-        tcp_option(t, jint(a[0]), libc::TCP_KEEPINTVL, Some(jint(a[1]))).map(|_| 0)
+        tcp_option(t, jfd(a[0]), libc::TCP_KEEPINTVL, Some(jint(a[1]))).map(|_| 0)
     });
     r.add(l, "getTcpKeepAliveProbes0", "(I)I", |t, a| {
-        tcp_option(t, jint(a[0]), libc::TCP_KEEPCNT, None).map(ret_int)
+        tcp_option(t, jfd(a[0]), libc::TCP_KEEPCNT, None).map(ret_int)
     });
     r.add(l, "getTcpKeepAliveTime0", "(I)I", |t, a| {
-        tcp_option(t, jint(a[0]), libc::TCP_KEEPIDLE, None).map(ret_int)
+        tcp_option(t, jfd(a[0]), libc::TCP_KEEPIDLE, None).map(ret_int)
     });
     r.add(l, "getTcpKeepAliveIntvl0", "(I)I", |t, a| {
-        tcp_option(t, jint(a[0]), libc::TCP_KEEPINTVL, None).map(ret_int)
+        tcp_option(t, jfd(a[0]), libc::TCP_KEEPINTVL, None).map(ret_int)
     });
     r.add(l, "setQuickAck0", "(IZ)V", |t, a| {
-        tcp_option(t, jint(a[0]), libc::TCP_QUICKACK, Some((a[1] != 0) as i32)).map(|_| 0)
+        tcp_option(t, jfd(a[0]), libc::TCP_QUICKACK, Some((a[1] != 0) as i32)).map(|_| 0)
     });
     r.add(l, "getQuickAck0", "(I)Z", |t, a| {
-        tcp_option(t, jint(a[0]), libc::TCP_QUICKACK, None).map(|v| ret_bool(v != 0))
+        tcp_option(t, jfd(a[0]), libc::TCP_QUICKACK, None).map(|v| ret_bool(v != 0))
     });
     r.add(l, "getIncomingNapiId0", "(I)I", |t, a| {
         let r =
             t.domain
                 .host()
-                .get_int_option(jint(a[0]), libc::SOL_SOCKET, libc::SO_INCOMING_NAPI_ID);
+                .get_int_option(jfd(a[0]), libc::SOL_SOCKET, libc::SO_INCOMING_NAPI_ID);
         sock_option(t, r).map(ret_int)
     });
 }

@@ -6,10 +6,11 @@
 //! arrive as addresses of NUL-terminated NativeBuffers; I/O buffers as native addresses.
 
 use super::io::fdval;
-use super::{Registry, jint, jlong, nonnull, ret_bool, ret_int};
+use super::{Registry, jfd, jint, jlong, nonnull, ret_bool, ret_fd, ret_int};
 use crate::heap::ObjRef;
 use crate::jdk;
 use crate::port::fs::{self, Errno, PortResult};
+use crate::port::{DirStream, Fd, MountTable};
 use crate::thread::{JResult, JThread, Thrown};
 
 pub fn register(r: &mut Registry) {
@@ -134,7 +135,7 @@ fn register_unix_dispatcher(r: &mut Registry) {
         byte_array(t, &cwd)
     });
     r.add(u, "dup", "(I)I", |t, a| {
-        ux(t, t.domain.host().dup(jint(a[0]))).map(ret_int)
+        ux(t, t.domain.host().dup(jfd(a[0]))).map(ret_fd)
     });
     r.add(u, "open0", "(JII)I", |t, a| {
         ux(
@@ -143,25 +144,25 @@ fn register_unix_dispatcher(r: &mut Registry) {
                 .host()
                 .open(&path(a[0]), jint(a[2]), jint(a[3]) as u32),
         )
-        .map(ret_int)
+        .map(ret_fd)
     });
     r.add(u, "openat0", "(IJII)I", |t, a| {
         ux(
             t,
             t.domain
                 .host()
-                .openat(jint(a[0]), &path(a[1]), jint(a[3]), jint(a[4]) as u32),
+                .openat(jfd(a[0]), &path(a[1]), jint(a[3]), jint(a[4]) as u32),
         )
-        .map(ret_int)
+        .map(ret_fd)
     });
     r.add(u, "close0", "(I)V", |t, a| {
-        ux(t, t.domain.host().close(jint(a[0]))).map(|_| 0)
+        ux(t, t.domain.host().close(jfd(a[0]))).map(|_| 0)
     });
     r.add(u, "rewind", "(J)V", |t, a| {
-        ux(t, t.domain.host().mount_table_rewind(a[0])).map(|_| 0)
+        ux(t, t.domain.host().mount_table_rewind(MountTable(a[0]))).map(|_| 0)
     });
     r.add(u, "getlinelen", "(J)I", |t, a| {
-        let n = ux(t, t.domain.host().mount_table_line_len(a[0]))?;
+        let n = ux(t, t.domain.host().mount_table_line_len(MountTable(a[0])))?;
         Ok(ret_int(n.map_or(-1, |n| n.min(i32::MAX as usize) as i32)))
     });
     r.add(u, "link0", "(JJ)V", |t, a| {
@@ -173,9 +174,7 @@ fn register_unix_dispatcher(r: &mut Registry) {
     r.add(u, "unlinkat0", "(IJI)V", |t, a| {
         ux(
             t,
-            t.domain
-                .host()
-                .unlinkat(jint(a[0]), &path(a[1]), jint(a[3])),
+            t.domain.host().unlinkat(jfd(a[0]), &path(a[1]), jint(a[3])),
         )
         .map(|_| 0)
     });
@@ -194,7 +193,7 @@ fn register_unix_dispatcher(r: &mut Registry) {
             t,
             t.domain
                 .host()
-                .renameat(jint(a[0]), &path(a[1]), jint(a[3]), &path(a[4])),
+                .renameat(jfd(a[0]), &path(a[1]), jfd(a[3]), &path(a[4])),
         )
         .map(|_| 0)
     });
@@ -237,7 +236,7 @@ fn register_unix_dispatcher(r: &mut Registry) {
         },
     );
     r.add(u, "fstat", "(ILsun/nio/fs/UnixFileAttributes;)V", |t, a| {
-        let s = ux(t, t.domain.host().fstat(jint(a[0])))?;
+        let s = ux(t, t.domain.host().fstat(jfd(a[0])))?;
         set_attrs(t, a[1], &s)
     });
     r.add(
@@ -247,7 +246,7 @@ fn register_unix_dispatcher(r: &mut Registry) {
         |t, a| {
             let s = ux(
                 t,
-                t.domain.host().fstatat(jint(a[0]), &path(a[1]), jint(a[3])),
+                t.domain.host().fstatat(jfd(a[0]), &path(a[1]), jint(a[3])),
             )?;
             set_attrs(t, a[4], &s)
         },
@@ -275,7 +274,7 @@ fn register_unix_dispatcher(r: &mut Registry) {
             t,
             t.domain
                 .host()
-                .fchown(jint(a[0]), jint(a[1]) as u32, jint(a[2]) as u32),
+                .fchown(jfd(a[0]), jint(a[1]) as u32, jint(a[2]) as u32),
         )
         .map(|_| 0)
     });
@@ -283,7 +282,7 @@ fn register_unix_dispatcher(r: &mut Registry) {
         ux(t, t.domain.host().chmod(&path(a[0]), jint(a[2]) as u32)).map(|_| 0)
     });
     r.add(u, "fchmod", "(II)V", |t, a| {
-        ux(t, t.domain.host().fchmod(jint(a[0]), jint(a[1]) as u32)).map(|_| 0)
+        ux(t, t.domain.host().fchmod(jfd(a[0]), jint(a[1]) as u32)).map(|_| 0)
     });
     r.add(u, "utimes0", "(JJJ)V", |t, a| {
         ux(
@@ -306,9 +305,7 @@ fn register_unix_dispatcher(r: &mut Registry) {
     r.add(u, "futimes", "(IJJ)V", |t, a| {
         ux(
             t,
-            t.domain
-                .host()
-                .futimes(jint(a[0]), jlong(a[1]), jlong(a[3])),
+            t.domain.host().futimes(jfd(a[0]), jlong(a[1]), jlong(a[3])),
         )
         .map(|_| 0)
     });
@@ -317,34 +314,34 @@ fn register_unix_dispatcher(r: &mut Registry) {
             t,
             t.domain
                 .host()
-                .futimens(jint(a[0]), jlong(a[1]), jlong(a[3])),
+                .futimens(jfd(a[0]), jlong(a[1]), jlong(a[3])),
         )
         .map(|_| 0)
     });
     r.add(u, "opendir0", "(J)J", |t, a| {
-        ux(t, t.domain.host().opendir(&path(a[0])))
+        ux(t, t.domain.host().opendir(&path(a[0]))).map(|d| d.0)
     });
     r.add(u, "fdopendir", "(I)J", |t, a| {
-        ux(t, t.domain.host().fdopendir(jint(a[0])))
+        ux(t, t.domain.host().fdopendir(jfd(a[0]))).map(|d| d.0)
     });
     r.add(u, "closedir", "(J)V", |t, a| {
-        ux(t, t.domain.host().closedir(a[0])).map(|_| 0)
+        ux(t, t.domain.host().closedir(DirStream(a[0]))).map(|_| 0)
     });
     r.add(u, "readdir", "(J)[B", |t, a| {
-        match ux(t, t.domain.host().readdir(a[0]))? {
+        match ux(t, t.domain.host().readdir(DirStream(a[0])))? {
             Some(name) => byte_array(t, &name),
             None => Ok(0),
         }
     });
     // Reads and writes of native memory may wait (a FIFO): others may collect meanwhile.
     r.add(u, "read", "(IJI)I", |t, a| {
-        let (fd, addr, len) = (jint(a[0]), a[1] as usize, jint(a[3]).max(0) as usize);
+        let (fd, addr, len) = (jfd(a[0]), a[1] as usize, jint(a[3]).max(0) as usize);
         let backend = t.domain.host().clone();
         let r = t.blocking(|| retry_eintr(|| backend.read(fd, addr, len)));
         ux(t, r).map(|n| ret_int(n as i32))
     });
     r.add(u, "write", "(IJI)I", |t, a| {
-        let (fd, addr, len) = (jint(a[0]), a[1] as usize, jint(a[3]).max(0) as usize);
+        let (fd, addr, len) = (jfd(a[0]), a[1] as usize, jint(a[3]).max(0) as usize);
         let backend = t.domain.host().clone();
         let r = t.blocking(|| retry_eintr(|| backend.write(fd, addr, len)));
         ux(t, r).map(|n| ret_int(n as i32))
@@ -383,7 +380,7 @@ fn register_unix_dispatcher(r: &mut Registry) {
         let n = ux(
             t,
             t.domain.host().fgetxattr(
-                jint(a[0]),
+                jfd(a[0]),
                 &path(a[1]),
                 a[3] as usize,
                 jint(a[5]).max(0) as usize,
@@ -395,7 +392,7 @@ fn register_unix_dispatcher(r: &mut Registry) {
         ux(
             t,
             t.domain.host().fsetxattr(
-                jint(a[0]),
+                jfd(a[0]),
                 &path(a[1]),
                 a[3] as usize,
                 jint(a[5]).max(0) as usize,
@@ -404,21 +401,21 @@ fn register_unix_dispatcher(r: &mut Registry) {
         .map(|_| 0)
     });
     r.add(u, "fremovexattr0", "(IJ)V", |t, a| {
-        ux(t, t.domain.host().fremovexattr(jint(a[0]), &path(a[1]))).map(|_| 0)
+        ux(t, t.domain.host().fremovexattr(jfd(a[0]), &path(a[1]))).map(|_| 0)
     });
     r.add(u, "flistxattr", "(IJI)I", |t, a| {
         let n = ux(
             t,
             t.domain
                 .host()
-                .flistxattr(jint(a[0]), a[1] as usize, jint(a[3]).max(0) as usize),
+                .flistxattr(jfd(a[0]), a[1] as usize, jint(a[3]).max(0) as usize),
         )?;
         Ok(ret_int(n as i32))
     });
 
     // UnixCopyFile.transfer(int dst, int src, long addressToPollForCancel)
     r.add("sun/nio/fs/UnixCopyFile", "transfer", "(IIJ)V", |t, a| {
-        let (dst, src, cancel) = (jint(a[0]), jint(a[1]), a[2] as usize);
+        let (dst, src, cancel) = (jfd(a[0]), jfd(a[1]), a[2] as usize);
         let backend = t.domain.host().clone();
         let r = t.blocking(|| backend.copy_fd(dst, src, cancel));
         ux(t, r).map(|_| 0)
@@ -463,7 +460,7 @@ fn register_linux_dispatcher(r: &mut Registry) {
     let l = "sun/nio/fs/LinuxNativeDispatcher";
     r.add(l, "init", "()V", |_, _| Ok(0));
     r.add(l, "setmntent0", "(JJ)J", |t, a| {
-        ux(t, t.domain.host().mount_table_open(&path(a[0])))
+        ux(t, t.domain.host().mount_table_open(&path(a[0]))).map(|m| m.0)
     });
     r.add(
         l,
@@ -472,7 +469,7 @@ fn register_linux_dispatcher(r: &mut Registry) {
         getmntent0,
     );
     r.add(l, "endmntent", "(J)V", |t, a| {
-        ux(t, t.domain.host().mount_table_close(a[0])).map(|_| 0)
+        ux(t, t.domain.host().mount_table_close(MountTable(a[0]))).map(|_| 0)
     });
 
     let w = "sun/nio/fs/LinuxWatchService";
@@ -491,22 +488,22 @@ fn register_linux_dispatcher(r: &mut Registry) {
         Ok(arr.slot())
     });
     r.add(w, "inotifyInit", "()I", |t, _| {
-        ux(t, t.domain.host().inotify_init()).map(ret_int)
+        ux(t, t.domain.host().inotify_init()).map(ret_fd)
     });
     r.add(w, "inotifyAddWatch", "(IJI)I", |t, a| {
         ux(
             t,
             t.domain
                 .host()
-                .inotify_add_watch(jint(a[0]), &path(a[1]), jint(a[3]) as u32),
+                .inotify_add_watch(jfd(a[0]), &path(a[1]), jint(a[3]) as u32),
         )
         .map(ret_int)
     });
     r.add(w, "inotifyRmWatch", "(II)V", |t, a| {
-        ux(t, t.domain.host().inotify_rm_watch(jint(a[0]), jint(a[1]))).map(|_| 0)
+        ux(t, t.domain.host().inotify_rm_watch(jfd(a[0]), jint(a[1]))).map(|_| 0)
     });
     r.add(w, "configureBlocking", "(IZ)V", |t, a| {
-        ux(t, t.domain.host().set_blocking(jint(a[0]), a[1] != 0)).map(|_| 0)
+        ux(t, t.domain.host().set_blocking(jfd(a[0]), a[1] != 0)).map(|_| 0)
     });
     r.add(w, "socketpair", "([I)V", |t, a| {
         let arr = nonnull(t, a[0])?;
@@ -514,13 +511,13 @@ fn register_linux_dispatcher(r: &mut Registry) {
             return Err(t.throw_new("java/lang/ArrayIndexOutOfBoundsException", None));
         }
         let (s0, s1) = ux(t, t.domain.host().socketpair())?;
-        arr.array_slice::<i32>()[..2].copy_from_slice(&[s0, s1]);
+        arr.array_slice::<i32>()[..2].copy_from_slice(&[s0.0, s1.0]);
         Ok(0)
     });
     r.add(w, "poll", "(II)I", |t, a| {
         // Waits for file events indefinitely (the watch service's background thread): others
         // may collect meanwhile.
-        let (fd1, fd2) = (jint(a[0]), jint(a[1]));
+        let (fd1, fd2) = (jfd(a[0]), jfd(a[1]));
         let backend = t.domain.host().clone();
         let r = t.blocking(|| backend.poll_readable(fd1, fd2));
         ux(t, r).map(ret_int)
@@ -528,7 +525,7 @@ fn register_linux_dispatcher(r: &mut Registry) {
 }
 
 fn getmntent0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
-    let Some(e) = ux(t, t.domain.host().mount_table_next(a[0]))? else {
+    let Some(e) = ux(t, t.domain.host().mount_table_next(MountTable(a[0])))? else {
         return Ok(ret_int(-1));
     };
     let entry = nonnull(t, a[2])?;
@@ -635,7 +632,7 @@ fn register_file_dispatcher(r: &mut Registry) {
         let fd = fdval(t, a[0])?;
         close_int_fd(t, fd)
     });
-    r.add(d, "closeIntFD", "(I)V", |t, a| close_int_fd(t, jint(a[0])));
+    r.add(d, "closeIntFD", "(I)V", |t, a| close_int_fd(t, jfd(a[0])));
     r.add(d, "preClose0", "(Ljava/io/FileDescriptor;)V", |t, a| {
         let fd = fdval(t, a[0])?;
         // Threads still blocked on the old file are woken by NativeThread.signal next; any
@@ -662,8 +659,8 @@ fn register_file_dispatcher(r: &mut Registry) {
     });
 }
 
-fn close_int_fd(t: &mut JThread, fd: i32) -> JResult<u64> {
-    if fd != -1 {
+fn close_int_fd(t: &mut JThread, fd: Fd) -> JResult<u64> {
+    if fd.0 != -1 {
         io(t, t.domain.host().close(fd))?;
     }
     Ok(0)
@@ -674,7 +671,7 @@ fn close_int_fd(t: &mut JThread, fd: i32) -> JResult<u64> {
 fn register_channels(r: &mut Registry) {
     let io_util = "sun/nio/ch/IOUtil";
     r.add(io_util, "fdVal", "(Ljava/io/FileDescriptor;)I", |t, a| {
-        fdval(t, a[0]).map(ret_int)
+        fdval(t, a[0]).map(ret_fd)
     });
     r.add(
         io_util,
@@ -682,7 +679,7 @@ fn register_channels(r: &mut Registry) {
         "(Ljava/io/FileDescriptor;I)V",
         |t, a| {
             let fdo = nonnull(t, a[0])?;
-            super::io::set_fd(t, fdo, jint(a[1]))?;
+            super::io::set_fd(t, fdo, jfd(a[1]))?;
             Ok(0)
         },
     );
@@ -701,10 +698,10 @@ fn register_channels(r: &mut Registry) {
     );
     r.add(io_util, "makePipe", "(Z)J", |t, a| {
         let (rd, wr) = io(t, t.domain.host().pipe(a[0] != 0))?;
-        Ok(((rd as u32 as u64) << 32) | wr as u32 as u64)
+        Ok(((rd.0 as u32 as u64) << 32) | wr.0 as u32 as u64)
     });
     r.add(io_util, "write1", "(IB)I", |t, a| {
-        let r = t.domain.host().write_buf(jint(a[0]), &[a[1] as u8]);
+        let r = t.domain.host().write_buf(jfd(a[0]), &[a[1] as u8]);
         convert(t, r, false).map(|v| ret_int(v as i32))
     });
     r.add(io_util, "drain", "(I)Z", |t, a| {
@@ -714,7 +711,7 @@ fn register_channels(r: &mut Registry) {
             match t
                 .domain
                 .host()
-                .read(jint(a[0]), buf.as_mut_ptr() as usize, buf.len())
+                .read(jfd(a[0]), buf.as_mut_ptr() as usize, buf.len())
             {
                 Ok(n) => {
                     any |= n > 0;
@@ -731,7 +728,7 @@ fn register_channels(r: &mut Registry) {
     });
     r.add(io_util, "drain1", "(I)I", |t, a| {
         let mut b = [0u8; 1];
-        match t.domain.host().read(jint(a[0]), b.as_mut_ptr() as usize, 1) {
+        match t.domain.host().read(jfd(a[0]), b.as_mut_ptr() as usize, 1) {
             Ok(n) => Ok(ret_int(n as i32)),
             Err(Errno::EAGAIN) => Ok(ret_int(0)),
             Err(Errno::EINTR) => Ok(ret_int(IOS_INTERRUPTED as i32)),

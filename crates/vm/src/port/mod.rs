@@ -14,7 +14,7 @@ pub mod process;
 
 pub use errno::{Errno, PortResult};
 use held::Owner;
-pub use host::{Host, HostBackend};
+pub use host::{DirStream, Fd, Host, HostBackend, MountTable};
 use std::ffi::CString;
 use std::time::{SystemTime, UNIX_EPOCH};
 
