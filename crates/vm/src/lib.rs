@@ -12,7 +12,8 @@
 //! - [`runtime`]: allocation, initialization, strings, exceptions and calls on a thread.
 //! - [`jdk`]: the JDK classes' fields the VM reads and writes, resolved once.
 //! - [`native`]: native methods, one module per Java package family.
-//! - [`port`]: the host interface every native goes through.
+//! - [`port`]: the host interface every native goes through (a `Host` trait object per domain,
+//!   the host backend behind it, one `Errno` error type).
 //! - [`vm`]: process-wide state and the boot sequence.
 
 pub mod account;

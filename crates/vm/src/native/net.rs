@@ -13,9 +13,7 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, SocketAddrV6};
 use super::{Registry, jfd, jint, jlong, nonnull, ret_bool, ret_fd, ret_int, ret_obj};
 use crate::heap::ObjRef;
 use crate::jdk::{self, JdkClass};
-use crate::port::fs::{self, Errno};
-use crate::port::net;
-use crate::port::{Fd, Host};
+use crate::port::{Errno, Fd, Host, fs, net};
 use crate::thread::{JResult, JThread, Thrown};
 
 pub fn register(r: &mut Registry) {

@@ -9,8 +9,8 @@ use super::io::fdval;
 use super::{Registry, jfd, jint, jlong, nonnull, ret_bool, ret_fd, ret_int};
 use crate::heap::ObjRef;
 use crate::jdk;
-use crate::port::fs::{self, Errno, PortResult};
-use crate::port::{DirStream, Fd, MountTable};
+use crate::port::fs;
+use crate::port::{DirStream, Errno, Fd, MountTable, PortResult};
 use crate::thread::{JResult, JThread, Thrown};
 
 pub fn register(r: &mut Registry) {

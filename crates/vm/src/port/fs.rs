@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
 
 use super::held::{self, Closing, Handle, Owner};
 
-pub use super::errno::{Errno, PortResult};
+use super::{Errno, PortResult};
 
 fn errno() -> Errno {
     Errno::last()

@@ -21,7 +21,7 @@
 //! Owns the table; its only system calls close what an ended owner held or what an owner past
 //! its limit was refused.
 
-use super::fs::{Errno, PortResult};
+use super::{Errno, PortResult};
 use crate::account::Account;
 use rustc_hash::FxHashMap;
 use std::sync::{Arc, Mutex};

@@ -1,9 +1,16 @@
-//! The port: every interaction with the host (files, clock, environment, process, memory).
+//! The port: every interaction with the host (files, directories, sockets, processes, clock,
+//! environment, signals, native memory).
 //!
-//! Natives call only these functions, never libc or std::fs directly, so that a domain can
-//! later be given a different backend (the 9P gateway of the library-OS issue) behind the same
-//! functions. This module owns the system calls and their `unsafe`; it knows nothing about
-//! Java objects.
+//! Natives reach the host through their domain's [`Host`] trait object ([`host`]), never
+//! through libc or std::fs directly, so that a domain can be given another backend (the 9P
+//! gateway of the library-OS issue) without a native changing. The host backend,
+//! [`HostBackend`], is the functions of this module and of [`fs`], [`net`] and [`process`],
+//! which make the system calls; [`held`] records which domain holds each descriptor. Every
+//! failure is an [`Errno`]. What stays outside the trait is the VM's own use of the process:
+//! native memory (`Unsafe.allocateMemory`), signals and the wake-up of blocked threads, the
+//! tick counter, exit, and constants of the host's ABI (structure layouts, `IOV_MAX`, the page
+//! size). This module owns the system calls and their `unsafe`; it knows nothing about Java
+//! objects.
 
 pub mod errno;
 pub mod fs;

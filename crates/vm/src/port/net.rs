@@ -7,8 +7,8 @@
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, SocketAddrV4, SocketAddrV6};
 
-use super::fs::{Errno, PortResult};
 use super::held::{self, Owner};
+use super::{Errno, PortResult};
 
 fn errno() -> Errno {
     Errno::last()

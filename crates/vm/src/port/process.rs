@@ -14,7 +14,7 @@
 use std::ffi::{CString, c_char};
 use std::sync::OnceLock;
 
-use super::fs::Errno;
+use super::Errno;
 use super::held::{self, Owner};
 
 fn errno() -> Errno {
