@@ -1006,3 +1006,30 @@ impl Host for HostBackend {
         super::gmt_offset_id()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    #[test]
+    fn a_backend_acts_for_its_domain_only() {
+        let a: Arc<dyn Host> = Arc::new(HostBackend::new(Owner::domain(9031)));
+        let b: Arc<dyn Host> = Arc::new(HostBackend::new(Owner::domain(9032)));
+        let fd = a
+            .open(b"/dev/null", libc::O_RDONLY | libc::O_CLOEXEC, 0)
+            .unwrap();
+        assert!(held::holds(Owner::domain(9031), held::Handle::Fd(fd.0)));
+        assert_eq!(b.close(fd), Err(Errno::EBADF), "not b's to close");
+        assert!(a.fstat(fd).is_ok(), "still open");
+        let dir = a.opendir(b"/").unwrap();
+        assert_eq!(b.closedir(dir), Err(Errno::EBADF));
+        assert_eq!(
+            a.open(b"/no/such/file", libc::O_RDONLY, 0),
+            Err(Errno::ENOENT)
+        );
+        assert_eq!(a.io_open("/", OpenMode::Read), Err(Errno::EISDIR));
+        a.give_back();
+        assert!(!held::holds(Owner::domain(9031), held::Handle::Fd(fd.0)));
+    }
+}
