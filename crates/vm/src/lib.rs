@@ -19,7 +19,8 @@
 //! - [`jdk`]: the JDK classes' fields the VM reads and writes, resolved once.
 //! - [`assertions`]: which classes run their `assert` statements (-ea, -da, -esa, -dsa).
 //! - [`native`]: native methods, one module per Java package family.
-//! - [`port`]: the host interface every native goes through.
+//! - [`port`]: the host interface every native goes through (a `Host` trait object per domain,
+//!   the host backend behind it, one `Errno` error type).
 //! - [`vm`]: process-wide state and the boot sequence.
 
 pub mod account;

@@ -154,6 +154,9 @@ pub struct Domain {
     pub limits: Limits,
     /// Its limits with its creator's: what it and the domains it creates may use together.
     pub budget: Arc<budget::Budget>,
+    /// Its way to the host (files, directories, sockets, processes, clock, environment): the
+    /// host backend, bound to [`Domain::holder`]; natives reach the host only through it.
+    host: Arc<dyn crate::port::Host>,
     /// Blocks of native memory its code allocated and has not freed (`Unsafe.allocateMemory`):
     /// address to size, charged to the budget; freed when the domain is gone. A template that
     /// holds any cannot be copied.
@@ -330,6 +333,15 @@ impl Drop for Domain {
     }
 }
 
+/// Who the host resources of domain `id` are held for (see [`Domain::holder`]).
+fn holder(id: u32) -> crate::port::held::Owner {
+    if id < FIRST_CREATED {
+        crate::port::held::Owner::SYSTEM
+    } else {
+        crate::port::held::Owner::domain(id)
+    }
+}
+
 impl Domain {
     pub fn new(
         id: u32,
@@ -375,6 +387,7 @@ impl Domain {
             non_daemon_cond: Condvar::new(),
             limits,
             budget,
+            host: Arc::new(crate::port::HostBackend::new(holder(id))),
             native_blocks: Mutex::new(std::collections::BTreeMap::new()),
             trusted: true,
             death: Mutex::new(None),
@@ -462,7 +475,13 @@ impl Domain {
     /// Closes the descriptors and directory streams the domain's code left open. Only for a
     /// domain that has ended (none of its threads runs again).
     pub fn release_host_resources(&self) {
-        crate::port::held::give_back(self.holder());
+        self.host.give_back();
+    }
+
+    /// Its host backend (see [`crate::port::host`]).
+    #[inline]
+    pub fn host(&self) -> &Arc<dyn crate::port::Host> {
+        &self.host
     }
 
     /// DomainZero or the launcher's domain: the system itself (never terminated; an exit there
@@ -474,11 +493,7 @@ impl Domain {
     /// Who the host resources (descriptors, directory streams) this domain's code creates are
     /// held for: a created domain's are closed when it ends.
     pub fn holder(&self) -> crate::port::held::Owner {
-        if self.is_system() {
-            crate::port::held::Owner::SYSTEM
-        } else {
-            crate::port::held::Owner::domain(self.id)
-        }
+        holder(self.id)
     }
 
     /// Where the Thread object of VM thread `id` is now (the collector re-keys the table).

@@ -1,11 +1,11 @@
 //! Natives of java.io: FileDescriptor, FileInputStream, FileOutputStream, RandomAccessFile,
 //! UnixFileSystem, Console and ObjectStreamClass. Every host interaction goes through [`crate::port`].
 
-use super::{Registry, jint, nonnull, ret_bool, ret_int};
+use super::{Registry, jfd, jint, nonnull, ret_bool, ret_int};
 use crate::heap::ObjRef;
 use crate::heap::layout::ARRAY_BASE;
 use crate::jdk::{self, JdkClass};
-use crate::port::{self, OpenMode, PortError};
+use crate::port::{self, Fd, OpenMode, PortResult};
 use crate::thread::{JResult, JThread, Thrown};
 
 pub fn register(r: &mut Registry) {
@@ -19,14 +19,14 @@ pub fn register(r: &mut Registry) {
     );
     let fd = "java/io/FileDescriptor";
     r.add(fd, "getHandle", "(I)J", |_, _| Ok(-1i64 as u64));
-    r.add(fd, "getAppend", "(I)Z", |_, a| {
-        Ok(ret_bool(port::is_append(jint(a[0]))))
+    r.add(fd, "getAppend", "(I)Z", |t, a| {
+        Ok(ret_bool(t.domain.host().io_is_append(jfd(a[0]))))
     });
     r.add(fd, "close0", "()V", fd_close0);
     r.add(fd, "sync", "()V", |t, a| {
         let fdo = nonnull(t, a[0])?;
         let fd = fd_of(t, fdo)?;
-        match port::fsync(fd) {
+        match t.domain.host().io_fsync(fd) {
             Ok(()) => Ok(0),
             Err(_) => Err(t.throw_new("java/io/SyncFailedException", Some("sync failed"))),
         }
@@ -45,11 +45,11 @@ pub fn register(r: &mut Registry) {
     r.add(fis, "available0", "()I", fis_available);
     r.add(fis, "length0", "()J", |t, a| {
         let fd = stream_fd(t, a[0])?;
-        io_result(t, port::file_length(fd)).map(|v| v as u64)
+        io_result(t, t.domain.host().io_file_length(fd)).map(|v| v as u64)
     });
     r.add(fis, "position0", "()J", |t, a| {
         let fd = stream_fd(t, a[0])?;
-        io_result(t, port::seek(fd, 0, port::Whence::Current)).map(|v| v as u64)
+        io_result(t, t.domain.host().io_seek(fd, 0, port::Whence::Current)).map(|v| v as u64)
     });
 
     let raf = "java/io/RandomAccessFile";
@@ -62,19 +62,25 @@ pub fn register(r: &mut Registry) {
     });
     r.add(raf, "getFilePointer", "()J", |t, a| {
         let fd = stream_fd(t, a[0])?;
-        io_result(t, port::seek(fd, 0, port::Whence::Current)).map(|v| v as u64)
+        io_result(t, t.domain.host().io_seek(fd, 0, port::Whence::Current)).map(|v| v as u64)
     });
     r.add(raf, "seek0", "(J)V", |t, a| {
         let fd = stream_fd(t, a[0])?;
-        io_result(t, port::seek(fd, a[1] as i64, port::Whence::Start)).map(|_| 0)
+        io_result(
+            t,
+            t.domain
+                .host()
+                .io_seek(fd, a[1] as i64, port::Whence::Start),
+        )
+        .map(|_| 0)
     });
     r.add(raf, "length", "()J", |t, a| {
         let fd = stream_fd(t, a[0])?;
-        io_result(t, port::file_length(fd)).map(|v| v as u64)
+        io_result(t, t.domain.host().io_file_length(fd)).map(|v| v as u64)
     });
     r.add(raf, "setLength", "(J)V", |t, a| {
         let fd = stream_fd(t, a[0])?;
-        io_result(t, port::set_length(fd, a[1] as i64)).map(|_| 0)
+        io_result(t, t.domain.host().io_set_length(fd, a[1] as i64)).map(|_| 0)
     });
 
     let ufs = "java/io/UnixFileSystem";
@@ -92,19 +98,19 @@ pub fn register(r: &mut Registry) {
     );
     r.add(ufs, "checkAccess", "(Ljava/io/File;I)Z", |t, a| {
         let p = file_path(t, a[1])?;
-        Ok(ret_bool(port::access(&p, jint(a[2]))))
+        Ok(ret_bool(t.domain.host().io_access(&p, jint(a[2]))))
     });
     r.add(ufs, "getLastModifiedTime", "(Ljava/io/File;)J", |t, a| {
         let p = file_path(t, a[1])?;
-        Ok(port::stat(&p).map_or(0, |s| s.mtime_ms) as u64)
+        Ok(t.domain.host().io_stat(&p).map_or(0, |s| s.mtime_ms) as u64)
     });
     r.add(ufs, "getLength", "(Ljava/io/File;)J", |t, a| {
         let p = file_path(t, a[1])?;
-        Ok(port::stat(&p).map_or(0, |s| s.size) as u64)
+        Ok(t.domain.host().io_stat(&p).map_or(0, |s| s.size) as u64)
     });
     r.add(ufs, "setPermission", "(Ljava/io/File;IZZ)Z", |t, a| {
         let p = file_path(t, a[1])?;
-        Ok(ret_bool(port::set_permission(
+        Ok(ret_bool(t.domain.host().io_set_permission(
             &p,
             jint(a[2]),
             a[3] != 0,
@@ -118,48 +124,52 @@ pub fn register(r: &mut Registry) {
         |t, a| {
             let n = nonnull(t, a[1])?;
             let p = t.rust_string(n);
-            match port::create_exclusive(&p) {
+            match t.domain.host().io_create_exclusive(&p) {
                 Ok(created) => Ok(ret_bool(created)),
-                Err(e) => Err(io_exception(t, &e.message)),
+                Err(e) => Err(io_exception(t, &e.message())),
             }
         },
     );
     r.add(ufs, "delete0", "(Ljava/io/File;)Z", |t, a| {
         let p = file_path(t, a[1])?;
-        Ok(ret_bool(port::delete(&p)))
+        Ok(ret_bool(t.domain.host().io_delete(&p)))
     });
     r.add(ufs, "list", "(Ljava/io/File;)[Ljava/lang/String;", ufs_list);
     r.add(ufs, "createDirectory", "(Ljava/io/File;)Z", |t, a| {
         let p = file_path(t, a[1])?;
-        Ok(ret_bool(port::mkdir(&p)))
+        Ok(ret_bool(t.domain.host().io_mkdir(&p)))
     });
     r.add(ufs, "rename0", "(Ljava/io/File;Ljava/io/File;)Z", |t, a| {
         let from = file_path(t, a[1])?;
         let to = file_path(t, a[2])?;
-        Ok(ret_bool(port::rename(&from, &to)))
+        Ok(ret_bool(t.domain.host().io_rename(&from, &to)))
     });
     r.add(ufs, "setLastModifiedTime", "(Ljava/io/File;J)Z", |t, a| {
         let p = file_path(t, a[1])?;
-        Ok(ret_bool(port::set_mtime(&p, a[2] as i64)))
+        Ok(ret_bool(t.domain.host().io_set_mtime(&p, a[2] as i64)))
     });
     r.add(ufs, "setReadOnly", "(Ljava/io/File;)Z", |t, a| {
         let p = file_path(t, a[1])?;
-        Ok(ret_bool(port::set_permission(&p, 2, false, false)))
+        Ok(ret_bool(
+            t.domain.host().io_set_permission(&p, 2, false, false),
+        ))
     });
     r.add(ufs, "getSpace", "(Ljava/io/File;I)J", |t, a| {
         let p = file_path(t, a[1])?;
-        Ok(port::space(&p, jint(a[2])) as u64)
+        Ok(t.domain.host().io_space(&p, jint(a[2])) as u64)
     });
     r.add(ufs, "getNameMax0", "(Ljava/lang/String;)J", |_, _| Ok(255));
 
     let con = "java/io/Console";
-    r.add(con, "istty", "()Z", |_, _| {
-        Ok(ret_bool(port::isatty(0) && port::isatty(1)))
+    r.add(con, "istty", "()Z", |t, _| {
+        Ok(ret_bool(
+            t.domain.host().isatty(Fd(0)) && t.domain.host().isatty(Fd(1)),
+        ))
     });
     // Newer 17 updates ask instead for one bit per standard stream (TTY_STDIN/STDOUT/STDERR_MASK).
-    r.add(con, "ttyStatus", "()I", |_, _| {
+    r.add(con, "ttyStatus", "()I", |t, _| {
         Ok((0..3)
-            .filter(|&fd| port::isatty(fd))
+            .filter(|&fd| t.domain.host().isatty(Fd(fd)))
             .fold(0u64, |bits, fd| bits | 1 << fd))
     });
     r.add(con, "encoding", "()Ljava/lang/String;", |_, _| Ok(0));
@@ -181,32 +191,32 @@ fn stream_fd_field(t: &mut JThread, s: ObjRef) -> JResult<usize> {
     Ok(t.jdk::<jdk::RandomAccessFile>(s)?.fd)
 }
 
-/// The `fd` int inside a FileDescriptor.
-fn fd_of(t: &mut JThread, fdo: ObjRef) -> JResult<i32> {
-    Ok(fdo.read::<i32>(t.jdk::<jdk::FileDescriptor>(fdo)?.fd))
+/// The descriptor whose number a FileDescriptor holds (-1 when closed).
+fn fd_of(t: &mut JThread, fdo: ObjRef) -> JResult<Fd> {
+    Ok(Fd(fdo.read::<i32>(t.jdk::<jdk::FileDescriptor>(fdo)?.fd)))
 }
 
 /// The `fd` of a java.io.FileDescriptor argument (for the natives of every package).
-pub(super) fn fdval(t: &mut JThread, v: u64) -> JResult<i32> {
+pub(super) fn fdval(t: &mut JThread, v: u64) -> JResult<Fd> {
     let fdo = nonnull(t, v)?;
     fd_of(t, fdo)
 }
 
-/// Sets the `fd` int inside FileDescriptor `fdo`.
-pub(super) fn set_fd(t: &mut JThread, fdo: ObjRef, fd: i32) -> JResult<()> {
-    fdo.write::<i32>(t.jdk::<jdk::FileDescriptor>(fdo)?.fd, fd);
+/// Makes FileDescriptor `fdo` hold `fd`'s number.
+pub(super) fn set_fd(t: &mut JThread, fdo: ObjRef, fd: Fd) -> JResult<()> {
+    fdo.write::<i32>(t.jdk::<jdk::FileDescriptor>(fdo)?.fd, fd.0);
     Ok(())
 }
 
 /// The OS descriptor behind a stream object (its `fd` FileDescriptor field).
-fn stream_fd(t: &mut JThread, this: u64) -> JResult<i32> {
+fn stream_fd(t: &mut JThread, this: u64) -> JResult<Fd> {
     let s = nonnull(t, this)?;
     let field = stream_fd_field(t, s)?;
     let Some(fdo) = s.read_ref(field) else {
         return Err(io_exception(t, "Stream Closed"));
     };
     let fd = fd_of(t, fdo)?;
-    if fd < 0 {
+    if fd.0 < 0 {
         return Err(io_exception(t, "Stream Closed"));
     }
     Ok(fd)
@@ -216,19 +226,18 @@ fn io_exception(t: &mut JThread, msg: &str) -> Thrown {
     t.throw_new("java/io/IOException", Some(msg))
 }
 
-fn io_result<T>(t: &mut JThread, r: Result<T, PortError>) -> JResult<T> {
-    r.map_err(|e| io_exception(t, &e.message))
+fn io_result<T>(t: &mut JThread, r: PortResult<T>) -> JResult<T> {
+    r.map_err(|e| io_exception(t, &e.message()))
 }
 
 fn fd_close0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let fdo = nonnull(t, a[0])?;
-    let off = t.jdk::<jdk::FileDescriptor>(fdo)?.fd;
-    let fd = fdo.read::<i32>(off);
-    if fd >= 0 {
-        fdo.write::<i32>(off, -1);
+    let fd = fd_of(t, fdo)?;
+    if fd.0 >= 0 {
+        set_fd(t, fdo, Fd(-1))?;
         // Standard streams are not closed at the OS level, like the JDK's fileDescriptorClose.
-        if fd > 2 {
-            io_result(t, port::close(t.domain.holder(), fd))?;
+        if fd.0 > 2 {
+            io_result(t, t.domain.host().io_close(fd))?;
         }
     }
     Ok(0)
@@ -248,19 +257,21 @@ fn fos_write_bytes(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let (arr, off, len) = byte_range(t, a[1], jint(a[2]), jint(a[3]))?;
     let data = arr.array_slice::<u8>()[off..off + len].to_vec();
     // A write may wait indefinitely (a full pipe to a child process): others may collect.
-    let r = t.blocking(|| port::write_all(fd, &data));
+    let backend = t.domain.host().clone();
+    let r = t.blocking(|| backend.io_write_all(fd, &data));
     io_result(t, r)?;
     Ok(0)
 }
 
 fn fos_write(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let fd = stream_fd(t, a[0])?;
-    let r = t.blocking(|| port::write_all(fd, &[a[1] as u8]));
+    let backend = t.domain.host().clone();
+    let r = t.blocking(|| backend.io_write_all(fd, &[a[1] as u8]));
     io_result(t, r)?;
     Ok(0)
 }
 
-fn set_stream_fd(t: &mut JThread, this: u64, fd: i32) -> JResult<()> {
+fn set_stream_fd(t: &mut JThread, this: u64, fd: Fd) -> JResult<()> {
     let s = nonnull(t, this)?;
     let field = stream_fd_field(t, s)?;
     let Some(fdo) = s.read_ref(field) else {
@@ -272,7 +283,7 @@ fn set_stream_fd(t: &mut JThread, this: u64, fd: i32) -> JResult<()> {
 fn open_path(t: &mut JThread, this: u64, path: u64, mode: OpenMode) -> JResult<u64> {
     let p = nonnull(t, path)?;
     let p = t.rust_string(p);
-    match port::open(t.domain.holder(), &p, mode) {
+    match t.domain.host().io_open(&p, mode) {
         Ok(fd) => {
             set_stream_fd(t, this, fd)?;
             if matches!(mode, OpenMode::Append) {
@@ -285,7 +296,12 @@ fn open_path(t: &mut JThread, this: u64, path: u64, mode: OpenMode) -> JResult<u
             Ok(0)
         }
         Err(e) => {
-            let msg = format!("{p} ({})", e.message);
+            // A path the host cannot take (a NUL inside) is EINVAL to the port.
+            let msg = if p.contains('\0') {
+                format!("{p} (Invalid file path)")
+            } else {
+                format!("{p} ({e})")
+            };
             Err(t.throw_new("java/io/FileNotFoundException", Some(&msg)))
         }
     }
@@ -318,7 +334,8 @@ fn fis_read0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let fd = stream_fd(t, a[0])?;
     let mut b = [0u8; 1];
     // A read may wait indefinitely (a terminal, a pipe): other threads may collect meanwhile.
-    let r = t.blocking(|| port::read(fd, &mut b));
+    let backend = t.domain.host().clone();
+    let r = t.blocking(|| backend.io_read(fd, &mut b));
     let n = io_result(t, r)?;
     Ok(ret_int(if n == 0 { -1 } else { b[0] as i32 }))
 }
@@ -330,7 +347,8 @@ fn fis_read_bytes(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         return Ok(0);
     }
     let mut buf = vec![0u8; len];
-    let r = t.blocking(|| port::read(fd, &mut buf));
+    let backend = t.domain.host().clone();
+    let r = t.blocking(|| backend.io_read(fd, &mut buf));
     let n = io_result(t, r)?;
     if n == 0 {
         return Ok(ret_int(-1));
@@ -344,14 +362,14 @@ fn fis_read_bytes(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 fn fis_skip(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let fd = stream_fd(t, a[0])?;
     let n = a[1] as i64;
-    let cur = io_result(t, port::seek(fd, 0, port::Whence::Current))?;
-    let end = io_result(t, port::seek(fd, n, port::Whence::Current))?;
+    let cur = io_result(t, t.domain.host().io_seek(fd, 0, port::Whence::Current))?;
+    let end = io_result(t, t.domain.host().io_seek(fd, n, port::Whence::Current))?;
     Ok((end - cur) as u64)
 }
 
 fn fis_available(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let fd = stream_fd(t, a[0])?;
-    let n = io_result(t, port::available(fd))?;
+    let n = io_result(t, t.domain.host().io_available(fd))?;
     Ok(ret_int(n.min(i32::MAX as i64) as i32))
 }
 
@@ -364,14 +382,14 @@ fn file_path(t: &mut JThread, file: u64) -> JResult<String> {
 fn ufs_canonicalize(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let p = nonnull(t, a[1])?;
     let p = t.rust_string(p);
-    let c = port::canonicalize(&p);
+    let c = t.domain.host().io_canonicalize(&p);
     Ok(t.new_string(&c)?.slot())
 }
 
 fn ufs_boolean_attributes(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let p = file_path(t, a[1])?;
     // BA_EXISTS = 1, BA_REGULAR = 2, BA_DIRECTORY = 4
-    let v = match port::stat(&p) {
+    let v = match t.domain.host().io_stat(&p) {
         Some(s) => {
             1 | if s.is_dir {
                 4
@@ -388,7 +406,7 @@ fn ufs_boolean_attributes(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 
 fn ufs_list(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let p = file_path(t, a[1])?;
-    let Some(names) = port::list_dir(&p) else {
+    let Some(names) = t.domain.host().io_list_dir(&p) else {
         return Ok(0);
     };
     let string = t.vm.wk().string;

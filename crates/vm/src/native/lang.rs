@@ -25,11 +25,11 @@ pub fn register(r: &mut Registry) {
 
     let s = "java/lang/System";
     r.add(s, "arraycopy", "", system_arraycopy);
-    r.add(s, "currentTimeMillis", "()J", |_, _| {
-        Ok(crate::port::current_time_millis() as u64)
+    r.add(s, "currentTimeMillis", "()J", |t, _| {
+        Ok(t.domain.host().current_time_millis() as u64)
     });
-    r.add(s, "nanoTime", "()J", |_, _| {
-        Ok(crate::port::nano_time() as u64)
+    r.add(s, "nanoTime", "()J", |t, _| {
+        Ok(t.domain.host().nano_time() as u64)
     });
     r.add(
         s,
@@ -54,8 +54,8 @@ pub fn register(r: &mut Registry) {
     });
 
     let rt = "java/lang/Runtime";
-    r.add(rt, "availableProcessors", "()I", |_, _| {
-        Ok(ret_int(crate::port::available_processors() as i32))
+    r.add(rt, "availableProcessors", "()I", |t, _| {
+        Ok(ret_int(t.domain.host().available_processors() as i32))
     });
     r.add(rt, "freeMemory", "()J", |t, _| {
         Ok((t.domain.heap.committed() - t.domain.heap.used()) as u64)

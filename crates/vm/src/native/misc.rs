@@ -21,10 +21,10 @@ pub fn register(r: &mut Registry) {
         "()Ljava/lang/ClassLoader;",
         latest_user_defined_loader,
     );
-    r.add(vm, "getuid", "()J", |_, _| Ok(crate::port::ids().0));
-    r.add(vm, "geteuid", "()J", |_, _| Ok(crate::port::ids().1));
-    r.add(vm, "getgid", "()J", |_, _| Ok(crate::port::ids().2));
-    r.add(vm, "getegid", "()J", |_, _| Ok(crate::port::ids().3));
+    r.add(vm, "getuid", "()J", |t, _| Ok(t.domain.host().ids().0));
+    r.add(vm, "geteuid", "()J", |t, _| Ok(t.domain.host().ids().1));
+    r.add(vm, "getgid", "()J", |t, _| Ok(t.domain.host().ids().2));
+    r.add(vm, "getegid", "()J", |t, _| Ok(t.domain.host().ids().3));
     r.add(vm, "getNanoTimeAdjustment", "(J)J", nano_time_adjustment);
     r.add(
         vm,
@@ -89,8 +89,8 @@ pub fn register(r: &mut Registry) {
     let perf = "jdk/internal/perf/Perf";
     r.add(perf, "createLong", "", perf_create_long);
     r.add(perf, "createByteArray", "", perf_create_bytes);
-    r.add(perf, "highResCounter", "()J", |_, _| {
-        Ok(crate::port::nano_time() as u64)
+    r.add(perf, "highResCounter", "()J", |t, _| {
+        Ok(t.domain.host().nano_time() as u64)
     });
     r.add(perf, "highResFrequency", "()J", |_, _| Ok(1_000_000_000));
     r.add("java/lang/ProcessEnvironment", "environ", "()[[B", environ);
@@ -475,7 +475,7 @@ fn park(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let absolute = a[1] != 0;
     let time = a[2] as i64;
     let deadline = if absolute {
-        let now_ms = crate::port::current_time_millis();
+        let now_ms = t.domain.host().current_time_millis();
         if time <= now_ms {
             return Ok(0);
         }
@@ -547,9 +547,9 @@ fn unsafe_define_class(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 
 // ---- VM ----
 
-fn nano_time_adjustment(_: &mut JThread, a: &[u64]) -> JResult<u64> {
+fn nano_time_adjustment(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let offset = a[0] as i64;
-    let (secs, nanos) = crate::port::wall_clock();
+    let (secs, nanos) = t.domain.host().wall_clock();
     let diff = secs - offset;
     if !(-(1i64 << 32)..(1i64 << 32)).contains(&diff) {
         return Ok(-1i64 as u64);
@@ -647,7 +647,7 @@ fn library_path() -> String {
 }
 
 fn platform_properties(t: &mut JThread, _: &[u64]) -> JResult<u64> {
-    let p = crate::port::platform_properties();
+    let p = t.domain.host().platform_properties();
     Ok(string_array(t, &p)?.slot())
 }
 
@@ -671,7 +671,7 @@ fn perf_create_bytes(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 }
 
 fn environ(t: &mut JThread, _: &[u64]) -> JResult<u64> {
-    let vars = crate::port::environment();
+    let vars = t.domain.host().environment();
     let bytes_class = t.array_class_of(t.vm.classes.primitive(BasicType::Byte))?;
     let arr = t.new_array_of(bytes_class, (vars.len() * 2) as i32)?;
     for (i, (k, v)) in vars.iter().enumerate() {

@@ -173,6 +173,15 @@ pub fn jlong(v: u64) -> i64 {
 pub fn ret_int(v: i32) -> u64 {
     v as u32 as u64
 }
+/// A descriptor passed to a native as a Java int (the number `sun.nio` and
+/// `FileDescriptor.fd` hold).
+pub fn jfd(v: u64) -> crate::port::Fd {
+    crate::port::Fd(jint(v))
+}
+/// A descriptor returned to Java as an int.
+pub fn ret_fd(fd: crate::port::Fd) -> u64 {
+    ret_int(fd.0)
+}
 pub fn ret_bool(v: bool) -> u64 {
     v as u64
 }

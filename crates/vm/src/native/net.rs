@@ -10,12 +10,10 @@
 use super::io::fdval;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, SocketAddrV6};
 
-use super::{Registry, jint, jlong, nonnull, ret_bool, ret_int, ret_obj};
+use super::{Registry, jfd, jint, jlong, nonnull, ret_bool, ret_fd, ret_int, ret_obj};
 use crate::heap::ObjRef;
 use crate::jdk::{self, JdkClass};
-use crate::port::fs::{self, Errno};
-use crate::port::held::Owner;
-use crate::port::net;
+use crate::port::{Errno, Fd, Host, fs, net};
 use crate::thread::{JResult, JThread, Thrown};
 
 pub fn register(r: &mut Registry) {
@@ -36,17 +34,17 @@ const IOS_INTERRUPTED: i32 = -3;
 // ---- helpers ----
 
 fn throw_errno(t: &mut JThread, class: &str, e: Errno) -> Thrown {
-    let msg = fs::strerror(e);
+    let msg = e.message();
     t.throw_new(class, Some(&msg))
 }
 
 /// The exception class libnio's `handleSocketError` throws for a socket call's errno.
 fn socket_error_class(e: Errno) -> &'static str {
     match e {
-        libc::EPROTO => "java/net/ProtocolException",
-        libc::ECONNREFUSED | libc::ETIMEDOUT | libc::ENOTCONN => "java/net/ConnectException",
-        libc::EHOSTUNREACH => "java/net/NoRouteToHostException",
-        libc::EADDRINUSE | libc::EADDRNOTAVAIL | libc::EACCES => "java/net/BindException",
+        Errno::EPROTO => "java/net/ProtocolException",
+        Errno::ECONNREFUSED | Errno::ETIMEDOUT | Errno::ENOTCONN => "java/net/ConnectException",
+        Errno::EHOSTUNREACH => "java/net/NoRouteToHostException",
+        Errno::EADDRINUSE | Errno::EADDRNOTAVAIL | Errno::EACCES => "java/net/BindException",
         _ => "java/net/SocketException",
     }
 }
@@ -218,14 +216,18 @@ fn register_inet(r: &mut Registry) {
         "java/net/InetAddressImplFactory",
         "isIPv6Supported",
         "()Z",
-        |_, _| Ok(ret_bool(net::ipv6_available())),
+        |t, _| Ok(ret_bool(t.domain.host().ipv6_available())),
     );
     for (c, v6) in [
         ("java/net/Inet4AddressImpl", false),
         ("java/net/Inet6AddressImpl", true),
     ] {
         r.add(c, "getLocalHostName", "()Ljava/lang/String;", |t, _| {
-            let name = net::host_name().unwrap_or_else(|_| "localhost".into());
+            let name = t
+                .domain
+                .host()
+                .host_name()
+                .unwrap_or_else(|_| "localhost".into());
             Ok(t.new_string(&name)?.slot())
         });
         r.add(
@@ -255,7 +257,8 @@ fn get_host_by_addr(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         }
         _ => return Err(t.throw_new("java/net/UnknownHostException", None)),
     };
-    match t.blocking(|| net::host_by_addr(ip)) {
+    let backend = t.domain.host().clone();
+    match t.blocking(|| backend.host_by_addr(ip)) {
         Some(name) => Ok(t.new_string(&name)?.slot()),
         None => Err(t.throw_new("java/net/UnknownHostException", None)),
     }
@@ -273,7 +276,8 @@ fn lookup_all_v6(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 fn lookup_all(t: &mut JThread, a: &[u64], v6: bool) -> JResult<u64> {
     let host_obj = nonnull(t, a[1])?;
     let host = t.rust_string(host_obj);
-    let found = t.blocking(|| net::lookup_host(&host, v6));
+    let backend = t.domain.host().clone();
+    let found = t.blocking(|| backend.lookup_host(&host, v6));
     let ips = match found {
         Ok(ips) => ips,
         Err(msg) => {
@@ -361,7 +365,7 @@ fn register_network_interface(r: &mut Registry) {
     r.add(n, "getMacAddr0", "([BLjava/lang/String;I)[B", |t, a| {
         // Linux reads the hardware address by name; the IPv4 address argument is not needed.
         let name = interface_name(t, a[1])?;
-        match net::interface_hardware_address(&name) {
+        match t.domain.host().interface_hardware_address(&name) {
             Ok(Some(mac)) => Ok(t.new_byte_array(&mac)?.slot()),
             Ok(None) => Ok(0),
             Err(e) => Err(ioctl_error(t, e, "ioctl(SIOCGIFHWADDR) failed")),
@@ -369,7 +373,7 @@ fn register_network_interface(r: &mut Registry) {
     });
     r.add(n, "getMTU0", "(Ljava/lang/String;I)I", |t, a| {
         let name = interface_name(t, a[0])?;
-        match net::interface_mtu(&name) {
+        match t.domain.host().interface_mtu(&name) {
             Ok(mtu) => Ok(ret_int(mtu)),
             Err(e) => Err(ioctl_error(t, e, "ioctl(SIOCGIFMTU) failed")),
         }
@@ -386,7 +390,7 @@ fn network_interface_or_null(t: &mut JThread, i: Option<&net::Interface>) -> JRe
 
 /// libnet's SocketException for a failed call: the error text, then the call in parentheses.
 fn ioctl_error(t: &mut JThread, e: Errno, call: &str) -> Thrown {
-    let msg = format!("{} ({call})", fs::strerror(e));
+    let msg = format!("{} ({call})", e.message());
     t.throw_new("java/net/SocketException", Some(&msg))
 }
 
@@ -402,7 +406,10 @@ fn interface_name(t: &mut JThread, v: u64) -> JResult<String> {
 
 fn interface_flags(t: &mut JThread, name: u64) -> JResult<i32> {
     let name = interface_name(t, name)?;
-    net::interface_flags(&name).map_err(|e| ioctl_error(t, e, "ioctl SIOCGLIFFLAGS failed"))
+    t.domain
+        .host()
+        .interface_flags(&name)
+        .map_err(|e| ioctl_error(t, e, "ioctl SIOCGLIFFLAGS failed"))
 }
 
 /// The host's interfaces, in libnet's order. As libnet's `ipv6_available()`, IPv6 addresses
@@ -415,7 +422,9 @@ fn interfaces(t: &mut JThread) -> JResult<Vec<net::Interface>> {
             .rev()
             .find(|(k, _)| k == "java.net.preferIPv4Stack")
             .is_some_and(|(_, v)| v.eq_ignore_ascii_case("true"));
-    net::interfaces(!prefer_v4 && net::ipv6_available())
+    t.domain
+        .host()
+        .interfaces(!prefer_v4 && t.domain.host().ipv6_available())
         .map_err(|e| ioctl_error(t, e, "ioctl(SIOCGIFCONF) failed"))
 }
 
@@ -552,11 +561,11 @@ fn build_network_interface(t: &mut JThread, i: &net::Interface) -> JResult<ObjRe
 
 fn register_net(r: &mut Registry) {
     let n = "sun/nio/ch/Net";
-    r.add(n, "isIPv6Available0", "()Z", |_, _| {
-        Ok(ret_bool(net::ipv6_available()))
+    r.add(n, "isIPv6Available0", "()Z", |t, _| {
+        Ok(ret_bool(t.domain.host().ipv6_available()))
     });
-    r.add(n, "isReusePortAvailable0", "()Z", |_, _| {
-        Ok(ret_bool(net::reuse_port_available()))
+    r.add(n, "isReusePortAvailable0", "()Z", |t, _| {
+        Ok(ret_bool(t.domain.host().reuse_port_available()))
     });
     r.add(n, "isExclusiveBindAvailable", "()I", |_, _| Ok(ret_int(-1)));
     r.add(n, "shouldShutdownWriteBeforeClose0", "()Z", |_, _| {
@@ -597,8 +606,8 @@ fn register_net(r: &mut Registry) {
         Ok(libc::POLLOUT as u16 as u64)
     });
     r.add(n, "socket0", "(ZZZZ)I", |t, a| {
-        let r = net::socket(t.domain.holder(), a[0] != 0, a[1] != 0, a[2] != 0);
-        sock(t, r).map(ret_int)
+        let r = t.domain.host().socket(a[0] != 0, a[1] != 0, a[2] != 0);
+        sock(t, r).map(ret_fd)
     });
     r.add(
         n,
@@ -607,13 +616,13 @@ fn register_net(r: &mut Registry) {
         |t, a| {
             let fd = fdval(t, a[0])?;
             let sa = socket_address(t, a[3], jint(a[4]))?;
-            let r = net::bind(fd, a[1] != 0, sa);
+            let r = t.domain.host().bind(fd, a[1] != 0, sa);
             sock(t, r).map(|_| 0)
         },
     );
     r.add(n, "listen", "(Ljava/io/FileDescriptor;I)V", |t, a| {
         let fd = fdval(t, a[0])?;
-        let r = net::listen(fd, jint(a[1]));
+        let r = t.domain.host().listen(fd, jint(a[1]));
         sock(t, r).map(|_| 0)
     });
     r.add(
@@ -624,10 +633,11 @@ fn register_net(r: &mut Registry) {
             let fd = fdval(t, a[1])?;
             let sa = socket_address(t, a[2], jint(a[3]))?;
             let v6 = a[0] != 0;
-            match t.blocking(|| net::connect(fd, v6, sa)) {
+            let backend = t.domain.host().clone();
+            match t.blocking(|| backend.connect(fd, v6, sa)) {
                 Ok(true) => Ok(ret_int(1)),
                 Ok(false) => Ok(ret_int(IOS_UNAVAILABLE)),
-                Err(libc::EINTR) => Ok(ret_int(IOS_INTERRUPTED)),
+                Err(Errno::EINTR) => Ok(ret_int(IOS_INTERRUPTED)),
                 Err(e) => Err(socket_error(t, e)),
             }
         },
@@ -640,8 +650,8 @@ fn register_net(r: &mut Registry) {
     );
     r.add(n, "shutdown", "(Ljava/io/FileDescriptor;I)V", |t, a| {
         let fd = fdval(t, a[0])?;
-        match net::shutdown(fd, jint(a[1])) {
-            Ok(()) | Err(libc::ENOTCONN) => Ok(0),
+        match t.domain.host().shutdown(fd, jint(a[1])) {
+            Ok(()) | Err(Errno::ENOTCONN) => Ok(0),
             Err(e) => Err(socket_error(t, e)),
         }
     });
@@ -675,7 +685,7 @@ fn register_net(r: &mut Registry) {
         "(Ljava/io/FileDescriptor;ZII)I",
         |t, a| {
             let fd = fdval(t, a[0])?;
-            let r = net::get_int_option(fd, jint(a[2]), jint(a[3]));
+            let r = t.domain.host().get_int_option(fd, jint(a[2]), jint(a[3]));
             sock_option(t, r).map(ret_int)
         },
     );
@@ -685,39 +695,44 @@ fn register_net(r: &mut Registry) {
         "(Ljava/io/FileDescriptor;ZIIIZ)V",
         |t, a| {
             let fd = fdval(t, a[0])?;
-            let r = net::set_int_option(fd, jint(a[2]), jint(a[3]), jint(a[4]));
+            let r = t
+                .domain
+                .host()
+                .set_int_option(fd, jint(a[2]), jint(a[3]), jint(a[4]));
             sock_option(t, r).map(|_| 0)
         },
     );
     r.add(n, "poll", "(Ljava/io/FileDescriptor;IJ)I", |t, a| {
         let fd = fdval(t, a[0])?;
         let (events, timeout) = (jint(a[1]) as i16, jlong(a[2]));
-        match t.blocking(|| net::poll(fd, events, timeout)) {
+        let backend = t.domain.host().clone();
+        match t.blocking(|| backend.poll(fd, events, timeout)) {
             Ok(rev) => Ok(ret_int(rev as u16 as i32)),
-            Err(libc::EINTR) => Ok(ret_int(0)),
+            Err(Errno::EINTR) => Ok(ret_int(0)),
             Err(e) => Err(socket_error(t, e)),
         }
     });
     r.add(n, "pollConnect", "(Ljava/io/FileDescriptor;J)Z", |t, a| {
         let fd = fdval(t, a[0])?;
         let timeout = jlong(a[1]);
-        match t.blocking(|| net::poll_connect(fd, timeout)) {
+        let backend = t.domain.host().clone();
+        match t.blocking(|| backend.poll_connect(fd, timeout)) {
             Ok(done) => Ok(ret_bool(done)),
-            Err(libc::EINTR) => Ok(ret_bool(false)),
+            Err(Errno::EINTR) => Ok(ret_bool(false)),
             Err(e) => Err(socket_error(t, e)),
         }
     });
     r.add(n, "available", "(Ljava/io/FileDescriptor;)I", |t, a| {
         let fd = fdval(t, a[0])?;
-        let r = net::available(fd);
+        let r = t.domain.host().socket_available(fd);
         sock(t, r).map(ret_int)
     });
     r.add(n, "sendOOB", "(Ljava/io/FileDescriptor;B)I", |t, a| {
         let fd = fdval(t, a[0])?;
-        match net::send_oob(fd, a[1] as u8) {
+        match t.domain.host().send_oob(fd, a[1] as u8) {
             Ok(n) => Ok(ret_int(n as i32)),
-            Err(libc::EAGAIN) => Ok(ret_int(IOS_UNAVAILABLE)),
-            Err(libc::EINTR) => Ok(ret_int(IOS_INTERRUPTED)),
+            Err(Errno::EAGAIN) => Ok(ret_int(IOS_UNAVAILABLE)),
+            Err(Errno::EINTR) => Ok(ret_int(IOS_INTERRUPTED)),
             Err(e) => Err(socket_error(t, e)),
         }
     });
@@ -727,9 +742,9 @@ fn register_net(r: &mut Registry) {
 fn socket_name(t: &mut JThread, fdo: u64, remote: bool) -> JResult<SocketAddr> {
     let fd = fdval(t, fdo)?;
     let r = if remote {
-        net::remote_address(fd)
+        t.domain.host().remote_address(fd)
     } else {
-        net::local_address(fd)
+        t.domain.host().local_address(fd)
     };
     sock(t, r)
 }
@@ -737,11 +752,11 @@ fn socket_name(t: &mut JThread, fdo: u64, remote: bool) -> JResult<SocketAddr> {
 /// `int accept(FileDescriptor fd, FileDescriptor newfd, InetSocketAddress[] isaa)`.
 fn net_accept(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let fd = fdval(t, a[0])?;
-    let owner = t.domain.holder();
-    let (newfd, peer) = match t.blocking(|| net::accept(owner, fd)) {
+    let backend = t.domain.host().clone();
+    let (newfd, peer) = match t.blocking(|| backend.accept(fd)) {
         Ok(r) => r,
-        Err(libc::EAGAIN) => return Ok(ret_int(IOS_UNAVAILABLE)),
-        Err(libc::EINTR) => return Ok(ret_int(IOS_INTERRUPTED)),
+        Err(Errno::EAGAIN) => return Ok(ret_int(IOS_UNAVAILABLE)),
+        Err(Errno::EINTR) => return Ok(ret_int(IOS_INTERRUPTED)),
         Err(e) => return Err(throw_errno(t, "java/io/IOException", e)),
     };
     // The collector may have run while waiting: re-read the reference arguments.
@@ -771,7 +786,7 @@ fn net_accept(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     match store(t) {
         Ok(()) => Ok(ret_int(1)),
         Err(e) => {
-            fs::close(owner, newfd).ok();
+            t.domain.host().close(newfd).ok();
             Err(e)
         }
     }
@@ -784,13 +799,15 @@ fn register_dispatchers(r: &mut Registry) {
     r.add(sd, "read0", "(Ljava/io/FileDescriptor;JI)I", |t, a| {
         let fd = fdval(t, a[0])?;
         let (addr, len) = (a[1] as usize, jint(a[3]).max(0) as usize);
-        let r = t.blocking(|| net::recv(fd, addr, len));
+        let backend = t.domain.host().clone();
+        let r = t.blocking(|| backend.recv(fd, addr, len));
         socket_read_result(t, r.map(|n| n as i64)).map(|v| ret_int(v as i32))
     });
     r.add(sd, "readv0", "(Ljava/io/FileDescriptor;JI)J", |t, a| {
         let fd = fdval(t, a[0])?;
         let (iov, count) = (a[1] as usize, jint(a[3]));
-        let r = t.blocking(|| fs::readv(fd, iov, count));
+        let backend = t.domain.host().clone();
+        let r = t.blocking(|| backend.readv(fd, iov, count));
         socket_read_result(t, r.map(|n| n as i64)).map(|v| v as u64)
     });
 
@@ -805,40 +822,40 @@ fn register_dispatchers(r: &mut Registry) {
         Ok(ret_int(net::epoll_event_layout().2 as i32))
     });
     r.add(ep, "create", "()I", |t, _| {
-        match net::epoll_create(t.domain.holder()) {
-            Ok(fd) => Ok(ret_int(fd)),
+        match t.domain.host().epoll_create() {
+            Ok(fd) => Ok(ret_int(fd.0)),
             Err(e) => Err(throw_errno(t, "java/io/IOException", e)),
         }
     });
-    r.add(ep, "ctl", "(IIII)I", |_, a| {
-        Ok(ret_int(net::epoll_ctl(
-            jint(a[0]),
-            jint(a[1]),
-            jint(a[2]),
-            jint(a[3]) as u32,
-        )))
+    r.add(ep, "ctl", "(IIII)I", |t, a| {
+        let r = t
+            .domain
+            .host()
+            .epoll_ctl(jfd(a[0]), jint(a[1]), jfd(a[2]), jint(a[3]) as u32);
+        Ok(ret_int(r.err().map_or(0, Errno::raw)))
     });
     r.add(ep, "wait", "(IJII)I", |t, a| {
-        let (epfd, addr, count, timeout) = (jint(a[0]), a[1] as usize, jint(a[3]), jint(a[4]));
-        match t.blocking(|| net::epoll_wait(epfd, addr, count, timeout)) {
+        let (epfd, addr, count, timeout) = (jfd(a[0]), a[1] as usize, jint(a[3]), jint(a[4]));
+        let backend = t.domain.host().clone();
+        match t.blocking(|| backend.epoll_wait(epfd, addr, count, timeout)) {
             Ok(n) => Ok(ret_int(n)),
-            Err(libc::EINTR) => Ok(ret_int(IOS_INTERRUPTED)),
+            Err(Errno::EINTR) => Ok(ret_int(IOS_INTERRUPTED)),
             Err(e) => Err(throw_errno(t, "java/io/IOException", e)),
         }
     });
 
     let ev = "sun/nio/ch/EventFD";
     r.add(ev, "eventfd0", "()I", |t, _| {
-        match net::eventfd(t.domain.holder()) {
-            Ok(fd) => Ok(ret_int(fd)),
+        match t.domain.host().eventfd() {
+            Ok(fd) => Ok(ret_int(fd.0)),
             Err(e) => Err(throw_errno(t, "java/io/IOException", e)),
         }
     });
     r.add(ev, "set0", "(I)I", |t, a| {
-        match fs::write_buf(jint(a[0]), &1u64.to_ne_bytes()) {
+        match t.domain.host().write_buf(jfd(a[0]), &1u64.to_ne_bytes()) {
             Ok(n) => Ok(ret_int(n as i32)),
-            Err(libc::EAGAIN) => Ok(ret_int(IOS_UNAVAILABLE)),
-            Err(libc::EINTR) => Ok(ret_int(IOS_INTERRUPTED)),
+            Err(Errno::EAGAIN) => Ok(ret_int(IOS_UNAVAILABLE)),
+            Err(Errno::EINTR) => Ok(ret_int(IOS_INTERRUPTED)),
             Err(e) => Err(throw_errno(t, "java/io/IOException", e)),
         }
     });
@@ -850,9 +867,9 @@ fn socket_read_result(t: &mut JThread, r: Result<i64, Errno>) -> JResult<i64> {
     match r {
         Ok(0) => Ok(IOS_EOF as i64),
         Ok(n) => Ok(n),
-        Err(libc::EAGAIN) => Ok(IOS_UNAVAILABLE as i64),
-        Err(libc::EINTR) => Ok(IOS_INTERRUPTED as i64),
-        Err(libc::ECONNRESET | libc::EPIPE) => {
+        Err(Errno::EAGAIN) => Ok(IOS_UNAVAILABLE as i64),
+        Err(Errno::EINTR) => Ok(IOS_INTERRUPTED as i64),
+        Err(Errno::ECONNRESET | Errno::EPIPE) => {
             Err(t.throw_new("sun/net/ConnectionResetException", Some("Connection reset")))
         }
         Err(e) => Err(throw_errno(t, "java/io/IOException", e)),
@@ -864,7 +881,7 @@ fn socket_read_result(t: &mut JThread, r: Result<i64, Errno>) -> JResult<i64> {
 /// libnio's `handleSocketErrorWithMessage`: the exception of `socket_error` with the OS
 /// message followed by ` (message)`.
 fn socket_error_with(t: &mut JThread, e: Errno, message: &str) -> Thrown {
-    let msg = format!("{} ({message})", fs::strerror(e));
+    let msg = format!("{} ({message})", e.message());
     t.throw_new(socket_error_class(e), Some(&msg))
 }
 
@@ -878,7 +895,7 @@ fn membership(
 ) -> JResult<u64> {
     match r {
         Ok(()) => Ok(ret_int(0)),
-        Err(libc::ENOPROTOOPT | libc::EOPNOTSUPP) if adding => Ok(ret_int(IOS_UNAVAILABLE)),
+        Err(Errno::ENOPROTOOPT | Errno::EOPNOTSUPP) if adding => Ok(ret_int(IOS_UNAVAILABLE)),
         Err(e) => Err(match message {
             Some(m) => socket_error_with(t, e, m),
             None => socket_error(t, e),
@@ -895,7 +912,10 @@ fn register_multicast(r: &mut Registry) {
         |t, a| {
             let join = a[0] != 0;
             let fd = fdval(t, a[1])?;
-            let res = net::join_or_drop4(fd, join, jint(a[2]), jint(a[3]), jint(a[4]));
+            let res = t
+                .domain
+                .host()
+                .join_or_drop4(fd, join, jint(a[2]), jint(a[3]), jint(a[4]));
             membership(t, res, join, Some("setsockopt failed"))
         },
     );
@@ -906,7 +926,10 @@ fn register_multicast(r: &mut Registry) {
         |t, a| {
             let block = a[0] != 0;
             let fd = fdval(t, a[1])?;
-            let res = net::block_or_unblock4(fd, block, jint(a[2]), jint(a[3]), jint(a[4]));
+            let res =
+                t.domain
+                    .host()
+                    .block_or_unblock4(fd, block, jint(a[2]), jint(a[3]), jint(a[4]));
             membership(t, res, block, None)
         },
     );
@@ -923,7 +946,10 @@ fn register_multicast(r: &mut Registry) {
             } else {
                 Some(ipv6_bytes(t, a[4])?)
             };
-            let res = net::join_or_drop6(fd, join, group, jint(a[3]), source);
+            let res = t
+                .domain
+                .host()
+                .join_or_drop6(fd, join, group, jint(a[3]), source);
             membership(t, res, join, Some("setsockopt failed"))
         },
     );
@@ -936,7 +962,10 @@ fn register_multicast(r: &mut Registry) {
             let fd = fdval(t, a[1])?;
             let group = ipv6_bytes(t, a[2])?;
             let source = ipv6_bytes(t, a[4])?;
-            let res = net::block_or_unblock6(fd, block, group, jint(a[3]), source);
+            let res = t
+                .domain
+                .host()
+                .block_or_unblock6(fd, block, group, jint(a[3]), source);
             membership(t, res, block, None)
         },
     );
@@ -946,13 +975,13 @@ fn register_multicast(r: &mut Registry) {
         "(Ljava/io/FileDescriptor;I)V",
         |t, a| {
             let fd = fdval(t, a[0])?;
-            let res = net::set_interface4(fd, jint(a[1]));
+            let res = t.domain.host().set_interface4(fd, jint(a[1]));
             sock(t, res).map(|_| 0)
         },
     );
     r.add(n, "getInterface4", "(Ljava/io/FileDescriptor;)I", |t, a| {
         let fd = fdval(t, a[0])?;
-        let res = net::get_interface4(fd);
+        let res = t.domain.host().get_interface4(fd);
         sock(t, res).map(ret_int)
     });
     r.add(
@@ -961,13 +990,13 @@ fn register_multicast(r: &mut Registry) {
         "(Ljava/io/FileDescriptor;I)V",
         |t, a| {
             let fd = fdval(t, a[0])?;
-            let res = net::set_interface6(fd, jint(a[1]));
+            let res = t.domain.host().set_interface6(fd, jint(a[1]));
             sock(t, res).map(|_| 0)
         },
     );
     r.add(n, "getInterface6", "(Ljava/io/FileDescriptor;)I", |t, a| {
         let fd = fdval(t, a[0])?;
-        let res = net::get_interface6(fd);
+        let res = t.domain.host().get_interface6(fd);
         sock(t, res).map(ret_int)
     });
 }
@@ -1023,7 +1052,7 @@ fn register_datagrams(r: &mut Registry) {
     r.add(dc, "send0", "(Ljava/io/FileDescriptor;JIJI)I", dc_send0);
     r.add(dc, "disconnect0", "(Ljava/io/FileDescriptor;Z)V", |t, a| {
         let fd = fdval(t, a[0])?;
-        let r = net::disconnect(fd, a[1] != 0);
+        let r = t.domain.host().disconnect(fd, a[1] != 0);
         sock(t, r).map(|_| 0)
     });
 
@@ -1031,25 +1060,29 @@ fn register_datagrams(r: &mut Registry) {
     r.add(dd, "read0", "(Ljava/io/FileDescriptor;JI)I", |t, a| {
         let fd = fdval(t, a[0])?;
         let (addr, len) = (a[1] as usize, jint(a[3]).max(0) as usize);
-        let r = t.blocking(|| net::recv(fd, addr, len));
+        let backend = t.domain.host().clone();
+        let r = t.blocking(|| backend.recv(fd, addr, len));
         datagram_result(t, r, true).map(|v| ret_int(v as i32))
     });
     r.add(dd, "readv0", "(Ljava/io/FileDescriptor;JI)J", |t, a| {
         let fd = fdval(t, a[0])?;
         let (iov, count) = (a[1] as usize, jint(a[3]).min(fs::iov_max()));
-        let r = t.blocking(|| fs::readv(fd, iov, count));
+        let backend = t.domain.host().clone();
+        let r = t.blocking(|| backend.readv(fd, iov, count));
         datagram_result(t, r, true).map(|v| v as u64)
     });
     r.add(dd, "write0", "(Ljava/io/FileDescriptor;JI)I", |t, a| {
         let fd = fdval(t, a[0])?;
         let (addr, len) = (a[1] as usize, jint(a[3]).max(0) as usize);
-        let r = t.blocking(|| net::send(fd, addr, len));
+        let backend = t.domain.host().clone();
+        let r = t.blocking(|| backend.send(fd, addr, len));
         datagram_result(t, r, false).map(|v| ret_int(v as i32))
     });
     r.add(dd, "writev0", "(Ljava/io/FileDescriptor;JI)J", |t, a| {
         let fd = fdval(t, a[0])?;
         let (iov, count) = (a[1] as usize, jint(a[3]).min(fs::iov_max()));
-        let r = t.blocking(|| fs::writev(fd, iov, count));
+        let backend = t.domain.host().clone();
+        let r = t.blocking(|| backend.writev(fd, iov, count));
         datagram_result(t, r, false).map(|v| v as u64)
     });
 }
@@ -1065,9 +1098,9 @@ fn datagram_result(t: &mut JThread, r: Result<usize, Errno>, reading: bool) -> J
     match r {
         Ok(0) if reading => Ok(IOS_EOF as i64),
         Ok(n) => Ok(n as i64),
-        Err(libc::EAGAIN) => Ok(IOS_UNAVAILABLE as i64),
-        Err(libc::EINTR) => Ok(IOS_INTERRUPTED as i64),
-        Err(libc::ECONNREFUSED) => Err(port_unreachable(t)),
+        Err(Errno::EAGAIN) => Ok(IOS_UNAVAILABLE as i64),
+        Err(Errno::EINTR) => Ok(IOS_INTERRUPTED as i64),
+        Err(Errno::ECONNREFUSED) => Err(port_unreachable(t)),
         Err(e) => Err(throw_errno(t, "java/io/IOException", e)),
     }
 }
@@ -1077,9 +1110,9 @@ fn datagram_result(t: &mut JThread, r: Result<usize, Errno>, reading: bool) -> J
 fn datagram_channel_result(t: &mut JThread, r: Result<usize, Errno>) -> JResult<u64> {
     match r {
         Ok(n) => Ok(ret_int(n as i32)),
-        Err(libc::EAGAIN) => Ok(ret_int(IOS_UNAVAILABLE)),
-        Err(libc::EINTR) => Ok(ret_int(IOS_INTERRUPTED)),
-        Err(libc::ECONNREFUSED) => Err(port_unreachable(t)),
+        Err(Errno::EAGAIN) => Ok(ret_int(IOS_UNAVAILABLE)),
+        Err(Errno::EINTR) => Ok(ret_int(IOS_INTERRUPTED)),
+        Err(Errno::ECONNREFUSED) => Err(port_unreachable(t)),
         Err(e) => Err(socket_error(t, e)),
     }
 }
@@ -1096,10 +1129,11 @@ fn dc_receive0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         a[4] as usize,
         a[6] != 0,
     );
+    let backend = t.domain.host().clone();
     let r = t.blocking(|| {
         loop {
-            match net::recv_from(fd, buf, len, sender) {
-                Err(libc::ECONNREFUSED) if !connected => continue,
+            match backend.recv_from(fd, buf, len, sender) {
+                Err(Errno::ECONNREFUSED) if !connected => continue,
                 r => return r,
             }
         }
@@ -1117,76 +1151,87 @@ fn dc_send0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         a[4] as usize,
         jint(a[6]).max(0) as usize,
     );
-    let r = t.blocking(|| net::send_to(fd, buf, len, target, target_len));
+    let backend = t.domain.host().clone();
+    let r = t.blocking(|| backend.send_to(fd, buf, len, target, target_len));
     datagram_channel_result(t, r)
 }
 
 // ---- jdk.net.LinuxSocketOptions (extended socket options) ----
 
 /// Whether `opt` at `level` can be read from a fresh TCP socket.
-fn option_supported(level: i32, opt: i32) -> bool {
-    let Ok(fd) = net::socket(Owner::SYSTEM, false, true, false) else {
+fn option_supported(host: &dyn Host, level: i32, opt: i32) -> bool {
+    let Ok(fd) = host.socket(false, true, false) else {
         return false;
     };
-    let ok = net::get_int_option(fd, level, opt).is_ok();
-    fs::close(Owner::SYSTEM, fd).ok();
+    let ok = host.get_int_option(fd, level, opt).is_ok();
+    host.close(fd).ok();
     ok
 }
 
-fn tcp_option(t: &mut JThread, fd: i32, opt: i32, set: Option<i32>) -> JResult<i32> {
+fn tcp_option(t: &mut JThread, fd: Fd, opt: i32, set: Option<i32>) -> JResult<i32> {
     let r = match set {
-        Some(v) => net::set_int_option(fd, libc::IPPROTO_TCP, opt, v).map(|_| 0),
-        None => net::get_int_option(fd, libc::IPPROTO_TCP, opt),
+        Some(v) => t
+            .domain
+            .host()
+            .set_int_option(fd, libc::IPPROTO_TCP, opt, v)
+            .map(|_| 0),
+        None => t.domain.host().get_int_option(fd, libc::IPPROTO_TCP, opt),
     };
     sock_option(t, r)
 }
 
 fn register_linux_options(r: &mut Registry) {
     let l = "jdk/net/LinuxSocketOptions";
-    r.add(l, "keepAliveOptionsSupported0", "()Z", |_, _| {
+    r.add(l, "keepAliveOptionsSupported0", "()Z", |t, _| {
         Ok(ret_bool(option_supported(
+            &**t.domain.host(),
             libc::IPPROTO_TCP,
             libc::TCP_KEEPIDLE,
         )))
     });
-    r.add(l, "quickAckSupported0", "()Z", |_, _| {
+    r.add(l, "quickAckSupported0", "()Z", |t, _| {
         Ok(ret_bool(option_supported(
+            &**t.domain.host(),
             libc::IPPROTO_TCP,
             libc::TCP_QUICKACK,
         )))
     });
-    r.add(l, "incomingNapiIdSupported0", "()Z", |_, _| {
+    r.add(l, "incomingNapiIdSupported0", "()Z", |t, _| {
         Ok(ret_bool(option_supported(
+            &**t.domain.host(),
             libc::SOL_SOCKET,
             libc::SO_INCOMING_NAPI_ID,
         )))
     });
     r.add(l, "setTcpKeepAliveProbes0", "(II)V", |t, a| {
-        tcp_option(t, jint(a[0]), libc::TCP_KEEPCNT, Some(jint(a[1]))).map(|_| 0)
+        tcp_option(t, jfd(a[0]), libc::TCP_KEEPCNT, Some(jint(a[1]))).map(|_| 0)
     });
     r.add(l, "setTcpKeepAliveTime0", "(II)V", |t, a| {
-        tcp_option(t, jint(a[0]), libc::TCP_KEEPIDLE, Some(jint(a[1]))).map(|_| 0)
+        tcp_option(t, jfd(a[0]), libc::TCP_KEEPIDLE, Some(jint(a[1]))).map(|_| 0)
     });
     r.add(l, "setTcpKeepAliveIntvl0", "(II)V", |t, a| {
-        tcp_option(t, jint(a[0]), libc::TCP_KEEPINTVL, Some(jint(a[1]))).map(|_| 0)
+        tcp_option(t, jfd(a[0]), libc::TCP_KEEPINTVL, Some(jint(a[1]))).map(|_| 0)
     });
     r.add(l, "getTcpKeepAliveProbes0", "(I)I", |t, a| {
-        tcp_option(t, jint(a[0]), libc::TCP_KEEPCNT, None).map(ret_int)
+        tcp_option(t, jfd(a[0]), libc::TCP_KEEPCNT, None).map(ret_int)
     });
     r.add(l, "getTcpKeepAliveTime0", "(I)I", |t, a| {
-        tcp_option(t, jint(a[0]), libc::TCP_KEEPIDLE, None).map(ret_int)
+        tcp_option(t, jfd(a[0]), libc::TCP_KEEPIDLE, None).map(ret_int)
     });
     r.add(l, "getTcpKeepAliveIntvl0", "(I)I", |t, a| {
-        tcp_option(t, jint(a[0]), libc::TCP_KEEPINTVL, None).map(ret_int)
+        tcp_option(t, jfd(a[0]), libc::TCP_KEEPINTVL, None).map(ret_int)
     });
     r.add(l, "setQuickAck0", "(IZ)V", |t, a| {
-        tcp_option(t, jint(a[0]), libc::TCP_QUICKACK, Some((a[1] != 0) as i32)).map(|_| 0)
+        tcp_option(t, jfd(a[0]), libc::TCP_QUICKACK, Some((a[1] != 0) as i32)).map(|_| 0)
     });
     r.add(l, "getQuickAck0", "(I)Z", |t, a| {
-        tcp_option(t, jint(a[0]), libc::TCP_QUICKACK, None).map(|v| ret_bool(v != 0))
+        tcp_option(t, jfd(a[0]), libc::TCP_QUICKACK, None).map(|v| ret_bool(v != 0))
     });
     r.add(l, "getIncomingNapiId0", "(I)I", |t, a| {
-        let r = net::get_int_option(jint(a[0]), libc::SOL_SOCKET, libc::SO_INCOMING_NAPI_ID);
+        let r =
+            t.domain
+                .host()
+                .get_int_option(jfd(a[0]), libc::SOL_SOCKET, libc::SO_INCOMING_NAPI_ID);
         sock_option(t, r).map(ret_int)
     });
 }

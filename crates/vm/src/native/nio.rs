@@ -6,10 +6,11 @@
 //! arrive as addresses of NUL-terminated NativeBuffers; I/O buffers as native addresses.
 
 use super::io::fdval;
-use super::{Registry, jint, jlong, nonnull, ret_bool, ret_int};
+use super::{Registry, jfd, jint, jlong, nonnull, ret_bool, ret_fd, ret_int};
 use crate::heap::ObjRef;
 use crate::jdk;
-use crate::port::fs::{self, Errno, FsResult};
+use crate::port::fs;
+use crate::port::{DirStream, Errno, Fd, MountTable, PortResult};
 use crate::thread::{JResult, JThread, Thrown};
 
 pub fn register(r: &mut Registry) {
@@ -42,7 +43,7 @@ fn path(v: u64) -> Vec<u8> {
 
 fn new_unix_exception(t: &mut JThread, errno: Errno) -> JResult<ObjRef> {
     let c = t.load_boot("sun/nio/fs/UnixException")?;
-    t.construct(c, "(I)V", &[ret_int(errno)])
+    t.construct(c, "(I)V", &[ret_int(errno.raw())])
 }
 
 /// Throws `sun.nio.fs.UnixException(errno)`.
@@ -57,36 +58,36 @@ fn unix_exception(t: &mut JThread, errno: Errno) -> Thrown {
 }
 
 /// Converts a port result, throwing UnixException on failure.
-fn ux<T>(t: &mut JThread, r: FsResult<T>) -> JResult<T> {
+fn ux<T>(t: &mut JThread, r: PortResult<T>) -> JResult<T> {
     r.map_err(|e| unix_exception(t, e))
 }
 
 /// IOException with the OS message for `errno` (JNU_ThrowIOExceptionWithLastError).
 fn io_exception(t: &mut JThread, errno: Errno) -> Thrown {
-    let msg = fs::strerror(errno);
+    let msg = errno.message();
     t.throw_new("java/io/IOException", Some(&msg))
 }
 
-fn io<T>(t: &mut JThread, r: FsResult<T>) -> JResult<T> {
+fn io<T>(t: &mut JThread, r: PortResult<T>) -> JResult<T> {
     r.map_err(|e| io_exception(t, e))
 }
 
 /// libnio's `handle()`: a failed call becomes IOS_INTERRUPTED on EINTR, else IOException.
-fn handle(t: &mut JThread, r: FsResult<i64>) -> JResult<u64> {
+fn handle(t: &mut JThread, r: PortResult<i64>) -> JResult<u64> {
     match r {
         Ok(v) => Ok(v as u64),
-        Err(libc::EINTR) => Ok(IOS_INTERRUPTED as u64),
+        Err(Errno::EINTR) => Ok(IOS_INTERRUPTED as u64),
         Err(e) => Err(io_exception(t, e)),
     }
 }
 
 /// libnio's `convertReturnVal`: maps a read/write result to a count or an IOStatus code.
-fn convert(t: &mut JThread, r: FsResult<usize>, reading: bool) -> JResult<i64> {
+fn convert(t: &mut JThread, r: PortResult<usize>, reading: bool) -> JResult<i64> {
     match r {
         Ok(0) if reading => Ok(IOS_EOF),
         Ok(n) => Ok(n as i64),
-        Err(libc::EAGAIN) => Ok(IOS_UNAVAILABLE),
-        Err(libc::EINTR) => Ok(IOS_INTERRUPTED),
+        Err(Errno::EAGAIN) => Ok(IOS_UNAVAILABLE),
+        Err(Errno::EINTR) => Ok(IOS_INTERRUPTED),
         Err(e) => Err(io_exception(t, e)),
     }
 }
@@ -130,89 +131,99 @@ fn register_unix_dispatcher(r: &mut Registry) {
     let u = "sun/nio/fs/UnixNativeDispatcher";
     r.add(u, "init", "()I", und_init);
     r.add(u, "getcwd", "()[B", |t, _| {
-        let cwd = ux(t, fs::getcwd())?;
+        let cwd = ux(t, t.domain.host().getcwd())?;
         byte_array(t, &cwd)
     });
     r.add(u, "dup", "(I)I", |t, a| {
-        ux(t, fs::dup(t.domain.holder(), jint(a[0]))).map(ret_int)
+        ux(t, t.domain.host().dup(jfd(a[0]))).map(ret_fd)
     });
     r.add(u, "open0", "(JII)I", |t, a| {
-        let owner = t.domain.holder();
         ux(
             t,
-            fs::open(owner, &path(a[0]), jint(a[2]), jint(a[3]) as u32),
+            t.domain
+                .host()
+                .open(&path(a[0]), jint(a[2]), jint(a[3]) as u32),
         )
-        .map(ret_int)
+        .map(ret_fd)
     });
     r.add(u, "openat0", "(IJII)I", |t, a| {
         ux(
             t,
-            fs::openat(
-                t.domain.holder(),
-                jint(a[0]),
-                &path(a[1]),
-                jint(a[3]),
-                jint(a[4]) as u32,
-            ),
+            t.domain
+                .host()
+                .openat(jfd(a[0]), &path(a[1]), jint(a[3]), jint(a[4]) as u32),
         )
-        .map(ret_int)
+        .map(ret_fd)
     });
     r.add(u, "close0", "(I)V", |t, a| {
-        ux(t, fs::close(t.domain.holder(), jint(a[0]))).map(|_| 0)
+        ux(t, t.domain.host().close(jfd(a[0]))).map(|_| 0)
     });
     r.add(u, "rewind", "(J)V", |t, a| {
-        ux(t, fs::mount_table_rewind(a[0])).map(|_| 0)
+        ux(t, t.domain.host().mount_table_rewind(MountTable(a[0]))).map(|_| 0)
     });
     r.add(u, "getlinelen", "(J)I", |t, a| {
-        let n = ux(t, fs::mount_table_line_len(a[0]))?;
+        let n = ux(t, t.domain.host().mount_table_line_len(MountTable(a[0])))?;
         Ok(ret_int(n.map_or(-1, |n| n.min(i32::MAX as usize) as i32)))
     });
     r.add(u, "link0", "(JJ)V", |t, a| {
-        ux(t, fs::link(&path(a[0]), &path(a[2]))).map(|_| 0)
+        ux(t, t.domain.host().link(&path(a[0]), &path(a[2]))).map(|_| 0)
     });
     r.add(u, "unlink0", "(J)V", |t, a| {
-        ux(t, fs::unlink(&path(a[0]))).map(|_| 0)
+        ux(t, t.domain.host().unlink(&path(a[0]))).map(|_| 0)
     });
     r.add(u, "unlinkat0", "(IJI)V", |t, a| {
-        ux(t, fs::unlinkat(jint(a[0]), &path(a[1]), jint(a[3]))).map(|_| 0)
+        ux(
+            t,
+            t.domain.host().unlinkat(jfd(a[0]), &path(a[1]), jint(a[3])),
+        )
+        .map(|_| 0)
     });
     r.add(u, "mknod0", "(JIJ)V", |t, a| {
-        ux(t, fs::mknod(&path(a[0]), jint(a[2]) as u32, a[3])).map(|_| 0)
+        ux(
+            t,
+            t.domain.host().mknod(&path(a[0]), jint(a[2]) as u32, a[3]),
+        )
+        .map(|_| 0)
     });
     r.add(u, "rename0", "(JJ)V", |t, a| {
-        ux(t, fs::rename(&path(a[0]), &path(a[2]))).map(|_| 0)
+        ux(t, t.domain.host().rename(&path(a[0]), &path(a[2]))).map(|_| 0)
     });
     r.add(u, "renameat0", "(IJIJ)V", |t, a| {
         ux(
             t,
-            fs::renameat(jint(a[0]), &path(a[1]), jint(a[3]), &path(a[4])),
+            t.domain
+                .host()
+                .renameat(jfd(a[0]), &path(a[1]), jfd(a[3]), &path(a[4])),
         )
         .map(|_| 0)
     });
     r.add(u, "mkdir0", "(JI)V", |t, a| {
-        ux(t, fs::mkdir(&path(a[0]), jint(a[2]) as u32)).map(|_| 0)
+        ux(t, t.domain.host().mkdir(&path(a[0]), jint(a[2]) as u32)).map(|_| 0)
     });
     r.add(u, "rmdir0", "(J)V", |t, a| {
-        ux(t, fs::rmdir(&path(a[0]))).map(|_| 0)
+        ux(t, t.domain.host().rmdir(&path(a[0]))).map(|_| 0)
     });
     r.add(u, "readlink0", "(J)[B", |t, a| {
-        let target = ux(t, fs::readlink(&path(a[0])))?;
+        let target = ux(t, t.domain.host().readlink(&path(a[0])))?;
         byte_array(t, &target)
     });
     r.add(u, "realpath0", "(J)[B", |t, a| {
-        let real = ux(t, fs::realpath(&path(a[0])))?;
+        let real = ux(t, t.domain.host().realpath(&path(a[0])))?;
         byte_array(t, &real)
     });
     r.add(u, "symlink0", "(JJ)V", |t, a| {
-        ux(t, fs::symlink(&path(a[0]), &path(a[2]))).map(|_| 0)
+        ux(t, t.domain.host().symlink(&path(a[0]), &path(a[2]))).map(|_| 0)
     });
     r.add(u, "stat0", "(JLsun/nio/fs/UnixFileAttributes;)V", |t, a| {
-        let s = ux(t, fs::stat(&path(a[0]), true))?;
+        let s = ux(t, t.domain.host().stat(&path(a[0]), true))?;
         set_attrs(t, a[2], &s)
     });
-    r.add(u, "stat1", "(J)I", |_, a| {
+    r.add(u, "stat1", "(J)I", |t, a| {
         Ok(ret_int(
-            fs::stat(&path(a[0]), true).map_or(0, |s| s.mode as i32),
+            t.domain
+                .host()
+                .stat(&path(a[0]), true)
+                .map_or(0, |s| s.mode as i32),
         ))
     });
     r.add(
@@ -220,12 +231,12 @@ fn register_unix_dispatcher(r: &mut Registry) {
         "lstat0",
         "(JLsun/nio/fs/UnixFileAttributes;)V",
         |t, a| {
-            let s = ux(t, fs::stat(&path(a[0]), false))?;
+            let s = ux(t, t.domain.host().stat(&path(a[0]), false))?;
             set_attrs(t, a[2], &s)
         },
     );
     r.add(u, "fstat", "(ILsun/nio/fs/UnixFileAttributes;)V", |t, a| {
-        let s = ux(t, fs::fstat(jint(a[0])))?;
+        let s = ux(t, t.domain.host().fstat(jfd(a[0])))?;
         set_attrs(t, a[1], &s)
     });
     r.add(
@@ -233,94 +244,127 @@ fn register_unix_dispatcher(r: &mut Registry) {
         "fstatat0",
         "(IJILsun/nio/fs/UnixFileAttributes;)V",
         |t, a| {
-            let s = ux(t, fs::fstatat(jint(a[0]), &path(a[1]), jint(a[3])))?;
+            let s = ux(
+                t,
+                t.domain.host().fstatat(jfd(a[0]), &path(a[1]), jint(a[3])),
+            )?;
             set_attrs(t, a[4], &s)
         },
     );
     r.add(u, "chown0", "(JII)V", |t, a| {
         ux(
             t,
-            fs::chown(&path(a[0]), jint(a[2]) as u32, jint(a[3]) as u32, true),
+            t.domain
+                .host()
+                .chown(&path(a[0]), jint(a[2]) as u32, jint(a[3]) as u32, true),
         )
         .map(|_| 0)
     });
     r.add(u, "lchown0", "(JII)V", |t, a| {
         ux(
             t,
-            fs::chown(&path(a[0]), jint(a[2]) as u32, jint(a[3]) as u32, false),
+            t.domain
+                .host()
+                .chown(&path(a[0]), jint(a[2]) as u32, jint(a[3]) as u32, false),
         )
         .map(|_| 0)
     });
     r.add(u, "fchown", "(III)V", |t, a| {
         ux(
             t,
-            fs::fchown(jint(a[0]), jint(a[1]) as u32, jint(a[2]) as u32),
+            t.domain
+                .host()
+                .fchown(jfd(a[0]), jint(a[1]) as u32, jint(a[2]) as u32),
         )
         .map(|_| 0)
     });
     r.add(u, "chmod0", "(JI)V", |t, a| {
-        ux(t, fs::chmod(&path(a[0]), jint(a[2]) as u32)).map(|_| 0)
+        ux(t, t.domain.host().chmod(&path(a[0]), jint(a[2]) as u32)).map(|_| 0)
     });
     r.add(u, "fchmod", "(II)V", |t, a| {
-        ux(t, fs::fchmod(jint(a[0]), jint(a[1]) as u32)).map(|_| 0)
+        ux(t, t.domain.host().fchmod(jfd(a[0]), jint(a[1]) as u32)).map(|_| 0)
     });
     r.add(u, "utimes0", "(JJJ)V", |t, a| {
-        ux(t, fs::utimes(&path(a[0]), jlong(a[2]), jlong(a[4]), true)).map(|_| 0)
+        ux(
+            t,
+            t.domain
+                .host()
+                .utimes(&path(a[0]), jlong(a[2]), jlong(a[4]), true),
+        )
+        .map(|_| 0)
     });
     r.add(u, "lutimes0", "(JJJ)V", |t, a| {
-        ux(t, fs::utimes(&path(a[0]), jlong(a[2]), jlong(a[4]), false)).map(|_| 0)
+        ux(
+            t,
+            t.domain
+                .host()
+                .utimes(&path(a[0]), jlong(a[2]), jlong(a[4]), false),
+        )
+        .map(|_| 0)
     });
     r.add(u, "futimes", "(IJJ)V", |t, a| {
-        ux(t, fs::futimes(jint(a[0]), jlong(a[1]), jlong(a[3]))).map(|_| 0)
+        ux(
+            t,
+            t.domain.host().futimes(jfd(a[0]), jlong(a[1]), jlong(a[3])),
+        )
+        .map(|_| 0)
     });
     r.add(u, "futimens", "(IJJ)V", |t, a| {
-        ux(t, fs::futimens(jint(a[0]), jlong(a[1]), jlong(a[3]))).map(|_| 0)
+        ux(
+            t,
+            t.domain
+                .host()
+                .futimens(jfd(a[0]), jlong(a[1]), jlong(a[3])),
+        )
+        .map(|_| 0)
     });
     r.add(u, "opendir0", "(J)J", |t, a| {
-        ux(t, fs::opendir(t.domain.holder(), &path(a[0])))
+        ux(t, t.domain.host().opendir(&path(a[0]))).map(|d| d.0)
     });
     r.add(u, "fdopendir", "(I)J", |t, a| {
-        ux(t, fs::fdopendir(t.domain.holder(), jint(a[0])))
+        ux(t, t.domain.host().fdopendir(jfd(a[0]))).map(|d| d.0)
     });
     r.add(u, "closedir", "(J)V", |t, a| {
-        ux(t, fs::closedir(t.domain.holder(), a[0])).map(|_| 0)
+        ux(t, t.domain.host().closedir(DirStream(a[0]))).map(|_| 0)
     });
     r.add(u, "readdir", "(J)[B", |t, a| {
-        match ux(t, fs::readdir(a[0]))? {
+        match ux(t, t.domain.host().readdir(DirStream(a[0])))? {
             Some(name) => byte_array(t, &name),
             None => Ok(0),
         }
     });
     // Reads and writes of native memory may wait (a FIFO): others may collect meanwhile.
     r.add(u, "read", "(IJI)I", |t, a| {
-        let (fd, addr, len) = (jint(a[0]), a[1] as usize, jint(a[3]).max(0) as usize);
-        let r = t.blocking(|| retry_eintr(|| fs::read(fd, addr, len)));
+        let (fd, addr, len) = (jfd(a[0]), a[1] as usize, jint(a[3]).max(0) as usize);
+        let backend = t.domain.host().clone();
+        let r = t.blocking(|| retry_eintr(|| backend.read(fd, addr, len)));
         ux(t, r).map(|n| ret_int(n as i32))
     });
     r.add(u, "write", "(IJI)I", |t, a| {
-        let (fd, addr, len) = (jint(a[0]), a[1] as usize, jint(a[3]).max(0) as usize);
-        let r = t.blocking(|| retry_eintr(|| fs::write(fd, addr, len)));
+        let (fd, addr, len) = (jfd(a[0]), a[1] as usize, jint(a[3]).max(0) as usize);
+        let backend = t.domain.host().clone();
+        let r = t.blocking(|| retry_eintr(|| backend.write(fd, addr, len)));
         ux(t, r).map(|n| ret_int(n as i32))
     });
     r.add(u, "access0", "(JI)V", |t, a| {
-        ux(t, fs::access(&path(a[0]), jint(a[2]))).map(|_| 0)
+        ux(t, t.domain.host().access(&path(a[0]), jint(a[2]))).map(|_| 0)
     });
-    r.add(u, "exists0", "(J)Z", |_, a| {
-        Ok(ret_bool(fs::exists(&path(a[0]))))
+    r.add(u, "exists0", "(J)Z", |t, a| {
+        Ok(ret_bool(t.domain.host().exists(&path(a[0]))))
     });
     r.add(u, "getpwuid", "(I)[B", |t, a| {
-        let name = ux(t, fs::user_name(jint(a[0]) as u32))?;
+        let name = ux(t, t.domain.host().user_name(jint(a[0]) as u32))?;
         byte_array(t, &name)
     });
     r.add(u, "getgrgid", "(I)[B", |t, a| {
-        let name = ux(t, fs::group_name(jint(a[0]) as u32))?;
+        let name = ux(t, t.domain.host().group_name(jint(a[0]) as u32))?;
         byte_array(t, &name)
     });
     r.add(u, "getpwnam0", "(J)I", |t, a| {
-        ux(t, fs::user_id(&path(a[0]))).map(|id| ret_int(id.map_or(-1, |v| v as i32)))
+        ux(t, t.domain.host().user_id(&path(a[0]))).map(|id| ret_int(id.map_or(-1, |v| v as i32)))
     });
     r.add(u, "getgrnam0", "(J)I", |t, a| {
-        ux(t, fs::group_id(&path(a[0]))).map(|id| ret_int(id.map_or(-1, |v| v as i32)))
+        ux(t, t.domain.host().group_id(&path(a[0]))).map(|id| ret_int(id.map_or(-1, |v| v as i32)))
     });
     r.add(
         u,
@@ -329,14 +373,14 @@ fn register_unix_dispatcher(r: &mut Registry) {
         und_statvfs,
     );
     r.add(u, "strerror", "(I)[B", |t, a| {
-        let msg = fs::strerror(jint(a[0]));
+        let msg = Errno(jint(a[0])).message();
         byte_array(t, msg.as_bytes())
     });
     r.add(u, "fgetxattr0", "(IJJI)I", |t, a| {
         let n = ux(
             t,
-            fs::fgetxattr(
-                jint(a[0]),
+            t.domain.host().fgetxattr(
+                jfd(a[0]),
                 &path(a[1]),
                 a[3] as usize,
                 jint(a[5]).max(0) as usize,
@@ -347,8 +391,8 @@ fn register_unix_dispatcher(r: &mut Registry) {
     r.add(u, "fsetxattr0", "(IJJI)V", |t, a| {
         ux(
             t,
-            fs::fsetxattr(
-                jint(a[0]),
+            t.domain.host().fsetxattr(
+                jfd(a[0]),
                 &path(a[1]),
                 a[3] as usize,
                 jint(a[5]).max(0) as usize,
@@ -357,29 +401,32 @@ fn register_unix_dispatcher(r: &mut Registry) {
         .map(|_| 0)
     });
     r.add(u, "fremovexattr0", "(IJ)V", |t, a| {
-        ux(t, fs::fremovexattr(jint(a[0]), &path(a[1]))).map(|_| 0)
+        ux(t, t.domain.host().fremovexattr(jfd(a[0]), &path(a[1]))).map(|_| 0)
     });
     r.add(u, "flistxattr", "(IJI)I", |t, a| {
         let n = ux(
             t,
-            fs::flistxattr(jint(a[0]), a[1] as usize, jint(a[3]).max(0) as usize),
+            t.domain
+                .host()
+                .flistxattr(jfd(a[0]), a[1] as usize, jint(a[3]).max(0) as usize),
         )?;
         Ok(ret_int(n as i32))
     });
 
     // UnixCopyFile.transfer(int dst, int src, long addressToPollForCancel)
     r.add("sun/nio/fs/UnixCopyFile", "transfer", "(IIJ)V", |t, a| {
-        let (dst, src, cancel) = (jint(a[0]), jint(a[1]), a[2] as usize);
-        let r = t.blocking(|| fs::copy_fd(dst, src, cancel));
+        let (dst, src, cancel) = (jfd(a[0]), jfd(a[1]), a[2] as usize);
+        let backend = t.domain.host().clone();
+        let r = t.blocking(|| backend.copy_fd(dst, src, cancel));
         ux(t, r).map(|_| 0)
     });
 }
 
 /// RESTARTABLE(): retries a call interrupted by a signal.
-fn retry_eintr<T>(mut f: impl FnMut() -> FsResult<T>) -> FsResult<T> {
+fn retry_eintr<T>(mut f: impl FnMut() -> PortResult<T>) -> PortResult<T> {
     loop {
         match f() {
-            Err(libc::EINTR) => continue,
+            Err(Errno::EINTR) => continue,
             r => return r,
         }
     }
@@ -387,17 +434,17 @@ fn retry_eintr<T>(mut f: impl FnMut() -> FsResult<T>) -> FsResult<T> {
 
 /// Capabilities as libnio reports them on Linux: the *at calls, futimes, futimens, lutimes and
 /// extended attributes, plus file birth times when statx works.
-fn und_init(_: &mut JThread, _: &[u64]) -> JResult<u64> {
+fn und_init(t: &mut JThread, _: &[u64]) -> JResult<u64> {
     let mut caps =
         SUPPORTS_OPENAT | SUPPORTS_FUTIMES | SUPPORTS_FUTIMENS | SUPPORTS_LUTIMES | SUPPORTS_XATTR;
-    if fs::birthtime_supported() {
+    if t.domain.host().birthtime_supported() {
         caps |= SUPPORTS_BIRTHTIME;
     }
     Ok(ret_int(caps))
 }
 
 fn und_statvfs(t: &mut JThread, a: &[u64]) -> JResult<u64> {
-    let s = ux(t, fs::statvfs(&path(a[0])))?;
+    let s = ux(t, t.domain.host().statvfs(&path(a[0])))?;
     let o = nonnull(t, a[2])?;
     let f = t.jdk::<jdk::UnixFileStoreAttributes>(o)?;
     o.write::<i64>(f.frsize, s.frsize as i64);
@@ -413,7 +460,7 @@ fn register_linux_dispatcher(r: &mut Registry) {
     let l = "sun/nio/fs/LinuxNativeDispatcher";
     r.add(l, "init", "()V", |_, _| Ok(0));
     r.add(l, "setmntent0", "(JJ)J", |t, a| {
-        ux(t, fs::mount_table_open(t.domain.holder(), &path(a[0])))
+        ux(t, t.domain.host().mount_table_open(&path(a[0]))).map(|m| m.0)
     });
     r.add(
         l,
@@ -422,7 +469,7 @@ fn register_linux_dispatcher(r: &mut Registry) {
         getmntent0,
     );
     r.add(l, "endmntent", "(J)V", |t, a| {
-        ux(t, fs::mount_table_close(t.domain.holder(), a[0])).map(|_| 0)
+        ux(t, t.domain.host().mount_table_close(MountTable(a[0]))).map(|_| 0)
     });
 
     let w = "sun/nio/fs/LinuxWatchService";
@@ -441,41 +488,44 @@ fn register_linux_dispatcher(r: &mut Registry) {
         Ok(arr.slot())
     });
     r.add(w, "inotifyInit", "()I", |t, _| {
-        ux(t, fs::inotify_init(t.domain.holder())).map(ret_int)
+        ux(t, t.domain.host().inotify_init()).map(ret_fd)
     });
     r.add(w, "inotifyAddWatch", "(IJI)I", |t, a| {
         ux(
             t,
-            fs::inotify_add_watch(jint(a[0]), &path(a[1]), jint(a[3]) as u32),
+            t.domain
+                .host()
+                .inotify_add_watch(jfd(a[0]), &path(a[1]), jint(a[3]) as u32),
         )
         .map(ret_int)
     });
     r.add(w, "inotifyRmWatch", "(II)V", |t, a| {
-        ux(t, fs::inotify_rm_watch(jint(a[0]), jint(a[1]))).map(|_| 0)
+        ux(t, t.domain.host().inotify_rm_watch(jfd(a[0]), jint(a[1]))).map(|_| 0)
     });
     r.add(w, "configureBlocking", "(IZ)V", |t, a| {
-        ux(t, fs::set_blocking(jint(a[0]), a[1] != 0)).map(|_| 0)
+        ux(t, t.domain.host().set_blocking(jfd(a[0]), a[1] != 0)).map(|_| 0)
     });
     r.add(w, "socketpair", "([I)V", |t, a| {
         let arr = nonnull(t, a[0])?;
         if arr.array_len() < 2 {
             return Err(t.throw_new("java/lang/ArrayIndexOutOfBoundsException", None));
         }
-        let (s0, s1) = ux(t, fs::socketpair(t.domain.holder()))?;
-        arr.array_slice::<i32>()[..2].copy_from_slice(&[s0, s1]);
+        let (s0, s1) = ux(t, t.domain.host().socketpair())?;
+        arr.array_slice::<i32>()[..2].copy_from_slice(&[s0.0, s1.0]);
         Ok(0)
     });
     r.add(w, "poll", "(II)I", |t, a| {
         // Waits for file events indefinitely (the watch service's background thread): others
         // may collect meanwhile.
-        let (fd1, fd2) = (jint(a[0]), jint(a[1]));
-        let r = t.blocking(|| fs::poll_readable(fd1, fd2));
+        let (fd1, fd2) = (jfd(a[0]), jfd(a[1]));
+        let backend = t.domain.host().clone();
+        let r = t.blocking(|| backend.poll_readable(fd1, fd2));
         ux(t, r).map(ret_int)
     });
 }
 
 fn getmntent0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
-    let Some(e) = ux(t, fs::mount_table_next(a[0]))? else {
+    let Some(e) = ux(t, t.domain.host().mount_table_next(MountTable(a[0])))? else {
         return Ok(ret_int(-1));
     };
     let entry = nonnull(t, a[2])?;
@@ -500,56 +550,64 @@ fn register_file_dispatcher(r: &mut Registry) {
     r.add(d, "read0", "(Ljava/io/FileDescriptor;JI)I", |t, a| {
         let fd = fdval(t, a[0])?;
         let (addr, len) = (a[1] as usize, jint(a[3]).max(0) as usize);
-        let r = t.blocking(|| fs::read(fd, addr, len));
+        let backend = t.domain.host().clone();
+        let r = t.blocking(|| backend.read(fd, addr, len));
         convert(t, r, true).map(|v| ret_int(v as i32))
     });
     r.add(d, "pread0", "(Ljava/io/FileDescriptor;JIJ)I", |t, a| {
         let fd = fdval(t, a[0])?;
         let (addr, len, pos) = (a[1] as usize, jint(a[3]).max(0) as usize, jlong(a[4]));
-        let r = t.blocking(|| fs::pread(fd, addr, len, pos));
+        let backend = t.domain.host().clone();
+        let r = t.blocking(|| backend.pread(fd, addr, len, pos));
         convert(t, r, true).map(|v| ret_int(v as i32))
     });
     r.add(d, "readv0", "(Ljava/io/FileDescriptor;JI)J", |t, a| {
         let fd = fdval(t, a[0])?;
         let (iov, n) = (a[1] as usize, jint(a[3]));
-        let r = t.blocking(|| fs::readv(fd, iov, n));
+        let backend = t.domain.host().clone();
+        let r = t.blocking(|| backend.readv(fd, iov, n));
         convert(t, r, true).map(ret_i64)
     });
     r.add(d, "write0", "(Ljava/io/FileDescriptor;JI)I", |t, a| {
         let fd = fdval(t, a[0])?;
         let (addr, len) = (a[1] as usize, jint(a[3]).max(0) as usize);
-        let r = t.blocking(|| fs::write(fd, addr, len));
+        let backend = t.domain.host().clone();
+        let r = t.blocking(|| backend.write(fd, addr, len));
         convert(t, r, false).map(|v| ret_int(v as i32))
     });
     r.add(d, "pwrite0", "(Ljava/io/FileDescriptor;JIJ)I", |t, a| {
         let fd = fdval(t, a[0])?;
-        let r = fs::pwrite(fd, a[1] as usize, jint(a[3]).max(0) as usize, jlong(a[4]));
+        let r = t
+            .domain
+            .host()
+            .pwrite(fd, a[1] as usize, jint(a[3]).max(0) as usize, jlong(a[4]));
         convert(t, r, false).map(|v| ret_int(v as i32))
     });
     r.add(d, "writev0", "(Ljava/io/FileDescriptor;JI)J", |t, a| {
         let fd = fdval(t, a[0])?;
         let (iov, n) = (a[1] as usize, jint(a[3]));
-        let r = t.blocking(|| fs::writev(fd, iov, n));
+        let backend = t.domain.host().clone();
+        let r = t.blocking(|| backend.writev(fd, iov, n));
         convert(t, r, false).map(ret_i64)
     });
     r.add(d, "force0", "(Ljava/io/FileDescriptor;Z)I", |t, a| {
         let fd = fdval(t, a[0])?;
-        let r = fs::sync(fd, a[1] != 0).map(|_| 0);
+        let r = t.domain.host().sync(fd, a[1] != 0).map(|_| 0);
         handle(t, r)
     });
     r.add(d, "seek0", "(Ljava/io/FileDescriptor;J)J", |t, a| {
         let fd = fdval(t, a[0])?;
-        let r = fs::seek(fd, jlong(a[1]));
+        let r = t.domain.host().seek(fd, jlong(a[1]));
         handle(t, r)
     });
     r.add(d, "truncate0", "(Ljava/io/FileDescriptor;J)I", |t, a| {
         let fd = fdval(t, a[0])?;
-        let r = fs::truncate(fd, jlong(a[1])).map(|_| 0);
+        let r = t.domain.host().truncate(fd, jlong(a[1])).map(|_| 0);
         handle(t, r).map(|v| ret_int(v as i32))
     });
     r.add(d, "size0", "(Ljava/io/FileDescriptor;)J", |t, a| {
         let fd = fdval(t, a[0])?;
-        let r = fs::fstat(fd).map(|s| s.size);
+        let r = t.domain.host().fstat(fd).map(|s| s.size);
         handle(t, r)
     });
     r.add(d, "lock0", "(Ljava/io/FileDescriptor;ZJJZ)I", |t, a| {
@@ -557,7 +615,8 @@ fn register_file_dispatcher(r: &mut Registry) {
         let (blocking, pos, size, shared) = (a[1] != 0, jlong(a[2]), jlong(a[4]), a[6] != 0);
         // A blocking request waits for another process's lock (woken by NativeThread.signal
         // when the channel is closed or the thread interrupted).
-        let r = t.blocking(|| fs::lock(fd, blocking, pos, size, shared));
+        let backend = t.domain.host().clone();
+        let r = t.blocking(|| backend.lock(fd, blocking, pos, size, shared));
         // FileDispatcher.LOCKED / NO_LOCK / INTERRUPTED
         match io(t, r)? {
             fs::LockResult::Locked => Ok(ret_int(0)),
@@ -567,19 +626,19 @@ fn register_file_dispatcher(r: &mut Registry) {
     });
     r.add(d, "release0", "(Ljava/io/FileDescriptor;JJ)V", |t, a| {
         let fd = fdval(t, a[0])?;
-        io(t, fs::unlock(fd, jlong(a[1]), jlong(a[3]))).map(|_| 0)
+        io(t, t.domain.host().unlock(fd, jlong(a[1]), jlong(a[3]))).map(|_| 0)
     });
     r.add(d, "close0", "(Ljava/io/FileDescriptor;)V", |t, a| {
         let fd = fdval(t, a[0])?;
         close_int_fd(t, fd)
     });
-    r.add(d, "closeIntFD", "(I)V", |t, a| close_int_fd(t, jint(a[0])));
+    r.add(d, "closeIntFD", "(I)V", |t, a| close_int_fd(t, jfd(a[0])));
     r.add(d, "preClose0", "(Ljava/io/FileDescriptor;)V", |t, a| {
         let fd = fdval(t, a[0])?;
         // Threads still blocked on the old file are woken by NativeThread.signal next; any
         // later call on `fd` reads end-of-file or fails.
-        let dead = io(t, fs::pre_close_fd())?;
-        io(t, fs::dup2(t.domain.holder(), dead, fd)).map(|_| 0)
+        let dead = io(t, t.domain.host().pre_close_fd())?;
+        io(t, t.domain.host().dup2(dead, fd)).map(|_| 0)
     });
     r.add(
         d,
@@ -588,7 +647,7 @@ fn register_file_dispatcher(r: &mut Registry) {
         |t, a| {
             let from = fdval(t, a[0])?;
             let to = fdval(t, a[1])?;
-            io(t, fs::dup2(t.domain.holder(), from, to)).map(|_| 0)
+            io(t, t.domain.host().dup2(from, to)).map(|_| 0)
         },
     );
     r.add(d, "canTransferToFromOverlappedMap0", "()Z", |_, _| {
@@ -596,13 +655,13 @@ fn register_file_dispatcher(r: &mut Registry) {
     });
     r.add(d, "setDirect0", "(Ljava/io/FileDescriptor;)I", |t, a| {
         let fd = fdval(t, a[0])?;
-        io(t, fs::set_direct(fd)).map(|v| ret_int(v as i32))
+        io(t, t.domain.host().set_direct(fd)).map(|v| ret_int(v as i32))
     });
 }
 
-fn close_int_fd(t: &mut JThread, fd: i32) -> JResult<u64> {
-    if fd != -1 {
-        io(t, fs::close(t.domain.holder(), fd))?;
+fn close_int_fd(t: &mut JThread, fd: Fd) -> JResult<u64> {
+    if fd.0 != -1 {
+        io(t, t.domain.host().close(fd))?;
     }
     Ok(0)
 }
@@ -612,7 +671,7 @@ fn close_int_fd(t: &mut JThread, fd: i32) -> JResult<u64> {
 fn register_channels(r: &mut Registry) {
     let io_util = "sun/nio/ch/IOUtil";
     r.add(io_util, "fdVal", "(Ljava/io/FileDescriptor;)I", |t, a| {
-        fdval(t, a[0]).map(ret_int)
+        fdval(t, a[0]).map(ret_fd)
     });
     r.add(
         io_util,
@@ -620,13 +679,13 @@ fn register_channels(r: &mut Registry) {
         "(Ljava/io/FileDescriptor;I)V",
         |t, a| {
             let fdo = nonnull(t, a[0])?;
-            super::io::set_fd(t, fdo, jint(a[1]))?;
+            super::io::set_fd(t, fdo, jfd(a[1]))?;
             Ok(0)
         },
     );
     r.add(io_util, "iovMax", "()I", |_, _| Ok(ret_int(fs::iov_max())));
     r.add(io_util, "fdLimit", "()I", |t, _| {
-        io(t, fs::fd_limit()).map(ret_int)
+        io(t, t.domain.host().fd_limit()).map(ret_int)
     });
     r.add(
         io_util,
@@ -634,30 +693,34 @@ fn register_channels(r: &mut Registry) {
         "(Ljava/io/FileDescriptor;Z)V",
         |t, a| {
             let fd = fdval(t, a[0])?;
-            io(t, fs::set_blocking(fd, a[1] != 0)).map(|_| 0)
+            io(t, t.domain.host().set_blocking(fd, a[1] != 0)).map(|_| 0)
         },
     );
     r.add(io_util, "makePipe", "(Z)J", |t, a| {
-        let (rd, wr) = io(t, fs::pipe(t.domain.holder(), a[0] != 0))?;
-        Ok(((rd as u32 as u64) << 32) | wr as u32 as u64)
+        let (rd, wr) = io(t, t.domain.host().pipe(a[0] != 0))?;
+        Ok(((rd.0 as u32 as u64) << 32) | wr.0 as u32 as u64)
     });
     r.add(io_util, "write1", "(IB)I", |t, a| {
-        let r = fs::write_buf(jint(a[0]), &[a[1] as u8]);
+        let r = t.domain.host().write_buf(jfd(a[0]), &[a[1] as u8]);
         convert(t, r, false).map(|v| ret_int(v as i32))
     });
     r.add(io_util, "drain", "(I)Z", |t, a| {
         let mut buf = [0u8; 16];
         let mut any = false;
         loop {
-            match fs::read(jint(a[0]), buf.as_mut_ptr() as usize, buf.len()) {
+            match t
+                .domain
+                .host()
+                .read(jfd(a[0]), buf.as_mut_ptr() as usize, buf.len())
+            {
                 Ok(n) => {
                     any |= n > 0;
                     if n < buf.len() {
                         break;
                     }
                 }
-                Err(libc::EINTR) => continue,
-                Err(libc::EAGAIN) => break,
+                Err(Errno::EINTR) => continue,
+                Err(Errno::EAGAIN) => break,
                 Err(e) => return Err(io_exception(t, e)),
             }
         }
@@ -665,10 +728,10 @@ fn register_channels(r: &mut Registry) {
     });
     r.add(io_util, "drain1", "(I)I", |t, a| {
         let mut b = [0u8; 1];
-        match fs::read(jint(a[0]), b.as_mut_ptr() as usize, 1) {
+        match t.domain.host().read(jfd(a[0]), b.as_mut_ptr() as usize, 1) {
             Ok(n) => Ok(ret_int(n as i32)),
-            Err(libc::EAGAIN) => Ok(ret_int(0)),
-            Err(libc::EINTR) => Ok(ret_int(IOS_INTERRUPTED as i32)),
+            Err(Errno::EAGAIN) => Ok(ret_int(0)),
+            Err(Errno::EINTR) => Ok(ret_int(IOS_INTERRUPTED as i32)),
             Err(e) => Err(io_exception(t, e)),
         }
     });
@@ -691,29 +754,43 @@ fn register_channels(r: &mut Registry) {
     );
     r.add(fc, "map0", "(IJJZ)J", fc_map0);
     r.add(fc, "unmap0", "(JJ)I", |t, a| {
-        io(
-            t,
-            fs::munmap(t.domain.holder(), a[0] as usize, a[2] as usize),
-        )
-        .map(|_| ret_int(0))
+        io(t, t.domain.host().munmap(a[0] as usize, a[2] as usize)).map(|_| ret_int(0))
     });
 
     let mm = "java/nio/MappedMemoryUtils";
     r.add(mm, "isLoaded0", "(JJJ)Z", |t, a| {
         io(
             t,
-            fs::mapping_resident(a[0] as usize, a[2] as usize, a[4] as usize),
+            t.domain
+                .host()
+                .mapping_resident(a[0] as usize, a[2] as usize, a[4] as usize),
         )
         .map(ret_bool)
     });
     r.add(mm, "load0", "(JJ)V", |t, a| {
-        io(t, fs::advise_mapping(a[0] as usize, a[2] as usize, true)).map(|_| 0)
+        io(
+            t,
+            t.domain
+                .host()
+                .advise_mapping(a[0] as usize, a[2] as usize, true),
+        )
+        .map(|_| 0)
     });
     r.add(mm, "unload0", "(JJ)V", |t, a| {
-        io(t, fs::advise_mapping(a[0] as usize, a[2] as usize, false)).map(|_| 0)
+        io(
+            t,
+            t.domain
+                .host()
+                .advise_mapping(a[0] as usize, a[2] as usize, false),
+        )
+        .map(|_| 0)
     });
     r.add(mm, "force0", "(Ljava/io/FileDescriptor;JJ)V", |t, a| {
-        io(t, fs::sync_mapping(a[1] as usize, a[3] as usize)).map(|_| 0)
+        io(
+            t,
+            t.domain.host().sync_mapping(a[1] as usize, a[3] as usize),
+        )
+        .map(|_| 0)
     });
 
     // A thread blocked in a channel operation records current(); a close or an interrupt
@@ -754,7 +831,7 @@ fn register_channels(r: &mut Registry) {
         "(Ljava/io/FileDescriptor;)V",
         |t, a| {
             let fd = fdval(t, a[1])?;
-            let s = io(t, fs::fstat(fd))?;
+            let s = io(t, t.domain.host().fstat(fd))?;
             let key = nonnull(t, a[0])?;
             let f = t.jdk::<jdk::FileKey>(key)?;
             key.write::<i64>(f.dev, s.dev as i64);
@@ -771,11 +848,12 @@ fn fc_transfer_to0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let dst = fdval(t, a[6])?;
     let (count, pos) = (jlong(a[4]), jlong(a[2]));
     // The target may be a blocking socket or pipe that waits for room.
-    match t.blocking(|| fs::sendfile(dst, src, pos, count.max(0) as usize)) {
+    let backend = t.domain.host().clone();
+    match t.blocking(|| backend.sendfile(dst, src, pos, count.max(0) as usize)) {
         Ok(n) => Ok(ret_i64(n)),
-        Err(libc::EAGAIN) => Ok(ret_i64(IOS_UNAVAILABLE)),
-        Err(libc::EINVAL) if count >= 0 => Ok(ret_i64(IOS_UNSUPPORTED_CASE)),
-        Err(libc::EINTR) => Ok(ret_i64(IOS_INTERRUPTED)),
+        Err(Errno::EAGAIN) => Ok(ret_i64(IOS_UNAVAILABLE)),
+        Err(Errno::EINVAL) if count >= 0 => Ok(ret_i64(IOS_UNSUPPORTED_CASE)),
+        Err(Errno::EINTR) => Ok(ret_i64(IOS_INTERRUPTED)),
         Err(e) => Err(io_exception(t, e)),
     }
 }
@@ -796,10 +874,13 @@ fn fc_map0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
             Some("MAP_SYNC is not supported"),
         ));
     }
-    let owner = t.domain.holder();
-    match fs::mmap(owner, fd, mode, jlong(a[2]), jlong(a[4]).max(0) as usize) {
+    match t
+        .domain
+        .host()
+        .mmap(fd, mode, jlong(a[2]), jlong(a[4]).max(0) as usize)
+    {
         Ok(addr) => Ok(addr as u64),
-        Err(libc::ENOMEM) => Err(t.throw_new("java/lang/OutOfMemoryError", Some("Map failed"))),
+        Err(Errno::ENOMEM) => Err(t.throw_new("java/lang/OutOfMemoryError", Some("Map failed"))),
         Err(e) => Err(io_exception(t, e)),
     }
 }

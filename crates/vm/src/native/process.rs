@@ -8,8 +8,8 @@ use super::{Registry, bytes_of, jint, jlong, nonnull, obj, ret_bool, ret_int};
 use crate::heap::ObjRef;
 use crate::heap::layout::ARRAY_BASE;
 use crate::jdk;
-use crate::port::fs::strerror;
-use crate::port::process::{self as proc, SpawnRequest};
+use crate::port::Host;
+use crate::port::process::SpawnRequest;
 use crate::thread::{JResult, JThread};
 
 pub fn register(r: &mut Registry) {
@@ -20,29 +20,27 @@ pub fn register(r: &mut Registry) {
 
     let ph = "java/lang/ProcessHandleImpl";
     r.add(ph, "initNative", "()V", |_, _| Ok(0));
-    r.add(ph, "getCurrentPid0", "()J", |_, _| {
-        Ok(proc::current_pid() as u64)
+    r.add(ph, "getCurrentPid0", "()J", |t, _| {
+        Ok(t.domain.host().current_pid() as u64)
     });
     r.add(ph, "waitForProcessExit0", "(JZ)I", |t, a| {
         let (pid, reap) = (jlong(a[0]), a[2] != 0);
-        let owner = t.domain.holder();
         // Waits as long as the child runs: other threads may collect meanwhile.
-        Ok(ret_int(
-            t.blocking(|| proc::wait_for_exit(owner, pid, reap)),
-        ))
+        let backend = t.domain.host().clone();
+        Ok(ret_int(t.blocking(|| backend.wait_for_exit(pid, reap))))
     });
-    r.add(ph, "isAlive0", "(J)J", |_, a| {
-        Ok(is_alive(jlong(a[0])) as u64)
+    r.add(ph, "isAlive0", "(J)J", |t, a| {
+        Ok(is_alive(&**t.domain.host(), jlong(a[0])) as u64)
     });
-    r.add(ph, "parent0", "(JJ)J", |_, a| {
-        Ok(parent(jlong(a[0]), jlong(a[2])) as u64)
+    r.add(ph, "parent0", "(JJ)J", |t, a| {
+        Ok(parent(&**t.domain.host(), jlong(a[0]), jlong(a[2])) as u64)
     });
     r.add(ph, "destroy0", "(JJZ)Z", |t, a| {
         let (pid, start_time, force) = (jlong(a[0]), jlong(a[2]), a[4] != 0);
-        let start = is_alive(pid);
-        let owner = t.domain.holder();
+        let start = is_alive(&**t.domain.host(), pid);
         Ok(ret_bool(
-            (start == start_time || start == 0 || start_time == 0) && proc::kill(owner, pid, force),
+            (start == start_time || start == 0 || start_time == 0)
+                && t.domain.host().kill(pid, force),
         ))
     });
     r.add(ph, "getProcessPids0", "(J[J[J[J)I", get_process_pids);
@@ -54,15 +52,15 @@ pub fn register(r: &mut Registry) {
 
 /// The start time (ms since the epoch) of a live process, 0 if unknown, -1 if there is no
 /// such process.
-fn is_alive(pid: i64) -> i64 {
-    proc::proc_stat(pid).map_or(-1, |s| s.start_ms)
+fn is_alive(host: &dyn Host, pid: i64) -> i64 {
+    host.proc_stat(pid).map_or(-1, |s| s.start_ms)
 }
 
-fn parent(pid: i64, start_time: i64) -> i64 {
-    if pid == proc::current_pid() {
-        return proc::parent_pid();
+fn parent(host: &dyn Host, pid: i64, start_time: i64) -> i64 {
+    if pid == host.current_pid() {
+        return host.parent_pid();
     }
-    match proc::proc_stat(pid) {
+    match host.proc_stat(pid) {
         None => -1,
         Some(s) if s.start_ms != start_time && s.start_ms != 0 && start_time != 0 => -1,
         Some(s) => s.ppid,
@@ -133,8 +131,8 @@ fn fork_and_exec(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         redirect_error_stream: a[10] != 0,
     };
     // fork and the wait for the exec may take a while: let the domain collect meanwhile.
-    let owner = t.domain.holder();
-    let r = t.blocking(|| proc::spawn(owner, &req));
+    let backend = t.domain.host().clone();
+    let r = t.blocking(|| backend.spawn(&req));
     match r {
         Ok(s) => {
             // The array may have moved while this thread was blocked: re-read the argument.
@@ -143,7 +141,7 @@ fn fork_and_exec(t: &mut JThread, a: &[u64]) -> JResult<u64> {
             Ok(ret_int(s.pid))
         }
         Err(e) => {
-            let msg = format!("error={e}, {}", strerror(e));
+            let msg = format!("error={}, {e}", e.raw());
             Err(t.throw_new("java/io/IOException", Some(&msg)))
         }
     }
@@ -162,10 +160,12 @@ fn get_process_pids(t: &mut JThread, a: &[u64]) -> JResult<u64> {
             ));
         }
     }
+    let backend = t.domain.host().clone();
     let found: Vec<(i64, i64, i64)> = t.blocking(|| {
-        proc::all_pids()
+        backend
+            .all_pids()
             .into_iter()
-            .filter_map(|c| proc::proc_stat(c).map(|s| (c, s.ppid, s.start_ms)))
+            .filter_map(|c| backend.proc_stat(c).map(|s| (c, s.ppid, s.start_ms)))
             .filter(|&(_, ppid, _)| ppid >= 0 && (pid == 0 || ppid == pid))
             .collect()
     });
@@ -188,11 +188,11 @@ fn platform_string(t: &mut JThread, b: &[u8]) -> JResult<ObjRef> {
 /// ProcessHandleImpl$Info.info0(pid): fills what /proc tells (fields not known are left).
 fn info0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let pid = jlong(a[1]);
-    let stat = proc::proc_stat(pid);
-    let uid = proc::proc_uid(pid);
-    let user = uid.and_then(proc::user_name);
-    let exe = proc::proc_exe(pid);
-    let cmdline = proc::proc_cmdline(pid).unwrap_or_default();
+    let stat = t.domain.host().proc_stat(pid);
+    let uid = t.domain.host().proc_uid(pid);
+    let user = uid.and_then(|u| t.domain.host().process_user_name(u));
+    let exe = t.domain.host().proc_exe(pid);
+    let cmdline = t.domain.host().proc_cmdline(pid).unwrap_or_default();
 
     let this = nonnull(t, a[0])?;
     let f = t.jdk::<jdk::ProcessInfo>(this)?;

@@ -14,7 +14,7 @@ pub fn register(r: &mut Registry) {
         "java/util/TimeZone",
         "getSystemTimeZoneID",
         "(Ljava/lang/String;)Ljava/lang/String;",
-        |t, _| match crate::port::system_time_zone() {
+        |t, _| match t.domain.host().system_time_zone() {
             Some(z) => Ok(t.new_string(&z)?.slot()),
             None => Ok(0),
         },
@@ -24,7 +24,7 @@ pub fn register(r: &mut Registry) {
         "getSystemGMTOffsetID",
         "()Ljava/lang/String;",
         |t, _| {
-            let s = crate::port::gmt_offset_id();
+            let s = t.domain.host().gmt_offset_id();
             Ok(t.new_string(&s)?.slot())
         },
     );

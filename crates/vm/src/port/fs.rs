@@ -17,50 +17,37 @@ use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
 
 use super::held::{self, Closing, Handle, Owner};
 
-/// An OS error number (`errno`).
-pub type Errno = i32;
-pub type FsResult<T> = Result<T, Errno>;
+use super::{Errno, PortResult};
 
 fn errno() -> Errno {
-    std::io::Error::last_os_error()
-        .raw_os_error()
-        .unwrap_or(libc::EIO)
+    Errno::last()
 }
 
-fn cpath(path: &[u8]) -> FsResult<CString> {
-    CString::new(path).map_err(|_| libc::EINVAL)
+fn cpath(path: &[u8]) -> PortResult<CString> {
+    CString::new(path).map_err(|_| Errno::EINVAL)
 }
 
 /// Runs `f` until it does not fail with EINTR (unless the thread's blocking calls are
 /// cancelled: then EINTR); maps -1 to the errno.
-fn restartable<T: Copy + PartialEq + From<i8>>(mut f: impl FnMut() -> T) -> FsResult<T> {
+fn restartable<T: Copy + PartialEq + From<i8>>(mut f: impl FnMut() -> T) -> PortResult<T> {
     loop {
         if super::cancelled() {
-            return Err(libc::EINTR);
+            return Err(Errno::EINTR);
         }
         let r = f();
         if r != T::from(-1) {
             return Ok(r);
         }
         let e = errno();
-        if e != libc::EINTR {
+        if e != Errno::EINTR {
             return Err(e);
         }
     }
 }
 
 /// Like [`restartable`] for calls returning 0 on success.
-fn check(r: libc::c_int) -> FsResult<()> {
+fn check(r: libc::c_int) -> PortResult<()> {
     if r == -1 { Err(errno()) } else { Ok(()) }
-}
-
-/// The message of an OS error ("No such file or directory").
-pub fn strerror(e: Errno) -> String {
-    let mut m = std::io::Error::from_raw_os_error(e).to_string();
-    if let Some(i) = m.find(" (os error") {
-        m.truncate(i);
-    }
-    m
 }
 
 // ---- native memory ----
@@ -165,7 +152,7 @@ fn from_statx(st: &libc::statx) -> FileStat {
 }
 
 /// `statx(dfd, path, flags | AT_STATX_SYNC_AS_STAT, STATX_ALL)`, as the JDK's libnio does.
-fn do_statx(dfd: i32, path: &CStr, flags: i32) -> FsResult<FileStat> {
+fn do_statx(dfd: i32, path: &CStr, flags: i32) -> PortResult<FileStat> {
     // SAFETY: struct statx is plain old data; all-zero is a valid value.
     let mut st: libc::statx = unsafe { std::mem::zeroed() };
     // SAFETY: path is NUL-terminated and st a valid out-pointer.
@@ -182,7 +169,7 @@ fn do_statx(dfd: i32, path: &CStr, flags: i32) -> FsResult<FileStat> {
 }
 
 /// `stat` (following symbolic links) or `lstat`.
-pub fn stat(path: &[u8], follow: bool) -> FsResult<FileStat> {
+pub fn stat(path: &[u8], follow: bool) -> PortResult<FileStat> {
     let c = cpath(path)?;
     do_statx(
         libc::AT_FDCWD,
@@ -191,12 +178,12 @@ pub fn stat(path: &[u8], follow: bool) -> FsResult<FileStat> {
     )
 }
 
-pub fn fstat(fd: i32) -> FsResult<FileStat> {
+pub fn fstat(fd: i32) -> PortResult<FileStat> {
     do_statx(fd, c"", libc::AT_EMPTY_PATH)
 }
 
 /// `fstatat(dfd, path, flags)`; `flags` may hold AT_SYMLINK_NOFOLLOW.
-pub fn fstatat(dfd: i32, path: &[u8], flags: i32) -> FsResult<FileStat> {
+pub fn fstatat(dfd: i32, path: &[u8], flags: i32) -> PortResult<FileStat> {
     let c = cpath(path)?;
     do_statx(dfd, &c, flags)
 }
@@ -216,7 +203,7 @@ pub struct FsStat {
     pub bavail: u64,
 }
 
-pub fn statvfs(path: &[u8]) -> FsResult<FsStat> {
+pub fn statvfs(path: &[u8]) -> PortResult<FsStat> {
     let c = cpath(path)?;
     // SAFETY: struct statvfs is plain old data.
     let mut s: libc::statvfs = unsafe { std::mem::zeroed() };
@@ -230,7 +217,7 @@ pub fn statvfs(path: &[u8]) -> FsResult<FsStat> {
     })
 }
 
-fn fstatvfs_frsize(fd: i32) -> FsResult<u64> {
+fn fstatvfs_frsize(fd: i32) -> PortResult<u64> {
     // SAFETY: struct statvfs is plain old data.
     let mut s: libc::statvfs = unsafe { std::mem::zeroed() };
     // SAFETY: s is a valid out-pointer.
@@ -240,7 +227,7 @@ fn fstatvfs_frsize(fd: i32) -> FsResult<u64> {
 
 // ---- paths ----
 
-pub fn getcwd() -> FsResult<Vec<u8>> {
+pub fn getcwd() -> PortResult<Vec<u8>> {
     let mut buf = vec![0u8; libc::PATH_MAX as usize + 1];
     // SAFETY: buf is writable for buf.len() bytes.
     let p = unsafe { libc::getcwd(buf.as_mut_ptr() as *mut libc::c_char, buf.len()) };
@@ -252,7 +239,7 @@ pub fn getcwd() -> FsResult<Vec<u8>> {
     Ok(buf)
 }
 
-pub fn access(path: &[u8], mode: i32) -> FsResult<()> {
+pub fn access(path: &[u8], mode: i32) -> PortResult<()> {
     let c = cpath(path)?;
     // SAFETY: c is NUL-terminated.
     restartable(|| unsafe { libc::access(c.as_ptr(), mode) }).map(|_| ())
@@ -262,58 +249,58 @@ pub fn exists(path: &[u8]) -> bool {
     access(path, libc::F_OK).is_ok()
 }
 
-pub fn link(existing: &[u8], new: &[u8]) -> FsResult<()> {
+pub fn link(existing: &[u8], new: &[u8]) -> PortResult<()> {
     let (a, b) = (cpath(existing)?, cpath(new)?);
     // SAFETY: both paths are NUL-terminated.
     restartable(|| unsafe { libc::link(a.as_ptr(), b.as_ptr()) }).map(|_| ())
 }
 
-pub fn unlink(path: &[u8]) -> FsResult<()> {
+pub fn unlink(path: &[u8]) -> PortResult<()> {
     let c = cpath(path)?;
     // SAFETY: c is NUL-terminated.
     check(unsafe { libc::unlink(c.as_ptr()) })
 }
 
 /// `unlinkat(dfd, path, flags)`; `flags` may hold AT_REMOVEDIR.
-pub fn unlinkat(dfd: i32, path: &[u8], flags: i32) -> FsResult<()> {
+pub fn unlinkat(dfd: i32, path: &[u8], flags: i32) -> PortResult<()> {
     let c = cpath(path)?;
     // SAFETY: c is NUL-terminated.
     check(unsafe { libc::unlinkat(dfd, c.as_ptr(), flags) })
 }
 
-pub fn mknod(path: &[u8], mode: u32, dev: u64) -> FsResult<()> {
+pub fn mknod(path: &[u8], mode: u32, dev: u64) -> PortResult<()> {
     let c = cpath(path)?;
     // SAFETY: c is NUL-terminated.
     restartable(|| unsafe { libc::mknod(c.as_ptr(), mode as libc::mode_t, dev as libc::dev_t) })
         .map(|_| ())
 }
 
-pub fn rename(from: &[u8], to: &[u8]) -> FsResult<()> {
+pub fn rename(from: &[u8], to: &[u8]) -> PortResult<()> {
     let (a, b) = (cpath(from)?, cpath(to)?);
     // SAFETY: both paths are NUL-terminated.
     check(unsafe { libc::rename(a.as_ptr(), b.as_ptr()) })
 }
 
-pub fn renameat(from_dfd: i32, from: &[u8], to_dfd: i32, to: &[u8]) -> FsResult<()> {
+pub fn renameat(from_dfd: i32, from: &[u8], to_dfd: i32, to: &[u8]) -> PortResult<()> {
     let (a, b) = (cpath(from)?, cpath(to)?);
     // SAFETY: both paths are NUL-terminated.
     check(unsafe { libc::renameat(from_dfd, a.as_ptr(), to_dfd, b.as_ptr()) })
 }
 
-pub fn mkdir(path: &[u8], mode: u32) -> FsResult<()> {
+pub fn mkdir(path: &[u8], mode: u32) -> PortResult<()> {
     let c = cpath(path)?;
     // SAFETY: c is NUL-terminated.
     check(unsafe { libc::mkdir(c.as_ptr(), mode as libc::mode_t) })
 }
 
-pub fn rmdir(path: &[u8]) -> FsResult<()> {
+pub fn rmdir(path: &[u8]) -> PortResult<()> {
     let c = cpath(path)?;
     // SAFETY: c is NUL-terminated.
     check(unsafe { libc::rmdir(c.as_ptr()) })
 }
 
 /// The target of symbolic link `path`.
-pub fn readlink(path: &[u8]) -> FsResult<Vec<u8>> {
+pub fn readlink(path: &[u8]) -> PortResult<Vec<u8>> {
     let c = cpath(path)?;
     let mut size = libc::PATH_MAX as usize + 1;
     loop {
@@ -332,7 +319,7 @@ pub fn readlink(path: &[u8]) -> FsResult<Vec<u8>> {
 }
 
 /// `realpath(path)`: absolute, with symbolic links, `.` and `..` resolved.
-pub fn realpath(path: &[u8]) -> FsResult<Vec<u8>> {
+pub fn realpath(path: &[u8]) -> PortResult<Vec<u8>> {
     let c = cpath(path)?;
     // SAFETY: c is NUL-terminated; a null buffer makes realpath malloc the result.
     let p = unsafe { libc::realpath(c.as_ptr(), std::ptr::null_mut()) };
@@ -347,14 +334,14 @@ pub fn realpath(path: &[u8]) -> FsResult<Vec<u8>> {
 }
 
 /// Creates symbolic link `link` pointing at `target`.
-pub fn symlink(target: &[u8], link: &[u8]) -> FsResult<()> {
+pub fn symlink(target: &[u8], link: &[u8]) -> PortResult<()> {
     let (a, b) = (cpath(target)?, cpath(link)?);
     // SAFETY: both paths are NUL-terminated.
     check(unsafe { libc::symlink(a.as_ptr(), b.as_ptr()) })
 }
 
 /// `chown` (following links) or `lchown`.
-pub fn chown(path: &[u8], uid: u32, gid: u32, follow: bool) -> FsResult<()> {
+pub fn chown(path: &[u8], uid: u32, gid: u32, follow: bool) -> PortResult<()> {
     let c = cpath(path)?;
     // SAFETY: c is NUL-terminated.
     restartable(|| unsafe {
@@ -367,18 +354,18 @@ pub fn chown(path: &[u8], uid: u32, gid: u32, follow: bool) -> FsResult<()> {
     .map(|_| ())
 }
 
-pub fn fchown(fd: i32, uid: u32, gid: u32) -> FsResult<()> {
+pub fn fchown(fd: i32, uid: u32, gid: u32) -> PortResult<()> {
     // SAFETY: fchown has no memory-safety preconditions.
     restartable(|| unsafe { libc::fchown(fd, uid, gid) }).map(|_| ())
 }
 
-pub fn chmod(path: &[u8], mode: u32) -> FsResult<()> {
+pub fn chmod(path: &[u8], mode: u32) -> PortResult<()> {
     let c = cpath(path)?;
     // SAFETY: c is NUL-terminated.
     restartable(|| unsafe { libc::chmod(c.as_ptr(), mode as libc::mode_t) }).map(|_| ())
 }
 
-pub fn fchmod(fd: i32, mode: u32) -> FsResult<()> {
+pub fn fchmod(fd: i32, mode: u32) -> PortResult<()> {
     // SAFETY: fchmod has no memory-safety preconditions.
     restartable(|| unsafe { libc::fchmod(fd, mode as libc::mode_t) }).map(|_| ())
 }
@@ -392,7 +379,7 @@ fn timevals(atime_us: i64, mtime_us: i64) -> [libc::timeval; 2] {
 }
 
 /// Sets access and modification times (microseconds since the epoch): `utimes` or `lutimes`.
-pub fn utimes(path: &[u8], atime_us: i64, mtime_us: i64, follow: bool) -> FsResult<()> {
+pub fn utimes(path: &[u8], atime_us: i64, mtime_us: i64, follow: bool) -> PortResult<()> {
     let c = cpath(path)?;
     let tv = timevals(atime_us, mtime_us);
     // SAFETY: c is NUL-terminated and tv points at two timevals.
@@ -407,14 +394,14 @@ pub fn utimes(path: &[u8], atime_us: i64, mtime_us: i64, follow: bool) -> FsResu
 }
 
 /// `futimes` with microsecond times.
-pub fn futimes(fd: i32, atime_us: i64, mtime_us: i64) -> FsResult<()> {
+pub fn futimes(fd: i32, atime_us: i64, mtime_us: i64) -> PortResult<()> {
     let tv = timevals(atime_us, mtime_us);
     // SAFETY: tv points at two timevals.
     restartable(|| unsafe { libc::futimes(fd, tv.as_ptr()) }).map(|_| ())
 }
 
 /// `futimens` with nanosecond times.
-pub fn futimens(fd: i32, atime_ns: i64, mtime_ns: i64) -> FsResult<()> {
+pub fn futimens(fd: i32, atime_ns: i64, mtime_ns: i64) -> PortResult<()> {
     let ts = |ns: i64| libc::timespec {
         tv_sec: ns / 1_000_000_000,
         tv_nsec: ns % 1_000_000_000,
@@ -426,14 +413,14 @@ pub fn futimens(fd: i32, atime_ns: i64, mtime_ns: i64) -> FsResult<()> {
 
 // ---- file descriptors ----
 
-pub fn open(owner: Owner, path: &[u8], flags: i32, mode: u32) -> FsResult<i32> {
+pub fn open(owner: Owner, path: &[u8], flags: i32, mode: u32) -> PortResult<i32> {
     let c = cpath(path)?;
     // SAFETY: c is NUL-terminated.
     restartable(|| unsafe { libc::open(c.as_ptr(), flags, mode as libc::c_uint) })
         .and_then(|fd| held::took_fd(owner, fd))
 }
 
-pub fn openat(owner: Owner, dfd: i32, path: &[u8], flags: i32, mode: u32) -> FsResult<i32> {
+pub fn openat(owner: Owner, dfd: i32, path: &[u8], flags: i32, mode: u32) -> PortResult<i32> {
     let c = cpath(path)?;
     // SAFETY: c is NUL-terminated.
     restartable(|| unsafe { libc::openat(dfd, c.as_ptr(), flags, mode as libc::c_uint) })
@@ -442,7 +429,7 @@ pub fn openat(owner: Owner, dfd: i32, path: &[u8], flags: i32, mode: u32) -> FsR
 
 /// `owner` closes `fd` (see `held` for what a created domain may close); an EINTR failure
 /// counts as closed (the descriptor is gone on Linux).
-pub fn close(owner: Owner, fd: i32) -> FsResult<()> {
+pub fn close(owner: Owner, fd: i32) -> PortResult<()> {
     match held::letting_go(owner, Handle::Fd(fd))? {
         Closing::Close => close_raw(fd),
         Closing::Keep => Ok(()),
@@ -450,82 +437,82 @@ pub fn close(owner: Owner, fd: i32) -> FsResult<()> {
 }
 
 /// Closes `fd`, which no owner holds any more.
-pub(super) fn close_raw(fd: i32) -> FsResult<()> {
+pub(super) fn close_raw(fd: i32) -> PortResult<()> {
     // SAFETY: close has no memory-safety preconditions.
     match check(unsafe { libc::close(fd) }) {
-        Err(libc::EINTR) => Ok(()),
+        Err(Errno::EINTR) => Ok(()),
         r => r,
     }
 }
 
-pub fn dup(owner: Owner, fd: i32) -> FsResult<i32> {
+pub fn dup(owner: Owner, fd: i32) -> PortResult<i32> {
     // SAFETY: dup has no memory-safety preconditions.
     restartable(|| unsafe { libc::dup(fd) }).and_then(|fd| held::took_fd(owner, fd))
 }
 
 /// Makes `to` (which `owner` holds, and keeps holding) refer to the same open file as `from`.
-pub fn dup2(owner: Owner, from: i32, to: i32) -> FsResult<()> {
+pub fn dup2(owner: Owner, from: i32, to: i32) -> PortResult<()> {
     if !held::holds(owner, Handle::Fd(to)) {
-        return Err(libc::EBADF);
+        return Err(Errno::EBADF);
     }
     // SAFETY: dup2 has no memory-safety preconditions.
     restartable(|| unsafe { libc::dup2(from, to) }).map(|_| ())
 }
 
 /// `read(fd, addr, len)` into native memory; EINTR is reported, not retried (IOStatus).
-pub fn read(fd: i32, addr: usize, len: usize) -> FsResult<usize> {
+pub fn read(fd: i32, addr: usize, len: usize) -> PortResult<usize> {
     // SAFETY: [addr, addr+len) is live native memory (module contract).
     let n = unsafe { libc::read(fd, addr as *mut libc::c_void, len) };
     if n < 0 { Err(errno()) } else { Ok(n as usize) }
 }
 
-pub fn write(fd: i32, addr: usize, len: usize) -> FsResult<usize> {
+pub fn write(fd: i32, addr: usize, len: usize) -> PortResult<usize> {
     // SAFETY: [addr, addr+len) is live native memory (module contract).
     let n = unsafe { libc::write(fd, addr as *const libc::c_void, len) };
     if n < 0 { Err(errno()) } else { Ok(n as usize) }
 }
 
-pub fn pread(fd: i32, addr: usize, len: usize, pos: i64) -> FsResult<usize> {
+pub fn pread(fd: i32, addr: usize, len: usize, pos: i64) -> PortResult<usize> {
     // SAFETY: [addr, addr+len) is live native memory (module contract).
     let n = unsafe { libc::pread(fd, addr as *mut libc::c_void, len, pos) };
     if n < 0 { Err(errno()) } else { Ok(n as usize) }
 }
 
-pub fn pwrite(fd: i32, addr: usize, len: usize, pos: i64) -> FsResult<usize> {
+pub fn pwrite(fd: i32, addr: usize, len: usize, pos: i64) -> PortResult<usize> {
     // SAFETY: [addr, addr+len) is live native memory (module contract).
     let n = unsafe { libc::pwrite(fd, addr as *const libc::c_void, len, pos) };
     if n < 0 { Err(errno()) } else { Ok(n as usize) }
 }
 
 /// `readv` with `count` iovecs at native address `iov` (built by IOVecWrapper).
-pub fn readv(fd: i32, iov: usize, count: i32) -> FsResult<usize> {
+pub fn readv(fd: i32, iov: usize, count: i32) -> PortResult<usize> {
     // SAFETY: iov holds `count` iovec structs describing live native buffers (module contract).
     let n = unsafe { libc::readv(fd, iov as *const libc::iovec, count) };
     if n < 0 { Err(errno()) } else { Ok(n as usize) }
 }
 
-pub fn writev(fd: i32, iov: usize, count: i32) -> FsResult<usize> {
+pub fn writev(fd: i32, iov: usize, count: i32) -> PortResult<usize> {
     // SAFETY: iov holds `count` iovec structs describing live native buffers (module contract).
     let n = unsafe { libc::writev(fd, iov as *const libc::iovec, count) };
     if n < 0 { Err(errno()) } else { Ok(n as usize) }
 }
 
 /// Reads into a Rust buffer (EINTR retried).
-pub fn read_buf(fd: i32, buf: &mut [u8]) -> FsResult<usize> {
+pub fn read_buf(fd: i32, buf: &mut [u8]) -> PortResult<usize> {
     // SAFETY: buf is writable for buf.len() bytes.
     restartable(|| unsafe { libc::read(fd, buf.as_mut_ptr() as *mut libc::c_void, buf.len()) })
         .map(|n| n as usize)
 }
 
 /// Writes from a Rust buffer (EINTR retried); returns the count written.
-pub fn write_buf(fd: i32, buf: &[u8]) -> FsResult<usize> {
+pub fn write_buf(fd: i32, buf: &[u8]) -> PortResult<usize> {
     // SAFETY: buf is readable for buf.len() bytes.
     restartable(|| unsafe { libc::write(fd, buf.as_ptr() as *const libc::c_void, buf.len()) })
         .map(|n| n as usize)
 }
 
 /// Moves the file offset to `offset`, or reports it when `offset` is negative.
-pub fn seek(fd: i32, offset: i64) -> FsResult<i64> {
+pub fn seek(fd: i32, offset: i64) -> PortResult<i64> {
     // SAFETY: lseek has no memory-safety preconditions.
     let r = unsafe {
         if offset < 0 {
@@ -538,7 +525,7 @@ pub fn seek(fd: i32, offset: i64) -> FsResult<i64> {
 }
 
 /// `fsync` (with metadata) or `fdatasync`.
-pub fn sync(fd: i32, metadata: bool) -> FsResult<()> {
+pub fn sync(fd: i32, metadata: bool) -> PortResult<()> {
     // SAFETY: fsync/fdatasync have no memory-safety preconditions.
     check(unsafe {
         if metadata {
@@ -549,7 +536,7 @@ pub fn sync(fd: i32, metadata: bool) -> FsResult<()> {
     })
 }
 
-pub fn truncate(fd: i32, size: i64) -> FsResult<()> {
+pub fn truncate(fd: i32, size: i64) -> PortResult<()> {
     // SAFETY: ftruncate has no memory-safety preconditions.
     check(unsafe { libc::ftruncate(fd, size) })
 }
@@ -574,7 +561,7 @@ pub enum LockResult {
 }
 
 /// `fcntl(F_SETLK[W])` on `[pos, pos+size)`.
-pub fn lock(fd: i32, blocking: bool, pos: i64, size: i64, shared: bool) -> FsResult<LockResult> {
+pub fn lock(fd: i32, blocking: bool, pos: i64, size: i64, shared: bool) -> PortResult<LockResult> {
     let fl = flock_struct(
         if shared { libc::F_RDLCK } else { libc::F_WRLCK },
         pos,
@@ -588,10 +575,10 @@ pub fn lock(fd: i32, blocking: bool, pos: i64, size: i64, shared: bool) -> FsRes
     // SAFETY: fl is a valid struct flock.
     if unsafe { libc::fcntl(fd, cmd, &fl) } < 0 {
         let e = errno();
-        if !blocking && (e == libc::EAGAIN || e == libc::EACCES) {
+        if !blocking && (e == Errno::EAGAIN || e == Errno::EACCES) {
             return Ok(LockResult::WouldBlock);
         }
-        if e == libc::EINTR {
+        if e == Errno::EINTR {
             return Ok(LockResult::Interrupted);
         }
         return Err(e);
@@ -599,13 +586,13 @@ pub fn lock(fd: i32, blocking: bool, pos: i64, size: i64, shared: bool) -> FsRes
     Ok(LockResult::Locked)
 }
 
-pub fn unlock(fd: i32, pos: i64, size: i64) -> FsResult<()> {
+pub fn unlock(fd: i32, pos: i64, size: i64) -> PortResult<()> {
     let fl = flock_struct(libc::F_UNLCK, pos, size);
     // SAFETY: fl is a valid struct flock.
     check(unsafe { libc::fcntl(fd, libc::F_SETLK, &fl) })
 }
 
-pub fn set_blocking(fd: i32, blocking: bool) -> FsResult<()> {
+pub fn set_blocking(fd: i32, blocking: bool) -> PortResult<()> {
     // SAFETY: fcntl F_GETFL/F_SETFL have no memory-safety preconditions.
     let fl = unsafe { libc::fcntl(fd, libc::F_GETFL) };
     if fl < 0 {
@@ -624,7 +611,7 @@ pub fn set_blocking(fd: i32, blocking: bool) -> FsResult<()> {
 }
 
 /// Sets O_DIRECT on `fd`; returns the file system's block size (alignment for direct I/O).
-pub fn set_direct(fd: i32) -> FsResult<i64> {
+pub fn set_direct(fd: i32) -> PortResult<i64> {
     // SAFETY: fcntl F_GETFL/F_SETFL have no memory-safety preconditions.
     let fl = unsafe { libc::fcntl(fd, libc::F_GETFL) };
     if fl < 0 {
@@ -636,7 +623,7 @@ pub fn set_direct(fd: i32) -> FsResult<i64> {
 }
 
 /// A pipe as (read end, write end), optionally non-blocking.
-pub fn pipe(owner: Owner, blocking: bool) -> FsResult<(i32, i32)> {
+pub fn pipe(owner: Owner, blocking: bool) -> PortResult<(i32, i32)> {
     let mut fds = [0 as libc::c_int; 2];
     // SAFETY: fds has room for the two descriptors.
     check(unsafe { libc::pipe(fds.as_mut_ptr()) })?;
@@ -654,7 +641,7 @@ pub fn pipe(owner: Owner, blocking: bool) -> FsResult<(i32, i32)> {
 
 /// A descriptor whose reads see end-of-file and whose writes fail: `dup2`ed over a
 /// descriptor that is being closed (FileDispatcherImpl.preClose0), created on first use.
-pub fn pre_close_fd() -> FsResult<i32> {
+pub fn pre_close_fd() -> PortResult<i32> {
     static FD: AtomicI32 = AtomicI32::new(-1);
     let fd = FD.load(Ordering::Acquire);
     if fd >= 0 {
@@ -674,7 +661,7 @@ pub fn pre_close_fd() -> FsResult<i32> {
 }
 
 /// The soft limit on open descriptors, clamped to `i32::MAX`.
-pub fn fd_limit() -> FsResult<i32> {
+pub fn fd_limit() -> PortResult<i32> {
     // SAFETY: struct rlimit is plain old data.
     let mut rl: libc::rlimit = unsafe { std::mem::zeroed() };
     // SAFETY: rl is a valid out-pointer.
@@ -700,7 +687,7 @@ pub fn iov_max() -> i32 {
 }
 
 /// `sendfile(out, in, &pos, count)`: bytes transferred.
-pub fn sendfile(out_fd: i32, in_fd: i32, pos: i64, count: usize) -> FsResult<i64> {
+pub fn sendfile(out_fd: i32, in_fd: i32, pos: i64, count: usize) -> PortResult<i64> {
     let mut off: libc::off_t = pos;
     // SAFETY: off is a valid in/out offset.
     let n = unsafe { libc::sendfile(out_fd, in_fd, &mut off, count) };
@@ -716,7 +703,7 @@ pub enum MapMode {
 }
 
 /// Maps `len` bytes of `fd` at `pos` for `owner`; returns the address.
-pub fn mmap(owner: Owner, fd: i32, mode: MapMode, pos: i64, len: usize) -> FsResult<usize> {
+pub fn mmap(owner: Owner, fd: i32, mode: MapMode, pos: i64, len: usize) -> PortResult<usize> {
     let (prot, flags) = match mode {
         MapMode::ReadOnly => (libc::PROT_READ, libc::MAP_SHARED),
         MapMode::ReadWrite => (libc::PROT_READ | libc::PROT_WRITE, libc::MAP_SHARED),
@@ -733,22 +720,22 @@ pub fn mmap(owner: Owner, fd: i32, mode: MapMode, pos: i64, len: usize) -> FsRes
 
 /// `owner` unmaps the whole of a mapping [`mmap`] made for it (only that: an address range
 /// the port did not map for the owner is refused, EINVAL, never unmapped).
-pub fn munmap(owner: Owner, addr: usize, len: usize) -> FsResult<()> {
+pub fn munmap(owner: Owner, addr: usize, len: usize) -> PortResult<()> {
     match held::letting_go(owner, Handle::Mapping(addr, len)) {
         Ok(Closing::Close) => munmap_raw(addr, len),
-        _ => Err(libc::EINVAL),
+        _ => Err(Errno::EINVAL),
     }
 }
 
 /// Unmaps a mapping taken out of the held table (so unmapped exactly once).
-pub(super) fn munmap_raw(addr: usize, len: usize) -> FsResult<()> {
+pub(super) fn munmap_raw(addr: usize, len: usize) -> PortResult<()> {
     // SAFETY: the range is a whole mapping `mmap` made and its owner no longer uses (its
     // caller took it out of the table): no Rust reference points into it.
     check(unsafe { libc::munmap(addr as *mut libc::c_void, len) })
 }
 
 /// Whether all `pages` pages of the mapping at `addr` are resident (`mincore`).
-pub fn mapping_resident(addr: usize, len: usize, pages: usize) -> FsResult<bool> {
+pub fn mapping_resident(addr: usize, len: usize, pages: usize) -> PortResult<bool> {
     let mut vec = vec![0u8; pages.max(1)];
     // SAFETY: [addr, addr+len) is a live mapping from mmap (MappedByteBuffer) and vec has one
     // byte per page of it.
@@ -757,7 +744,7 @@ pub fn mapping_resident(addr: usize, len: usize, pages: usize) -> FsResult<bool>
 }
 
 /// `madvise(MADV_WILLNEED)` (load) or `madvise(MADV_DONTNEED)` (unload) on a mapping.
-pub fn advise_mapping(addr: usize, len: usize, will_need: bool) -> FsResult<()> {
+pub fn advise_mapping(addr: usize, len: usize, will_need: bool) -> PortResult<()> {
     let advice = if will_need {
         libc::MADV_WILLNEED
     } else {
@@ -769,7 +756,7 @@ pub fn advise_mapping(addr: usize, len: usize, will_need: bool) -> FsResult<()> 
 }
 
 /// Writes a shared mapping's dirty pages back to the file (`msync(MS_SYNC)`).
-pub fn sync_mapping(addr: usize, len: usize) -> FsResult<()> {
+pub fn sync_mapping(addr: usize, len: usize) -> PortResult<()> {
     // SAFETY: [addr, addr+len) is a live mapping from mmap (MappedByteBuffer).
     check(unsafe { libc::msync(addr as *mut libc::c_void, len, libc::MS_SYNC) })
 }
@@ -783,7 +770,7 @@ pub fn page_size() -> usize {
 /// Copies all of `src` (from its offset) to `dst`, as UnixCopyFile.transfer does. If
 /// `cancel_addr` is non-zero it is polled between chunks; a non-zero int there cancels the
 /// copy with ECANCELED.
-pub fn copy_fd(dst: i32, src: i32, cancel_addr: usize) -> FsResult<()> {
+pub fn copy_fd(dst: i32, src: i32, cancel_addr: usize) -> PortResult<()> {
     let mut buf = vec![0u8; 8192];
     loop {
         let n = read_buf(src, &mut buf)?;
@@ -795,7 +782,7 @@ pub fn copy_fd(dst: i32, src: i32, cancel_addr: usize) -> FsResult<()> {
             off += write_buf(dst, &buf[off..n])?;
         }
         if cancel_addr != 0 && read_native_i32(cancel_addr) != 0 {
-            return Err(libc::ECANCELED);
+            return Err(Errno::ECANCELED);
         }
     }
 }
@@ -804,19 +791,19 @@ pub fn copy_fd(dst: i32, src: i32, cancel_addr: usize) -> FsResult<()> {
 
 /// Records `d` (a new `DIR*`, or null on failure) for `owner`, within its descriptor limit;
 /// Java holds it as a long, and only handles in the table are accepted back.
-fn register_dir(owner: Owner, d: *mut libc::DIR) -> FsResult<u64> {
+fn register_dir(owner: Owner, d: *mut libc::DIR) -> PortResult<u64> {
     if d.is_null() {
         return Err(errno());
     }
     let h = d as usize as u64;
     if !held::admit(owner, Handle::Dir(h)) {
         let _ = closedir_raw(h);
-        return Err(libc::EMFILE);
+        return Err(Errno::EMFILE);
     }
     Ok(h)
 }
 
-pub fn opendir(owner: Owner, path: &[u8]) -> FsResult<u64> {
+pub fn opendir(owner: Owner, path: &[u8]) -> PortResult<u64> {
     let c = cpath(path)?;
     // SAFETY: c is NUL-terminated.
     register_dir(owner, unsafe { libc::opendir(c.as_ptr()) })
@@ -824,9 +811,9 @@ pub fn opendir(owner: Owner, path: &[u8]) -> FsResult<u64> {
 
 /// Opens a directory stream on `fd` (which the stream then owns: `owner` holds the stream
 /// instead of the descriptor).
-pub fn fdopendir(owner: Owner, fd: i32) -> FsResult<u64> {
+pub fn fdopendir(owner: Owner, fd: i32) -> PortResult<u64> {
     if !held::holds(owner, Handle::Fd(fd)) {
-        return Err(libc::EBADF);
+        return Err(Errno::EBADF);
     }
     // SAFETY: fdopendir has no memory-safety preconditions.
     let d = unsafe { libc::fdopendir(fd) };
@@ -839,16 +826,16 @@ pub fn fdopendir(owner: Owner, fd: i32) -> FsResult<u64> {
     Ok(h)
 }
 
-fn live_dir(handle: u64) -> FsResult<*mut libc::DIR> {
+fn live_dir(handle: u64) -> PortResult<*mut libc::DIR> {
     if held::is_live(Handle::Dir(handle)) {
         Ok(handle as usize as *mut libc::DIR)
     } else {
-        Err(libc::EBADF)
+        Err(Errno::EBADF)
     }
 }
 
 /// The next entry name (including "." and ".."), or None at the end.
-pub fn readdir(handle: u64) -> FsResult<Option<Vec<u8>>> {
+pub fn readdir(handle: u64) -> PortResult<Option<Vec<u8>>> {
     let d = live_dir(handle)?;
     // SAFETY: errno is thread-local; clearing it distinguishes end-of-stream from errors.
     unsafe { *libc::__errno_location() = 0 };
@@ -856,7 +843,7 @@ pub fn readdir(handle: u64) -> FsResult<Option<Vec<u8>>> {
     let e = unsafe { libc::readdir(d) };
     if e.is_null() {
         let err = errno();
-        return if err != 0 { Err(err) } else { Ok(None) };
+        return if err.0 != 0 { Err(err) } else { Ok(None) };
     }
     // SAFETY: e points at a dirent whose d_name is NUL-terminated; copied at once.
     Ok(Some(
@@ -866,7 +853,7 @@ pub fn readdir(handle: u64) -> FsResult<Option<Vec<u8>>> {
     ))
 }
 
-pub fn closedir(owner: Owner, handle: u64) -> FsResult<()> {
+pub fn closedir(owner: Owner, handle: u64) -> PortResult<()> {
     live_dir(handle)?;
     match held::letting_go(owner, Handle::Dir(handle))? {
         Closing::Close => closedir_raw(handle),
@@ -875,10 +862,10 @@ pub fn closedir(owner: Owner, handle: u64) -> FsResult<()> {
 }
 
 /// Closes directory stream `handle`, just taken out of the table (so closed exactly once).
-pub(super) fn closedir_raw(handle: u64) -> FsResult<()> {
+pub(super) fn closedir_raw(handle: u64) -> PortResult<()> {
     // SAFETY: handle is a DIR* from opendir/fdopendir that its caller took out of the table.
     match check(unsafe { libc::closedir(handle as usize as *mut libc::DIR) }) {
-        Err(libc::EINTR) => Ok(()),
+        Err(Errno::EINTR) => Ok(()),
         r => r,
     }
 }
@@ -887,16 +874,17 @@ pub(super) fn closedir_raw(handle: u64) -> FsResult<()> {
 
 fn name_lookup(
     f: impl Fn(&mut [u8]) -> (libc::c_int, *const libc::c_char),
-) -> FsResult<Option<Vec<u8>>> {
+) -> PortResult<Option<Vec<u8>>> {
     let mut size = 1024;
     loop {
         let mut buf = vec![0u8; size];
         let (r, name) = f(&mut buf);
-        if r == libc::ERANGE && size < 1 << 20 {
+        let r = Errno(r);
+        if r == Errno::ERANGE && size < 1 << 20 {
             size *= 4;
             continue;
         }
-        if r != 0 {
+        if r.0 != 0 {
             return Err(r);
         }
         if name.is_null() {
@@ -909,7 +897,7 @@ fn name_lookup(
 }
 
 /// The user name of `uid` (ENOENT when there is none).
-pub fn user_name(uid: u32) -> FsResult<Vec<u8>> {
+pub fn user_name(uid: u32) -> PortResult<Vec<u8>> {
     let r = name_lookup(|buf| {
         // SAFETY: struct passwd is plain old data.
         let mut pw: libc::passwd = unsafe { std::mem::zeroed() };
@@ -933,11 +921,11 @@ pub fn user_name(uid: u32) -> FsResult<Vec<u8>> {
             },
         )
     })?;
-    r.ok_or(libc::ENOENT)
+    r.ok_or(Errno::ENOENT)
 }
 
 /// The group name of `gid` (ENOENT when there is none).
-pub fn group_name(gid: u32) -> FsResult<Vec<u8>> {
+pub fn group_name(gid: u32) -> PortResult<Vec<u8>> {
     let r = name_lookup(|buf| {
         // SAFETY: struct group is plain old data.
         let mut gr: libc::group = unsafe { std::mem::zeroed() };
@@ -961,18 +949,18 @@ pub fn group_name(gid: u32) -> FsResult<Vec<u8>> {
             },
         )
     })?;
-    r.ok_or(libc::ENOENT)
+    r.ok_or(Errno::ENOENT)
 }
 
 fn not_found_errno(e: Errno) -> bool {
     matches!(
         e,
-        0 | libc::ENOENT | libc::ESRCH | libc::EBADF | libc::EPERM
+        Errno(0) | Errno::ENOENT | Errno::ESRCH | Errno::EBADF | Errno::EPERM
     )
 }
 
 /// The uid of user `name`, None if there is no such user.
-pub fn user_id(name: &[u8]) -> FsResult<Option<u32>> {
+pub fn user_id(name: &[u8]) -> PortResult<Option<u32>> {
     let c = cpath(name)?;
     let mut size = 1024;
     loop {
@@ -990,11 +978,12 @@ pub fn user_id(name: &[u8]) -> FsResult<Option<u32>> {
                 &mut out,
             )
         };
-        if r == libc::ERANGE && size < 1 << 20 {
+        let r = Errno(r);
+        if r == Errno::ERANGE && size < 1 << 20 {
             size *= 4;
             continue;
         }
-        if r != 0 || out.is_null() {
+        if r.0 != 0 || out.is_null() {
             return if not_found_errno(r) { Ok(None) } else { Err(r) };
         }
         return Ok(Some(pw.pw_uid));
@@ -1002,7 +991,7 @@ pub fn user_id(name: &[u8]) -> FsResult<Option<u32>> {
 }
 
 /// The gid of group `name`, None if there is no such group.
-pub fn group_id(name: &[u8]) -> FsResult<Option<u32>> {
+pub fn group_id(name: &[u8]) -> PortResult<Option<u32>> {
     let c = cpath(name)?;
     let mut size = 1024;
     loop {
@@ -1020,11 +1009,12 @@ pub fn group_id(name: &[u8]) -> FsResult<Option<u32>> {
                 &mut out,
             )
         };
-        if r == libc::ERANGE && size < 1 << 20 {
+        let r = Errno(r);
+        if r == Errno::ERANGE && size < 1 << 20 {
             size *= 4;
             continue;
         }
-        if r != 0 || out.is_null() {
+        if r.0 != 0 || out.is_null() {
             return if not_found_errno(r) { Ok(None) } else { Err(r) };
         }
         return Ok(Some(gr.gr_gid));
@@ -1034,27 +1024,27 @@ pub fn group_id(name: &[u8]) -> FsResult<Option<u32>> {
 // ---- extended attributes ----
 
 /// `fgetxattr` into native memory (`len` 0 asks for the size).
-pub fn fgetxattr(fd: i32, name: &[u8], addr: usize, len: usize) -> FsResult<usize> {
+pub fn fgetxattr(fd: i32, name: &[u8], addr: usize, len: usize) -> PortResult<usize> {
     let c = cpath(name)?;
     // SAFETY: c is NUL-terminated; [addr, addr+len) is live native memory (module contract).
     let n = unsafe { libc::fgetxattr(fd, c.as_ptr(), addr as *mut libc::c_void, len) };
     if n < 0 { Err(errno()) } else { Ok(n as usize) }
 }
 
-pub fn fsetxattr(fd: i32, name: &[u8], addr: usize, len: usize) -> FsResult<()> {
+pub fn fsetxattr(fd: i32, name: &[u8], addr: usize, len: usize) -> PortResult<()> {
     let c = cpath(name)?;
     // SAFETY: c is NUL-terminated; [addr, addr+len) is live native memory (module contract).
     check(unsafe { libc::fsetxattr(fd, c.as_ptr(), addr as *const libc::c_void, len, 0) })
 }
 
-pub fn fremovexattr(fd: i32, name: &[u8]) -> FsResult<()> {
+pub fn fremovexattr(fd: i32, name: &[u8]) -> PortResult<()> {
     let c = cpath(name)?;
     // SAFETY: c is NUL-terminated.
     check(unsafe { libc::fremovexattr(fd, c.as_ptr()) })
 }
 
 /// `flistxattr` into native memory: NUL-separated names.
-pub fn flistxattr(fd: i32, addr: usize, len: usize) -> FsResult<usize> {
+pub fn flistxattr(fd: i32, addr: usize, len: usize) -> PortResult<usize> {
     // SAFETY: [addr, addr+len) is live native memory (module contract).
     let n = unsafe { libc::flistxattr(fd, addr as *mut libc::c_char, len) };
     if n < 0 { Err(errno()) } else { Ok(n as usize) }
@@ -1076,25 +1066,25 @@ pub fn inotify_event_layout() -> (usize, [usize; 5]) {
     )
 }
 
-pub fn inotify_init(owner: Owner) -> FsResult<i32> {
+pub fn inotify_init(owner: Owner) -> PortResult<i32> {
     // SAFETY: inotify_init has no memory-safety preconditions.
     restartable(|| unsafe { libc::inotify_init() }).and_then(|fd| held::took_fd(owner, fd))
 }
 
 /// Adds a watch on `path`; returns the watch descriptor.
-pub fn inotify_add_watch(fd: i32, path: &[u8], mask: u32) -> FsResult<i32> {
+pub fn inotify_add_watch(fd: i32, path: &[u8], mask: u32) -> PortResult<i32> {
     let c = cpath(path)?;
     // SAFETY: c is NUL-terminated.
     restartable(|| unsafe { libc::inotify_add_watch(fd, c.as_ptr(), mask) })
 }
 
-pub fn inotify_rm_watch(fd: i32, wd: i32) -> FsResult<()> {
+pub fn inotify_rm_watch(fd: i32, wd: i32) -> PortResult<()> {
     // SAFETY: inotify_rm_watch has no memory-safety preconditions.
     check(unsafe { libc::inotify_rm_watch(fd, wd) })
 }
 
 /// A connected pair of Unix stream sockets.
-pub fn socketpair(owner: Owner) -> FsResult<(i32, i32)> {
+pub fn socketpair(owner: Owner) -> PortResult<(i32, i32)> {
     let mut sp = [0 as libc::c_int; 2];
     // SAFETY: sp has room for the two descriptors.
     check(unsafe { libc::socketpair(libc::AF_UNIX, libc::SOCK_STREAM, 0, sp.as_mut_ptr()) })?;
@@ -1102,7 +1092,7 @@ pub fn socketpair(owner: Owner) -> FsResult<(i32, i32)> {
 }
 
 /// Waits until `fd1` or `fd2` is readable; the number of ready descriptors (0 if interrupted).
-pub fn poll_readable(fd1: i32, fd2: i32) -> FsResult<i32> {
+pub fn poll_readable(fd1: i32, fd2: i32) -> PortResult<i32> {
     let mut fds = [
         libc::pollfd {
             fd: fd1,
@@ -1118,7 +1108,7 @@ pub fn poll_readable(fd1: i32, fd2: i32) -> FsResult<i32> {
     // SAFETY: fds is an array of two valid pollfd structs.
     let n = unsafe { libc::poll(fds.as_mut_ptr(), 2, -1) };
     match n {
-        -1 if errno() == libc::EINTR => Ok(0),
+        -1 if errno() == Errno::EINTR => Ok(0),
         -1 => Err(errno()),
         n => Ok(n),
     }
@@ -1157,10 +1147,9 @@ pub fn open_without_blocking(path: &std::path::Path) -> std::io::Result<std::fs:
 }
 
 /// Opens a mount table file; returns a handle for the functions below.
-pub fn mount_table_open(owner: Owner, path: &[u8]) -> FsResult<u64> {
+pub fn mount_table_open(owner: Owner, path: &[u8]) -> PortResult<u64> {
     use std::os::unix::ffi::OsStrExt;
-    let data = std::fs::read(std::ffi::OsStr::from_bytes(path))
-        .map_err(|e| e.raw_os_error().unwrap_or(libc::EIO))?;
+    let data = std::fs::read(std::ffi::OsStr::from_bytes(path)).map_err(Errno::from)?;
     let mut lines: Vec<Vec<u8>> = data
         .split_inclusive(|&b| b == b'\n')
         .map(|l| l.to_vec())
@@ -1176,13 +1165,13 @@ pub fn mount_table_open(owner: Owner, path: &[u8]) -> FsResult<u64> {
     Ok(h)
 }
 
-fn with_table<T>(h: u64, f: impl FnOnce(&mut MountTable) -> T) -> FsResult<T> {
+fn with_table<T>(h: u64, f: impl FnOnce(&mut MountTable) -> T) -> PortResult<T> {
     let mut m = mount_tables().lock().unwrap_or_else(|e| e.into_inner());
-    m.get_mut(&h).map(f).ok_or(libc::EBADF)
+    m.get_mut(&h).map(f).ok_or(Errno::EBADF)
 }
 
 /// Length of the next raw line (like `getline`), None at the end.
-pub fn mount_table_line_len(h: u64) -> FsResult<Option<usize>> {
+pub fn mount_table_line_len(h: u64) -> PortResult<Option<usize>> {
     with_table(h, |t| {
         let l = t.lines.get(t.pos).map(Vec::len);
         if l.is_some() {
@@ -1192,7 +1181,7 @@ pub fn mount_table_line_len(h: u64) -> FsResult<Option<usize>> {
     })
 }
 
-pub fn mount_table_rewind(h: u64) -> FsResult<()> {
+pub fn mount_table_rewind(h: u64) -> PortResult<()> {
     with_table(h, |t| t.pos = 0)
 }
 
@@ -1216,7 +1205,7 @@ fn unescape_mount_field(f: &[u8]) -> Vec<u8> {
 }
 
 /// The next entry (skipping blank and comment lines), None at the end.
-pub fn mount_table_next(h: u64) -> FsResult<Option<MountEntry>> {
+pub fn mount_table_next(h: u64) -> PortResult<Option<MountEntry>> {
     with_table(h, |t| {
         while let Some(line) = t.lines.get(t.pos) {
             t.pos += 1;
@@ -1244,10 +1233,10 @@ pub fn mount_table_next(h: u64) -> FsResult<Option<MountEntry>> {
     })
 }
 
-pub fn mount_table_close(owner: Owner, h: u64) -> FsResult<()> {
+pub fn mount_table_close(owner: Owner, h: u64) -> PortResult<()> {
     match held::letting_go(owner, Handle::MountTable(h))? {
         Closing::Close if drop_mount_table(h) => Ok(()),
-        _ => Err(libc::EBADF),
+        _ => Err(Errno::EBADF),
     }
 }
 
@@ -1342,7 +1331,7 @@ mod tests {
             names.push(String::from_utf8(n).unwrap());
         }
         closedir(Owner::SYSTEM, h).unwrap();
-        assert_eq!(readdir(h), Err(libc::EBADF));
+        assert_eq!(readdir(h), Err(Errno::EBADF));
         names.sort();
         assert_eq!(names, [".", "..", "sub", "x", "y", "z"]);
         for n in ["x", "y", "z"] {
@@ -1363,18 +1352,17 @@ mod tests {
     fn errno_on_missing_file() {
         let d = temp_dir("missing");
         let f = join(&d, "nope");
-        assert_eq!(stat(&f, true), Err(libc::ENOENT));
+        assert_eq!(stat(&f, true), Err(Errno::ENOENT));
         assert_eq!(
             open(Owner::SYSTEM, &f, libc::O_RDONLY, 0),
-            Err(libc::ENOENT)
+            Err(Errno::ENOENT)
         );
-        assert_eq!(unlink(&f), Err(libc::ENOENT));
-        assert_eq!(access(&f, libc::F_OK), Err(libc::ENOENT));
+        assert_eq!(unlink(&f), Err(Errno::ENOENT));
+        assert_eq!(access(&f, libc::F_OK), Err(Errno::ENOENT));
         assert!(!exists(&f));
-        assert_eq!(mkdir(&d, 0o755), Err(libc::EEXIST));
-        assert_eq!(strerror(libc::ENOENT), "No such file or directory");
+        assert_eq!(mkdir(&d, 0o755), Err(Errno::EEXIST));
         rmdir(&d).unwrap();
-        assert_eq!(opendir(Owner::SYSTEM, &d), Err(libc::ENOENT));
+        assert_eq!(opendir(Owner::SYSTEM, &d), Err(Errno::ENOENT));
     }
 
     #[test]

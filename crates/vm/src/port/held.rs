@@ -21,7 +21,7 @@
 //! Owns the table; its only system calls close what an ended owner held or what an owner past
 //! its limit was refused.
 
-use super::fs::{Errno, FsResult};
+use super::{Errno, PortResult};
 use crate::account::Account;
 use rustc_hash::FxHashMap;
 use std::sync::{Arc, Mutex};
@@ -139,10 +139,10 @@ pub(super) fn admit(owner: Owner, h: Handle) -> bool {
 
 /// `owner`'s `from` became `to` (a directory stream opened on a descriptor it held), which
 /// takes its place, and its charge, in the table.
-pub(super) fn became(owner: Owner, from: Handle, to: Handle) -> FsResult<()> {
+pub(super) fn became(owner: Owner, from: Handle, to: Handle) -> PortResult<()> {
     with(|t| {
         if !owner.is_system() && t.held.get(&from) != Some(&owner) {
-            return Err(libc::EBADF);
+            return Err(Errno::EBADF);
         }
         t.held.remove(&from);
         t.insert(to, owner);
@@ -152,17 +152,17 @@ pub(super) fn became(owner: Owner, from: Handle, to: Handle) -> FsResult<()> {
 
 /// Descriptor `fd`, just created, is `owner`'s; past `owner`'s limit it is closed and the
 /// result is EMFILE ("Too many open files").
-pub(super) fn took_fd(owner: Owner, fd: i32) -> FsResult<i32> {
+pub(super) fn took_fd(owner: Owner, fd: i32) -> PortResult<i32> {
     if admit(owner, Handle::Fd(fd)) {
         Ok(fd)
     } else {
         let _ = super::fs::close_raw(fd);
-        Err(libc::EMFILE)
+        Err(Errno::EMFILE)
     }
 }
 
 /// Both ends of a new pipe or socket pair are `owner`'s, or neither (closed, EMFILE).
-pub(super) fn took_pair(owner: Owner, a: i32, b: i32) -> FsResult<(i32, i32)> {
+pub(super) fn took_pair(owner: Owner, a: i32, b: i32) -> PortResult<(i32, i32)> {
     let a = took_fd(owner, a).inspect_err(|_| {
         let _ = super::fs::close_raw(b);
     })?;
@@ -187,7 +187,7 @@ pub(super) enum Closing {
 
 /// `owner` closes `h`: forgets it, or refuses (EBADF) when a created domain names something it
 /// does not hold.
-pub(super) fn letting_go(owner: Owner, h: Handle) -> FsResult<Closing> {
+pub(super) fn letting_go(owner: Owner, h: Handle) -> PortResult<Closing> {
     with(|t| match t.held.get(&h) {
         Some(&o) if o == owner || owner.is_system() => {
             t.remove(&h);
@@ -195,7 +195,7 @@ pub(super) fn letting_go(owner: Owner, h: Handle) -> FsResult<Closing> {
         }
         _ if owner.is_system() => Ok(Closing::Close),
         _ if matches!(h, Handle::Fd(0..=2)) => Ok(Closing::Keep),
-        _ => Err(libc::EBADF),
+        _ => Err(Errno::EBADF),
     })
 }
 
@@ -272,7 +272,7 @@ mod tests {
         let h = Handle::Fd(-9001);
         assert!(admit(a, h));
         assert_eq!(count(a), 1);
-        assert_eq!(letting_go(b, h), Err(libc::EBADF));
+        assert_eq!(letting_go(b, h), Err(Errno::EBADF));
         assert!(!holds(b, h) && holds(a, h) && holds(Owner::SYSTEM, h));
         assert_eq!(letting_go(b, Handle::Fd(1)), Ok(Closing::Keep));
         assert_eq!(letting_go(a, h), Ok(Closing::Close));

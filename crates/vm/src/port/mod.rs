@@ -1,40 +1,29 @@
-//! The port: every interaction with the host (files, clock, environment, process, memory).
+//! The port: every interaction with the host (files, directories, sockets, processes, clock,
+//! environment, signals, native memory).
 //!
-//! Natives call only these functions, never libc or std::fs directly, so that a domain can
-//! later be given a different backend (the 9P gateway of the library-OS issue) behind the same
-//! functions. This module owns the system calls and their `unsafe`; it knows nothing about
-//! Java objects.
+//! Natives reach the host through their domain's [`Host`] trait object ([`host`]), never
+//! through libc or std::fs directly, so that a domain can be given another backend (the 9P
+//! gateway of the library-OS issue) without a native changing. The host backend,
+//! [`HostBackend`], is the functions of this module and of [`fs`], [`net`] and [`process`],
+//! which make the system calls; [`held`] records which domain holds each descriptor. Every
+//! failure is an [`Errno`]. What stays outside the trait is the VM's own use of the process:
+//! native memory (`Unsafe.allocateMemory`), signals and the wake-up of blocked threads, the
+//! tick counter, exit, and constants of the host's ABI (structure layouts, `IOV_MAX`, the page
+//! size). This module owns the system calls and their `unsafe`; it knows nothing about Java
+//! objects.
 
+pub mod errno;
 pub mod fs;
 pub mod held;
+pub mod host;
 pub mod net;
 pub mod process;
 
+pub use errno::{Errno, PortResult};
 use held::Owner;
+pub use host::{DirStream, Fd, Host, HostBackend, MountTable};
 use std::ffi::CString;
 use std::time::{SystemTime, UNIX_EPOCH};
-
-/// A failed host operation, with the OS's message ("No such file or directory").
-#[derive(Debug, Clone)]
-pub struct PortError {
-    pub message: String,
-}
-
-impl PortError {
-    fn last() -> PortError {
-        PortError::from_io(std::io::Error::last_os_error())
-    }
-    fn from_errno(e: i32) -> PortError {
-        PortError::from_io(std::io::Error::from_raw_os_error(e))
-    }
-    fn from_io(e: std::io::Error) -> PortError {
-        let mut m = e.to_string();
-        if let Some(i) = m.find(" (os error") {
-            m.truncate(i);
-        }
-        PortError { message: m }
-    }
-}
 
 // ---- clock ----
 
@@ -236,14 +225,12 @@ pub enum SignalAction {
 }
 
 /// What signal `sig` does now; Err(errno) for a number the host does not know.
-pub fn signal_action(sig: i32) -> Result<SignalAction, i32> {
+pub fn signal_action(sig: i32) -> PortResult<SignalAction> {
     // SAFETY: a zeroed sigaction is a valid value for sigaction to fill in; no action is set.
     let old = unsafe {
         let mut old: libc::sigaction = std::mem::zeroed();
         if libc::sigaction(sig, std::ptr::null(), &mut old) < 0 {
-            return Err(std::io::Error::last_os_error()
-                .raw_os_error()
-                .unwrap_or(libc::EINVAL));
+            return Err(Errno::last());
         }
         old.sa_sigaction
     };
@@ -268,7 +255,7 @@ pub enum SetSignal {
 
 /// Sets what signal `sig` does. Err(errno) if the host refuses (SIGKILL, SIGSTOP, a bad
 /// number).
-pub fn set_signal_action(sig: i32, to: SetSignal) -> Result<(), i32> {
+pub fn set_signal_action(sig: i32, to: SetSignal) -> PortResult<()> {
     let (target, flags) = match to {
         SetSignal::Default => (libc::SIG_DFL, libc::SA_RESTART),
         SetSignal::Ignore => (libc::SIG_IGN, libc::SA_RESTART),
@@ -284,9 +271,7 @@ pub fn set_signal_action(sig: i32, to: SetSignal) -> Result<(), i32> {
         sa.sa_flags = flags;
         libc::sigemptyset(&mut sa.sa_mask);
         if libc::sigaction(sig, &sa, std::ptr::null_mut()) < 0 {
-            return Err(std::io::Error::last_os_error()
-                .raw_os_error()
-                .unwrap_or(libc::EINVAL));
+            return Err(Errno::last());
         }
     }
     Ok(())
@@ -320,8 +305,8 @@ extern "C" fn on_wakeup_signal(_: libc::c_int) {}
 
 /// Installs the wake-up signal's handler (once per process; later calls only report the first
 /// outcome).
-pub fn install_wakeup_signal() -> Result<(), i32> {
-    static INSTALLED: std::sync::OnceLock<Result<(), i32>> = std::sync::OnceLock::new();
+pub fn install_wakeup_signal() -> PortResult<()> {
+    static INSTALLED: std::sync::OnceLock<PortResult<()>> = std::sync::OnceLock::new();
     *INSTALLED
         .get_or_init(|| set_signal_action(wakeup_signal(), SetSignal::Interrupt(on_wakeup_signal)))
 }
@@ -352,19 +337,17 @@ pub fn cancelled() -> bool {
 /// Sends the wake-up signal to the thread of `token` in this process. A token of a thread
 /// that has ended fails with ESRCH (tgkill checks the thread group, so no other process is
 /// ever signalled); the handler is installed first, so the signal can never kill the process.
-pub fn wake_thread(token: i64) -> Result<(), i32> {
+pub fn wake_thread(token: i64) -> PortResult<()> {
     install_wakeup_signal()?;
     let Ok(tid) = libc::pid_t::try_from(token) else {
-        return Err(libc::ESRCH);
+        return Err(Errno::ESRCH);
     };
     if tid <= 0 {
-        return Err(libc::ESRCH);
+        return Err(Errno::ESRCH);
     }
     // SAFETY: tgkill has no memory-safety preconditions; the signal's handler is installed.
     if unsafe { libc::tgkill(libc::getpid(), tid, wakeup_signal()) } < 0 {
-        return Err(std::io::Error::last_os_error()
-            .raw_os_error()
-            .unwrap_or(libc::ESRCH));
+        return Err(Errno::last());
     }
     Ok(())
 }
@@ -406,13 +389,11 @@ pub enum Whence {
     Current,
 }
 
-fn cpath(path: &str) -> Result<CString, PortError> {
-    CString::new(path).map_err(|_| PortError {
-        message: "Invalid file path".into(),
-    })
+fn cpath(path: &str) -> PortResult<CString> {
+    CString::new(path).map_err(|_| Errno::EINVAL)
 }
 
-pub fn open(owner: Owner, path: &str, mode: OpenMode) -> Result<i32, PortError> {
+pub fn open(owner: Owner, path: &str, mode: OpenMode) -> PortResult<i32> {
     let flags = match mode {
         OpenMode::Read => libc::O_RDONLY,
         OpenMode::Truncate => libc::O_WRONLY | libc::O_CREAT | libc::O_TRUNC,
@@ -423,45 +404,43 @@ pub fn open(owner: Owner, path: &str, mode: OpenMode) -> Result<i32, PortError> 
     // SAFETY: c is a NUL-terminated path.
     let fd = unsafe { libc::open(c.as_ptr(), flags, 0o666) };
     if fd < 0 {
-        return Err(PortError::last());
+        return Err(Errno::last());
     }
     // Like the JDK, refuse to open directories as files.
     if let Some(s) = fstat(fd)
         && s.is_dir
     {
         fs::close_raw(fd).ok();
-        return Err(PortError {
-            message: "Is a directory".into(),
-        });
+        return Err(Errno::EISDIR);
     }
-    held::took_fd(owner, fd).map_err(PortError::from_errno)
+    held::took_fd(owner, fd)
 }
 
 /// `owner` closes `fd` (see [`held`]).
-pub fn close(owner: Owner, fd: i32) -> Result<(), PortError> {
-    fs::close(owner, fd).map_err(PortError::from_errno)
+pub fn close(owner: Owner, fd: i32) -> PortResult<()> {
+    fs::close(owner, fd)
 }
 
-pub fn write_all(fd: i32, mut data: &[u8]) -> Result<(), PortError> {
+pub fn write_all(fd: i32, mut data: &[u8]) -> PortResult<()> {
     while !data.is_empty() {
-        let n = fs::write_buf(fd, data).map_err(PortError::from_errno)?;
+        let n = fs::write_buf(fd, data)?;
         data = &data[n..];
     }
     Ok(())
 }
 
-pub fn read(fd: i32, buf: &mut [u8]) -> Result<usize, PortError> {
-    fs::read_buf(fd, buf).map_err(PortError::from_errno)
+pub fn read(fd: i32, buf: &mut [u8]) -> PortResult<usize> {
+    fs::read_buf(fd, buf)
 }
 
-pub fn seek(fd: i32, off: i64, whence: Whence) -> Result<i64, PortError> {
+pub fn seek(fd: i32, off: i64, whence: Whence) -> PortResult<i64> {
     let w = match whence {
         Whence::Start => libc::SEEK_SET,
         Whence::Current => libc::SEEK_CUR,
     };
     // SAFETY: lseek has no memory-safety preconditions.
     let r = unsafe { libc::lseek(fd, off, w) };
-    if r < 0 { Err(PortError::last()) } else { Ok(r) }
+    if r < 0 { Err(Errno::last()) } else { Ok(r) }
 }
 
 pub struct Stat {
@@ -486,29 +465,29 @@ fn fstat(fd: i32) -> Option<Stat> {
     })
 }
 
-pub fn file_length(fd: i32) -> Result<i64, PortError> {
-    fstat(fd).map(|s| s.size).ok_or_else(PortError::last)
+pub fn file_length(fd: i32) -> PortResult<i64> {
+    fstat(fd).map(|s| s.size).ok_or_else(Errno::last)
 }
 
-pub fn fsync(fd: i32) -> Result<(), PortError> {
+pub fn fsync(fd: i32) -> PortResult<()> {
     // SAFETY: fsync has no memory-safety preconditions.
     if unsafe { libc::fsync(fd) } < 0 {
-        Err(PortError::last())
+        Err(Errno::last())
     } else {
         Ok(())
     }
 }
 
-pub fn set_length(fd: i32, len: i64) -> Result<(), PortError> {
+pub fn set_length(fd: i32, len: i64) -> PortResult<()> {
     // SAFETY: ftruncate has no memory-safety preconditions.
     if unsafe { libc::ftruncate(fd, len) } < 0 {
-        Err(PortError::last())
+        Err(Errno::last())
     } else {
         Ok(())
     }
 }
 
-pub fn available(fd: i32) -> Result<i64, PortError> {
+pub fn available(fd: i32) -> PortResult<i64> {
     if let Some(s) = fstat(fd)
         && s.is_file
     {
@@ -569,7 +548,7 @@ pub fn set_permission(path: &str, access: i32, enable: bool, owner_only: bool) -
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(new)).is_ok()
 }
 
-pub fn create_exclusive(path: &str) -> Result<bool, PortError> {
+pub fn create_exclusive(path: &str) -> PortResult<bool> {
     match std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
@@ -577,7 +556,7 @@ pub fn create_exclusive(path: &str) -> Result<bool, PortError> {
     {
         Ok(_) => Ok(true),
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
-        Err(e) => Err(PortError::from_io(e)),
+        Err(e) => Err(Errno::from(e)),
     }
 }
 

@@ -7,21 +7,19 @@
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, SocketAddrV4, SocketAddrV6};
 
-use super::fs::{Errno, FsResult};
 use super::held::{self, Owner};
+use super::{Errno, PortResult};
 
 fn errno() -> Errno {
-    std::io::Error::last_os_error()
-        .raw_os_error()
-        .unwrap_or(libc::EIO)
+    Errno::last()
 }
 
-fn check(r: libc::c_int) -> FsResult<libc::c_int> {
+fn check(r: libc::c_int) -> PortResult<libc::c_int> {
     if r < 0 { Err(errno()) } else { Ok(r) }
 }
 
 /// A byte count from send/recv-like calls, or the errno.
-fn check_len(n: libc::ssize_t) -> FsResult<usize> {
+fn check_len(n: libc::ssize_t) -> PortResult<usize> {
     if n < 0 { Err(errno()) } else { Ok(n as usize) }
 }
 
@@ -32,7 +30,7 @@ fn zeroed_storage() -> libc::sockaddr_storage {
 }
 
 /// A new datagram socket (close-on-exec) of `domain`.
-fn dgram_socket(domain: libc::c_int) -> FsResult<i32> {
+fn dgram_socket(domain: libc::c_int) -> PortResult<i32> {
     // SAFETY: socket has no memory-safety preconditions.
     check(unsafe { libc::socket(domain, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC, 0) })
 }
@@ -84,7 +82,7 @@ fn to_raw(addr: SocketAddr, v6: bool) -> (libc::sockaddr_storage, libc::socklen_
 
 /// The address in `ss`; IPv4-mapped IPv6 addresses come back as IPv4 (like the JDK's
 /// `NET_SockaddrToInetAddress`).
-fn from_raw(ss: &libc::sockaddr_storage) -> FsResult<SocketAddr> {
+fn from_raw(ss: &libc::sockaddr_storage) -> PortResult<SocketAddr> {
     match ss.ss_family as i32 {
         libc::AF_INET => {
             // SAFETY: the family says ss holds a sockaddr_in.
@@ -112,7 +110,7 @@ fn from_raw(ss: &libc::sockaddr_storage) -> FsResult<SocketAddr> {
                 ))),
             }
         }
-        _ => Err(libc::EAFNOSUPPORT),
+        _ => Err(Errno::EAFNOSUPPORT),
     }
 }
 
@@ -141,7 +139,7 @@ pub fn reuse_port_available() -> bool {
 }
 
 /// A new socket (close-on-exec), IPv6 dual-stack when `v6`; with `reuse`, SO_REUSEADDR set.
-pub fn socket(owner: Owner, v6: bool, stream: bool, reuse: bool) -> FsResult<i32> {
+pub fn socket(owner: Owner, v6: bool, stream: bool, reuse: bool) -> PortResult<i32> {
     let domain = if v6 { libc::AF_INET6 } else { libc::AF_INET };
     let ty = if stream {
         libc::SOCK_STREAM
@@ -150,7 +148,7 @@ pub fn socket(owner: Owner, v6: bool, stream: bool, reuse: bool) -> FsResult<i32
     };
     // SAFETY: socket has no memory-safety preconditions.
     let fd = check(unsafe { libc::socket(domain, ty | libc::SOCK_CLOEXEC, 0) })?;
-    let setup = || -> FsResult<()> {
+    let setup = || -> PortResult<()> {
         if v6 {
             set_int_option(fd, libc::IPPROTO_IPV6, libc::IPV6_V6ONLY, 0)?;
         }
@@ -167,7 +165,7 @@ pub fn socket(owner: Owner, v6: bool, stream: bool, reuse: bool) -> FsResult<i32
                 libc::IPPROTO_IP
             };
             match set_int_option(fd, level, libc::IP_MULTICAST_ALL, 0) {
-                Ok(()) | Err(libc::ENOPROTOOPT) => {}
+                Ok(()) | Err(Errno::ENOPROTOOPT) => {}
                 Err(e) => return Err(e),
             }
             if v6 {
@@ -183,31 +181,31 @@ pub fn socket(owner: Owner, v6: bool, stream: bool, reuse: bool) -> FsResult<i32
     held::took_fd(owner, fd)
 }
 
-pub fn bind(fd: i32, v6: bool, addr: SocketAddr) -> FsResult<()> {
+pub fn bind(fd: i32, v6: bool, addr: SocketAddr) -> PortResult<()> {
     let (ss, len) = to_raw(addr, v6);
     // SAFETY: ss is a valid sockaddr of len bytes.
     check(unsafe { libc::bind(fd, &ss as *const _ as *const libc::sockaddr, len) }).map(|_| ())
 }
 
-pub fn listen(fd: i32, backlog: i32) -> FsResult<()> {
+pub fn listen(fd: i32, backlog: i32) -> PortResult<()> {
     // SAFETY: listen has no memory-safety preconditions.
     check(unsafe { libc::listen(fd, backlog) }).map(|_| ())
 }
 
 /// Starts or makes a connection: `Ok(true)` connected, `Ok(false)` in progress (EINPROGRESS on
 /// a non-blocking socket). EINTR is returned as an error for the caller to map.
-pub fn connect(fd: i32, v6: bool, addr: SocketAddr) -> FsResult<bool> {
+pub fn connect(fd: i32, v6: bool, addr: SocketAddr) -> PortResult<bool> {
     let (ss, len) = to_raw(addr, v6);
     // SAFETY: ss is a valid sockaddr of len bytes.
     match check(unsafe { libc::connect(fd, &ss as *const _ as *const libc::sockaddr, len) }) {
         Ok(_) => Ok(true),
-        Err(libc::EINPROGRESS) => Ok(false),
+        Err(Errno::EINPROGRESS) => Ok(false),
         Err(e) => Err(e),
     }
 }
 
 /// Accepts a connection: the new (close-on-exec) socket and the peer's address.
-pub fn accept(owner: Owner, fd: i32) -> FsResult<(i32, SocketAddr)> {
+pub fn accept(owner: Owner, fd: i32) -> PortResult<(i32, SocketAddr)> {
     let mut ss = zeroed_storage();
     let mut len = std::mem::size_of::<libc::sockaddr_storage>() as libc::socklen_t;
     loop {
@@ -231,13 +229,13 @@ pub fn accept(owner: Owner, fd: i32) -> FsResult<(i32, SocketAddr)> {
         }
         match errno() {
             // A connection aborted before accept: wait for the next one (as libnio does).
-            libc::ECONNABORTED => continue,
+            Errno::ECONNABORTED => continue,
             e => return Err(e),
         }
     }
 }
 
-pub fn shutdown(fd: i32, how: i32) -> FsResult<()> {
+pub fn shutdown(fd: i32, how: i32) -> PortResult<()> {
     let how = match how {
         0 => libc::SHUT_RD,
         1 => libc::SHUT_WR,
@@ -247,7 +245,7 @@ pub fn shutdown(fd: i32, how: i32) -> FsResult<()> {
     check(unsafe { libc::shutdown(fd, how) }).map(|_| ())
 }
 
-fn name_of(fd: i32, peer: bool) -> FsResult<SocketAddr> {
+fn name_of(fd: i32, peer: bool) -> PortResult<SocketAddr> {
     let mut ss = zeroed_storage();
     let mut len = std::mem::size_of::<libc::sockaddr_storage>() as libc::socklen_t;
     let p = &mut ss as *mut _ as *mut libc::sockaddr;
@@ -262,11 +260,11 @@ fn name_of(fd: i32, peer: bool) -> FsResult<SocketAddr> {
     from_raw(&ss)
 }
 
-pub fn local_address(fd: i32) -> FsResult<SocketAddr> {
+pub fn local_address(fd: i32) -> PortResult<SocketAddr> {
     name_of(fd, false)
 }
 
-pub fn remote_address(fd: i32) -> FsResult<SocketAddr> {
+pub fn remote_address(fd: i32) -> PortResult<SocketAddr> {
     name_of(fd, true)
 }
 
@@ -277,7 +275,7 @@ fn byte_option(level: i32, opt: i32) -> bool {
 }
 
 /// getsockopt into `value`, a plain-data `T` of the option's C type.
-fn get_option<T>(fd: i32, level: i32, opt: i32, value: &mut T) -> FsResult<()> {
+fn get_option<T>(fd: i32, level: i32, opt: i32, value: &mut T) -> PortResult<()> {
     let mut len = std::mem::size_of::<T>() as libc::socklen_t;
     // SAFETY: value and len are valid out-parameters of the sizes given.
     check(unsafe {
@@ -293,7 +291,7 @@ fn get_option<T>(fd: i32, level: i32, opt: i32, value: &mut T) -> FsResult<()> {
 }
 
 /// setsockopt with `value`, a plain-data `T` of the option's C type.
-fn set_option<T>(fd: i32, level: i32, opt: i32, value: &T) -> FsResult<()> {
+fn set_option<T>(fd: i32, level: i32, opt: i32, value: &T) -> PortResult<()> {
     let len = std::mem::size_of::<T>() as libc::socklen_t;
     // SAFETY: value is a valid T of len bytes.
     check(unsafe {
@@ -309,7 +307,7 @@ fn set_option<T>(fd: i32, level: i32, opt: i32, value: &T) -> FsResult<()> {
 }
 
 /// An integer socket option; SO_LINGER is its linger time, or -1 when off.
-pub fn get_int_option(fd: i32, level: i32, opt: i32) -> FsResult<i32> {
+pub fn get_int_option(fd: i32, level: i32, opt: i32) -> PortResult<i32> {
     if byte_option(level, opt) {
         let mut b: u8 = 0;
         get_option(fd, level, opt, &mut b)?;
@@ -329,7 +327,7 @@ pub fn get_int_option(fd: i32, level: i32, opt: i32) -> FsResult<i32> {
 }
 
 /// Sets an integer socket option; SO_LINGER takes the linger time, negative for off.
-pub fn set_int_option(fd: i32, level: i32, opt: i32, value: i32) -> FsResult<()> {
+pub fn set_int_option(fd: i32, level: i32, opt: i32, value: i32) -> PortResult<()> {
     if byte_option(level, opt) {
         return set_option(fd, level, opt, &(value as u8));
     }
@@ -345,7 +343,7 @@ pub fn set_int_option(fd: i32, level: i32, opt: i32, value: i32) -> FsResult<()>
 
 /// poll(2) on one descriptor: the returned events (0 on timeout). `timeout_ms` -1 waits
 /// forever. EINTR is returned as an error.
-pub fn poll(fd: i32, events: i16, timeout_ms: i64) -> FsResult<i16> {
+pub fn poll(fd: i32, events: i16, timeout_ms: i64) -> PortResult<i16> {
     let mut p = libc::pollfd {
         fd,
         events,
@@ -359,19 +357,19 @@ pub fn poll(fd: i32, events: i16, timeout_ms: i64) -> FsResult<i16> {
 
 /// Waits up to `timeout_ms` for a pending connect to finish: `Ok(true)` connected,
 /// `Ok(false)` still pending, `Err` the connection's error.
-pub fn poll_connect(fd: i32, timeout_ms: i64) -> FsResult<bool> {
+pub fn poll_connect(fd: i32, timeout_ms: i64) -> PortResult<bool> {
     let r = poll(fd, libc::POLLOUT, timeout_ms)?;
     if r == 0 {
         return Ok(false);
     }
     match get_int_option(fd, libc::SOL_SOCKET, libc::SO_ERROR)? {
         0 => Ok(true),
-        e => Err(e),
+        e => Err(Errno(e)),
     }
 }
 
 /// Bytes ready to read.
-pub fn available(fd: i32) -> FsResult<i32> {
+pub fn available(fd: i32) -> PortResult<i32> {
     let mut n: libc::c_int = 0;
     // SAFETY: FIONREAD writes one c_int into n.
     check(unsafe { libc::ioctl(fd, libc::FIONREAD, &mut n) })?;
@@ -379,21 +377,21 @@ pub fn available(fd: i32) -> FsResult<i32> {
 }
 
 /// Sends one byte of urgent data.
-pub fn send_oob(fd: i32, b: u8) -> FsResult<usize> {
+pub fn send_oob(fd: i32, b: u8) -> PortResult<usize> {
     // SAFETY: b is one readable byte.
     let n = unsafe { libc::send(fd, &b as *const u8 as *const libc::c_void, 1, libc::MSG_OOB) };
     check_len(n)
 }
 
 /// recv(2) into native memory at `addr` (a direct buffer the caller owns).
-pub fn recv(fd: i32, addr: usize, len: usize) -> FsResult<usize> {
+pub fn recv(fd: i32, addr: usize, len: usize) -> PortResult<usize> {
     // SAFETY: the caller (the JDK's direct-buffer code) guarantees addr..addr+len is writable.
     let n = unsafe { libc::recv(fd, addr as *mut libc::c_void, len, 0) };
     check_len(n)
 }
 
 /// send(2) from native memory at `addr` (a direct buffer the caller owns).
-pub fn send(fd: i32, addr: usize, len: usize) -> FsResult<usize> {
+pub fn send(fd: i32, addr: usize, len: usize) -> PortResult<usize> {
     // SAFETY: the caller (the JDK's direct-buffer code) guarantees addr..addr+len is readable.
     let n = unsafe { libc::send(fd, addr as *const libc::c_void, len, 0) };
     check_len(n)
@@ -448,7 +446,7 @@ pub const MAX_PACKET_LEN: usize = 65536;
 
 /// recvfrom(2) into native memory at `addr`, the sender's C address written at `sender` (a
 /// NativeSocketAddress). EINTR, EAGAIN and ECONNREFUSED are returned for the caller to map.
-pub fn recv_from(fd: i32, addr: usize, len: usize, sender: usize) -> FsResult<usize> {
+pub fn recv_from(fd: i32, addr: usize, len: usize, sender: usize) -> PortResult<usize> {
     let mut sa_len = socketaddress_size() as libc::socklen_t;
     // SAFETY: the caller (DatagramChannelImpl) guarantees addr..addr+len is a writable direct
     // buffer and `sender` a NativeSocketAddress of SOCKETADDRESS size.
@@ -472,9 +470,9 @@ pub fn send_to(
     len: usize,
     target: usize,
     target_len: usize,
-) -> FsResult<usize> {
+) -> PortResult<usize> {
     if target_len > socketaddress_size() {
-        return Err(libc::EINVAL);
+        return Err(Errno::EINVAL);
     }
     // SAFETY: the caller (DatagramChannelImpl) guarantees addr..addr+len is a readable direct
     // buffer and `target` a NativeSocketAddress holding target_len (checked above) bytes.
@@ -492,7 +490,7 @@ pub fn send_to(
 }
 
 /// Dissolves a datagram socket's association (connect to an AF_UNSPEC address).
-pub fn disconnect(fd: i32, v6: bool) -> FsResult<()> {
+pub fn disconnect(fd: i32, v6: bool) -> PortResult<()> {
     let mut ss = zeroed_storage();
     ss.ss_family = libc::AF_UNSPEC as libc::sa_family_t;
     let len = if v6 {
@@ -521,7 +519,7 @@ fn in_addr(host_order: i32) -> libc::in_addr {
 
 /// Joins or leaves IPv4 multicast `group` on interface `interf` (addresses in host order),
 /// only for datagrams from `source` when it is not 0.
-pub fn join_or_drop4(fd: i32, join: bool, group: i32, interf: i32, source: i32) -> FsResult<()> {
+pub fn join_or_drop4(fd: i32, join: bool, group: i32, interf: i32, source: i32) -> PortResult<()> {
     if source == 0 {
         let mreq = libc::ip_mreq {
             imr_multiaddr: in_addr(group),
@@ -555,7 +553,7 @@ pub fn block_or_unblock4(
     group: i32,
     interf: i32,
     source: i32,
-) -> FsResult<()> {
+) -> PortResult<()> {
     let mreq = libc::ip_mreq_source {
         imr_multiaddr: in_addr(group),
         imr_interface: in_addr(interf),
@@ -592,7 +590,7 @@ pub fn join_or_drop6(
     group: [u8; 16],
     index: i32,
     source: Option<[u8; 16]>,
-) -> FsResult<()> {
+) -> PortResult<()> {
     match source {
         None => {
             let mreq = libc::ipv6_mreq {
@@ -625,7 +623,7 @@ pub fn block_or_unblock6(
     group: [u8; 16],
     index: i32,
     source: [u8; 16],
-) -> FsResult<()> {
+) -> PortResult<()> {
     let req = group_source_req(group, index, source);
     let opt = if block {
         libc::MCAST_BLOCK_SOURCE
@@ -636,7 +634,7 @@ pub fn block_or_unblock6(
 }
 
 /// IP_MULTICAST_IF: sets the outgoing interface by its IPv4 address (host order).
-pub fn set_interface4(fd: i32, interf: i32) -> FsResult<()> {
+pub fn set_interface4(fd: i32, interf: i32) -> PortResult<()> {
     set_option(
         fd,
         libc::IPPROTO_IP,
@@ -646,19 +644,19 @@ pub fn set_interface4(fd: i32, interf: i32) -> FsResult<()> {
 }
 
 /// IP_MULTICAST_IF: the outgoing interface's IPv4 address (host order).
-pub fn get_interface4(fd: i32) -> FsResult<i32> {
+pub fn get_interface4(fd: i32) -> PortResult<i32> {
     let mut a = libc::in_addr { s_addr: 0 };
     get_option(fd, libc::IPPROTO_IP, libc::IP_MULTICAST_IF, &mut a)?;
     Ok(u32::from_be(a.s_addr) as i32)
 }
 
 /// IPV6_MULTICAST_IF: sets the outgoing interface by index.
-pub fn set_interface6(fd: i32, index: i32) -> FsResult<()> {
+pub fn set_interface6(fd: i32, index: i32) -> PortResult<()> {
     set_int_option(fd, libc::IPPROTO_IPV6, libc::IPV6_MULTICAST_IF, index)
 }
 
 /// IPV6_MULTICAST_IF: the outgoing interface's index.
-pub fn get_interface6(fd: i32) -> FsResult<i32> {
+pub fn get_interface6(fd: i32) -> PortResult<i32> {
     get_int_option(fd, libc::IPPROTO_IPV6, libc::IPV6_MULTICAST_IF)
 }
 
@@ -672,28 +670,28 @@ pub fn epoll_event_layout() -> (usize, usize, usize) {
     (std::mem::size_of::<libc::epoll_event>(), 0, data)
 }
 
-pub fn epoll_create(owner: Owner) -> FsResult<i32> {
+pub fn epoll_create(owner: Owner) -> PortResult<i32> {
     // SAFETY: epoll_create1 has no memory-safety preconditions.
     check(unsafe { libc::epoll_create1(libc::EPOLL_CLOEXEC) })
         .and_then(|fd| held::took_fd(owner, fd))
 }
 
 /// epoll_ctl with the descriptor itself as the event's data; returns 0 or the errno.
-pub fn epoll_ctl(epfd: i32, op: i32, fd: i32, events: u32) -> Errno {
+pub fn epoll_ctl(epfd: i32, op: i32, fd: i32, events: u32) -> PortResult<()> {
     let mut ev = libc::epoll_event {
         events,
         u64: fd as u32 as u64,
     };
     // SAFETY: ev is a valid epoll_event.
     if unsafe { libc::epoll_ctl(epfd, op, fd, &mut ev) } < 0 {
-        errno()
+        Err(errno())
     } else {
-        0
+        Ok(())
     }
 }
 
 /// epoll_wait into `count` events at native address `addr` (the selector's poll array).
-pub fn epoll_wait(epfd: i32, addr: usize, count: i32, timeout_ms: i32) -> FsResult<i32> {
+pub fn epoll_wait(epfd: i32, addr: usize, count: i32, timeout_ms: i32) -> PortResult<i32> {
     // SAFETY: the caller (EPoll's allocated poll array) guarantees addr holds count events.
     check(unsafe {
         libc::epoll_wait(
@@ -708,7 +706,7 @@ pub fn epoll_wait(epfd: i32, addr: usize, count: i32, timeout_ms: i32) -> FsResu
 // ---- names ----
 
 /// The host's name (gethostname).
-pub fn host_name() -> FsResult<String> {
+pub fn host_name() -> PortResult<String> {
     let mut buf = [0u8; 256];
     // SAFETY: buf is writable for its length.
     check(unsafe { libc::gethostname(buf.as_mut_ptr() as *mut libc::c_char, buf.len() - 1) })?;
@@ -768,7 +766,7 @@ pub fn host_by_addr(ip: IpAddr) -> Option<String> {
 }
 
 /// A new blocking eventfd (close-on-exec) with value zero.
-pub fn eventfd(owner: Owner) -> FsResult<i32> {
+pub fn eventfd(owner: Owner) -> PortResult<i32> {
     // SAFETY: eventfd has no memory-safety preconditions.
     check(unsafe { libc::eventfd(0, libc::EFD_CLOEXEC) }).and_then(|fd| held::took_fd(owner, fd))
 }
@@ -835,22 +833,22 @@ fn sockaddr_v4(sa: &libc::sockaddr) -> Ipv4Addr {
 }
 
 /// A datagram socket for interface ioctls: IPv4, or IPv6 on a host without IPv4.
-fn ioctl_socket() -> FsResult<i32> {
+fn ioctl_socket() -> PortResult<i32> {
     match dgram_socket(libc::AF_INET) {
-        Err(libc::EPROTONOSUPPORT | libc::EAFNOSUPPORT) => dgram_socket(libc::AF_INET6),
+        Err(Errno::EPROTONOSUPPORT | Errno::EAFNOSUPPORT) => dgram_socket(libc::AF_INET6),
         r => r,
     }
 }
 
 /// Runs the interface ioctl `req` for `name` on a fresh socket; returns the filled `ifreq`.
-fn interface_ioctl(name: &str, req: libc::c_ulong) -> FsResult<libc::ifreq> {
+fn interface_ioctl(name: &str, req: libc::c_ulong) -> PortResult<libc::ifreq> {
     let fd = ioctl_socket()?;
     let r = ioctl_on(fd, name, req);
     close_quietly(fd);
     r
 }
 
-fn ioctl_on(fd: i32, name: &str, req: libc::c_ulong) -> FsResult<libc::ifreq> {
+fn ioctl_on(fd: i32, name: &str, req: libc::c_ulong) -> PortResult<libc::ifreq> {
     let mut r = ifreq_named(name);
     // SAFETY: req is one of the SIOCGIF* requests, which read the name from and write their
     // result into the ifreq passed.
@@ -859,14 +857,14 @@ fn ioctl_on(fd: i32, name: &str, req: libc::c_ulong) -> FsResult<libc::ifreq> {
 }
 
 /// The interface flags (IFF_*) of `name` (SIOCGIFFLAGS).
-pub fn interface_flags(name: &str) -> FsResult<i32> {
+pub fn interface_flags(name: &str) -> PortResult<i32> {
     let r = interface_ioctl(name, libc::SIOCGIFFLAGS)?;
     // SAFETY: SIOCGIFFLAGS filled in the flags member.
     Ok(unsafe { r.ifr_ifru.ifru_flags } as i32 & 0xffff)
 }
 
 /// The MTU of `name` (SIOCGIFMTU).
-pub fn interface_mtu(name: &str) -> FsResult<i32> {
+pub fn interface_mtu(name: &str) -> PortResult<i32> {
     let r = interface_ioctl(name, libc::SIOCGIFMTU)?;
     // SAFETY: SIOCGIFMTU filled in the mtu member.
     Ok(unsafe { r.ifr_ifru.ifru_mtu })
@@ -874,7 +872,7 @@ pub fn interface_mtu(name: &str) -> FsResult<i32> {
 
 /// The 6-byte hardware address of `name` (SIOCGIFHWADDR); None when it is all zeroes (as for
 /// the loopback interface), which libnet reports as no address.
-pub fn interface_hardware_address(name: &str) -> FsResult<Option<[u8; 6]>> {
+pub fn interface_hardware_address(name: &str) -> PortResult<Option<[u8; 6]>> {
     let r = interface_ioctl(name, libc::SIOCGIFHWADDR)?;
     // SAFETY: SIOCGIFHWADDR filled in the hwaddr member.
     let data = unsafe { r.ifr_ifru.ifru_hwaddr }.sa_data;
@@ -951,7 +949,7 @@ fn add_interface_address(list: &mut Vec<Interface>, name: &str, addr: IfAddress)
 }
 
 /// The interfaces with IPv4 addresses (SIOCGIFCONF), with broadcast address and prefix.
-fn enum_ipv4(fd: i32, list: &mut Vec<Interface>) -> FsResult<()> {
+fn enum_ipv4(fd: i32, list: &mut Vec<Interface>) -> PortResult<()> {
     // SAFETY: ifconf is plain old data; a null buffer asks only for the size needed.
     let mut ifc: libc::ifconf = unsafe { std::mem::zeroed() };
     // SAFETY: with a null buffer SIOCGIFCONF only writes ifc_len.
@@ -1033,7 +1031,7 @@ fn parse_if_inet6(line: &str) -> Option<(String, IfAddress)> {
 /// (SIOCGIFCONF), then, with `ipv6`, the IPv6 addresses of /proc/net/if_inet6. Every list
 /// (interfaces, their addresses and children) comes in libnet's order, which is the reverse
 /// of discovery.
-pub fn interfaces(ipv6: bool) -> FsResult<Vec<Interface>> {
+pub fn interfaces(ipv6: bool) -> PortResult<Vec<Interface>> {
     let mut list = Vec::new();
     match dgram_socket(libc::AF_INET) {
         Ok(fd) => {
@@ -1041,7 +1039,7 @@ pub fn interfaces(ipv6: bool) -> FsResult<Vec<Interface>> {
             close_quietly(fd);
             r?;
         }
-        Err(libc::EPROTONOSUPPORT | libc::EAFNOSUPPORT) => {}
+        Err(Errno::EPROTONOSUPPORT | Errno::EAFNOSUPPORT) => {}
         Err(e) => return Err(e),
     }
     if ipv6 && let Ok(text) = std::fs::read_to_string("/proc/net/if_inet6") {
@@ -1085,7 +1083,7 @@ mod tests {
         assert_ne!(flags & libc::IFF_LOOPBACK, 0);
         assert!(interface_mtu("lo").unwrap() > 0);
         assert_eq!(interface_hardware_address("lo"), Ok(None));
-        assert_eq!(interface_flags("no-such-if0"), Err(libc::ENODEV));
+        assert_eq!(interface_flags("no-such-if0"), Err(Errno::ENODEV));
         assert_eq!(interface_index("no-such-if0"), -1);
         assert_eq!(interface_flags("lo\0x").map(|_| ()), Ok(()));
     }
@@ -1174,12 +1172,12 @@ mod tests {
                 &target as *const _ as usize,
                 1000
             ),
-            Err(libc::EINVAL)
+            Err(Errno::EINVAL)
         );
         connect(a, false, b_addr).unwrap();
         assert_eq!(remote_address(a), Ok(b_addr));
         disconnect(a, false).unwrap();
-        assert_eq!(remote_address(a), Err(libc::ENOTCONN));
+        assert_eq!(remote_address(a), Err(Errno::ENOTCONN));
         super::super::fs::close(Owner::SYSTEM, a).unwrap();
         super::super::fs::close(Owner::SYSTEM, b).unwrap();
     }
@@ -1217,10 +1215,10 @@ mod tests {
                 break r;
             }
         };
-        assert_eq!(r, Err(libc::EINTR));
+        assert_eq!(r, Err(Errno::EINTR));
         t.join().unwrap();
         super::super::fs::close(Owner::SYSTEM, fd).unwrap();
-        assert_eq!(crate::port::wake_thread(-1), Err(libc::ESRCH));
-        assert_eq!(crate::port::wake_thread(0), Err(libc::ESRCH));
+        assert_eq!(crate::port::wake_thread(-1), Err(Errno::ESRCH));
+        assert_eq!(crate::port::wake_thread(0), Err(Errno::ESRCH));
     }
 }

@@ -14,13 +14,11 @@
 use std::ffi::{CString, c_char};
 use std::sync::OnceLock;
 
-use super::fs::Errno;
+use super::Errno;
 use super::held::{self, Owner};
 
 fn errno() -> Errno {
-    std::io::Error::last_os_error()
-        .raw_os_error()
-        .unwrap_or(libc::EIO)
+    Errno::last()
 }
 
 /// What to run and how to connect it.
@@ -72,7 +70,7 @@ fn close_pipes(pipes: &[[i32; 2]]) {
 }
 
 fn cstring(b: &[u8]) -> Result<CString, Errno> {
-    CString::new(b).map_err(|_| libc::EINVAL)
+    CString::new(b).map_err(|_| Errno::EINVAL)
 }
 
 /// The directories of a PATH value, an empty entry meaning the current directory (the JDK's
@@ -161,7 +159,7 @@ unsafe fn child_exec(plan: &mut ChildPlan) -> ! {
         for (h, &s) in high.iter_mut().zip(&plan.src) {
             if s >= 0 {
                 *h = libc::fcntl(s, libc::F_DUPFD, HIGH_FD);
-                if *h < 0 && errno() != libc::EBADF {
+                if *h < 0 && errno().0 != libc::EBADF {
                     child_fail(plan.fail_w);
                 }
             }
@@ -218,7 +216,7 @@ unsafe fn child_exec(plan: &mut ChildPlan) -> ! {
         let mut stop = None;
         for c in &plan.candidates {
             libc::execve(c.as_ptr(), plan.argv.as_ptr(), plan.envp.as_ptr());
-            let mut e = errno();
+            let mut e = errno().0;
             if e == libc::ENOEXEC {
                 // Not an executable format: run it as a shell script.
                 *plan.sh_argv.as_mut_ptr().add(1) = c.as_ptr();
@@ -227,7 +225,7 @@ unsafe fn child_exec(plan: &mut ChildPlan) -> ! {
                     plan.sh_argv.as_ptr(),
                     plan.envp.as_ptr(),
                 );
-                e = errno();
+                e = errno().0;
             }
             last = e;
             match e {
@@ -257,7 +255,7 @@ unsafe fn child_exec(plan: &mut ChildPlan) -> ! {
 unsafe fn child_fail(fd: i32) -> ! {
     // SAFETY: write of a local int and _exit are async-signal-safe system calls.
     unsafe {
-        let e: i32 = errno();
+        let e: i32 = errno().0;
         let mut off = 0usize;
         let bytes = e.to_ne_bytes();
         while off < bytes.len() {
@@ -266,7 +264,7 @@ unsafe fn child_fail(fd: i32) -> ! {
                 bytes.as_ptr().add(off) as *const libc::c_void,
                 bytes.len() - off,
             );
-            if n < 0 && errno() == libc::EINTR {
+            if n < 0 && errno().0 == libc::EINTR {
                 continue;
             }
             if n <= 0 {
@@ -279,7 +277,7 @@ unsafe fn child_fail(fd: i32) -> ! {
 }
 
 /// Reads the child's errno from the fail pipe: `Ok(None)` when the exec succeeded (EOF).
-fn read_fail_pipe(fd: i32) -> Result<Option<i32>, Errno> {
+fn read_fail_pipe(fd: i32) -> Result<Option<Errno>, Errno> {
     let mut buf = [0u8; 4];
     let mut got = 0usize;
     while got < buf.len() {
@@ -293,7 +291,7 @@ fn read_fail_pipe(fd: i32) -> Result<Option<i32>, Errno> {
         };
         if n < 0 {
             let e = errno();
-            if e == libc::EINTR {
+            if e == Errno::EINTR {
                 continue;
             }
             return Err(e);
@@ -305,8 +303,8 @@ fn read_fail_pipe(fd: i32) -> Result<Option<i32>, Errno> {
     }
     match got {
         0 => Ok(None),
-        4 => Ok(Some(i32::from_ne_bytes(buf))),
-        _ => Err(libc::EIO),
+        4 => Ok(Some(Errno(i32::from_ne_bytes(buf)))),
+        _ => Err(Errno::EIO),
     }
 }
 
@@ -461,7 +459,7 @@ fn admit_child(owner: Owner, pid: i32, ends: [i32; 3]) -> Result<(), Errno> {
                 close_quietly(fd);
             }
             kill_and_reap(vec![pid]);
-            return Err(libc::EMFILE);
+            return Err(Errno::EMFILE);
         }
     }
     Ok(())
@@ -493,7 +491,7 @@ pub(super) fn kill_and_reap(pids: Vec<i32>) {
 fn wait_reap(pid: i32) {
     let mut status = 0;
     // SAFETY: status is a valid out-pointer.
-    while unsafe { libc::waitpid(pid, &mut status, 0) } < 0 && errno() == libc::EINTR {}
+    while unsafe { libc::waitpid(pid, &mut status, 0) } < 0 && errno() == Errno::EINTR {}
 }
 
 /// `ProcessHandleImpl.NOT_A_CHILD`.
@@ -525,8 +523,8 @@ fn wait_for(pid: i32, reap: bool) -> i32 {
         // SAFETY: status is a valid out-pointer.
         while unsafe { libc::waitpid(pid, &mut status, 0) } < 0 {
             match errno() {
-                libc::ECHILD => return NOT_A_CHILD,
-                libc::EINTR if !super::cancelled() => {}
+                Errno::ECHILD => return NOT_A_CHILD,
+                Errno::EINTR if !super::cancelled() => {}
                 _ => return -1,
             }
         }
@@ -551,8 +549,8 @@ fn wait_for(pid: i32, reap: bool) -> i32 {
         } < 0
         {
             match errno() {
-                libc::ECHILD => return NOT_A_CHILD,
-                libc::EINTR if !super::cancelled() => {}
+                Errno::ECHILD => return NOT_A_CHILD,
+                Errno::EINTR if !super::cancelled() => {}
                 _ => return -1,
             }
         }
