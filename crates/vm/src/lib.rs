@@ -23,21 +23,29 @@
 //!   the host backend behind it, one `Errno` error type).
 //! - [`vm`]: process-wide state and the boot sequence.
 
+// `unsafe` is denied everywhere but in the modules (and the few functions) that allow it
+// with their reason.
+#![deny(unsafe_code)]
+
 pub mod account;
 pub mod api;
 pub mod assertions;
 pub mod class;
 pub mod domain;
 pub mod graph;
+#[allow(unsafe_code)] // raw object memory, allocation, the collector
 pub mod heap;
+#[allow(unsafe_code)] // lock-free tables of published pointers
 pub mod idtable;
 pub mod interp;
 pub mod intrinsics;
 pub mod invoke;
 pub mod jdk;
+#[allow(unsafe_code)] // off-heap mappings shared between domains
 pub mod memory;
 pub mod native;
 pub mod offsets;
+#[allow(unsafe_code)] // every system call
 pub mod port;
 pub mod runtime;
 pub mod thread;

@@ -77,6 +77,7 @@ const _: () = {
 };
 
 #[cfg(test)]
+#[allow(unsafe_code)] // reads the structures at the offsets under test
 mod tests {
     use super::*;
     use crate::class::{ClassId, ClassKind};
@@ -109,7 +110,7 @@ mod tests {
             tlab: Tlab { top: 11, end: 22 },
             nursery_start: 33,
             nursery_size: 44,
-            poll_word: std::ptr::NonNull::from(&flag),
+            poll_word: &flag as *const AtomicBool as usize,
         };
         assert_eq!(at::<usize, _>(&area, OFFSETS.thread_tlab_top), 11);
         assert_eq!(at::<usize, _>(&area, OFFSETS.thread_tlab_end), 22);

@@ -77,18 +77,7 @@ impl Options {
 
 /// HotSpot's default maximum heap: a quarter of physical memory.
 pub fn default_max_heap() -> usize {
-    // SAFETY: sysconf has no memory-safety preconditions.
-    let (pages, page) = unsafe {
-        (
-            libc::sysconf(libc::_SC_PHYS_PAGES),
-            libc::sysconf(libc::_SC_PAGESIZE),
-        )
-    };
-    if pages > 0 && page > 0 {
-        (pages as usize * page as usize) / 4
-    } else {
-        1 << 30
-    }
+    crate::port::os::physical_memory().map_or(1 << 30, |m| m / 4)
 }
 
 /// Classes and field offsets the VM uses directly.
@@ -414,8 +403,7 @@ pub fn after_class_init(t: &mut JThread, c: &'static Class) -> JResult<()> {
     if &*c.name == "jdk/internal/misc/UnsafeConstants" {
         let mirror = t.mirror(c)?;
         let base = t.vm.wk().statics_base as usize;
-        // SAFETY: sysconf has no memory-safety preconditions.
-        let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) } as u32;
+        let page = crate::port::fs::page_size() as u32;
         for f in &c.fields {
             let off = base + f.offset as usize;
             match &*f.name {

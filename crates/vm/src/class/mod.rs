@@ -14,6 +14,7 @@ pub mod loader;
 pub mod manifest;
 pub mod metadata;
 pub mod resolve;
+#[allow(unsafe_code)] // frees the leaked metadata of unloaded classes
 pub mod unload;
 
 use std::sync::OnceLock;

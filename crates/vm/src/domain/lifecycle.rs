@@ -25,6 +25,7 @@ use rustc_hash::FxHashMap;
 use super::budget::{Budget, Resource};
 use super::{ClassPath, Domain, HeapSize, Limits};
 use crate::class::LoaderId;
+use crate::port::os::CpuClock;
 use crate::vm::Vm;
 
 /// The CPU time a domain's threads have used.
@@ -34,7 +35,7 @@ pub struct CpuAccount {
     done_nanos: u64,
     /// The domain's own attached threads (by VM thread id): their CPU clocks, and each clock's
     /// reading when the thread attached.
-    live: FxHashMap<u64, (libc::clockid_t, u64)>,
+    live: FxHashMap<u64, (CpuClock, u64)>,
     /// The clocks of the portal activations kept for this domain, attached or not (registered
     /// once, so that an attach or detach takes no lock).
     activations: Vec<Arc<ActivationClock>>,
@@ -665,6 +666,7 @@ fn wake_threads(domain: &Domain) {
 }
 
 /// Records the end of a killed domain whose last thread has left.
+#[allow(unsafe_code)]
 fn bury(vm: &'static Vm, domain: &Domain) {
     let end = domain
         .verdict
@@ -706,8 +708,8 @@ impl Domain {
         match activation {
             Some(a) => a.attach(),
             None => {
-                let clock = own_cpu_clock();
-                let now = read_clock(clock).unwrap_or(0);
+                let clock = CpuClock::of_current_thread();
+                let now = clock.read().unwrap_or(0);
                 self.cpu.lock().live.insert(thread, (clock, now));
             }
         }
@@ -727,7 +729,7 @@ impl Domain {
             None => {
                 let mut cpu = self.cpu.lock();
                 let charged = cpu.live.remove(&thread).map_or(0, |(clock, start)| {
-                    read_clock(clock).unwrap_or(start).saturating_sub(start)
+                    clock.read().unwrap_or(start).saturating_sub(start)
                 });
                 cpu.done_nanos += charged;
             }
@@ -763,7 +765,7 @@ impl Domain {
         let own: u64 = cpu
             .live
             .values()
-            .map(|&(clock, start)| read_clock(clock).unwrap_or(start).saturating_sub(start))
+            .map(|&(clock, start)| clock.read().unwrap_or(start).saturating_sub(start))
             .sum();
         let visiting: u64 = cpu.activations.iter().map(|a| a.read()).sum();
         (cpu.done_nanos + own + visiting).saturating_sub(crate::port::ticks_to_nanos(
@@ -818,26 +820,6 @@ impl Domain {
             e.clone()
         })
     }
-}
-
-/// The calling thread's CPU clock, readable from other threads while it lives.
-fn own_cpu_clock() -> libc::clockid_t {
-    let mut clock: libc::clockid_t = 0;
-    // SAFETY: pthread_self() is the calling thread, alive; `clock` is a valid out-pointer.
-    let r = unsafe { libc::pthread_getcpuclockid(libc::pthread_self(), &mut clock) };
-    // It fails only for a thread that has exited; a bad clock id then reads as no time.
-    if r == 0 { clock } else { -1 }
-}
-
-/// A CPU clock's reading in nanoseconds (None once its thread has exited).
-fn read_clock(clock: libc::clockid_t) -> Option<u64> {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid out-pointer; an invalid clock id only makes the call fail.
-    let r = unsafe { libc::clock_gettime(clock, &mut ts) };
-    (r == 0).then(|| ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64)
 }
 
 /// Every 10 ms, terminates the domains past their CPU-time limit.

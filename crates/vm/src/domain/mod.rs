@@ -83,6 +83,7 @@ impl ClassState {
     /// # Safety
     /// No thread of the domain holds or can take a reference to the class's resolved
     /// constants (nothing reaches the class any more, and the domain is stopped).
+    #[allow(unsafe_code)]
     pub unsafe fn forget(&self) {
         self.mirror.store(0, Ordering::Release);
         self.initialized.store(false, Ordering::Release);

@@ -116,6 +116,7 @@ struct Batch {
 }
 
 impl Batch {
+    #[allow(unsafe_code)]
     fn free(self, vm: &Vm) {
         drop(self.entries);
         // SAFETY: the classes are out of the class table (`unload_domain`) and of every cache
@@ -153,6 +154,7 @@ fn forget(vm: &'static Vm, work: &Work) -> Batch {
 
 /// Returns once every live domain has stopped at a safepoint once; while stopped, each forgets
 /// its states of the classes `gone` (their ids are about to be reused).
+#[allow(unsafe_code)]
 fn wait_for_grace_period(vm: &'static Vm, gone: &Unloaded) {
     let mut pending = vm.domains.live_domains();
     while !pending.is_empty() {

@@ -11,8 +11,10 @@ pub mod decode;
 pub mod depth;
 pub mod effect;
 pub mod exec;
+#[allow(unsafe_code)] // the interpreter's unchecked frame and code access
 mod frame;
 pub mod fuse;
+#[allow(unsafe_code)] // lock-free inline caches
 pub mod icache;
 pub mod npe;
 pub mod oopmap;

@@ -121,6 +121,7 @@ pub fn offsets(t: &mut JThread) -> JResult<&'static Offsets> {
 // ---- MemberName VM slots ----
 
 /// The method or constructor a resolved MemberName stands for.
+#[allow(unsafe_code)]
 pub fn member_method(o: &Offsets, mn: ObjRef) -> Option<&'static Method> {
     if mn.read::<i32>(o.mn_flags) & (MN_IS_METHOD | MN_IS_CONSTRUCTOR) == 0 {
         return None;
@@ -136,6 +137,7 @@ fn set_method_target(o: &Offsets, mn: ObjRef, m: &'static Method) {
     mn.write::<i64>(o.mn_vmindex, m.vtable_index.get().map_or(-1, |&v| v as i64));
 }
 
+#[allow(unsafe_code)]
 fn member_field_holder(o: &Offsets, mn: ObjRef) -> Option<&'static Class> {
     if mn.read::<i32>(o.mn_flags) & MN_IS_FIELD == 0 {
         return None;

@@ -977,6 +977,7 @@ fn define_class1(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 
 /// defineClass2(ClassLoader, String, ByteBuffer (direct), int off, int len, ProtectionDomain,
 /// String source): the class bytes are in the buffer's native memory.
+#[allow(unsafe_code)]
 fn define_class2(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let buf = nonnull(t, a[2])?;
     let (off, len) = (jint(a[3]), jint(a[4]));

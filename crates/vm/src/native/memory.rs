@@ -114,6 +114,7 @@ fn slot_offset(o: ObjRef) -> Option<usize> {
 }
 
 /// The view behind memory object `v` (`this` of a native).
+#[allow(unsafe_code)]
 fn view(t: &mut JThread, v: u64) -> JResult<&'static View> {
     let o = nonnull(t, v)?;
     let p = slot_offset(o).map_or(0, |off| o.read::<u64>(off)) as *const View;

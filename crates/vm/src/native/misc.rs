@@ -701,6 +701,7 @@ fn cas_reference(t: &mut JThread, a: &[u64]) -> JResult<Result<u64, u64>> {
 /// The address `Unsafe` reaches from base object `base` (a slot; null for a raw address) and
 /// `offset` for an access of `kind`, after refusing the objects that hold capabilities
 /// ([`guard_object`]) and, for a program of an untrusted domain, what `confine` refuses.
+#[allow(unsafe_code)]
 fn at(t: &mut JThread, base: u64, offset: u64, kind: Kind) -> JResult<raw::Addr> {
     let o = obj(base);
     if let Some(o) = o {

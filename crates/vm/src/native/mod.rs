@@ -21,6 +21,7 @@ pub mod reflect;
 pub mod stackwalk;
 pub mod thread;
 pub mod util;
+#[allow(unsafe_code)] // zlib, the system library the JDK's zip natives use
 pub mod zip;
 
 use rustc_hash::FxHashMap;

@@ -46,7 +46,7 @@ fn restartable<T: Copy + PartialEq + From<i8>>(mut f: impl FnMut() -> T) -> Port
 }
 
 /// Like [`restartable`] for calls returning 0 on success.
-fn check(r: libc::c_int) -> PortResult<()> {
+pub(super) fn check(r: libc::c_int) -> PortResult<()> {
     if r == -1 { Err(errno()) } else { Ok(()) }
 }
 

@@ -17,6 +17,7 @@ pub mod fs;
 pub mod held;
 pub mod host;
 pub mod net;
+pub mod os;
 pub mod process;
 
 pub use errno::{Errno, PortResult};

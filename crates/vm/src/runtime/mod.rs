@@ -766,7 +766,14 @@ impl JThread {
 }
 
 /// The class a mirror stands for.
+#[allow(unsafe_code)]
 pub fn class_of_mirror(vm: &crate::vm::Vm, mirror: ObjRef) -> &'static Class {
+    let wk = vm.wk();
+    assert!(
+        std::ptr::eq(mirror.class(), wk.class),
+        "not a mirror: an instance of {}",
+        mirror.class().name
+    );
     let p = mirror.read::<u64>(vm.wk().mirror_slot as usize) as *const Class;
     // SAFETY: mirrors are only created by `create_mirror`, which stores a pointer to a leaked
     // Class in the VM slot.

@@ -26,6 +26,8 @@ use crate::domain::Domain;
 use crate::heap::{ObjRef, from_slot};
 use crate::jdk::{self, JdkClass};
 use crate::native::misc::java_version;
+use crate::port::held::Owner;
+use crate::port::os;
 use crate::vm::Vm;
 
 /// How long a dump waits for a domain's threads to reach a safepoint before it gives up on
@@ -50,26 +52,17 @@ pub fn install(vm: &'static Vm) {
 }
 
 fn start_dispatcher() {
-    let mut fds = [0 as libc::c_int; 2];
-    // SAFETY: `fds` has room for the two descriptors pipe2 stores.
-    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+    let Ok((read_end, write_end)) = os::signal_pipe(Owner::SYSTEM) else {
         return;
-    }
-    let (read_end, write_end) = (fds[0], fds[1]);
-    // Many signals in a row must not block the handler once the pipe is full.
-    if crate::port::fs::set_blocking(write_end, false).is_err() {
-        crate::port::fs::close(crate::port::held::Owner::SYSTEM, read_end).ok();
-        crate::port::fs::close(crate::port::held::Owner::SYSTEM, write_end).ok();
-        return;
-    }
-    set_sigquit_mask(libc::SIG_BLOCK);
+    };
+    os::block_signal(libc::SIGQUIT, true);
     let spawned = std::thread::Builder::new()
         .name("Signal Dispatcher".into())
         .spawn(move || dispatch(read_end));
     if spawned.is_err() {
-        set_sigquit_mask(libc::SIG_UNBLOCK);
-        crate::port::fs::close(crate::port::held::Owner::SYSTEM, read_end).ok();
-        crate::port::fs::close(crate::port::held::Owner::SYSTEM, write_end).ok();
+        os::block_signal(libc::SIGQUIT, false);
+        crate::port::fs::close(Owner::SYSTEM, read_end).ok();
+        crate::port::fs::close(Owner::SYSTEM, write_end).ok();
         return;
     }
     WAKE_FD.store(write_end, Ordering::Release);
@@ -79,18 +72,6 @@ fn start_dispatcher() {
     if !reduced {
         let _ =
             crate::port::set_signal_action(libc::SIGQUIT, crate::port::SetSignal::Call(on_signal));
-    }
-}
-
-/// Blocks or unblocks SIGQUIT in the calling thread.
-fn set_sigquit_mask(how: libc::c_int) {
-    // SAFETY: the set is initialized by sigemptyset before use, and pthread_sigmask only reads
-    // it (the old mask is not requested).
-    unsafe {
-        let mut set: libc::sigset_t = std::mem::zeroed();
-        libc::sigemptyset(&mut set);
-        libc::sigaddset(&mut set, libc::SIGQUIT);
-        libc::pthread_sigmask(how, &set, std::ptr::null_mut());
     }
 }
 
@@ -106,25 +87,15 @@ pub(super) extern "C" fn on_signal(sig: libc::c_int) {
     if fd < 0 {
         return;
     }
-    // SAFETY: __errno_location returns the calling thread's errno slot; the write reads one
-    // byte from a live local. A full pipe (EAGAIN) drops this signal (as a burst of the same
-    // signal is one signal to the host).
-    unsafe {
-        let errno = libc::__errno_location();
-        let saved = *errno;
-        let b = sig as u8;
-        libc::write(fd, (&b as *const u8).cast(), 1);
-        *errno = saved;
-    }
+    os::write_from_signal_handler(fd, sig as u8);
 }
 
 /// Body of the Signal Dispatcher: one dump per SIGQUIT, one Java dispatch per other signal,
 /// until the pipe fails.
 fn dispatch(read_end: i32) {
-    set_sigquit_mask(libc::SIG_UNBLOCK);
-    // SAFETY: gettid and pthread_self have no preconditions.
-    let (nid, tid) = unsafe { (libc::gettid(), libc::pthread_self()) };
-    DISPATCHER_NID.store(nid as i64, Ordering::Relaxed);
+    os::block_signal(libc::SIGQUIT, false);
+    let (nid, tid) = (os::gettid(), os::pthread_self());
+    DISPATCHER_NID.store(nid, Ordering::Relaxed);
     DISPATCHER_TID.store(tid, Ordering::Relaxed);
     let mut b = [0u8; 1];
     while let Ok(1) = crate::port::fs::read_buf(read_end, &mut b) {
@@ -354,23 +325,8 @@ fn frame_text(vm: &Vm, f: &FrameRec) -> String {
 
 /// The local date and time, as HotSpot's dump starts ("2026-11-22 18:50:01").
 fn local_time() -> String {
-    // SAFETY: time(NULL) has no preconditions; localtime_r fills the zero-initialized `tm`
-    // (a plain C struct) and reports failure with NULL.
-    let tm = unsafe {
-        let now = libc::time(std::ptr::null_mut());
-        let mut tm: libc::tm = std::mem::zeroed();
-        if libc::localtime_r(&now, &mut tm).is_null() {
-            return String::new();
-        }
-        tm
+    let Some((y, mo, d, h, mi, s)) = os::local_time() else {
+        return String::new();
     };
-    format!(
-        "{:04}-{:02}-{:02} {:02}:{:02}:{:02}",
-        tm.tm_year + 1900,
-        tm.tm_mon + 1,
-        tm.tm_mday,
-        tm.tm_hour,
-        tm.tm_min,
-        tm.tm_sec
-    )
+    format!("{y:04}-{mo:02}-{d:02} {h:02}:{mi:02}:{s:02}")
 }

@@ -122,14 +122,11 @@ pub struct ThreadArea {
     pub tlab: crate::heap::Tlab,
     pub nursery_start: usize,
     pub nursery_size: usize,
-    /// The domain's `Safepoint::requested`: set while a collection or an inspection wants the
-    /// domain's threads to stop, and for ever once the domain is terminated.
-    pub poll_word: std::ptr::NonNull<AtomicBool>,
+    /// The address of the domain's `Safepoint::requested` (an `AtomicBool`, kept alive by
+    /// `JThread::domain`): set while a collection or an inspection wants the domain's threads
+    /// to stop, and for ever once the domain is terminated.
+    pub poll_word: usize,
 }
-
-// SAFETY: `poll_word` points into the thread's own domain, which the `JThread` holding this
-// area keeps alive (`JThread::domain`); the flag is atomic.
-unsafe impl Send for ThreadArea {}
 
 impl ThreadArea {
     fn of(domain: &Domain) -> ThreadArea {
@@ -138,7 +135,7 @@ impl ThreadArea {
             tlab: Default::default(),
             nursery_start,
             nursery_size,
-            poll_word: std::ptr::NonNull::from(&domain.safepoint.requested),
+            poll_word: &domain.safepoint.requested as *const AtomicBool as usize,
         }
     }
 }
@@ -191,8 +188,7 @@ impl JThread {
             // A collection while detached emptied the nursery the buffer was part of.
             self.area.tlab.retire();
             if self.os_tid == 0 {
-                // SAFETY: gettid has no preconditions.
-                self.os_tid = unsafe { libc::gettid() } as i64;
+                self.os_tid = crate::port::os::gettid();
             }
             self.domain.safepoint.enter();
             self.domain

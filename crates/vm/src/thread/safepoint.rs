@@ -186,6 +186,7 @@ impl Safepoint {
     /// collection requested meanwhile waits for this to end. Returns None, without calling
     /// `f`, if some thread is still running after `patience` (one that runs long without
     /// polling, or blocks outside `blocking`): the others resume rather than stay stopped.
+    #[allow(unsafe_code)]
     pub fn with_stopped<R>(
         &self,
         patience: Duration,
