@@ -6,6 +6,7 @@
 //! is reported as an error string that the caller throws as `VerifyError`.
 
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use classfile::{Code, Constant, ConstantPool};
 
@@ -60,8 +61,9 @@ pub struct Prepared {
     pub max_stack: u16,
     /// Reference maps for the collector, computed on first use.
     pub oopmaps: OnceLock<Result<super::oopmap::OopMaps, String>>,
-    /// Set by `depth::check` once it proved the frame bounds (see `interp::frame`).
-    pub frame_proof: OnceLock<super::depth::FrameProof>,
+    /// The slots a frame of this code takes (`max_locals + max_stack + 2`), set by
+    /// `depth::check` once it proved the frame bounds; 0 before (see `interp::frame`).
+    proven_frame: AtomicU32,
 }
 
 impl Prepared {
@@ -93,8 +95,22 @@ impl Prepared {
             max_locals,
             max_stack,
             oopmaps: OnceLock::new(),
-            frame_proof: OnceLock::new(),
+            proven_frame: AtomicU32::new(0),
         }
+    }
+
+    /// Marks the code proven (`depth::check` only: it alone makes a [`FrameProof`]).
+    ///
+    /// [`FrameProof`]: super::depth::FrameProof
+    pub fn set_proven(&self, _proof: super::depth::FrameProof) {
+        let slots = self.max_locals as u32 + self.max_stack as u32 + 2;
+        self.proven_frame.store(slots, Ordering::Release);
+    }
+
+    /// The slots a frame of this code takes, once `depth::check` proved it; 0 before.
+    #[inline(always)]
+    pub fn proven_frame_slots(&self) -> usize {
+        self.proven_frame.load(Ordering::Relaxed) as usize
     }
 
     pub fn bci(&self, pc: u32) -> u32 {

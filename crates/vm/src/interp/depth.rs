@@ -17,8 +17,8 @@ use super::op::Op;
 /// `max_stack + 2` slots) and the proof allows, matching the reference-map pass.
 const SLACK: usize = 1;
 
-/// The mark [`check`] leaves on a `Prepared` it accepted (`Prepared::frame_proof`); only this
-/// module makes one. The interpreter's unchecked frame access requires it (`interp::frame`).
+/// What [`check`] hands a `Prepared` it accepted (`Prepared::set_proven`); only this module
+/// makes one. The interpreter's unchecked frame access requires the mark (`interp::frame`).
 #[derive(Debug)]
 pub struct FrameProof(());
 
@@ -26,7 +26,7 @@ pub struct FrameProof(());
 /// `VerifyError`).
 pub fn check(prep: &Prepared, operands: &dyn Operands) -> Result<(), String> {
     prove(prep, operands)?;
-    let _ = prep.frame_proof.set(FrameProof(()));
+    prep.set_proven(FrameProof(()));
     Ok(())
 }
 

@@ -6,6 +6,7 @@
 //! a depth limit turns runaway recursion into a catchable `StackOverflowError`.
 
 use super::decode::Prepared;
+use super::frame::{Code, Refused, Slots};
 use super::op::Op;
 use crate::class::resolve::{self, Resolved, ResolvedField};
 use crate::class::{BasicType, Class, Method};
@@ -162,8 +163,14 @@ fn find_handler(t: &mut JThread, m: &'static Method, prep: &Prepared, pc: u32) -
 fn execute(t: &mut JThread, m: &'static Method, bp: usize) -> JResult<u64> {
     let prep = prepared(t, m)?;
     let stack_base = bp + prep.max_locals as usize;
-    let frame_end = stack_base + prep.max_stack as usize + 2;
-    if frame_end > t.stack_limit() || t.frames.len() >= t.depth_limit() {
+    let frame_end = bp + prep.proven_frame_slots();
+    let limit = t.stack_limit();
+    let (code, slots) = match super::frame::enter(prep, &mut t.stack, bp, limit) {
+        Ok(entered) => entered,
+        Err(Refused::Overflow) => return Err(t.stack_overflow()),
+        Err(Refused::Unproven) => return Err(unproven(t, m)),
+    };
+    if t.frames.len() >= t.depth_limit() {
         return Err(t.stack_overflow());
     }
     for s in &mut t.stack[bp + m.arg_slots as usize..stack_base] {
@@ -215,7 +222,7 @@ fn execute(t: &mut JThread, m: &'static Method, bp: usize) -> JResult<u64> {
     };
     let r = t
         .poll_safepoint()
-        .and_then(|()| run(t, m, prep, bp, stack_base, fi));
+        .and_then(|()| run(t, m, prep, code, slots, bp, fi));
     if let Some(h) = sync_obj {
         let o = t.handle_get(h);
         let _ = monitor::unlock(&t.domain, o, t.lock_id.0);
@@ -499,15 +506,14 @@ fn run(
     t: &mut JThread,
     m: &'static Method,
     prep: &'static Prepared,
+    code: Code<'static>,
+    slots: Slots,
     bp: usize,
-    stack_base: usize,
     fi: usize,
 ) -> JResult<u64> {
+    let stack_base = bp + prep.max_locals as usize;
     let mut pc: usize = 0;
     let mut sp: usize = stack_base;
-    let Some((code, slots)) = super::frame::enter(prep, &mut t.stack, bp) else {
-        return Err(unproven(t, m));
-    };
 
     // Frame slots without bounds checks (see `interp::frame`).
     macro_rules! S {

@@ -15,30 +15,47 @@ use super::op::Op;
 /// A method's frame in its thread's stack: locals from `bp`, the operand stack above them.
 /// The stack buffer is allocated once per thread and never moves, so the base pointer stays
 /// valid for the whole call, across calls that index the stack themselves.
+#[derive(Clone, Copy)]
 pub(super) struct Slots {
     base: *mut u64,
-    /// One past the frame's last slot (checked in debug builds).
+    /// One past the frame's last slot (checked in debug builds only: in release builds the
+    /// view is the one pointer the loop keeps in a register).
+    #[cfg(debug_assertions)]
     end: usize,
 }
 
-/// The code of `prep` and the slots of `stack` for running it with its frame at `bp`: None
-/// unless `depth::check` accepted `prep` and `stack` holds `bp + max_locals + max_stack + 2`
-/// slots (the operand stack's proven bound plus the interpreter's slack).
+/// Why a frame could not be entered.
+pub(super) enum Refused {
+    /// `depth::check` has not accepted the code (a VM bug).
+    Unproven,
+    /// The frame would pass `limit`: the thread's stack overflows.
+    Overflow,
+}
+
+/// The code of `prep` and the slots of `stack` for running it with its frame at `bp`, if
+/// `depth::check` accepted `prep` and the frame's `bp + max_locals + max_stack + 2` slots (the
+/// operand stack's proven bound plus the interpreter's slack) end within `limit` and `stack`.
 #[inline]
 pub(super) fn enter<'a>(
     prep: &'a Prepared,
     stack: &mut [u64],
     bp: usize,
-) -> Option<(Code<'a>, Slots)> {
-    prep.frame_proof.get()?;
-    let end = bp + prep.max_locals as usize + prep.max_stack as usize + 2;
-    (end <= stack.len()).then(|| {
-        let slots = Slots {
-            base: stack.as_mut_ptr(),
-            end,
-        };
-        (Code { ops: &prep.fast }, slots)
-    })
+    limit: usize,
+) -> Result<(Code<'a>, Slots), Refused> {
+    let frame = prep.proven_frame_slots();
+    if frame == 0 {
+        return Err(Refused::Unproven);
+    }
+    let end = bp + frame;
+    if end > limit.min(stack.len()) {
+        return Err(Refused::Overflow);
+    }
+    let slots = Slots {
+        base: stack.as_mut_ptr(),
+        #[cfg(debug_assertions)]
+        end,
+    };
+    Ok((Code { ops: &prep.fast }, slots))
 }
 
 impl Slots {
@@ -47,12 +64,13 @@ impl Slots {
     #[inline(always)]
     #[allow(clippy::mut_from_ref)] // a view of the thread's stack, as `t.stack[i]` would be
     pub(super) fn at(&self, i: usize) -> &mut u64 {
-        debug_assert!(
+        #[cfg(debug_assertions)]
+        assert!(
             i < self.end,
             "slot {i} outside the frame (end {})",
             self.end
         );
-        // SAFETY: `new` checked that the frame lies inside the stack, and the frame proof
+        // SAFETY: `enter` checked that the frame lies inside the stack, and the frame proof
         // that every index the method's ops form lies inside the frame.
         unsafe { &mut *self.base.add(i) }
     }
