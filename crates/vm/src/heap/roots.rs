@@ -17,7 +17,7 @@
 //! may hold raw references across its own allocations), `System.gc()`, or another thread's
 //! request. VM code that holds a reference across a call into Java keeps it in a handle.
 
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::collector::{Copier, Layouts};
@@ -38,6 +38,8 @@ pub struct GcState {
     /// Check the heap and all frames after every collection.
     pub verify: AtomicBool,
     pub count: AtomicU32,
+    /// Collections and their times, and peak usage, for the management API.
+    pub stats: GcStats,
     start: Instant,
     /// Bookkeeping of the collecting thread (collections of a domain never overlap).
     policy: parking_lot::Mutex<Policy>,
@@ -51,6 +53,70 @@ impl GcState {
         self.stress.store(opts.gc_stress, Ordering::Relaxed);
         heap.set_tlabs(!opts.gc_stress);
         self.verify.store(opts.gc_verify, Ordering::Relaxed);
+    }
+}
+
+/// What the management API reports of a domain's collections: how many young and full ones
+/// ran and how long they took, and the most each part of the heap held.
+pub struct GcStats {
+    pub young_count: AtomicU64,
+    pub young_nanos: AtomicU64,
+    pub full_count: AtomicU64,
+    pub full_nanos: AtomicU64,
+    /// Peak bytes of the nursery, the old space and the large objects.
+    pub peak_nursery: AtomicU64,
+    pub peak_old: AtomicU64,
+    pub peak_large: AtomicU64,
+    /// Bytes of the nursery, the old space and the large objects after the last collection
+    /// (u64::MAX before the first).
+    pub after_nursery: AtomicU64,
+    pub after_old: AtomicU64,
+    pub after_large: AtomicU64,
+}
+
+impl Default for GcStats {
+    fn default() -> Self {
+        GcStats {
+            young_count: AtomicU64::new(0),
+            young_nanos: AtomicU64::new(0),
+            full_count: AtomicU64::new(0),
+            full_nanos: AtomicU64::new(0),
+            peak_nursery: AtomicU64::new(0),
+            peak_old: AtomicU64::new(0),
+            peak_large: AtomicU64::new(0),
+            after_nursery: AtomicU64::new(u64::MAX),
+            after_old: AtomicU64::new(u64::MAX),
+            after_large: AtomicU64::new(u64::MAX),
+        }
+    }
+}
+
+impl GcStats {
+    /// Notes the heap's current usage in the peaks.
+    pub fn note_usage(&self, heap: &super::Heap) {
+        self.peak_nursery
+            .fetch_max(heap.nursery_used() as u64, Ordering::Relaxed);
+        self.peak_old
+            .fetch_max(heap.old_used() as u64, Ordering::Relaxed);
+        self.peak_large
+            .fetch_max(heap.large_used() as u64, Ordering::Relaxed);
+    }
+
+    /// Counts one collection that took `nanos` and left `heap` as it is now.
+    fn record(&self, heap: &super::Heap, full: bool, nanos: u64) {
+        self.after_nursery
+            .store(heap.nursery_used() as u64, Ordering::Relaxed);
+        self.after_old
+            .store(heap.old_used() as u64, Ordering::Relaxed);
+        self.after_large
+            .store(heap.large_used() as u64, Ordering::Relaxed);
+        let (count, time) = if full {
+            (&self.full_count, &self.full_nanos)
+        } else {
+            (&self.young_count, &self.young_nanos)
+        };
+        count.fetch_add(1, Ordering::Relaxed);
+        time.fetch_add(nanos, Ordering::Relaxed);
     }
 }
 
@@ -70,6 +136,7 @@ impl Default for GcState {
             stress: AtomicBool::new(false),
             verify: AtomicBool::new(false),
             count: AtomicU32::new(0),
+            stats: GcStats::default(),
             start: Instant::now(),
             policy: Default::default(),
         }
@@ -184,6 +251,7 @@ fn run_phase(t: &mut JThread, full: bool, clear_soft: bool, cause: &str) -> usiz
     let domain = t.domain.clone();
     let gc = &domain.gc;
     let start = Instant::now();
+    gc.stats.note_usage(&domain.heap);
     let before = domain.heap.used();
     let verify = gc.verify.load(Ordering::Relaxed);
     // Verification checks the whole heap after every collection, except for the young
@@ -231,6 +299,11 @@ fn run_phase(t: &mut JThread, full: bool, clear_soft: bool, cause: &str) -> usiz
         domain.heap.finish_young(cp.to_top());
     }
     let n = gc.count.fetch_add(1, Ordering::Relaxed);
+    gc.stats.record(
+        &domain.heap,
+        full,
+        start.elapsed().as_nanos().min(u64::MAX as u128) as u64,
+    );
     if verify {
         let result = if whole {
             super::verify::verify_heap(t)

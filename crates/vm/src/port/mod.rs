@@ -9,6 +9,7 @@ pub mod fs;
 pub mod held;
 pub mod net;
 pub mod process;
+pub mod sysinfo;
 
 use held::Owner;
 use std::ffi::CString;
