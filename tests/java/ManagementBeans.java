@@ -113,10 +113,22 @@ public class ManagementBeans {
         ThreadInfo withStack = th.getThreadInfo(me, 10);
         check("own stack", withStack != null && withStack.getStackTrace().length > 0
                 && withStack.getStackTrace()[0].getClassName() != null);
+        ThreadInfo[] all = th.dumpAllThreads(false, false);
+        check("dump has main", Arrays.stream(all).anyMatch(i -> i.getThreadName().equals("main")
+                && i.getThreadState() == Thread.State.RUNNABLE && i.getStackTrace().length > 0));
+        check("dump has the worker", Arrays.stream(all).anyMatch(i -> i.getThreadName().equals("mgmt-worker")
+                && i.getThreadState() == Thread.State.WAITING));
+        ThreadInfo[] two = th.getThreadInfo(new long[] {me, worker.getId()}, false, false);
+        check("infos by ids", two.length == 2 && two[0].getThreadId() == me && two[1].getThreadId() == worker.getId());
+        ThreadInfo deep = th.getThreadInfo(me, Integer.MAX_VALUE);
+        check("own stack ends in main", deep.getStackTrace()[deep.getStackTrace().length - 1].getMethodName().equals("main"));
         synchronized (ManagementBeans.class) {
             ManagementBeans.class.notifyAll();
         }
         worker.join();
+        check("no monitor deadlock", th.findMonitorDeadlockedThreads() == null);
+        check("verbose class off", !cl.isVerbose());
+        check("verbose gc off", !mem.isVerbose());
         check("ended thread has no cpu time", th.getThreadCpuTime(worker.getId()) == -1);
         check("ended thread has no info", th.getThreadInfo(worker.getId()) == null);
 

@@ -185,6 +185,8 @@ fn register_vm(r: &mut Registry) {
     r.add(vm, "getUnloadedClassCount", "()J", |t, _| {
         Ok(t.vm.classes.stats.get().1)
     });
+    // jxvm does not log class loading (-verbose:class is accepted and ignored).
+    r.add(vm, "getVerboseClass", "()Z", |_, _| Ok(ret_bool(false)));
     r.add(vm, "getVerboseGC", "()Z", |t, _| {
         Ok(ret_bool(t.domain.gc.log.load(Ordering::Relaxed)))
     });
@@ -612,6 +614,21 @@ fn register_threads(r: &mut Registry) {
         "([JI[Ljava/lang/management/ThreadInfo;)V",
         thread_info,
     );
+    r.add(
+        ti,
+        "dumpThreads0",
+        "([JZZI)[Ljava/lang/management/ThreadInfo;",
+        dump_threads,
+    );
+    // Monitor deadlocks are not detected (which monitor a blocked thread waits for is not
+    // recorded): null, "none found", as the brief allows for now. findDeadlockedThreads
+    // also needs synchronizer usage, unsupported: the Java side refuses it before the native.
+    r.add(
+        ti,
+        "findMonitorDeadlockedThreads0",
+        "()[Ljava/lang/Thread;",
+        |_, _| Ok(0),
+    );
     // CPU time is always measured (by the host): nothing to switch.
     r.add(ti, "setThreadCpuTimeEnabled0", "(Z)V", |_, _| Ok(0));
     r.add(ti, "resetPeakThreadCount0", "()V", |t, _| {
@@ -645,6 +662,40 @@ fn thread_info(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         return Err(t.throw_new("java/lang/IllegalArgumentException", None));
     }
     let result_h = t.handle(result);
+    fill_thread_infos(t, &ids, max_depth, result_h)?;
+    Ok(0)
+}
+
+/// ThreadImpl.dumpThreads0(long[] ids, boolean lockedMonitors, boolean lockedSynchronizers,
+/// int maxDepth): ThreadInfos of `ids` (null: every live thread). Locked monitors and
+/// synchronizers are not tracked (`objectMonitorUsageSupport` and `synchronizerUsageSupport`
+/// are false): asking for them throws UnsupportedOperationException.
+fn dump_threads(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    if a[1] != 0 || a[2] != 0 {
+        let msg = "Monitoring of object monitor and ownable synchronizer usage is not supported by this VM";
+        return Err(t.throw_new("java/lang/UnsupportedOperationException", Some(msg)));
+    }
+    let max_depth = jint(a[3]);
+    let ids: Vec<i64> = match obj(a[0]) {
+        Some(ids) => ids.array_slice::<i64>().to_vec(),
+        None => {
+            let tid_off = jdk::Thread::get().tid;
+            live_threads(t)
+                .iter()
+                .map(|th| th.read::<i64>(tid_off))
+                .collect()
+        }
+    };
+    let info = t.load_boot("java/lang/management/ThreadInfo")?;
+    let result = t.new_array_of(info, ids.len() as i32)?;
+    let result_h = t.handle(result);
+    fill_thread_infos(t, &ids, max_depth, result_h)?;
+    Ok(t.handle_get(result_h).slot())
+}
+
+/// Stores in the ThreadInfo[] of handle `result_h` a ThreadInfo for each live thread of
+/// `ids` (leaving null for the others) with up to `max_depth` frames (-1: all).
+fn fill_thread_infos(t: &mut JThread, ids: &[i64], max_depth: i32, result_h: usize) -> JResult<()> {
     let fields = super::lang::SteFields::of(t)?;
     let ste = t.load_boot("java/lang/StackTraceElement")?;
     let info_class = t.load_boot("java/lang/management/ThreadInfo")?;
@@ -725,7 +776,7 @@ fn thread_info(t: &mut JThread, a: &[u64]) -> JResult<u64> {
             .heap
             .write_ref(result, ARRAY_BASE + i * 8, Some(info));
     }
-    Ok(0)
+    Ok(())
 }
 
 fn is_daemon(th: ObjRef) -> bool {
