@@ -68,6 +68,18 @@ public class ManagementBeans {
         System.gc();
         long after = gcs.stream().mapToLong(GarbageCollectorMXBean::getCollectionCount).sum();
         check("collections counted", after > before);
+        boolean infoOk = false;
+        for (GarbageCollectorMXBean gc : gcs) {
+            com.sun.management.GcInfo gi = ((com.sun.management.GarbageCollectorMXBean) gc).getLastGcInfo();
+            if (gi != null) {
+                infoOk = gi.getId() >= 1 && gi.getStartTime() <= gi.getEndTime() && gi.getDuration() >= 0
+                        && !gi.getMemoryUsageBeforeGc().isEmpty()
+                        && gi.getMemoryUsageBeforeGc().keySet().equals(gi.getMemoryUsageAfterGc().keySet())
+                        && gi.getMemoryUsageBeforeGc().keySet().containsAll(Arrays.asList(gc.getMemoryPoolNames()));
+                if (!infoOk) break;
+            }
+        }
+        check("last gc info", infoOk);
         check("heap max equals Runtime.maxMemory or is bigger", mem.getHeapMemoryUsage().getMax() > 0);
 
         ThreadMXBean th = ManagementFactory.getThreadMXBean();

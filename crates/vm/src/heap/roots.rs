@@ -72,6 +72,30 @@ pub struct GcStats {
     pub after_nursery: AtomicU64,
     pub after_old: AtomicU64,
     pub after_large: AtomicU64,
+    /// The last young and the last full collection.
+    pub last_young: parking_lot::Mutex<Option<LastGc>>,
+    pub last_full: parking_lot::Mutex<Option<LastGc>>,
+}
+
+/// One collection, as `GarbageCollectorMXBean.getLastGcInfo` shows it.
+#[derive(Clone, Copy, Debug)]
+pub struct LastGc {
+    /// Its number among the collections of its kind (1 for the first).
+    pub index: u64,
+    pub start: Instant,
+    pub end: Instant,
+    /// Bytes of the nursery, the old space and the large objects before and after it.
+    pub before: [u64; 3],
+    pub after: [u64; 3],
+}
+
+/// Bytes of the nursery, the old space and the large objects of `heap`.
+fn usage_of(heap: &super::Heap) -> [u64; 3] {
+    [
+        heap.nursery_used() as u64,
+        heap.old_used() as u64,
+        heap.large_used() as u64,
+    ]
 }
 
 impl Default for GcStats {
@@ -87,6 +111,8 @@ impl Default for GcStats {
             after_nursery: AtomicU64::new(u64::MAX),
             after_old: AtomicU64::new(u64::MAX),
             after_large: AtomicU64::new(u64::MAX),
+            last_young: Default::default(),
+            last_full: Default::default(),
         }
     }
 }
@@ -102,21 +128,29 @@ impl GcStats {
             .fetch_max(heap.large_used() as u64, Ordering::Relaxed);
     }
 
-    /// Counts one collection that took `nanos` and left `heap` as it is now.
-    fn record(&self, heap: &super::Heap, full: bool, nanos: u64) {
-        self.after_nursery
-            .store(heap.nursery_used() as u64, Ordering::Relaxed);
-        self.after_old
-            .store(heap.old_used() as u64, Ordering::Relaxed);
-        self.after_large
-            .store(heap.large_used() as u64, Ordering::Relaxed);
-        let (count, time) = if full {
-            (&self.full_count, &self.full_nanos)
+    /// Counts one collection that started at `start` with the heap's parts holding `before`
+    /// bytes, and left `heap` as it is now.
+    fn record(&self, heap: &super::Heap, full: bool, start: Instant, before: [u64; 3]) {
+        let after = usage_of(heap);
+        self.after_nursery.store(after[0], Ordering::Relaxed);
+        self.after_old.store(after[1], Ordering::Relaxed);
+        self.after_large.store(after[2], Ordering::Relaxed);
+        let (count, time, last) = if full {
+            (&self.full_count, &self.full_nanos, &self.last_full)
         } else {
-            (&self.young_count, &self.young_nanos)
+            (&self.young_count, &self.young_nanos, &self.last_young)
         };
-        count.fetch_add(1, Ordering::Relaxed);
+        let end = Instant::now();
+        let nanos = end.duration_since(start).as_nanos().min(u64::MAX as u128) as u64;
+        let index = count.fetch_add(1, Ordering::Relaxed) + 1;
         time.fetch_add(nanos, Ordering::Relaxed);
+        *last.lock() = Some(LastGc {
+            index,
+            start,
+            end,
+            before,
+            after,
+        });
     }
 }
 
@@ -252,6 +286,7 @@ fn run_phase(t: &mut JThread, full: bool, clear_soft: bool, cause: &str) -> usiz
     let gc = &domain.gc;
     let start = Instant::now();
     gc.stats.note_usage(&domain.heap);
+    let parts_before = usage_of(&domain.heap);
     let before = domain.heap.used();
     let verify = gc.verify.load(Ordering::Relaxed);
     // Verification checks the whole heap after every collection, except for the young
@@ -299,11 +334,7 @@ fn run_phase(t: &mut JThread, full: bool, clear_soft: bool, cause: &str) -> usiz
         domain.heap.finish_young(cp.to_top());
     }
     let n = gc.count.fetch_add(1, Ordering::Relaxed);
-    gc.stats.record(
-        &domain.heap,
-        full,
-        start.elapsed().as_nanos().min(u64::MAX as u128) as u64,
-    );
+    gc.stats.record(&domain.heap, full, start, parts_before);
     if verify {
         let result = if whole {
             super::verify::verify_heap(t)

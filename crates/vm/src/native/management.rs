@@ -154,6 +154,7 @@ pub fn register(r: &mut Registry) {
     register_threads(r);
     register_os(r);
     register_cgroup(r);
+    register_gc_info(r);
     r.add(
         "jdk/internal/misc/Unsafe",
         "getLoadAverage0",
@@ -580,6 +581,97 @@ fn manager_pools(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         "java/lang/management/MemoryPoolMXBean",
         &|name| Pool::by_name(name).is_some_and(|p| m.pools().contains(&p)),
     )
+}
+
+// ---- jdk.management's GcInfoBuilder ----
+
+fn register_gc_info(r: &mut Registry) {
+    let b = "com/sun/management/internal/GcInfoBuilder";
+    // jxvm's collectors have no attributes of their own beyond GcInfo's.
+    r.add(
+        b,
+        "getNumGcExtAttributes",
+        "(Ljava/lang/management/GarbageCollectorMXBean;)I",
+        |_, _| Ok(ret_int(0)),
+    );
+    r.add(
+        b,
+        "fillGcAttributeInfo",
+        "(Ljava/lang/management/GarbageCollectorMXBean;I[Ljava/lang/String;[C[Ljava/lang/String;)V",
+        |t, a| {
+            if jint(a[2]) != 0 {
+                return Err(t.throw_new("java/lang/IllegalArgumentException", None));
+            }
+            Ok(0)
+        },
+    );
+    r.add(
+        b,
+        "getLastGcInfo0",
+        "(Ljava/lang/management/GarbageCollectorMXBean;I[Ljava/lang/Object;[C[Ljava/lang/management/MemoryUsage;[Ljava/lang/management/MemoryUsage;)Lcom/sun/management/GcInfo;",
+        last_gc_info,
+    );
+}
+
+/// GcInfoBuilder.getLastGcInfo0: the last collection of collector `gc` (null before its
+/// first), with the usage of every pool (in [`POOLS`] order, MemoryImpl's) before and after
+/// it stored in `before` and `after`; times are milliseconds since the VM started.
+fn last_gc_info(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let builder = nonnull(t, a[0])?;
+    let m = manager_of(t, a[1])?;
+    let last = match m {
+        Manager::Young => *t.domain.gc.stats.last_young.lock(),
+        Manager::Full => *t.domain.gc.stats.last_full.lock(),
+        Manager::Metadata => None,
+    };
+    let Some(last) = last else { return Ok(0) };
+    let before = nonnull(t, a[5])?;
+    let after = nonnull(t, a[6])?;
+    let n = before.array_len().min(after.array_len()).min(POOLS.len());
+    let handles = [t.handle(builder), t.handle(before), t.handle(after)];
+    let meta = metadata_bytes(t);
+    for (i, &(pool, _)) in POOLS.iter().enumerate().take(n) {
+        let now = pool_usage(&t.domain.heap, pool, meta);
+        let max = (now.max >= 0).then_some(now.max as u64);
+        let at = |v: [u64; 3]| match pool {
+            Pool::Nursery => Usage::new(v[0], now.committed as u64, max),
+            Pool::Old => Usage::new(v[1], now.committed as u64, max),
+            Pool::Large => Usage::new(v[2], now.committed as u64, max),
+            Pool::Metadata => now,
+        };
+        let b = new_usage(t, at(last.before))?;
+        let arr = t.handle_get(handles[1]);
+        t.domain.heap.write_ref(arr, ARRAY_BASE + i * 8, Some(b));
+        let u = new_usage(t, at(last.after))?;
+        let arr = t.handle_get(handles[2]);
+        t.domain.heap.write_ref(arr, ARRAY_BASE + i * 8, Some(u));
+    }
+    let ms =
+        |i: std::time::Instant| i.saturating_duration_since(t.vm.start_time).as_millis() as u64;
+    let (start, end) = (ms(last.start), ms(last.end));
+    let object = t.load_boot("java/lang/Object")?;
+    let ext = t.new_array_of(object, 0)?;
+    let ext_h = t.handle(ext);
+    let c = t.load_boot("com/sun/management/GcInfo")?;
+    let [builder, before, after] = handles.map(|h| t.handle_get(h));
+    let ext = t.handle_get(ext_h);
+    let info = t.construct(
+        c,
+        "(Lcom/sun/management/internal/GcInfoBuilder;JJJ[Ljava/lang/management/MemoryUsage;[Ljava/lang/management/MemoryUsage;[Ljava/lang/Object;)V",
+        &[
+            builder.slot(),
+            last.index,
+            0,
+            start,
+            0,
+            end,
+            0,
+            before.slot(),
+            after.slot(),
+            ext.slot(),
+        ],
+    )?;
+    Ok(info.slot())
 }
 
 // ---- threads ----
