@@ -80,6 +80,29 @@ public class ManagementBeans {
             }
         }
         check("last gc info", infoOk);
+        java.util.concurrent.BlockingQueue<String> notes = new java.util.concurrent.LinkedBlockingQueue<>();
+        javax.management.NotificationListener listener = (n, hb) -> {
+            com.sun.management.GarbageCollectionNotificationInfo gi = com.sun.management.GarbageCollectionNotificationInfo
+                    .from((javax.management.openmbean.CompositeData) n.getUserData());
+            notes.add(n.getType() + " " + gi.getGcAction() + " (" + gi.getGcCause() + ") id>=1 " + (gi.getGcInfo().getId() >= 1));
+        };
+        for (GarbageCollectorMXBean gc : gcs) {
+            ((javax.management.NotificationEmitter) gc).addNotificationListener(listener, null, null);
+        }
+        System.gc();
+        String note = null;
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (System.currentTimeMillis() < deadline) {
+            String s = notes.poll(100, java.util.concurrent.TimeUnit.MILLISECONDS);
+            if (s != null && s.contains("System.gc()")) {
+                note = s;
+                break;
+            }
+        }
+        System.out.println("notification: " + note);
+        for (GarbageCollectorMXBean gc : gcs) {
+            ((javax.management.NotificationEmitter) gc).removeNotificationListener(listener);
+        }
         check("heap max equals Runtime.maxMemory or is bigger", mem.getHeapMemoryUsage().getMax() > 0);
 
         ThreadMXBean th = ManagementFactory.getThreadMXBean();
@@ -87,6 +110,7 @@ public class ManagementBeans {
         check("peak >= count", th.getPeakThreadCount() >= th.getThreadCount());
         check("started >= count", th.getTotalStartedThreadCount() >= th.getThreadCount());
         check("daemons < count", th.getDaemonThreadCount() < th.getThreadCount());
+        check("daemons >= 0", th.getDaemonThreadCount() >= 0);
         check("current thread cpu time supported", th.isCurrentThreadCpuTimeSupported());
         long cpu1 = th.getCurrentThreadCpuTime();
         long x = 0;

@@ -75,6 +75,26 @@ pub struct GcStats {
     /// The last young and the last full collection.
     pub last_young: parking_lot::Mutex<Option<LastGc>>,
     pub last_full: parking_lot::Mutex<Option<LastGc>>,
+    /// Whether listeners want notifications of young and of full collections.
+    pub notify_young: AtomicBool,
+    pub notify_full: AtomicBool,
+    /// Whether the thread that sends them has been started.
+    pub notifier_started: AtomicBool,
+    /// Collections not yet notified (only while notifications are wanted; the oldest are
+    /// dropped past [`GcStats::MAX_PENDING`]), and the condition the sender waits on.
+    pub pending: parking_lot::Mutex<std::collections::VecDeque<GcEvent>>,
+    pub pending_cond: parking_lot::Condvar,
+}
+
+/// A collection waiting to be notified.
+#[derive(Clone, Debug)]
+pub struct GcEvent {
+    pub full: bool,
+    /// Why it ran ("System.gc()", "Allocation Failure"), as HotSpot names its causes.
+    pub cause: String,
+    /// When it ended, in milliseconds since the epoch.
+    pub timestamp: i64,
+    pub gc: LastGc,
 }
 
 /// One collection, as `GarbageCollectorMXBean.getLastGcInfo` shows it.
@@ -113,6 +133,11 @@ impl Default for GcStats {
             after_large: AtomicU64::new(u64::MAX),
             last_young: Default::default(),
             last_full: Default::default(),
+            notify_young: AtomicBool::new(false),
+            notify_full: AtomicBool::new(false),
+            notifier_started: AtomicBool::new(false),
+            pending: Default::default(),
+            pending_cond: Default::default(),
         }
     }
 }
@@ -130,7 +155,14 @@ impl GcStats {
 
     /// Counts one collection that started at `start` with the heap's parts holding `before`
     /// bytes, and left `heap` as it is now.
-    fn record(&self, heap: &super::Heap, full: bool, start: Instant, before: [u64; 3]) {
+    fn record(
+        &self,
+        heap: &super::Heap,
+        full: bool,
+        cause: &str,
+        start: Instant,
+        before: [u64; 3],
+    ) {
         let after = usage_of(heap);
         self.after_nursery.store(after[0], Ordering::Relaxed);
         self.after_old.store(after[1], Ordering::Relaxed);
@@ -144,14 +176,36 @@ impl GcStats {
         let nanos = end.duration_since(start).as_nanos().min(u64::MAX as u128) as u64;
         let index = count.fetch_add(1, Ordering::Relaxed) + 1;
         time.fetch_add(nanos, Ordering::Relaxed);
-        *last.lock() = Some(LastGc {
+        let gc = LastGc {
             index,
             start,
             end,
             before,
             after,
-        });
+        };
+        *last.lock() = Some(gc);
+        let wanted = if full {
+            &self.notify_full
+        } else {
+            &self.notify_young
+        };
+        if wanted.load(Ordering::Relaxed) {
+            let mut pending = self.pending.lock();
+            if pending.len() >= Self::MAX_PENDING {
+                pending.pop_front();
+            }
+            pending.push_back(GcEvent {
+                full,
+                cause: cause.to_string(),
+                timestamp: crate::port::current_time_millis(),
+                gc,
+            });
+            self.pending_cond.notify_all();
+        }
     }
+
+    /// Collections kept for notification at most (as HotSpot, a slow listener loses some).
+    pub const MAX_PENDING: usize = 256;
 }
 
 /// When stress mode runs a full collection, and when verification checks the whole heap.
@@ -334,7 +388,8 @@ fn run_phase(t: &mut JThread, full: bool, clear_soft: bool, cause: &str) -> usiz
         domain.heap.finish_young(cp.to_top());
     }
     let n = gc.count.fetch_add(1, Ordering::Relaxed);
-    gc.stats.record(&domain.heap, full, start, parts_before);
+    gc.stats
+        .record(&domain.heap, full, cause, start, parts_before);
     if verify {
         let result = if whole {
             super::verify::verify_heap(t)

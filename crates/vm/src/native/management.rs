@@ -16,6 +16,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::{Registry, jint, jlong, nonnull, obj, ret_bool, ret_int};
 use crate::heap::layout::ARRAY_BASE;
+use crate::heap::roots::{GcEvent, LastGc};
 use crate::heap::{Heap, ObjRef};
 use crate::jdk::{self, JdkClass};
 use crate::port::sysinfo;
@@ -155,6 +156,7 @@ pub fn register(r: &mut Registry) {
     register_os(r);
     register_cgroup(r);
     register_gc_info(r);
+    register_notifications(r);
     r.add(
         "jdk/internal/misc/Unsafe",
         "getLoadAverage0",
@@ -627,9 +629,18 @@ fn last_gc_info(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let Some(last) = last else { return Ok(0) };
     let before = nonnull(t, a[5])?;
     let after = nonnull(t, a[6])?;
-    let n = before.array_len().min(after.array_len()).min(POOLS.len());
     let handles = [t.handle(builder), t.handle(before), t.handle(after)];
+    Ok(gc_info(t, handles, last)?.slot())
+}
+
+/// A GcInfo of collection `last` for the GcInfoBuilder, MemoryUsage[] before and
+/// MemoryUsage[] after in `handles`, filling the two arrays (in [`POOLS`] order).
+fn gc_info(t: &mut JThread, handles: [usize; 3], last: LastGc) -> JResult<ObjRef> {
     let meta = metadata_bytes(t);
+    let n = {
+        let (b, a) = (t.handle_get(handles[1]), t.handle_get(handles[2]));
+        b.array_len().min(a.array_len()).min(POOLS.len())
+    };
     for (i, &(pool, _)) in POOLS.iter().enumerate().take(n) {
         let now = pool_usage(&t.domain.heap, pool, meta);
         let max = (now.max >= 0).then_some(now.max as u64);
@@ -655,7 +666,7 @@ fn last_gc_info(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let c = t.load_boot("com/sun/management/GcInfo")?;
     let [builder, before, after] = handles.map(|h| t.handle_get(h));
     let ext = t.handle_get(ext_h);
-    let info = t.construct(
+    t.construct(
         c,
         "(Lcom/sun/management/internal/GcInfoBuilder;JJJ[Ljava/lang/management/MemoryUsage;[Ljava/lang/management/MemoryUsage;[Ljava/lang/Object;)V",
         &[
@@ -670,8 +681,151 @@ fn last_gc_info(t: &mut JThread, a: &[u64]) -> JResult<u64> {
             after.slot(),
             ext.slot(),
         ],
+    )
+}
+
+// ---- GC notifications ----
+
+fn register_notifications(r: &mut Registry) {
+    r.add(
+        "com/sun/management/internal/GarbageCollectorExtImpl",
+        "setNotificationEnabled",
+        "(Lcom/sun/management/GarbageCollectorMXBean;Z)V",
+        set_notification_enabled,
+    );
+    r.add(
+        "jx/internal/GcNotifier",
+        "send0",
+        "([Ljava/lang/management/GarbageCollectorMXBean;)V",
+        send_notifications,
+    );
+}
+
+/// GarbageCollectorExtImpl.setNotificationEnabled(gc, enabled): whether collections of `gc`
+/// are notified; the first time, starts the daemon thread "GC notifier" (`jx.internal.
+/// GcNotifier`) that sends them (HotSpot's service thread, which is not a Java thread).
+fn set_notification_enabled(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let m = manager_of(t, a[1])?;
+    let on = a[2] != 0;
+    let stats = &t.domain.gc.stats;
+    match m {
+        Manager::Young => stats.notify_young.store(on, Ordering::Relaxed),
+        Manager::Full => stats.notify_full.store(on, Ordering::Relaxed),
+        Manager::Metadata => return Ok(0),
+    }
+    if on && !stats.notifier_started.swap(true, Ordering::AcqRel) {
+        let started = start_notifier(t);
+        if started.is_err() {
+            t.domain
+                .gc
+                .stats
+                .notifier_started
+                .store(false, Ordering::Release);
+        }
+        started?;
+    }
+    Ok(0)
+}
+
+fn start_notifier(t: &mut JThread) -> JResult<()> {
+    let c = t.load_boot("jx/internal/GcNotifier")?;
+    let runnable = t.construct(c, "()V", &[])?;
+    let rh = t.handle(runnable);
+    let tc = t.load_boot("java/lang/Thread")?;
+    let name = t.new_string("GC notifier")?;
+    let runnable = t.handle_get(rh);
+    let th = t.construct(
+        tc,
+        "(Ljava/lang/Runnable;Ljava/lang/String;)V",
+        &[runnable.slot(), name.slot()],
     )?;
-    Ok(info.slot())
+    let th_h = t.handle(th);
+    t.call_virtual(th, "setDaemon", "(Z)V", &[1])?;
+    let th = t.handle_get(th_h);
+    t.call_virtual(th, "start", "()V", &[])?;
+    Ok(())
+}
+
+/// GcNotifier.send0(beans): waits up to 200 ms for collections, then sends each to the
+/// listeners of its collector among `beans` (GarbageCollectorExtImpl.createGCNotification,
+/// with a GcInfo as getLastGcInfo gives).
+fn send_notifications(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let beans = nonnull(t, a[0])?;
+    let beans_h = t.handle(beans);
+    let domain = t.domain.clone();
+    let events: Vec<GcEvent> = t.blocking(|| {
+        let stats = &domain.gc.stats;
+        let mut pending = stats.pending.lock();
+        if pending.is_empty() {
+            stats
+                .pending_cond
+                .wait_for(&mut pending, std::time::Duration::from_millis(200));
+        }
+        pending.drain(..).collect()
+    });
+    t.poll_safepoint()?;
+    let mu = t.load_boot("java/lang/management/MemoryUsage")?;
+    for ev in events {
+        let mark = t.handles.len();
+        let name = if ev.full { "full" } else { "young" };
+        let beans = t.handle_get(beans_h);
+        let mut bean = None;
+        for i in 0..beans.array_len() {
+            if let Some(b) = beans.read_ref(ARRAY_BASE + i * 8)
+                && bean_name(t, b.slot())? == name
+            {
+                bean = Some(b);
+                break;
+            }
+        }
+        let Some(bean) = bean else { continue };
+        let bean_h = t.handle(bean);
+        let builder = t.call_virtual(
+            bean,
+            "getGcInfoBuilder",
+            "()Lcom/sun/management/internal/GcInfoBuilder;",
+            &[],
+        )?;
+        let builder = nonnull(t, builder)?;
+        let builder_h = t.handle(builder);
+        let before = t.new_array_of(mu, POOLS.len() as i32)?;
+        let before_h = t.handle(before);
+        let after = t.new_array_of(mu, POOLS.len() as i32)?;
+        let after_h = t.handle(after);
+        let info = gc_info(t, [builder_h, before_h, after_h], ev.gc)?;
+        let info_h = t.handle(info);
+        let strings = [
+            name,
+            if ev.full {
+                "end of major GC"
+            } else {
+                "end of minor GC"
+            },
+            &ev.cause,
+        ];
+        let mut string_h = [0usize; 3];
+        for (h, s) in string_h.iter_mut().zip(strings) {
+            let o = t.new_string(s)?;
+            *h = t.handle(o);
+        }
+        let [gc_name, action, cause] = string_h.map(|h| t.handle_get(h));
+        let (bean, info) = (t.handle_get(bean_h), t.handle_get(info_h));
+        t.call_virtual(
+            bean,
+            "createGCNotification",
+            "(JLjava/lang/String;Ljava/lang/String;Ljava/lang/String;Lcom/sun/management/GcInfo;)V",
+            &[
+                ev.timestamp as u64,
+                0,
+                gc_name.slot(),
+                action.slot(),
+                cause.slot(),
+                info.slot(),
+            ],
+        )?;
+        t.handles.truncate(mark);
+    }
+    Ok(0)
 }
 
 // ---- threads ----
