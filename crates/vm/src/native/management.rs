@@ -693,12 +693,7 @@ fn register_notifications(r: &mut Registry) {
         "(Lcom/sun/management/GarbageCollectorMXBean;Z)V",
         set_notification_enabled,
     );
-    r.add(
-        "jx/internal/GcNotifier",
-        "send0",
-        "([Ljava/lang/management/GarbageCollectorMXBean;)V",
-        send_notifications,
-    );
+    r.add("jx/internal/GcNotifier", "send0", "()V", send_notifications);
 }
 
 /// GarbageCollectorExtImpl.setNotificationEnabled(gc, enabled): whether collections of `gc`
@@ -746,12 +741,10 @@ fn start_notifier(t: &mut JThread) -> JResult<()> {
     Ok(())
 }
 
-/// GcNotifier.send0(beans): waits up to 200 ms for collections, then sends each to the
-/// listeners of its collector among `beans` (GarbageCollectorExtImpl.createGCNotification,
-/// with a GcInfo as getLastGcInfo gives).
-fn send_notifications(t: &mut JThread, a: &[u64]) -> JResult<u64> {
-    let beans = nonnull(t, a[0])?;
-    let beans_h = t.handle(beans);
+/// GcNotifier.send0(): waits up to 200 ms for collections, then sends each to the listeners
+/// of its collector (GarbageCollectorExtImpl.createGCNotification, with a GcInfo as
+/// getLastGcInfo gives). The collector beans are MemoryImpl's (ManagementFactory's).
+fn send_notifications(t: &mut JThread, _: &[u64]) -> JResult<u64> {
     let domain = t.domain.clone();
     let events: Vec<GcEvent> = t.blocking(|| {
         let stats = &domain.gc.stats;
@@ -764,6 +757,17 @@ fn send_notifications(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         pending.drain(..).collect()
     });
     t.poll_safepoint()?;
+    if events.is_empty() {
+        return Ok(0);
+    }
+    let beans = t.call_static(
+        "sun/management/MemoryImpl",
+        "getMemoryManagers",
+        "()[Ljava/lang/management/MemoryManagerMXBean;",
+        &[],
+    )?;
+    let beans = nonnull(t, beans)?;
+    let beans_h = t.handle(beans);
     let mu = t.load_boot("java/lang/management/MemoryUsage")?;
     for ev in events {
         let mark = t.handles.len();
