@@ -33,8 +33,15 @@ fn archive() -> &'static Mutex<zip::ZipArchive<Cursor<&'static [u8]>>> {
 /// The name of the API's module.
 pub const MODULE: &str = "jx";
 
-/// The packages of the API module, all exported, none open.
-pub const PACKAGES: [&str; 4] = ["jx.domain", "jx.memory", "jx.naming", "jx.portal"];
+/// The packages of the API module, all exported, none open (`jx.internal` holds code the VM
+/// runs on its own threads, with nothing a program can make or call).
+pub const PACKAGES: [&str; 5] = [
+    "jx.domain",
+    "jx.internal",
+    "jx.memory",
+    "jx.naming",
+    "jx.portal",
+];
 
 /// The API classes whose instances end with a VM slot (8 bytes after the fields, which no
 /// Java code can name): a memory object's view (`jx.memory.ReadOnlyMemory`, see

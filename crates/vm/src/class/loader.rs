@@ -417,6 +417,9 @@ pub struct ClassTable {
     pub(super) owners: super::unload::Owners,
     /// What the classes domains own were charged (see `metadata`).
     pub metadata: super::metadata::Charges,
+    /// Classes defined from class files and unloaded, with their estimated metadata, for
+    /// the management API.
+    pub stats: super::metadata::LoadStats,
 }
 
 /// See [`ClassTable::begin_reference_loading`].
@@ -446,6 +449,7 @@ impl ClassTable {
             app_paths: RwLock::new(FxHashMap::default()),
             owners: Default::default(),
             metadata: Default::default(),
+            stats: Default::default(),
         }
     }
 
@@ -997,6 +1001,7 @@ impl ClassTable {
             .reserve(owner, metadata::estimate(cf.file_len))?;
         let cp_len = cf.constant_pool.len();
         let id = self.alloc_id();
+        self.stats.defined(id.0, metadata::estimate(cf.file_len));
         let c = Class {
             id,
             name: cf.name.as_str().into(),

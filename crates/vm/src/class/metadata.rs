@@ -141,3 +141,46 @@ mod tests {
         assert_eq!(charges.charged(7), 0);
     }
 }
+
+/// Counts of the classes defined from class files (HotSpot's "loaded classes": not arrays or
+/// primitives) and of those unloaded, with the estimated metadata of the loaded ones.
+#[derive(Default)]
+pub struct LoadStats {
+    inner: Mutex<StatsInner>,
+}
+
+#[derive(Default)]
+struct StatsInner {
+    defined: u64,
+    unloaded: u64,
+    bytes: u64,
+    /// Class id -> its estimate, for the classes defined and not unloaded.
+    by_class: FxHashMap<u32, u64>,
+}
+
+impl LoadStats {
+    /// Class `class` was defined from a class file, costing about `bytes`.
+    pub fn defined(&self, class: u32, bytes: u64) {
+        let mut s = self.inner.lock();
+        s.defined += 1;
+        s.bytes += bytes;
+        s.by_class.insert(class, bytes);
+    }
+
+    /// Classes `classes` are freed (those not defined from class files are not counted).
+    pub fn unloaded(&self, classes: impl IntoIterator<Item = u32>) {
+        let mut s = self.inner.lock();
+        for id in classes {
+            if let Some(bytes) = s.by_class.remove(&id) {
+                s.unloaded += 1;
+                s.bytes -= bytes;
+            }
+        }
+    }
+
+    /// (defined in all, unloaded, estimated metadata bytes of those loaded now).
+    pub fn get(&self) -> (u64, u64, u64) {
+        let s = self.inner.lock();
+        (s.defined, s.unloaded, s.bytes)
+    }
+}

@@ -273,6 +273,7 @@ impl Unloaded {
             drop(unsafe { Box::from_raw(c as *const Class as *mut Class) });
         }
         table.metadata.release(self.ids.iter().copied());
+        table.stats.unloaded(self.ids.iter().copied());
         table.class_ids.give_back(class_ids);
         table.method_ids.give_back(method_ids);
     }

@@ -194,6 +194,15 @@ pub struct Domain {
     /// Java threads the class library started at boot (not counted by `limits.max_threads`);
     /// all of them (u32::MAX) until the boot is over.
     pub system_threads: AtomicU32,
+    /// Java threads started in all and the most alive at once (the management API's).
+    pub thread_stats: ThreadStats,
+}
+
+/// How many Java threads a domain has had: started in all, and the most alive at once.
+#[derive(Default)]
+pub struct ThreadStats {
+    pub started: std::sync::atomic::AtomicU64,
+    pub peak: AtomicU32,
 }
 
 /// What a domain may use (0: no limit).
@@ -399,6 +408,7 @@ impl Domain {
             verdict: Mutex::new(None),
             template: false,
             system_threads: AtomicU32::new(u32::MAX),
+            thread_stats: ThreadStats::default(),
             main_group: Mutex::new(None),
             exported: Mutex::new(FxHashMap::default()),
             exported_cond: Condvar::new(),

@@ -617,6 +617,14 @@ impl Heap {
     pub fn nursery_used(&self) -> usize {
         self.nursery_top.load(Ordering::Relaxed) - self.nursery_start
     }
+    /// Bytes of the large objects (each in its own mapping).
+    pub fn large_used(&self) -> usize {
+        self.large_bytes.load(Ordering::Relaxed)
+    }
+    /// The nursery's size (fixed for the heap's life).
+    pub fn nursery_size(&self) -> usize {
+        self.nursery_size
+    }
     /// The maximum heap size (-Xmx).
     pub fn capacity(&self) -> usize {
         self.max

@@ -17,7 +17,7 @@
 //! may hold raw references across its own allocations), `System.gc()`, or another thread's
 //! request. VM code that holds a reference across a call into Java keeps it in a handle.
 
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::collector::{Copier, Layouts};
@@ -38,6 +38,8 @@ pub struct GcState {
     /// Check the heap and all frames after every collection.
     pub verify: AtomicBool,
     pub count: AtomicU32,
+    /// Collections and their times, and peak usage, for the management API.
+    pub stats: GcStats,
     start: Instant,
     /// Bookkeeping of the collecting thread (collections of a domain never overlap).
     policy: parking_lot::Mutex<Policy>,
@@ -52,6 +54,158 @@ impl GcState {
         heap.set_tlabs(!opts.gc_stress);
         self.verify.store(opts.gc_verify, Ordering::Relaxed);
     }
+}
+
+/// What the management API reports of a domain's collections: how many young and full ones
+/// ran and how long they took, and the most each part of the heap held.
+pub struct GcStats {
+    pub young_count: AtomicU64,
+    pub young_nanos: AtomicU64,
+    pub full_count: AtomicU64,
+    pub full_nanos: AtomicU64,
+    /// Peak bytes of the nursery, the old space and the large objects.
+    pub peak_nursery: AtomicU64,
+    pub peak_old: AtomicU64,
+    pub peak_large: AtomicU64,
+    /// Bytes of the nursery, the old space and the large objects after the last collection
+    /// (u64::MAX before the first).
+    pub after_nursery: AtomicU64,
+    pub after_old: AtomicU64,
+    pub after_large: AtomicU64,
+    /// The last young and the last full collection.
+    pub last_young: parking_lot::Mutex<Option<LastGc>>,
+    pub last_full: parking_lot::Mutex<Option<LastGc>>,
+    /// Whether listeners want notifications of young and of full collections.
+    pub notify_young: AtomicBool,
+    pub notify_full: AtomicBool,
+    /// Whether the thread that sends them has been started.
+    pub notifier_started: AtomicBool,
+    /// Collections not yet notified (only while notifications are wanted; the oldest are
+    /// dropped past [`GcStats::MAX_PENDING`]), and the condition the sender waits on.
+    pub pending: parking_lot::Mutex<std::collections::VecDeque<GcEvent>>,
+    pub pending_cond: parking_lot::Condvar,
+}
+
+/// A collection waiting to be notified.
+#[derive(Clone, Debug)]
+pub struct GcEvent {
+    pub full: bool,
+    /// Why it ran ("System.gc()", "Allocation Failure"), as HotSpot names its causes.
+    pub cause: String,
+    /// When it ended, in milliseconds since the epoch.
+    pub timestamp: i64,
+    pub gc: LastGc,
+}
+
+/// One collection, as `GarbageCollectorMXBean.getLastGcInfo` shows it.
+#[derive(Clone, Copy, Debug)]
+pub struct LastGc {
+    /// Its number among the collections of its kind (1 for the first).
+    pub index: u64,
+    pub start: Instant,
+    pub end: Instant,
+    /// Bytes of the nursery, the old space and the large objects before and after it.
+    pub before: [u64; 3],
+    pub after: [u64; 3],
+}
+
+/// Bytes of the nursery, the old space and the large objects of `heap`.
+fn usage_of(heap: &super::Heap) -> [u64; 3] {
+    [
+        heap.nursery_used() as u64,
+        heap.old_used() as u64,
+        heap.large_used() as u64,
+    ]
+}
+
+impl Default for GcStats {
+    fn default() -> Self {
+        GcStats {
+            young_count: AtomicU64::new(0),
+            young_nanos: AtomicU64::new(0),
+            full_count: AtomicU64::new(0),
+            full_nanos: AtomicU64::new(0),
+            peak_nursery: AtomicU64::new(0),
+            peak_old: AtomicU64::new(0),
+            peak_large: AtomicU64::new(0),
+            after_nursery: AtomicU64::new(u64::MAX),
+            after_old: AtomicU64::new(u64::MAX),
+            after_large: AtomicU64::new(u64::MAX),
+            last_young: Default::default(),
+            last_full: Default::default(),
+            notify_young: AtomicBool::new(false),
+            notify_full: AtomicBool::new(false),
+            notifier_started: AtomicBool::new(false),
+            pending: Default::default(),
+            pending_cond: Default::default(),
+        }
+    }
+}
+
+impl GcStats {
+    /// Notes the heap's current usage in the peaks.
+    pub fn note_usage(&self, heap: &super::Heap) {
+        self.peak_nursery
+            .fetch_max(heap.nursery_used() as u64, Ordering::Relaxed);
+        self.peak_old
+            .fetch_max(heap.old_used() as u64, Ordering::Relaxed);
+        self.peak_large
+            .fetch_max(heap.large_used() as u64, Ordering::Relaxed);
+    }
+
+    /// Counts one collection that started at `start` with the heap's parts holding `before`
+    /// bytes, and left `heap` as it is now.
+    fn record(
+        &self,
+        heap: &super::Heap,
+        full: bool,
+        cause: &str,
+        start: Instant,
+        before: [u64; 3],
+    ) {
+        let after = usage_of(heap);
+        self.after_nursery.store(after[0], Ordering::Relaxed);
+        self.after_old.store(after[1], Ordering::Relaxed);
+        self.after_large.store(after[2], Ordering::Relaxed);
+        let (count, time, last) = if full {
+            (&self.full_count, &self.full_nanos, &self.last_full)
+        } else {
+            (&self.young_count, &self.young_nanos, &self.last_young)
+        };
+        let end = Instant::now();
+        let nanos = end.duration_since(start).as_nanos().min(u64::MAX as u128) as u64;
+        let index = count.fetch_add(1, Ordering::Relaxed) + 1;
+        time.fetch_add(nanos, Ordering::Relaxed);
+        let gc = LastGc {
+            index,
+            start,
+            end,
+            before,
+            after,
+        };
+        *last.lock() = Some(gc);
+        let wanted = if full {
+            &self.notify_full
+        } else {
+            &self.notify_young
+        };
+        if wanted.load(Ordering::Relaxed) {
+            let mut pending = self.pending.lock();
+            if pending.len() >= Self::MAX_PENDING {
+                pending.pop_front();
+            }
+            pending.push_back(GcEvent {
+                full,
+                cause: cause.to_string(),
+                timestamp: crate::port::current_time_millis(),
+                gc,
+            });
+            self.pending_cond.notify_all();
+        }
+    }
+
+    /// Collections kept for notification at most (as HotSpot, a slow listener loses some).
+    pub const MAX_PENDING: usize = 256;
 }
 
 /// When stress mode runs a full collection, and when verification checks the whole heap.
@@ -70,6 +224,7 @@ impl Default for GcState {
             stress: AtomicBool::new(false),
             verify: AtomicBool::new(false),
             count: AtomicU32::new(0),
+            stats: GcStats::default(),
             start: Instant::now(),
             policy: Default::default(),
         }
@@ -184,6 +339,8 @@ fn run_phase(t: &mut JThread, full: bool, clear_soft: bool, cause: &str) -> usiz
     let domain = t.domain.clone();
     let gc = &domain.gc;
     let start = Instant::now();
+    gc.stats.note_usage(&domain.heap);
+    let parts_before = usage_of(&domain.heap);
     let before = domain.heap.used();
     let verify = gc.verify.load(Ordering::Relaxed);
     // Verification checks the whole heap after every collection, except for the young
@@ -231,6 +388,8 @@ fn run_phase(t: &mut JThread, full: bool, clear_soft: bool, cause: &str) -> usiz
         domain.heap.finish_young(cp.to_top());
     }
     let n = gc.count.fetch_add(1, Ordering::Relaxed);
+    gc.stats
+        .record(&domain.heap, full, cause, start, parts_before);
     if verify {
         let result = if whole {
             super::verify::verify_heap(t)

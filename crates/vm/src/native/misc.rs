@@ -335,7 +335,6 @@ fn register_unsafe(r: &mut Registry) {
     );
     r.add(u, "park", "(ZJ)V", park);
     r.add(u, "unpark", "(Ljava/lang/Object;)V", unpark);
-    r.add(u, "getLoadAverage0", "([DI)I", |_, _| Ok(ret_int(-1)));
     r.add(u, "defineClass0", "", unsafe_define_class);
 }
 

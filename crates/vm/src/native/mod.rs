@@ -11,6 +11,7 @@ pub mod domain;
 pub mod io;
 pub mod jli;
 pub mod lang;
+pub mod management;
 pub mod memory;
 pub mod misc;
 pub mod net;
@@ -50,6 +51,7 @@ impl Registry {
         lang::register(&mut r);
         thread::register(&mut r);
         misc::register(&mut r);
+        management::register(&mut r);
         io::register(&mut r);
         nio::register(&mut r);
         net::register(&mut r);

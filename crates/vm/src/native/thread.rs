@@ -73,6 +73,13 @@ pub fn register_thread(t: &JThread, th: ObjRef) {
         record_os_thread(t, &h);
     }
     t.domain.threads.lock().insert(th.addr(), h);
+    if t.activation.is_none() {
+        let stats = &t.domain.thread_stats;
+        stats.started.fetch_add(1, Ordering::Relaxed);
+        stats
+            .peak
+            .fetch_max(t.domain.alive_java_threads(), Ordering::Relaxed);
+    }
     set_eetop(th, t.id);
     let off = jdk::Thread::get().tid;
     if th.read::<i64>(off) == 0 {

@@ -19,6 +19,7 @@ pub mod host;
 pub mod net;
 pub mod os;
 pub mod process;
+pub mod sysinfo;
 
 pub use errno::{Errno, PortResult};
 use held::Owner;
