@@ -973,26 +973,7 @@ fn fill_thread_infos(t: &mut JThread, ids: &[i64], max_depth: i32, result_h: usi
     let stacks: rustc_hash::FxHashMap<u64, Vec<i64>> = if max_depth == 0 || found.is_empty() {
         Default::default()
     } else {
-        let domain = t.domain.clone();
-        // This thread counts as stopped while it waits for the others (it is one of them).
-        t.blocking(|| {
-            domain
-                .safepoint
-                .with_stopped(std::time::Duration::from_secs(10), |threads| {
-                    threads
-                        .iter()
-                        .map(|th| {
-                            let frames = th
-                                .frames
-                                .iter()
-                                .rev()
-                                .map(|f| super::lang::encode_frame(f.method, f.bci()));
-                            (th.id, frames.collect())
-                        })
-                        .collect()
-                })
-        })
-        .unwrap_or_default()
+        super::thread::stacks_of_domain_threads(t)
     };
     let depth = if max_depth < 0 {
         usize::MAX

@@ -323,31 +323,37 @@ pub fn wait_for_non_daemon(t: &mut JThread) {
     });
 }
 
+/// The encoded stack (`lang::encode_frame`, innermost first) of every thread of the calling
+/// thread's domain, by VM thread id, read while they are stopped at a safepoint (empty if
+/// some thread did not stop within 10 s).
+pub(super) fn stacks_of_domain_threads(t: &mut JThread) -> rustc_hash::FxHashMap<u64, Vec<i64>> {
+    let domain = t.domain.clone();
+    // This thread counts as stopped while it waits for the others (it is one of them).
+    t.blocking(|| {
+        domain
+            .safepoint
+            .with_stopped(std::time::Duration::from_secs(10), |threads| {
+                threads
+                    .iter()
+                    .map(|th| {
+                        let frames = th
+                            .frames
+                            .iter()
+                            .rev()
+                            .map(|f| super::lang::encode_frame(f.method, f.bci()));
+                        (th.id, frames.collect())
+                    })
+                    .collect()
+            })
+    })
+    .unwrap_or_default()
+}
+
 /// Thread.dumpThreads: the stacks of the given threads (null for one that is not running),
 /// read while the domain's threads are stopped at a safepoint.
 fn dump_threads(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     nonnull(t, a[0])?;
-    let domain = t.domain.clone();
-    // This thread counts as stopped while it waits for the others (it is one of them).
-    let stacks: rustc_hash::FxHashMap<u64, Vec<i64>> = t
-        .blocking(|| {
-            domain
-                .safepoint
-                .with_stopped(std::time::Duration::from_secs(10), |threads| {
-                    threads
-                        .iter()
-                        .map(|th| {
-                            let frames = th
-                                .frames
-                                .iter()
-                                .rev()
-                                .map(|f| super::lang::encode_frame(f.method, f.bci()));
-                            (th.id, frames.collect())
-                        })
-                        .collect()
-                })
-        })
-        .unwrap_or_default();
+    let stacks = stacks_of_domain_threads(t);
     let fields = super::lang::SteFields::of(t)?;
     let ste = t.load_boot("java/lang/StackTraceElement")?;
     let ste_array = t.array_class_of(ste)?;
