@@ -457,7 +457,6 @@ fn new_usage(t: &mut JThread, u: Usage) -> JResult<ObjRef> {
 /// thresholds are not supported: -1).
 fn new_pools(t: &mut JThread, pools: &[Pool]) -> JResult<ObjRef> {
     let helper = "sun/management/ManagementFactoryHelper";
-    init_class(t, helper)?;
     let bean = t.load_boot("java/lang/management/MemoryPoolMXBean")?;
     let arr = t.new_array_of(bean, pools.len() as i32)?;
     let h = t.handle(arr);
@@ -483,14 +482,13 @@ fn new_managers(t: &mut JThread) -> JResult<ObjRef> {
     let bean = t.load_boot("java/lang/management/MemoryManagerMXBean")?;
     let arr = t.new_array_of(bean, MANAGERS.len() as i32)?;
     let h = t.handle(arr);
-    let ext = match init_class(t, "com/sun/management/internal/GarbageCollectorExtImpl") {
-        Ok(()) => true,
+    let ext = match t.load_boot("com/sun/management/internal/GarbageCollectorExtImpl") {
+        Ok(_) => true,
         Err(_) => {
             t.take_exception();
             false
         }
     };
-    init_class(t, "sun/management/ManagementFactoryHelper")?;
     for (i, &(m, name, _)) in MANAGERS.iter().enumerate() {
         let name = t.new_string(name)?;
         let o = match m {
@@ -524,13 +522,6 @@ fn new_managers(t: &mut JThread) -> JResult<ObjRef> {
         t.domain.heap.write_ref(arr, ARRAY_BASE + i * 8, obj(o));
     }
     Ok(t.handle_get(h))
-}
-
-/// Loads and initializes boot class `name`: `call_static` initializes the class it calls
-/// with its arguments unrooted, so the callers here have it done before they make them.
-fn init_class(t: &mut JThread, name: &str) -> JResult<()> {
-    let c = t.load_boot(name)?;
-    t.ensure_initialized(c)
 }
 
 /// The beans of MemoryImpl's cached array (`getMemoryPools` or `getMemoryManagers`) whose

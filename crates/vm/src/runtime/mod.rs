@@ -735,12 +735,50 @@ impl JThread {
         args: &[u64],
     ) -> JResult<u64> {
         let c = self.load_boot(class)?;
-        self.ensure_initialized(c)?;
         let Some(m) = c.declared_method(name, desc) else {
             let msg = format!("{class}.{name}{desc}");
             return Err(self.throw_new("java/lang/NoSuchMethodError", Some(&msg)));
         };
-        exec::call(self, m, args)
+        if self
+            .domain
+            .class_state(c)
+            .initialized
+            .load(Ordering::Acquire)
+        {
+            return exec::call(self, m, args);
+        }
+        let args = self.initialize_keeping_args(c, m, args)?;
+        exec::call(self, m, &args)
+    }
+
+    /// Initializes `c` for a call of its static method `m` with `args`: the initializer runs
+    /// Java code, which may collect, so the arguments' references are roots meanwhile. Returns
+    /// the arguments as they are afterwards (moved objects at their new addresses).
+    #[cold]
+    fn initialize_keeping_args(
+        &mut self,
+        c: &'static Class,
+        m: &Method,
+        args: &[u64],
+    ) -> JResult<Vec<u64>> {
+        let mark = self.handles.len();
+        let mut kept = Vec::new();
+        let mut at = 0;
+        for &ty in m.param_types.iter() {
+            if ty == BasicType::Ref
+                && let Some(o) = args.get(at).and_then(|&v| from_slot(v))
+            {
+                kept.push((at, self.handle(o)));
+            }
+            at += ty.slots();
+        }
+        let r = self.ensure_initialized(c);
+        let mut args = args.to_vec();
+        for (at, h) in kept {
+            args[at] = self.handle_get(h).slot();
+        }
+        self.handles.truncate(mark);
+        r.map(|()| args)
     }
 
     /// Calls an instance method virtually on `recv`.
