@@ -77,7 +77,7 @@ impl Options {
 
 /// HotSpot's default maximum heap: a quarter of physical memory.
 pub fn default_max_heap() -> usize {
-    crate::port::os::physical_memory().map_or(1 << 30, |m| m / 4)
+    crate::port::sysinfo::total_memory().map_or(1 << 30, |m| m as usize / 4)
 }
 
 /// Classes and field offsets the VM uses directly.

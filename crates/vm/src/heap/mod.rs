@@ -883,10 +883,6 @@ pub mod raw {
             }
         }
 
-        pub fn get(self) -> usize {
-            self.at
-        }
-
         fn fits<T>(self) {
             assert!(std::mem::size_of::<T>() <= self.len, "access past {self:?}");
         }

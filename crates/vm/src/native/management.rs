@@ -194,7 +194,7 @@ fn register_vm(r: &mut Registry) {
         Ok(ret_bool(t.domain.gc.log.load(Ordering::Relaxed)))
     });
     r.add(vm, "getProcessId", "()I", |_, _| {
-        Ok(ret_int(sysinfo::process_id() as i32))
+        Ok(ret_int(crate::port::process::current_pid() as i32))
     });
     r.add(vm, "getVmArguments0", "()[Ljava/lang/String;", |t, _| {
         let args: Vec<Option<String>> = t.vm.opts.vm_args.iter().cloned().map(Some).collect();

@@ -1,5 +1,5 @@
 //! The calling OS thread and the machine: thread ids, per-thread CPU clocks, signal masks, the
-//! async-signal-safe wake-up write, physical memory and local time.
+//! async-signal-safe wake-up write and local time.
 //!
 //! Owns these system calls and their `unsafe` for the VM's own machinery (thread dumps, the
 //! signal dispatcher, CPU-time limits, heap sizing), which would otherwise call libc itself.
@@ -36,26 +36,8 @@ impl CpuClock {
 
     /// The clock's reading in nanoseconds (None once its thread has exited).
     pub fn read(self) -> Option<u64> {
-        let mut ts = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: `ts` is a valid out-pointer; an invalid clock id only makes the call fail.
-        let r = unsafe { libc::clock_gettime(self.0, &mut ts) };
-        (r == 0).then(|| ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64)
+        super::sysinfo::clock_nanos(self.0)
     }
-}
-
-/// Bytes of physical memory, if the system says.
-pub fn physical_memory() -> Option<usize> {
-    // SAFETY: sysconf has no memory-safety preconditions.
-    let (pages, page) = unsafe {
-        (
-            libc::sysconf(libc::_SC_PHYS_PAGES),
-            libc::sysconf(libc::_SC_PAGESIZE),
-        )
-    };
-    (pages > 0 && page > 0).then(|| pages as usize * page as usize)
 }
 
 /// Blocks (`block`) or unblocks `sig` in the calling thread.
@@ -158,9 +140,8 @@ mod tests {
     }
 
     #[test]
-    fn ids_memory_and_time_are_plausible() {
+    fn ids_and_time_are_plausible() {
         assert!(gettid() > 0);
-        assert!(physical_memory().unwrap() > 1 << 20);
         let (y, mo, d, ..) = local_time().unwrap();
         assert!(y >= 2024 && (1..=12).contains(&mo) && (1..=31).contains(&d));
     }

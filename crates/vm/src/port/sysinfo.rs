@@ -17,7 +17,8 @@ fn parse_loadavg(text: &str) -> Option<[f64; 3]> {
     Some([it.next()??, it.next()??, it.next()??])
 }
 
-fn clock_nanos(clock: libc::clockid_t) -> Option<u64> {
+/// The reading of CPU clock `clock` in nanoseconds (None if it cannot be read).
+pub(super) fn clock_nanos(clock: libc::clockid_t) -> Option<u64> {
     let mut ts = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,
@@ -44,11 +45,6 @@ pub fn thread_user_nanos() -> Option<u64> {
     // SAFETY: `ru` is a valid out-pointer for the calling thread's usage.
     let r = unsafe { libc::getrusage(libc::RUSAGE_THREAD, &mut ru) };
     (r == 0).then(|| ru.ru_utime.tv_sec as u64 * 1_000_000_000 + ru.ru_utime.tv_usec as u64 * 1_000)
-}
-
-/// This process's id.
-pub fn process_id() -> u32 {
-    std::process::id()
 }
 
 /// Nanoseconds in one clock tick of `/proc`'s CPU times.
