@@ -584,7 +584,7 @@ fn clamp_size(n: u64) -> usize {
 fn jar_main_class(jar: &str) -> Result<String, String> {
     use vm::class::manifest::{Manifest, launcher_accepts};
     // Opened without blocking: a FIFO with no writer must not hang the launcher (it hangs java).
-    let opened = vm::port::fs::open_without_blocking(std::path::Path::new(jar));
+    let opened = port::fs::open_without_blocking(std::path::Path::new(jar));
     if opened.is_err() || std::path::Path::new(jar).is_dir() {
         return Err(format!("Error: Unable to access jarfile {jar}"));
     }

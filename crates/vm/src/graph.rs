@@ -37,8 +37,8 @@ use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use crate::class::{BasicType, Class};
-use crate::heap::layout::{ARRAY_BASE, ARRAY_LENGTH, HEADER_SIZE};
 use crate::heap::{Heap, ObjRef, from_slot, to_slot};
+use base::layout::{ARRAY_BASE, ARRAY_LENGTH, HEADER_SIZE};
 
 const MAGIC: &[u8; 4] = b"JXG3";
 const INSTANCE: u32 = u32::MAX;

@@ -1,14 +1,18 @@
 //! jxvm's runtime: a Java virtual machine that boots the real OpenJDK 17 class library.
 //!
+//! Below this crate: `base` (ids, the object layout, id tables, resource accounts) and `port`
+//! (the host interface, a `Host` trait object per domain, the host backend behind it, one
+//! `Errno` error type).
+//!
 //! Layout (each module's doc says what it owns and what it must not touch):
-//! - [`account`]: where a resource a domain holds is counted (its budget, to the layers below).
-//! - [`idtable`]: lock-free tables from dense ids to values (per-domain class state).
 //! - [`offsets`]: every offset compiled code reads or writes (header, array, thread, class).
 //! - [`class`]: shared, immutable class metadata; loading, layout, dispatch, resolution.
 //! - [`api`]: the jx API module's classes and their access rules.
 //! - [`intrinsics`]: pure methods (Math and friends) the interpreter runs as Rust.
 //! - [`heap`]: raw object memory of a domain, the object layout, allocation buffers, the
 //!   write barrier and the collector.
+//! - [`gc`]: a domain's collections: stopping its threads, their roots and the domain's,
+//!   references, class unloading, verification (the layer that knows threads and domains).
 //! - [`graph`]: the object-graph copier (portals, later channels between processes).
 //! - [`memory`]: memory objects (JX's off-heap memory with revocable views).
 //! - [`domain`]: per-domain mutable state (mirrors and statics, init states, strings, monitors).
@@ -19,24 +23,20 @@
 //! - [`jdk`]: the JDK classes' fields the VM reads and writes, resolved once.
 //! - [`assertions`]: which classes run their `assert` statements (-ea, -da, -esa, -dsa).
 //! - [`native`]: native methods, one module per Java package family.
-//! - [`port`]: the host interface every native goes through (a `Host` trait object per domain,
-//!   the host backend behind it, one `Errno` error type).
 //! - [`vm`]: process-wide state and the boot sequence.
 
 // `unsafe` is denied everywhere but in the modules (and the few functions) that allow it
 // with their reason.
 #![deny(unsafe_code)]
 
-pub mod account;
 pub mod api;
 pub mod assertions;
 pub mod class;
 pub mod domain;
+pub mod gc;
 pub mod graph;
 #[allow(unsafe_code)] // raw object memory, allocation, the collector
 pub mod heap;
-#[allow(unsafe_code)] // lock-free tables of published pointers
-pub mod idtable;
 pub mod interp;
 pub mod intrinsics;
 pub mod invoke;
@@ -45,8 +45,6 @@ pub mod jdk;
 pub mod memory;
 pub mod native;
 pub mod offsets;
-#[allow(unsafe_code)] // every system call
-pub mod port;
 pub mod runtime;
 pub mod thread;
 pub mod vm;

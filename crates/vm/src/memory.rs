@@ -10,7 +10,7 @@
 //! - A [`View`] is what a Java `jx.memory.ReadOnlyMemory`/`Memory` object holds (in a VM slot the
 //!   Java code cannot see or forge): region, offset, length, writability and grant. Each Java
 //!   object keeps its view alive through its domain's table of memory objects, which the
-//!   collector re-keys and prunes (see `heap::roots`), releasing the views of dead objects.
+//!   collector re-keys and prunes (see `gc`), releasing the views of dead objects.
 //!
 //! Owns the raw memory and every access to it; knows nothing about Java objects beyond the
 //! slot layout constant.
@@ -23,7 +23,7 @@ use parking_lot::Mutex;
 /// The class whose instances carry a view slot (its subclass `Memory` inherits it).
 pub const VIEW_CLASS: &str = "jx/memory/ReadOnlyMemory";
 
-use crate::account::Account;
+use base::account::Account;
 
 /// One anonymous mapping, zeroed.
 pub struct Region {

@@ -77,7 +77,7 @@ impl Options {
 
 /// HotSpot's default maximum heap: a quarter of physical memory.
 pub fn default_max_heap() -> usize {
-    crate::port::sysinfo::total_memory().map_or(1 << 30, |m| m as usize / 4)
+    port::sysinfo::total_memory().map_or(1 << 30, |m| m as usize / 4)
 }
 
 /// Classes and field offsets the VM uses directly.
@@ -141,7 +141,7 @@ impl Vm {
 
     /// Creates the VM: opens the class sources and creates DomainZero and the app domain.
     pub fn create(opts: Options) -> Result<&'static Vm, BootError> {
-        crate::port::map_large_allocations();
+        port::map_large_allocations();
         let modules = opts.java_home.join("lib/modules");
         let jimage = jimage::JImage::open(&modules)
             .map_err(|e| BootError::Io(format!("cannot open {}: {e}", modules.display())))?;
@@ -403,7 +403,7 @@ pub fn after_class_init(t: &mut JThread, c: &'static Class) -> JResult<()> {
     if &*c.name == "jdk/internal/misc/UnsafeConstants" {
         let mirror = t.mirror(c)?;
         let base = t.vm.wk().statics_base as usize;
-        let page = crate::port::fs::page_size() as u32;
+        let page = port::fs::page_size() as u32;
         for f in &c.fields {
             let off = base + f.offset as usize;
             match &*f.name {
@@ -695,7 +695,7 @@ pub fn run_main<A: AsRef<[u8]>>(
         for (i, s) in strings.into_iter().enumerate() {
             t.domain.heap.write_ref(
                 arr,
-                crate::heap::layout::ARRAY_BASE + i * 8,
+                base::layout::ARRAY_BASE + i * 8,
                 crate::heap::from_slot(s),
             );
         }

@@ -20,8 +20,8 @@ use rustc_hash::FxHashMap;
 use super::ids::{IdPool, Numbered};
 use super::metadata::{self, Charge};
 use super::{BasicType, Class, ClassId, ClassKind, Dispatch, Field, LoaderId, Method};
-use crate::heap::layout::HEADER_SIZE;
-use crate::idtable::Slots;
+use base::idtable::Slots;
+use base::layout::HEADER_SIZE;
 
 /// A hidden class being defined: the domain that owns it, and whether it lives as long as its
 /// loader (`STRONG`) or goes on its own.
@@ -223,7 +223,7 @@ impl ClassPathEntry {
             return Some(ClassPathEntry::Dir(p));
         }
         // Without blocking (a FIFO with no writer would hang the VM), and only a plain file.
-        let f = crate::port::fs::open_without_blocking(&p).ok()?;
+        let f = port::fs::open_without_blocking(&p).ok()?;
         if !f.metadata().ok()?.is_file() {
             return None;
         }
@@ -262,7 +262,7 @@ const MAX_CLASS_FILE: u64 = 1 << 30;
 /// FIFO (size 0) reads as empty instead of forever. Opened without blocking: a FIFO with no
 /// writer does not hang the VM (it hangs java). None for a directory or a missing file.
 fn read_sized(path: &Path) -> Option<Vec<u8>> {
-    let f = crate::port::fs::open_without_blocking(path).ok()?;
+    let f = port::fs::open_without_blocking(path).ok()?;
     let meta = f.metadata().ok()?;
     if meta.is_dir() {
         return None;
@@ -373,7 +373,7 @@ type SigIds = FxHashMap<(Box<str>, Box<str>), u32>;
 type DefineChain = Vec<(LoaderId, String)>;
 
 /// How many class ids and method ids there are (the id tables' capacity).
-const ID_CAPACITY: u32 = crate::idtable::IdTable::<()>::CAPACITY as u32;
+const ID_CAPACITY: u32 = base::idtable::IdTable::<()>::CAPACITY as u32;
 /// Ids a program's own definitions leave free for the VM's (see `ClassTable::room_for`).
 const KEEP_FOR_VM: usize = 1 << 14;
 

@@ -16,7 +16,7 @@ use parking_lot::Mutex;
 use rustc_hash::FxHashMap;
 
 use super::loader::LoadError;
-use crate::account::Account;
+use base::account::Account;
 
 /// Native memory a class of `file_len` bytes of class file costs, estimated: its parsed
 /// constant pool, methods with their prepared code, dispatch tables and each domain's state of
@@ -112,7 +112,7 @@ impl Charges {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::account::Limited;
+    use base::account::Limited;
 
     #[test]
     fn classes_are_charged_to_their_owner_until_freed() {

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::Limits;
-use crate::account::Account;
+use base::account::Account;
 
 /// A domain's limits and what its subtree uses.
 #[derive(Debug)]

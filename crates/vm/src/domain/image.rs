@@ -25,9 +25,9 @@ use std::sync::atomic::Ordering;
 
 use super::{ClassPath, Domain, HeapSize, InitState, Limits};
 use crate::class::{ClassId, LoaderId};
+use crate::gc::{Collection, for_each_table_ref, layouts};
 use crate::heap::ObjRef;
 use crate::heap::collector::{Layouts, for_each_ref_offset, object_size};
-use crate::heap::roots::{Collection, for_each_table_ref, layouts};
 use crate::thread::JThread;
 use crate::vm::Vm;
 
@@ -141,7 +141,7 @@ fn boot_template(vm: &'static Vm) -> Result<Template, String> {
     domain.gc.apply_options(&domain.heap, &vm.opts);
     let domain = Arc::new(domain);
     let mut t = crate::vm::boot_in(vm, domain.clone()).map_err(|e| e.to_string())?;
-    crate::heap::roots::collect(&mut t, Collection::Full, "domain template");
+    crate::gc::collect(&mut t, Collection::Full, "domain template");
     let main = t.thread_obj.ok_or("the template has no main thread")?;
     // Its boot thread leaves: from here on nothing runs in it, so it never collects again.
     drop(t);

@@ -25,8 +25,8 @@ use rustc_hash::FxHashMap;
 use super::budget::{Budget, Resource};
 use super::{ClassPath, Domain, HeapSize, Limits};
 use crate::class::LoaderId;
-use crate::port::os::CpuClock;
 use crate::vm::Vm;
+use port::os::CpuClock;
 
 /// The CPU time a domain's threads have used.
 #[derive(Default)]
@@ -59,8 +59,7 @@ pub struct ActivationClock {
 impl ActivationClock {
     /// It runs (attached, or back from a blocking operation).
     pub fn start(&self) {
-        self.since
-            .store(crate::port::ticks().max(1), Ordering::Relaxed);
+        self.since.store(port::ticks().max(1), Ordering::Relaxed);
     }
 
     /// It stops running (detached, or blocked).
@@ -71,7 +70,7 @@ impl ActivationClock {
 
     /// Nanoseconds run so far, over the activation's life.
     fn read(&self) -> u64 {
-        crate::port::ticks_to_nanos(
+        port::ticks_to_nanos(
             self.run.load(Ordering::Relaxed)
                 + Self::running_since(self.since.load(Ordering::Relaxed)),
         )
@@ -82,7 +81,7 @@ impl ActivationClock {
         if since == 0 {
             0
         } else {
-            crate::port::ticks().saturating_sub(since)
+            port::ticks().saturating_sub(since)
         }
     }
 
@@ -298,7 +297,7 @@ pub fn create(vm: &'static Vm, spec: Spec) -> Result<Arc<Domain>, CreateError> {
     domain.gc.apply_options(&domain.heap, &vm.opts);
     let domain = Arc::new(domain);
     vm.domains.insert(&domain);
-    crate::port::held::open_account(
+    port::held::open_account(
         domain.holder(),
         domain.budget.account(Resource::Descriptors),
     );
@@ -560,7 +559,7 @@ fn nested_limits(spec: &Spec) -> Result<Limits, CreateError> {
 /// A domain's descriptor limit when neither its spec nor its creators set one: a quarter of
 /// what the process may open, so that no one domain can use up the process's descriptors.
 fn default_descriptor_limit() -> u32 {
-    let process = crate::port::fs::fd_limit().unwrap_or(1024).max(256);
+    let process = port::fs::fd_limit().unwrap_or(1024).max(256);
     (process / 4) as u32
 }
 
@@ -768,7 +767,7 @@ impl Domain {
             .map(|&(clock, start)| clock.read().unwrap_or(start).saturating_sub(start))
             .sum();
         let visiting: u64 = cpu.activations.iter().map(|a| a.read()).sum();
-        (cpu.done_nanos + own + visiting).saturating_sub(crate::port::ticks_to_nanos(
+        (cpu.done_nanos + own + visiting).saturating_sub(port::ticks_to_nanos(
             self.lent_ticks.load(Ordering::Relaxed),
         ))
     }

@@ -25,8 +25,8 @@ use rustc_hash::FxHashMap;
 
 use crate::class::{Class, ClassId, LoaderId};
 use crate::heap::{Heap, ObjRef, from_slot};
-use crate::idtable::IdTable;
 use crate::thread::monitor::Monitor;
+use base::idtable::IdTable;
 
 pub mod budget;
 pub mod image;
@@ -60,7 +60,7 @@ pub struct ClassState {
     pub init: Mutex<InitState>,
     pub init_cond: Condvar,
     /// Resolved String constants, indexed by constant-pool index.
-    pub cp_strings: crate::idtable::Clearable<Box<[AtomicU64]>>,
+    pub cp_strings: base::idtable::Clearable<Box<[AtomicU64]>>,
     /// The ExceptionInInitializerError recorded when initialization failed (JDK 17 style),
     /// used as the cause of later NoClassDefFoundErrors.
     pub init_error: Mutex<Option<ObjRef>>,
@@ -148,7 +148,7 @@ pub struct Domain {
     pub pending_refs: Mutex<Option<ObjRef>>,
     pub pending_refs_cond: Condvar,
     /// Collection statistics and options.
-    pub gc: crate::heap::roots::GcState,
+    pub gc: crate::gc::GcState,
     /// Count of live non-daemon threads other than main, with a condvar to wait for zero.
     pub non_daemon: Mutex<u32>,
     pub non_daemon_cond: Condvar,
@@ -157,7 +157,7 @@ pub struct Domain {
     pub budget: Arc<budget::Budget>,
     /// Its way to the host (files, directories, sockets, processes, clock, environment): the
     /// host backend, bound to [`Domain::holder`]; natives reach the host only through it.
-    host: Arc<dyn crate::port::Host>,
+    host: Arc<dyn port::Host>,
     /// Blocks of native memory its code allocated and has not freed (`Unsafe.allocateMemory`):
     /// address to size, charged to the budget; freed when the domain is gone. A template that
     /// holds any cannot be copied.
@@ -298,10 +298,7 @@ impl ThreadHandle {
 
     /// Notes the calling OS thread as this thread's (see `os_thread`).
     pub fn set_os_thread(&self) {
-        *self.os_thread.lock() = Some((
-            crate::port::current_thread_token(),
-            crate::port::cancellation(),
-        ));
+        *self.os_thread.lock() = Some((port::current_thread_token(), port::cancellation()));
     }
 
     /// A portal activation leaves its blocking operation: the OS thread goes back to its
@@ -321,7 +318,7 @@ impl ThreadHandle {
         }
         if let Some((token, cancel)) = self.os_thread.lock().as_ref() {
             cancel.store(true, Ordering::SeqCst);
-            let _ = crate::port::wake_thread(*token);
+            let _ = port::wake_thread(*token);
         }
     }
 }
@@ -344,11 +341,11 @@ impl Drop for Domain {
 }
 
 /// Who the host resources of domain `id` are held for (see [`Domain::holder`]).
-fn holder(id: u32) -> crate::port::held::Owner {
+fn holder(id: u32) -> port::held::Owner {
     if id < FIRST_CREATED {
-        crate::port::held::Owner::SYSTEM
+        port::held::Owner::SYSTEM
     } else {
-        crate::port::held::Owner::domain(id)
+        port::held::Owner::domain(id)
     }
 }
 
@@ -397,7 +394,7 @@ impl Domain {
             non_daemon_cond: Condvar::new(),
             limits,
             budget,
-            host: Arc::new(crate::port::HostBackend::new(holder(id))),
+            host: Arc::new(port::HostBackend::new(holder(id))),
             native_blocks: Mutex::new(std::collections::BTreeMap::new()),
             trusted: true,
             death: Mutex::new(None),
@@ -478,7 +475,7 @@ impl Domain {
         drop(views);
         let blocks = std::mem::take(&mut *self.native_blocks.lock());
         for (addr, size) in blocks {
-            crate::port::free(addr);
+            port::free(addr);
             self.budget.release_off_heap(size as u64);
         }
     }
@@ -489,9 +486,9 @@ impl Domain {
         self.host.give_back();
     }
 
-    /// Its host backend (see [`crate::port::host`]).
+    /// Its host backend (see [`port::host`]).
     #[inline]
-    pub fn host(&self) -> &Arc<dyn crate::port::Host> {
+    pub fn host(&self) -> &Arc<dyn port::Host> {
         &self.host
     }
 
@@ -503,7 +500,7 @@ impl Domain {
 
     /// Who the host resources (descriptors, directory streams) this domain's code creates are
     /// held for: a created domain's are closed when it ends.
-    pub fn holder(&self) -> crate::port::held::Owner {
+    pub fn holder(&self) -> port::held::Owner {
         holder(self.id)
     }
 

@@ -35,10 +35,10 @@ use smallvec::SmallVec;
 use super::Domain;
 use crate::class::{BasicType, Class, LoaderId, Method};
 use crate::graph::{self, CopyError, Walk};
-use crate::heap::layout::ARRAY_BASE;
 use crate::heap::{ObjRef, from_slot, to_slot};
 use crate::thread::{JResult, JThread, Thrown};
 use crate::vm::Vm;
+use base::layout::ARRAY_BASE;
 
 /// The most bytes one call's parameters (or its result) may take once encoded.
 pub const CALL_QUOTA: usize = 16 << 20;
@@ -430,7 +430,7 @@ fn decode(t: &mut JThread, parcel: &Parcel) -> JResult<graph::Roots> {
     }
     // Room first, as an allocation in Java would make it: the copies must not pile up in the
     // old space of a domain that allocates nothing itself (decoding never collects).
-    crate::heap::roots::poll_alloc(t, graph::heap_bytes(&parcel.bytes))?;
+    crate::gc::poll_alloc(t, graph::heap_bytes(&parcel.bytes))?;
     let tokens = match graph::tokens(&parcel.bytes) {
         Ok(v) => v,
         Err(_) => return Err(portal_exception(t, "malformed parcel")),

@@ -3,7 +3,7 @@
 //! Owns the list of the domain's tables that hold references (class states with their mirrors
 //! and string constants, interned strings, modules, call sites, loaders, exported objects, the
 //! preallocated errors...) and the tables keyed by object address. The collector
-//! (`heap::roots`) and a domain made from a template (`image`) go through these methods
+//! (`gc`) and a domain made from a template (`image`) go through these methods
 //! instead of naming the tables, so a table added to [`Domain`] is added here only. Must not
 //! collect or move anything itself.
 

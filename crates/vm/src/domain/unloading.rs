@@ -105,7 +105,7 @@ fn unload_forever(vm: &'static Vm) {
         }
         // What the ended domains' threads allocated (their tables, metadata) was freed into
         // their threads' arenas, which later threads may never use again.
-        crate::port::give_back_free_memory();
+        port::give_back_free_memory();
     }
 }
 

@@ -6,7 +6,7 @@
 //! `value` lies in the nursery and `holder` does not, `holder` joins the remembered set (once:
 //! its mark word's `MARK_REMEMBERED` bit). No safepoint may fall between the store and the
 //! check. Compiled code emits the check inline from the nursery bounds its thread carries
-//! ([`crate::heap::layout::Offsets`]: `thread_nursery_start`, `thread_nursery_size`) and calls
+//! ([`base::layout::Offsets`]: `thread_nursery_start`, `thread_nursery_size`) and calls
 //! [`Heap::remember`] when it holds.
 //!
 //! The types enforce the rule: [`ObjRef::write`] and [`raw::write`](super::raw::write) take only

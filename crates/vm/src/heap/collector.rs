@@ -3,14 +3,14 @@
 //! old semispace for a full one) into to-space, with forwarding pointers in the class word.
 //!
 //! This module knows object layout (sizes, where references are) and how to copy; it does not
-//! know where roots come from (that is [`super::roots`]) and never runs Java code. It is the
+//! know where roots come from (that is the runtime's `gc` module, a layer above) and never runs Java code. It is the
 //! only code that moves objects. `java.lang.ref.Reference` objects are discovered while their
 //! holders are scanned: their referent is not traced, so that the roots module can decide to
 //! keep it (soft references), clear it, or update it if the referent survived anyway.
 
 use super::ObjRef;
-use super::layout::{ARRAY_BASE, ARRAY_LENGTH};
 use crate::class::{BasicType, Class, LoaderId, Unit};
+use base::layout::{ARRAY_BASE, ARRAY_LENGTH};
 
 const FORWARDED: usize = 1;
 
@@ -131,6 +131,14 @@ impl<'a> Copier<'a> {
         }
         let w = o.raw_class_word();
         (w & FORWARDED != 0).then(|| ObjRef::from_addr(w & !FORWARDED))
+    }
+
+    /// Stores `to` in the reference slot at `offset` of `obj` without the write barrier: the
+    /// collector's own update of a slot it traced (a `java.lang.ref.Reference`'s referent,
+    /// forwarded or cleared, and its link on the pending list). Taking the copier proves a
+    /// collection is under way, with every other thread of the domain stopped.
+    pub fn store_traced(&self, obj: ObjRef, offset: usize, to: Option<ObjRef>) {
+        obj.write_raw::<u64>(offset, to.map_or(0, ObjRef::slot));
     }
 
     /// Evacuates `o` (once) and returns its new address.

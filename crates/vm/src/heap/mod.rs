@@ -12,7 +12,7 @@
 //! Objects are 8-byte aligned. A heap is generational: a nursery where objects are
 //! bump-allocated with an atomic pointer, an old generation of two semispaces of `-Xmx` bytes
 //! each in the same reserved range (committed lazily by the OS), and a large-object space. The
-//! copying collector ([`collector`], driven by [`roots`]) promotes the nursery's survivors in
+//! copying collector ([`collector`], driven by the runtime's `gc` module, which knows threads and domains) promotes the nursery's survivors in
 //! young collections and copies everything in full ones. Every store of a reference into an
 //! object goes through the write barrier ([`Heap::write_ref`], [`Heap::post_write`]), which
 //! records old objects that come to refer into the nursery. Finalization (`Object.finalize`) is not supported: objects are
@@ -21,10 +21,7 @@
 
 pub mod barrier;
 pub mod collector;
-pub mod layout;
-pub mod loaders;
-pub mod roots;
-pub mod verify;
+pub use base::layout;
 
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};

@@ -10,13 +10,13 @@ use super::frame::{Code, Refused, Slots};
 use super::op::Op;
 use crate::class::resolve::{self, Resolved, ResolvedField};
 use crate::class::{BasicType, Class, Method};
-use crate::heap::layout::ARRAY_BASE;
-use crate::heap::roots::alloc_at_safepoint;
+use crate::gc::alloc_at_safepoint;
 use crate::heap::{ObjRef, from_slot, to_slot};
 use crate::runtime::fields::{load_field, store_field};
 use crate::runtime::raw_alloc_array;
 use crate::thread::monitor;
 use crate::thread::{FrameRec, JResult, JThread, Thrown};
+use base::layout::ARRAY_BASE;
 
 #[inline(always)]
 fn vi(v: i32) -> u64 {
@@ -189,7 +189,7 @@ fn execute(t: &mut JThread, m: &'static Method, bp: usize) -> JResult<u64> {
         t.calls_since_verify += 1;
         if t.calls_since_verify >= t.verify_frames_every {
             t.calls_since_verify = 0;
-            if let Err(e) = crate::heap::verify::verify_frames(t) {
+            if let Err(e) = crate::gc::verify::verify_frames(t) {
                 panic!("frame verification failed: {e}");
             }
         }
@@ -1440,9 +1440,9 @@ fn run(
                 let c = tri!(resolve_class(t, m, idx));
                 let n = dims as usize;
                 let lens: Vec<i32> = t.stack[sp - n..sp].iter().map(|&v| ai(v)).collect();
-                tri!(crate::heap::roots::poll_alloc(
+                tri!(crate::gc::poll_alloc(
                     t,
-                    crate::heap::roots::array_bytes(BasicType::Ref, lens[0])
+                    crate::gc::array_bytes(BasicType::Ref, lens[0])
                 ));
                 sp -= n;
                 let a = tri!(t.multi_array(c, &lens));

@@ -132,7 +132,7 @@ fn static_arguments(t: &mut JThread, caller: &'static Class, indices: &[u16]) ->
         let a = t.handle_get(array);
         t.domain
             .heap
-            .write_slot(a, crate::heap::layout::ARRAY_BASE + i * 8, v.slot());
+            .write_slot(a, base::layout::ARRAY_BASE + i * 8, v.slot());
     }
     Ok(t.handle_get(array))
 }

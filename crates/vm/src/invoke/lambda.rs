@@ -17,11 +17,11 @@ use classfile::ref_kind;
 use super::Bootstrap;
 use crate::class::resolve::{Resolved, ResolvedField};
 use crate::class::{BasicType, Class, ClassKind, Field, Method};
-use crate::heap::layout::HEADER_SIZE;
 use crate::interp::decode::Prepared;
 use crate::interp::op::Op;
 use crate::native::reflect::split_method_descriptor;
 use crate::thread::{JResult, JThread};
+use base::layout::HEADER_SIZE;
 
 /// The shape of a lambda proxy: its captured values' types and field offsets.
 #[derive(Debug)]
@@ -457,11 +457,9 @@ fn write_replace(t: &mut JThread, a: &[u64]) -> JResult<u64> {
             let raw = crate::runtime::fields::load_field(this, off as usize, ty, false);
             Some(crate::native::reflect::box_value(t, ty, raw)?)
         };
-        t.domain.heap.write_ref(
-            t.handle_get(args_h),
-            crate::heap::layout::ARRAY_BASE + i * 8,
-            v,
-        );
+        t.domain
+            .heap
+            .write_ref(t.handle_get(args_h), base::layout::ARRAY_BASE + i * 8, v);
     }
     let sl = t.load_boot("java/lang/invoke/SerializedLambda")?;
     let capturing = t.mirror(form.capturing)?;

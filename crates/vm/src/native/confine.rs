@@ -27,8 +27,8 @@
 use super::obj;
 use crate::class::{BasicType, Class, LoaderId};
 use crate::heap::ObjRef;
-use crate::heap::layout::ARRAY_BASE;
 use crate::thread::{JResult, JThread};
+use base::layout::ARRAY_BASE;
 
 /// What an access reads or writes.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -11,8 +11,8 @@ use super::{Registry, jint, jlong, nonnull, obj, ret_bool};
 use crate::domain::lifecycle::{self, Component, Entry, Spec};
 use crate::domain::{Limits, ZERO_ID};
 use crate::heap::ObjRef;
-use crate::heap::layout::ARRAY_BASE;
 use crate::thread::{JResult, JThread};
+use base::layout::ARRAY_BASE;
 
 const DOMAIN: &str = "jx/domain/Domain";
 const DOMAIN_EXCEPTION: &str = "jx/domain/DomainException";

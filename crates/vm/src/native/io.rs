@@ -1,12 +1,12 @@
 //! Natives of java.io: FileDescriptor, FileInputStream, FileOutputStream, RandomAccessFile,
-//! UnixFileSystem, Console and ObjectStreamClass. Every host interaction goes through [`crate::port`].
+//! UnixFileSystem, Console and ObjectStreamClass. Every host interaction goes through [`port`].
 
 use super::{Registry, jfd, jint, nonnull, ret_bool, ret_int};
 use crate::heap::ObjRef;
-use crate::heap::layout::ARRAY_BASE;
 use crate::jdk::{self, JdkClass};
-use crate::port::{self, Fd, OpenMode, PortResult};
 use crate::thread::{JResult, JThread, Thrown};
+use base::layout::ARRAY_BASE;
+use port::{self, Fd, OpenMode, PortResult};
 
 pub fn register(r: &mut Registry) {
     let osc = "java/io/ObjectStreamClass";

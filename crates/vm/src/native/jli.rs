@@ -22,9 +22,9 @@ use std::sync::OnceLock;
 use super::{Registry, jint, nonnull, obj};
 use crate::class::resolve::{find_field, lookup_interface_method, lookup_method};
 use crate::class::{BasicType, Class, ClassKind, Field, LoaderId, Method};
-use crate::heap::layout::ARRAY_BASE;
 use crate::heap::{ObjRef, to_slot};
 use crate::thread::{JResult, JThread};
+use base::layout::ARRAY_BASE;
 
 /// `ClassLoader.defineClass0` flag: define a hidden class.
 pub const HIDDEN_CLASS: i32 = 0x2;

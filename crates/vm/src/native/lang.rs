@@ -7,12 +7,12 @@ use std::sync::atomic::Ordering;
 
 use super::{Registry, jint, nonnull, obj, ret_bool, ret_int};
 use crate::class::{BasicType, Class, LoaderId};
-use crate::heap::layout::ARRAY_BASE;
 use crate::heap::{ObjRef, copy_array_bytes};
 use crate::jdk::{self, JdkClass};
 use crate::thread::monitor::{MonitorError, identity_hash, monitor_of, notify};
 use crate::thread::{JResult, JThread, Thrown};
 use crate::vm::Vm;
+use base::layout::ARRAY_BASE;
 
 pub fn register(r: &mut Registry) {
     let o = "java/lang/Object";
@@ -67,7 +67,7 @@ pub fn register(r: &mut Registry) {
         Ok(t.domain.heap.capacity() as u64)
     });
     r.add(rt, "gc", "()V", |t, _| {
-        crate::heap::roots::collect(t, crate::heap::roots::Collection::Full, "System.gc()");
+        crate::gc::collect(t, crate::gc::Collection::Full, "System.gc()");
         Ok(0)
     });
     r.add("java/lang/Shutdown", "beforeHalt", "()V", |_, _| Ok(0));
@@ -1136,7 +1136,7 @@ fn wait_for_pending_list(t: &mut JThread, _: &[u64]) -> JResult<u64> {
 fn halt(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let status = jint(a[0]);
     if t.domain.is_system() {
-        crate::port::exit(status);
+        port::exit(status);
     }
     let domain = t.domain.clone();
     crate::domain::lifecycle::terminate(t.vm, &domain, &format!("System.exit({status})"));

@@ -15,12 +15,12 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::{Registry, jint, jlong, nonnull, obj, ret_bool, ret_int};
-use crate::heap::layout::ARRAY_BASE;
-use crate::heap::roots::{GcEvent, LastGc};
+use crate::gc::{GcEvent, LastGc};
 use crate::heap::{Heap, ObjRef};
 use crate::jdk::{self, JdkClass};
-use crate::port::sysinfo;
 use crate::thread::{JResult, JThread};
+use base::layout::ARRAY_BASE;
+use port::sysinfo;
 
 /// A memory pool the API shows: a part of a domain's heap, or the class metadata.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -194,7 +194,7 @@ fn register_vm(r: &mut Registry) {
         Ok(ret_bool(t.domain.gc.log.load(Ordering::Relaxed)))
     });
     r.add(vm, "getProcessId", "()I", |_, _| {
-        Ok(ret_int(crate::port::process::current_pid() as i32))
+        Ok(ret_int(port::process::current_pid() as i32))
     });
     r.add(vm, "getVmArguments0", "()[Ljava/lang/String;", |t, _| {
         let args: Vec<Option<String>> = t.vm.opts.vm_args.iter().cloned().map(Some).collect();
@@ -202,13 +202,13 @@ fn register_vm(r: &mut Registry) {
     });
     r.add(vm, "getStartupTime", "()J", |t, _| {
         let up = t.vm.start_time.elapsed().as_millis() as i64;
-        Ok((crate::port::current_time_millis() - up) as u64)
+        Ok((port::current_time_millis() - up) as u64)
     });
     r.add(vm, "getUptime0", "()J", |t, _| {
         Ok(t.vm.start_time.elapsed().as_millis() as u64)
     });
     r.add(vm, "getAvailableProcessors", "()I", |_, _| {
-        Ok(ret_int(crate::port::available_processors() as i32))
+        Ok(ret_int(port::available_processors() as i32))
     });
     r.add(vm, "getTotalThreadCount", "()J", |t, _| {
         Ok(t.domain.thread_stats.started.load(Ordering::Relaxed))

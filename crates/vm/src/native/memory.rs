@@ -85,7 +85,7 @@ fn allocate(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         t.domain
             .memory_allocated
             .store(0, std::sync::atomic::Ordering::Relaxed);
-        crate::heap::roots::collect(t, crate::heap::roots::Collection::Full, "Memory objects");
+        crate::gc::collect(t, crate::gc::Collection::Full, "Memory objects");
     }
     if size > 0 && !t.domain.budget.reserve_off_heap(size as u64) {
         return Err(off_heap_exhausted(t, size as u64));

@@ -6,10 +6,10 @@ use std::sync::atomic::Ordering;
 use super::confine::Kind;
 use super::{Registry, jint, jlong, nonnull, obj, ret_bool, ret_int};
 use crate::class::BasicType;
-use crate::heap::layout::ARRAY_BASE;
 use crate::heap::raw;
 use crate::thread::{JResult, JThread, Thrown};
 use crate::vm::Vm;
+use base::layout::ARRAY_BASE;
 
 pub fn register(r: &mut Registry) {
     register_unsafe(r);
@@ -64,7 +64,7 @@ pub fn register(r: &mut Registry) {
         )
     });
     r.add(sig, "raise0", "(I)V", |_, a| {
-        crate::port::raise(jint(a[0]));
+        port::raise(jint(a[0]));
         Ok(0)
     });
     r.add(
@@ -346,7 +346,7 @@ fn allocate_memory(t: &mut JThread, bytes: u64) -> JResult<u64> {
     if !t.domain.budget.reserve_off_heap(bytes) {
         return Err(super::memory::off_heap_exhausted(t, bytes));
     }
-    let addr = usize::try_from(bytes).map_or(0, crate::port::malloc);
+    let addr = usize::try_from(bytes).map_or(0, port::malloc);
     if addr == 0 {
         t.domain.budget.release_off_heap(bytes);
         return Ok(0);
@@ -374,7 +374,7 @@ fn free_memory(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         Some(size) => t.domain.budget.release_off_heap(size as u64),
         None => not_allocated_here(t, addr)?,
     }
-    crate::port::free(addr);
+    port::free(addr);
     Ok(0)
 }
 
@@ -387,13 +387,13 @@ fn reallocate_memory(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let old = t.domain.native_blocks.lock().get(&addr).copied();
     let Some(old) = old else {
         not_allocated_here(t, addr)?;
-        return Ok(usize::try_from(bytes).map_or(0, |b| crate::port::realloc(addr, b)) as u64);
+        return Ok(usize::try_from(bytes).map_or(0, |b| port::realloc(addr, b)) as u64);
     };
     let old = old as u64;
     if bytes > old && !t.domain.budget.reserve_off_heap(bytes - old) {
         return Err(super::memory::off_heap_exhausted(t, bytes - old));
     }
-    let moved = usize::try_from(bytes).map_or(0, |b| crate::port::realloc(addr, b));
+    let moved = usize::try_from(bytes).map_or(0, |b| port::realloc(addr, b));
     if moved == 0 {
         t.domain.budget.release_off_heap(bytes.saturating_sub(old));
         return Ok(0);
@@ -579,7 +579,7 @@ fn runtime_arguments(t: &mut JThread, _: &[u64]) -> JResult<u64> {
 fn find_signal(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let n = nonnull(t, a[0])?;
     let name = t.rust_string(n);
-    Ok(ret_int(crate::port::signal_number(&name)))
+    Ok(ret_int(port::signal_number(&name)))
 }
 
 /// The JDK's version string ("17.0.21.1"), from its `release` file.

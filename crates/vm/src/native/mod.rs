@@ -3,7 +3,7 @@
 //! A native is `fn(&mut JThread, &[u64]) -> JResult<u64>`: arguments arrive as slots (the
 //! receiver first for instance methods; longs and doubles take two slots), the result is a
 //! slot value. A native method with no entry here throws `UnsatisfiedLinkError` naming the
-//! method — never a made-up default. Natives reach the host only through [`crate::port`].
+//! method — never a made-up default. Natives reach the host only through [`port`].
 //! The table binds only to classes of the boot and platform loaders (see [`invoke_native`]).
 
 pub mod confine;
@@ -178,11 +178,11 @@ pub fn ret_int(v: i32) -> u64 {
 }
 /// A descriptor passed to a native as a Java int (the number `sun.nio` and
 /// `FileDescriptor.fd` hold).
-pub fn jfd(v: u64) -> crate::port::Fd {
-    crate::port::Fd(jint(v))
+pub fn jfd(v: u64) -> port::Fd {
+    port::Fd(jint(v))
 }
 /// A descriptor returned to Java as an int.
-pub fn ret_fd(fd: crate::port::Fd) -> u64 {
+pub fn ret_fd(fd: port::Fd) -> u64 {
     ret_int(fd.0)
 }
 pub fn ret_bool(v: bool) -> u64 {

@@ -1,6 +1,6 @@
 //! Natives of java.net (InetAddress and its implementations) and of the socket side of
 //! sun.nio.ch (Net, SocketDispatcher, EPoll, EventFD), following the JDK's libnet and libnio.
-//! Host calls go through [`crate::port::net`]; the descriptor-level IOUtil and
+//! Host calls go through [`port::net`]; the descriptor-level IOUtil and
 //! FileDispatcherImpl natives that sockets share with files live in `nio.rs`.
 //!
 //! Calls that may wait (accept, connect, read, poll, epoll_wait) run inside `t.blocking`, so
@@ -13,8 +13,8 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, SocketAddrV6};
 use super::{Registry, jfd, jint, jlong, nonnull, ret_bool, ret_fd, ret_int, ret_obj};
 use crate::heap::ObjRef;
 use crate::jdk::{self, JdkClass};
-use crate::port::{Errno, Fd, Host, fs, net};
 use crate::thread::{JResult, JThread, Thrown};
+use port::{Errno, Fd, Host, fs, net};
 
 pub fn register(r: &mut Registry) {
     register_inet(r);
@@ -193,7 +193,7 @@ fn new_object_array(
         let arr = t.handle_get(h);
         t.domain
             .heap
-            .write_ref(arr, crate::heap::layout::ARRAY_BASE + k * 8, Some(o));
+            .write_ref(arr, base::layout::ARRAY_BASE + k * 8, Some(o));
     }
     let arr = t.handle_get(h);
     t.handles.truncate(h);
@@ -481,7 +481,7 @@ fn set_element(t: &mut JThread, arr_handle: usize, k: usize, v_handle: usize) {
     let v = t.handle_get(v_handle);
     t.domain
         .heap
-        .write_ref(arr, crate::heap::layout::ARRAY_BASE + k * 8, Some(v));
+        .write_ref(arr, base::layout::ARRAY_BASE + k * 8, Some(v));
 }
 
 /// Builds the object for `new_network_interface`, leaving handles for it to release.
@@ -780,7 +780,7 @@ fn net_accept(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         }
         t.domain
             .heap
-            .write_ref(arr, crate::heap::layout::ARRAY_BASE, Some(isa));
+            .write_ref(arr, base::layout::ARRAY_BASE, Some(isa));
         Ok(())
     };
     match store(t) {

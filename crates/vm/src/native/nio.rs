@@ -1,5 +1,5 @@
 //! Natives of sun.nio.fs and sun.nio.ch (the NIO file system and file channels) on Linux,
-//! following the JDK's libnio. Host calls go through [`crate::port::fs`].
+//! following the JDK's libnio. Host calls go through [`port::fs`].
 //!
 //! UnixNativeDispatcher natives report failures as `sun.nio.fs.UnixException(errno)`; the
 //! sun.nio.ch natives throw IOException with the OS message or return IOStatus codes. Paths
@@ -9,9 +9,9 @@ use super::io::fdval;
 use super::{Registry, jfd, jint, jlong, nonnull, ret_bool, ret_fd, ret_int};
 use crate::heap::ObjRef;
 use crate::jdk;
-use crate::port::fs;
-use crate::port::{DirStream, Errno, Fd, MountTable, PortResult};
 use crate::thread::{JResult, JThread, Thrown};
+use port::fs;
+use port::{DirStream, Errno, Fd, MountTable, PortResult};
 
 pub fn register(r: &mut Registry) {
     register_unix_dispatcher(r);
@@ -798,22 +798,19 @@ fn register_channels(r: &mut Registry) {
     // loop, which then sees the channel closed).
     let nt = "sun/nio/ch/NativeThread";
     r.add(nt, "current", "()J", |_, _| {
-        Ok(ret_i64(crate::port::current_thread_token()))
+        Ok(ret_i64(port::current_thread_token()))
     });
-    r.add(
-        nt,
-        "signal",
-        "(J)V",
-        |t, a| match crate::port::wake_thread(jlong(a[0])) {
+    r.add(nt, "signal", "(J)V", |t, a| {
+        match port::wake_thread(jlong(a[0])) {
             Ok(()) => Ok(0),
             Err(e) => Err(io_exception(t, e)),
-        },
-    );
+        }
+    });
     r.add(
         nt,
         "init",
         "()V",
-        |t, _| match crate::port::install_wakeup_signal() {
+        |t, _| match port::install_wakeup_signal() {
             Ok(()) => Ok(0),
             Err(e) => Err(io_exception(t, e)),
         },

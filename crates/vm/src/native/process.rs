@@ -1,16 +1,16 @@
 //! Natives of java.lang.ProcessImpl (starting child processes) and java.lang.ProcessHandleImpl
 //! (waiting for, signalling and describing processes), following the JDK's
 //! ProcessImpl_md.c and ProcessHandleImpl_unix.c / _linux.c. The host side is
-//! [`crate::port::process`]. (ProcessEnvironment.environ lives with the other
+//! [`port::process`]. (ProcessEnvironment.environ lives with the other
 //! environment natives in `misc`.)
 
 use super::{Registry, bytes_of, jint, jlong, nonnull, obj, ret_bool, ret_int};
 use crate::heap::ObjRef;
-use crate::heap::layout::ARRAY_BASE;
 use crate::jdk;
-use crate::port::Host;
-use crate::port::process::SpawnRequest;
 use crate::thread::{JResult, JThread};
+use base::layout::ARRAY_BASE;
+use port::Host;
+use port::process::SpawnRequest;
 
 pub fn register(r: &mut Registry) {
     let pi = "java/lang/ProcessImpl";

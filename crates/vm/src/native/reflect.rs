@@ -7,10 +7,10 @@
 
 use super::{Registry, jint, nonnull, obj, ret_bool, ret_int};
 use crate::class::{BasicType, Class, ClassKind, LoaderId, Method};
-use crate::heap::layout::ARRAY_BASE;
 use crate::heap::{ObjRef, to_slot};
 use crate::jdk;
 use crate::thread::{JResult, JThread, Thrown};
+use base::layout::ARRAY_BASE;
 use classfile::access::*;
 
 pub fn register(r: &mut Registry) {

@@ -12,8 +12,8 @@ use std::cell::RefCell;
 use super::{Registry, jint, jlong, nonnull, ret_int};
 use crate::class::Method;
 use crate::heap::ObjRef;
-use crate::heap::layout::ARRAY_BASE;
 use crate::thread::{JResult, JThread};
+use base::layout::ARRAY_BASE;
 
 // Mode bits, as StackStreamFactory defines them.
 const FILL_CLASS_REFS_ONLY: i64 = 0x2;

@@ -183,7 +183,7 @@ fn get_threads(t: &mut JThread, _: &[u64]) -> JResult<u64> {
     for (i, a) in addrs.iter().enumerate() {
         t.domain
             .heap
-            .write_slot(arr, crate::heap::layout::ARRAY_BASE + i * 8, *a as u64);
+            .write_slot(arr, base::layout::ARRAY_BASE + i * 8, *a as u64);
     }
     Ok(arr.slot())
 }
@@ -361,7 +361,7 @@ fn dump_threads(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let threads = nonnull(t, t.arg(0))?;
     let out = t.new_array_of(ste_array, threads.array_len() as i32)?;
     for i in 0..threads.array_len() {
-        let at = crate::heap::layout::ARRAY_BASE + i * 8;
+        let at = base::layout::ARRAY_BASE + i * 8;
         let Some(th) = threads.read_ref(at) else {
             continue;
         };
@@ -374,7 +374,7 @@ fn dump_threads(t: &mut JThread, a: &[u64]) -> JResult<u64> {
             let el = fields.new_element(t, e)?;
             t.domain
                 .heap
-                .write_ref(trace, crate::heap::layout::ARRAY_BASE + j * 8, Some(el));
+                .write_ref(trace, base::layout::ARRAY_BASE + j * 8, Some(el));
         }
         t.domain.heap.write_ref(out, at, Some(trace));
     }

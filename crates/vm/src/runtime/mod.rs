@@ -10,10 +10,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::class::resolve::ResolveError;
 use crate::class::{BasicType, Class, ClassKind, LoaderId, Method};
 use crate::domain::InitState;
-use crate::heap::layout::{ARRAY_BASE, HEADER_SIZE};
 use crate::heap::{ObjRef, from_slot};
 use crate::interp::exec;
 use crate::thread::{JResult, JThread, Thrown};
+use base::layout::{ARRAY_BASE, HEADER_SIZE};
 
 /// Frames of headroom left for constructing a StackOverflowError.
 const OVERFLOW_RESERVE_FRAMES: usize = 64;
@@ -854,6 +854,6 @@ pub fn raw_alloc_array(
     size: usize,
 ) -> Result<ObjRef, crate::heap::OutOfMemory> {
     let o = heap.alloc_local(tlab, ac, size)?;
-    o.write::<u32>(crate::heap::layout::ARRAY_LENGTH, len as u32);
+    o.write::<u32>(base::layout::ARRAY_LENGTH, len as u32);
     Ok(o)
 }

@@ -26,9 +26,9 @@ use crate::domain::Domain;
 use crate::heap::{ObjRef, from_slot};
 use crate::jdk::{self, JdkClass};
 use crate::native::misc::java_version;
-use crate::port::held::Owner;
-use crate::port::os;
 use crate::vm::Vm;
+use port::held::Owner;
+use port::os;
 
 /// How long a dump waits for a domain's threads to reach a safepoint before it gives up on
 /// that domain (and lets the threads that did stop run on).
@@ -61,8 +61,8 @@ fn start_dispatcher() {
         .spawn(move || dispatch(read_end));
     if spawned.is_err() {
         os::block_signal(libc::SIGQUIT, false);
-        crate::port::fs::close(Owner::SYSTEM, read_end).ok();
-        crate::port::fs::close(Owner::SYSTEM, write_end).ok();
+        port::fs::close(Owner::SYSTEM, read_end).ok();
+        port::fs::close(Owner::SYSTEM, write_end).ok();
         return;
     }
     WAKE_FD.store(write_end, Ordering::Release);
@@ -70,8 +70,7 @@ fn start_dispatcher() {
     // the VM is to use no signals of its own (-Xrs).
     let reduced = VMS.lock().iter().any(|vm| vm.opts.reduce_signal_usage);
     if !reduced {
-        let _ =
-            crate::port::set_signal_action(libc::SIGQUIT, crate::port::SetSignal::Call(on_signal));
+        let _ = port::set_signal_action(libc::SIGQUIT, port::SetSignal::Call(on_signal));
     }
 }
 
@@ -98,7 +97,7 @@ fn dispatch(read_end: i32) {
     DISPATCHER_NID.store(nid, Ordering::Relaxed);
     DISPATCHER_TID.store(tid, Ordering::Relaxed);
     let mut b = [0u8; 1];
-    while let Ok(1) = crate::port::fs::read_buf(read_end, &mut b) {
+    while let Ok(1) = port::fs::read_buf(read_end, &mut b) {
         let vms: Vec<&'static Vm> = VMS.lock().clone();
         if i32::from(b[0]) != libc::SIGQUIT {
             for vm in vms {

@@ -188,7 +188,7 @@ impl JThread {
             // A collection while detached emptied the nursery the buffer was part of.
             self.area.tlab.retire();
             if self.os_tid == 0 {
-                self.os_tid = crate::port::os::gettid();
+                self.os_tid = port::os::gettid();
             }
             self.domain.safepoint.enter();
             self.domain

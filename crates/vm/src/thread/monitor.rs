@@ -1,7 +1,7 @@
 //! Java monitors (`synchronized`, `wait`/`notify`) and identity hashes in the mark word.
 //!
 //! Mark word: bits 32..63 hold the identity hash (0 = not yet assigned); bit 31 belongs to the
-//! collector's write barrier (see `heap::layout::MARK_REMEMBERED`); bits 0..31 are the lock:
+//! collector's write barrier (see `base::layout::MARK_REMEMBERED`); bits 0..31 are the lock:
 //!
 //! ```text
 //! 0                                   unlocked, never inflated
@@ -209,7 +209,7 @@ impl Monitor {
 }
 
 /// The lock bits of the mark word (below the remembered bit).
-const LOCK_BITS: u64 = crate::heap::layout::MARK_MONITOR;
+const LOCK_BITS: u64 = base::layout::MARK_MONITOR;
 const INFLATED: u64 = 1 << 30;
 const MONITOR_INDEX: u64 = INFLATED - 1;
 const OWNER_SHIFT: u32 = 10;
@@ -495,7 +495,7 @@ mod tests {
 
     #[test]
     fn thin_locks_nest_release_and_keep_the_other_mark_bits() {
-        let hash_and_remembered = 0xABCD_0000_0000_0000 | crate::heap::layout::MARK_REMEMBERED;
+        let hash_and_remembered = 0xABCD_0000_0000_0000 | base::layout::MARK_REMEMBERED;
         let mark = AtomicU64::new(hash_and_remembered);
         assert_eq!(thin_enter(&mark, 7), Thin::Done);
         assert_eq!(thin_enter(&mark, 7), Thin::Done);

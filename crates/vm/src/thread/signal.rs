@@ -15,8 +15,8 @@
 //! Rust runtime's, an embedder's), and those the host refuses (SIGKILL, SIGSTOP).
 
 use super::dump;
-use crate::port::{SetSignal, SignalAction};
 use crate::vm::Vm;
+use port::{SetSignal, SignalAction};
 
 /// `Signal.handle0(sig, handler)`: makes `sig` take the default action (0), be ignored (1) or
 /// be dispatched to Java (2), and returns what it did before in the same terms; -1 if the
@@ -35,14 +35,11 @@ pub fn handle0(sig: i32, handler: i64, reduced: bool) -> i64 {
         libc::SIGBUS,
         libc::SIGQUIT,
     ];
-    if refused.contains(&sig)
-        || crate::port::signal_used_by_port(sig)
-        || !dump::dispatcher_running()
-    {
+    if refused.contains(&sig) || port::signal_used_by_port(sig) || !dump::dispatcher_running() {
         return -1;
     }
     let ours = dump::on_signal as extern "C" fn(libc::c_int) as usize;
-    let old = match crate::port::signal_action(sig) {
+    let old = match port::signal_action(sig) {
         Ok(SignalAction::Default) => 0,
         Ok(SignalAction::Ignore) => 1,
         Ok(SignalAction::Handler(h)) if h == ours => 2,
@@ -57,7 +54,7 @@ pub fn handle0(sig: i32, handler: i64, reduced: bool) -> i64 {
         2 => SetSignal::Call(dump::on_signal),
         _ => return -1,
     };
-    match crate::port::set_signal_action(sig, to) {
+    match port::set_signal_action(sig, to) {
         Ok(()) => old,
         Err(_) => -1,
     }

@@ -1,5 +1,5 @@
-//! The port: every interaction with the host (files, directories, sockets, processes, clock,
-//! environment, signals, native memory).
+//! The port, the layer just above `base`: every interaction with the host (files, directories,
+//! sockets, processes, clock, environment, signals, native memory).
 //!
 //! Natives reach the host through their domain's [`Host`] trait object ([`host`]), never
 //! through libc or std::fs directly, so that a domain can be given another backend (the 9P
@@ -9,7 +9,7 @@
 //! failure is an [`Errno`]. What stays outside the trait is the VM's own use of the process:
 //! native memory (`Unsafe.allocateMemory`), signals and the wake-up of blocked threads, the
 //! tick counter, exit, and constants of the host's ABI (structure layouts, `IOV_MAX`, the page
-//! size). This module owns the system calls and their `unsafe`; it knows nothing about Java
+//! size). This crate owns the system calls and their `unsafe`; it knows nothing about Java
 //! objects.
 
 pub mod errno;

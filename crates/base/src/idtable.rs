@@ -84,7 +84,7 @@ unsafe impl<T: Send> Send for IdTable<T> {}
 ///
 /// A value is "`'static`" in the sense the class table gives the word: it lives until its
 /// owner has cleared every table entry that leads to it and then waited until no thread can
-/// still hold what it read before (`crate::class::unload`).
+/// still hold what it read before (the runtime's `class::unload`).
 pub struct Slots<T: 'static> {
     table: IdTable<AtomicPtr<T>>,
 }

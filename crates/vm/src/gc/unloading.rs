@@ -22,10 +22,10 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::ObjRef;
-use super::collector::Copier;
 use crate::class::{LoaderId, Unit};
 use crate::domain::Domain;
+use crate::heap::ObjRef;
+use crate::heap::collector::Copier;
 use crate::vm::Vm;
 
 /// The collectible units of one domain during a full collection.
@@ -140,6 +140,7 @@ impl<'d> Liveness<'d> {
     /// After the copy: the loader table points at the live loaders' new objects; the dead
     /// units' loader entries, class states and call sites are cleared and their classes handed
     /// to the unloader.
+    #[allow(unsafe_code)] // forgets the dead classes' per-domain state
     pub fn finish(self, cp: &Copier) {
         let dead: FxHashSet<Unit> = self
             .objects

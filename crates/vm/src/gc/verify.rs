@@ -7,13 +7,13 @@ use std::sync::atomic::Ordering;
 
 use rustc_hash::FxHashSet;
 
-use super::collector::{Layouts, object_size};
-use super::layout::{ARRAY_BASE, MARK_REMEMBERED};
-use super::roots::layouts_of;
+use super::layouts_of;
 use crate::class::BasicType;
 use crate::heap::ObjRef;
+use crate::heap::collector::{Layouts, object_size};
 use crate::interp::oopmap::{MethodOperands, Operands, maps_of};
 use crate::thread::JThread;
+use base::layout::{ARRAY_BASE, MARK_REMEMBERED};
 
 /// Checks one slot value claimed to be a reference.
 pub fn check_reference(t: &JThread, classes: &FxHashSet<usize>, v: u64) -> Result<(), String> {
@@ -87,6 +87,7 @@ pub fn verify_frames(t: &JThread) -> Result<(), String> {
 
 /// Calls `f(offset, value)` for every reference slot of object `o`: instance fields, elements
 /// of a reference array, and a mirror's static fields.
+#[allow(unsafe_code)] // a mirror's class pointer, read from an object under verification
 fn for_each_ref(
     l: &Layouts,
     o: ObjRef,

@@ -12,8 +12,9 @@
 //! by id beyond its life (a `Throwable`'s backtrace) records the generation too and finds no
 //! method when it differs.
 //!
-//! Owns the numbering; what each table keeps under an id is its owner's to clear before the id
-//! is given back (`unload::Unloaded::free`).
+//! Owns the numbering and the id types ([`ClassId`], [`LoaderId`], and the [`Unit`] classes are
+//! unloaded with); what each table keeps under an id is its owner's to clear before the id is
+//! given back (the runtime's `class::unload::Unloaded::free`).
 
 use parking_lot::Mutex;
 
@@ -81,6 +82,59 @@ impl IdPool {
         self.inner.lock().free.extend(ids);
     }
 }
+
+/// Identifies a class loader within the VM. Loader *objects* are per domain; ids are shared.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct LoaderId(pub u32);
+
+impl LoaderId {
+    pub const BOOT: LoaderId = LoaderId(0);
+    pub const PLATFORM: LoaderId = LoaderId(1);
+    pub const APP: LoaderId = LoaderId(2);
+
+    /// Ids of the application loaders of domains other than the first (see
+    /// the class table's `app_loader_for`) carry this bit; user-defined loaders' ids do not.
+    pub const APP_BIT: u32 = 1 << 31;
+
+    /// A user-defined loader (not the boot, platform or an application loader).
+    pub fn is_user(self) -> bool {
+        self.0 > LoaderId::APP.0 && self.0 & LoaderId::APP_BIT == 0
+    }
+
+    /// The application loader of some domain (each class path has its own).
+    pub fn is_app(self) -> bool {
+        self == LoaderId::APP || self.0 & LoaderId::APP_BIT != 0
+    }
+}
+
+/// What a class is unloaded with while its domain lives (the class table's `unload` and the collector's unloading):
+/// the unit goes once nothing reaches any of its classes — no object, mirror, running method,
+/// nor (for a loader) the loader object or a living loader that resolved one of its classes.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Unit {
+    /// Every class its defining loader defined; only user-defined loaders' classes ever go
+    /// (the boot, platform and application loaders' are shared by all domains).
+    Loader(LoaderId),
+    /// A hidden class defined without `STRONG` (`Lookup.defineHiddenClass`'s default; the
+    /// JDK's lambda forms), with its arrays and lambda proxies: it goes on its own whatever its
+    /// loader, as HotSpot gives each its own class loader data.
+    Hidden(ClassId),
+}
+
+impl Unit {
+    /// Whether the unit can go before its domain ends.
+    pub fn is_collectible(self) -> bool {
+        match self {
+            Unit::Loader(l) => l.is_user(),
+            Unit::Hidden(_) => true,
+        }
+    }
+}
+
+/// Dense id of a class, used to index per-domain class state.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[repr(transparent)]
+pub struct ClassId(pub u32);
 
 #[cfg(test)]
 mod tests {

@@ -1178,22 +1178,22 @@ mod tests {
         assert_eq!(remote_address(a), Ok(b_addr));
         disconnect(a, false).unwrap();
         assert_eq!(remote_address(a), Err(Errno::ENOTCONN));
-        super::super::fs::close(Owner::SYSTEM, a).unwrap();
-        super::super::fs::close(Owner::SYSTEM, b).unwrap();
+        crate::fs::close(Owner::SYSTEM, a).unwrap();
+        crate::fs::close(Owner::SYSTEM, b).unwrap();
     }
 
     #[test]
     fn a_thread_blocked_in_recvfrom_is_woken_by_the_wakeup_signal() {
         use std::sync::atomic::{AtomicI64, Ordering};
         use std::sync::{Arc, mpsc};
-        crate::port::install_wakeup_signal().unwrap();
+        crate::install_wakeup_signal().unwrap();
         let (fd, _) = udp_loopback();
         let token = Arc::new(AtomicI64::new(0));
         let (tx, rx) = mpsc::channel();
         let t = {
             let token = token.clone();
             std::thread::spawn(move || {
-                token.store(crate::port::current_thread_token(), Ordering::SeqCst);
+                token.store(crate::current_thread_token(), Ordering::SeqCst);
                 let mut sender = zeroed_storage();
                 let mut buf = [0u8; 8];
                 tx.send(recv_from(
@@ -1210,15 +1210,15 @@ mod tests {
         }
         // A signal that arrives before the thread enters recvfrom is lost: repeat until it wakes.
         let r = loop {
-            crate::port::wake_thread(token.load(Ordering::SeqCst)).unwrap();
+            crate::wake_thread(token.load(Ordering::SeqCst)).unwrap();
             if let Ok(r) = rx.recv_timeout(std::time::Duration::from_millis(20)) {
                 break r;
             }
         };
         assert_eq!(r, Err(Errno::EINTR));
         t.join().unwrap();
-        super::super::fs::close(Owner::SYSTEM, fd).unwrap();
-        assert_eq!(crate::port::wake_thread(-1), Err(Errno::ESRCH));
-        assert_eq!(crate::port::wake_thread(0), Err(Errno::ESRCH));
+        crate::fs::close(Owner::SYSTEM, fd).unwrap();
+        assert_eq!(crate::wake_thread(-1), Err(Errno::ESRCH));
+        assert_eq!(crate::wake_thread(0), Err(Errno::ESRCH));
     }
 }

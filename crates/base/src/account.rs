@@ -13,14 +13,12 @@ pub trait Account: Send + Sync {
     fn release(&self, n: u64);
 }
 
-/// An account that allows `max` at once, for the tests of the layers that charge one.
-#[cfg(test)]
-pub(crate) struct Limited {
+/// An account that allows `max` at once: the tests of the layers that charge one use it.
+pub struct Limited {
     pub used: std::sync::atomic::AtomicU64,
     pub max: u64,
 }
 
-#[cfg(test)]
 impl Limited {
     pub fn new(max: u64) -> std::sync::Arc<Limited> {
         std::sync::Arc::new(Limited {
@@ -34,7 +32,6 @@ impl Limited {
     }
 }
 
-#[cfg(test)]
 impl Account for Limited {
     fn reserve(&self, n: u64) -> bool {
         use std::sync::atomic::Ordering;

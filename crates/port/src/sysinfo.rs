@@ -256,7 +256,7 @@ mod tests {
         assert!(open_descriptors().unwrap_or(0) >= 1);
         let (conf, online) = host_cpus();
         assert!(conf >= 1 && online >= 1);
-        let tid = crate::port::current_thread_token();
+        let tid = crate::current_thread_token();
         assert!(task_cpu_nanos(tid).is_some());
     }
 }

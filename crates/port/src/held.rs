@@ -22,7 +22,7 @@
 //! its limit was refused.
 
 use super::{Errno, PortResult};
-use crate::account::Account;
+use base::account::Account;
 use rustc_hash::FxHashMap;
 use std::sync::{Arc, Mutex};
 
@@ -280,7 +280,7 @@ mod tests {
         assert!(!is_live(h));
     }
 
-    use crate::account::Limited;
+    use base::account::Limited;
 
     #[test]
     fn descriptors_past_the_limit_are_refused() {

@@ -17,17 +17,20 @@
 //! may hold raw references across its own allocations), `System.gc()`, or another thread's
 //! request. VM code that holds a reference across a call into Java keeps it in a handle.
 
+pub mod unloading;
+pub mod verify;
+
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::Instant;
 
-use super::collector::{Copier, Layouts};
-use super::loaders::Liveness;
-use super::{ObjRef, from_slot};
 use crate::class::{BasicType, LoaderId, Unit};
 use crate::domain::Domain;
+use crate::heap::collector::{Copier, Layouts};
+use crate::heap::{Heap, ObjRef, OutOfMemory, Tlab, from_slot};
 use crate::interp::oopmap::{MethodOperands, Operands, maps_of};
 use crate::jdk::{self, JdkClass};
 use crate::thread::{JResult, JThread};
+use unloading::Liveness;
 
 /// Per-domain collector options and statistics.
 pub struct GcState {
@@ -48,7 +51,7 @@ pub struct GcState {
 impl GcState {
     /// Takes -verbose:gc, -Xgc:stress and -Xgc:verify from the VM's options (stress mode
     /// turns `heap`'s thread allocation buffers off).
-    pub fn apply_options(&self, heap: &super::Heap, opts: &crate::vm::Options) {
+    pub fn apply_options(&self, heap: &Heap, opts: &crate::vm::Options) {
         self.log.store(opts.gc_log, Ordering::Relaxed);
         self.stress.store(opts.gc_stress, Ordering::Relaxed);
         heap.set_tlabs(!opts.gc_stress);
@@ -110,7 +113,7 @@ pub struct LastGc {
 }
 
 /// Bytes of the nursery, the old space and the large objects of `heap`.
-fn usage_of(heap: &super::Heap) -> [u64; 3] {
+fn usage_of(heap: &Heap) -> [u64; 3] {
     [
         heap.nursery_used() as u64,
         heap.old_used() as u64,
@@ -144,7 +147,7 @@ impl Default for GcStats {
 
 impl GcStats {
     /// Notes the heap's current usage in the peaks.
-    pub fn note_usage(&self, heap: &super::Heap) {
+    pub fn note_usage(&self, heap: &Heap) {
         self.peak_nursery
             .fetch_max(heap.nursery_used() as u64, Ordering::Relaxed);
         self.peak_old
@@ -155,14 +158,7 @@ impl GcStats {
 
     /// Counts one collection that started at `start` with the heap's parts holding `before`
     /// bytes, and left `heap` as it is now.
-    fn record(
-        &self,
-        heap: &super::Heap,
-        full: bool,
-        cause: &str,
-        start: Instant,
-        before: [u64; 3],
-    ) {
+    fn record(&self, heap: &Heap, full: bool, cause: &str, start: Instant, before: [u64; 3]) {
         let after = usage_of(heap);
         self.after_nursery.store(after[0], Ordering::Relaxed);
         self.after_old.store(after[1], Ordering::Relaxed);
@@ -197,7 +193,7 @@ impl GcStats {
             pending.push_back(GcEvent {
                 full,
                 cause: cause.to_string(),
-                timestamp: crate::port::current_time_millis(),
+                timestamp: port::current_time_millis(),
                 gc,
             });
             self.pending_cond.notify_all();
@@ -277,7 +273,7 @@ pub fn poll_alloc(t: &mut JThread, size: usize) -> JResult<()> {
 pub fn alloc_at_safepoint(
     t: &mut JThread,
     size: usize,
-    alloc: impl Fn(&super::Heap, &mut super::Tlab) -> Result<ObjRef, super::OutOfMemory>,
+    alloc: impl Fn(&Heap, &mut Tlab) -> Result<ObjRef, OutOfMemory>,
 ) -> JResult<ObjRef> {
     if t.area.tlab.fits(size.next_multiple_of(8))
         && let Ok(o) = alloc(&t.domain.heap, &mut t.area.tlab)
@@ -291,7 +287,7 @@ pub fn alloc_at_safepoint(
 fn alloc_at_safepoint_slow(
     t: &mut JThread,
     size: usize,
-    alloc: impl Fn(&super::Heap, &mut super::Tlab) -> Result<ObjRef, super::OutOfMemory>,
+    alloc: impl Fn(&Heap, &mut Tlab) -> Result<ObjRef, OutOfMemory>,
 ) -> JResult<ObjRef> {
     poll_alloc(t, size)?;
     for what in [Collection::Auto(size), Collection::FullClearSoft] {
@@ -356,7 +352,7 @@ fn run_phase(t: &mut JThread, full: bool, clear_soft: bool, cause: &str) -> usiz
     };
     if whole
         && !full
-        && let Err(e) = super::verify::verify_remembered(t)
+        && let Err(e) = verify::verify_remembered(t)
     {
         panic!(
             "heap verification failed before GC({}): {e}",
@@ -394,9 +390,9 @@ fn run_phase(t: &mut JThread, full: bool, clear_soft: bool, cause: &str) -> usiz
         .record(&domain.heap, full, cause, start, parts_before);
     if verify {
         let result = if whole {
-            super::verify::verify_heap(t)
+            verify::verify_heap(t)
         } else {
-            super::verify::verify_young(t, promoted_range, &remembered)
+            verify::verify_young(t, promoted_range, &remembered)
         };
         if let Err(e) = result {
             panic!("heap verification failed after GC({n}): {e}");
@@ -446,6 +442,7 @@ pub fn layouts(vm: &crate::vm::Vm) -> Layouts {
 
 /// Forwards every root of the stopped domain, evacuates what they reach, processes
 /// references and re-keys the address-keyed tables.
+#[allow(unsafe_code)] // the stopped threads, lent to the collector
 fn evacuate(t: &mut JThread, cp: &mut Copier, clear_soft: bool, unload: bool) {
     let domain = t.domain.clone();
     let vm = t.vm;
@@ -633,13 +630,13 @@ fn process_references(
                 continue;
             };
             if let Some(n) = cp.forwardee(referent) {
-                r.write_raw::<u64>(referent_off, n.slot());
+                cp.store_traced(r, referent_off, Some(n));
                 continue;
             }
             let kind = kinds.kind(r.class());
             if kind == RefKind::Strong || (kind == RefKind::Soft && !clear_soft) {
                 let n = cp.forward(referent);
-                r.write_raw::<u64>(referent_off, n.slot());
+                cp.store_traced(r, referent_off, Some(n));
             } else {
                 deferred.push((r, kind));
             }
@@ -651,16 +648,16 @@ fn process_references(
         let referent =
             from_slot(r.read::<u64>(referent_off)).expect("deferred reference has a referent");
         if let Some(n) = cp.forwardee(referent) {
-            r.write_raw::<u64>(referent_off, n.slot());
+            cp.store_traced(r, referent_off, Some(n));
             continue;
         }
-        r.write_raw::<u64>(referent_off, 0);
-        r.write_raw::<u64>(discovered_off, pending.map_or(0, |p| p.slot()));
+        cp.store_traced(r, referent_off, None);
+        cp.store_traced(r, discovered_off, *pending);
         *pending = Some(r);
     }
 }
 
 /// Whether a collection is needed before allocating an array of `len` elements of `elem`.
 pub fn array_bytes(elem: BasicType, len: i32) -> usize {
-    super::layout::ARRAY_BASE + (len.max(0) as usize) * elem.size()
+    base::layout::ARRAY_BASE + (len.max(0) as usize) * elem.size()
 }

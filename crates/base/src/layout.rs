@@ -17,15 +17,3 @@ pub const HEADER_SIZE: usize = 16;
 pub const ARRAY_LENGTH: usize = 16;
 /// Offset of an array's first element (8-aligned for longs and doubles).
 pub const ARRAY_BASE: usize = 24;
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::heap::ObjHeader;
-    #[test]
-    fn header_offsets_match_repr_c() {
-        assert_eq!(std::mem::offset_of!(ObjHeader, class), CLASS_OFFSET);
-        assert_eq!(std::mem::offset_of!(ObjHeader, mark), MARK_OFFSET);
-        assert_eq!(std::mem::size_of::<ObjHeader>(), HEADER_SIZE);
-    }
-}

@@ -130,13 +130,13 @@ mod tests {
         let (r, w) = signal_pipe(Owner::SYSTEM).unwrap();
         write_from_signal_handler(w, 3);
         let mut b = [0u8; 1];
-        assert_eq!(super::super::fs::read_buf(r, &mut b).unwrap(), 1);
+        assert_eq!(crate::fs::read_buf(r, &mut b).unwrap(), 1);
         assert_eq!(b[0], 3);
         for _ in 0..100_000 {
             write_from_signal_handler(w, 1); // past the pipe's capacity: dropped, no block
         }
-        super::super::fs::close(Owner::SYSTEM, r).unwrap();
-        super::super::fs::close(Owner::SYSTEM, w).unwrap();
+        crate::fs::close(Owner::SYSTEM, r).unwrap();
+        crate::fs::close(Owner::SYSTEM, w).unwrap();
     }
 
     #[test]
