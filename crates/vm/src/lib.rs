@@ -7,6 +7,8 @@
 //! Layout (each module's doc says what it owns and what it must not touch):
 //! - [`offsets`]: every offset compiled code reads or writes (header, array, thread, class).
 //! - [`class`]: shared, immutable class metadata; loading, layout, dispatch, resolution.
+//! - [`code`]: a method's pre-decoded code and the analyses every engine shares (stack
+//!   effects, frame-bounds proof, reference maps, NPE messages, inline caches).
 //! - [`api`]: the jx API module's classes and their access rules.
 //! - [`intrinsics`]: pure methods (Math and friends) the interpreter runs as Rust.
 //! - [`heap`]: raw object memory of a domain, the object layout, allocation buffers, the
@@ -17,7 +19,7 @@
 //! - [`memory`]: memory objects (JX's off-heap memory with revocable views).
 //! - [`domain`]: per-domain mutable state (mirrors and statics, init states, strings, monitors).
 //! - [`thread`]: Java threads, frames, monitors.
-//! - [`interp`]: pre-decoding and the interpreter loop.
+//! - [`interp`]: the interpreter loop and its unchecked frame access.
 //! - [`invoke`]: invokedynamic intrinsics (lambdas, string concatenation, record methods).
 //! - [`runtime`]: allocation, initialization, strings, exceptions and calls on a thread.
 //! - [`jdk`]: the JDK classes' fields the VM reads and writes, resolved once.
@@ -32,6 +34,7 @@
 pub mod api;
 pub mod assertions;
 pub mod class;
+pub mod code;
 pub mod domain;
 pub mod gc;
 pub mod graph;

@@ -11,6 +11,7 @@
 pub mod exports;
 pub use base::ids;
 pub use base::ids::{ClassId, LoaderId, Unit};
+pub mod lambda;
 pub mod loader;
 pub mod manifest;
 pub mod metadata;
@@ -22,8 +23,7 @@ use std::sync::OnceLock;
 
 use classfile::{ClassFile, MethodInfo};
 
-use crate::interp::Prepared;
-use crate::native::NativeFn;
+use crate::code::Prepared;
 
 /// Basic (JVM "computational" plus storage) types.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -204,6 +204,12 @@ impl Field {
     }
 }
 
+/// A native method's implementation, as metadata records it: an index into the native layer's
+/// table of functions (`crate::native::Registry`), whose signature names the thread type
+/// this layer must not know.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct NativeId(pub u32);
+
 /// A method of a class.
 pub struct Method {
     pub class: &'static Class,
@@ -224,8 +230,8 @@ pub struct Method {
     pub info: MethodInfo,
     /// Pre-decoded code, built on first invocation.
     pub prepared: OnceLock<Result<Prepared, String>>,
-    /// Bound native implementation, looked up on first invocation.
-    pub native: OnceLock<Option<NativeFn>>,
+    /// Bound native implementation, looked up on first invocation (None: there is none).
+    pub native: OnceLock<Option<NativeId>>,
     /// A VM primitive that replaces the method (see `intrinsics`), found when it is loaded.
     pub intrinsic: Option<crate::intrinsics::PureFn>,
 }
@@ -358,7 +364,7 @@ pub struct Class {
     /// it is an array or a lambda proxy of): see [`Unit::Hidden`].
     pub hidden_unit: Option<ClassId>,
     /// For lambda proxy classes: the call-site binding behind it.
-    pub lambda: Option<Box<crate::invoke::LambdaShape>>,
+    pub lambda: Option<Box<lambda::LambdaShape>>,
     /// The array class whose component is this class, created on demand.
     pub array_of: OnceLock<&'static Class>,
     /// Size of this class's static fields block (inside the mirror, after the VM slot).

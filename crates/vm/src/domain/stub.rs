@@ -134,7 +134,7 @@ fn spin(
                         ACC_PUBLIC | ACC_FINAL | ACC_NATIVE,
                         i as u16,
                     );
-                    let _ = m.native.set(Some(forward as crate::native::NativeFn));
+                    let _ = m.native.set(Some(crate::native::PORTAL_FORWARD));
                     m
                 })
                 .collect()
@@ -166,7 +166,7 @@ fn forwarded_methods(interfaces: &[&'static Class]) -> Vec<(Box<str>, Box<str>)>
 }
 
 /// The native of every stub method: the call goes to the service, arguments as they are.
-fn forward(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+pub(crate) fn forward(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let m: &'static Method = t.frames.last().expect("a native runs in its frame").method;
     let this = crate::native::nonnull(t, a[0])?;
     let Some(id) = service_of(this) else {

@@ -23,7 +23,7 @@ use rustc_hash::FxHashSet;
 
 use crate::class::unload::Unloaded;
 use crate::class::{Class, Method, Unit};
-use crate::interp::icache::Retired;
+use crate::code::icache::Retired;
 use crate::vm::Vm;
 
 /// Work for the unloader, with a condvar to wait for some.

@@ -24,10 +24,10 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::Instant;
 
 use crate::class::{BasicType, LoaderId, Unit};
+use crate::code::oopmap::{MethodOperands, Operands, maps_of};
 use crate::domain::Domain;
 use crate::heap::collector::{Copier, Layouts};
 use crate::heap::{Heap, ObjRef, OutOfMemory, Tlab, from_slot};
-use crate::interp::oopmap::{MethodOperands, Operands, maps_of};
 use crate::jdk::{self, JdkClass};
 use crate::thread::{JResult, JThread};
 use unloading::Liveness;

@@ -9,9 +9,9 @@ use rustc_hash::FxHashSet;
 
 use super::layouts_of;
 use crate::class::BasicType;
+use crate::code::oopmap::{MethodOperands, Operands, maps_of};
 use crate::heap::ObjRef;
 use crate::heap::collector::{Layouts, object_size};
-use crate::interp::oopmap::{MethodOperands, Operands, maps_of};
 use crate::thread::JThread;
 use base::layout::{ARRAY_BASE, MARK_REMEMBERED};
 

@@ -5,11 +5,11 @@
 //! to its caller. Calls recurse on the native stack (the thread's stack is sized for it) and
 //! a depth limit turns runaway recursion into a catchable `StackOverflowError`.
 
-use super::decode::Prepared;
 use super::frame::{Code, Refused, Slots};
-use super::op::Op;
 use crate::class::resolve::{self, Resolved, ResolvedField};
 use crate::class::{BasicType, Class, Method};
+use crate::code::decode::Prepared;
+use crate::code::op::Op;
 use crate::gc::alloc_at_safepoint;
 use crate::heap::{ObjRef, from_slot, to_slot};
 use crate::runtime::fields::{load_field, store_field};
@@ -79,17 +79,19 @@ fn prepared(t: &mut JThread, m: &'static Method) -> JResult<&'static Prepared> {
         .prepared
         .get_or_init(|| match (&m.info.code, &m.class.file) {
             (Some(code), Some(cf)) => {
-                super::decode::prepare(code, &cf.constant_pool, |ops| quicken(ops, m.class, table))
-                    .and_then(|p| {
-                        super::depth::check(
-                            &p,
-                            &super::oopmap::MethodOperands {
-                                class: m.class,
-                                prep: &p,
-                            },
-                        )?;
-                        Ok(p)
-                    })
+                crate::code::decode::prepare(code, &cf.constant_pool, |ops| {
+                    quicken(ops, m.class, table)
+                })
+                .and_then(|p| {
+                    crate::code::depth::check(
+                        &p,
+                        &crate::code::oopmap::MethodOperands {
+                            class: m.class,
+                            prep: &p,
+                        },
+                    )?;
+                    Ok(p)
+                })
             }
             (None, _) => Err(format!(
                 "Method {}.{}{} has no code",

@@ -1,16 +1,16 @@
 //! The interpreter's unchecked access to a running method: its frame's slots and its code.
 //!
 //! Owns the one place where the interpreter loop skips bounds checks, and what that relies on.
-//! [`depth::check`](super::depth::check) proves, before a method first runs, that every
+//! [`depth::check`](crate::code::depth::check) proves, before a method first runs, that every
 //! reachable op keeps the operand stack within `max_stack + 1` slots, touches only locals below
 //! `max_locals`, and passes control only to ops inside the code (whose last op, `FellOff`,
 //! never falls through); it marks the `Prepared` it accepted with a
-//! [`FrameProof`](super::depth::FrameProof). [`enter`] takes that mark and checks the rest (the
+//! [`FrameProof`](crate::code::depth::FrameProof). [`enter`] takes that mark and checks the rest (the
 //! thread's stack holds the frame), so the accessors may index without checks, for the indices the proven ops form. Nothing
 //! outside the interpreter loop uses these types.
 
-use super::decode::Prepared;
-use super::op::Op;
+use crate::code::decode::Prepared;
+use crate::code::op::Op;
 
 /// A method's frame in its thread's stack: locals from `bp`, the operand stack above them.
 /// The stack buffer is allocated once per thread and never moves, so the base pointer stays

@@ -1,27 +1,17 @@
-//! The interpreter: bytecode is pre-decoded once per method into [`Op`]s whose branch
-//! targets are instruction indices and whose constant-pool operands index the class's
-//! resolution cache; [`exec`] runs them on the thread's slot stack.
+//! The interpreter: [`exec`] runs a method's pre-decoded ops (`crate::code`: branch targets
+//! are instruction indices, constant-pool operands index the class's resolution cache) on the
+//! thread's slot stack, through [`frame`]'s unchecked access.
 //!
 //! Frame layout: locals at `stack[bp .. bp + max_locals]`, the operand stack right above.
 //! A call's arguments on the caller's operand stack become the callee's first locals (no
 //! copy). Longs and doubles take two slots (value, then a padding slot) in locals and on the
 //! operand stack, exactly as JVMS counts them, so `dup2`/`pop2` need no type information.
 
-pub mod decode;
-pub mod depth;
-pub mod effect;
 pub mod exec;
 #[allow(unsafe_code)] // the interpreter's unchecked frame and code access
 mod frame;
-pub mod fuse;
-#[allow(unsafe_code)] // lock-free inline caches
-pub mod icache;
-pub mod npe;
-pub mod oopmap;
-pub mod op;
 
-pub use decode::Prepared;
-pub use op::Op;
+use crate::code::icache;
 
 /// Takes the inline-cache entries of classes among `gone` (being unloaded) out of every method
 /// of the classes left in `table`; the entries are freed when what this returns is dropped,

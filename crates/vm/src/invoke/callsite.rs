@@ -15,8 +15,8 @@ use super::handles::invoke_checked;
 use super::{Bootstrap, decode_bootstrap};
 use crate::class::loader::parse_sig;
 use crate::class::{BasicType, Class};
+use crate::code::decode::IndySite;
 use crate::heap::{ObjRef, from_slot};
-use crate::interp::decode::IndySite;
 use crate::native::jli;
 use crate::thread::{JResult, JThread};
 

@@ -15,34 +15,14 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use classfile::ref_kind;
 
 use super::Bootstrap;
+use crate::class::lambda::{LambdaShape, SerialForm};
 use crate::class::resolve::{Resolved, ResolvedField};
 use crate::class::{BasicType, Class, ClassKind, Field, Method};
-use crate::interp::decode::Prepared;
-use crate::interp::op::Op;
+use crate::code::decode::Prepared;
+use crate::code::op::Op;
 use crate::native::reflect::split_method_descriptor;
 use crate::thread::{JResult, JThread};
 use base::layout::HEADER_SIZE;
-
-/// The shape of a lambda proxy: its captured values' types and field offsets.
-#[derive(Debug)]
-pub struct LambdaShape {
-    pub captured: Vec<(BasicType, u32)>,
-    pub captured_slots: usize,
-    /// For serializable lambdas: what `writeReplace` records.
-    pub serial: Option<Box<SerialForm>>,
-}
-
-/// The call site facts a serializable lambda's `SerializedLambda` carries.
-#[derive(Debug)]
-pub struct SerialForm {
-    capturing: &'static Class,
-    iface: String,
-    sam_name: String,
-    sam_desc: String,
-    impl_kind: u8,
-    impl_method: &'static Method,
-    instantiated_desc: String,
-}
 
 static COUNTER: AtomicU32 = AtomicU32::new(1);
 
@@ -380,9 +360,9 @@ pub fn spin(t: &mut JThread, caller: &'static Class, b: &Bootstrap) -> JResult<&
     // come from the resolution cache just filled).
     for m in proxy.methods.get().into_iter().flatten() {
         if let Some(Ok(prep)) = m.prepared.get()
-            && let Err(why) = crate::interp::depth::check(
+            && let Err(why) = crate::code::depth::check(
                 prep,
-                &crate::interp::oopmap::MethodOperands { class: proxy, prep },
+                &crate::code::oopmap::MethodOperands { class: proxy, prep },
             )
         {
             return Err(t.throw_new(
@@ -429,13 +409,13 @@ fn write_replace_method(
         ACC_PRIVATE | ACC_FINAL | ACC_NATIVE,
         index,
     );
-    let _ = m.native.set(Some(write_replace as crate::native::NativeFn));
+    let _ = m.native.set(Some(crate::native::LAMBDA_WRITE_REPLACE));
     m
 }
 
 /// writeReplace of a serializable lambda: a `SerializedLambda` with the call site's facts and
 /// the captured values (boxed).
-fn write_replace(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+pub(crate) fn write_replace(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let this = crate::native::nonnull(t, a[0])?;
     let proxy = this.class();
     let Some(form) = proxy.lambda.as_ref().and_then(|l| l.serial.as_deref()) else {

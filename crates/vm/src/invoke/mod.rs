@@ -24,11 +24,9 @@ pub mod objmethods;
 pub mod varhandle;
 
 use crate::class::{BasicType, Class, Method};
+use crate::code::decode::IndySite;
 use crate::heap::ObjRef;
-use crate::interp::decode::IndySite;
 use crate::thread::{JResult, JThread};
-
-pub use lambda::LambdaShape;
 
 /// What an invokedynamic call site is bound to.
 #[derive(Debug)]
@@ -95,9 +93,12 @@ pub fn invokedynamic(
         Some(b) => b,
         None => {
             let b = bind(t, m.class, site.cp_index)?;
-            let _ = site.binding.set(b);
+            let _ = site.binding.set(Box::new(b));
             site.binding.get().expect("binding just set")
         }
+    };
+    let Some(binding) = binding.downcast_ref::<IndyBinding>() else {
+        unreachable!("an invokedynamic site holds only this module's IndyBinding")
     };
     match binding {
         IndyBinding::Lambda(proxy) => lambda::instantiate(t, proxy, sp),

@@ -690,7 +690,7 @@ fn npe_extended_message(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     if bci == u32::MAX {
         return Ok(0);
     }
-    match crate::interp::npe::extended_message(m, bci) {
+    match crate::code::npe::extended_message(m, bci) {
         Some(msg) => Ok(t.new_string(&msg)?.slot()),
         None => Ok(0),
     }

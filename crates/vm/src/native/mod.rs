@@ -27,15 +27,25 @@ pub mod zip;
 
 use rustc_hash::FxHashMap;
 
-use crate::class::{BasicType, LoaderId, Method};
+use crate::class::{BasicType, LoaderId, Method, NativeId};
 use crate::heap::{ObjRef, from_slot};
 use crate::thread::{FrameRec, JResult, JThread};
 
 pub type NativeFn = fn(&mut JThread, &[u64]) -> JResult<u64>;
 
+/// Every native function, found by class, name and descriptor; class metadata records the
+/// [`NativeId`] of a method's function, its index in `fns`.
 pub struct Registry {
-    map: FxHashMap<(&'static str, &'static str, &'static str), NativeFn>,
+    map: FxHashMap<(&'static str, &'static str, &'static str), NativeId>,
+    fns: Vec<NativeFn>,
 }
+
+/// Does nothing: `registerNatives` and `initIDs`, which only cache JNI ids in the JDK's C code.
+pub const NOP: NativeId = NativeId(0);
+/// `writeReplace` of a serializable lambda's proxy class (bound by `invoke::lambda`).
+pub const LAMBDA_WRITE_REPLACE: NativeId = NativeId(1);
+/// A portal stub's methods, which forward the call to the service (bound by `domain::stub`).
+pub const PORTAL_FORWARD: NativeId = NativeId(2);
 
 impl Default for Registry {
     fn default() -> Self {
@@ -47,6 +57,11 @@ impl Registry {
     pub fn new() -> Registry {
         let mut r = Registry {
             map: FxHashMap::default(),
+            fns: vec![
+                nop,
+                crate::invoke::lambda::write_replace,
+                crate::domain::stub::forward,
+            ],
         };
         lang::register(&mut r);
         thread::register(&mut r);
@@ -74,9 +89,16 @@ impl Registry {
         desc: &'static str,
         f: NativeFn,
     ) {
-        self.map.insert((class, name, desc), f);
+        let id = NativeId(self.fns.len() as u32);
+        self.fns.push(f);
+        self.map.insert((class, name, desc), id);
     }
-    pub fn lookup(&self, class: &str, name: &str, desc: &str) -> Option<NativeFn> {
+    /// The function with id `id` (one this registry handed out).
+    #[inline]
+    pub fn function(&self, id: NativeId) -> NativeFn {
+        self.fns[id.0 as usize]
+    }
+    pub fn lookup(&self, class: &str, name: &str, desc: &str) -> Option<NativeId> {
         // The map is keyed by &'static str; look up through a temporary key of borrowed strs.
         let key: (&str, &str, &str) = (class, name, desc);
         self.map
@@ -105,9 +127,9 @@ pub fn invoke_native(t: &mut JThread, m: &'static Method, base: usize) -> JResul
         let trivial = matches!(&*m.name, "registerNatives" | "initIDs")
             && m.is_static()
             && m.ret == BasicType::Void;
-        found.or((builtin && trivial).then_some(nop as NativeFn))
+        found.or((builtin && trivial).then_some(NOP))
     });
-    let Some(f) = f else {
+    let Some(f) = f.map(|id| t.vm.natives.function(id)) else {
         let msg = format!(
             "'{}'",
             crate::class::resolve::pretty_method(m.class, &m.name, &m.descriptor)

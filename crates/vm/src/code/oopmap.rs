@@ -404,8 +404,8 @@ impl Operands for MethodOperands<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::interp::decode::{Handler, Switch};
-    use crate::interp::op::Cond;
+    use crate::code::decode::{Handler, Switch};
+    use crate::code::op::Cond;
 
     struct NoOperands;
     impl Operands for NoOperands {

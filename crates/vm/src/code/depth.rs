@@ -105,8 +105,8 @@ fn check_locals(op: &Op, max_locals: usize) -> Result<(), String> {
 mod tests {
     use super::*;
     use crate::class::BasicType;
-    use crate::interp::decode::Handler;
-    use crate::interp::op::Cond;
+    use crate::code::decode::Handler;
+    use crate::code::op::Cond;
 
     struct NoOperands;
     impl Operands for NoOperands {

@@ -12,7 +12,6 @@ use classfile::{Code, Constant, ConstantPool};
 
 use super::op::{Cond, Op};
 use crate::class::BasicType;
-use crate::invoke::IndyBinding;
 
 /// A `tableswitch`/`lookupswitch` in op-index form.
 #[derive(Debug)]
@@ -38,7 +37,9 @@ pub struct Handler {
 #[derive(Debug)]
 pub struct IndySite {
     pub cp_index: u16,
-    pub binding: OnceLock<IndyBinding>,
+    /// What the invokedynamic layer bound the site to: its own type (`crate::invoke`'s
+    /// `IndyBinding`), which code metadata does not know.
+    pub binding: OnceLock<Box<dyn std::any::Any + Send + Sync>>,
 }
 
 /// A method's decoded code.

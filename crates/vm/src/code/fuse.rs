@@ -99,7 +99,7 @@ pub fn span(op: &Op) -> usize {
 mod tests {
     use super::*;
     use crate::class::BasicType;
-    use crate::interp::op::Cond;
+    use crate::code::op::Cond;
 
     #[test]
     fn sequences_fuse_and_the_plain_ops_stay_behind() {

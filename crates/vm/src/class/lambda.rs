@@ -1,0 +1,26 @@
+//! The shape of a lambda proxy class: where its captured values live and, for a serializable
+//! lambda, the call-site facts its `writeReplace` records. Metadata the proxy is defined with;
+//! `crate::invoke::lambda` spins the proxies and runs them.
+
+use super::{BasicType, Class, Method};
+
+/// The shape of a lambda proxy: its captured values' types and field offsets.
+#[derive(Debug)]
+pub struct LambdaShape {
+    pub captured: Vec<(BasicType, u32)>,
+    pub captured_slots: usize,
+    /// For serializable lambdas: what `writeReplace` records.
+    pub serial: Option<Box<SerialForm>>,
+}
+
+/// The call site facts a serializable lambda's `SerializedLambda` carries.
+#[derive(Debug)]
+pub struct SerialForm {
+    pub capturing: &'static Class,
+    pub iface: String,
+    pub sam_name: String,
+    pub sam_desc: String,
+    pub impl_kind: u8,
+    pub impl_method: &'static Method,
+    pub instantiated_desc: String,
+}
