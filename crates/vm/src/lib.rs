@@ -31,17 +31,13 @@
 // with their reason.
 #![deny(unsafe_code)]
 
-pub mod api;
 pub mod assertions;
-pub mod class;
-pub mod code;
 pub mod domain;
 pub mod gc;
 pub mod graph;
 #[allow(unsafe_code)] // raw object memory, allocation, the collector
 pub mod heap;
 pub mod interp;
-pub mod intrinsics;
 pub mod invoke;
 pub mod jdk;
 #[allow(unsafe_code)] // off-heap mappings shared between domains
@@ -51,3 +47,6 @@ pub mod offsets;
 pub mod runtime;
 pub mod thread;
 pub mod vm;
+
+// The metadata layer, under the paths the runtime's modules name it by.
+pub use meta::{api, class, code, intrinsics};

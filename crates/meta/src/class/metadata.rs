@@ -8,7 +8,7 @@
 //!
 //! Owns the per-class charges and the open accounts, keyed by domain id; knows nothing of what
 //! an account counts against (a domain's budget), nor of when
-//! classes are unloaded (`crate::domain::unloading` says so).
+//! classes are unloaded (`vm::domain::unloading` says so).
 
 use std::sync::Arc;
 

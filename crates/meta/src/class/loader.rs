@@ -3,9 +3,9 @@
 //! Owns the VM-wide class table (name + defining or initiating loader -> class, id -> class,
 //! id -> method), finds class bytes (the JDK's `lib/modules` for the boot loader; directories
 //! and jars of the class path for the application loader; user-defined loaders' classes are
-//! defined from Java, see `crate::runtime::loading`), builds [`Class`] metadata: field layout,
+//! defined from Java, see `vm::runtime::loading`), builds [`Class`] metadata: field layout,
 //! method list, vtable and interface dispatch table. It does not initialize classes (that is per
-//! domain, in [`crate::domain`]) and holds no heap reference.
+//! domain, in `vm::domain`) and holds no heap reference.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -406,7 +406,7 @@ pub struct ClassTable {
     /// Classes outside the JDK are verified when true.
     pub verify_app: bool,
     /// Classes of user-defined loaders whose references were loaded through their loader (see
-    /// `crate::runtime::loading`), by id: None when done, else the thread loading them.
+    /// `vm::runtime::loading`), by id: None when done, else the thread loading them.
     pub(super) references_loaded: Mutex<FxHashMap<u32, Option<u64>>>,
     references_cond: parking_lot::Condvar,
     /// Application loaders by class path key (`class_path_key`); `LoaderId::APP` reads
@@ -477,7 +477,7 @@ impl ClassTable {
     }
 
     /// Bytes of class `name` on the class path of application loader `app`.
-    pub(crate) fn app_class_bytes(&self, app: LoaderId, name: &str) -> Option<Vec<u8>> {
+    pub fn app_class_bytes(&self, app: LoaderId, name: &str) -> Option<Vec<u8>> {
         if app == LoaderId::APP {
             return self.sources.app(name);
         }
@@ -765,7 +765,7 @@ impl ClassTable {
             return self.define(LoaderId::BOOT, Some(name), &bytes, Some(crate::api::MODULE));
         }
         // Only the application loader reads the class path here; a user-defined loader's
-        // classes come from its Java `loadClass` (see `crate::runtime::loading`), and are
+        // classes come from its Java `loadClass` (see `vm::runtime::loading`), and are
         // found above once recorded.
         if !loader.is_app() {
             return Err(LoadError::NotFound(name.to_string()));
@@ -1160,7 +1160,7 @@ impl ClassTable {
 }
 
 /// The superclass chain (java/lang/Object first) of a class whose superclass is `sup`.
-pub(crate) fn supers_of(sup: Option<&'static Class>) -> Vec<&'static Class> {
+pub fn supers_of(sup: Option<&'static Class>) -> Vec<&'static Class> {
     match sup {
         Some(s) => {
             let mut v = s.supers.clone();

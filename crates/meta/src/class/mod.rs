@@ -5,7 +5,7 @@
 //! class a domain owns is freed after that domain has ended ([`unload`]); "`'static`" means
 //! "until then".
 //! Everything that holds heap references (mirrors, statics, interned strings) is per domain and
-//! lives in [`crate::domain`]. Loading, layout and dispatch tables are built in [`loader`];
+//! lives in `vm::domain`. Loading, layout and dispatch tables are built in [`loader`];
 //! constant-pool resolution in [`resolve`].
 
 pub mod exports;
@@ -205,7 +205,7 @@ impl Field {
 }
 
 /// A native method's implementation, as metadata records it: an index into the native layer's
-/// table of functions (`crate::native::Registry`), whose signature names the thread type
+/// table of functions (`vm::native::Registry`), whose signature names the thread type
 /// this layer must not know.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct NativeId(pub u32);
@@ -325,7 +325,7 @@ pub fn module_of_loader(loader: LoaderId, module: Option<&str>) -> String {
     }
 }
 
-/// A class's metadata. `#[repr(C)]`: compiled code reads the fields [`crate::offsets`] names.
+/// A class's metadata. `#[repr(C)]`: compiled code reads the fields `vm::offsets` names.
 #[repr(C)]
 pub struct Class {
     pub id: ClassId,

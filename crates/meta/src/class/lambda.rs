@@ -1,6 +1,6 @@
 //! The shape of a lambda proxy class: where its captured values live and, for a serializable
 //! lambda, the call-site facts its `writeReplace` records. Metadata the proxy is defined with;
-//! `crate::invoke::lambda` spins the proxies and runs them.
+//! `vm::invoke::lambda` spins the proxies and runs them.
 
 use super::{BasicType, Class, Method};
 

@@ -3,7 +3,7 @@
 //! Resolution results that hold no heap reference (classes, field offsets, methods) are
 //! shared metadata and cached in [`Class::cp_cache`]; failures are returned as
 //! [`ResolveError`] naming the Java error to throw and are not cached. String constants and
-//! other heap values are per domain and live in [`crate::domain`].
+//! other heap values are per domain and live in `vm::domain`.
 
 use super::loader::{ClassTable, LoadError, maximally_specific};
 use super::{BasicType, Class, Method};

@@ -37,7 +37,7 @@ pub struct Handler {
 #[derive(Debug)]
 pub struct IndySite {
     pub cp_index: u16,
-    /// What the invokedynamic layer bound the site to: its own type (`crate::invoke`'s
+    /// What the invokedynamic layer bound the site to: its own type (`vm::invoke`'s
     /// `IndyBinding`), which code metadata does not know.
     pub binding: OnceLock<Box<dyn std::any::Any + Send + Sync>>,
 }

@@ -14,7 +14,7 @@
 //! [`Unloaded`] set; the layers above drop what they cached about them (inline caches,
 //! VarHandle plans, portal stubs, the portal copier's class map) and, after a grace period in
 //! which every running thread has passed a safepoint, free them ([`Unloaded::free`]). That
-//! sequence is `crate::domain::unloading`'s; this module owns the ownership records and this
+//! sequence is `vm::domain::unloading`'s; this module owns the ownership records and this
 //! layer's part, and touches no cache above it.
 
 use parking_lot::Mutex;

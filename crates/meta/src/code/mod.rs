@@ -4,7 +4,7 @@
 //! frame's bounds ([`depth`]), the collector's reference maps ([`oopmap`]), the helpful
 //! NullPointerException messages ([`npe`]), and the inline caches of call sites ([`icache`]).
 //!
-//! Class metadata holds a method's [`Prepared`] code; the interpreter (`crate::interp`) runs
+//! Class metadata holds a method's [`Prepared`] code; the interpreter (`vm::interp`) runs
 //! it, and a JIT will compile it. Nothing here runs Java code, allocates in a heap or knows a
 //! thread or a domain.
 
