@@ -23,8 +23,9 @@ use crate::wire::{Data, MAXWELEM, NOFID, NOTAG, ReadError, WireError, read_frame
 
 /// The `msize` a client asks for unless told otherwise.
 pub const DEFAULT_MSIZE: u32 = 1 << 20;
-/// Bytes of `Twrite`'s header before its data (`size type tag fid offset count`).
-const IOHDRSZ: u32 = 4 + 1 + 2 + 4 + 8 + 4;
+/// Bytes kept for `Twrite`'s header before its data (`size type tag fid offset count` is 23;
+/// 24 is the protocol's customary `P9_IOHDRSZ`, which servers such as diod enforce).
+const IOHDRSZ: u32 = 24;
 /// Bytes of `Rread`/`Rreaddir`'s header before the data.
 const RHDRSZ: u32 = 4 + 1 + 2 + 4;
 /// The smallest `msize` that fits a 13-byte qid walk reply and some data.
@@ -500,19 +501,25 @@ impl Client {
     }
 
     /// Removes `name` from directory `dfid` (`flags` [`msg::AT_REMOVEDIR`] for a directory).
+    /// A server without `Tunlinkat` (diod answers `EOPNOTSUPP`) gets `Twalk` + `Tremove`, as
+    /// the Linux client falls back.
     pub fn unlinkat(&self, dfid: Fid, name: &str, flags: u32) -> Result<()> {
         let msg = Tmsg::Unlinkat {
             dirfid: dfid.0,
             name: name.as_bytes().to_vec(),
             flags,
         };
-        expect(
-            self.rpc(&msg),
-            |r| matches!(r, Rmsg::Unlinkat {}),
-            "Tunlinkat",
-        )
+        match self.rpc(&msg) {
+            Err(Error::Remote(Errno::EOPNOTSUPP)) => {
+                let (f, _) = self.walk(dfid, &[name])?;
+                self.remove(f)
+            }
+            r => expect(r, |r| matches!(r, Rmsg::Unlinkat {}), "Tunlinkat"),
+        }
     }
 
+    /// Renames `oldname` in `olddir` to `newname` in `newdir`; a server without
+    /// `Trenameat` gets `Twalk` + `Trename`.
     pub fn renameat(&self, olddir: Fid, oldname: &str, newdir: Fid, newname: &str) -> Result<()> {
         let msg = Tmsg::Renameat {
             olddirfid: olddir.0,
@@ -520,11 +527,15 @@ impl Client {
             newdirfid: newdir.0,
             newname: newname.as_bytes().to_vec(),
         };
-        expect(
-            self.rpc(&msg),
-            |r| matches!(r, Rmsg::Renameat {}),
-            "Trenameat",
-        )
+        match self.rpc(&msg) {
+            Err(Error::Remote(Errno::EOPNOTSUPP)) => {
+                let (f, _) = self.walk(olddir, &[oldname])?;
+                let r = self.rename(f, newdir, newname);
+                let _ = self.clunk(f);
+                r
+            }
+            r => expect(r, |r| matches!(r, Rmsg::Renameat {}), "Trenameat"),
+        }
     }
 
     /// Renames the file of `fid` to `name` in directory `dfid`.
