@@ -409,7 +409,8 @@ impl<F: Filesystem> Conn<F> {
                 self.add_fid(fid, root)?;
                 Rmsg::Attach { qid }
             }
-            Tmsg::Auth { .. } => return Err(Errno::EOPNOTSUPP),
+            // No authentication: `ENOENT` is how diod's server and clients say so.
+            Tmsg::Auth { .. } => return Err(Errno::ENOENT),
             Tmsg::Walk { fid, newfid, names } => self.walk(fid, newfid, &names)?,
             Tmsg::Clunk { fid } => {
                 lock(&self.fids).remove(&fid).ok_or(Errno::EBADF)?;
