@@ -38,6 +38,8 @@ pub enum Error {
     Remote(Errno),
     /// The connection is gone (closed, reset, or a reply did not decode); the text says why.
     Disconnected(String),
+    /// The server broke the protocol in a reply (more data than asked, undecodable entries).
+    Protocol(String),
     /// The server answered with the wrong message type.
     Unexpected {
         sent: &'static str,
@@ -68,6 +70,7 @@ impl fmt::Display for Error {
         match self {
             Error::Remote(e) => write!(f, "9P server: {e}"),
             Error::Disconnected(why) => write!(f, "9P connection lost: {why}"),
+            Error::Protocol(what) => write!(f, "9P protocol error: {what}"),
             Error::Unexpected { sent, got } => write!(f, "9P server answered {sent} with {got}"),
             Error::Version(v) => write!(f, "9P version negotiation failed: {v}"),
             Error::Invalid(what) => write!(f, "invalid 9P request: {what}"),
@@ -105,6 +108,8 @@ struct FidPool {
 
 struct Inner {
     writer: Mutex<Stream>,
+    /// Another handle of the socket, to shut it down without waiting for a writer.
+    control: Stream,
     pending: Mutex<Pending>,
     fids: Mutex<FidPool>,
     msize: u32,
@@ -112,7 +117,7 @@ struct Inner {
 
 impl Drop for Inner {
     fn drop(&mut self) {
-        lock(&self.writer).shutdown();
+        self.control.shutdown();
     }
 }
 
@@ -137,11 +142,15 @@ impl Client {
     /// Negotiates the version over a connected stream and starts the reader thread.
     pub fn over(mut stream: Stream, msize: u32) -> Result<Client> {
         let msize = negotiate(&mut stream, msize.max(MIN_MSIZE))?;
-        let reader = stream
-            .try_clone()
-            .map_err(|e| Error::Connect(e.to_string()))?;
+        let clone = || {
+            stream
+                .try_clone()
+                .map_err(|e| Error::Connect(e.to_string()))
+        };
+        let (reader, control) = (clone()?, clone()?);
         let inner = Arc::new(Inner {
             writer: Mutex::new(stream),
+            control,
             pending: Mutex::new(Pending::default()),
             fids: Mutex::new(FidPool::default()),
             msize,
@@ -362,7 +371,7 @@ impl Client {
         };
         match self.rpc(&msg)? {
             Rmsg::Read { data } if data.0.len() <= count as usize => Ok(data.0),
-            Rmsg::Read { .. } => Err(Error::Disconnected("Rread longer than asked".into())),
+            Rmsg::Read { .. } => Err(Error::Protocol("Rread longer than asked".into())),
             r => Err(unexpected(&msg, &r)),
         }
     }
@@ -404,7 +413,7 @@ impl Client {
         };
         match self.rpc(&msg)? {
             Rmsg::Write { count } if count as usize <= n => Ok(count),
-            Rmsg::Write { .. } => Err(Error::Disconnected("Rwrite count beyond the data".into())),
+            Rmsg::Write { .. } => Err(Error::Protocol("Rwrite count beyond the data".into())),
             r => Err(unexpected(&msg, &r)),
         }
     }
@@ -444,9 +453,10 @@ impl Client {
             count,
         };
         match self.rpc(&msg)? {
-            Rmsg::Readdir { data } if data.0.len() <= count as usize => Dirent::decode_all(&data.0)
-                .map_err(|e| Error::Disconnected(format!("Rreaddir: {e}"))),
-            Rmsg::Readdir { .. } => Err(Error::Disconnected("Rreaddir longer than asked".into())),
+            Rmsg::Readdir { data } if data.0.len() <= count as usize => {
+                Dirent::decode_all(&data.0).map_err(|e| Error::Protocol(format!("Rreaddir: {e}")))
+            }
+            Rmsg::Readdir { .. } => Err(Error::Protocol("Rreaddir longer than asked".into())),
             r => Err(unexpected(&msg, &r)),
         }
     }
@@ -692,7 +702,7 @@ fn fail_all(inner: &Inner, why: &str) {
         let _ = w.send(Err(Error::Disconnected(why.to_string())));
     }
     drop(p);
-    lock(&inner.writer).shutdown();
+    inner.control.shutdown();
 }
 
 fn unexpected(sent: &Tmsg, got: &Rmsg) -> Error {

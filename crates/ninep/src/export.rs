@@ -60,15 +60,32 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Linux open flags (9P2000.L's `Tlopen` flags are Linux's x86 values) kept when opening.
-const KEPT_FLAGS: i32 = libc::O_ACCMODE
-    | libc::O_TRUNC
-    | libc::O_APPEND
-    | libc::O_DIRECTORY
-    | libc::O_SYNC
-    | libc::O_DSYNC
-    | libc::O_NONBLOCK
-    | libc::O_NOATIME;
+/// The host open flags for 9P2000.L's: access mode, truncate, append, exclusive creation,
+/// non-blocking, synchronous, no-atime, directory; the rest (creation, links, close-on-exec,
+/// direct I/O, ...) is the server's business and dropped.
+fn host_flags(flags: u32) -> i32 {
+    use msg::open_flags as L;
+    let mut out = match flags & L::ACCMODE {
+        L::WRONLY => libc::O_WRONLY,
+        L::RDWR => libc::O_RDWR,
+        _ => libc::O_RDONLY,
+    };
+    for (l, h) in [
+        (L::TRUNC, libc::O_TRUNC),
+        (L::APPEND, libc::O_APPEND),
+        (L::EXCL, libc::O_EXCL),
+        (L::NONBLOCK, libc::O_NONBLOCK),
+        (L::DSYNC, libc::O_DSYNC),
+        (L::SYNC, libc::O_SYNC),
+        (L::NOATIME, libc::O_NOATIME),
+        (L::DIRECTORY, libc::O_DIRECTORY),
+    ] {
+        if flags & l != 0 {
+            out |= h;
+        }
+    }
+    out
+}
 
 fn file_type(mode: u32) -> u32 {
     mode & libc::S_IFMT
@@ -190,7 +207,7 @@ impl Export {
     /// Opens `fid`'s file for I/O with the client's flags.
     fn open_node(&self, node: &mut Node, flags: u32) -> FsResult<Qid> {
         let st = sys::fstat(node.fd.as_fd()).map_err(io)?;
-        let flags = flags as i32 & KEPT_FLAGS;
+        let flags = host_flags(flags) & !libc::O_EXCL;
         let writes = flags & libc::O_ACCMODE != libc::O_RDONLY || flags & libc::O_TRUNC != 0;
         if writes {
             self.writable()?;
@@ -374,7 +391,7 @@ impl Filesystem for Export {
         self.writable()?;
         check_name(name)?;
         let mut node = lock(&fid.node);
-        let flags = (flags as i32 & KEPT_FLAGS & !libc::O_DIRECTORY) | libc::O_CREAT;
+        let flags = (host_flags(flags) & !libc::O_DIRECTORY) | libc::O_CREAT;
         let file = sys::openat(node.fd.as_fd(), name, flags, mode & 0o7777).map_err(io)?;
         let fd = sys::openat(node.fd.as_fd(), name, libc::O_PATH, 0).map_err(io)?;
         let st = sys::fstat(fd.as_fd()).map_err(io)?;
@@ -654,4 +671,41 @@ fn lock_type(t: u8) -> FsResult<i16> {
         msg::LOCK_TYPE_UNLCK => libc::F_UNLCK as i16,
         _ => return Err(Errno::EINVAL),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use msg::open_flags as L;
+
+    #[test]
+    fn protocol_open_flags_map_to_the_hosts() {
+        assert_eq!(host_flags(L::RDONLY), libc::O_RDONLY);
+        assert_eq!(
+            host_flags(L::WRONLY | L::TRUNC),
+            libc::O_WRONLY | libc::O_TRUNC
+        );
+        assert_eq!(
+            host_flags(L::RDWR | L::APPEND | L::EXCL),
+            libc::O_RDWR | libc::O_APPEND | libc::O_EXCL
+        );
+        assert_eq!(
+            host_flags(L::DIRECTORY | L::NOATIME),
+            libc::O_DIRECTORY | libc::O_NOATIME
+        );
+        // Creation, link following, close-on-exec and direct I/O are the server's to decide.
+        assert_eq!(
+            host_flags(L::CREATE | L::NOFOLLOW | L::CLOEXEC | L::DIRECT | L::LARGEFILE),
+            0
+        );
+    }
+
+    #[test]
+    fn names_are_single_components() {
+        for bad in [&b""[..], b".", b"..", b"a/b", b"/", b"a\0b"] {
+            assert!(check_name(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(check_name(&[b'x'; 256]), Err(Errno::ENAMETOOLONG));
+        assert_eq!(check_name(b"..."), Ok(()));
+    }
 }

@@ -48,6 +48,30 @@ pub const LOCK_ERROR: u8 = 2;
 pub const LOCK_GRACE: u8 = 3;
 pub const LOCK_FLAGS_BLOCK: u32 = 1;
 
+/// 9P2000.L open flags (`Tlopen`, `Tlcreate`): the protocol fixes them at Linux's x86
+/// values, whatever the host's.
+pub mod open_flags {
+    pub const RDONLY: u32 = 0;
+    pub const WRONLY: u32 = 1;
+    pub const RDWR: u32 = 2;
+    pub const ACCMODE: u32 = 3;
+    pub const CREATE: u32 = 0o100;
+    pub const EXCL: u32 = 0o200;
+    pub const NOCTTY: u32 = 0o400;
+    pub const TRUNC: u32 = 0o1000;
+    pub const APPEND: u32 = 0o2000;
+    pub const NONBLOCK: u32 = 0o4000;
+    pub const DSYNC: u32 = 0o10000;
+    pub const FASYNC: u32 = 0o20000;
+    pub const DIRECT: u32 = 0o40000;
+    pub const LARGEFILE: u32 = 0o100000;
+    pub const DIRECTORY: u32 = 0o200000;
+    pub const NOFOLLOW: u32 = 0o400000;
+    pub const NOATIME: u32 = 0o1000000;
+    pub const CLOEXEC: u32 = 0o2000000;
+    pub const SYNC: u32 = 0o4000000;
+}
+
 /// `Tunlinkat` flag: remove a directory.
 pub const AT_REMOVEDIR: u32 = 0x200;
 

@@ -12,7 +12,7 @@
 use std::collections::HashMap;
 use std::io::Write;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{Receiver, channel};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread;
 
@@ -28,6 +28,10 @@ pub type FsResult<T> = Result<T, Errno>;
 /// `Self::Fid` value the methods get by reference (state that changes, such as an opened
 /// file, lives inside it behind the implementation's own lock). Names are single path
 /// components as the client sent them; checking them is the implementation's job.
+///
+/// Only `attach`, `walk` and `getattr` are required: every other operation answers
+/// `EOPNOTSUPP` unless implemented, so a small synthetic tree implements what it has.
+#[allow(unused_variables)]
 pub trait Filesystem: Send + Sync + 'static {
     type Fid: Send + Sync + 'static;
 
@@ -36,7 +40,11 @@ pub trait Filesystem: Send + Sync + 'static {
     /// Walks `names` from `fid`: the qids of the names walked, and the fid reached if every
     /// name was walked (no names: a copy of `fid`). Failing on the first name is an error.
     fn walk(&self, fid: &Self::Fid, names: &[Vec<u8>]) -> FsResult<(Vec<Qid>, Option<Self::Fid>)>;
-    fn lopen(&self, fid: &Self::Fid, flags: u32) -> FsResult<(Qid, u32)>;
+    fn getattr(&self, fid: &Self::Fid, mask: u64) -> FsResult<Attr>;
+    /// Opens `fid` for I/O with 9P2000.L open flags ([`msg::open_flags`]).
+    fn lopen(&self, fid: &Self::Fid, flags: u32) -> FsResult<(Qid, u32)> {
+        Err(Errno::EOPNOTSUPP)
+    }
     /// Creates and opens `name` in directory `fid`, which becomes the new file.
     fn lcreate(
         &self,
@@ -45,8 +53,12 @@ pub trait Filesystem: Send + Sync + 'static {
         flags: u32,
         mode: u32,
         gid: u32,
-    ) -> FsResult<(Qid, u32)>;
-    fn symlink(&self, dfid: &Self::Fid, name: &[u8], target: &[u8], gid: u32) -> FsResult<Qid>;
+    ) -> FsResult<(Qid, u32)> {
+        Err(Errno::EOPNOTSUPP)
+    }
+    fn symlink(&self, dfid: &Self::Fid, name: &[u8], target: &[u8], gid: u32) -> FsResult<Qid> {
+        Err(Errno::EOPNOTSUPP)
+    }
     fn mknod(
         &self,
         dfid: &Self::Fid,
@@ -54,39 +66,69 @@ pub trait Filesystem: Send + Sync + 'static {
         mode: u32,
         dev: (u32, u32),
         gid: u32,
-    ) -> FsResult<Qid>;
-    fn rename(&self, fid: &Self::Fid, dfid: &Self::Fid, name: &[u8]) -> FsResult<()>;
-    fn readlink(&self, fid: &Self::Fid) -> FsResult<Vec<u8>>;
-    fn getattr(&self, fid: &Self::Fid, mask: u64) -> FsResult<Attr>;
-    fn setattr(&self, fid: &Self::Fid, attr: &SetAttr) -> FsResult<()>;
-    /// Extended attributes: not supported unless overridden.
-    fn xattrwalk(&self, _fid: &Self::Fid, _name: &[u8]) -> FsResult<(u64, Self::Fid)> {
+    ) -> FsResult<Qid> {
         Err(Errno::EOPNOTSUPP)
     }
-    fn xattrcreate(&self, _fid: &Self::Fid, _name: &[u8], _size: u64, _flags: u32) -> FsResult<()> {
+    fn rename(&self, fid: &Self::Fid, dfid: &Self::Fid, name: &[u8]) -> FsResult<()> {
+        Err(Errno::EOPNOTSUPP)
+    }
+    fn readlink(&self, fid: &Self::Fid) -> FsResult<Vec<u8>> {
+        Err(Errno::EOPNOTSUPP)
+    }
+    fn setattr(&self, fid: &Self::Fid, attr: &SetAttr) -> FsResult<()> {
+        Err(Errno::EOPNOTSUPP)
+    }
+    fn xattrwalk(&self, fid: &Self::Fid, name: &[u8]) -> FsResult<(u64, Self::Fid)> {
+        Err(Errno::EOPNOTSUPP)
+    }
+    fn xattrcreate(&self, fid: &Self::Fid, name: &[u8], size: u64, flags: u32) -> FsResult<()> {
         Err(Errno::EOPNOTSUPP)
     }
     /// Encoded [`msg::Dirent`]s of the opened directory `fid` from `offset`, at most `count`
     /// bytes.
-    fn readdir(&self, fid: &Self::Fid, offset: u64, count: u32) -> FsResult<Vec<u8>>;
-    fn fsync(&self, fid: &Self::Fid, datasync: bool) -> FsResult<()>;
-    fn lock(&self, fid: &Self::Fid, lock: &Flock) -> FsResult<u8>;
-    fn getlock(&self, fid: &Self::Fid, lock: &Getlock) -> FsResult<Getlock>;
-    fn link(&self, dfid: &Self::Fid, fid: &Self::Fid, name: &[u8]) -> FsResult<()>;
-    fn mkdir(&self, dfid: &Self::Fid, name: &[u8], mode: u32, gid: u32) -> FsResult<Qid>;
+    fn readdir(&self, fid: &Self::Fid, offset: u64, count: u32) -> FsResult<Vec<u8>> {
+        Err(Errno::EOPNOTSUPP)
+    }
+    fn fsync(&self, fid: &Self::Fid, datasync: bool) -> FsResult<()> {
+        Err(Errno::EOPNOTSUPP)
+    }
+    fn lock(&self, fid: &Self::Fid, lock: &Flock) -> FsResult<u8> {
+        Err(Errno::EOPNOTSUPP)
+    }
+    fn getlock(&self, fid: &Self::Fid, lock: &Getlock) -> FsResult<Getlock> {
+        Err(Errno::EOPNOTSUPP)
+    }
+    fn link(&self, dfid: &Self::Fid, fid: &Self::Fid, name: &[u8]) -> FsResult<()> {
+        Err(Errno::EOPNOTSUPP)
+    }
+    fn mkdir(&self, dfid: &Self::Fid, name: &[u8], mode: u32, gid: u32) -> FsResult<Qid> {
+        Err(Errno::EOPNOTSUPP)
+    }
     fn renameat(
         &self,
         olddir: &Self::Fid,
         oldname: &[u8],
         newdir: &Self::Fid,
         newname: &[u8],
-    ) -> FsResult<()>;
-    fn unlinkat(&self, dir: &Self::Fid, name: &[u8], flags: u32) -> FsResult<()>;
-    fn statfs(&self, fid: &Self::Fid) -> FsResult<Statfs>;
-    fn read(&self, fid: &Self::Fid, offset: u64, count: u32) -> FsResult<Vec<u8>>;
-    fn write(&self, fid: &Self::Fid, offset: u64, data: &[u8]) -> FsResult<u32>;
+    ) -> FsResult<()> {
+        Err(Errno::EOPNOTSUPP)
+    }
+    fn unlinkat(&self, dir: &Self::Fid, name: &[u8], flags: u32) -> FsResult<()> {
+        Err(Errno::EOPNOTSUPP)
+    }
+    fn statfs(&self, fid: &Self::Fid) -> FsResult<Statfs> {
+        Err(Errno::EOPNOTSUPP)
+    }
+    fn read(&self, fid: &Self::Fid, offset: u64, count: u32) -> FsResult<Vec<u8>> {
+        Err(Errno::EOPNOTSUPP)
+    }
+    fn write(&self, fid: &Self::Fid, offset: u64, data: &[u8]) -> FsResult<u32> {
+        Err(Errno::EOPNOTSUPP)
+    }
     /// Removes the file of `fid` (the server forgets the fid whatever the outcome).
-    fn remove(&self, fid: &Self::Fid) -> FsResult<()>;
+    fn remove(&self, fid: &Self::Fid) -> FsResult<()> {
+        Err(Errno::EOPNOTSUPP)
+    }
 }
 
 /// Counts and bytes per message type, requests and replies.
@@ -224,7 +266,8 @@ impl<F: Filesystem> Server<F> {
             inflight: Mutex::new(HashMap::new()),
             msize: Mutex::new(self.max_msize),
         });
-        let (tx, rx) = channel::<(u16, Tmsg)>();
+        // Bounded: a client that sends without reading replies is held up, not buffered.
+        let (tx, rx) = sync_channel::<(u16, Tmsg)>(WORKERS * 8);
         let rx = Arc::new(Mutex::new(rx));
         let workers: Vec<_> = (0..WORKERS)
             .filter_map(|_| {
@@ -282,12 +325,7 @@ impl<F: Filesystem> Conn<F> {
     }
 
     /// Reads frames until the stream ends or a frame's size is impossible.
-    fn read_requests(
-        &self,
-        mut stream: Stream,
-        max_msize: u32,
-        tx: &std::sync::mpsc::Sender<(u16, Tmsg)>,
-    ) {
+    fn read_requests(&self, mut stream: Stream, max_msize: u32, tx: &SyncSender<(u16, Tmsg)>) {
         loop {
             let msize = *lock(&self.msize);
             let frame = match read_frame(&mut stream, msize) {
@@ -569,4 +607,250 @@ impl<F: Filesystem> Conn<F> {
 /// Serves one connection on the calling thread (a convenience for tests and tools).
 pub fn serve_one<F: Filesystem>(fs: F, stream: Stream) {
     Server::new(fs).serve_connection(stream);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::net::UnixStream;
+    use std::sync::mpsc::{Sender, channel};
+    use std::time::Duration;
+
+    /// A one-file tree whose reads wait for a signal.
+    struct Slow {
+        gate: Mutex<Receiver<()>>,
+    }
+
+    impl Filesystem for Slow {
+        type Fid = ();
+        fn attach(&self, _: &[u8], _: &[u8], _: u32) -> FsResult<((), Qid)> {
+            Ok(((), Qid::default()))
+        }
+        fn walk(&self, _: &(), names: &[Vec<u8>]) -> FsResult<(Vec<Qid>, Option<()>)> {
+            match names.is_empty() {
+                true => Ok((Vec::new(), Some(()))),
+                false => Err(Errno::ENOENT),
+            }
+        }
+        fn getattr(&self, _: &(), _: u64) -> FsResult<Attr> {
+            Ok(Attr {
+                size: 4,
+                ..Attr::default()
+            })
+        }
+        fn read(&self, _: &(), _: u64, _: u32) -> FsResult<Vec<u8>> {
+            let _ = lock(&self.gate).recv_timeout(Duration::from_secs(20));
+            Ok(b"slow".to_vec())
+        }
+    }
+
+    fn start() -> (UnixStream, Sender<()>) {
+        let (tx, rx) = channel();
+        let (ours, theirs) = UnixStream::pair().unwrap();
+        let server = Server::new(Slow {
+            gate: Mutex::new(rx),
+        });
+        thread::spawn(move || server.serve_connection(Stream::Unix(theirs)));
+        ours.set_read_timeout(Some(Duration::from_secs(20)))
+            .unwrap();
+        (ours, tx)
+    }
+
+    fn call(s: &mut UnixStream, tag: u16, m: Tmsg) -> (u16, Rmsg) {
+        s.write_all(&m.encode(tag)).unwrap();
+        reply(s)
+    }
+
+    fn reply(s: &mut UnixStream) -> (u16, Rmsg) {
+        let f = read_frame(s, 1 << 20).unwrap().unwrap();
+        Rmsg::decode(&f, 1 << 20).unwrap()
+    }
+
+    fn session(s: &mut UnixStream) {
+        let v = Tmsg::Version {
+            msize: 8192,
+            version: "9P2000.L".into(),
+        };
+        assert!(matches!(
+            call(s, 0xFFFF, v),
+            (0xFFFF, Rmsg::Version { msize: 8192, .. })
+        ));
+        let a = Tmsg::Attach {
+            fid: 0,
+            afid: !0,
+            uname: vec![],
+            aname: vec![],
+            n_uname: 0,
+        };
+        assert!(matches!(call(s, 1, a), (1, Rmsg::Attach { .. })));
+    }
+
+    #[test]
+    fn a_slow_request_does_not_hold_others_and_flush_follows_its_reply() {
+        let (mut s, gate) = start();
+        session(&mut s);
+        s.write_all(
+            &Tmsg::Read {
+                fid: 0,
+                offset: 0,
+                count: 10,
+            }
+            .encode(1),
+        )
+        .unwrap();
+        s.write_all(&Tmsg::Flush { oldtag: 1 }.encode(2)).unwrap();
+        // Answered while the read waits.
+        let got = call(
+            &mut s,
+            3,
+            Tmsg::Getattr {
+                fid: 0,
+                mask: msg::GETATTR_ALL,
+            },
+        );
+        assert!(matches!(got, (3, Rmsg::Getattr { .. })), "{got:?}");
+        // A flush of a tag not in flight: at once.
+        assert_eq!(
+            call(&mut s, 4, Tmsg::Flush { oldtag: 77 }),
+            (4, Rmsg::Flush {})
+        );
+        gate.send(()).unwrap();
+        assert_eq!(
+            reply(&mut s),
+            (
+                1,
+                Rmsg::Read {
+                    data: Data(b"slow".to_vec())
+                }
+            )
+        );
+        assert_eq!(reply(&mut s), (2, Rmsg::Flush {}));
+    }
+
+    #[test]
+    fn fids_are_checked_and_version_starts_a_new_session() {
+        let (mut s, _gate) = start();
+        session(&mut s);
+        let again = Tmsg::Attach {
+            fid: 0,
+            afid: !0,
+            uname: vec![],
+            aname: vec![],
+            n_uname: 0,
+        };
+        assert_eq!(
+            call(&mut s, 2, again),
+            (
+                2,
+                Rmsg::Lerror {
+                    ecode: Errno::EBADF.0
+                }
+            )
+        );
+        let walk = Tmsg::Walk {
+            fid: 0,
+            newfid: 5,
+            names: vec![],
+        };
+        assert_eq!(call(&mut s, 3, walk), (3, Rmsg::Walk { qids: vec![] }));
+        // Operations the tree does not implement.
+        let mkdir = Tmsg::Mkdir {
+            dfid: 5,
+            name: b"d".to_vec(),
+            mode: 0o755,
+            gid: 0,
+        };
+        assert_eq!(
+            call(&mut s, 4, mkdir),
+            (
+                4,
+                Rmsg::Lerror {
+                    ecode: Errno::EOPNOTSUPP.0
+                }
+            )
+        );
+        assert_eq!(call(&mut s, 5, Tmsg::Clunk { fid: 5 }), (5, Rmsg::Clunk {}));
+        assert_eq!(
+            call(&mut s, 6, Tmsg::Clunk { fid: 5 }),
+            (
+                6,
+                Rmsg::Lerror {
+                    ecode: Errno::EBADF.0
+                }
+            )
+        );
+        let auth = Tmsg::Auth {
+            afid: 9,
+            uname: vec![],
+            aname: vec![],
+            n_uname: 0,
+        };
+        assert_eq!(
+            call(&mut s, 7, auth),
+            (
+                7,
+                Rmsg::Lerror {
+                    ecode: Errno::ENOENT.0
+                }
+            )
+        );
+        // A new version forgets every fid; an unknown version is answered `unknown`.
+        let v = Tmsg::Version {
+            msize: 4096,
+            version: "9P2000.L".into(),
+        };
+        assert!(matches!(
+            call(&mut s, 0xFFFF, v),
+            (_, Rmsg::Version { msize: 4096, .. })
+        ));
+        let g = Tmsg::Getattr { fid: 0, mask: 1 };
+        assert_eq!(
+            call(&mut s, 8, g),
+            (
+                8,
+                Rmsg::Lerror {
+                    ecode: Errno::EBADF.0
+                }
+            )
+        );
+        let v = Tmsg::Version {
+            msize: 4096,
+            version: "9P2000".into(),
+        };
+        let (_, r) = call(&mut s, 0xFFFF, v);
+        assert!(
+            matches!(r, Rmsg::Version { ref version, .. } if version == "unknown"),
+            "{r:?}"
+        );
+    }
+
+    #[test]
+    fn stats_count_requests_and_replies() {
+        let stats = Stats::default();
+        stats.record(110, 20);
+        stats.record(110, 30);
+        stats.record(7, 11);
+        let lines = stats.snapshot();
+        assert_eq!(
+            lines[0],
+            StatLine {
+                name: "Rmsg::Lerror",
+                count: 1,
+                bytes: 11
+            }
+        );
+        assert_eq!(
+            lines[1],
+            StatLine {
+                name: "Tmsg::Walk",
+                count: 2,
+                bytes: 50
+            }
+        );
+        let report = stats.report();
+        assert!(
+            report.contains("Twalk") && report.contains("Rlerror"),
+            "{report}"
+        );
+    }
 }

@@ -45,6 +45,8 @@ pub const O_RDONLY: u32 = 0;
 pub const O_WRONLY: u32 = 1;
 pub const O_RDWR: u32 = 2;
 pub const O_TRUNC: u32 = 0o1000;
+pub const O_EXCL: u32 = 0o200;
+pub const O_APPEND: u32 = 0o2000;
 
 fn names(c: &Client, dir: Fid) -> Vec<String> {
     let (d, _) = c.walk::<&str>(dir, &[]).unwrap();
@@ -74,6 +76,17 @@ pub fn exercise(c: &Client, root: Fid, host: &Path) {
     c.fsync(f, false).unwrap();
     c.clunk(f).unwrap();
     assert_eq!(std::fs::read(host.join("hello.txt")).unwrap(), big);
+    // exclusive creation of an existing name fails; append writes at the end
+    let (g, _) = c.walk::<&str>(root, &[]).unwrap();
+    let e = c
+        .lcreate(g, "hello.txt", O_RDWR | O_EXCL, 0o644, 0)
+        .unwrap_err();
+    assert_eq!(e.errno(), Some(Errno::EEXIST));
+    c.lcreate(g, "log", O_WRONLY | O_APPEND, 0o644, 0).unwrap();
+    c.write(g, 0, b"one ").unwrap();
+    c.write(g, 0, b"two").unwrap();
+    c.clunk(g).unwrap();
+    assert_eq!(std::fs::read(host.join("log")).unwrap(), b"one two");
 
     // getattr, setattr (truncate, mode)
     let (f, qids) = c.walk(root, &["hello.txt"]).unwrap();
