@@ -12,6 +12,7 @@ done
 cargo fmt --all --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo build --release --workspace
+bash scripts/ensure-diod.sh  # diod and its tools: the independent 9P2000.L peer of the ninep and gateway tests
 cargo test --release --workspace
 bash tests/conformance.sh --jobs "$(nproc)"
 # A real test suite: JUnit 5 runs Commons Codec's tests on HotSpot and on jxvm, same counts.

@@ -12,6 +12,8 @@ pub const USAGE: &str = "Usage: jxvm [options] <mainclass> [args...]
            (to execute a jar file)
    or  jxvm [options] --system <file.toml>
            (to run a system of domains described by the file)
+   or  jxvm gateway --export DIR [--read-only] --listen unix:PATH|tcp:HOST:PORT [--stats]
+           (to serve DIR over 9P2000.L; jxvm gateway --help)
 
  Arguments following the main class or -jar <jarfile> are passed as the
  arguments to main class.

@@ -6,6 +6,7 @@
 
 mod args;
 mod envopts;
+mod gateway;
 mod system;
 
 use std::process::ExitCode;
@@ -16,6 +17,10 @@ use vm::thread::JThread;
 
 fn main() -> ExitCode {
     let argv: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    // `jxvm gateway ...` is a command of its own, not java's command line.
+    if argv.first().is_some_and(|a| a == "gateway") {
+        return gateway::main(&argv[1..]);
+    }
     let cmd = match envopts::with_environment_options(argv).and_then(|argv| parse_args(&argv)) {
         Ok(c) => c,
         Err(msg) => {
