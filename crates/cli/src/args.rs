@@ -56,6 +56,9 @@ pub const USAGE: &str = "Usage: jxvm [options] <mainclass> [args...]
                   create the domains the file describes, run their components,
                   and wait for them (see README: Domains and portals)
     --api-jar     print the path of the jxvm API jar (jx.memory, ...) for javac -cp
+    --make-home <dir>
+                  make <dir> a JAVA_HOME whose bin/java runs this jxvm (its other
+                  tools and lib/, conf/, release link to the JDK's)
     -version      print product version to the error stream and exit
     --version     print product version to the output stream and exit
     -help, -h, -?, --help
@@ -73,6 +76,8 @@ pub enum Command {
     Help,
     /// `--api-jar`: print the path of the jxvm API jar (writing it out first).
     ApiJar,
+    /// `--make-home DIR`: make DIR a JAVA_HOME whose `bin/java` is jxvm.
+    MakeHome(PathBuf),
     Version {
         to_stdout: bool,
     },
@@ -162,9 +167,10 @@ const MIN_XSS: u64 = 136 << 10;
 /// The largest `-Xmn` HotSpot's ergonomics take on x86-64 Linux.
 const MAX_XMN: u64 = (1 << 52) - (1 << 20);
 
-/// The JDK to run on: JAVA_HOME, then Debian's standard location.
+/// The JDK to run on: the home whose `bin/java` this process was started as, JAVA_HOME, then
+/// Debian's standard location.
 pub fn find_java_home() -> Result<PathBuf, String> {
-    let mut candidates: Vec<PathBuf> = Vec::new();
+    let mut candidates: Vec<PathBuf> = crate::home::invoked_home().into_iter().collect();
     if let Ok(h) = std::env::var("JAVA_HOME") {
         candidates.push(PathBuf::from(h));
     }
@@ -275,6 +281,12 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
             "--version" => return Ok(Command::Version { to_stdout: true }),
             "-help" | "-h" | "-?" | "--help" => return Ok(Command::Help),
             "--api-jar" => return Ok(Command::ApiJar),
+            "--make-home" => {
+                let dir = argv
+                    .get(i + 1)
+                    .ok_or("Error: --make-home requires a directory")?;
+                return Ok(Command::MakeHome(PathBuf::from(dir)));
+            }
             "-Xverify:none" | "-noverify" => {
                 verify = false;
                 vm_args.push(a.to_string());
@@ -370,6 +382,16 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
                 };
                 vm_args.push(format!("{name}={value}"));
                 props.push(modules.property(prop, value));
+            }
+            _ if a.starts_with("-javaagent:") => {
+                return Err(format!(
+                    "Error: {a}: jxvm cannot start java agents (it has no java.lang.instrument)"
+                ));
+            }
+            _ if a.starts_with("-agentlib:") || a.starts_with("-agentpath:") => {
+                return Err(format!(
+                    "Error: {a}: jxvm cannot load native agents (it has no JVMTI)"
+                ));
             }
             _ if a.starts_with("--illegal-access") => eprintln!(
                 "OpenJDK 64-Bit Server VM warning: Ignoring option {a}; support was removed in 17.0"
@@ -601,6 +623,12 @@ fn jar_main_class(jar: &str) -> Result<String, String> {
     let main = manifest
         .main_attribute("Main-Class")
         .ok_or_else(|| format!("no main manifest attribute, in {jar}"))?;
+    if let Some(agent) = manifest.main_attribute("Launcher-Agent-Class") {
+        return Err(format!(
+            "Error: {jar} names Launcher-Agent-Class {}, but jxvm cannot start java agents (it has no java.lang.instrument)",
+            agent.trim()
+        ));
+    }
     Ok(main.trim_matches(|c: char| c <= ' ').replace('/', "."))
 }
 

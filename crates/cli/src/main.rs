@@ -6,6 +6,7 @@
 
 mod args;
 mod envopts;
+mod home;
 mod system;
 
 use std::process::ExitCode;
@@ -34,6 +35,15 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Command::MakeHome(dir) => {
+            match args::find_java_home().and_then(|jdk| home::make_home(&dir, &jdk)) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("{e}");
+                    ExitCode::from(1)
+                }
+            }
+        }
         Command::Help => {
             print!("{}", args::USAGE);
             ExitCode::SUCCESS

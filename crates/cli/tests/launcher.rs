@@ -1513,3 +1513,162 @@ public class Handled { public static void main(String[] a) throws Exception {
             .contains("got SIGUSR2 12 in SIGUSR2 handler daemon=true\n")
     );
 }
+
+/// `-jar`'s `Class-Path` as Surefire's booter jar writes it: relative URLs resolved against the
+/// jar's directory (not the working directory) and absolute `file:` URLs; a jar naming a
+/// `Launcher-Agent-Class` (an agent, which needs java.lang.instrument) is refused in one line.
+#[test]
+fn jar_class_path_is_relative_to_the_jar_and_agents_are_refused() {
+    if !have_jdk() {
+        return;
+    }
+    let d = scratch("booter");
+    let src = d.join("src");
+    std::fs::create_dir_all(src.join("lib")).unwrap();
+    std::fs::write(
+        src.join("Boot.java"),
+        "public class Boot { public static void main(String[] a) { System.out.println(lib.A.a() + lib.D.d()); } }",
+    )
+    .unwrap();
+    std::fs::write(
+        src.join("lib/A.java"),
+        "package lib; public class A { public static String a() { return \"A\"; } }",
+    )
+    .unwrap();
+    std::fs::write(
+        src.join("lib/D.java"),
+        "package lib; public class D { public static String d() { return \"D\"; } }",
+    )
+    .unwrap();
+    let classes = d.join("classes");
+    let ok = Command::new("javac")
+        .args(["--release", "17", "-d"])
+        .arg(&classes)
+        .args(["Boot.java", "lib/A.java", "lib/D.java"].map(|f| src.join(f)))
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    for sub in [
+        "target/surefire",
+        "repo/lib",
+        "elsewhere",
+        "dir with space/lib",
+    ] {
+        std::fs::create_dir_all(d.join(sub)).unwrap();
+    }
+    write_jar(
+        &d.join("repo/lib/a.jar"),
+        None,
+        &[("lib/A.class", classes.join("lib/A.class"))],
+    );
+    std::fs::copy(
+        classes.join("lib/D.class"),
+        d.join("dir with space/lib/D.class"),
+    )
+    .unwrap();
+    let manifest = format!(
+        "Manifest-Version: 1.0\nMain-Class: Boot\nClass-Path: ../../repo/lib/a.jar file:{}/dir%20with%20space/\n",
+        d.display()
+    );
+    let boot = d.join("target/surefire/booter.jar");
+    let main = [("Boot.class", classes.join("Boot.class"))];
+    write_jar(&boot, Some(manifest.as_bytes()), &main);
+    let run = |mut c: Command| {
+        c.current_dir(d.join("elsewhere"))
+            .arg("-jar")
+            .arg(&boot)
+            .output()
+            .unwrap()
+    };
+    let (j, x) = (run(Command::new("java")), run(jxvm()));
+    assert_same(&j, &x, 1);
+    assert_eq!(String::from_utf8_lossy(&x.stdout), "AD\n");
+    let agent = "Main-Class: Boot\nLauncher-Agent-Class: lib.A\n";
+    write_jar(&boot, Some(agent.as_bytes()), &main);
+    let x = run(jxvm());
+    assert_eq!(x.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&x.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("Launcher-Agent-Class lib.A") && err.contains("java.lang.instrument"));
+    assert!(x.stdout.is_empty());
+}
+
+/// `--make-home DIR` makes a JAVA_HOME whose `bin/java` is jxvm: `-version` and a program run
+/// through it as through java, with `java.home` the new home (whatever JAVA_HOME says), and
+/// its `release`, `lib/modules` and `conf` there; made again, it is remade; a directory that
+/// cannot be one is refused in one line.
+#[test]
+fn make_home_gives_a_java_home_that_runs_jxvm() {
+    if !have_jdk() {
+        return;
+    }
+    let d = scratch("home");
+    compile(
+        &d,
+        "Home.java",
+        "public class Home { public static void main(String[] a) { System.out.println(System.getProperty(\"java.home\") + \" \" + a[0]); } }",
+    );
+    let home = d.join("jdk");
+    for _ in 0..2 {
+        let x = jxvm().arg("--make-home").arg(&home).output().unwrap();
+        assert!(x.status.success(), "{}", String::from_utf8_lossy(&x.stderr));
+    }
+    for f in [
+        "release",
+        "lib/modules",
+        "conf/security/java.security",
+        "bin/javac",
+    ] {
+        assert!(home.join(f).exists(), "{f}");
+    }
+    let java = home.join("bin/java");
+    let v = Command::new(&java).arg("-version").output().unwrap();
+    let j = Command::new("java").arg("-version").output().unwrap();
+    assert!(v.status.success());
+    assert_eq!(first_lines(&v.stderr, 1), first_lines(&j.stderr, 1));
+    assert!(String::from_utf8_lossy(&v.stderr).contains("jxvm"));
+    let x = Command::new(&java)
+        .env("JAVA_HOME", "/nonexistent")
+        .arg("-cp")
+        .arg(&d)
+        .args(["Home", "arg"])
+        .output()
+        .unwrap();
+    assert!(x.status.success(), "{}", String::from_utf8_lossy(&x.stderr));
+    assert_eq!(
+        String::from_utf8_lossy(&x.stdout),
+        format!("{} arg\n", home.display())
+    );
+    std::fs::write(d.join("file"), "x").unwrap();
+    for bad in [d.join("missing/jdk"), d.clone(), d.join("file")] {
+        let x = jxvm().arg("--make-home").arg(&bad).output().unwrap();
+        assert_eq!(x.status.code(), Some(1), "{}", bad.display());
+        let err = String::from_utf8_lossy(&x.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with("Error: --make-home"), "{err}");
+    }
+    let x = jxvm().arg("--make-home").output().unwrap();
+    assert_eq!(x.status.code(), Some(1));
+}
+
+/// `-javaagent:` and native agents are refused in one line naming what jxvm lacks.
+#[test]
+fn agents_are_refused_naming_what_is_missing() {
+    let d = scratch("agents");
+    for (opt, lacks) in [
+        ("-javaagent:agent.jar", "java.lang.instrument"),
+        ("-agentlib:jdwp=transport=dt_socket", "JVMTI"),
+        ("-agentpath:/x.so", "JVMTI"),
+    ] {
+        let x = jxvm()
+            .arg("-cp")
+            .arg(&d)
+            .args([opt, "Main"])
+            .output()
+            .unwrap();
+        assert_eq!(x.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&x.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(opt) && err.contains(lacks), "{err}");
+    }
+}
