@@ -150,7 +150,12 @@ const NOT_CREATED: &str = "Error: Could not create the Java Virtual Machine.\nEr
 /// Parses the size of option `a` (whose value starts at byte 4) as HotSpot does, with its
 /// message (`what`) on failure.
 fn size_option(a: &str, what: &str, min: u64, max: u64) -> Result<u64, String> {
-    parse_size_in(&a[4..], min, max).map_err(|e| {
+    size_value(a, &a[4..], what, min, max)
+}
+
+/// As `size_option`, for the value `value` of option `a`.
+fn size_value(a: &str, value: &str, what: &str, min: u64, max: u64) -> Result<u64, String> {
+    parse_size_in(value, min, max).map_err(|e| {
         let range = if e == SizeError::TooBig {
             "The specified size exceeds the maximum representable size.\n"
         } else {
@@ -242,6 +247,9 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
     let mut assertions = vm::assertions::Assertions::default();
     let mut modules = ModuleOptions::default();
     let mut reduce_signal_usage = false;
+    let mut xx_flags =
+        crate::xx::State::new(argv.iter().any(|a| a == "-XX:+IgnoreUnrecognizedVMOptions"));
+    let mut version = None;
     let mut i = 0;
     while i < argv.len() {
         let a = argv[i].as_str();
@@ -277,8 +285,11 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
                 i += 1;
                 break;
             }
-            "-version" => return Ok(Command::Version { to_stdout: false }),
-            "--version" => return Ok(Command::Version { to_stdout: true }),
+            // java reads no option after these, and checks those before them.
+            "-version" | "--version" => {
+                version = Some(a == "--version");
+                break;
+            }
             "-help" | "-h" | "-?" | "--help" => return Ok(Command::Help),
             "--api-jar" => return Ok(Command::ApiJar),
             "--make-home" => {
@@ -347,6 +358,26 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
                 )?);
                 vm_args.push(a.to_string());
             }
+            // HotSpot reads it as -Xmx.
+            _ if let Some(v) = a.strip_prefix("-XX:MaxHeapSize=") => {
+                xmx = Some(size_value(a, v, "maximum heap size", 1, u64::MAX)?);
+                vm_args.push(a.to_string());
+            }
+            _ if let Some(flag) = a.strip_prefix("-XX:") => {
+                use crate::xx::Value::Int;
+                let set = crate::xx::check(flag, &mut xx_flags)
+                    .map_err(|m| format!("{m}{NOT_CREATED}"))?;
+                match set {
+                    Some(("InitialHeapSize", Int(n))) => {
+                        xms = u64::try_from(n).ok().filter(|&n| n != 0)
+                    }
+                    Some(("ThreadStackSize", Int(n))) => {
+                        xss = u64::try_from(n << 10).ok().filter(|&n| n != 0)
+                    }
+                    _ => {}
+                }
+                vm_args.push(a.to_string());
+            }
             _ if a.starts_with("-Xss") => {
                 xss = Some(size_option(a, "thread stack size", 0, MAX_XSS)?).filter(|&n| n != 0);
                 vm_args.push(a.to_string());
@@ -396,7 +427,7 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
             _ if a.starts_with("--illegal-access") => eprintln!(
                 "OpenJDK 64-Bit Server VM warning: Ignoring option {a}; support was removed in 17.0"
             ),
-            _ if a.starts_with("-verbose") || a.starts_with("-Xlog") || a.starts_with("-XX:") => {
+            _ if a.starts_with("-verbose") || a.starts_with("-Xlog") => {
                 vm_args.push(a.to_string());
             }
             _ => {
@@ -455,6 +486,9 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
         return Ok(vm_init_error(
             "Initial heap size set to a larger value than the maximum heap size",
         ));
+    }
+    if let Some(to_stdout) = version {
+        return Ok(Command::Version { to_stdout });
     }
     opts.young_heap = xmn;
     if let Some(x) = xss {

@@ -8,6 +8,8 @@ mod args;
 mod envopts;
 mod home;
 mod system;
+mod xx;
+mod xx_flags;
 
 use std::process::ExitCode;
 

@@ -1672,3 +1672,107 @@ fn agents_are_refused_naming_what_is_missing() {
         assert!(err.contains(opt) && err.contains(lacks), "{err}");
     }
 }
+
+/// stderr without the version lines (java's and jxvm's third differ) and GC log lines.
+fn errors_only(b: &[u8]) -> String {
+    String::from_utf8_lossy(b)
+        .lines()
+        .filter(|l| {
+            !(l.starts_with("openjdk version")
+                || l.starts_with("OpenJDK")
+                || l.starts_with("jxvm (build")
+                || l.starts_with('['))
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// `-XX:` options as HotSpot 17 takes them: known flags accepted (with values in range, after
+/// their unlock option), unknown ones refused with its message, suggestion and exit code,
+/// misused ones (`+`/`-` on a value flag, a boolean without them, a malformed or out-of-range
+/// value) with its messages; `#` comments one out, IgnoreUnrecognizedVMOptions lets unknown
+/// names pass; MaxHeapSize and ThreadStackSize act as -Xmx and -Xss.
+#[test]
+fn xx_options_are_checked_as_hotspot_checks_them() {
+    if !have_jdk() {
+        return;
+    }
+    let cases: &[&[&str]] = &[
+        &["-XX:Foo"],
+        &["-XX:+Foo"],
+        &["-XX:Foo=1"],
+        &["-XX:", "-XX:="],
+        &[
+            "-XX:+UseG1GC",
+            "-XX:+UseStringDeduplication",
+            "-XX:MaxMetaspaceSize=256m",
+        ],
+        &["-XX:UseG1GC"],
+        &["-XX:UseG1GC=true"],
+        &["-XX:+UseG1GC=3"],
+        &["-XX:MaxHeapSize"],
+        &["-XX:+MaxHeapSize=3"],
+        &["-XX:MaxHeapSize=abc"],
+        &["-XX:InitialHeapSize=abc"],
+        &["-XX:ThreadStackSize=2000000"],
+        &["-XX:+PrintInlining"],
+        &["-XX:+UnlockDiagnosticVMOptions", "-XX:+PrintInlining"],
+        &[
+            "-XX:+UnlockDiagnosticVMOptions",
+            "-XX:-UnlockDiagnosticVMOptions",
+            "-XX:+PrintInlining",
+        ],
+        &["-XX:+UseEpsilonGC"],
+        &["-XX:+UnlockExperimentalVMOptions", "-XX:+UseEpsilonGC"],
+        &["-XX:+UseParallelOldGC"],
+        &["-XX:MaxGCPauseMilis=100"],
+        &["-XX:ThreadPriorityPolicy=5"],
+        &["-XX:AdaptiveSizeDecrementScaleFactor=0"],
+        &[
+            "-XX:AdaptiveSizeDecrementScaleFactor=0X10",
+            "-XX:NewSize=2T",
+        ],
+        &["-XX:AdaptiveSizeDecrementScaleFactor=1kb"],
+        &["-XX:AdaptiveSizeDecrementScaleFactor=-0"],
+        &["-XX:AdaptiveSizeDecrementScaleFactor=18446744073709551616"],
+        &["-XX:MaxRAMPercentage=200"],
+        &["-XX:MaxRAMPercentage=5.5", "-XX:InitialRAMPercentage=0x1"],
+        &["-XX:MaxRAMPercentage=1e1"],
+        &[
+            "-XX:ErrorFile=",
+            "-XX:OnError=x",
+            "-XX:+HeapDumpOnOutOfMemoryError",
+        ],
+        &["-XX:#+Foo"],
+        &["-XX:+IgnoreUnrecognizedVMOptions", "-XX:+Foo"],
+        &["-XX:+IgnoreUnrecognizedVMOptions", "-XX:+PrintInlining"],
+    ];
+    for &case in cases {
+        let j = Command::new("java")
+            .args(case)
+            .arg("-version")
+            .output()
+            .unwrap();
+        let x = jxvm().args(case).arg("-version").output().unwrap();
+        assert_eq!(j.status.code(), x.status.code(), "{case:?}");
+        assert_eq!(errors_only(&j.stderr), errors_only(&x.stderr), "{case:?}");
+    }
+    let d = scratch("xx");
+    compile(
+        &d,
+        "Sizes.java",
+        "public class Sizes { public static void main(String[] a) { System.out.println(Runtime.getRuntime().maxMemory() <= (64 << 20)); } }",
+    );
+    let x = jxvm()
+        .arg("-cp")
+        .arg(&d)
+        .args(["-XX:MaxHeapSize=64m", "-XX:ThreadStackSize=2048", "Sizes"])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&x.stdout), "true\n");
+    let x = jxvm()
+        .args(["-XX:ThreadStackSize=100", "-version"])
+        .output()
+        .unwrap();
+    assert_eq!(x.status.code(), Some(1), "a 100k stack is too small");
+}
