@@ -250,6 +250,7 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
     let mut xx_flags =
         crate::xx::State::new(argv.iter().any(|a| a == "-XX:+IgnoreUnrecognizedVMOptions"));
     let mut version = None;
+    let mut source: Option<String> = None;
     let mut i = 0;
     while i < argv.len() {
         let a = argv[i].as_str();
@@ -284,6 +285,18 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
                 );
                 i += 1;
                 break;
+            }
+            _ if a == "--source" || a.starts_with("--source=") => {
+                let v = match a.strip_prefix("--source=") {
+                    Some(v) => v.to_string(),
+                    None => {
+                        i += 1;
+                        argv.get(i)
+                            .ok_or("Error: --source requires source version")?
+                            .clone()
+                    }
+                };
+                source = Some(v);
             }
             // java reads no option after these, and checks those before them.
             "-version" | "--version" => {
@@ -501,6 +514,16 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
     opts.reduce_signal_usage = reduce_signal_usage;
     opts.gc_stress |= gc_stress;
     opts.gc_verify |= gc_verify;
+    // Source-file mode: `--source N`, or a main "class" that is a `.java` file.
+    let source_mode = source.is_some() || argv.get(i).is_some_and(|m| is_source_file(m));
+    // With --source, java's class path is empty unless given.
+    let default_classpath = if source.is_some() { "" } else { "." };
+    if let Some(v) = source {
+        props.push(("jdk.internal.javac.source".into(), v));
+    }
+    if source_mode {
+        props.push(modules.property("jdk.module.addmods", "ALL-DEFAULT".into()));
+    }
     opts.props = props;
     opts.vm_args = vm_args;
     if let Some(file) = system {
@@ -523,22 +546,41 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
             .join(" ");
         (main, bytes(i))
     } else {
-        let Some(main) = argv.get(i) else {
-            return Err(USAGE.to_string());
+        let main = match argv.get(i) {
+            _ if source_mode => SOURCE_LAUNCHER,
+            Some(main) => main,
+            None => return Err(USAGE.to_string()),
         };
         opts.classpath = expand_wildcards(
             &classpath
                 .or_else(|| std::env::var("CLASSPATH").ok())
-                .unwrap_or_else(|| ".".into()),
+                .unwrap_or_else(|| default_classpath.into()),
         );
-        opts.java_command = argv[i..].join(" ");
-        (main.clone(), bytes(i + 1))
+        if source_mode {
+            // javac's source launcher gets the file and the program's arguments.
+            opts.java_command = std::iter::once(format!("jdk.compiler/{SOURCE_LAUNCHER}"))
+                .chain(argv[i..].iter().cloned())
+                .collect::<Vec<_>>()
+                .join(" ");
+            (main.to_string(), bytes(i))
+        } else {
+            opts.java_command = argv[i..].join(" ");
+            (main.to_string(), bytes(i + 1))
+        }
     };
     Ok(Command::Run(Run {
         opts,
         main_class,
         args,
     }))
+}
+
+/// The class java runs in source-file mode (it compiles the file in memory and runs it).
+const SOURCE_LAUNCHER: &str = "com.sun.tools.javac.launcher.Main";
+
+/// Whether java takes main-class argument `arg` for a source file: a `.java` file that exists.
+fn is_source_file(arg: &str) -> bool {
+    arg.ends_with(".java") && std::fs::metadata(arg).is_ok()
 }
 
 /// The module system's launcher options, which java hands to the JDK's `ModuleBootstrap` as
@@ -566,8 +608,10 @@ fn module_option(arg: &str) -> Option<(&'static str, &'static str, Option<&str>)
 
 /// Whether launcher option `arg` takes the next argument as its value.
 pub fn takes_value(arg: &str) -> bool {
-    matches!(arg, "-cp" | "-classpath" | "--class-path" | "--system")
-        || MODULE_OPTIONS.iter().any(|&(name, _)| name == arg)
+    matches!(
+        arg,
+        "-cp" | "-classpath" | "--class-path" | "--system" | "--source"
+    ) || MODULE_OPTIONS.iter().any(|&(name, _)| name == arg)
 }
 
 /// How many of each repeatable module option were given (their properties are numbered).

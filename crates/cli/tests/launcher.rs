@@ -1776,3 +1776,36 @@ fn xx_options_are_checked_as_hotspot_checks_them() {
         .unwrap();
     assert_eq!(x.status.code(), Some(1), "a 100k stack is too small");
 }
+
+/// Source-file mode as java runs it: `Prog.java` (or `--source N` and any file name) compiled
+/// in memory by javac's source launcher and run with the arguments after it, with java's
+/// `sun.java.command`, `jdk.internal.javac.source` and class path; compilation errors and a
+/// missing file as java reports them.
+#[test]
+fn source_files_run_as_java_runs_them() {
+    if !have_jdk() {
+        return;
+    }
+    let d = scratch("source");
+    let prog = "public class Prog { public static void main(String[] a) { System.out.println(System.getProperty(\"sun.java.command\") + \"|\" + System.getProperty(\"jdk.internal.javac.source\") + \"|\" + String.join(\",\", a) + \"|\" + System.getProperty(\"java.class.path\")); } }";
+    std::fs::write(d.join("Prog.java"), prog).unwrap();
+    std::fs::write(d.join("script"), prog).unwrap();
+    std::fs::write(
+        d.join("Bad.java"),
+        "class Bad { void f() { int x = \"s\"; } }",
+    )
+    .unwrap();
+    let cases: &[&[&str]] = &[
+        &["Prog.java", "x", "y"],
+        &["--source", "17", "Prog.java", "x"],
+        &["--source=17", "script", "z"],
+        &["Bad.java"],
+        &["--source", "17", "Missing"],
+        &["Missing.java"],
+    ];
+    for &case in cases {
+        let run = |mut c: Command| c.current_dir(&d).args(case).output().unwrap();
+        let (j, x) = (run(Command::new("java")), run(jxvm()));
+        assert_same(&j, &x, 5);
+    }
+}
