@@ -286,6 +286,10 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
                 i += 1;
                 break;
             }
+            "--enable-preview" => {
+                classfile::enable_preview();
+                vm_args.push(a.to_string());
+            }
             _ if a == "--source" || a.starts_with("--source=") => {
                 let v = match a.strip_prefix("--source=") {
                     Some(v) => v.to_string(),

@@ -1809,3 +1809,30 @@ fn source_files_run_as_java_runs_them() {
         assert_same(&j, &x, 5);
     }
 }
+
+/// A class compiled with preview features (a pattern in a switch, preview in 17) runs with
+/// `--enable-preview` and without it is refused with java's message.
+#[test]
+fn preview_features_need_enable_preview() {
+    if !have_jdk() {
+        return;
+    }
+    let d = scratch("preview");
+    std::fs::write(
+        d.join("Pv.java"),
+        "public class Pv { public static void main(String[] a) { Object o = 42; String s = switch (o) { case Integer i -> \"int \" + i; default -> \"other\"; }; System.out.println(s); } }",
+    )
+    .unwrap();
+    let ok = Command::new("javac")
+        .args(["--release", "17", "--enable-preview", "-d"])
+        .arg(&d)
+        .arg(d.join("Pv.java"))
+        .output()
+        .unwrap();
+    assert!(ok.status.success());
+    let (j, x) = run_both(&d, &["--enable-preview", "Pv"]);
+    assert_same(&j, &x, 1);
+    assert_eq!(String::from_utf8_lossy(&x.stdout), "int 42\n");
+    let (j, x) = run_both(&d, &["Pv"]);
+    assert_same(&j, &x, 2);
+}

@@ -826,7 +826,12 @@ impl ClassTable {
                     None => LoadError::NoClassDef(m),
                 };
             }
-            if m.starts_with("Unsupported major.minor") {
+            if let Some(v) = m.strip_prefix(classfile::PREVIEW_NOT_ENABLED_PREFIX) {
+                LoadError::Version(format!(
+                    "Preview features are not enabled for {} (class file version{v}). Try running with '--enable-preview'",
+                    expected.unwrap_or("class")
+                ))
+            } else if m.starts_with("Unsupported major.minor") {
                 LoadError::Version(format!(
                     "{} has been compiled by a more recent version of the Java Runtime ({m})",
                     expected.unwrap_or("class")
