@@ -30,6 +30,10 @@ pub const USAGE: &str = "Usage: jxvm [options] <mainclass> [args...]
     -Xss<size>    set java thread stack size
     -Xverify:none do not verify application classes
     -showversion  print product version to the error stream and continue
+    --show-version
+                  print product version to the output stream and continue
+    -XshowSettings[:all|vm|properties|locale|security|system]
+                  show settings (as java) and continue
     -Xrs          reduce use of OS signals by Java/VM (see documentation)
     --add-opens|--add-exports|--add-reads <module>/<package>=<target-module>(,<target-module>)*
     --add-modules|--limit-modules <module name>[,<module name>...]
@@ -70,6 +74,20 @@ pub struct Run {
     pub main_class: String,
     /// The program's arguments as the host gave them (decoded by the VM as java does).
     pub args: Vec<Vec<u8>>,
+    /// `-XshowSettings[:WHAT]`: printed on stderr once the VM is created.
+    pub settings: Option<Settings>,
+    /// `-showversion` (false) or `--show-version` (true: on stdout), printed after the settings.
+    pub show_version: Option<bool>,
+    /// `-version` after `-XshowSettings`: exit after the version.
+    pub only_version: bool,
+}
+
+/// What java hands LauncherHelper.showSettings: the option and the sizes given (0: not given).
+pub struct Settings {
+    pub flag: String,
+    pub initial_heap: u64,
+    pub max_heap: u64,
+    pub stack: u64,
 }
 
 pub enum Command {
@@ -193,7 +211,9 @@ fn is_jdk17(home: &std::path::Path) -> bool {
     std::fs::read_to_string(home.join("release")).map_or(true, |r| r.contains("JAVA_VERSION=\"17"))
 }
 
-pub fn version_text() -> String {
+/// java's version lines: `-version`'s (`openjdk version "17..."`), or with `long_option`
+/// `--version`'s (`openjdk 17...`).
+pub fn version_text(long_option: bool) -> String {
     let (version, date, runtime) = match find_java_home() {
         Ok(h) => {
             let r = std::fs::read_to_string(h.join("release")).unwrap_or_default();
@@ -213,8 +233,13 @@ pub fn version_text() -> String {
         }
         Err(_) => ("17".into(), String::new(), String::new()),
     };
+    let version = if long_option {
+        version
+    } else {
+        format!("version \"{version}\"")
+    };
     format!(
-        "openjdk version \"{version}\" {date}\nOpenJDK Runtime Environment (build {runtime})\njxvm (build {}, interpreted mode)\n",
+        "openjdk {version} {date}\nOpenJDK Runtime Environment (build {runtime})\njxvm (build {}, interpreted mode)\n",
         env!("CARGO_PKG_VERSION")
     )
 }
@@ -250,6 +275,8 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
     let mut xx_flags =
         crate::xx::State::new(argv.iter().any(|a| a == "-XX:+IgnoreUnrecognizedVMOptions"));
     let mut version = None;
+    let mut show_version = None;
+    let mut show_settings = None;
     let mut source: Option<String> = None;
     let mut i = 0;
     while i < argv.len() {
@@ -331,9 +358,13 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
                 reduce_signal_usage = true;
                 vm_args.push(a.to_string());
             }
-            "-showversion" => {
-                // java prints it once the VM is created, before running the program.
-                eprint!("{}", version_text());
+            // java prints it once the VM is created, before running the program.
+            "-showversion" | "--show-version" => {
+                show_version = Some(a == "--show-version");
+                vm_args.push(a.to_string());
+            }
+            _ if a == "-XshowSettings" || a.starts_with("-XshowSettings:") => {
+                show_settings = Some(a.to_string());
                 vm_args.push(a.to_string());
             }
             "-Xfuture" => {
@@ -504,8 +535,25 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
             "Initial heap size set to a larger value than the maximum heap size",
         ));
     }
+    let settings = show_settings.map(|flag| Settings {
+        flag,
+        initial_heap: xms.unwrap_or(0) as u64,
+        max_heap: xmx.unwrap_or(0) as u64,
+        stack: xss.unwrap_or(0) as u64,
+    });
     if let Some(to_stdout) = version {
-        return Ok(Command::Version { to_stdout });
+        let Some(settings) = settings else {
+            return Ok(Command::Version { to_stdout });
+        };
+        // The settings come first, from the created VM.
+        return Ok(Command::Run(Run {
+            opts,
+            main_class: String::new(),
+            args: Vec::new(),
+            settings: Some(settings),
+            show_version: Some(to_stdout),
+            only_version: true,
+        }));
     }
     opts.young_heap = xmn;
     if let Some(x) = xss {
@@ -576,6 +624,9 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
         opts,
         main_class,
         args,
+        settings,
+        show_version,
+        only_version: false,
     }))
 }
 

@@ -51,7 +51,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::Version { to_stdout } => {
-            let text = args::version_text();
+            let text = args::version_text(to_stdout);
             if to_stdout {
                 print!("{text}");
             } else {
@@ -100,6 +100,20 @@ fn launch(run: args::Run) -> u8 {
     let Some(mut t) = start_vm(run.opts) else {
         return 1;
     };
+    if let Some(s) = &run.settings
+        && let Err(text) = show_settings(&mut t, s)
+    {
+        eprintln!("{text}");
+        return 1;
+    }
+    match run.show_version {
+        Some(true) => print!("{}", args::version_text(true)),
+        Some(false) => eprint!("{}", args::version_text(false)),
+        None => {}
+    }
+    if run.only_version {
+        return 0;
+    }
     let code = match vm::vm::run_main(&mut t, &run.main_class, &run.args) {
         Ok(()) => 0,
         // After an uncaught exception java waits for the other threads first.
@@ -116,6 +130,21 @@ fn launch(run: args::Run) -> u8 {
     wait_for_program(&mut t);
     shut_down(&mut t);
     code
+}
+
+/// `-XshowSettings`: java's LauncherHelper prints them on stderr; an exception's text if it
+/// throws.
+fn show_settings(t: &mut JThread, s: &args::Settings) -> Result<(), String> {
+    let shown = t.new_string(&s.flag).and_then(|flag| {
+        t.call_static(
+            "sun/launcher/LauncherHelper",
+            "showSettings",
+            "(ZLjava/lang/String;JJJ)V",
+            // A long takes two slots.
+            &[1, flag.slot(), s.initial_heap, 0, s.max_heap, 0, s.stack, 0],
+        )
+    });
+    shown.map(|_| ()).map_err(|_| t.take_exception_text())
 }
 
 /// `--system`: creates the described domains in order from the launcher's domain, waits for

@@ -1836,3 +1836,42 @@ fn preview_features_need_enable_preview() {
     let (j, x) = run_both(&d, &["Pv"]);
     assert_same(&j, &x, 2);
 }
+
+/// `-XshowSettings` (java's LauncherHelper prints them once the VM is created), before
+/// `-showversion`'s or `--show-version`'s version and the program, or before `-version`'s and
+/// exit; `--version`'s form of the version. Lines naming the VM differ and are left out.
+#[test]
+fn settings_and_versions_are_shown_as_java_shows_them() {
+    if !have_jdk() {
+        return;
+    }
+    let d = scratch("settings");
+    compile(&d, "Hello.java", HELLO);
+    let same_vm = |b: &[u8]| {
+        String::from_utf8_lossy(b)
+            .lines()
+            .filter(|l| !l.contains("OpenJDK 64-Bit") && !l.contains("jxvm"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let cases: &[&[&str]] = &[
+        &["--version"],
+        &["-XshowSettings:vm", "-version"],
+        &[
+            "-XshowSettings:vm",
+            "-Xmx64m",
+            "-Xss1m",
+            "-Xms8m",
+            "-showversion",
+            "Hello",
+        ],
+        &["-XshowSettings:locale", "--show-version", "Hello"],
+        &["-XshowSettings:system", "Hello"],
+    ];
+    for &case in cases {
+        let (j, x) = run_both(&d, case);
+        assert_eq!(j.status.code(), x.status.code(), "{case:?}");
+        assert_eq!(same_vm(&j.stdout), same_vm(&x.stdout), "{case:?}");
+        assert_eq!(same_vm(&j.stderr), same_vm(&x.stderr), "{case:?}");
+    }
+}
