@@ -52,6 +52,8 @@ pub const USAGE: &str = "Usage: jxvm [options] <mainclass> [args...]
                   disable system assertions
     -verbose:gc, -Xlog:gc
                   print a line for every garbage collection
+    -verbose:class, -Xlog:class+load
+                  print a line for every class loaded
     -Xlog:class+unload
                   print a line for every class unloaded (classes of ended domains)
     -Xgc:stress   collect at every allocation (testing)
@@ -269,6 +271,7 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
     let mut system: Option<String> = None;
     let (mut gc_log, mut gc_stress, mut gc_verify) = (false, false, false);
     let mut class_unload_log = false;
+    let mut class_load_log = false;
     let mut assertions = vm::assertions::Assertions::default();
     let mut modules = ModuleOptions::default();
     let mut reduce_signal_usage = false;
@@ -434,6 +437,10 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
                 gc_log = true;
                 vm_args.push(a.to_string());
             }
+            "-verbose:class" | "-Xlog:class+load" | "-Xlog:class+load=info" => {
+                class_load_log = true;
+                vm_args.push(a.to_string());
+            }
             "-Xlog:class+unload" | "-Xlog:class+unload=info" => {
                 class_unload_log = true;
                 vm_args.push(a.to_string());
@@ -562,6 +569,7 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
     opts.verify = verify;
     opts.gc_log = gc_log;
     opts.class_unload_log = class_unload_log;
+    opts.class_load_log = class_load_log;
     opts.assertions = assertions;
     opts.reduce_signal_usage = reduce_signal_usage;
     opts.gc_stress |= gc_stress;

@@ -1875,3 +1875,50 @@ fn settings_and_versions_are_shown_as_java_shows_them() {
         assert_eq!(same_vm(&j.stderr), same_vm(&x.stderr), "{case:?}");
     }
 }
+
+/// `-verbose:class` prints a line per class loaded as HotSpot without its shared archive
+/// does: `[uptime][info][class,load] NAME source: jrt:/MODULE` for the JDK's classes,
+/// `file:` URLs of the class path's directory or jar for the program's.
+#[test]
+fn verbose_class_logs_each_class_loaded() {
+    if !have_jdk() {
+        return;
+    }
+    let d = scratch("verbose-class");
+    compile(&d, "Hello.java", HELLO);
+    let j = Command::new("java")
+        .args(["-Xshare:off", "-verbose:class", "-cp"])
+        .arg(&d)
+        .arg("Hello")
+        .output()
+        .unwrap();
+    let x = jxvm()
+        .args(["-verbose:class", "-cp"])
+        .arg(&d)
+        .arg("Hello")
+        .output()
+        .unwrap();
+    let tail = |o: &Output, name: &str| {
+        String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .find(|l| l.contains(&format!("] {name} source: ")))
+            .and_then(|l| l.split_once("[info]").map(|(_, t)| t.to_string()))
+    };
+    for name in ["java.lang.Object", "java.lang.String", "Hello"] {
+        let (jt, xt) = (tail(&j, name), tail(&x, name));
+        assert!(jt.is_some(), "{name}");
+        assert_eq!(jt, xt, "{name}");
+    }
+    let first = String::from_utf8_lossy(&x.stdout)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        first.starts_with('[') && first.contains("s][info][class,load] "),
+        "{first}"
+    );
+    let out = String::from_utf8_lossy(&x.stdout);
+    assert!(out.contains("\nHello, World!\n"));
+    assert!(out.ends_with("] java.lang.Shutdown$Lock source: jrt:/java.base\n"));
+}
