@@ -83,24 +83,35 @@ fn fill(dir: &Path, jdk: &Path, exe: &Path) -> std::io::Result<()> {
 }
 
 /// The home this process was started from, when it was started as `HOME/bin/java` (named by
-/// a path, or found on PATH) and `HOME` holds a JDK image.
+/// a path, or found on PATH, or through links named `java` to it, as the alternatives system
+/// makes) and `HOME` holds a JDK image.
 pub fn invoked_home() -> Option<PathBuf> {
     let argv0 = PathBuf::from(std::env::args_os().next()?);
-    if argv0.file_name()? != JAVA {
-        return None;
-    }
-    let path = if argv0.components().count() > 1 {
+    let mut path = if argv0.components().count() > 1 {
         argv0
     } else {
         find_on_path(&argv0)?
     };
-    let home = std::path::absolute(path)
-        .ok()?
-        .parent()?
-        .parent()?
-        .to_path_buf();
-    home.join("lib/modules").is_file().then_some(home)
+    for _ in 0..MAX_LINKS {
+        if path.file_name()? != JAVA {
+            return None;
+        }
+        let home = std::path::absolute(&path)
+            .ok()?
+            .parent()?
+            .parent()?
+            .to_path_buf();
+        if home.join("lib/modules").is_file() {
+            return Some(home);
+        }
+        let next = std::fs::read_link(&path).ok()?;
+        path = path.parent()?.join(next);
+    }
+    None
 }
+
+/// How many links `invoked_home` follows.
+const MAX_LINKS: usize = 16;
 
 fn find_on_path(name: &Path) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;

@@ -1639,6 +1639,19 @@ fn make_home_gives_a_java_home_that_runs_jxvm() {
         String::from_utf8_lossy(&x.stdout),
         format!("{} arg\n", home.display())
     );
+    // Through a link named java to it (as /usr/bin/java is), the home is still the home.
+    std::fs::create_dir_all(d.join("links")).unwrap();
+    std::os::unix::fs::symlink(&java, d.join("links/java")).unwrap();
+    let x = Command::new(d.join("links/java"))
+        .arg("-cp")
+        .arg(&d)
+        .args(["Home", "linked"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&x.stdout),
+        format!("{} linked\n", home.display())
+    );
     std::fs::write(d.join("file"), "x").unwrap();
     for bad in [d.join("missing/jdk"), d.clone(), d.join("file")] {
         let x = jxvm().arg("--make-home").arg(&bad).output().unwrap();
