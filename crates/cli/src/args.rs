@@ -71,6 +71,34 @@ pub const USAGE: &str = "Usage: jxvm [options] <mainclass> [args...]
                   print this help message
 ";
 
+/// `-X`'s text: the extra options jxvm takes.
+pub const EXTRA_USAGE: &str = "
+    -Xbatch, -Xcomp, -Xint, -Xmixed, -Xdebug, -Xdiag, -Xcheck:jni, -Xnoclassgc,
+    -Xshare:auto|on|off, -Xmaxjitcodesize<size>
+                      taken as java takes them; they change nothing in jxvm
+                      (an interpreter without JNI, JIT or shared archive)
+    -Xfuture          deprecated (java's warning), changes nothing
+    -Xinternalversion
+                      displays more detailed version information than -version
+    -Xlog:gc, -Xlog:class+load, -Xlog:class+unload
+                      print a line for every collection, class loaded, class unloaded
+    -Xmn<size>        sets the size (in bytes) of the young generation (nursery)
+    -Xms<size>        set initial Java heap size
+    -Xmx<size>        set maximum Java heap size
+    -Xrs              reduce use of OS signals by Java/VM (see documentation)
+    -XshowSettings[:all|vm|properties|locale|security|system]
+                      show settings and continue
+    -Xss<size>        set java thread stack size
+    -Xverify:none|remote|all
+                      do not verify application classes (none), or do (the others)
+    -Xgc:stress       collect at every allocation (testing)
+    -Xgc:verify       verify the whole heap after every collection (testing)
+    --add-reads, --add-exports, --add-opens, --limit-modules, --patch-module
+                      as java: given to the JDK's module system
+
+These extra options are subject to change without notice.
+";
+
 pub struct Run {
     pub opts: Options,
     pub main_class: String,
@@ -80,8 +108,20 @@ pub struct Run {
     pub settings: Option<Settings>,
     /// `-showversion` (false) or `--show-version` (true: on stdout), printed after the settings.
     pub show_version: Option<bool>,
-    /// `-version` after `-XshowSettings`: exit after the version.
-    pub only_version: bool,
+    /// What the launcher does once the VM is created (and the settings and version shown).
+    pub finish: Finish,
+}
+
+/// What java does once the VM is created.
+#[derive(PartialEq)]
+pub enum Finish {
+    RunMain,
+    /// Nothing more (`-version` after `-XshowSettings`, `--validate-modules`).
+    Exit,
+    /// `--list-modules`: LauncherHelper lists the observable modules.
+    ListModules,
+    /// `--describe-module NAME` (`-d`): LauncherHelper describes it.
+    DescribeModule(String),
 }
 
 /// What java hands LauncherHelper.showSettings: the option and the sizes given (0: not given).
@@ -94,6 +134,12 @@ pub struct Settings {
 
 pub enum Command {
     Help,
+    /// `-X` (on stderr) or `--help-extra` (on stdout): the extra options.
+    HelpExtra {
+        to_stdout: bool,
+    },
+    /// `-Xinternalversion`.
+    InternalVersion,
     /// `--api-jar`: print the path of the jxvm API jar (writing it out first).
     ApiJar,
     /// `--make-home DIR`: make DIR a JAVA_HOME whose `bin/java` is jxvm.
@@ -216,7 +262,30 @@ fn is_jdk17(home: &std::path::Path) -> bool {
 /// java's version lines: `-version`'s (`openjdk version "17..."`), or with `long_option`
 /// `--version`'s (`openjdk 17...`).
 pub fn version_text(long_option: bool) -> String {
-    let (version, date, runtime) = match find_java_home() {
+    let (version, date, runtime) = jdk_versions();
+    let version = if long_option {
+        version
+    } else {
+        format!("version \"{version}\"")
+    };
+    format!(
+        "openjdk {version} {date}\nOpenJDK Runtime Environment (build {runtime})\njxvm (build {}, interpreted mode)\n",
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
+/// `-Xinternalversion`'s line.
+pub fn internal_version_text() -> String {
+    let (_, _, runtime) = jdk_versions();
+    format!(
+        "jxvm ({}) for linux-amd64 JRE ({runtime}), interpreted mode\n",
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
+/// The JDK's version, its date and its runtime version, from its `release` file.
+fn jdk_versions() -> (String, String, String) {
+    match find_java_home() {
         Ok(h) => {
             let r = std::fs::read_to_string(h.join("release")).unwrap_or_default();
             let get = |k: &str| {
@@ -234,16 +303,7 @@ pub fn version_text(long_option: bool) -> String {
             )
         }
         Err(_) => ("17".into(), String::new(), String::new()),
-    };
-    let version = if long_option {
-        version
-    } else {
-        format!("version \"{version}\"")
-    };
-    format!(
-        "openjdk {version} {date}\nOpenJDK Runtime Environment (build {runtime})\njxvm (build {}, interpreted mode)\n",
-        env!("CARGO_PKG_VERSION")
-    )
+    }
 }
 
 /// Parses java's command line. Options are read as text (bytes that are not UTF-8 replaced);
@@ -280,6 +340,7 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
     let mut version = None;
     let mut show_version = None;
     let mut show_settings = None;
+    let mut finish = Finish::RunMain;
     let mut source: Option<String> = None;
     let mut i = 0;
     while i < argv.len() {
@@ -315,6 +376,62 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
                 );
                 i += 1;
                 break;
+            }
+            "--list-modules" => finish = Finish::ListModules,
+            "-d" | "--describe-module" => {
+                i += 1;
+                let name = argv
+                    .get(i)
+                    .ok_or_else(|| format!("Error: {a} requires module name"))?;
+                finish = Finish::DescribeModule(name.clone());
+            }
+            _ if let Some(name) = a.strip_prefix("--describe-module=") => {
+                finish = Finish::DescribeModule(name.to_string());
+            }
+            // ModuleBootstrap checks every module when it finds this, and java exits after.
+            "--validate-modules" => {
+                finish = Finish::Exit;
+                props.push(("jdk.module.validation".into(), "true".into()));
+            }
+            "--show-module-resolution" => {
+                props.push(("jdk.module.showModuleResolution".into(), "true".into()));
+            }
+            "-X" | "--help-extra" => {
+                return Ok(Command::HelpExtra {
+                    to_stdout: a != "-X",
+                });
+            }
+            "-Xinternalversion" => return Ok(Command::InternalVersion),
+            // java's launcher takes these old forms for -Xss, -Xms and -Xmx.
+            _ if a.starts_with("-ss") || a.starts_with("-ms") || a.starts_with("-mx") => {
+                let x = format!("-X{}", &a[1..]);
+                let what = match &a[1..3] {
+                    "ss" => "thread stack size",
+                    "ms" => "initial heap size",
+                    _ => "maximum heap size",
+                };
+                let min = u64::from(&a[1..3] == "mx");
+                let n = size_option(&x, what, min, u64::MAX)?;
+                match &a[1..3] {
+                    "ss" => xss = Some(n).filter(|&n| n != 0),
+                    "ms" => xms = Some(n).filter(|&n| n != 0),
+                    _ => xmx = Some(n),
+                }
+                vm_args.push(a.to_string());
+            }
+            _ if [
+                "-p",
+                "--module-path",
+                "-m",
+                "--module",
+                "--upgrade-module-path",
+            ]
+            .iter()
+            .any(|o| a == *o || a.starts_with(&format!("{o}="))) =>
+            {
+                return Err(format!(
+                    "Error: {a}: jxvm cannot yet run modules outside the JDK (module path)"
+                ));
             }
             "--enable-preview" => {
                 classfile::enable_preview();
@@ -356,6 +473,13 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
             | "-Xshare:off" | "-Xbatch" | "-Xdiag" | "-Xcheck:jni" | "-Xdebug" => {
                 vm_args.push(a.to_string())
             }
+            // jxvm verifies what HotSpot verifies by default (classes outside the JDK), has no
+            // shared archive to require, no JIT code cache, and unloads classes only with their
+            // domains.
+            "-Xverify:remote" | "-Xverify:all" | "-Xshare:on" | "-Xnoclassgc" => {
+                vm_args.push(a.to_string())
+            }
+            _ if a.starts_with("-Xmaxjitcodesize") => vm_args.push(a.to_string()),
             _ if a.starts_with("-splash:") => vm_args.push(a.to_string()),
             "-Xrs" => {
                 reduce_signal_usage = true;
@@ -548,19 +672,8 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
         max_heap: xmx.unwrap_or(0) as u64,
         stack: xss.unwrap_or(0) as u64,
     });
-    if let Some(to_stdout) = version {
-        let Some(settings) = settings else {
-            return Ok(Command::Version { to_stdout });
-        };
-        // The settings come first, from the created VM.
-        return Ok(Command::Run(Run {
-            opts,
-            main_class: String::new(),
-            args: Vec::new(),
-            settings: Some(settings),
-            show_version: Some(to_stdout),
-            only_version: true,
-        }));
+    if let (Some(to_stdout), None) = (version, &settings) {
+        return Ok(Command::Version { to_stdout });
     }
     opts.young_heap = xmn;
     if let Some(x) = xss {
@@ -586,6 +699,20 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
     }
     opts.props = props;
     opts.vm_args = vm_args;
+    // The settings come first, from the created VM.
+    if version.is_some() {
+        finish = Finish::Exit;
+    }
+    if version.is_some() || finish != Finish::RunMain {
+        return Ok(Command::Run(Run {
+            opts,
+            main_class: String::new(),
+            args: Vec::new(),
+            settings,
+            show_version: version.or(show_version),
+            finish,
+        }));
+    }
     if let Some(file) = system {
         if let Some(extra) = argv.get(i) {
             return Err(format!(
@@ -634,7 +761,7 @@ pub fn parse_args(raw: &[OsString]) -> Result<Command, String> {
         args,
         settings,
         show_version,
-        only_version: false,
+        finish: Finish::RunMain,
     }))
 }
 
@@ -673,7 +800,13 @@ fn module_option(arg: &str) -> Option<(&'static str, &'static str, Option<&str>)
 pub fn takes_value(arg: &str) -> bool {
     matches!(
         arg,
-        "-cp" | "-classpath" | "--class-path" | "--system" | "--source"
+        "-cp"
+            | "-classpath"
+            | "--class-path"
+            | "--system"
+            | "--source"
+            | "-d"
+            | "--describe-module"
     ) || MODULE_OPTIONS.iter().any(|&(name, _)| name == arg)
 }
 

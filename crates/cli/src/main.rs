@@ -46,6 +46,18 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Command::HelpExtra { to_stdout } => {
+            if to_stdout {
+                print!("{}", args::EXTRA_USAGE);
+            } else {
+                eprint!("{}", args::EXTRA_USAGE);
+            }
+            ExitCode::SUCCESS
+        }
+        Command::InternalVersion => {
+            print!("{}", args::internal_version_text());
+            ExitCode::SUCCESS
+        }
         Command::Help => {
             print!("{}", args::USAGE);
             ExitCode::SUCCESS
@@ -111,8 +123,13 @@ fn launch(run: args::Run) -> u8 {
         Some(false) => eprint!("{}", args::version_text(false)),
         None => {}
     }
-    if run.only_version {
-        return 0;
+    match &run.finish {
+        args::Finish::RunMain => {}
+        args::Finish::Exit => return 0,
+        args::Finish::ListModules => return launcher_helper(&mut t, "listModules", None),
+        args::Finish::DescribeModule(name) => {
+            return launcher_helper(&mut t, "describeModule", Some(name));
+        }
     }
     let code = match vm::vm::run_main(&mut t, &run.main_class, &run.args) {
         Ok(()) => 0,
@@ -130,6 +147,29 @@ fn launch(run: args::Run) -> u8 {
     wait_for_program(&mut t);
     shut_down(&mut t);
     code
+}
+
+/// Calls LauncherHelper's static `name` (with the string `arg`, if any), as java does for
+/// `--list-modules` and `--describe-module`: 0, or 1 with the exception's text if it throws.
+fn launcher_helper(t: &mut JThread, name: &str, arg: Option<&str>) -> u8 {
+    let r = match arg {
+        None => t.call_static("sun/launcher/LauncherHelper", name, "()V", &[]),
+        Some(a) => t.new_string(a).and_then(|s| {
+            t.call_static(
+                "sun/launcher/LauncherHelper",
+                name,
+                "(Ljava/lang/String;)V",
+                &[s.slot()],
+            )
+        }),
+    };
+    match r {
+        Ok(_) => 0,
+        Err(_) => {
+            eprintln!("{}", t.take_exception_text());
+            1
+        }
+    }
 }
 
 /// `-XshowSettings`: java's LauncherHelper prints them on stderr; an exception's text if it

@@ -1935,3 +1935,75 @@ fn verbose_class_logs_each_class_loaded() {
     assert!(out.contains("\nHello, World!\n"));
     assert!(out.ends_with("] java.lang.Shutdown$Lock source: jrt:/java.base\n"));
 }
+
+/// java's module listing options (`--list-modules`, `--describe-module`/`-d`,
+/// `--validate-modules`, `--show-module-resolution`; LauncherHelper and ModuleBootstrap print
+/// them), the old `-ss`/`-ms`/`-mx` forms of `-Xss`/`-Xms`/`-Xmx`, `-X`, `-Xinternalversion`
+/// and the -X options that change nothing in jxvm. Where the JDK prints a hash set, lines are
+/// compared sorted; the module path (`-p`, `-m`) is refused in one line.
+#[test]
+fn module_listings_old_size_forms_and_extra_options() {
+    if !have_jdk() {
+        return;
+    }
+    let d = scratch("modules");
+    compile(&d, "Hello.java", HELLO);
+    let sorted = |b: &[u8]| {
+        let mut v: Vec<String> = String::from_utf8_lossy(b)
+            .lines()
+            .map(String::from)
+            .collect();
+        v.sort();
+        v
+    };
+    let cases: &[&[&str]] = &[
+        &["--list-modules"],
+        &["--limit-modules", "java.sql", "--list-modules"],
+        &["--describe-module", "java.sql"],
+        &["-d", "java.logging"],
+        &["--describe-module=java.sql"],
+        &["-d", "no.such.module"],
+        &["--validate-modules"],
+        &["--show-module-resolution", "Hello"],
+        &["-ss1m", "-ms8m", "-mx64m", "Hello"],
+        &["-mxabc", "Hello"],
+        &["-ss10", "Hello"],
+        &[
+            "-Xnoclassgc",
+            "-Xmaxjitcodesize64m",
+            "-Xverify:all",
+            "Hello",
+        ],
+        &["-Xshare:on", "Hello"],
+        &["-Xverify:remote", "Hello"],
+    ];
+    for &case in cases {
+        let (j, x) = run_both(&d, case);
+        assert_eq!(j.status.code(), x.status.code(), "{case:?}");
+        assert_eq!(sorted(&j.stdout), sorted(&x.stdout), "{case:?}");
+        assert_eq!(
+            first_lines(&j.stderr, 2),
+            first_lines(&x.stderr, 2),
+            "{case:?}"
+        );
+    }
+    let x = jxvm().arg("-X").output().unwrap();
+    assert!(x.status.success() && String::from_utf8_lossy(&x.stderr).contains("-Xss<size>"));
+    let x = jxvm().arg("--help-extra").output().unwrap();
+    assert!(x.status.success() && String::from_utf8_lossy(&x.stdout).contains("-Xss<size>"));
+    let x = jxvm().arg("-Xinternalversion").output().unwrap();
+    assert!(String::from_utf8_lossy(&x.stdout).starts_with("jxvm ("));
+    for opt in [
+        "-p",
+        "--module-path",
+        "-m",
+        "--module=a/b",
+        "--upgrade-module-path",
+    ] {
+        let x = jxvm().args([opt, "x", "Hello"]).output().unwrap();
+        assert_eq!(x.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&x.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("module path"), "{err}");
+    }
+}
