@@ -211,7 +211,7 @@ pub fn parse_size(s: &str) -> Option<usize> {
 }
 
 /// HotSpot's last two lines when it refuses its options.
-const NOT_CREATED: &str = "Error: Could not create the Java Virtual Machine.\nError: A fatal exception has occurred. Program will exit.";
+pub const NOT_CREATED: &str = "Error: Could not create the Java Virtual Machine.\nError: A fatal exception has occurred. Program will exit.";
 
 /// Parses the size of option `a` (whose value starts at byte 4) as HotSpot does, with its
 /// message (`what`) on failure.

@@ -2007,3 +2007,47 @@ fn module_listings_old_size_forms_and_extra_options() {
         assert!(err.contains("module path"), "{err}");
     }
 }
+
+/// `-XX:VMOptionsFile=FILE`: the file's options (quotes group) in its place, as HotSpot reads
+/// them; a missing file, a second one, one naming another, and a non-option in it are refused
+/// with HotSpot's messages.
+#[test]
+fn vm_options_files_are_read_as_hotspot_reads_them() {
+    if !have_jdk() {
+        return;
+    }
+    let d = scratch("vmoptions");
+    compile(
+        &d,
+        "P.java",
+        "public class P { public static void main(String[] a) { System.out.println(System.getProperty(\"k\") + \" \" + (Runtime.getRuntime().maxMemory() <= 64 << 20)); } }",
+    );
+    let files = [
+        ("good", "-Dk=\"a b\"\n-XX:+UseG1GC -Xmx64m\n"),
+        ("bad-flag", "-XX:Foo\n"),
+        ("nested", "-XX:VMOptionsFile=good\n"),
+        ("comment", "# c\n-Dk=x\n"),
+    ];
+    for (name, text) in files {
+        std::fs::write(d.join(name), text).unwrap();
+    }
+    let cases: &[&[&str]] = &[
+        &["-XX:VMOptionsFile=good", "P"],
+        &["-XX:VMOptionsFile=bad-flag", "P"],
+        &["-XX:VMOptionsFile=nested", "P"],
+        &["-XX:VMOptionsFile=good", "-XX:VMOptionsFile=good", "P"],
+        &["-XX:VMOptionsFile=comment", "P"],
+        &["-XX:VMOptionsFile=missing", "P"],
+    ];
+    for &case in cases {
+        let run = |mut c: Command| {
+            c.current_dir(&d)
+                .args(["-cp", "."])
+                .args(case)
+                .output()
+                .unwrap()
+        };
+        let (j, x) = (run(Command::new("java")), run(jxvm()));
+        assert_same(&j, &x, 3);
+    }
+}
