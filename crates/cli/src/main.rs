@@ -27,6 +27,10 @@ fn main() -> ExitCode {
         }
     };
     match cmd {
+        Command::Run(run) => on_main_thread(run.opts.stack_size, move || launch(run)),
+        Command::System { opts, domains } => {
+            on_main_thread(opts.stack_size, move || launch_system(opts, domains))
+        }
         Command::ApiJar => match vm::api::write_jar() {
             Ok(path) => {
                 println!("{}", path.display());
@@ -46,41 +50,29 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::HelpExtra { to_stdout } => {
-            if to_stdout {
-                print!("{}", args::EXTRA_USAGE);
-            } else {
-                eprint!("{}", args::EXTRA_USAGE);
-            }
-            ExitCode::SUCCESS
-        }
-        Command::InternalVersion => {
-            print!("{}", args::internal_version_text());
-            ExitCode::SUCCESS
-        }
-        Command::Help => {
-            print!("{}", args::USAGE);
-            ExitCode::SUCCESS
-        }
-        Command::Version { to_stdout } => {
-            let text = args::version_text(to_stdout);
-            if to_stdout {
-                print!("{text}");
-            } else {
-                eprint!("{text}");
-            }
-            ExitCode::SUCCESS
-        }
-        Command::Refuse { stdout, stderr } => {
-            print!("{stdout}");
-            eprint!("{stderr}");
-            ExitCode::from(1)
-        }
-        Command::Run(run) => on_main_thread(run.opts.stack_size, move || launch(run)),
-        Command::System { opts, domains } => {
-            on_main_thread(opts.stack_size, move || launch_system(opts, domains))
-        }
+        text => print_text(text),
     }
+}
+
+/// The commands that only print: help, versions, and java's refusals after parsing.
+fn print_text(cmd: Command) -> ExitCode {
+    let (stdout, stderr, code) = match cmd {
+        Command::HelpExtra { to_stdout: true } => (args::EXTRA_USAGE.into(), String::new(), 0),
+        Command::HelpExtra { to_stdout: false } => (String::new(), args::EXTRA_USAGE.into(), 0),
+        Command::InternalVersion => (args::internal_version_text(), String::new(), 0),
+        Command::Help => (args::USAGE.into(), String::new(), 0),
+        Command::Version { to_stdout: true } => (args::version_text(true), String::new(), 0),
+        Command::Version { to_stdout: false } => (String::new(), args::version_text(false), 0),
+        Command::Refuse { stdout, stderr } => (stdout, stderr, 1),
+        _ => (
+            String::new(),
+            "jxvm: internal error: not a printing command\n".into(),
+            1,
+        ),
+    };
+    print!("{stdout}");
+    eprint!("{stderr}");
+    ExitCode::from(code)
 }
 
 /// Runs the launcher on a thread with a stack big enough for deep Java recursion.

@@ -54,6 +54,7 @@ pub enum Value {
 }
 
 /// What the options so far have unlocked.
+#[derive(Default)]
 pub struct State {
     diagnostic: bool,
     experimental: bool,
