@@ -62,6 +62,7 @@ pub const USAGE: &str = "Usage: jxvm [options] <mainclass> [args...]
                   create the domains the file describes, run their components,
                   and wait for them (see README: Domains and portals)
     --api-jar     print the path of the jxvm API jar (jx.memory, ...) for javac -cp
+    --dry-run     create VM and load main class but do not execute main method
     --make-home <dir>
                   make <dir> a JAVA_HOME whose bin/java runs this jxvm (its other
                   tools and lib/, conf/, release link to the JDK's)
@@ -123,6 +124,8 @@ pub enum Finish {
     ListModules,
     /// `--describe-module NAME` (`-d`): LauncherHelper describes it.
     DescribeModule(String),
+    /// `--dry-run`: LauncherHelper loads and checks the main class, which does not run.
+    DryRun,
 }
 
 /// What java hands LauncherHelper.showSettings: the option and the sizes given (0: not given).
@@ -475,6 +478,7 @@ impl Parser<'_> {
         let g = &mut self.g;
         match a {
             "--list-modules" => g.finish = Finish::ListModules,
+            "--dry-run" => g.finish = Finish::DryRun,
             "-d" | "--describe-module" => {
                 let name = self.value(|| format!("Error: {a} requires module name"))?;
                 self.g.finish = Finish::DescribeModule(name);
@@ -733,7 +737,7 @@ impl Given {
         };
         let show_version = self.version.or(self.show_version);
         // Only the settings, the version or a module listing: no program.
-        if finish != Finish::RunMain {
+        if !matches!(finish, Finish::RunMain | Finish::DryRun) {
             let (main_class, args) = (String::new(), Vec::new());
             return Ok(Command::Run(Run {
                 opts,

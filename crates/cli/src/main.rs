@@ -122,6 +122,7 @@ fn launch(run: args::Run) -> u8 {
         args::Finish::DescribeModule(name) => {
             return launcher_helper(&mut t, "describeModule", Some(name));
         }
+        args::Finish::DryRun => return dry_run(&mut t, &run.main_class),
     }
     let code = match vm::vm::run_main(&mut t, &run.main_class, &run.args) {
         Ok(()) => 0,
@@ -156,6 +157,28 @@ fn launcher_helper(t: &mut JThread, name: &str, arg: Option<&str>) -> u8 {
         }),
     };
     match r {
+        Ok(_) => 0,
+        Err(_) => {
+            eprintln!("{}", t.take_exception_text());
+            1
+        }
+    }
+}
+
+/// `--dry-run`: java's LauncherHelper loads and checks main class `main` (printing java's
+/// message and exiting 1 if it cannot); 0 if it can.
+fn dry_run(t: &mut JThread, main: &str) -> u8 {
+    /// LauncherHelper's mode for a main class named on the command line.
+    const LM_CLASS: u64 = 1;
+    let loaded = t.new_string(main).and_then(|what| {
+        t.call_static(
+            "sun/launcher/LauncherHelper",
+            "checkAndLoadMain",
+            "(ZILjava/lang/String;)Ljava/lang/Class;",
+            &[1, LM_CLASS, what.slot()],
+        )
+    });
+    match loaded {
         Ok(_) => 0,
         Err(_) => {
             eprintln!("{}", t.take_exception_text());

@@ -1938,7 +1938,7 @@ fn verbose_class_logs_each_class_loaded() {
 
 /// java's module listing options (`--list-modules`, `--describe-module`/`-d`,
 /// `--validate-modules`, `--show-module-resolution`; LauncherHelper and ModuleBootstrap print
-/// them), the old `-ss`/`-ms`/`-mx` forms of `-Xss`/`-Xms`/`-Xmx`, `-X`, `-Xinternalversion`
+/// them), `--dry-run` (the main class loaded and checked, not run), the old `-ss`/`-ms`/`-mx` forms of `-Xss`/`-Xms`/`-Xmx`, `-X`, `-Xinternalversion`
 /// and the -X options that change nothing in jxvm. Where the JDK prints a hash set, lines are
 /// compared sorted; the module path (`-p`, `-m`) is refused in one line.
 #[test]
@@ -1948,6 +1948,7 @@ fn module_listings_old_size_forms_and_extra_options() {
     }
     let d = scratch("modules");
     compile(&d, "Hello.java", HELLO);
+    compile(&d, "NoMain.java", "public class NoMain {}");
     let sorted = |b: &[u8]| {
         let mut v: Vec<String> = String::from_utf8_lossy(b)
             .lines()
@@ -1965,6 +1966,9 @@ fn module_listings_old_size_forms_and_extra_options() {
         &["-d", "no.such.module"],
         &["--validate-modules"],
         &["--show-module-resolution", "Hello"],
+        &["--dry-run", "Hello"],
+        &["--dry-run", "Missing"],
+        &["--dry-run", "NoMain"],
         &["-ss1m", "-ms8m", "-mx64m", "Hello"],
         &["-mxabc", "Hello"],
         &["-ss10", "Hello"],
