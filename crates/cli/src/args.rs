@@ -90,6 +90,8 @@ pub const EXTRA_USAGE: &str = "
     -XshowSettings[:all|vm|properties|locale|security|system]
                       show settings and continue
     -Xss<size>        set java thread stack size
+    -Xbootclasspath/a:<directories and zip/jar files separated by :>
+                      append to end of bootstrap class path
     -Xverify:none|remote|all
                       do not verify application classes (none), or do (the others)
     -Xgc:stress       collect at every allocation (testing)
@@ -371,6 +373,7 @@ struct Given {
     show_settings: Option<String>,
     finish: Finish,
     source: Option<String>,
+    boot_append: String,
 }
 
 /// What reading one option leaves to do.
@@ -617,6 +620,12 @@ impl Given {
                 }
                 self.props.push((k.to_string(), v.to_string()));
             }
+            _ if let Some(path) = a.strip_prefix("-Xbootclasspath/a:") => {
+                if !self.boot_append.is_empty() {
+                    self.boot_append.push(':');
+                }
+                self.boot_append.push_str(path);
+            }
             _ if self.assertions.apply(a) => {}
             _ => return Ok(without_effect(a)),
         }
@@ -689,6 +698,7 @@ impl Given {
         opts.reduce_signal_usage = self.reduce_signal_usage;
         opts.gc_stress |= self.gc_stress;
         opts.gc_verify |= self.gc_verify;
+        opts.boot_append = self.boot_append.clone();
         Ok(Ok(opts))
     }
 
@@ -727,6 +737,11 @@ impl Given {
                 .modules
                 .property("jdk.module.addmods", "ALL-DEFAULT".into());
             self.props.push(p);
+        }
+        if !self.boot_append.is_empty() {
+            // The JDK's BootLoader finds the appended entries' resources through it.
+            let path = self.boot_append.clone();
+            self.props.push(("jdk.boot.class.path.append".into(), path));
         }
         opts.props = std::mem::take(&mut self.props);
         opts.vm_args = std::mem::take(&mut self.vm_args);

@@ -2055,3 +2055,48 @@ fn vm_options_files_are_read_as_hotspot_reads_them() {
         assert_same(&j, &x, 3);
     }
 }
+
+/// `-Xbootclasspath/a:`: classes the JDK's image does not have come from the appended
+/// directories and jars, defined by the boot loader (no class loader, unnamed module), with
+/// their resources found through it, as java does.
+#[test]
+fn boot_class_path_append_is_the_boot_loaders() {
+    if !have_jdk() {
+        return;
+    }
+    let d = scratch("bootappend");
+    let src = d.join("src");
+    std::fs::create_dir_all(src.join("bx")).unwrap();
+    std::fs::write(
+        src.join("bx/B.java"),
+        "package bx; public class B { public static String hi() { return \"B from \" + B.class.getClassLoader() + \" \" + B.class.getModule().isNamed(); } }",
+    )
+    .unwrap();
+    std::fs::write(
+        src.join("U.java"),
+        "public class U { public static void main(String[] a) throws Exception { System.out.println(bx.B.hi()); System.out.println(ClassLoader.getSystemResource(\"bx/B.class\") != null); System.out.println(Class.forName(\"bx.B\", false, null).getName()); } }",
+    )
+    .unwrap();
+    let javac = |out: &str, cp: &str, file: &str| {
+        let ok = Command::new("javac")
+            .args(["--release", "17", "-cp", cp, "-d", out, file])
+            .current_dir(&d)
+            .status()
+            .unwrap();
+        assert!(ok.success());
+    };
+    javac("boot", ".", "src/bx/B.java");
+    javac("app", "boot", "src/U.java");
+    let run = |mut c: Command| {
+        c.current_dir(&d)
+            .args(["-Xbootclasspath/a:none:boot", "-cp", "app", "U"])
+            .output()
+            .unwrap()
+    };
+    let (j, x) = (run(Command::new("java")), run(jxvm()));
+    assert_same(&j, &x, 2);
+    assert_eq!(
+        String::from_utf8_lossy(&x.stdout),
+        "B from null false\ntrue\nbx.B\n"
+    );
+}

@@ -419,6 +419,8 @@ pub struct ClassTable {
     pub verify_app: bool,
     /// `-verbose:class`: when the VM started, if each class defined is to be logged.
     pub load_log: Option<std::time::Instant>,
+    /// `-Xbootclasspath/a:`: where the boot loader looks after the JDK's image.
+    pub boot_append: Vec<ClassPathEntry>,
     /// Classes of user-defined loaders whose references were loaded through their loader (see
     /// `crate::runtime::loading`), by id: None when done, else the thread loading them.
     pub(super) references_loaded: Mutex<FxHashMap<u32, Option<u64>>>,
@@ -458,6 +460,7 @@ impl ClassTable {
             sources,
             verify_app: true,
             load_log: None,
+            boot_append: Vec::new(),
             references_loaded: Mutex::new(Default::default()),
             references_cond: parking_lot::Condvar::new(),
             app_loaders: Mutex::new(FxHashMap::default()),
@@ -779,6 +782,12 @@ impl ClassTable {
             }
             return self.define(LoaderId::BOOT, Some(name), &bytes, Some(crate::api::MODULE));
         }
+        if let Some(bytes) = self.boot_appended(name) {
+            if let Some(c) = self.find_loaded(LoaderId::BOOT, name) {
+                return Ok(c);
+            }
+            return self.define(LoaderId::BOOT, Some(name), &bytes, None);
+        }
         // Only the application loader reads the class path here; a user-defined loader's
         // classes come from its Java `loadClass` (see `crate::runtime::loading`), and are
         // found above once recorded.
@@ -789,6 +798,15 @@ impl ClassTable {
             return Err(LoadError::NotFound(name.to_string()));
         };
         self.define(loader, Some(name), &bytes, None)
+    }
+
+    /// Class `name` from the boot class path's appended entries (`-Xbootclasspath/a:`).
+    fn boot_appended(&self, name: &str) -> Option<Vec<u8>> {
+        if self.boot_append.is_empty() {
+            return None;
+        }
+        let path = format!("{name}.class");
+        self.boot_append.iter().find_map(|e| e.read(&path))
     }
 
     /// Whether classes defined by `owner` are visible to `loader` through delegation.
