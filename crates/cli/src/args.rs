@@ -128,6 +128,8 @@ pub enum Finish {
     DescribeModule(String),
     /// `--dry-run`: LauncherHelper loads and checks the main class, which does not run.
     DryRun,
+    /// No main class after `-XshowSettings`: the usage, on stderr, and exit 1.
+    Usage,
 }
 
 /// What java hands LauncherHelper.showSettings: the option and the sizes given (0: not given).
@@ -745,8 +747,11 @@ impl Given {
         }
         opts.props = std::mem::take(&mut self.props);
         opts.vm_args = std::mem::take(&mut self.vm_args);
+        let no_program = self.jar.is_none() && self.system.is_none() && argv.get(i).is_none();
         let finish = if self.version.is_some() {
             Finish::Exit
+        } else if settings.is_some() && no_program && !source_mode {
+            Finish::Usage
         } else {
             std::mem::take(&mut self.finish)
         };

@@ -123,6 +123,10 @@ fn launch(run: args::Run) -> u8 {
             return launcher_helper(&mut t, "describeModule", Some(name));
         }
         args::Finish::DryRun => return dry_run(&mut t, &run.main_class),
+        args::Finish::Usage => {
+            eprint!("{}", args::USAGE);
+            return 1;
+        }
     }
     let code = match vm::vm::run_main(&mut t, &run.main_class, &run.args) {
         Ok(()) => 0,

@@ -1887,6 +1887,11 @@ fn settings_and_versions_are_shown_as_java_shows_them() {
         assert_eq!(same_vm(&j.stdout), same_vm(&x.stdout), "{case:?}");
         assert_eq!(same_vm(&j.stderr), same_vm(&x.stderr), "{case:?}");
     }
+    // With no program, the settings and then the usage (each launcher's own), and exit 1.
+    let (j, x) = run_both(&d, &["-XshowSettings:vm"]);
+    assert_eq!(j.status.code(), x.status.code());
+    assert_eq!(first_lines(&j.stderr, 2), first_lines(&x.stderr, 2));
+    assert!(String::from_utf8_lossy(&x.stderr).contains("Usage: jxvm"));
 }
 
 /// `-verbose:class` prints a line per class loaded as HotSpot without its shared archive
