@@ -22,6 +22,10 @@ const WRONG_NAME_INFIX: &str = " (wrong name: ";
 /// `java.lang.UnsupportedClassVersionError` instead of `ClassFormatError` for these.
 pub const UNSUPPORTED_VERSION_PREFIX: &str = "Unsupported major.minor version";
 
+/// Prefix of the message for a class file using preview features when they are not enabled
+/// (also `java.lang.UnsupportedClassVersionError`); the version follows.
+pub const PREVIEW_NOT_ENABLED_PREFIX: &str = "Preview features are not enabled, class file version";
+
 impl ClassFormatError {
     /// Builds an error from a message.
     pub fn new(message: impl Into<String>) -> Self {
@@ -59,6 +63,7 @@ impl ClassFormatError {
     /// `UnsupportedClassVersionError` rather than `ClassFormatError`.
     pub fn is_unsupported_version(&self) -> bool {
         self.0.starts_with(UNSUPPORTED_VERSION_PREFIX)
+            || self.0.starts_with(PREVIEW_NOT_ENABLED_PREFIX)
     }
 }
 

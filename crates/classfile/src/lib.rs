@@ -30,14 +30,17 @@ mod parse;
 mod reader;
 
 pub use constant_pool::{Constant, ConstantPool, MemberRef, Utf8, ref_kind, tag};
-pub use error::{ClassFormatError, NOT_A_CLASS_SUFFIX, UNSUPPORTED_VERSION_PREFIX};
+pub use error::{
+    ClassFormatError, NOT_A_CLASS_SUFFIX, PREVIEW_NOT_ENABLED_PREFIX, UNSUPPORTED_VERSION_PREFIX,
+};
 pub use model::{
     BootstrapMethod, ClassFile, Code, ExceptionHandler, FieldInfo, InnerClass, LocalVariable,
     MethodInfo, RecordComponent, StackMapFrame, VType,
 };
 pub use module_info::{ModuleExports, module_exports};
 pub use parse::{
-    MAX_MAJOR_VERSION, MIN_MAJOR_VERSION, parse_stack_map_frames, parse_stack_map_table,
+    MAX_MAJOR_VERSION, MIN_MAJOR_VERSION, enable_preview, parse_stack_map_frames,
+    parse_stack_map_table,
 };
 
 #[cfg(test)]

@@ -41,13 +41,32 @@ impl ClassFile {
     }
 }
 
+/// Whether class files using preview features (`--enable-preview`) are taken; one setting for
+/// the process, as in HotSpot.
+static PREVIEW: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Lets class files of the newest version use preview features (java's `--enable-preview`).
+pub fn enable_preview() {
+    PREVIEW.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The minor version of class files that use preview features.
+const PREVIEW_MINOR: u16 = 0xFFFF;
+
 /// HotSpot's version check (`verify_class_version`): majors 45..=61; from 56 (Java 12) on the
 /// minor must be 0, or 0xFFFF for preview features, which only the newest version has and only
-/// with `--enable-preview`, which jxvm does not offer: a preview class file is rejected, as
-/// HotSpot rejects it when run without that flag. All of these are
+/// with `--enable-preview` (without it such a class file gets its own message). All of these are
 /// UnsupportedClassVersionError.
 fn check_version(major: u16, minor: u16) -> Result<()> {
-    let ok = (MIN_MAJOR_VERSION..=MAX_MAJOR_VERSION).contains(&major) && (major < 56 || minor == 0);
+    let preview = major == MAX_MAJOR_VERSION && minor == PREVIEW_MINOR;
+    if preview && !PREVIEW.load(std::sync::atomic::Ordering::Relaxed) {
+        bail!(
+            "{} {major}.{minor}",
+            crate::error::PREVIEW_NOT_ENABLED_PREFIX
+        );
+    }
+    let ok = (MIN_MAJOR_VERSION..=MAX_MAJOR_VERSION).contains(&major)
+        && (major < 56 || minor == 0 || preview);
     if !ok {
         bail!(
             "{} {major}.{minor}",

@@ -482,11 +482,16 @@ fn header_errors() {
     c.major = 57;
     c.minor = 3;
     assert_eq!(c.err(), "Unsupported major.minor version 57.3");
-    // Preview class files: HotSpot without --enable-preview rejects them (jxvm has no
-    // preview features), and only the newest version may have preview features at all.
+    // Preview class files: rejected without --enable-preview (the launcher's test
+    // `preview_features_need_enable_preview` covers enabling), and only the newest version may
+    // have preview features at all.
     c.minor = 0xFFFF;
     assert_eq!(c.err(), "Unsupported major.minor version 57.65535");
     c.major = 61;
+    assert_eq!(
+        c.err(),
+        "Preview features are not enabled, class file version 61.65535"
+    );
     assert!(c.parse().unwrap_err().is_unsupported_version());
     c.major = 55;
     c.minor = 3;

@@ -35,6 +35,7 @@ pub fn with_environment_options(cmdline: Vec<OsString>) -> Result<Vec<OsString>,
     if let Some(v) = &after {
         eprintln!("Picked up _JAVA_OPTIONS: {v}");
     }
+    let cmdline = expand_vm_options_file(cmdline)?;
     let end = options_end(&cmdline);
     let os = |v: Vec<String>| v.into_iter().map(OsString::from);
     let mut all: Vec<OsString> = os(tool.map(|v| split(&v)).unwrap_or_default()).collect();
@@ -43,6 +44,44 @@ pub fn with_environment_options(cmdline: Vec<OsString>) -> Result<Vec<OsString>,
     all.extend(os(after.map(|v| split(&v)).unwrap_or_default()));
     all.extend_from_slice(&cmdline[end..]);
     Ok(all)
+}
+
+/// The option naming a file of VM options.
+const VM_OPTIONS_FILE: &str = "-XX:VMOptionsFile=";
+
+/// `args` with a `-XX:VMOptionsFile=FILE` among the options replaced by the file's options
+/// (split as the environment's options are), as HotSpot reads it: one such file, naming no
+/// other, with HotSpot's messages.
+fn expand_vm_options_file(args: Vec<OsString>) -> Result<Vec<OsString>, String> {
+    let end = options_end(&args);
+    let named = |a: &OsString| a.to_string_lossy().starts_with(VM_OPTIONS_FILE);
+    let Some(at) = args[..end].iter().position(named) else {
+        return Ok(args);
+    };
+    let option = args[at].to_string_lossy().into_owned();
+    let not_created = crate::args::NOT_CREATED;
+    if let Some(again) = args[at + 1..end].iter().find(|a| named(a)) {
+        return Err(format!(
+            "The option '{option}' is already specified in the options container 'cmd_line_args' so the specification of '{}' in the same options container is an error.\n{not_created}",
+            again.to_string_lossy()
+        ));
+    }
+    let file = &option[VM_OPTIONS_FILE.len()..];
+    let text = std::fs::read(file)
+        .map_err(|_| format!("Could not open options file '{file}'\n{not_created}"))?;
+    let options = split(&String::from_utf8_lossy(&text));
+    if options.iter().any(|o| o.starts_with(VM_OPTIONS_FILE)) {
+        return Err(format!(
+            "A VM options file may not refer to a VM options file. Specification of '{VM_OPTIONS_FILE}<file-name>' in the options file '{option}' in options container 'cmd_line_args' is an error.\n{not_created}"
+        ));
+    }
+    // They are the VM's options: anything else is not one.
+    if let Some(other) = options.iter().find(|o| !o.starts_with('-')) {
+        return Err(format!("Unrecognized option: {other}\n{not_created}"));
+    }
+    let mut out = args;
+    out.splice(at..=at, options.into_iter().map(OsString::from));
+    Ok(out)
 }
 
 /// `args` with each `@file` before the main class replaced by the file's arguments.

@@ -7,7 +7,10 @@
 mod args;
 mod envopts;
 mod gateway;
+mod home;
 mod system;
+mod xx;
+mod xx_flags;
 
 use std::process::ExitCode;
 
@@ -29,6 +32,10 @@ fn main() -> ExitCode {
         }
     };
     match cmd {
+        Command::Run(run) => on_main_thread(run.opts.stack_size, move || launch(run)),
+        Command::System { opts, domains } => {
+            on_main_thread(opts.stack_size, move || launch_system(opts, domains))
+        }
         Command::ApiJar => match vm::api::write_jar() {
             Ok(path) => {
                 println!("{}", path.display());
@@ -39,29 +46,38 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
-        Command::Help => {
-            print!("{}", args::USAGE);
-            ExitCode::SUCCESS
-        }
-        Command::Version { to_stdout } => {
-            let text = args::version_text();
-            if to_stdout {
-                print!("{text}");
-            } else {
-                eprint!("{text}");
+        Command::MakeHome(dir) => {
+            match args::find_java_home().and_then(|jdk| home::make_home(&dir, &jdk)) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("{e}");
+                    ExitCode::from(1)
+                }
             }
-            ExitCode::SUCCESS
         }
-        Command::Refuse { stdout, stderr } => {
-            print!("{stdout}");
-            eprint!("{stderr}");
-            ExitCode::from(1)
-        }
-        Command::Run(run) => on_main_thread(run.opts.stack_size, move || launch(run)),
-        Command::System { opts, domains } => {
-            on_main_thread(opts.stack_size, move || launch_system(opts, domains))
-        }
+        text => print_text(text),
     }
+}
+
+/// The commands that only print: help, versions, and java's refusals after parsing.
+fn print_text(cmd: Command) -> ExitCode {
+    let (stdout, stderr, code) = match cmd {
+        Command::HelpExtra { to_stdout: true } => (args::EXTRA_USAGE.into(), String::new(), 0),
+        Command::HelpExtra { to_stdout: false } => (String::new(), args::EXTRA_USAGE.into(), 0),
+        Command::InternalVersion => (args::internal_version_text(), String::new(), 0),
+        Command::Help => (args::USAGE.into(), String::new(), 0),
+        Command::Version { to_stdout: true } => (args::version_text(true), String::new(), 0),
+        Command::Version { to_stdout: false } => (String::new(), args::version_text(false), 0),
+        Command::Refuse { stdout, stderr } => (stdout, stderr, 1),
+        _ => (
+            String::new(),
+            "jxvm: internal error: not a printing command\n".into(),
+            1,
+        ),
+    };
+    print!("{stdout}");
+    eprint!("{stderr}");
+    ExitCode::from(code)
 }
 
 /// Runs the launcher on a thread with a stack big enough for deep Java recursion.
@@ -93,6 +109,30 @@ fn launch(run: args::Run) -> u8 {
     let Some(mut t) = start_vm(run.opts) else {
         return 1;
     };
+    if let Some(s) = &run.settings
+        && let Err(text) = show_settings(&mut t, s)
+    {
+        eprintln!("{text}");
+        return 1;
+    }
+    match run.show_version {
+        Some(true) => print!("{}", args::version_text(true)),
+        Some(false) => eprint!("{}", args::version_text(false)),
+        None => {}
+    }
+    match &run.finish {
+        args::Finish::RunMain => {}
+        args::Finish::Exit => return 0,
+        args::Finish::ListModules => return launcher_helper(&mut t, "listModules", None),
+        args::Finish::DescribeModule(name) => {
+            return launcher_helper(&mut t, "describeModule", Some(name));
+        }
+        args::Finish::DryRun => return dry_run(&mut t, &run.main_class),
+        args::Finish::Usage => {
+            eprint!("{}", args::USAGE);
+            return 1;
+        }
+    }
     let code = match vm::vm::run_main(&mut t, &run.main_class, &run.args) {
         Ok(()) => 0,
         // After an uncaught exception java waits for the other threads first.
@@ -109,6 +149,66 @@ fn launch(run: args::Run) -> u8 {
     wait_for_program(&mut t);
     shut_down(&mut t);
     code
+}
+
+/// Calls LauncherHelper's static `name` (with the string `arg`, if any), as java does for
+/// `--list-modules` and `--describe-module`: 0, or 1 with the exception's text if it throws.
+fn launcher_helper(t: &mut JThread, name: &str, arg: Option<&str>) -> u8 {
+    let r = match arg {
+        None => t.call_static("sun/launcher/LauncherHelper", name, "()V", &[]),
+        Some(a) => t.new_string(a).and_then(|s| {
+            t.call_static(
+                "sun/launcher/LauncherHelper",
+                name,
+                "(Ljava/lang/String;)V",
+                &[s.slot()],
+            )
+        }),
+    };
+    match r {
+        Ok(_) => 0,
+        Err(_) => {
+            eprintln!("{}", t.take_exception_text());
+            1
+        }
+    }
+}
+
+/// `--dry-run`: java's LauncherHelper loads and checks main class `main` (printing java's
+/// message and exiting 1 if it cannot); 0 if it can.
+fn dry_run(t: &mut JThread, main: &str) -> u8 {
+    /// LauncherHelper's mode for a main class named on the command line.
+    const LM_CLASS: u64 = 1;
+    let loaded = t.new_string(main).and_then(|what| {
+        t.call_static(
+            "sun/launcher/LauncherHelper",
+            "checkAndLoadMain",
+            "(ZILjava/lang/String;)Ljava/lang/Class;",
+            &[1, LM_CLASS, what.slot()],
+        )
+    });
+    match loaded {
+        Ok(_) => 0,
+        Err(_) => {
+            eprintln!("{}", t.take_exception_text());
+            1
+        }
+    }
+}
+
+/// `-XshowSettings`: java's LauncherHelper prints them on stderr; an exception's text if it
+/// throws.
+fn show_settings(t: &mut JThread, s: &args::Settings) -> Result<(), String> {
+    let shown = t.new_string(&s.flag).and_then(|flag| {
+        t.call_static(
+            "sun/launcher/LauncherHelper",
+            "showSettings",
+            "(ZLjava/lang/String;JJJ)V",
+            // A long takes two slots.
+            &[1, flag.slot(), s.initial_heap, 0, s.max_heap, 0, s.stack, 0],
+        )
+    });
+    shown.map(|_| ()).map_err(|_| t.take_exception_text())
 }
 
 /// `--system`: creates the described domains in order from the launcher's domain, waits for

@@ -1513,3 +1513,595 @@ public class Handled { public static void main(String[] a) throws Exception {
             .contains("got SIGUSR2 12 in SIGUSR2 handler daemon=true\n")
     );
 }
+
+/// `-jar`'s `Class-Path` as Surefire's booter jar writes it: relative URLs resolved against the
+/// jar's directory (not the working directory) and absolute `file:` URLs; a jar naming a
+/// `Launcher-Agent-Class` (an agent, which needs java.lang.instrument) is refused in one line.
+#[test]
+fn jar_class_path_is_relative_to_the_jar_and_agents_are_refused() {
+    if !have_jdk() {
+        return;
+    }
+    let d = scratch("booter");
+    let src = d.join("src");
+    std::fs::create_dir_all(src.join("lib")).unwrap();
+    std::fs::write(
+        src.join("Boot.java"),
+        "public class Boot { public static void main(String[] a) { System.out.println(lib.A.a() + lib.D.d()); } }",
+    )
+    .unwrap();
+    std::fs::write(
+        src.join("lib/A.java"),
+        "package lib; public class A { public static String a() { return \"A\"; } }",
+    )
+    .unwrap();
+    std::fs::write(
+        src.join("lib/D.java"),
+        "package lib; public class D { public static String d() { return \"D\"; } }",
+    )
+    .unwrap();
+    let classes = d.join("classes");
+    let ok = Command::new("javac")
+        .args(["--release", "17", "-d"])
+        .arg(&classes)
+        .args(["Boot.java", "lib/A.java", "lib/D.java"].map(|f| src.join(f)))
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    for sub in [
+        "target/surefire",
+        "repo/lib",
+        "elsewhere",
+        "dir with space/lib",
+    ] {
+        std::fs::create_dir_all(d.join(sub)).unwrap();
+    }
+    write_jar(
+        &d.join("repo/lib/a.jar"),
+        None,
+        &[("lib/A.class", classes.join("lib/A.class"))],
+    );
+    std::fs::copy(
+        classes.join("lib/D.class"),
+        d.join("dir with space/lib/D.class"),
+    )
+    .unwrap();
+    let manifest = format!(
+        "Manifest-Version: 1.0\nMain-Class: Boot\nClass-Path: ../../repo/lib/a.jar file:{}/dir%20with%20space/\n",
+        d.display()
+    );
+    let boot = d.join("target/surefire/booter.jar");
+    let main = [("Boot.class", classes.join("Boot.class"))];
+    write_jar(&boot, Some(manifest.as_bytes()), &main);
+    let run = |mut c: Command| {
+        c.current_dir(d.join("elsewhere"))
+            .arg("-jar")
+            .arg(&boot)
+            .output()
+            .unwrap()
+    };
+    let (j, x) = (run(Command::new("java")), run(jxvm()));
+    assert_same(&j, &x, 1);
+    assert_eq!(String::from_utf8_lossy(&x.stdout), "AD\n");
+    let agent = "Main-Class: Boot\nLauncher-Agent-Class: lib.A\n";
+    write_jar(&boot, Some(agent.as_bytes()), &main);
+    let x = run(jxvm());
+    assert_eq!(x.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&x.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("Launcher-Agent-Class lib.A") && err.contains("java.lang.instrument"));
+    assert!(x.stdout.is_empty());
+}
+
+/// `--make-home DIR` makes a JAVA_HOME whose `bin/java` is jxvm: `-version` and a program run
+/// through it as through java, with `java.home` the new home (whatever JAVA_HOME says), and
+/// its `release`, `lib/modules` and `conf` there; made again, it is remade; a directory that
+/// cannot be one is refused in one line.
+#[test]
+fn make_home_gives_a_java_home_that_runs_jxvm() {
+    if !have_jdk() {
+        return;
+    }
+    let d = scratch("home");
+    compile(
+        &d,
+        "Home.java",
+        "public class Home { public static void main(String[] a) { System.out.println(System.getProperty(\"java.home\") + \" \" + a[0]); } }",
+    );
+    let home = d.join("jdk");
+    for _ in 0..2 {
+        let x = jxvm().arg("--make-home").arg(&home).output().unwrap();
+        assert!(x.status.success(), "{}", String::from_utf8_lossy(&x.stderr));
+    }
+    for f in [
+        "release",
+        "lib/modules",
+        "conf/security/java.security",
+        "bin/javac",
+    ] {
+        assert!(home.join(f).exists(), "{f}");
+    }
+    let java = home.join("bin/java");
+    let v = Command::new(&java).arg("-version").output().unwrap();
+    let j = Command::new("java").arg("-version").output().unwrap();
+    assert!(v.status.success());
+    assert_eq!(first_lines(&v.stderr, 1), first_lines(&j.stderr, 1));
+    assert!(String::from_utf8_lossy(&v.stderr).contains("jxvm"));
+    let x = Command::new(&java)
+        .env("JAVA_HOME", "/nonexistent")
+        .arg("-cp")
+        .arg(&d)
+        .args(["Home", "arg"])
+        .output()
+        .unwrap();
+    assert!(x.status.success(), "{}", String::from_utf8_lossy(&x.stderr));
+    assert_eq!(
+        String::from_utf8_lossy(&x.stdout),
+        format!("{} arg\n", home.display())
+    );
+    // Through a link named java to it (as /usr/bin/java is), the home is still the home.
+    std::fs::create_dir_all(d.join("links")).unwrap();
+    std::os::unix::fs::symlink(&java, d.join("links/java")).unwrap();
+    let x = Command::new(d.join("links/java"))
+        .arg("-cp")
+        .arg(&d)
+        .args(["Home", "linked"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&x.stdout),
+        format!("{} linked\n", home.display())
+    );
+    std::fs::write(d.join("file"), "x").unwrap();
+    for bad in [d.join("missing/jdk"), d.clone(), d.join("file")] {
+        let x = jxvm().arg("--make-home").arg(&bad).output().unwrap();
+        assert_eq!(x.status.code(), Some(1), "{}", bad.display());
+        let err = String::from_utf8_lossy(&x.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with("Error: --make-home"), "{err}");
+    }
+    let x = jxvm().arg("--make-home").output().unwrap();
+    assert_eq!(x.status.code(), Some(1));
+}
+
+/// `-javaagent:` and native agents are refused in one line naming what jxvm lacks.
+#[test]
+fn agents_are_refused_naming_what_is_missing() {
+    let d = scratch("agents");
+    for (opt, lacks) in [
+        ("-javaagent:agent.jar", "java.lang.instrument"),
+        ("-agentlib:jdwp=transport=dt_socket", "JVMTI"),
+        ("-agentpath:/x.so", "JVMTI"),
+    ] {
+        let x = jxvm()
+            .arg("-cp")
+            .arg(&d)
+            .args([opt, "Main"])
+            .output()
+            .unwrap();
+        assert_eq!(x.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&x.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(opt) && err.contains(lacks), "{err}");
+    }
+}
+
+/// stderr without the version lines (java's and jxvm's third differ) and GC log lines.
+fn errors_only(b: &[u8]) -> String {
+    String::from_utf8_lossy(b)
+        .lines()
+        .filter(|l| {
+            !(l.starts_with("openjdk version")
+                || l.starts_with("OpenJDK")
+                || l.starts_with("jxvm (build")
+                || l.starts_with('['))
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// `-XX:` options as HotSpot 17 takes them: known flags accepted (with values in range, after
+/// their unlock option), unknown ones refused with its message, suggestion and exit code,
+/// misused ones (`+`/`-` on a value flag, a boolean without them, a malformed or out-of-range
+/// value) with its messages; `#` comments one out, IgnoreUnrecognizedVMOptions lets unknown
+/// names pass; MaxHeapSize and ThreadStackSize act as -Xmx and -Xss.
+#[test]
+fn xx_options_are_checked_as_hotspot_checks_them() {
+    if !have_jdk() {
+        return;
+    }
+    let cases: &[&[&str]] = &[
+        &["-XX:Foo"],
+        &["-XX:+Foo"],
+        &["-XX:Foo=1"],
+        &["-XX:", "-XX:="],
+        &[
+            "-XX:+UseG1GC",
+            "-XX:+UseStringDeduplication",
+            "-XX:MaxMetaspaceSize=256m",
+        ],
+        &["-XX:UseG1GC"],
+        &["-XX:UseG1GC=true"],
+        &["-XX:+UseG1GC=3"],
+        &["-XX:MaxHeapSize"],
+        &["-XX:+MaxHeapSize=3"],
+        &["-XX:MaxHeapSize=abc"],
+        &["-XX:InitialHeapSize=abc"],
+        &["-XX:ThreadStackSize=2000000"],
+        &["-XX:+PrintInlining"],
+        &["-XX:+UnlockDiagnosticVMOptions", "-XX:+PrintInlining"],
+        &[
+            "-XX:+UnlockDiagnosticVMOptions",
+            "-XX:-UnlockDiagnosticVMOptions",
+            "-XX:+PrintInlining",
+        ],
+        &["-XX:+UseEpsilonGC"],
+        &["-XX:+UnlockExperimentalVMOptions", "-XX:+UseEpsilonGC"],
+        &["-XX:+UseParallelOldGC"],
+        &["-XX:MaxGCPauseMilis=100"],
+        &["-XX:ThreadPriorityPolicy=5"],
+        &["-XX:AdaptiveSizeDecrementScaleFactor=0"],
+        &[
+            "-XX:AdaptiveSizeDecrementScaleFactor=0X10",
+            "-XX:NewSize=2T",
+        ],
+        &["-XX:AdaptiveSizeDecrementScaleFactor=1kb"],
+        &["-XX:AdaptiveSizeDecrementScaleFactor=-0"],
+        &["-XX:AdaptiveSizeDecrementScaleFactor=18446744073709551616"],
+        &["-XX:MaxRAMPercentage=200"],
+        &["-XX:MaxRAMPercentage=5.5", "-XX:InitialRAMPercentage=0x1"],
+        &["-XX:MaxRAMPercentage=1e1"],
+        &[
+            "-XX:ErrorFile=",
+            "-XX:OnError=x",
+            "-XX:+HeapDumpOnOutOfMemoryError",
+        ],
+        &["-XX:#+Foo"],
+        &["-XX:+IgnoreUnrecognizedVMOptions", "-XX:+Foo"],
+        &["-XX:+IgnoreUnrecognizedVMOptions", "-XX:+PrintInlining"],
+    ];
+    for &case in cases {
+        let j = Command::new("java")
+            .args(case)
+            .arg("-version")
+            .output()
+            .unwrap();
+        let x = jxvm().args(case).arg("-version").output().unwrap();
+        assert_eq!(j.status.code(), x.status.code(), "{case:?}");
+        assert_eq!(errors_only(&j.stderr), errors_only(&x.stderr), "{case:?}");
+    }
+    let d = scratch("xx");
+    compile(
+        &d,
+        "Sizes.java",
+        "public class Sizes { public static void main(String[] a) { System.out.println(Runtime.getRuntime().maxMemory() <= (64 << 20)); } }",
+    );
+    let x = jxvm()
+        .arg("-cp")
+        .arg(&d)
+        .args(["-XX:MaxHeapSize=64m", "-XX:ThreadStackSize=2048", "Sizes"])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&x.stdout), "true\n");
+    let x = jxvm()
+        .args(["-XX:ThreadStackSize=100", "-version"])
+        .output()
+        .unwrap();
+    assert_eq!(x.status.code(), Some(1), "a 100k stack is too small");
+}
+
+/// Source-file mode as java runs it: `Prog.java` (or `--source N` and any file name) compiled
+/// in memory by javac's source launcher and run with the arguments after it, with java's
+/// `sun.java.command`, `jdk.internal.javac.source` and class path; compilation errors and a
+/// missing file as java reports them.
+#[test]
+fn source_files_run_as_java_runs_them() {
+    if !have_jdk() {
+        return;
+    }
+    let d = scratch("source");
+    let prog = "public class Prog { public static void main(String[] a) { System.out.println(System.getProperty(\"sun.java.command\") + \"|\" + System.getProperty(\"jdk.internal.javac.source\") + \"|\" + String.join(\",\", a) + \"|\" + System.getProperty(\"java.class.path\")); } }";
+    std::fs::write(d.join("Prog.java"), prog).unwrap();
+    std::fs::write(d.join("script"), prog).unwrap();
+    std::fs::write(
+        d.join("Bad.java"),
+        "class Bad { void f() { int x = \"s\"; } }",
+    )
+    .unwrap();
+    let cases: &[&[&str]] = &[
+        &["Prog.java", "x", "y"],
+        &["--source", "17", "Prog.java", "x"],
+        &["--source=17", "script", "z"],
+        &["Bad.java"],
+        &["--source", "17", "Missing"],
+        &["Missing.java"],
+    ];
+    for &case in cases {
+        let run = |mut c: Command| c.current_dir(&d).args(case).output().unwrap();
+        let (j, x) = (run(Command::new("java")), run(jxvm()));
+        assert_same(&j, &x, 5);
+    }
+}
+
+/// A class compiled with preview features (a pattern in a switch, preview in 17) runs with
+/// `--enable-preview` and without it is refused with java's message.
+#[test]
+fn preview_features_need_enable_preview() {
+    if !have_jdk() {
+        return;
+    }
+    let d = scratch("preview");
+    std::fs::write(
+        d.join("Pv.java"),
+        "public class Pv { public static void main(String[] a) { Object o = 42; String s = switch (o) { case Integer i -> \"int \" + i; default -> \"other\"; }; System.out.println(s); } }",
+    )
+    .unwrap();
+    let ok = Command::new("javac")
+        .args(["--release", "17", "--enable-preview", "-d"])
+        .arg(&d)
+        .arg(d.join("Pv.java"))
+        .output()
+        .unwrap();
+    assert!(ok.status.success());
+    let (j, x) = run_both(&d, &["--enable-preview", "Pv"]);
+    assert_same(&j, &x, 1);
+    assert_eq!(String::from_utf8_lossy(&x.stdout), "int 42\n");
+    let (j, x) = run_both(&d, &["Pv"]);
+    assert_same(&j, &x, 2);
+}
+
+/// `-XshowSettings` (java's LauncherHelper prints them once the VM is created), before
+/// `-showversion`'s or `--show-version`'s version and the program, or before `-version`'s and
+/// exit; `--version`'s form of the version. Lines naming the VM differ and are left out.
+#[test]
+fn settings_and_versions_are_shown_as_java_shows_them() {
+    if !have_jdk() {
+        return;
+    }
+    let d = scratch("settings");
+    compile(&d, "Hello.java", HELLO);
+    let same_vm = |b: &[u8]| {
+        String::from_utf8_lossy(b)
+            .lines()
+            .filter(|l| !l.contains("OpenJDK 64-Bit") && !l.contains("jxvm"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let cases: &[&[&str]] = &[
+        &["--version"],
+        &["-XshowSettings:vm", "-version"],
+        &[
+            "-XshowSettings:vm",
+            "-Xmx64m",
+            "-Xss1m",
+            "-Xms8m",
+            "-showversion",
+            "Hello",
+        ],
+        &["-XshowSettings:locale", "--show-version", "Hello"],
+        &["-XshowSettings:system", "Hello"],
+    ];
+    for &case in cases {
+        let (j, x) = run_both(&d, case);
+        assert_eq!(j.status.code(), x.status.code(), "{case:?}");
+        assert_eq!(same_vm(&j.stdout), same_vm(&x.stdout), "{case:?}");
+        assert_eq!(same_vm(&j.stderr), same_vm(&x.stderr), "{case:?}");
+    }
+    // With no program, the settings and then the usage (each launcher's own), and exit 1.
+    let (j, x) = run_both(&d, &["-XshowSettings:vm"]);
+    assert_eq!(j.status.code(), x.status.code());
+    assert_eq!(first_lines(&j.stderr, 2), first_lines(&x.stderr, 2));
+    assert!(String::from_utf8_lossy(&x.stderr).contains("Usage: jxvm"));
+}
+
+/// `-verbose:class` prints a line per class loaded as HotSpot without its shared archive
+/// does: `[uptime][info][class,load] NAME source: jrt:/MODULE` for the JDK's classes,
+/// `file:` URLs of the class path's directory or jar for the program's.
+#[test]
+fn verbose_class_logs_each_class_loaded() {
+    if !have_jdk() {
+        return;
+    }
+    let d = scratch("verbose-class");
+    compile(&d, "Hello.java", HELLO);
+    let j = Command::new("java")
+        .args(["-Xshare:off", "-verbose:class", "-cp"])
+        .arg(&d)
+        .arg("Hello")
+        .output()
+        .unwrap();
+    let x = jxvm()
+        .args(["-verbose:class", "-cp"])
+        .arg(&d)
+        .arg("Hello")
+        .output()
+        .unwrap();
+    let tail = |o: &Output, name: &str| {
+        String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .find(|l| l.contains(&format!("] {name} source: ")))
+            .and_then(|l| l.split_once("[info]").map(|(_, t)| t.to_string()))
+    };
+    for name in ["java.lang.Object", "java.lang.String", "Hello"] {
+        let (jt, xt) = (tail(&j, name), tail(&x, name));
+        assert!(jt.is_some(), "{name}");
+        assert_eq!(jt, xt, "{name}");
+    }
+    let first = String::from_utf8_lossy(&x.stdout)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        first.starts_with('[') && first.contains("s][info][class,load] "),
+        "{first}"
+    );
+    let out = String::from_utf8_lossy(&x.stdout);
+    assert!(out.contains("\nHello, World!\n"));
+    assert!(out.ends_with("] java.lang.Shutdown$Lock source: jrt:/java.base\n"));
+}
+
+/// java's module listing options (`--list-modules`, `--describe-module`/`-d`,
+/// `--validate-modules`, `--show-module-resolution`; LauncherHelper and ModuleBootstrap print
+/// them), `--dry-run` (the main class loaded and checked, not run), the old `-ss`/`-ms`/`-mx` forms of `-Xss`/`-Xms`/`-Xmx`, `-X`, `-Xinternalversion`
+/// and the -X options that change nothing in jxvm. Where the JDK prints a hash set, lines are
+/// compared sorted; the module path (`-p`, `-m`) is refused in one line.
+#[test]
+fn module_listings_old_size_forms_and_extra_options() {
+    if !have_jdk() {
+        return;
+    }
+    let d = scratch("modules");
+    compile(&d, "Hello.java", HELLO);
+    compile(&d, "NoMain.java", "public class NoMain {}");
+    let sorted = |b: &[u8]| {
+        let mut v: Vec<String> = String::from_utf8_lossy(b)
+            .lines()
+            .map(String::from)
+            .collect();
+        v.sort();
+        v
+    };
+    let cases: &[&[&str]] = &[
+        &["--list-modules"],
+        &["--limit-modules", "java.sql", "--list-modules"],
+        &["--describe-module", "java.sql"],
+        &["-d", "java.logging"],
+        &["--describe-module=java.sql"],
+        &["-d", "no.such.module"],
+        &["--validate-modules"],
+        &["--show-module-resolution", "Hello"],
+        &["--dry-run", "Hello"],
+        &["--dry-run", "Missing"],
+        &["--dry-run", "NoMain"],
+        &["-ss1m", "-ms8m", "-mx64m", "Hello"],
+        &["-mxabc", "Hello"],
+        &["-ss10", "Hello"],
+        &[
+            "-Xnoclassgc",
+            "-Xmaxjitcodesize64m",
+            "-Xverify:all",
+            "Hello",
+        ],
+        &["-Xshare:on", "Hello"],
+        &["-Xverify:remote", "Hello"],
+    ];
+    for &case in cases {
+        let (j, x) = run_both(&d, case);
+        assert_eq!(j.status.code(), x.status.code(), "{case:?}");
+        assert_eq!(sorted(&j.stdout), sorted(&x.stdout), "{case:?}");
+        assert_eq!(
+            first_lines(&j.stderr, 2),
+            first_lines(&x.stderr, 2),
+            "{case:?}"
+        );
+    }
+    let x = jxvm().arg("-X").output().unwrap();
+    assert!(x.status.success() && String::from_utf8_lossy(&x.stderr).contains("-Xss<size>"));
+    let x = jxvm().arg("--help-extra").output().unwrap();
+    assert!(x.status.success() && String::from_utf8_lossy(&x.stdout).contains("-Xss<size>"));
+    let x = jxvm().arg("-Xinternalversion").output().unwrap();
+    assert!(String::from_utf8_lossy(&x.stdout).starts_with("jxvm ("));
+    for opt in [
+        "-p",
+        "--module-path",
+        "-m",
+        "--module=a/b",
+        "--upgrade-module-path",
+    ] {
+        let x = jxvm().args([opt, "x", "Hello"]).output().unwrap();
+        assert_eq!(x.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&x.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("module path"), "{err}");
+    }
+}
+
+/// `-XX:VMOptionsFile=FILE`: the file's options (quotes group) in its place, as HotSpot reads
+/// them; a missing file, a second one, one naming another, and a non-option in it are refused
+/// with HotSpot's messages.
+#[test]
+fn vm_options_files_are_read_as_hotspot_reads_them() {
+    if !have_jdk() {
+        return;
+    }
+    let d = scratch("vmoptions");
+    compile(
+        &d,
+        "P.java",
+        "public class P { public static void main(String[] a) { System.out.println(System.getProperty(\"k\") + \" \" + (Runtime.getRuntime().maxMemory() <= 64 << 20)); } }",
+    );
+    let files = [
+        ("good", "-Dk=\"a b\"\n-XX:+UseG1GC -Xmx64m\n"),
+        ("bad-flag", "-XX:Foo\n"),
+        ("nested", "-XX:VMOptionsFile=good\n"),
+        ("comment", "# c\n-Dk=x\n"),
+    ];
+    for (name, text) in files {
+        std::fs::write(d.join(name), text).unwrap();
+    }
+    let cases: &[&[&str]] = &[
+        &["-XX:VMOptionsFile=good", "P"],
+        &["-XX:VMOptionsFile=bad-flag", "P"],
+        &["-XX:VMOptionsFile=nested", "P"],
+        &["-XX:VMOptionsFile=good", "-XX:VMOptionsFile=good", "P"],
+        &["-XX:VMOptionsFile=comment", "P"],
+        &["-XX:VMOptionsFile=missing", "P"],
+    ];
+    for &case in cases {
+        let run = |mut c: Command| {
+            c.current_dir(&d)
+                .args(["-cp", "."])
+                .args(case)
+                .output()
+                .unwrap()
+        };
+        let (j, x) = (run(Command::new("java")), run(jxvm()));
+        assert_same(&j, &x, 3);
+    }
+}
+
+/// `-Xbootclasspath/a:`: classes the JDK's image does not have come from the appended
+/// directories and jars, defined by the boot loader (no class loader, unnamed module), with
+/// their resources found through it, as java does.
+#[test]
+fn boot_class_path_append_is_the_boot_loaders() {
+    if !have_jdk() {
+        return;
+    }
+    let d = scratch("bootappend");
+    let src = d.join("src");
+    std::fs::create_dir_all(src.join("bx")).unwrap();
+    std::fs::write(
+        src.join("bx/B.java"),
+        "package bx; public class B { public static String hi() { return \"B from \" + B.class.getClassLoader() + \" \" + B.class.getModule().isNamed(); } }",
+    )
+    .unwrap();
+    std::fs::write(
+        src.join("U.java"),
+        "public class U { public static void main(String[] a) throws Exception { System.out.println(bx.B.hi()); System.out.println(ClassLoader.getSystemResource(\"bx/B.class\") != null); System.out.println(Class.forName(\"bx.B\", false, null).getName()); } }",
+    )
+    .unwrap();
+    let javac = |out: &str, cp: &str, file: &str| {
+        let ok = Command::new("javac")
+            .args(["--release", "17", "-cp", cp, "-d", out, file])
+            .current_dir(&d)
+            .status()
+            .unwrap();
+        assert!(ok.success());
+    };
+    javac("boot", ".", "src/bx/B.java");
+    javac("app", "boot", "src/U.java");
+    let run = |mut c: Command| {
+        c.current_dir(&d)
+            .args(["-Xbootclasspath/a:none:boot", "-cp", "app", "U"])
+            .output()
+            .unwrap()
+    };
+    let (j, x) = (run(Command::new("java")), run(jxvm()));
+    assert_same(&j, &x, 2);
+    assert_eq!(
+        String::from_utf8_lossy(&x.stdout),
+        "B from null false\ntrue\nbx.B\n"
+    );
+}

@@ -37,6 +37,10 @@ pub struct Options {
     pub gc_log: bool,
     /// -Xlog:class+unload: a line per class unloaded (`domain::unloading`).
     pub class_unload_log: bool,
+    /// `-verbose:class`: a line for every class defined.
+    pub class_load_log: bool,
+    /// `-Xbootclasspath/a:`: directories and jars the boot loader reads after the JDK's image.
+    pub boot_append: String,
     /// Collect at every allocation poll (-Xgc:stress or JXVM_GC_STRESS=1).
     pub gc_stress: bool,
     /// Verify the heap after every collection (-Xgc:verify or JXVM_GC_VERIFY=1).
@@ -67,6 +71,8 @@ impl Options {
                 .unwrap_or(0),
             gc_log: false,
             class_unload_log: false,
+            class_load_log: false,
+            boot_append: String::new(),
             gc_stress: std::env::var_os("JXVM_GC_STRESS").is_some_and(|v| v != "0"),
             gc_verify: std::env::var_os("JXVM_GC_VERIFY").is_some_and(|v| v != "0"),
             assertions: Default::default(),
@@ -148,6 +154,11 @@ impl Vm {
         let classpath = open_class_path(&opts.classpath);
         let mut classes = ClassTable::new(ClassSources { jimage, classpath });
         classes.verify_app = opts.verify;
+        classes.load_log = opts.class_load_log.then(std::time::Instant::now);
+        classes.boot_append = (opts.boot_append.split(':'))
+            .filter(|e| !e.is_empty())
+            .filter_map(crate::class::loader::ClassPathEntry::open)
+            .collect();
         classes.set_launcher_class_path(&opts.classpath);
         let launcher_path = || ClassPath {
             loader: LoaderId::APP,

@@ -213,7 +213,7 @@ pub fn loader_name(id: LoaderId) -> String {
 /// One entry of the application class path.
 pub enum ClassPathEntry {
     Dir(PathBuf),
-    Jar(Mutex<zip::ZipArchive<std::fs::File>>),
+    Jar(Mutex<zip::ZipArchive<std::fs::File>>, PathBuf),
 }
 
 impl ClassPathEntry {
@@ -229,7 +229,19 @@ impl ClassPathEntry {
         }
         zip::ZipArchive::new(f)
             .ok()
-            .map(|z| ClassPathEntry::Jar(Mutex::new(z)))
+            .map(|z| ClassPathEntry::Jar(Mutex::new(z), p))
+    }
+
+    /// The entry as the application loader's URL names it (`file:/dir/`, `file:/a.jar`).
+    pub fn url(&self) -> String {
+        let (path, dir) = match self {
+            ClassPathEntry::Dir(d) => (d, true),
+            ClassPathEntry::Jar(_, j) => (j, false),
+        };
+        let abs = std::path::absolute(path).unwrap_or_else(|_| path.clone());
+        let abs = crate::class::manifest::normalize(&abs);
+        let slash = if dir { "/" } else { "" };
+        format!("file:{}{slash}", abs.display())
     }
 
     /// Bytes of resource `path` ("a/b/C.class") in this entry, at most `MAX_CLASS_FILE` of
@@ -237,7 +249,7 @@ impl ClassPathEntry {
     pub fn read(&self, path: &str) -> Option<Vec<u8>> {
         match self {
             ClassPathEntry::Dir(d) => read_sized(&d.join(path)),
-            ClassPathEntry::Jar(z) => {
+            ClassPathEntry::Jar(z, _) => {
                 let mut z = z.lock();
                 let e = z.by_name(path).ok()?;
                 if e.size() > MAX_CLASS_FILE {
@@ -315,7 +327,7 @@ fn add_class_path_entry(
         return;
     };
     let class_path = match &entry {
-        ClassPathEntry::Jar(_) => entry
+        ClassPathEntry::Jar(..) => entry
             .read("META-INF/MANIFEST.MF")
             .and_then(|m| crate::class::manifest::Manifest::parse(&m).ok())
             .and_then(|m| m.main_attribute("Class-Path").map(str::to_string)),
@@ -405,6 +417,10 @@ pub struct ClassTable {
     pub sources: ClassSources,
     /// Classes outside the JDK are verified when true.
     pub verify_app: bool,
+    /// `-verbose:class`: when the VM started, if each class defined is to be logged.
+    pub load_log: Option<std::time::Instant>,
+    /// `-Xbootclasspath/a:`: where the boot loader looks after the JDK's image.
+    pub boot_append: Vec<ClassPathEntry>,
     /// Classes of user-defined loaders whose references were loaded through their loader (see
     /// `vm::runtime::loading`), by id: None when done, else the thread loading them.
     pub(super) references_loaded: Mutex<FxHashMap<u32, Option<u64>>>,
@@ -443,6 +459,8 @@ impl ClassTable {
             module_loaders: RwLock::new(FxHashMap::default()),
             sources,
             verify_app: true,
+            load_log: None,
+            boot_append: Vec::new(),
             references_loaded: Mutex::new(Default::default()),
             references_cond: parking_lot::Condvar::new(),
             app_loaders: Mutex::new(FxHashMap::default()),
@@ -764,6 +782,12 @@ impl ClassTable {
             }
             return self.define(LoaderId::BOOT, Some(name), &bytes, Some(crate::api::MODULE));
         }
+        if let Some(bytes) = self.boot_appended(name) {
+            if let Some(c) = self.find_loaded(LoaderId::BOOT, name) {
+                return Ok(c);
+            }
+            return self.define(LoaderId::BOOT, Some(name), &bytes, None);
+        }
         // Only the application loader reads the class path here; a user-defined loader's
         // classes come from its Java `loadClass` (see `vm::runtime::loading`), and are
         // found above once recorded.
@@ -774,6 +798,15 @@ impl ClassTable {
             return Err(LoadError::NotFound(name.to_string()));
         };
         self.define(loader, Some(name), &bytes, None)
+    }
+
+    /// Class `name` from the boot class path's appended entries (`-Xbootclasspath/a:`).
+    fn boot_appended(&self, name: &str) -> Option<Vec<u8>> {
+        if self.boot_append.is_empty() {
+            return None;
+        }
+        let path = format!("{name}.class");
+        self.boot_append.iter().find_map(|e| e.read(&path))
     }
 
     /// Whether classes defined by `owner` are visible to `loader` through delegation.
@@ -826,7 +859,12 @@ impl ClassTable {
                     None => LoadError::NoClassDef(m),
                 };
             }
-            if m.starts_with("Unsupported major.minor") {
+            if let Some(v) = m.strip_prefix(classfile::PREVIEW_NOT_ENABLED_PREFIX) {
+                LoadError::Version(format!(
+                    "Preview features are not enabled for {} (class file version{v}). Try running with '--enable-preview'",
+                    expected.unwrap_or("class")
+                ))
+            } else if m.starts_with("Unsupported major.minor") {
                 LoadError::Version(format!(
                     "{} has been compiled by a more recent version of the Java Runtime ({m})",
                     expected.unwrap_or("class")
@@ -1031,12 +1069,50 @@ impl ClassTable {
             api: crate::api::makes_api_class(module, super_class),
         };
         let c = self.publish(c, owner, charge);
+        if let Some(start) = self.load_log {
+            self.log_load(c, loader, module, hidden.is_some(), start);
+        }
         self.attach_methods(c);
         self.link_dispatch(c);
         if module.is_some() || !self.verify_app {
             let _ = c.linked.set(Ok(()));
         }
         Ok(c)
+    }
+
+    /// `-verbose:class`'s line for class `c` just defined, as HotSpot's `-Xlog:class+load`
+    /// (without its shared archive) prints it, with where the class came from.
+    fn log_load(
+        &self,
+        c: &Class,
+        loader: LoaderId,
+        module: Option<&str>,
+        hidden: bool,
+        start: std::time::Instant,
+    ) {
+        let source = match module {
+            _ if hidden => None,
+            Some(m) => Some(format!("jrt:/{m}")),
+            None if loader.is_app() => self.app_entry_url(loader, &c.name),
+            None => Some("__JVM_DefineClass__".into()),
+        };
+        let source = source.unwrap_or_else(|| "__JVM_LookupDefineClass__".into());
+        let t = start.elapsed().as_secs_f64();
+        println!(
+            "[{t:.3}s][info][class,load] {} source: {source}",
+            c.java_name()
+        );
+    }
+
+    /// The URL of the entry of application loader `app`'s class path that holds class `name`.
+    fn app_entry_url(&self, app: LoaderId, name: &str) -> Option<String> {
+        let path = format!("{name}.class");
+        let holds = |e: &&ClassPathEntry| e.read(&path).is_some();
+        if app == LoaderId::APP {
+            return self.sources.classpath.iter().find(holds).map(|e| e.url());
+        }
+        let entries = self.app_paths.read().get(&app.0).cloned()?;
+        entries.iter().find(holds).map(|e| e.url())
     }
 
     /// Publishes a class built elsewhere (lambda proxies) and links it.

@@ -24,6 +24,7 @@ pub fn register(r: &mut Registry) {
     register_datagrams(r);
     register_linux_options(r);
     register_network_interface(r);
+    register_async_channels(r);
 }
 
 // IOStatus codes.
@@ -736,6 +737,31 @@ fn register_net(r: &mut Registry) {
             Err(e) => Err(socket_error(t, e)),
         }
     });
+}
+
+/// The natives of the asynchronous socket channels (their waiting is EPollPort's, in Java).
+fn register_async_channels(r: &mut Registry) {
+    // A connect that EPoll reported finished: its error, thrown as libnio's handleSocketError.
+    let n = "sun/nio/ch/UnixAsynchronousSocketChannelImpl";
+    r.add(n, "checkConnect", "(I)V", |t, a| {
+        match t
+            .domain
+            .host()
+            .get_int_option(jfd(a[0]), libc::SOL_SOCKET, libc::SO_ERROR)
+        {
+            Ok(0) => Ok(0),
+            Ok(e) => Err(socket_error(t, Errno(e))),
+            Err(e) => Err(socket_error(t, e)),
+        }
+    });
+    let n = "sun/nio/ch/UnixAsynchronousServerSocketChannelImpl";
+    r.add(n, "initIDs", "()V", |_, _| Ok(0));
+    r.add(
+        n,
+        "accept0",
+        "(Ljava/io/FileDescriptor;Ljava/io/FileDescriptor;[Ljava/net/InetSocketAddress;)I",
+        net_accept,
+    );
 }
 
 /// The local (or, with `remote`, the peer) address of the socket of FileDescriptor `fdo`.
