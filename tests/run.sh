@@ -17,6 +17,8 @@ cargo test --release --workspace
 bash tests/conformance.sh --jobs "$(nproc)"
 # A real test suite: JUnit 5 runs Commons Codec's tests on HotSpot and on jxvm, same counts.
 bash tests/workloads/junit.sh
+# Maven Surefire forks jxvm (through a --make-home JAVA_HOME): same test counts as HotSpot.
+bash tests/workloads/surefire.sh
 # The collector's reference maps, checked against real execution: every interpreter frame is
 # verified at every call on a sample of programs.
 JXVM_VERIFY_FRAMES=1 bash tests/conformance.sh --jobs "$(nproc)" StreamsCollectors LambdaCapture ExceptionsNested \
