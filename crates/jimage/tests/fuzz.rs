@@ -20,20 +20,7 @@ use std::path::Path;
 
 use jimage::JImage;
 
-/// A xorshift64 generator: a fixed seed makes every run test the same mutants.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
+use testkit::Rng;
 
 const MULTIPLIER: i32 = 0x0100_0193;
 
@@ -444,7 +431,7 @@ fn mutate(rng: &mut Rng, img: &mut Vec<u8>, big: bool) {
             3 if strings_at > index => {
                 let at = index + rng.below(strings_at - index);
                 img[at] = if rng.below(2) == 0 {
-                    rng.next() as u8
+                    rng.next_u64() as u8
                 } else {
                     0
                 };
@@ -452,7 +439,7 @@ fn mutate(rng: &mut Rng, img: &mut Vec<u8>, big: bool) {
             4 if strings_at < len => {
                 let at = strings_at + rng.below(len - strings_at);
                 img[at] = if rng.below(2) == 0 {
-                    rng.next() as u8
+                    rng.next_u64() as u8
                 } else {
                     b'/'
                 };

@@ -20,19 +20,7 @@ use ninep::msg::{self, Attr, Dirent, Flock, Getlock, Qid, Rmsg, SetAttr, Statfs,
 use ninep::server::Server;
 use ninep::wire::Data;
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
+use testkit::Rng;
 
 fn b(s: &str) -> Vec<u8> {
     s.as_bytes().to_vec()
@@ -233,12 +221,12 @@ fn mutate(rng: &mut Rng, seed: &[u8]) -> Vec<u8> {
         let at = rng.below(f.len());
         match rng.below(9) {
             0 => f[at] ^= 1 << rng.below(8),
-            1 => f[at] = rng.next() as u8,
+            1 => f[at] = rng.next_u64() as u8,
             2 => f[at] = [0, 0xFF, 0x7F, 0x80, 16, 17][rng.below(6)],
             3 => f.truncate(at),
-            4 => f.insert(at, rng.next() as u8),
-            5 => set_u32(&mut f, 0, rng.next() as u32 % 200),
-            6 if f.len() > 4 => f[4] = rng.next() as u8,
+            4 => f.insert(at, rng.next_u64() as u8),
+            5 => set_u32(&mut f, 0, rng.next_u64() as u32 % 200),
+            6 if f.len() > 4 => f[4] = rng.next_u64() as u8,
             7 if f.len() > 8 => {
                 // A length field (string or count) made large.
                 let at = 7 + rng.below(f.len() - 7);
@@ -290,7 +278,7 @@ fn decoding_mutants_never_panics() {
     assert!(decoded > 1000, "{decoded}");
     for _ in 0..20_000 {
         let n = rng.below(64);
-        let f: Vec<u8> = (0..n).map(|_| rng.next() as u8).collect();
+        let f: Vec<u8> = (0..n).map(|_| rng.next_u64() as u8).collect();
         check_decode(&f);
     }
 }

@@ -19,20 +19,7 @@ use std::path::Path;
 use classfile::ClassFile;
 use verifier::{ClassHierarchy, verify_class};
 
-/// A xorshift64 generator: a fixed seed makes every run test the same mutants.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
+use testkit::Rng;
 
 /// Where the parts of one Code attribute lie in a class file's bytes.
 struct CodeAt {
@@ -131,7 +118,7 @@ fn value16(rng: &mut Rng, near: usize) -> u16 {
             .wrapping_add(rng.below(5) as u16)
             .wrapping_sub(2),
         4 => 0x8000,
-        _ => rng.next() as u16,
+        _ => rng.next_u64() as u16,
     }
 }
 
@@ -148,7 +135,7 @@ fn mutate(rng: &mut Rng, class: &mut Vec<u8>, codes: &[CodeAt]) {
             0 | 1 => {
                 let at = c.code.start + rng.below(code_len);
                 class[at] = if rng.below(4) == 0 {
-                    rng.next() as u8
+                    rng.next_u64() as u8
                 } else {
                     rng.below(202) as u8
                 };
@@ -175,7 +162,7 @@ fn mutate(rng: &mut Rng, class: &mut Vec<u8>, codes: &[CodeAt]) {
                 if let Some(map) = c.stack_map.clone().filter(|m| !m.is_empty()) {
                     let at = map.start + rng.below(map.len());
                     if rng.below(2) == 0 {
-                        class[at] = rng.next() as u8;
+                        class[at] = rng.next_u64() as u8;
                     } else if at + 2 <= map.end {
                         let v = value16(rng, code_len);
                         put_u16(class, at, v);
@@ -194,7 +181,7 @@ fn mutate(rng: &mut Rng, class: &mut Vec<u8>, codes: &[CodeAt]) {
                 let at = c.code.start + rng.below(code_len);
                 let n = 1 + rng.below(6);
                 let new_len = if rng.below(2) == 0 {
-                    let bytes: Vec<u8> = (0..n).map(|_| rng.next() as u8).collect();
+                    let bytes: Vec<u8> = (0..n).map(|_| rng.next_u64() as u8).collect();
                     class.splice(at..at, bytes);
                     code_len + n
                 } else {

@@ -1015,20 +1015,7 @@ mod tests {
         }
     }
 
-    /// A xorshift64 generator: fixed seeds make every fuzz run the same inputs.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n.max(1) as u64) as usize
-        }
-    }
+    use testkit::Rng;
 
     /// Applies one to four random mutations to `buf`: bit flips, bytes, u32s and u64s
     /// overwritten with boundary values or with the format's own values (`dict`: class ids,
@@ -1062,7 +1049,7 @@ mod tests {
             };
             match rng.below(8) {
                 0 if len > 0 => buf[at] ^= 1 << rng.below(8),
-                1 if len > 0 => buf[at] = rng.next() as u8,
+                1 if len > 0 => buf[at] = rng.next_u64() as u8,
                 2 => {
                     if let Some(at) = word_at(rng, 4) {
                         buf[at..at + 4].copy_from_slice(&(value as u32).to_le_bytes());
