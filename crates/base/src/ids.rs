@@ -67,17 +67,20 @@ impl IdPool {
     }
 
     /// How many ids can still be taken.
+    #[inline]
     pub fn room(&self) -> usize {
         let p = self.inner.lock();
         (self.capacity - p.next) as usize + p.free.len()
     }
 
     /// One more than the highest id ever handed out (ids below it may be in use).
+    #[inline]
     pub fn bound(&self) -> u32 {
         self.inner.lock().next
     }
 
     /// Gives back ids nothing refers to any more.
+    #[inline]
     pub fn give_back(&self, ids: impl IntoIterator<Item = Numbered>) {
         self.inner.lock().free.extend(ids);
     }
@@ -97,11 +100,13 @@ impl LoaderId {
     pub const APP_BIT: u32 = 1 << 31;
 
     /// A user-defined loader (not the boot, platform or an application loader).
+    #[inline]
     pub fn is_user(self) -> bool {
         self.0 > LoaderId::APP.0 && self.0 & LoaderId::APP_BIT == 0
     }
 
     /// The application loader of some domain (each class path has its own).
+    #[inline]
     pub fn is_app(self) -> bool {
         self == LoaderId::APP || self.0 & LoaderId::APP_BIT != 0
     }
@@ -123,6 +128,7 @@ pub enum Unit {
 
 impl Unit {
     /// Whether the unit can go before its domain ends.
+    #[inline]
     pub fn is_collectible(self) -> bool {
         match self {
             Unit::Loader(l) => l.is_user(),

@@ -24,6 +24,7 @@ impl<T> Default for IdTable<T> {
 }
 
 impl<T> IdTable<T> {
+    #[inline]
     pub fn new() -> Self {
         let chunks = (0..CHUNKS)
             .map(|_| AtomicPtr::new(std::ptr::null_mut()))
@@ -57,6 +58,7 @@ impl<T> IdTable<T> {
     }
 
     /// Gets the value for `id`, creating it with `f` if absent. Panics if `id` exceeds capacity.
+    #[inline]
     pub fn get_or_init(&self, id: u32, f: impl FnOnce() -> T) -> &T {
         self.chunk_or_create(id)[(id as usize) & (CHUNK - 1)].get_or_init(f)
     }
@@ -120,6 +122,7 @@ impl<T: Sync> Slots<T> {
     }
 
     /// Forgets the value of `id`.
+    #[inline]
     pub fn clear(&self, id: u32) {
         if let Some(slot) = self.table.get(id) {
             slot.store(std::ptr::null_mut(), Ordering::Release);
@@ -175,6 +178,7 @@ impl<T: Sync> Clearable<T> {
     }
 
     /// The value, made by `f` if there is none (racing makers: the first one wins).
+    #[inline]
     pub fn get_or_init(&self, f: impl FnOnce() -> T) -> &T {
         if let Some(v) = self.get() {
             return v;

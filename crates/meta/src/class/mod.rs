@@ -67,6 +67,7 @@ impl BasicType {
         }
     }
     /// Frame slots a value takes (JVMS category).
+    #[inline]
     pub fn slots(self) -> usize {
         match self {
             BasicType::Long | BasicType::Double => 2,
@@ -161,11 +162,13 @@ impl<'a> Iterator for ParamDescriptors<'a> {
     }
 }
 
+#[inline]
 pub fn param_descriptors(desc: &str) -> ParamDescriptors<'_> {
     ParamDescriptors { desc, at: 1 }
 }
 
 /// The return descriptor of a method descriptor (after the ')').
+#[inline]
 pub fn return_descriptor(desc: &str) -> &str {
     desc.rfind(')').map_or("", |i| &desc[i + 1..])
 }
@@ -196,9 +199,11 @@ pub struct Field {
 }
 
 impl Field {
+    #[inline]
     pub fn is_static(&self) -> bool {
         self.access & classfile::access::ACC_STATIC != 0
     }
+    #[inline]
     pub fn is_volatile(&self) -> bool {
         self.access & classfile::access::ACC_VOLATILE != 0
     }
@@ -243,27 +248,35 @@ impl std::fmt::Debug for Method {
 }
 
 impl Method {
+    #[inline]
     pub fn is_static(&self) -> bool {
         self.access & classfile::access::ACC_STATIC != 0
     }
+    #[inline]
     pub fn is_native(&self) -> bool {
         self.access & classfile::access::ACC_NATIVE != 0
     }
+    #[inline]
     pub fn is_abstract(&self) -> bool {
         self.access & classfile::access::ACC_ABSTRACT != 0
     }
+    #[inline]
     pub fn is_private(&self) -> bool {
         self.access & classfile::access::ACC_PRIVATE != 0
     }
+    #[inline]
     pub fn is_public(&self) -> bool {
         self.access & classfile::access::ACC_PUBLIC != 0
     }
+    #[inline]
     pub fn is_protected(&self) -> bool {
         self.access & classfile::access::ACC_PROTECTED != 0
     }
+    #[inline]
     pub fn is_synchronized(&self) -> bool {
         self.access & classfile::access::ACC_SYNCHRONIZED != 0
     }
+    #[inline]
     pub fn is_varargs(&self) -> bool {
         self.access & classfile::access::ACC_VARARGS != 0
     }
@@ -299,6 +312,7 @@ impl Method {
         )
     }
     /// Whether this method is signature-polymorphic (JVMS §2.9.3).
+    #[inline]
     pub fn is_signature_polymorphic(&self) -> bool {
         let c = &*self.class.name;
         (c == "java/lang/invoke/MethodHandle" || c == "java/lang/invoke/VarHandle")
@@ -317,6 +331,7 @@ pub struct Dispatch {
 
 /// Where HotSpot's messages place a class of `module` (None: the unnamed module of its loader)
 /// defined by `loader` (see [`Class::module_of_loader`]).
+#[inline]
 pub fn module_of_loader(loader: LoaderId, module: Option<&str>) -> String {
     let loader = loader::loader_name(loader);
     match module {
@@ -423,6 +438,7 @@ impl Class {
     }
 
     /// What this class is unloaded with in a living domain.
+    #[inline]
     pub fn unit(&self) -> Unit {
         match self.hidden_unit {
             Some(h) => Unit::Hidden(h),
@@ -430,17 +446,21 @@ impl Class {
         }
     }
 
+    #[inline]
     pub fn methods(&self) -> &[Method] {
         self.methods.get().map_or(&[], |v| v.as_slice())
     }
+    #[inline]
     pub fn is_interface(&self) -> bool {
         self.access & classfile::access::ACC_INTERFACE != 0
     }
+    #[inline]
     pub fn is_abstract(&self) -> bool {
         self.access & classfile::access::ACC_ABSTRACT != 0
     }
     /// The enum class whose constant an instance of this class is (the class itself, or its
     /// superclass for a constant with a body); None if this is not an enum's class.
+    #[inline]
     pub fn enum_type(&'static self) -> Option<&'static Class> {
         let is_enum = |k: &Class| k.super_class.is_some_and(|s| &*s.name == "java/lang/Enum");
         if is_enum(self) {
@@ -450,18 +470,22 @@ impl Class {
         }
     }
 
+    #[inline]
     pub fn is_array(&self) -> bool {
         matches!(self.kind, ClassKind::Array { .. })
     }
+    #[inline]
     pub fn is_primitive(&self) -> bool {
         matches!(self.kind, ClassKind::Primitive(_))
     }
+    #[inline]
     pub fn array_component(&self) -> Option<&'static Class> {
         match self.kind {
             ClassKind::Array { component, .. } => Some(component),
             _ => None,
         }
     }
+    #[inline]
     pub fn array_elem(&self) -> BasicType {
         match self.kind {
             ClassKind::Array { elem, .. } => elem,
@@ -484,6 +508,7 @@ impl Class {
     }
 
     /// Java-visible name with dots: "java.lang.String", "[I", "[Ljava.lang.Object;".
+    #[inline]
     pub fn java_name(&self) -> String {
         self.name.replace('/', ".")
     }
@@ -499,6 +524,7 @@ impl Class {
     }
     /// Whether this is reflection's `MagicAccessorImpl` or a subclass (the generated
     /// accessors), which HotSpot exempts from access checks.
+    #[inline]
     pub fn is_magic_accessor(&self) -> bool {
         const MAGIC: &str = "jdk/internal/reflect/MagicAccessorImpl";
         *self.name == *MAGIC || self.supers.iter().any(|s| *s.name == *MAGIC)
@@ -506,6 +532,7 @@ impl Class {
 
     /// Where HotSpot's messages place the class: "unnamed module of loader 'app'",
     /// "module java.base of loader 'bootstrap'".
+    #[inline]
     pub fn module_of_loader(&self) -> String {
         module_of_loader(self.loader, self.module.as_deref())
     }
@@ -527,6 +554,7 @@ impl Class {
     }
 
     /// Whether instances of `self` are assignable to `target` (JVMS checkcast rules).
+    #[inline]
     pub fn is_subtype_of(&'static self, target: &'static Class) -> bool {
         if std::ptr::eq(self, target) {
             return true;
@@ -565,6 +593,7 @@ impl Class {
             _ => false,
         }
     }
+    #[inline]
     pub fn field(&self, name: &str, desc: &str) -> Option<&Field> {
         self.fields
             .iter()
@@ -581,14 +610,17 @@ impl Class {
         }
         None
     }
+    #[inline]
     pub fn declared_method(&self, name: &str, desc: &str) -> Option<&Method> {
         self.methods()
             .iter()
             .find(|m| &*m.name == name && &*m.descriptor == desc)
     }
+    #[inline]
     pub fn source_file(&self) -> Option<&str> {
         self.file.as_ref()?.source_file.as_deref()
     }
+    #[inline]
     pub fn vtable(&self) -> &[&'static Method] {
         self.dispatch.get().map_or(&[], |d| d.vtable.as_slice())
     }

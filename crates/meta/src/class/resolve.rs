@@ -367,6 +367,7 @@ pub fn resolve_method(
 
 /// Method lookup in a class: the class and its superclasses (signature-polymorphic methods
 /// match by name), then maximally-specific superinterface methods.
+#[inline]
 pub fn lookup_method(c: &'static Class, name: &str, desc: &str) -> Option<&'static Method> {
     let mut k = Some(c);
     while let Some(cl) = k {
@@ -410,6 +411,7 @@ pub fn lookup_interface_method(
 }
 
 /// "void Foo.bar(int, java.lang.String)" as HotSpot prints in NoSuchMethodError.
+#[inline]
 pub fn pretty_method(c: &Class, name: &str, desc: &str) -> String {
     let Ok(md) = classfile::descriptor::parse_method_descriptor(desc) else {
         return format!("{}.{name}{desc}", c.java_name());

@@ -103,6 +103,7 @@ impl Prepared {
     /// Marks the code proven (`depth::check` only: it alone makes a [`FrameProof`]).
     ///
     /// [`FrameProof`]: super::depth::FrameProof
+    #[inline]
     pub fn set_proven(&self, _proof: super::depth::FrameProof) {
         let slots = self.max_locals as u32 + self.max_stack as u32 + 2;
         self.proven_frame.store(slots, Ordering::Release);
@@ -114,6 +115,7 @@ impl Prepared {
         self.proven_frame.load(Ordering::Relaxed) as usize
     }
 
+    #[inline]
     pub fn bci(&self, pc: u32) -> u32 {
         self.bcis.get(pc as usize).copied().unwrap_or(0)
     }

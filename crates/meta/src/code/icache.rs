@@ -123,9 +123,11 @@ impl<K, V> Default for Retired<K, V> {
 }
 
 impl<K, V> Retired<K, V> {
+    #[inline]
     pub fn len(&self) -> usize {
         self.entries.len()
     }
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
