@@ -67,7 +67,6 @@ pub fn vm_slot_offset(c: &crate::class::Class, slot_class: &str) -> Option<usize
 }
 
 /// Whether `c` was declared by the API (a class of the module, portal stubs included).
-#[inline]
 pub fn in_module(c: &crate::class::Class) -> bool {
     c.module.as_deref() == Some(MODULE)
 }
@@ -77,7 +76,6 @@ pub fn in_module(c: &crate::class::Class) -> bool {
 /// the class is made): an API class, or a subclass of one that is not an exception (a portal
 /// stub, a program's class derived from an API class, whose inherited VM slot holds a memory
 /// view or a domain's or service's id). A program's subclass of an API exception holds none.
-#[inline]
 pub fn makes_api_class(module: Option<&str>, super_class: Option<&crate::class::Class>) -> bool {
     let throwable = |s: &crate::class::Class| {
         &*s.name == "java/lang/Throwable"
@@ -91,7 +89,6 @@ pub fn makes_api_class(module: Option<&str>, super_class: Option<&crate::class::
 /// outside, only public members of public API classes are reachable — whatever the route
 /// (bytecode, method handles of any lookup, reflection after any `setAccessible`, generated
 /// reflection accessors, which the JVM's rules exempt elsewhere).
-#[inline]
 pub fn may_access(
     caller: Option<&crate::class::Class>,
     holder: &crate::class::Class,

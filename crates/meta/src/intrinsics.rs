@@ -19,7 +19,6 @@
 pub type PureFn = fn(&[u64]) -> u64;
 
 /// The primitive for `class.name descriptor`, if there is one.
-#[inline]
 pub fn pure_intrinsic(class: &str, name: &str, descriptor: &str) -> Option<PureFn> {
     match class {
         "java/lang/Math" => math(name, descriptor),

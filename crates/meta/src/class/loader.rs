@@ -124,7 +124,6 @@ pub fn new_user_loader(app: LoaderId, domain: u32) -> LoaderId {
 static REFLECTION_LOADERS: RwLock<Option<rustc_hash::FxHashSet<u32>>> = RwLock::new(None);
 
 /// Records that user-defined loader `id` is reflection's own (see [`REFLECTION_LOADERS`]).
-#[inline]
 pub fn mark_reflection_loader(id: LoaderId) {
     REFLECTION_LOADERS
         .write()
@@ -133,7 +132,6 @@ pub fn mark_reflection_loader(id: LoaderId) {
 }
 
 /// Whether `id` is a loader recorded by [`mark_reflection_loader`].
-#[inline]
 pub fn is_reflection_loader(id: LoaderId) -> bool {
     REFLECTION_LOADERS
         .read()
@@ -182,7 +180,6 @@ pub(super) fn forget_user_loaders(
 }
 
 /// Records the display name of user-defined loader `id` (see [`LOADER_NAMES`]).
-#[inline]
 pub fn set_loader_name(id: LoaderId, name: &str) {
     LOADER_NAMES
         .write()
@@ -192,7 +189,6 @@ pub fn set_loader_name(id: LoaderId, name: &str) {
 }
 
 /// Whether loader `id` has a recorded display name.
-#[inline]
 pub fn has_loader_name(id: LoaderId) -> bool {
     LOADER_NAMES
         .read()
@@ -369,17 +365,14 @@ pub fn class_path_key(classpath: &str) -> String {
 
 impl ClassSources {
     /// Boot classes: (module, bytes).
-    #[inline]
     pub fn boot(&self, name: &str) -> Option<(String, Vec<u8>)> {
         self.jimage.find_class(name).ok().flatten()
     }
-    #[inline]
     pub fn app(&self, name: &str) -> Option<Vec<u8>> {
         let path = format!("{name}.class");
         self.classpath.iter().find_map(|e| e.read(&path))
     }
     /// An application resource (for the main jar's manifest and the like).
-    #[inline]
     pub fn app_resource(&self, path: &str) -> Option<Vec<u8>> {
         self.classpath.iter().find_map(|e| e.read(path))
     }
@@ -479,7 +472,6 @@ impl ClassTable {
     }
 
     /// Names `sources.classpath` (the launcher's `-cp`) as `LoaderId::APP`'s class path.
-    #[inline]
     pub fn set_launcher_class_path(&self, classpath: &str) {
         self.app_loaders
             .lock()
@@ -503,7 +495,6 @@ impl ClassTable {
     }
 
     /// Bytes of class `name` on the class path of application loader `app`.
-    #[inline]
     pub fn app_class_bytes(&self, app: LoaderId, name: &str) -> Option<Vec<u8>> {
         if app == LoaderId::APP {
             return self.sources.app(name);
@@ -539,7 +530,6 @@ impl ClassTable {
     }
 
     /// Interned id of a (name, descriptor) pair, used as the interface dispatch key.
-    #[inline]
     pub fn sig_id(&self, name: &str, desc: &str) -> u32 {
         if let Some(&id) = self.sigs.read().get(&(Box::from(name), Box::from(desc))) {
             return id;
@@ -549,14 +539,12 @@ impl ClassTable {
         *w.entry((name.into(), desc.into())).or_insert(n)
     }
 
-    #[inline]
     pub fn find_loaded(&self, loader: LoaderId, name: &str) -> Option<&'static Class> {
         self.by_name.read().get(&(loader, Box::from(name))).copied()
     }
 
     /// Records `loader` as an initiating loader of `c` under `name` (its `loadClass` returned
     /// `c`), so that references resolved for classes of `loader` find it.
-    #[inline]
     pub fn record_initiated(&self, loader: LoaderId, name: &str, c: &'static Class) {
         self.record_dependency(loader, c);
         self.by_name
@@ -581,14 +569,12 @@ impl ClassTable {
     }
 
     /// Ends what `begin_reference_loading` started, waking threads waiting for it.
-    #[inline]
     pub fn end_reference_loading(&self, c: &Class) {
         self.references_loaded.lock().insert(c.id.0, None);
         self.references_cond.notify_all();
     }
 
     /// Waits until no thread is loading the references of `c` (call as a blocking operation).
-    #[inline]
     pub fn wait_reference_loading(&self, c: &Class) {
         let mut m = self.references_loaded.lock();
         while matches!(m.get(&c.id.0), Some(Some(_))) {
@@ -731,7 +717,6 @@ impl ClassTable {
     }
 
     /// Records that JDK module `module` is defined to `loader` (from `Module.defineModule0`).
-    #[inline]
     pub fn set_module_loader(&self, module: &str, loader: LoaderId) {
         self.module_loaders
             .write()
@@ -739,7 +724,6 @@ impl ClassTable {
     }
 
     /// The built-in loader that defines the classes of JDK module `module`.
-    #[inline]
     pub fn module_loader(&self, module: &str) -> LoaderId {
         self.module_loaders
             .read()
@@ -837,7 +821,6 @@ impl ClassTable {
     }
 
     /// Defines a class from bytes (ClassLoader.defineClass, or the VM's own loading).
-    #[inline]
     pub fn define(
         &self,
         loader: LoaderId,
@@ -852,7 +835,6 @@ impl ClassTable {
     /// Defines a hidden class (`Lookup.defineHiddenClass`): found by no name, owned by domain
     /// `owner` whatever its loader (nothing outside that domain can reach it); unless
     /// `strong`, it is unloaded on its own ([`super::Unit::Hidden`]).
-    #[inline]
     pub fn define_hidden(
         &self,
         loader: LoaderId,
@@ -1200,7 +1182,6 @@ impl ClassTable {
     }
 
     /// Makes synthetic methods findable by id once attached to their class.
-    #[inline]
     pub fn register_methods(&self, c: &'static Class) {
         for m in c.methods() {
             self.methods.set(m.id, m);
@@ -1356,7 +1337,6 @@ fn new_method(c: &'static Class, id: Numbered, index: u16, info: classfile::Meth
 }
 
 /// Argument slots and return type of a method descriptor, without allocating.
-#[inline]
 pub fn sig_shape(desc: &str) -> (u16, BasicType) {
     let mut slots = 0;
     let ret = walk_sig(desc, |t| slots += t.slots() as u16);

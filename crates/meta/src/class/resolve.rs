@@ -411,7 +411,6 @@ pub fn lookup_interface_method(
 }
 
 /// "void Foo.bar(int, java.lang.String)" as HotSpot prints in NoSuchMethodError.
-#[inline]
 pub fn pretty_method(c: &Class, name: &str, desc: &str) -> String {
     let Ok(md) = classfile::descriptor::parse_method_descriptor(desc) else {
         return format!("{}.{name}{desc}", c.java_name());
