@@ -13,11 +13,12 @@ use std::collections::HashMap;
 use std::fmt;
 use std::io::Write;
 use std::sync::mpsc::{Receiver, Sender, channel};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::thread;
 
 use crate::addr::{Addr, AddrError, Stream};
 use crate::errno::Errno;
+use crate::lock;
 use crate::msg::{self, Attr, Dirent, Flock, Getlock, Qid, Rmsg, SetAttr, Statfs, Tmsg};
 use crate::wire::{Data, MAXWELEM, NOFID, NOTAG, ReadError, WireError, read_frame};
 
@@ -119,10 +120,6 @@ impl Drop for Inner {
     fn drop(&mut self) {
         self.control.shutdown();
     }
-}
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// A connection to a 9P2000.L server. Cloning shares the connection.

@@ -20,9 +20,10 @@ use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{DirEntryExt, FileExt, FileTypeExt};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex};
 
 use crate::errno::Errno;
+use crate::lock;
 use crate::msg::{self, Attr, Dirent, Flock, Getlock, Qid, SetAttr, Statfs};
 use crate::server::{Filesystem, FsResult};
 use crate::sys::{self, Time};
@@ -54,10 +55,6 @@ struct Node {
 
 fn io(e: std::io::Error) -> Errno {
     Errno::from_io(&e)
-}
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// The host open flags for 9P2000.L's: access mode, truncate, append, exclusive creation,

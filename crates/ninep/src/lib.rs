@@ -28,3 +28,9 @@ pub mod wire;
 pub use errno::Errno;
 pub use msg::{Attr, Dirent, Flock, Getlock, Qid, Rmsg, SetAttr, Statfs, Tmsg};
 pub use wire::WireError;
+
+/// Locks `m`, going on when a thread panicked while holding it: a connection's or a client's
+/// tables stay usable for the others (the panicking request has already failed).
+pub(crate) fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}

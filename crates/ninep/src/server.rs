@@ -13,11 +13,12 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread;
 
 use crate::addr::{Listener, Stream};
 use crate::errno::Errno;
+use crate::lock;
 use crate::msg::{self, Attr, Flock, Getlock, Qid, Rmsg, SetAttr, Statfs, Tmsg};
 use crate::wire::{Data, HEADER, ReadError, WireError, read_frame};
 
@@ -300,10 +301,6 @@ struct Conn<F: Filesystem> {
     /// Tags being handled, each with the tags of the flushes waiting for it.
     inflight: Mutex<HashMap<u16, Vec<u16>>>,
     msize: Mutex<u32>,
-}
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 fn work<F: Filesystem>(conn: &Conn<F>, rx: &Mutex<Receiver<(u16, Tmsg)>>) {
