@@ -12,8 +12,8 @@
 //! by id beyond its life (a `Throwable`'s backtrace) records the generation too and finds no
 //! method when it differs.
 //!
-//! Owns the numbering and the id types ([`ClassId`], [`LoaderId`], and the [`Unit`] classes are
-//! unloaded with); what each table keeps under an id is its owner's to clear before the id is
+//! Owns the numbering and the id types ([`ClassId`], [`MethodId`], [`LoaderId`], [`DomainId`],
+//! and the [`Unit`] classes are unloaded with); what each table keeps under an id is its owner's to clear before the id is
 //! given back (the runtime's `class::unload::Unloaded::free`).
 
 use parking_lot::Mutex;
@@ -142,6 +142,56 @@ impl Unit {
 #[repr(transparent)]
 pub struct ClassId(pub u32);
 
+/// Dense id of a method: its index in the class table's method table (`method_by_id`), and
+/// the key of every side table kept per method. Numbered by an [`IdPool`] like classes, so
+/// a freed method's id comes back with a new generation (what outlives a method, as a
+/// backtrace does, records both).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+#[repr(transparent)]
+pub struct MethodId(pub u32);
+
+impl MethodId {
+    /// The number itself (for tables indexed by id, and the encodings that store it).
+    #[inline]
+    pub const fn raw(self) -> u32 {
+        self.0
+    }
+
+    /// The number as an index into a table.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl std::fmt::Display for MethodId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// Number of a domain: the key of the domain registry, of what is kept per domain outside
+/// it (the metadata accounts, the user-defined loaders' owners, portal services, native
+/// tables) and what Java sees of a domain. The runtime's domain registry hands the numbers
+/// out in order (DomainZero first) and never reuses one while the process lives.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+#[repr(transparent)]
+pub struct DomainId(pub u32);
+
+impl DomainId {
+    /// The number itself (what Java sees, and the encodings that store it).
+    #[inline]
+    pub const fn raw(self) -> u32 {
+        self.0
+    }
+}
+
+impl std::fmt::Display for DomainId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -166,5 +216,17 @@ mod tests {
             2,
             "each reuse a new generation"
         );
+    }
+
+    #[test]
+    fn typed_ids_are_their_number() {
+        assert_eq!(std::mem::size_of::<MethodId>(), 4);
+        assert_eq!(std::mem::size_of::<DomainId>(), 4);
+        let m = MethodId(7);
+        assert_eq!((m.raw(), m.index(), m.to_string()), (7, 7, "7".to_string()));
+        assert!(MethodId(1) < MethodId(2));
+        let d = DomainId(3);
+        assert_eq!((d.raw(), d.to_string()), (3, "3".to_string()));
+        assert_ne!(d, DomainId(0));
     }
 }

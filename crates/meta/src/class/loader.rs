@@ -19,7 +19,9 @@ use rustc_hash::FxHashMap;
 
 use super::ids::{IdPool, Numbered};
 use super::metadata::{self, Charge};
-use super::{BasicType, Class, ClassId, ClassKind, Dispatch, Field, LoaderId, Method};
+use super::{
+    BasicType, Class, ClassId, ClassKind, Dispatch, DomainId, Field, LoaderId, Method, MethodId,
+};
 use base::idtable::Slots;
 use base::layout::HEADER_SIZE;
 
@@ -27,7 +29,7 @@ use base::layout::HEADER_SIZE;
 /// loader (`STRONG`) or goes on its own.
 #[derive(Clone, Copy)]
 struct Hidden {
-    owner: u32,
+    owner: DomainId,
     strong: bool,
 }
 
@@ -102,11 +104,11 @@ static LOADER_NAMES: RwLock<Option<FxHashMap<u32, Box<str>>>> = RwLock::new(None
 /// User-defined loaders: ids are process-wide (the class table is shared by every domain),
 /// counted from 3; each one delegates to the application loader of the domain that made it,
 /// and goes with that domain (`super::unload`). Values: (application loader, domain id).
-static USER_LOADERS: RwLock<Option<FxHashMap<u32, (LoaderId, u32)>>> = RwLock::new(None);
+static USER_LOADERS: RwLock<Option<FxHashMap<u32, (LoaderId, DomainId)>>> = RwLock::new(None);
 static NEXT_USER_LOADER: AtomicU32 = AtomicU32::new(3);
 
 /// A fresh id for a user-defined loader of domain `domain`, whose application loader is `app`.
-pub fn new_user_loader(app: LoaderId, domain: u32) -> LoaderId {
+pub fn new_user_loader(app: LoaderId, domain: DomainId) -> LoaderId {
     let id = NEXT_USER_LOADER.fetch_add(1, Ordering::Relaxed);
     assert!(
         id & LoaderId::APP_BIT == 0,
@@ -148,7 +150,7 @@ fn user_loader_app(id: LoaderId) -> Option<LoaderId> {
 }
 
 /// The domain whose user-defined loader `id` is (None for other loaders, or one forgotten).
-pub(super) fn user_loader_domain(id: LoaderId) -> Option<u32> {
+pub(super) fn user_loader_domain(id: LoaderId) -> Option<DomainId> {
     USER_LOADERS
         .read()
         .as_ref()
@@ -158,7 +160,7 @@ pub(super) fn user_loader_domain(id: LoaderId) -> Option<u32> {
 /// Forgets the user-defined loaders `which(id, domain)` picks (their classes are being
 /// unloaded) and returns their ids.
 pub(super) fn forget_user_loaders(
-    which: impl Fn(LoaderId, u32) -> bool,
+    which: impl Fn(LoaderId, DomainId) -> bool,
 ) -> rustc_hash::FxHashSet<LoaderId> {
     let mut gone = rustc_hash::FxHashSet::default();
     if let Some(m) = USER_LOADERS.write().as_mut() {
@@ -509,8 +511,8 @@ impl ClassTable {
         self.by_id.get(id)
     }
     #[inline]
-    pub fn method_by_id(&self, id: u32) -> Option<&'static Method> {
-        self.methods.get(id)
+    pub fn method_by_id(&self, id: MethodId) -> Option<&'static Method> {
+        self.methods.get(id.raw())
     }
     /// One more than the highest class id in use (ids below it may be free).
     #[inline]
@@ -621,7 +623,7 @@ impl ClassTable {
     }
 
     /// Makes `c` findable by id; `owner` (if any) owns it and paid `charge` for it.
-    fn publish(&self, c: Class, owner: Option<u32>, charge: Option<Charge>) -> &'static Class {
+    fn publish(&self, c: Class, owner: Option<DomainId>, charge: Option<Charge>) -> &'static Class {
         let c: &'static Class = Box::leak(Box::new(c));
         self.by_id.set(c.id.0, c);
         if let Some(d) = owner {
@@ -840,7 +842,7 @@ impl ClassTable {
         loader: LoaderId,
         bytes: &[u8],
         module: Option<&str>,
-        owner: u32,
+        owner: DomainId,
         strong: bool,
     ) -> Result<&'static Class, LoadError> {
         let cf = Self::parse(bytes, None)?;
@@ -1122,7 +1124,7 @@ impl ClassTable {
     /// `owner`: the domain that owns it (that of the class it was made for).
     pub fn publish_synthetic(
         &self,
-        owner: Option<u32>,
+        owner: Option<DomainId>,
         build: impl FnOnce(ClassId) -> Class,
         methods: impl FnOnce(&'static Class) -> Vec<Method>,
     ) -> Result<&'static Class, LoadError> {
@@ -1146,7 +1148,7 @@ impl ClassTable {
         }
         let _ = c.methods.set(ms);
         for m in c.methods() {
-            self.methods.set(m.id, m);
+            self.methods.set(m.id.raw(), m);
         }
     }
 
@@ -1167,7 +1169,7 @@ impl ClassTable {
             name: name.into(),
             descriptor: desc.into(),
             access,
-            id: numbered.id,
+            id: MethodId(numbered.id),
             generation: numbered.generation,
             index,
             arg_slots: slots + 1,
@@ -1184,7 +1186,7 @@ impl ClassTable {
     /// Makes synthetic methods findable by id once attached to their class.
     pub fn register_methods(&self, c: &'static Class) {
         for m in c.methods() {
-            self.methods.set(m.id, m);
+            self.methods.set(m.id.raw(), m);
         }
     }
 
@@ -1322,7 +1324,7 @@ fn new_method(c: &'static Class, id: Numbered, index: u16, info: classfile::Meth
         name: info.name.as_str().into(),
         descriptor: info.descriptor.as_str().into(),
         access: info.access_flags,
-        id: id.id,
+        id: MethodId(id.id),
         generation: id.generation,
         index,
         arg_slots: arg_slots + if is_static { 0 } else { 1 },

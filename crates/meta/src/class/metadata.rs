@@ -15,6 +15,7 @@ use std::sync::Arc;
 use parking_lot::Mutex;
 use rustc_hash::FxHashMap;
 
+use super::DomainId;
 use super::loader::LoadError;
 use base::account::Account;
 
@@ -33,7 +34,7 @@ const PER_FILE_BYTE: u64 = 18;
 /// A charge reserved for a class about to be published.
 #[must_use = "a reserved charge is recorded for its class or given back"]
 pub struct Charge {
-    domain: u32,
+    domain: DomainId,
     bytes: u64,
 }
 
@@ -45,20 +46,20 @@ pub struct Charges {
 
 #[derive(Default)]
 struct Inner {
-    accounts: FxHashMap<u32, Arc<dyn Account>>,
+    accounts: FxHashMap<DomainId, Arc<dyn Account>>,
     /// Class id -> (owner, bytes charged).
-    by_class: FxHashMap<u32, (u32, u64)>,
+    by_class: FxHashMap<u32, (DomainId, u64)>,
 }
 
 impl Charges {
     /// Classes domain `domain` comes to own are charged to `account` from now on.
-    pub fn open(&self, domain: u32, account: Arc<dyn Account>) {
+    pub fn open(&self, domain: DomainId, account: Arc<dyn Account>) {
         self.inner.lock().accounts.insert(domain, account);
     }
 
     /// Domain `domain` has ended and its classes are freed: its account is forgotten (a charge
     /// still recorded for it is dropped without a release: nothing is left to give it to).
-    pub fn close(&self, domain: u32) {
+    pub fn close(&self, domain: DomainId) {
         let mut t = self.inner.lock();
         t.accounts.remove(&domain);
         t.by_class.retain(|_, (d, _)| *d != domain);
@@ -66,7 +67,11 @@ impl Charges {
 
     /// Reserves `bytes` for a class `owner` is about to own (None, or a domain without an
     /// account: nothing is charged).
-    pub fn reserve(&self, owner: Option<u32>, bytes: u64) -> Result<Option<Charge>, LoadError> {
+    pub fn reserve(
+        &self,
+        owner: Option<DomainId>,
+        bytes: u64,
+    ) -> Result<Option<Charge>, LoadError> {
         let Some(domain) = owner else { return Ok(None) };
         let Some(account) = self.inner.lock().accounts.get(&domain).cloned() else {
             return Ok(None);
@@ -99,7 +104,7 @@ impl Charges {
 
     /// Bytes charged to `domain` for the classes it owns now.
     #[cfg(test)]
-    fn charged(&self, domain: u32) -> u64 {
+    fn charged(&self, domain: DomainId) -> u64 {
         let t = self.inner.lock();
         t.by_class
             .values()
@@ -118,27 +123,27 @@ mod tests {
     fn classes_are_charged_to_their_owner_until_freed() {
         let charges = Charges::default();
         let account = Limited::new(100);
-        charges.open(7, account.clone());
+        charges.open(DomainId(7), account.clone());
         assert!(charges.reserve(None, 1000).unwrap().is_none(), "shared");
         assert!(
-            charges.reserve(Some(8), 1000).unwrap().is_none(),
+            charges.reserve(Some(DomainId(8)), 1000).unwrap().is_none(),
             "no account"
         );
-        let c = charges.reserve(Some(7), 60).unwrap();
+        let c = charges.reserve(Some(DomainId(7)), 60).unwrap();
         charges.record(1, c);
         assert!(matches!(
-            charges.reserve(Some(7), 60),
+            charges.reserve(Some(DomainId(7)), 60),
             Err(LoadError::OutOfMetadata)
         ));
-        let c = charges.reserve(Some(7), 40).unwrap();
+        let c = charges.reserve(Some(DomainId(7)), 40).unwrap();
         charges.record(2, c);
-        assert_eq!((charges.charged(7), account.used()), (100, 100));
+        assert_eq!((charges.charged(DomainId(7)), account.used()), (100, 100));
         charges.release([1, 3]);
         assert_eq!(account.used(), 40);
-        charges.close(7);
+        charges.close(DomainId(7));
         charges.release([2]);
         assert_eq!(account.used(), 40, "closed: kept");
-        assert_eq!(charges.charged(7), 0);
+        assert_eq!(charges.charged(DomainId(7)), 0);
     }
 }
 

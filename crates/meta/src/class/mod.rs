@@ -10,7 +10,7 @@
 
 pub mod exports;
 pub use base::ids;
-pub use base::ids::{ClassId, LoaderId, Unit};
+pub use base::ids::{ClassId, DomainId, LoaderId, MethodId, Unit};
 pub mod lambda;
 pub mod loader;
 pub mod manifest;
@@ -222,7 +222,7 @@ pub struct Method {
     pub descriptor: Box<str>,
     pub access: u16,
     /// Global id (index into the VM's method table), used in backtraces.
-    pub id: u32,
+    pub id: MethodId,
     /// How many methods had this id before this one (see `ids`).
     pub generation: u16,
     /// Index in the declaring class's method list (reflection slot).

@@ -22,7 +22,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::ids::Numbered;
 use super::loader::{ClassTable, forget_user_loaders};
-use super::{Class, ClassId, LoaderId, Unit};
+use super::{Class, ClassId, DomainId, LoaderId, Unit};
 
 /// Which domain owns which classes.
 #[derive(Default)]
@@ -32,9 +32,9 @@ pub struct Owners {
 
 #[derive(Default)]
 struct OwnerTables {
-    by_domain: FxHashMap<u32, Vec<&'static Class>>,
+    by_domain: FxHashMap<DomainId, Vec<&'static Class>>,
     /// Owner by class id.
-    of_class: FxHashMap<u32, u32>,
+    of_class: FxHashMap<u32, DomainId>,
     /// The classes of each collectible unit: a user-defined loader's (theirs, their arrays,
     /// their lambda proxies, strong hidden classes defined with it), a non-strong hidden
     /// class's (it, its arrays and lambda proxies). They go together when it is unreachable.
@@ -64,7 +64,7 @@ impl ClassTable {
     /// Records that domain `domain` owns class `c` (when it is published: a class of one of
     /// its user-defined loaders, a hidden class it defined, a lambda proxy or array of a class
     /// it owns). A class has one owner: the first recorded stays.
-    pub(super) fn adopt(&self, c: &'static Class, domain: u32) {
+    pub(super) fn adopt(&self, c: &'static Class, domain: DomainId) {
         let mut t = self.owners.inner.lock();
         if t.of_class.contains_key(&c.id.0) {
             return;
@@ -83,7 +83,7 @@ impl ClassTable {
     }
 
     /// The non-strong hidden classes domain `domain` owns (each its own unit).
-    pub fn hidden_units_of(&self, domain: u32) -> Vec<ClassId> {
+    pub fn hidden_units_of(&self, domain: DomainId) -> Vec<ClassId> {
         let t = self.owners.inner.lock();
         t.by_unit
             .keys()
@@ -113,7 +113,7 @@ impl ClassTable {
     }
 
     /// The domain that owns class `c` (None: shared by every domain).
-    pub fn owner_of(&self, c: &Class) -> Option<u32> {
+    pub fn owner_of(&self, c: &Class) -> Option<DomainId> {
         self.owners.inner.lock().of_class.get(&c.id.0).copied()
     }
 
@@ -129,7 +129,7 @@ impl ClassTable {
     /// Takes the classes of ended domain `domain` out of the class table: found by no name
     /// (its loaders' initiating entries go too), id or method id any more, its loaders
     /// forgotten. The caller must not call it while any thread of the domain can run.
-    pub fn unload_domain(&self, domain: u32) -> Unloaded {
+    pub fn unload_domain(&self, domain: DomainId) -> Unloaded {
         let loaders = forget_user_loaders(|_, d| d == domain);
         let classes = {
             let mut t = self.owners.inner.lock();
@@ -178,7 +178,7 @@ impl ClassTable {
         for c in &gone.classes {
             self.by_id.clear(c.id.0);
             for m in c.methods() {
-                self.methods.clear(m.id);
+                self.methods.clear(m.id.raw());
             }
             references.remove(&c.id.0);
         }
@@ -255,7 +255,7 @@ impl Unloaded {
         let mut method_ids = Vec::new();
         for c in &self.classes {
             method_ids.extend(c.methods().iter().map(|m| Numbered {
-                id: m.id,
+                id: m.id.raw(),
                 generation: m.generation,
             }));
         }

@@ -23,7 +23,7 @@
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use super::{ClassPath, Domain, HeapSize, InitState, Limits};
+use super::{ClassPath, Domain, DomainId, HeapSize, InitState, Limits};
 use crate::class::{ClassId, LoaderId};
 use crate::gc::{Collection, for_each_table_ref, layouts};
 use crate::heap::ObjRef;
@@ -32,7 +32,7 @@ use crate::thread::JThread;
 use crate::vm::Vm;
 
 /// The template's domain id (it is in no registry).
-const TEMPLATE_ID: u32 = u32::MAX;
+const TEMPLATE_ID: DomainId = DomainId(u32::MAX);
 /// The template's heap: its image must fit in half of the smallest domain heap.
 const TEMPLATE_HEAP: usize = 64 << 20;
 

@@ -24,7 +24,7 @@ use rustc_hash::FxHashMap;
 
 use super::budget::{Budget, Resource};
 use super::{ClassPath, Domain, HeapSize, Limits};
-use crate::class::LoaderId;
+use crate::class::{DomainId, LoaderId};
 use crate::vm::Vm;
 use port::os::CpuClock;
 
@@ -151,7 +151,7 @@ pub enum Entry {
 /// (the launcher waits for them, as java waits for non-daemon threads).
 #[derive(Default)]
 pub struct Registry {
-    entries: parking_lot::Mutex<FxHashMap<u32, Entry>>,
+    entries: parking_lot::Mutex<FxHashMap<DomainId, Entry>>,
     next_id: std::sync::atomic::AtomicU32,
     running_mains: parking_lot::Mutex<u32>,
     mains_cond: parking_lot::Condvar,
@@ -164,9 +164,9 @@ pub struct Registry {
 }
 
 impl Registry {
-    pub fn new(first_free_id: u32) -> Registry {
+    pub fn new(first_free_id: DomainId) -> Registry {
         Registry {
-            next_id: first_free_id.into(),
+            next_id: first_free_id.raw().into(),
             ..Default::default()
         }
     }
@@ -174,14 +174,14 @@ impl Registry {
         self.entries.lock().insert(d.id, Entry::Live(d.clone()));
     }
     /// The running domain `id`.
-    pub fn live(&self, id: u32) -> Option<Arc<Domain>> {
+    pub fn live(&self, id: DomainId) -> Option<Arc<Domain>> {
         match self.entries.lock().get(&id) {
             Some(Entry::Live(d)) => Some(d.clone()),
             _ => None,
         }
     }
     /// Runs `f` on the entry of domain `id` (None for an unknown id).
-    pub fn with_entry<R>(&self, id: u32, f: impl FnOnce(Option<&Entry>) -> R) -> R {
+    pub fn with_entry<R>(&self, id: DomainId, f: impl FnOnce(Option<&Entry>) -> R) -> R {
         f(self.entries.lock().get(&id))
     }
     /// The running domains, by id.
@@ -274,7 +274,7 @@ pub fn create(vm: &'static Vm, spec: Spec) -> Result<Arc<Domain>, CreateError> {
     if limits.max_descriptors == 0 {
         limits.max_descriptors = default_descriptor_limit();
     }
-    let id = vm.domains.next_id.fetch_add(1, Ordering::Relaxed);
+    let id = DomainId(vm.domains.next_id.fetch_add(1, Ordering::Relaxed));
     let classes = ClassPath {
         loader,
         path: class_path,

@@ -23,6 +23,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use parking_lot::{Condvar, Mutex};
 use rustc_hash::FxHashMap;
 
+pub use crate::class::DomainId;
 use crate::class::{Class, ClassId, LoaderId};
 use crate::heap::{Heap, ObjRef, from_slot};
 use crate::thread::monitor::Monitor;
@@ -38,9 +39,9 @@ pub mod unloading;
 
 /// DomainZero's id, and the id of the launcher's domain (the one `-cp ... Main` runs in);
 /// created domains are numbered from `FIRST_CREATED`.
-pub const ZERO_ID: u32 = 0;
-pub const LAUNCHER_ID: u32 = 1;
-pub const FIRST_CREATED: u32 = 2;
+pub const ZERO_ID: DomainId = DomainId(0);
+pub const LAUNCHER_ID: DomainId = DomainId(1);
+pub const FIRST_CREATED: DomainId = DomainId(2);
 
 /// Initialization state of one class in one domain (JVMS §5.5).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -99,7 +100,7 @@ impl ClassState {
 }
 
 pub struct Domain {
-    pub id: u32,
+    pub id: DomainId,
     pub name: String,
     /// This domain's application loader (one per distinct class path, shared by domains
     /// with the same class path) and its class path (`java.class.path`).
@@ -341,17 +342,17 @@ impl Drop for Domain {
 }
 
 /// Who the host resources of domain `id` are held for (see [`Domain::holder`]).
-fn holder(id: u32) -> port::held::Owner {
+fn holder(id: DomainId) -> port::held::Owner {
     if id < FIRST_CREATED {
         port::held::Owner::SYSTEM
     } else {
-        port::held::Owner::domain(id)
+        port::held::Owner::domain(id.raw())
     }
 }
 
 impl Domain {
     pub fn new(
-        id: u32,
+        id: DomainId,
         name: &str,
         classes: ClassPath,
         heap: HeapSize,

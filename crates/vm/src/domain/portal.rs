@@ -32,7 +32,7 @@ use parking_lot::Mutex;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
-use super::Domain;
+use super::{Domain, DomainId};
 use crate::class::{BasicType, Class, LoaderId, Method};
 use crate::graph::{self, CopyError, Walk};
 use crate::heap::{ObjRef, from_slot, to_slot};
@@ -54,7 +54,7 @@ const KIND: u64 = 0xff << 56;
 
 struct Service {
     domain: Weak<Domain>,
-    domain_id: u32,
+    domain_id: DomainId,
     /// Names of the Portal interfaces the service implements (what its portals implement).
     interfaces: Vec<String>,
     refs: u32,
@@ -114,7 +114,7 @@ fn owner(id: u64) -> Option<Arc<Domain>> {
     s.domain.upgrade().filter(|d| !d.safepoint.is_killed())
 }
 
-fn owner_id(id: u64) -> Option<u32> {
+fn owner_id(id: u64) -> Option<DomainId> {
     SERVICES.lock().as_ref()?.get(&id).map(|s| s.domain_id)
 }
 
@@ -535,12 +535,12 @@ struct Activations {
     /// another, dropped after the call).
     kept: Vec<Kept>,
     /// The service called last and the id of its domain (a service never changes domain).
-    last: Option<(u64, u32)>,
+    last: Option<(u64, DomainId)>,
 }
 
 impl Activations {
     /// Takes the kept activation of domain `domain` out of the list.
-    fn take(&mut self, domain: u32) -> Option<Kept> {
+    fn take(&mut self, domain: DomainId) -> Option<Kept> {
         let i = self.kept.iter().position(|k| k.t.domain.id == domain)?;
         Some(self.kept.swap_remove(i))
     }
@@ -641,7 +641,7 @@ thread_local! {
     /// The threads suspended in portal calls on this OS thread, innermost last: (domain id,
     /// lock id). A call that comes back into one of their domains runs as that thread as far
     /// as monitors go, so it re-enters what the thread holds, as plain Java would.
-    static CALLERS: RefCell<Vec<(u32, u32)>> = const { RefCell::new(Vec::new()) };
+    static CALLERS: RefCell<Vec<(DomainId, u32)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Runs `f` on `activation` while the caller (of `domain`, lock id `lock_id`) is suspended:
@@ -649,7 +649,7 @@ thread_local! {
 /// activation takes that thread's lock id for the duration. The two never run at once (they
 /// share the OS thread), so sharing the id is sharing the thread's monitors.
 fn with_caller(
-    domain: u32,
+    domain: DomainId,
     lock_id: u32,
     activation: &mut Kept,
     f: impl FnOnce(&mut Kept) -> Reply,

@@ -22,7 +22,7 @@ use parking_lot::{Condvar, Mutex};
 use rustc_hash::FxHashSet;
 
 use crate::class::unload::Unloaded;
-use crate::class::{Class, Method, Unit};
+use crate::class::{Class, DomainId, Method, Unit};
 use crate::code::icache::Retired;
 use crate::vm::Vm;
 
@@ -33,7 +33,7 @@ static QUEUED: Condvar = Condvar::new();
 #[derive(Default)]
 struct Work {
     /// Ended domains whose classes are still to be unloaded.
-    ended: Vec<u32>,
+    ended: Vec<DomainId>,
     /// Units (user-defined loaders, non-strong hidden classes) a living domain's collection
     /// found unreachable.
     dead_units: FxHashSet<Unit>,
@@ -54,7 +54,7 @@ const GATHER: Duration = Duration::from_millis(20);
 
 /// Domain `id` has ended (its heap is gone, no thread of it runs again): its classes are
 /// unloaded in the background.
-pub fn domain_ended(vm: &'static Vm, id: u32) {
+pub fn domain_ended(vm: &'static Vm, id: DomainId) {
     queue(vm, |w| w.ended.push(id));
 }
 

@@ -26,7 +26,7 @@ use parking_lot::RwLock;
 use rustc_hash::FxHashMap;
 
 use crate::class::loader::parse_sig;
-use crate::class::{BasicType, Class, LoaderId, Method};
+use crate::class::{BasicType, Class, ClassId, LoaderId, Method, MethodId};
 use crate::heap::{ObjRef, from_slot, to_slot};
 use crate::interp::exec;
 use crate::invoke::handles::SavedArgs;
@@ -50,11 +50,12 @@ struct Plan {
     ret_cast: Option<&'static Class>,
 }
 
-/// (VarHandle class, access-mode method, calling loader, address of the call descriptor);
+/// (VarHandle class, access-mode method: both the boot loader's, so their ids are never
+/// reused; calling loader; address of the call descriptor);
 /// the entries under a key are told apart by the whole descriptor. The calling loader makes
 /// the key safe against the descriptor's memory being reused after its class was unloaded:
 /// a loader's id is never reused, and the plans of an unloaded loader are forgotten.
-type Key = (usize, usize, LoaderId, usize);
+type Key = (ClassId, MethodId, LoaderId, usize);
 type Cache = RwLock<FxHashMap<Key, Vec<(Box<str>, Option<Arc<Plan>>)>>>;
 
 static PLANS: OnceLock<Cache> = OnceLock::new();
@@ -230,11 +231,12 @@ fn access_mode_type_method(t: &mut JThread) -> JResult<&'static Method> {
     Ok(*METHOD.get_or_init(|| m))
 }
 
-/// `AccessMode.at.ordinal()` for access-mode method `m`, cached per method.
+/// `AccessMode.at.ordinal()` for access-mode method `m` (of VarHandle, a boot class: its id
+/// is never reused), cached per method.
 fn access_type_ordinal(t: &mut JThread, m: &Method) -> JResult<i32> {
-    static ORDINALS: OnceLock<RwLock<FxHashMap<usize, i32>>> = OnceLock::new();
+    static ORDINALS: OnceLock<RwLock<FxHashMap<MethodId, i32>>> = OnceLock::new();
     let cache = ORDINALS.get_or_init(|| RwLock::new(FxHashMap::default()));
-    let key = m as *const Method as usize;
+    let key = m.id;
     if let Some(&o) = cache.read().get(&key) {
         return Ok(o);
     }
@@ -268,12 +270,7 @@ fn plan_for(
     call_desc: &str,
 ) -> JResult<Option<Arc<Plan>>> {
     let vc = vh.class();
-    let key = (
-        vc as *const Class as usize,
-        m as *const Method as usize,
-        calling_loader(t),
-        call_desc.as_ptr() as usize,
-    );
+    let key = (vc.id, m.id, calling_loader(t), call_desc.as_ptr() as usize);
     if let Some(v) = cache().read().get(&key)
         && let Some((_, p)) = v.iter().find(|(d, _)| **d == *call_desc)
     {

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use super::{Registry, jint, jlong, nonnull, obj, ret_bool};
 use crate::domain::lifecycle::{self, Component, Entry, Spec};
-use crate::domain::{Limits, ZERO_ID};
+use crate::domain::{DomainId, Limits, ZERO_ID};
 use crate::heap::ObjRef;
 use crate::thread::{JResult, JThread};
 use base::layout::ARRAY_BASE;
@@ -41,7 +41,7 @@ pub fn register(r: &mut Registry) {
 }
 
 /// A new handle of domain `id`: its VM slot says which domain, its fields what Java shows.
-fn new_handle(t: &mut JThread, id: u32) -> JResult<ObjRef> {
+fn new_handle(t: &mut JThread, id: DomainId) -> JResult<ObjRef> {
     let name = t.vm.domains.with_entry(id, |e| match e {
         Some(Entry::Live(d)) => Some(d.name.clone()),
         Some(Entry::Ended { name, .. }) => Some(name.clone()),
@@ -57,9 +57,9 @@ fn new_handle(t: &mut JThread, id: u32) -> JResult<ObjRef> {
     let o = t.alloc_object(c)?;
     let name = t.handle_get(h);
     let f = t.jdk::<crate::jdk::JxDomain>(o)?;
-    o.write::<i32>(f.id, id as i32);
+    o.write::<i32>(f.id, id.raw() as i32);
     t.domain.heap.write_ref(o, f.name, Some(name));
-    o.write_word(slot_offset(c), id as usize + 1);
+    o.write_word(slot_offset(c), id.raw() as usize + 1);
     Ok(o)
 }
 
@@ -68,14 +68,14 @@ fn slot_offset(c: &crate::class::Class) -> usize {
 }
 
 /// The domain id in the slot of handle `this` (the receiver of an instance native).
-fn handle_id(t: &mut JThread, this: u64) -> JResult<u32> {
+fn handle_id(t: &mut JThread, this: u64) -> JResult<DomainId> {
     let o = nonnull(t, this)?;
     match o.read::<u64>(slot_offset(o.class())) {
         0 => Err(t.throw_new(
             "java/lang/IllegalStateException",
             Some("not a domain handle made by the VM"),
         )),
-        v => Ok((v - 1) as u32),
+        v => Ok(DomainId((v - 1) as u32)),
     }
 }
 

@@ -6,7 +6,7 @@
 use std::sync::atomic::Ordering;
 
 use super::{Registry, jint, nonnull, obj, ret_bool, ret_int};
-use crate::class::{BasicType, Class, LoaderId};
+use crate::class::{BasicType, Class, LoaderId, MethodId};
 use crate::heap::{ObjRef, copy_array_bytes};
 use crate::jdk::{self, JdkClass};
 use crate::thread::monitor::{MonitorError, identity_hash, monitor_of, notify};
@@ -552,12 +552,12 @@ pub(crate) fn encode_frame(m: &crate::class::Method, bci: u32) -> i64 {
     } else {
         bci.min(0xFFFE)
     };
-    ((m.id as i64) << 32) | ((m.generation as i64) << 16) | bci as i64
+    ((m.id.raw() as i64) << 32) | ((m.generation as i64) << 16) | bci as i64
 }
 
 /// The method and bytecode index of backtrace entry `e`; None if the method was unloaded.
 pub(crate) fn decode_frame(vm: &Vm, e: i64) -> Option<(&'static crate::class::Method, u32)> {
-    let m = vm.classes.method_by_id((e >> 32) as u32)?;
+    let m = vm.classes.method_by_id(MethodId((e >> 32) as u32))?;
     if m.generation != (e >> 16) as u16 {
         return None;
     }

@@ -31,6 +31,7 @@ use parking_lot::Mutex;
 use rustc_hash::FxHashMap;
 
 use super::{Registry, jint, jlong, nonnull, ret_int};
+use crate::domain::DomainId;
 use crate::heap::ObjRef;
 use crate::jdk;
 use crate::thread::{JResult, JThread, Thrown};
@@ -490,7 +491,7 @@ fn msg_of(s: &z::z_stream) -> Option<String> {
 
 struct Entry {
     kind: Kind,
-    domain: u32,
+    domain: DomainId,
     stream: Arc<Mutex<ZStream>>,
 }
 
@@ -500,7 +501,7 @@ static STREAMS: LazyLock<Mutex<FxHashMap<u64, Entry>>> =
     LazyLock::new(|| Mutex::new(FxHashMap::default()));
 static NEXT_HANDLE: AtomicU64 = AtomicU64::new(1);
 
-fn table_insert(domain: u32, s: ZStream) -> u64 {
+fn table_insert(domain: DomainId, s: ZStream) -> u64 {
     let handle = NEXT_HANDLE.fetch_add(1, Ordering::Relaxed);
     let entry = Entry {
         kind: s.kind,
@@ -511,13 +512,13 @@ fn table_insert(domain: u32, s: ZStream) -> u64 {
     handle
 }
 
-fn table_get(handle: u64, domain: u32, kind: Kind) -> Option<Arc<Mutex<ZStream>>> {
+fn table_get(handle: u64, domain: DomainId, kind: Kind) -> Option<Arc<Mutex<ZStream>>> {
     let streams = STREAMS.lock();
     let e = streams.get(&handle)?;
     (e.kind == kind && e.domain == domain).then(|| e.stream.clone())
 }
 
-fn table_remove(handle: u64, domain: u32, kind: Kind) -> Option<Arc<Mutex<ZStream>>> {
+fn table_remove(handle: u64, domain: DomainId, kind: Kind) -> Option<Arc<Mutex<ZStream>>> {
     let mut streams = STREAMS.lock();
     let e = streams.get(&handle)?;
     if e.kind != kind || e.domain != domain {
@@ -957,20 +958,23 @@ mod tests {
 
     #[test]
     fn ended_streams_and_foreign_handles_are_not_found() {
-        let h = table_insert(7, ZStream::inflater(true).unwrap());
-        assert!(table_get(0, 7, Kind::Inflater).is_none());
-        assert!(table_get(h, 7, Kind::Deflater).is_none(), "wrong kind");
+        let h = table_insert(DomainId(7), ZStream::inflater(true).unwrap());
+        assert!(table_get(0, DomainId(7), Kind::Inflater).is_none());
         assert!(
-            table_get(h, 8, Kind::Inflater).is_none(),
+            table_get(h, DomainId(7), Kind::Deflater).is_none(),
+            "wrong kind"
+        );
+        assert!(
+            table_get(h, DomainId(8), Kind::Inflater).is_none(),
             "another domain's"
         );
-        assert!(table_remove(h, 8, Kind::Inflater).is_none());
-        let s = table_get(h, 7, Kind::Inflater).unwrap();
-        let s2 = table_remove(h, 7, Kind::Inflater).unwrap();
+        assert!(table_remove(h, DomainId(8), Kind::Inflater).is_none());
+        let s = table_get(h, DomainId(7), Kind::Inflater).unwrap();
+        let s2 = table_remove(h, DomainId(7), Kind::Inflater).unwrap();
         assert_eq!(s2.lock().end(), z::Z_OK);
         assert!(
-            table_get(h, 7, Kind::Inflater).is_none()
-                && table_remove(h, 7, Kind::Inflater).is_none()
+            table_get(h, DomainId(7), Kind::Inflater).is_none()
+                && table_remove(h, DomainId(7), Kind::Inflater).is_none()
         );
         // A holder of the stream from before the end gets an error, not freed memory.
         let mut out = [0u8; 4];
