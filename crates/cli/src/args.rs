@@ -4,7 +4,7 @@ use std::ffi::OsString;
 use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 
-use vm::vm::Options;
+use vm::embed::Options;
 
 pub const USAGE: &str = "Usage: jxvm [options] <mainclass> [args...]
            (to execute a class)
@@ -167,7 +167,7 @@ pub enum Command {
     /// booted with `opts`.
     System {
         opts: Options,
-        domains: Vec<vm::domain::lifecycle::Spec>,
+        domains: Vec<vm::embed::Spec>,
     },
 }
 
@@ -367,7 +367,7 @@ struct Given {
     gc_verify: bool,
     class_unload_log: bool,
     class_load_log: bool,
-    assertions: vm::assertions::Assertions,
+    assertions: vm::embed::Assertions,
     modules: ModuleOptions,
     reduce_signal_usage: bool,
     xx: crate::xx::State,
@@ -983,14 +983,13 @@ fn clamp_size(n: u64) -> usize {
 /// open the jar or finds its manifest's main section malformed, then LauncherHelper's when
 /// `java.util.jar.Manifest` cannot read it or it has no Main-Class.
 fn jar_main_class(jar: &str) -> Result<String, String> {
-    use vm::class::manifest::{Manifest, launcher_accepts};
+    use vm::embed::{Manifest, jar_manifest, launcher_accepts};
     // Opened without blocking: a FIFO with no writer must not hang the launcher (it hangs java).
     let opened = port::fs::open_without_blocking(std::path::Path::new(jar));
     if opened.is_err() || std::path::Path::new(jar).is_dir() {
         return Err(format!("Error: Unable to access jarfile {jar}"));
     }
-    let manifest =
-        vm::class::loader::ClassPathEntry::open(jar).and_then(|e| e.read("META-INF/MANIFEST.MF"));
+    let manifest = jar_manifest(jar);
     let Some(manifest) = manifest.filter(|m| launcher_accepts(m)) else {
         return Err(format!("Error: Invalid or corrupt jarfile {jar}"));
     };

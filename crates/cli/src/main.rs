@@ -15,8 +15,7 @@ mod xx_flags;
 use std::process::ExitCode;
 
 use args::{Command, parse_args};
-use vm::domain::lifecycle::{self, End, Spec};
-use vm::thread::JThread;
+use vm::embed::{LaunchError, Launcher, Options, Spec};
 
 fn main() -> ExitCode {
     let argv: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
@@ -36,7 +35,7 @@ fn main() -> ExitCode {
         Command::System { opts, domains } => {
             on_main_thread(opts.stack_size, move || launch_system(opts, domains))
         }
-        Command::ApiJar => match vm::api::write_jar() {
+        Command::ApiJar => match vm::embed::write_api_jar() {
             Ok(path) => {
                 println!("{}", path.display());
                 ExitCode::SUCCESS
@@ -98,19 +97,18 @@ fn on_main_thread(stack_size: usize, launcher: impl FnOnce() -> u8 + Send + 'sta
 
 /// Creates the VM and boots the launcher's domain (an error is printed as java prints it, on
 /// stdout).
-fn start_vm(opts: vm::vm::Options) -> Option<Box<JThread>> {
-    let started = vm::vm::Vm::create(opts).and_then(vm::vm::boot);
-    started
+fn start_vm(opts: Options) -> Option<Launcher> {
+    Launcher::boot(opts)
         .map_err(|e| println!("Error occurred during initialization of VM\n{e}"))
         .ok()
 }
 
 fn launch(run: args::Run) -> u8 {
-    let Some(mut t) = start_vm(run.opts) else {
+    let Some(mut l) = start_vm(run.opts) else {
         return 1;
     };
     if let Some(s) = &run.settings
-        && let Err(text) = show_settings(&mut t, s)
+        && let Err(text) = l.show_settings(&s.flag, s.initial_heap, s.max_heap, s.stack)
     {
         eprintln!("{text}");
         return 1;
@@ -120,155 +118,92 @@ fn launch(run: args::Run) -> u8 {
         Some(false) => eprint!("{}", args::version_text(false)),
         None => {}
     }
-    match &run.finish {
-        args::Finish::RunMain => {}
+    let helped = match &run.finish {
+        args::Finish::RunMain => None,
         args::Finish::Exit => return 0,
-        args::Finish::ListModules => return launcher_helper(&mut t, "listModules", None),
-        args::Finish::DescribeModule(name) => {
-            return launcher_helper(&mut t, "describeModule", Some(name));
-        }
-        args::Finish::DryRun => return dry_run(&mut t, &run.main_class),
+        args::Finish::ListModules => Some(l.list_modules()),
+        args::Finish::DescribeModule(name) => Some(l.describe_module(name)),
+        args::Finish::DryRun => Some(l.dry_run(&run.main_class)),
         args::Finish::Usage => {
             eprint!("{}", args::USAGE);
             return 1;
         }
+    };
+    // LauncherHelper's answer: 0, or 1 with the exception's text if it threw.
+    if let Some(helped) = helped {
+        return match helped {
+            Ok(()) => 0,
+            Err(text) => {
+                eprintln!("{text}");
+                1
+            }
+        };
     }
-    let code = match vm::vm::run_main(&mut t, &run.main_class, &run.args) {
+    let code = match l.run_main(&run.main_class, &run.args) {
         Ok(()) => 0,
         // After an uncaught exception java waits for the other threads first.
-        Err(e @ vm::vm::LaunchError::Uncaught) => {
-            e.report(&mut t);
+        Err(e @ LaunchError::Uncaught) => {
+            l.report(e);
             1
         }
         // It exits at once when it could not start main.
         Err(e) => {
-            e.report(&mut t);
+            l.report(e);
             return 1;
         }
     };
-    wait_for_program(&mut t);
-    shut_down(&mut t);
+    l.wait_for_program();
+    shut_down(&mut l);
     code
-}
-
-/// Calls LauncherHelper's static `name` (with the string `arg`, if any), as java does for
-/// `--list-modules` and `--describe-module`: 0, or 1 with the exception's text if it throws.
-fn launcher_helper(t: &mut JThread, name: &str, arg: Option<&str>) -> u8 {
-    let r = match arg {
-        None => t.call_static("sun/launcher/LauncherHelper", name, "()V", &[]),
-        Some(a) => t.new_string(a).and_then(|s| {
-            t.call_static(
-                "sun/launcher/LauncherHelper",
-                name,
-                "(Ljava/lang/String;)V",
-                &[s.slot()],
-            )
-        }),
-    };
-    match r {
-        Ok(_) => 0,
-        Err(_) => {
-            eprintln!("{}", t.take_exception_text());
-            1
-        }
-    }
-}
-
-/// `--dry-run`: java's LauncherHelper loads and checks main class `main` (printing java's
-/// message and exiting 1 if it cannot); 0 if it can.
-fn dry_run(t: &mut JThread, main: &str) -> u8 {
-    /// LauncherHelper's mode for a main class named on the command line.
-    const LM_CLASS: u64 = 1;
-    let loaded = t.new_string(main).and_then(|what| {
-        t.call_static(
-            "sun/launcher/LauncherHelper",
-            "checkAndLoadMain",
-            "(ZILjava/lang/String;)Ljava/lang/Class;",
-            &[1, LM_CLASS, what.slot()],
-        )
-    });
-    match loaded {
-        Ok(_) => 0,
-        Err(_) => {
-            eprintln!("{}", t.take_exception_text());
-            1
-        }
-    }
-}
-
-/// `-XshowSettings`: java's LauncherHelper prints them on stderr; an exception's text if it
-/// throws.
-fn show_settings(t: &mut JThread, s: &args::Settings) -> Result<(), String> {
-    let shown = t.new_string(&s.flag).and_then(|flag| {
-        t.call_static(
-            "sun/launcher/LauncherHelper",
-            "showSettings",
-            "(ZLjava/lang/String;JJJ)V",
-            // A long takes two slots.
-            &[1, flag.slot(), s.initial_heap, 0, s.max_heap, 0, s.stack, 0],
-        )
-    });
-    shown.map(|_| ()).map_err(|_| t.take_exception_text())
 }
 
 /// `--system`: creates the described domains in order from the launcher's domain, waits for
 /// their components, and exits 1 if a domain could not be created, a component failed, or a
 /// domain was terminated (each reported on stderr in one line).
-fn launch_system(opts: vm::vm::Options, specs: Vec<Spec>) -> u8 {
-    let Some(mut t) = start_vm(opts) else {
+fn launch_system(opts: Options, specs: Vec<Spec>) -> u8 {
+    let Some(mut l) = start_vm(opts) else {
         return 1;
     };
-    let vm = t.vm;
     let mut created = Vec::with_capacity(specs.len());
     let mut code = 0;
     for spec in specs {
-        match t.blocking(|| lifecycle::create(vm, spec)) {
+        match l.create_domain(spec) {
             Ok(d) => created.push(d),
             Err(e) => {
-                eprintln!("Error: {}", e.0);
+                eprintln!("Error: {e}");
                 for d in &created {
-                    lifecycle::terminate(vm, d, "the system could not be created");
+                    l.terminate(d, "the system could not be created");
                 }
                 code = 1;
                 break;
             }
         }
     }
-    wait_for_program(&mut t);
-    let domains = &vm.domains;
+    l.wait_for_program();
     if code == 0 {
         for d in &created {
-            if let Some(End::Terminated(reason)) = d.verdict() {
-                eprintln!("jxvm: domain {} was terminated: {reason}", d.name);
+            if let Some(reason) = d.terminated() {
+                eprintln!("jxvm: domain {} was terminated: {reason}", d.name());
                 code = 1;
             }
         }
-        if domains.failed_components() > 0 {
+        if l.failed_components() > 0 {
             code = 1;
         }
     }
     drop(created);
-    shut_down(&mut t);
+    shut_down(&mut l);
     code
 }
 
-/// The launcher's end (HotSpot's DestroyJavaVM): waits for the launcher domain's non-daemon
-/// threads and for created domains' mains.
-fn wait_for_program(t: &mut JThread) {
-    vm::native::thread::exit_thread(t);
-    vm::native::thread::wait_for_non_daemon(t);
-    let domains = &t.vm.domains;
-    t.blocking(|| domains.wait_for_mains());
-}
-
 /// Runs the shutdown hooks.
-fn shut_down(t: &mut JThread) {
-    vm::vm::shutdown(t);
+fn shut_down(l: &mut Launcher) {
+    l.shut_down();
     if std::env::var_os("JXVM_STATS").is_some() {
         eprintln!(
             "[stats] classes={} heap_used={}KB",
-            t.vm.classes.class_count(),
-            t.domain.heap.used() / 1024
+            l.class_count(),
+            l.heap_used() / 1024
         );
     }
 }

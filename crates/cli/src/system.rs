@@ -17,13 +17,12 @@
 //! ```
 //!
 //! Owns the parsing and checking of the file and its translation into domain specs; it does
-//! not create domains (`vm::domain::lifecycle` does).
+//! not create domains (`vm::embed::Launcher::create_domain` does).
 
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
-use vm::domain::Limits;
-use vm::domain::lifecycle::{Component, Spec};
+use vm::embed::{Component, Limits, Spec};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -1,52 +1,59 @@
 //! jxvm's runtime: a Java virtual machine that boots the real OpenJDK 17 class library.
 //!
-//! Below this crate: `base` (ids, the object layout, id tables, resource accounts) and `port`
-//! (the host interface, a `Host` trait object per domain, the host backend behind it, one
-//! `Errno` error type).
+//! Below this crate: `base` (ids, the object layout, id tables, resource accounts), `meta`
+//! (class metadata, pre-decoded code, the jx API's classes, intrinsics) and `port` (the host
+//! interface, a `Host` trait object per domain, the host backend behind it, one `Errno` error
+//! type).
+//!
+//! Public: only [`embed`], the API a program that runs jxvm (the `jxvm` launcher) uses. Every
+//! other module is the crate's own (`pub(crate)`).
 //!
 //! Layout (each module's doc says what it owns and what it must not touch):
-//! - [`offsets`]: every offset compiled code reads or writes (header, array, thread, class).
-//! - [`class`]: shared, immutable class metadata; loading, layout, dispatch, resolution.
-//! - [`code`]: a method's pre-decoded code and the analyses every engine shares (stack
-//!   effects, frame-bounds proof, reference maps, NPE messages, inline caches).
-//! - [`api`]: the jx API module's classes and their access rules.
-//! - [`intrinsics`]: pure methods (Math and friends) the interpreter runs as Rust.
-//! - [`heap`]: raw object memory of a domain, the object layout, allocation buffers, the
+//! - [`embed`]: booting a VM, running a main class or a system's domains, the launcher's
+//!   queries.
+//! - `offsets`: every offset compiled code reads or writes (header, array, thread, class).
+//! - `class`, `code`, `api`: the metadata layer's modules (crate `meta`) under the paths the
+//!   runtime names them by: shared, immutable class metadata (loading, layout, dispatch,
+//!   resolution); a method's pre-decoded code and the analyses every engine shares (stack
+//!   effects, frame-bounds proof, reference maps, NPE messages, inline caches); the jx API
+//!   module's classes and their access rules.
+//! - `heap`: raw object memory of a domain, the object layout, allocation buffers, the
 //!   write barrier and the collector.
-//! - [`gc`]: a domain's collections: stopping its threads, their roots and the domain's,
+//! - `gc`: a domain's collections: stopping its threads, their roots and the domain's,
 //!   references, class unloading, verification (the layer that knows threads and domains).
-//! - [`graph`]: the object-graph copier (portals, later channels between processes).
-//! - [`memory`]: memory objects (JX's off-heap memory with revocable views).
-//! - [`domain`]: per-domain mutable state (mirrors and statics, init states, strings, monitors).
-//! - [`thread`]: Java threads, frames, monitors.
-//! - [`interp`]: the interpreter loop and its unchecked frame access.
-//! - [`invoke`]: invokedynamic intrinsics (lambdas, string concatenation, record methods).
-//! - [`runtime`]: allocation, initialization, strings, exceptions and calls on a thread.
-//! - [`jdk`]: the JDK classes' fields the VM reads and writes, resolved once.
-//! - [`assertions`]: which classes run their `assert` statements (-ea, -da, -esa, -dsa).
-//! - [`native`]: native methods, one module per Java package family.
-//! - [`vm`]: process-wide state and the boot sequence.
+//! - `graph`: the object-graph copier (portals, later channels between processes).
+//! - `memory`: memory objects (JX's off-heap memory with revocable views).
+//! - `domain`: per-domain mutable state (mirrors and statics, init states, strings, monitors).
+//! - `thread`: Java threads, frames, monitors.
+//! - `interp`: the interpreter loop and its unchecked frame access.
+//! - `invoke`: invokedynamic intrinsics (lambdas, string concatenation, record methods).
+//! - `runtime`: allocation, initialization, strings, exceptions and calls on a thread.
+//! - `jdk`: the JDK classes' fields the VM reads and writes, resolved once.
+//! - `assertions`: which classes run their `assert` statements (-ea, -da, -esa, -dsa).
+//! - `native`: native methods, one module per Java package family.
+//! - `vm`: process-wide state and the boot sequence.
 
 // `unsafe` is denied everywhere but in the modules (and the few functions) that allow it
 // with their reason.
 #![deny(unsafe_code)]
 
-pub mod assertions;
-pub mod domain;
-pub mod gc;
-pub mod graph;
+pub(crate) mod assertions;
+pub(crate) mod domain;
+pub mod embed;
+pub(crate) mod gc;
+pub(crate) mod graph;
 #[allow(unsafe_code)] // raw object memory, allocation, the collector
-pub mod heap;
-pub mod interp;
-pub mod invoke;
-pub mod jdk;
+pub(crate) mod heap;
+pub(crate) mod interp;
+pub(crate) mod invoke;
+pub(crate) mod jdk;
 #[allow(unsafe_code)] // off-heap mappings shared between domains
-pub mod memory;
-pub mod native;
-pub mod offsets;
-pub mod runtime;
-pub mod thread;
-pub mod vm;
+pub(crate) mod memory;
+pub(crate) mod native;
+pub(crate) mod offsets;
+pub(crate) mod runtime;
+pub(crate) mod thread;
+pub(crate) mod vm;
 
 // The metadata layer, under the paths the runtime's modules name it by.
-pub use meta::{api, class, code, intrinsics};
+pub(crate) use meta::{api, class, code};

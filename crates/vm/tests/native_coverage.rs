@@ -102,8 +102,8 @@ fn natives_of(image: &jimage::JImage, class: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-fn implemented(reg: &vm::native::Registry, class: &str, name: &str, desc: &str) -> bool {
-    matches!(name, "registerNatives" | "initIDs") || reg.lookup(class, name, desc).is_some()
+fn implemented(reg: &vm::embed::Natives, class: &str, name: &str, desc: &str) -> bool {
+    matches!(name, "registerNatives" | "initIDs") || reg.implements(class, name, desc)
 }
 
 #[test]
@@ -113,7 +113,7 @@ fn core_classes_have_every_native() {
         return;
     }
     let image = jimage::JImage::open(Path::new(MODULES)).unwrap();
-    let reg = vm::native::Registry::new();
+    let reg = vm::embed::Natives::new();
     let mut missing = Vec::new();
     for class in COMPLETE {
         let natives = natives_of(&image, class);
@@ -143,7 +143,7 @@ fn report_unimplemented_java_base_natives() {
         return;
     }
     let image = jimage::JImage::open(Path::new(MODULES)).unwrap();
-    let reg = vm::native::Registry::new();
+    let reg = vm::embed::Natives::new();
     let names = image.entry_names().unwrap();
     let (mut total, mut done) = (0, 0);
     let mut todo = Vec::new();

@@ -47,6 +47,7 @@ pub const REF_PUT_STATIC: i32 = 4;
 pub const REF_INVOKE_VIRTUAL: i32 = 5;
 pub const REF_INVOKE_STATIC: i32 = 6;
 pub const REF_INVOKE_SPECIAL: i32 = 7;
+#[allow(dead_code)] // the JVMS's table of kinds, whole; jxvm has no use for this one
 pub const REF_NEW_INVOKE_SPECIAL: i32 = 8;
 pub const REF_INVOKE_INTERFACE: i32 = 9;
 
@@ -61,7 +62,6 @@ pub struct Offsets {
     pub mn_flags: usize,
     pub mn_vmtarget: usize,
     pub mn_vmindex: usize,
-    pub mn_class: &'static Class,
     pub mh_type: usize,
     pub mh_form: usize,
     pub mh_as_type_cache: usize,
@@ -103,7 +103,6 @@ pub fn offsets(t: &mut JThread) -> JResult<&'static Offsets> {
         mn_flags: field_offset(t, mn, "flags")?,
         mn_vmtarget: mn.instance_size as usize - 16,
         mn_vmindex: mn.instance_size as usize - 8,
-        mn_class: mn,
         mh_type: field_offset(t, mh, "type")?,
         mh_form: field_offset(t, mh, "form")?,
         mh_as_type_cache: field_offset(t, mh, "asTypeCache")?,

@@ -11,6 +11,7 @@ use crate::jdk::{self, JdkClass};
 use crate::thread::{JResult, JThread};
 
 /// java.lang.Thread.State encodings used by `threadStatus` (JVMTI bits, as HotSpot).
+#[allow(dead_code)] // the encodings, whole; a thread is never read as NEW
 pub const NEW: i32 = 0;
 pub const RUNNABLE: i32 = 0x0005;
 pub const WAITING: i32 = 0x0191;

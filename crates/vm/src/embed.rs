@@ -1,0 +1,227 @@
+//! The embedding API: everything a program that runs jxvm (the `jxvm` launcher in
+//! `crates/cli`) needs, and nothing more. Outside this crate, only this module, the native
+//! registry's listing (`native::Registry`, for the coverage test) and the metadata layer
+//! re-exported under `class`, `api` and friends are public; the rest is the runtime's own.
+//!
+//! A launcher
+//! 1. builds an [`Options`] from its command line ([`Options::new`], then its fields;
+//!    [`Assertions`] parses `-ea` and friends),
+//! 2. boots a VM with [`Launcher::boot`], which creates the process-wide VM, boots the JDK in
+//!    the launcher's domain on the calling OS thread and keeps that thread as the launcher's,
+//! 3. runs a main class with [`Launcher::run_main`] (a jar's main class is read with
+//!    [`jar_manifest`] and [`Manifest`]), or creates the domains of a system description with
+//!    [`Launcher::create_domain`] ([`Spec`], [`Component`], [`Limits`]),
+//! 4. waits for the program with [`Launcher::wait_for_program`] and runs the shutdown hooks
+//!    with [`Launcher::shut_down`].
+//!
+//! Exit codes are the launcher's to choose: this API says what happened (a [`LaunchError`],
+//! a domain's [`Created::terminated`] reason, [`Launcher::failed_components`]); `System.exit`
+//! and the shutdown signals end the process from inside the VM with the program's code.
+//!
+//! Owns no state of its own: a [`Launcher`] is the launcher's Java thread.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::domain::Domain;
+use crate::domain::lifecycle::{self, End};
+use crate::thread::JThread;
+
+pub use crate::assertions::Assertions;
+pub use crate::class::manifest::{Manifest, launcher_accepts};
+pub use crate::domain::Limits;
+pub use crate::domain::lifecycle::{Component, Spec};
+pub use crate::vm::{BootError, LaunchError, Options};
+
+/// Writes the jx API jar (the `jx.*` classes built into the binary, for javac's class path)
+/// and returns its path.
+pub fn write_api_jar() -> std::io::Result<PathBuf> {
+    crate::api::write_jar()
+}
+
+/// The bytes of `META-INF/MANIFEST.MF` in jar `jar`, if it can be opened and has one.
+pub fn jar_manifest(jar: &str) -> Option<Vec<u8>> {
+    crate::class::loader::ClassPathEntry::open(jar).and_then(|e| e.read("META-INF/MANIFEST.MF"))
+}
+
+/// A booted VM and the launcher's Java thread, attached to the launcher's domain (the one
+/// `-cp ... Main` runs in). Its methods must be called on the OS thread that booted it.
+pub struct Launcher {
+    t: Box<JThread>,
+}
+
+/// A domain created by [`Launcher::create_domain`].
+pub struct Created(Arc<Domain>);
+
+impl Created {
+    /// The domain's name (from its spec).
+    pub fn name(&self) -> &str {
+        &self.0.name
+    }
+
+    /// Why the domain was terminated, if it was (None while it runs or after it finished).
+    pub fn terminated(&self) -> Option<String> {
+        match self.0.verdict() {
+            Some(End::Terminated(reason)) => Some(reason),
+            _ => None,
+        }
+    }
+}
+
+/// The class `sun.launcher.LauncherHelper`, which does what java's launcher asks of Java.
+const HELPER: &str = "sun/launcher/LauncherHelper";
+
+impl Launcher {
+    /// Creates the process's VM from `opts` and boots the JDK in the launcher's domain on the
+    /// calling OS thread. One VM per process: call it once.
+    pub fn boot(opts: Options) -> Result<Launcher, BootError> {
+        let t = crate::vm::Vm::create(opts).and_then(crate::vm::boot)?;
+        Ok(Launcher { t })
+    }
+
+    /// Loads `main_class` (`a.b.C` or `a/b/C`) through the application loader and runs its
+    /// `main(String[])` with `args` (bytes, decoded as java's launcher decodes them).
+    pub fn run_main<A: AsRef<[u8]>>(
+        &mut self,
+        main_class: &str,
+        args: &[A],
+    ) -> Result<(), LaunchError> {
+        crate::vm::run_main(&mut self.t, main_class, args)
+    }
+
+    /// Reports `e` as java's launcher does: its message on stderr, or the uncaught exception
+    /// through the thread's uncaught-exception handler.
+    pub fn report(&mut self, e: LaunchError) {
+        e.report(&mut self.t)
+    }
+
+    /// `--list-modules`: LauncherHelper lists the image's modules on stdout. Err: the text of
+    /// the exception it threw.
+    pub fn list_modules(&mut self) -> Result<(), String> {
+        self.helper(|t| t.call_static(HELPER, "listModules", "()V", &[]))
+    }
+
+    /// `--describe-module NAME`: LauncherHelper describes module `name` on stdout.
+    pub fn describe_module(&mut self, name: &str) -> Result<(), String> {
+        self.helper(|t| {
+            let s = t.new_string(name)?;
+            t.call_static(
+                HELPER,
+                "describeModule",
+                "(Ljava/lang/String;)V",
+                &[s.slot()],
+            )
+        })
+    }
+
+    /// `--dry-run`: LauncherHelper loads and checks main class `main` as java does before it
+    /// would run it (its message, if it cannot, is the error).
+    pub fn dry_run(&mut self, main: &str) -> Result<(), String> {
+        /// LauncherHelper's mode for a main class named on the command line.
+        const LM_CLASS: u64 = 1;
+        self.helper(|t| {
+            let what = t.new_string(main)?;
+            t.call_static(
+                HELPER,
+                "checkAndLoadMain",
+                "(ZILjava/lang/String;)Ljava/lang/Class;",
+                &[1, LM_CLASS, what.slot()],
+            )
+        })
+    }
+
+    /// `-XshowSettings:flag`: LauncherHelper prints the settings on stderr, given the heap's
+    /// initial and maximum sizes and the thread stack size in bytes.
+    pub fn show_settings(
+        &mut self,
+        flag: &str,
+        initial_heap: u64,
+        max_heap: u64,
+        stack: u64,
+    ) -> Result<(), String> {
+        self.helper(|t| {
+            let flag = t.new_string(flag)?;
+            t.call_static(
+                HELPER,
+                "showSettings",
+                "(ZLjava/lang/String;JJJ)V",
+                // A long takes two slots.
+                &[1, flag.slot(), initial_heap, 0, max_heap, 0, stack, 0],
+            )
+        })
+    }
+
+    /// Runs `call`; an exception it throws becomes its text.
+    fn helper<R>(
+        &mut self,
+        call: impl FnOnce(&mut JThread) -> crate::thread::JResult<R>,
+    ) -> Result<(), String> {
+        match call(&mut self.t) {
+            Ok(_) => Ok(()),
+            Err(_) => Err(self.t.take_exception_text()),
+        }
+    }
+
+    /// Creates a domain from `spec` (its limits nest in nothing: the launcher creates it) and
+    /// starts its components; returns once its class library is booted. Err: why it could
+    /// not be created (java's `DomainException` message).
+    pub fn create_domain(&mut self, spec: Spec) -> Result<Created, String> {
+        let vm = self.t.vm;
+        self.t
+            .blocking(|| lifecycle::create(vm, spec))
+            .map(Created)
+            .map_err(|e| e.0)
+    }
+
+    /// Terminates domain `d` for `reason` (no effect if it already ended).
+    pub fn terminate(&self, d: &Created, reason: &str) {
+        lifecycle::terminate(self.t.vm, &d.0, reason);
+    }
+
+    /// The launcher's end (HotSpot's DestroyJavaVM): the launcher thread exits as a Java
+    /// thread, then this waits for the launcher domain's non-daemon threads and for the main
+    /// classes of created domains.
+    pub fn wait_for_program(&mut self) {
+        crate::native::thread::exit_thread(&mut self.t);
+        crate::native::thread::wait_for_non_daemon(&mut self.t);
+        let domains = &self.t.vm.domains;
+        self.t.blocking(|| domains.wait_for_mains());
+    }
+
+    /// How many components of created domains could not start or ended by an exception.
+    pub fn failed_components(&self) -> u32 {
+        self.t.vm.domains.failed_components()
+    }
+
+    /// Runs the shutdown hooks (`Shutdown.shutdown()`), as java does when main returns.
+    pub fn shut_down(&mut self) {
+        crate::vm::shutdown(&mut self.t);
+    }
+
+    /// How many classes are defined (all domains).
+    pub fn class_count(&self) -> u32 {
+        self.t.vm.classes.class_count()
+    }
+
+    /// Bytes in use in the launcher domain's heap.
+    pub fn heap_used(&self) -> usize {
+        self.t.domain.heap.used()
+    }
+}
+
+/// The native methods the runtime implements (for checks of its coverage of the JDK's).
+pub struct Natives(crate::native::Registry);
+
+impl Natives {
+    /// The table every domain binds native methods from.
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Natives {
+        Natives(crate::native::Registry::new())
+    }
+
+    /// Whether native method `name` `desc` of class `class` (internal names) has an
+    /// implementation.
+    pub fn implements(&self, class: &str, name: &str, desc: &str) -> bool {
+        self.0.lookup(class, name, desc).is_some()
+    }
+}
