@@ -1,9 +1,10 @@
 //! jxvm's runtime: a Java virtual machine that boots the real OpenJDK 17 class library.
 //!
 //! Below this crate: `base` (ids, the object layout, id tables, resource accounts), `meta`
-//! (class metadata, pre-decoded code, the jx API's classes, intrinsics) and `port` (the host
-//! interface, a `Host` trait object per domain, the host backend behind it, one `Errno` error
-//! type).
+//! (class metadata, pre-decoded code, the jx API's classes, intrinsics), `heap` (object
+//! memory, the collector's mechanics, the object-graph copier) and `port` (the host
+//! interface, a `Host` trait object per domain, the host backend behind it, one `Errno`
+//! error type).
 //!
 //! Public: only [`embed`], the API a program that runs jxvm (the `jxvm` launcher) uses. Every
 //! other module is the crate's own (`pub(crate)`).
@@ -17,11 +18,12 @@
 //!   resolution); a method's pre-decoded code and the analyses every engine shares (stack
 //!   effects, frame-bounds proof, reference maps, NPE messages, inline caches); the jx API
 //!   module's classes and their access rules.
-//! - `heap`: raw object memory of a domain, the object layout, allocation buffers, the
-//!   write barrier and the collector.
+//! - `heap`, `graph` (crate `heap`, below this one, under the paths the runtime names them
+//!   by): raw object memory of a domain, the object layout, allocation buffers, the write
+//!   barrier and the collector's mechanics; the object-graph copier (portals, later channels
+//!   between processes).
 //! - `gc`: a domain's collections: stopping its threads, their roots and the domain's,
 //!   references, class unloading, verification (the layer that knows threads and domains).
-//! - `graph`: the object-graph copier (portals, later channels between processes).
 //! - `memory`: memory objects (JX's off-heap memory with revocable views).
 //! - `domain`: per-domain mutable state (mirrors and statics, init states, strings, monitors).
 //! - `thread`: Java threads, frames, monitors.
@@ -41,9 +43,6 @@ pub(crate) mod assertions;
 pub(crate) mod domain;
 pub mod embed;
 pub(crate) mod gc;
-pub(crate) mod graph;
-#[allow(unsafe_code)] // raw object memory, allocation, the collector
-pub(crate) mod heap;
 pub(crate) mod interp;
 pub(crate) mod invoke;
 pub(crate) mod jdk;
@@ -57,3 +56,5 @@ pub(crate) mod vm;
 
 // The metadata layer, under the paths the runtime's modules name it by.
 pub(crate) use meta::{api, class, code};
+// The object memory layer (crate `heap`), under the paths the runtime's modules name it by.
+pub(crate) use ::heap::{self, graph};

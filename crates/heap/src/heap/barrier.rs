@@ -15,26 +15,26 @@
 //! threads.
 //!
 //! ```
-//! # fn store(heap: &vm::heap::Heap, holder: vm::heap::ObjRef, value: vm::heap::ObjRef) {
+//! # fn store(heap: &heap::Heap, holder: heap::ObjRef, value: heap::ObjRef) {
 //! heap.write_ref(holder, 16, Some(value)); // the barrier's store
 //! holder.write::<i32>(24, 7); // a primitive needs none
 //! # }
 //! ```
 //! A reference slot is not a primitive:
 //! ```compile_fail
-//! # fn store(holder: vm::heap::ObjRef, value: vm::heap::ObjRef) {
+//! # fn store(holder: heap::ObjRef, value: heap::ObjRef) {
 //! holder.write::<u64>(16, value.slot());
 //! # }
 //! ```
 //! nor is a reference:
 //! ```compile_fail
-//! # fn store(holder: vm::heap::ObjRef, value: vm::heap::ObjRef) {
+//! # fn store(holder: heap::ObjRef, value: heap::ObjRef) {
 //! holder.write(16, value);
 //! # }
 //! ```
 //! and `Unsafe`'s raw stores are primitive too:
 //! ```compile_fail
-//! # fn store(addr: vm::heap::raw::Addr, value: vm::heap::ObjRef) {
+//! # fn store(addr: heap::raw::Addr, value: heap::ObjRef) {
 //! addr.write::<u64>(value.slot());
 //! # }
 //! ```
@@ -135,6 +135,7 @@ impl Heap {
     }
 
     /// The 8-byte cell of a reference slot at an Unsafe address.
+    #[inline]
     fn slot_cell(addr: Addr) -> &'static AtomicU64 {
         let cell = addr.atomic_i64();
         // SAFETY: AtomicI64 and AtomicU64 have the same size and alignment; the cell is
@@ -153,6 +154,7 @@ impl Heap {
 
     /// The barrier's slow path: `holder` (old) now refers into the nursery.
     #[cold]
+    #[inline]
     pub fn remember(&self, holder: ObjRef) {
         let mark = holder.mark();
         if mark.load(Ordering::Relaxed) & layout::MARK_REMEMBERED != 0 {

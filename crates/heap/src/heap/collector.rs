@@ -3,14 +3,14 @@
 //! old semispace for a full one) into to-space, with forwarding pointers in the class word.
 //!
 //! This module knows object layout (sizes, where references are) and how to copy; it does not
-//! know where roots come from (that is the runtime's `gc` module, a layer above) and never runs Java code. It is the
-//! only code that moves objects. `java.lang.ref.Reference` objects are discovered while their
+//! know where roots come from (that is the runtime's `gc` module, a layer above) and never
+//! runs Java code. It is the only code that moves objects. `java.lang.ref.Reference` objects are discovered while their
 //! holders are scanned: their referent is not traced, so that the roots module can decide to
 //! keep it (soft references), clear it, or update it if the referent survived anyway.
 
 use super::ObjRef;
-use crate::class::{BasicType, Class, LoaderId, Unit};
 use base::layout::{ARRAY_BASE, ARRAY_LENGTH};
+use meta::class::{BasicType, Class, LoaderId, Unit};
 
 const FORWARDED: usize = 1;
 
@@ -26,6 +26,7 @@ pub struct Layouts {
 }
 
 impl Layouts {
+    #[inline]
     fn is_reference(&self, c: &'static Class) -> bool {
         self.reference.is_some_and(|(r, _)| {
             c.supers
@@ -36,6 +37,7 @@ impl Layouts {
 }
 
 /// The size in bytes (8-aligned) of object `o`, given its class.
+#[inline]
 pub fn object_size(l: &Layouts, o: ObjRef, c: &'static Class) -> usize {
     if c.is_array() {
         let len = o.read::<u32>(ARRAY_LENGTH) as usize;
@@ -112,16 +114,19 @@ impl<'a> Copier<'a> {
     }
 
     /// The end of what was copied so far (a young collection's new old-space top).
+    #[inline]
     pub fn to_top(&self) -> usize {
         self.to_top
     }
 
     /// Bytes copied so far.
+    #[inline]
     pub fn live_bytes(&self) -> usize {
         self.to_top - self.to_start
     }
 
     /// If `o` was evacuated or marked (or is outside the collected heap), its current address.
+    #[inline]
     pub fn forwardee(&self, o: ObjRef) -> Option<ObjRef> {
         if !self.in_from_space(o.addr()) {
             if self.large.contains(&o.addr()) && !self.large_live.contains(&o.addr()) {
@@ -137,6 +142,7 @@ impl<'a> Copier<'a> {
     /// collector's own update of a slot it traced (a `java.lang.ref.Reference`'s referent,
     /// forwarded or cleared, and its link on the pending list). Taking the copier proves a
     /// collection is under way, with every other thread of the domain stopped.
+    #[inline]
     pub fn store_traced(&self, obj: ObjRef, offset: usize, to: Option<ObjRef>) {
         obj.write_raw::<u64>(offset, to.map_or(0, ObjRef::slot));
     }
@@ -167,12 +173,14 @@ impl<'a> Copier<'a> {
     }
 
     /// Forwards the reference held in a slot (0 stays 0).
+    #[inline]
     pub fn forward_slot(&mut self, slot: &mut u64) {
         if let Some(o) = super::from_slot(*slot) {
             *slot = self.forward(o).slot();
         }
     }
 
+    #[inline]
     fn forward_field(&mut self, o: ObjRef, off: usize) {
         let mut v = o.read::<u64>(off);
         if v != 0 {
@@ -199,12 +207,14 @@ impl<'a> Copier<'a> {
         }
     }
 
+    #[inline]
     pub fn scan_start(&self) -> usize {
         self.to_start
     }
 
     /// Forwards the references of an object outside from-space that may refer into it (a
     /// remembered old object in a young collection).
+    #[inline]
     pub fn scan_remembered(&mut self, o: ObjRef) {
         self.scan_object(o, o.class());
     }

@@ -12,12 +12,16 @@
 //! Objects are 8-byte aligned. A heap is generational: a nursery where objects are
 //! bump-allocated with an atomic pointer, an old generation of two semispaces of `-Xmx` bytes
 //! each in the same reserved range (committed lazily by the OS), and a large-object space. The
-//! copying collector ([`collector`], driven by the runtime's `gc` module, which knows threads and domains) promotes the nursery's survivors in
-//! young collections and copies everything in full ones. Every store of a reference into an
-//! object goes through the write barrier ([`Heap::write_ref`], [`Heap::post_write`]), which
-//! records old objects that come to refer into the nursery. Finalization (`Object.finalize`) is not supported: objects are
-//! never registered with `java.lang.ref.Finalizer`, so `finalize` methods never run (the
-//! method is deprecated for removal); `java.lang.ref` references and `Cleaner` work.
+//! copying collector ([`collector`], driven by the runtime's `gc` module, which knows threads
+//! and domains) promotes the nursery's survivors in young collections and copies everything
+//! in full ones. Every store of a reference into an object goes through the write barrier
+//! ([`Heap::write_ref`], [`Heap::post_write`]), which records old objects that come to refer
+//! into the nursery. Finalization (`Object.finalize`) is not supported: objects are never
+//! registered with `java.lang.ref.Finalizer`, so `finalize` methods never run (the method is
+//! deprecated for removal); `java.lang.ref` references and `Cleaner` work.
+//!
+//! Lives in crate `heap` (below the runtime, beside the graph copier); the runtime names it
+//! `crate::heap`.
 
 pub mod barrier;
 pub mod collector;
@@ -26,7 +30,7 @@ pub use base::layout;
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
 
-use crate::class::Class;
+use meta::class::Class;
 
 /// The header every object starts with.
 #[repr(C)]
@@ -86,20 +90,24 @@ impl ObjRef {
     }
     /// Makes an object reference from an address the caller knows holds an object (the
     /// collector, walking a space it filled).
+    #[inline]
     pub fn from_addr(addr: usize) -> ObjRef {
         ObjRef(NonNull::new(addr as *mut ObjHeader).expect("null object address"))
     }
     /// Overwrites the class word (the collector's forwarding pointer, tagged with bit 0).
+    #[inline]
     pub fn set_raw_class_word(self, w: usize) {
         self.write_raw::<u64>(layout::CLASS_OFFSET, w as u64)
     }
     /// Copies `size` bytes of this object (header included) to `dst`.
+    #[inline]
     pub fn copy_to(self, dst: usize, size: usize) {
         // SAFETY: the collector copies a whole object from the evacuated space into fresh,
         // non-overlapping to-space memory it reserved for it.
         unsafe { std::ptr::copy_nonoverlapping(self.0.as_ptr() as *const u8, dst as *mut u8, size) }
     }
     /// The raw class pointer in the header (for heap verification).
+    #[inline]
     pub fn raw_class_word(self) -> usize {
         self.read::<u64>(layout::CLASS_OFFSET) as usize
     }
@@ -157,6 +165,7 @@ impl ObjRef {
     /// Moves the non-null reference at `offset` by `delta` bytes: a heap image copied to a new
     /// address as a whole (`Heap::load_image`), whose old-generation objects refer only into
     /// the image, so the write barrier has nothing to record.
+    #[inline]
     pub fn relocate_slot(self, offset: usize, delta: u64) {
         let v = self.read::<u64>(offset);
         if v != 0 {
@@ -211,6 +220,7 @@ impl ObjRef {
         unsafe { std::slice::from_raw_parts_mut(self.array_data() as *mut T, self.array_len()) }
     }
     /// Appends bytes `[start, end)` of this object to `out`.
+    #[inline]
     pub fn append_bytes(self, start: usize, end: usize, out: &mut Vec<u8>) {
         let n = end - start;
         out.reserve(n);
@@ -222,12 +232,14 @@ impl ObjRef {
         }
     }
     /// Writes `bytes` into this object at byte `start`.
+    #[inline]
     pub fn write_bytes(self, start: usize, bytes: &[u8]) {
         // SAFETY: [start, start + bytes.len()) lies inside the object (as for `append_bytes`),
         // and `bytes` is not heap memory of this object.
         unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), self.ptr(start), bytes.len()) }
     }
     /// Copies `size` raw bytes of this object's body (after the header) to `dst`.
+    #[inline]
     pub fn copy_body_to(self, dst: ObjRef, size: usize) {
         let n = size - layout::HEADER_SIZE;
         // SAFETY: both objects have at least `size` bytes (same class / same array shape) and
@@ -243,6 +255,7 @@ impl ObjRef {
 }
 
 /// Raw memory copy between (possibly overlapping) array regions, for `System.arraycopy`.
+#[inline]
 pub fn copy_array_bytes(src: ObjRef, src_off: usize, dst: ObjRef, dst_off: usize, len: usize) {
     // SAFETY: callers bounds-check indices against both arrays' lengths before calling.
     unsafe { std::ptr::copy(src.ptr(src_off), dst.ptr(dst_off), len) }
@@ -290,9 +303,10 @@ pub struct Heap {
 
 /// A thread's allocation buffer: a chunk `[top, end)` of one heap's nursery that only its
 /// thread allocates from, without atomic operations (compiled code bumps `top` inline, at the
-/// offsets `crate::offsets` gives). Empty (`top == end == 0`) until the first allocation, and
-/// again after every collection, which empties the nursery ([`Tlab::retire`]). The unused tail
-/// of a retired buffer is never parsed: nothing walks the nursery object by object.
+/// offsets the runtime's `offsets` module gives). Empty (`top == end == 0`) until the first
+/// allocation, and again after every collection, which empties the nursery ([`Tlab::retire`]).
+/// The unused tail of a retired buffer is never parsed: nothing walks the nursery object by
+/// object.
 #[repr(C)]
 #[derive(Default, Debug)]
 pub struct Tlab {
@@ -316,12 +330,13 @@ impl Tlab {
 
 /// The nursery chunk a thread takes as its allocation buffer: 1/64 of the nursery, between
 /// 4 KiB and 32 KiB (a thread retires at most a quarter of one per refill, see `alloc_local`).
+#[inline]
 fn tlab_size_for(nursery: usize) -> usize {
     (nursery / 64).clamp(4 << 10, 32 << 10)
 }
 
 /// Maps `len` bytes of zeroed, private, lazily committed memory; returns its address.
-pub(crate) fn map_anonymous(len: usize) -> Option<usize> {
+pub fn map_anonymous(len: usize) -> Option<usize> {
     // SAFETY: an anonymous private mapping at no fixed address touches no existing memory; the
     // result is checked.
     let p = unsafe {
@@ -351,6 +366,7 @@ fn full_ceiling(max: usize, nursery: usize) -> usize {
 /// The nursery size for a heap of `max` bytes unless -Xmn says otherwise: a quarter of the heap,
 /// between 1 MB and 16 MB (big enough that most objects die before a collection, small enough
 /// that allocation stays in cache-friendly, quickly recycled memory).
+#[inline]
 pub fn default_nursery(max: usize) -> usize {
     (max / 4).clamp(1 << 20, 16 << 20)
 }
@@ -591,6 +607,7 @@ impl Heap {
 
     /// Whether a young collection should be followed by a full one, before allocating
     /// `pending` more bytes.
+    #[inline]
     pub fn wants_full(&self, pending: usize) -> bool {
         let pending = if pending >= LARGE_OBJECT { pending } else { 0 };
         self.old_used() + self.large_bytes.load(Ordering::Relaxed) + pending
@@ -598,35 +615,43 @@ impl Heap {
     }
 
     /// Whether `size` more bytes fit at all.
+    #[inline]
     pub fn fits(&self, size: usize) -> bool {
         self.used() + size <= self.max
     }
 
     /// Bytes in use: the old space's allocated part, the nursery's, and the large objects.
+    #[inline]
     pub fn used(&self) -> usize {
         self.old_used() + self.nursery_used() + self.large_bytes.load(Ordering::Relaxed)
     }
     /// Bytes allocated in the current old semispace.
+    #[inline]
     pub fn old_used(&self) -> usize {
         self.top.load(Ordering::Relaxed) - self.space.load(Ordering::Relaxed)
     }
     /// Bytes allocated in the nursery.
+    #[inline]
     pub fn nursery_used(&self) -> usize {
         self.nursery_top.load(Ordering::Relaxed) - self.nursery_start
     }
     /// Bytes of the large objects (each in its own mapping).
+    #[inline]
     pub fn large_used(&self) -> usize {
         self.large_bytes.load(Ordering::Relaxed)
     }
     /// The nursery's size (fixed for the heap's life).
+    #[inline]
     pub fn nursery_size(&self) -> usize {
         self.nursery_size
     }
     /// The maximum heap size (-Xmx).
+    #[inline]
     pub fn capacity(&self) -> usize {
         self.max
     }
     /// The current collection threshold plus the nursery (what Runtime.totalMemory reports).
+    #[inline]
     pub fn committed(&self) -> usize {
         (self.threshold.load(Ordering::Relaxed) + self.nursery_size)
             .min(self.max)
@@ -634,6 +659,7 @@ impl Heap {
     }
 
     /// (start, top) of the current old space.
+    #[inline]
     pub fn old_space(&self) -> (usize, usize) {
         (
             self.space.load(Ordering::Relaxed),
@@ -642,11 +668,13 @@ impl Heap {
     }
     /// (start, size) of the nursery: the write barrier's bounds ([`Heap::is_young`]), fixed
     /// for the heap's life.
+    #[inline]
     pub fn nursery_bounds(&self) -> (usize, usize) {
         (self.nursery_start, self.nursery_size)
     }
 
     /// (start, top) of the nursery.
+    #[inline]
     pub fn nursery(&self) -> (usize, usize) {
         (self.nursery_start, self.nursery_top.load(Ordering::Relaxed))
     }
@@ -787,6 +815,7 @@ impl Heap {
     }
 
     /// Whether the heap holds large objects.
+    #[inline]
     pub fn has_large_objects(&self) -> bool {
         self.large_bytes.load(Ordering::Relaxed) != 0
     }
@@ -805,6 +834,7 @@ impl Heap {
 
     /// The object starting at `addr`, if `addr` is an 8-aligned address inside the allocated
     /// part of the heap (the header is not checked).
+    #[inline]
     pub fn object_at(&self, addr: usize) -> Option<ObjRef> {
         if !addr.is_multiple_of(8) || !self.contains(addr) {
             return None;
@@ -814,6 +844,7 @@ impl Heap {
 
     /// Whether `addr` points into the allocated part of the old space, the nursery or a large
     /// object.
+    #[inline]
     pub fn contains(&self, addr: usize) -> bool {
         let in_range = |(s, t): (usize, usize)| addr >= s && addr < t;
         if in_range(self.old_space()) || in_range(self.nursery()) {
@@ -873,6 +904,7 @@ pub mod raw {
         }
 
         /// A Rust buffer's bytes, as the other end of a [`Addr::copy_to`].
+        #[inline]
         pub fn of_slice(bytes: &mut [u8]) -> Addr {
             Addr {
                 at: bytes.as_mut_ptr() as usize,
@@ -880,6 +912,7 @@ pub mod raw {
             }
         }
 
+        #[inline]
         fn fits<T>(self) {
             assert!(std::mem::size_of::<T>() <= self.len, "access past {self:?}");
         }
@@ -900,24 +933,28 @@ pub mod raw {
         }
 
         /// A reference store, for the barrier's `Heap::write_slot_at` only.
+        #[inline]
         pub(in crate::heap) fn write_slot(self, slot: u64) {
             self.fits::<u64>();
             // SAFETY: as for `read`.
             unsafe { (self.at as *mut u64).write_unaligned(slot) }
         }
 
+        #[inline]
         pub fn atomic_i64(self) -> &'static AtomicI64 {
             self.fits::<i64>();
             // SAFETY: as for `read`; 8-byte CAS targets are 8-aligned fields or elements.
             unsafe { &*(self.at as *const AtomicI64) }
         }
 
+        #[inline]
         pub fn atomic_u32(self) -> &'static AtomicU32 {
             self.fits::<u32>();
             // SAFETY: as for `read`; 4-byte CAS targets are 4-aligned.
             unsafe { &*(self.at as *const AtomicU32) }
         }
 
+        #[inline]
         pub fn atomic_u8(self) -> &'static AtomicU8 {
             self.fits::<u8>();
             // SAFETY: as for `read`.
@@ -925,12 +962,14 @@ pub mod raw {
         }
 
         /// memset of the whole range, for Unsafe.setMemory.
+        #[inline]
         pub fn fill(self, value: u8) {
             // SAFETY: the range is accessible (`new`'s contract).
             unsafe { std::ptr::write_bytes(self.at as *mut u8, value, self.len) }
         }
 
         /// memmove of the whole range to `dst` (at least as long), for Unsafe.copyMemory.
+        #[inline]
         pub fn copy_to(self, dst: Addr) {
             assert!(self.len <= dst.len, "copy of {self:?} into {dst:?}");
             // SAFETY: both ranges are accessible (`new`'s contract, or a Rust buffer).
@@ -942,7 +981,7 @@ pub mod raw {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::class::{ClassId, ClassKind};
+    use meta::class::{ClassId, ClassKind};
 
     /// A synthetic class of 24-byte instances with one reference field at offset 16.
     fn node_class() -> &'static Class {

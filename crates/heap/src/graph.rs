@@ -36,9 +36,9 @@ use std::cell::RefCell;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
-use crate::class::{BasicType, Class};
 use crate::heap::{Heap, ObjRef, from_slot, to_slot};
 use base::layout::{ARRAY_BASE, ARRAY_LENGTH, HEADER_SIZE};
+use meta::class::{BasicType, Class};
 
 const MAGIC: &[u8; 4] = b"JXG3";
 const INSTANCE: u32 = u32::MAX;
@@ -555,7 +555,7 @@ fn copy_body(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::class::{ClassId, ClassKind};
+    use meta::class::{ClassId, ClassKind};
 
     /// Synthetic classes: Node { long value @16; Node next @24; Object other @32 }, long[],
     /// Object[], a class the policy refuses, and Portal { long token @16 }, passed as a token.
