@@ -12,9 +12,10 @@
 //! by id beyond its life (a `Throwable`'s backtrace) records the generation too and finds no
 //! method when it differs.
 //!
-//! Owns the numbering and the id types ([`ClassId`], [`MethodId`], [`LoaderId`], [`DomainId`],
-//! and the [`Unit`] classes are unloaded with); what each table keeps under an id is its owner's to clear before the id is
-//! given back (the runtime's `class::unload::Unloaded::free`).
+//! Owns the numbering of classes and methods and the id types ([`ClassId`], [`MethodId`],
+//! [`LoaderId`], [`DomainId`], and the [`Unit`] classes are unloaded with; loaders and domains
+//! are numbered by their owners); what each table keeps under an id is its owner's to clear
+//! before the id is given back (the runtime's `class::unload::Unloaded::free`).
 
 use parking_lot::Mutex;
 

@@ -1,7 +1,8 @@
 //! The bottom layer of jxvm's runtime: what every layer above names and nothing here knows
 //! about them. No class metadata, heap, thread or domain type lives here.
 //!
-//! - [`ids`]: the dense ids of classes, methods and loaders, and their numbering.
+//! - [`ids`]: the typed ids of classes, methods, loaders and domains, and the numbering of
+//!   classes and methods.
 //! - [`idtable`]: lock-free tables from those ids to values.
 //! - [`layout`]: the object header and array layout every engine reads.
 //! - [`account`]: where a resource a domain holds is counted against its limits.
