@@ -1,7 +1,7 @@
 //! The embedding API: everything a program that runs jxvm (the `jxvm` launcher in
-//! `crates/cli`) needs, and nothing more. Outside this crate, only this module, the native
-//! registry's listing (`native::Registry`, for the coverage test) and the metadata layer
-//! re-exported under `class`, `api` and friends are public; the rest is the runtime's own.
+//! `crates/cli`) needs, and nothing more. It is the crate's only public module; the rest is
+//! the runtime's own (`pub(crate)`). Besides the launcher's needs it lists the natives the
+//! runtime implements ([`Natives`], for the test of their coverage of the JDK's).
 //!
 //! A launcher
 //! 1. builds an [`Options`] from its command line ([`Options::new`], then its fields;
