@@ -6,13 +6,13 @@
 //! `value` lies in the nursery and `holder` does not, `holder` joins the remembered set (once:
 //! its mark word's `MARK_REMEMBERED` bit). No safepoint may fall between the store and the
 //! check. Compiled code emits the check inline from the nursery bounds its thread carries
-//! ([`base::layout::Offsets`]: `thread_nursery_start`, `thread_nursery_size`) and calls
+//! (the runtime's `offsets::Offsets`: `thread_nursery_start`, `thread_nursery_size`) and calls
 //! [`Heap::remember`] when it holds.
 //!
-//! The types enforce the rule: [`ObjRef::write`] and [`raw::write`](super::raw::write) take only
-//! [`Primitive`](super::Primitive) values, which exclude reference slots, so a reference store
-//! that bypasses this module does not compile outside the heap. Must not know about classes or
-//! threads.
+//! The types enforce the rule: [`ObjRef::write`] and
+//! [`raw::Addr::write`](super::raw::Addr::write) take only [`Primitive`](super::Primitive)
+//! values, which exclude reference slots, so a reference store that bypasses this module does
+//! not compile outside the heap. Must not know about classes or threads.
 //!
 //! ```
 //! # fn store(heap: &heap::Heap, holder: heap::ObjRef, value: heap::ObjRef) {

@@ -15,7 +15,7 @@
 //! copying collector ([`collector`], driven by the runtime's `gc` module, which knows threads
 //! and domains) promotes the nursery's survivors in young collections and copies everything
 //! in full ones. Every store of a reference into an object goes through the write barrier
-//! ([`Heap::write_ref`], [`Heap::post_write`]), which records old objects that come to refer
+//! ([`Heap::write_ref`] and its kin), which records old objects that come to refer
 //! into the nursery. Finalization (`Object.finalize`) is not supported: objects are never
 //! registered with `java.lang.ref.Finalizer`, so `finalize` methods never run (the method is
 //! deprecated for removal); `java.lang.ref` references and `Cleaner` work.
@@ -39,7 +39,7 @@ pub struct ObjHeader {
     pub mark: AtomicU64,
 }
 
-/// The values [`ObjRef::write`] and [`raw::write`] store: Java's primitive representations.
+/// The values [`ObjRef::write`] and [`raw::Addr::write`] store: Java's primitive representations.
 /// Neither a reference slot (`u64`) nor an [`ObjRef`] is one, so a reference store must go
 /// through the write barrier ([`barrier`]). A `long` or `double` bit pattern is an `i64`.
 pub trait Primitive: Copy + sealed::Sealed {}
