@@ -63,6 +63,9 @@ pub const USAGE: &str = "Usage: jxvm [options] <mainclass> [args...]
     --system <file.toml>
                   create the domains the file describes, run their components,
                   and wait for them (see README: Domains and portals)
+    --io=host|9p:unix:<path>|9p:tcp:<host>:<port>[,aname=<path>]
+                  where the program's files are: the host (default), or a 9P2000.L
+                  server whose root is the program's / (and its working directory)
     --api-jar     print the path of the jxvm API jar (jx.memory, ...) for javac -cp
     --dry-run     create VM and load main class but do not execute main method
     --make-home <dir>
@@ -378,6 +381,8 @@ struct Given {
     finish: Finish,
     source: Option<String>,
     boot_append: String,
+    /// `--io=`: the application domain's backend.
+    io: port::IoSpec,
 }
 
 /// What reading one option leaves to do.
@@ -440,6 +445,10 @@ impl Parser<'_> {
                 } = Some(v);
                 self.i += 1;
                 Step::Stop
+            }
+            _ if let Some(v) = a.strip_prefix("--io=") => {
+                self.g.io = port::IoSpec::parse(v).map_err(|e| format!("Error: {e}"))?;
+                Step::Next
             }
             // java reads no option after these, and checks those before them.
             "-version" | "--version" => {
@@ -703,6 +712,7 @@ impl Given {
         opts.gc_stress |= self.gc_stress;
         opts.gc_verify |= self.gc_verify;
         opts.boot_append = self.boot_append.clone();
+        opts.io = self.io.clone();
         Ok(Ok(opts))
     }
 

@@ -10,6 +10,7 @@
 //! heap-limit = "64m"               # bytes, or with k/m/g; default 256m
 //! cpu-time-limit = "10s"           # milliseconds, or with ms/s/min; default none
 //! max-threads = 16                 # default none
+//! io = "9p:unix:/run/gw.sock"      # its files over 9P (as --io); default "host"
 //!
 //! [[domain.component]]             # one or more; each runs in a thread of the domain
 //! main = "kv.Server"
@@ -45,6 +46,7 @@ struct DomainEntry {
     max_threads: Option<u32>,
     descriptor_limit: Option<u32>,
     metadata_limit: Option<Amount>,
+    io: Option<String>,
     #[serde(default)]
     component: Vec<ComponentEntry>,
 }
@@ -168,6 +170,10 @@ fn domain_spec(d: DomainEntry, base: &Path) -> Result<Spec, String> {
         max_descriptors,
         metadata_bytes,
     };
+    let io = match &d.io {
+        Some(v) => port::IoSpec::parse(v).map_err(|e| err(format!("io: {e}")))?,
+        None => port::IoSpec::Host,
+    };
     Ok(Spec {
         name,
         class_path,
@@ -175,6 +181,7 @@ fn domain_spec(d: DomainEntry, base: &Path) -> Result<Spec, String> {
         limits,
         parent: None,
         trusted: d.trusted,
+        io,
     })
 }
 

@@ -20,6 +20,8 @@ use crate::thread::{JResult, JThread, Thrown};
 #[derive(Clone, Debug)]
 pub struct Options {
     pub java_home: PathBuf,
+    /// The application domain's backend (`--io`).
+    pub io: port::IoSpec,
     pub classpath: String,
     pub props: Vec<(String, String)>,
     pub max_heap: usize,
@@ -56,6 +58,7 @@ impl Options {
     pub fn new(java_home: PathBuf) -> Options {
         Options {
             java_home,
+            io: port::IoSpec::Host,
             classpath: ".".into(),
             props: Vec::new(),
             max_heap: default_max_heap(),
@@ -148,6 +151,7 @@ impl Vm {
     /// Creates the VM: opens the class sources and creates DomainZero and the app domain.
     pub fn create(opts: Options) -> Result<&'static Vm, BootError> {
         port::map_large_allocations();
+        port::remote::set_jdk_dir(&opts.java_home);
         let modules = opts.java_home.join("lib/modules");
         let jimage = jimage::JImage::open(&modules)
             .map_err(|e| BootError::Io(format!("cannot open {}: {e}", modules.display())))?;
@@ -177,6 +181,7 @@ impl Vm {
                 launcher_path(),
                 zero_heap,
                 crate::domain::budget::Budget::new(None, Limits::default()),
+                &port::IoSpec::Host,
             )
             .map_err(|e| BootError::Io(e.to_string()))?,
         );
@@ -200,8 +205,12 @@ impl Vm {
                 launcher_path(),
                 app_heap,
                 app_budget,
+                &opts.io,
             )
-            .map_err(reserve_failed)?,
+            .map_err(|e| match e.kind() {
+                std::io::ErrorKind::Other => BootError::Io(e.to_string()),
+                _ => reserve_failed(e),
+            })?,
         );
         app_domain.gc.apply_options(&app_domain.heap, &opts);
         let vm = Box::leak(Box::new(Vm {

@@ -135,6 +135,7 @@ fn boot_template(vm: &'static Vm) -> Result<Template, String> {
         classes,
         heap,
         super::budget::Budget::new(None, Limits::default()),
+        &port::IoSpec::Host,
     )
     .map_err(|e| format!("cannot reserve the template's heap: {e}"))?;
     domain.template = true;

@@ -122,6 +122,8 @@ pub struct Spec {
     /// Whether its programs may use `sun.misc.Unsafe` unconfined (`native::confine`); only a
     /// trusted domain can make a trusted one.
     pub trusted: bool,
+    /// Its backend (`--io`; a system description's `io`).
+    pub io: port::IoSpec,
 }
 
 /// A main class run in a domain, with its arguments.
@@ -281,7 +283,7 @@ pub fn create(vm: &'static Vm, spec: Spec) -> Result<Arc<Domain>, CreateError> {
         first,
     };
     let budget = Budget::new(spec.parent.clone(), limits);
-    let domain = Domain::new(id, &spec.name, classes, heap, budget).map(|mut d| {
+    let domain = Domain::new(id, &spec.name, classes, heap, budget, &spec.io).map(|mut d| {
         d.trusted = spec.trusted;
         d
     });
