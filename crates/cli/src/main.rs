@@ -101,7 +101,10 @@ fn on_main_thread(stack_size: usize, launcher: impl FnOnce() -> u8 + Send + 'sta
 fn start_vm(opts: vm::vm::Options) -> Option<Box<JThread>> {
     let started = vm::vm::Vm::create(opts).and_then(vm::vm::boot);
     started
-        .map_err(|e| println!("Error occurred during initialization of VM\n{e}"))
+        .map_err(|e| match e {
+            vm::vm::BootError::Backend(m) => eprintln!("Error: {m}"),
+            e => println!("Error occurred during initialization of VM\n{e}"),
+        })
         .ok()
 }
 

@@ -25,6 +25,7 @@ use rustc_hash::FxHashMap;
 use super::budget::{Budget, Resource};
 use super::{ClassPath, Domain, HeapSize, Limits};
 use crate::class::LoaderId;
+use crate::class::loader::Files;
 use crate::vm::Vm;
 use port::os::CpuClock;
 
@@ -245,8 +246,9 @@ pub struct CreateError(pub String);
 /// Creates a domain from `spec` and boots its class library in a new thread of its own, which
 /// then runs the spec's main class. Returns once the class library is booted.
 pub fn create(vm: &'static Vm, spec: Spec) -> Result<Arc<Domain>, CreateError> {
-    let class_path = check_class_path(&spec.class_path)?;
-    let (loader, first) = vm.classes.app_loader_for(&class_path);
+    let files = Files::open(&spec.io).map_err(CreateError)?;
+    let class_path = check_class_path(&files, &spec.class_path)?;
+    let (loader, first) = vm.classes.app_loader_for(&class_path, &files);
     for c in &spec.components {
         check_main_class(vm, loader, &c.main_class)?;
     }
@@ -472,12 +474,12 @@ impl Drop for MainRunning {
 }
 
 /// The class path as one string, every entry an existing directory or jar.
-fn check_class_path(entries: &[String]) -> Result<String, CreateError> {
+fn check_class_path(files: &Files, entries: &[String]) -> Result<String, CreateError> {
     if entries.is_empty() {
         return Err(CreateError("the domain has no class path".into()));
     }
     for e in entries {
-        if crate::class::loader::ClassPathEntry::open(e).is_none() {
+        if crate::class::loader::ClassPathEntry::open_in(files, e).is_none() {
             return Err(CreateError(format!(
                 "class path entry {e} is not a directory or a jar"
             )));
