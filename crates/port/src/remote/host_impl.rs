@@ -5,7 +5,7 @@
 use std::net::{IpAddr, SocketAddr};
 
 use super::files::times_attr;
-use super::table::Entry;
+use super::table::{Entry, MOUNTS};
 use super::{NinepBackend, unsupported};
 use crate::fs::{self, FileStat, FsStat, LockResult, MapMode, MountEntry};
 use crate::host::{DirStream, Fd, Host, MountTable};
@@ -170,6 +170,7 @@ fn owner_attr(uid: u32, gid: u32) -> msg::SetAttr {
 
 impl Host for NinepBackend {
     fn give_back(&self) {
+        self.unmap_all();
         for e in self.table.drain() {
             if let Entry::Host(h) = e
                 && h > 2
@@ -585,22 +586,36 @@ impl Host for NinepBackend {
         Ok(super::table::MAX_FDS)
     }
     fn sendfile(&self, _out_fd: Fd, _in_fd: Fd, _pos: i64, _count: usize) -> PortResult<i64> {
-        unsupported()
-    }
-    fn mmap(&self, _fd: Fd, _mode: MapMode, _pos: i64, _len: usize) -> PortResult<usize> {
-        unsupported()
-    }
-    fn munmap(&self, _addr: usize, _len: usize) -> PortResult<()> {
+        // sendfile(2) moves data between kernel descriptors only; EINVAL is its answer for
+        // descriptors it cannot serve, on which libnio's caller copies through a buffer.
         Err(Errno::EINVAL)
     }
-    fn mapping_resident(&self, _addr: usize, _len: usize, _pages: usize) -> PortResult<bool> {
-        Err(Errno::EINVAL)
+    fn mmap(&self, fd: Fd, mode: MapMode, pos: i64, len: usize) -> PortResult<usize> {
+        match self.route(fd)? {
+            Route::Remote => self.map_remote(fd, mode, pos, len),
+            _ => Err(Errno::ENODEV),
+        }
     }
-    fn advise_mapping(&self, _addr: usize, _len: usize, _will_need: bool) -> PortResult<()> {
-        Err(Errno::EINVAL)
+    fn munmap(&self, addr: usize, len: usize) -> PortResult<()> {
+        self.unmap_remote(addr, len)
     }
-    fn sync_mapping(&self, _addr: usize, _len: usize) -> PortResult<()> {
-        Err(Errno::EINVAL)
+    fn mapping_resident(&self, addr: usize, len: usize, _pages: usize) -> PortResult<bool> {
+        // A copy is all in memory.
+        if self.is_mapped(addr, len) {
+            Ok(true)
+        } else {
+            Err(Errno::ENOMEM)
+        }
+    }
+    fn advise_mapping(&self, addr: usize, len: usize, _will_need: bool) -> PortResult<()> {
+        if self.is_mapped(addr, len) {
+            Ok(())
+        } else {
+            Err(Errno::ENOMEM)
+        }
+    }
+    fn sync_mapping(&self, addr: usize, len: usize) -> PortResult<()> {
+        self.sync_remote(addr, len)
     }
     fn copy_fd(&self, dst: Fd, src: Fd, cancel_addr: usize) -> PortResult<()> {
         match (self.route(dst)?, self.route(src)?) {
@@ -661,19 +676,33 @@ impl Host for NinepBackend {
         self.table.close_dir(handle.0)
     }
     fn mount_table_open(&self, _path: &[u8]) -> PortResult<MountTable> {
-        unsupported()
+        Ok(MountTable(self.table.open_mounts()))
     }
-    fn mount_table_line_len(&self, _h: MountTable) -> PortResult<Option<usize>> {
-        Err(Errno::EBADF)
+    fn mount_table_line_len(&self, h: MountTable) -> PortResult<Option<usize>> {
+        self.table.with_mounts(h.0, |pos| {
+            let (name, dir, fstype, opts) = MOUNTS.get(*pos)?;
+            *pos += 1;
+            // "name dir fstype opts 0 0\n"
+            Some(name.len() + dir.len() + fstype.len() + opts.len() + 8)
+        })
     }
-    fn mount_table_rewind(&self, _h: MountTable) -> PortResult<()> {
-        Err(Errno::EBADF)
+    fn mount_table_rewind(&self, h: MountTable) -> PortResult<()> {
+        self.table.with_mounts(h.0, |pos| *pos = 0)
     }
-    fn mount_table_next(&self, _h: MountTable) -> PortResult<Option<MountEntry>> {
-        Err(Errno::EBADF)
+    fn mount_table_next(&self, h: MountTable) -> PortResult<Option<MountEntry>> {
+        self.table.with_mounts(h.0, |pos| {
+            let (name, dir, fstype, opts) = MOUNTS.get(*pos)?;
+            *pos += 1;
+            Some(MountEntry {
+                name: name.to_vec(),
+                dir: dir.to_vec(),
+                fstype: fstype.to_vec(),
+                opts: opts.to_vec(),
+            })
+        })
     }
-    fn mount_table_close(&self, _h: MountTable) -> PortResult<()> {
-        Err(Errno::EBADF)
+    fn mount_table_close(&self, h: MountTable) -> PortResult<()> {
+        self.table.close_mounts(h.0)
     }
 
     // ---- users and groups (the host's databases) ----

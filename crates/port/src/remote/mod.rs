@@ -10,12 +10,14 @@
 //! `--io` value ([`spec`]) and the mapping of every file and directory call to 9P messages
 //! ([`files`]). What is not a file keeps to the host (the clock, the environment, the
 //! standard streams 0-2 the process was started with, and — read-only — the JDK's own
-//! directory, which the VM reads from the host anyway). What cannot work over 9P fails with
-//! an errno Java reports as an IOException: memory mapping, sockets, pipes, selectors, file
-//! watching and process creation (`EOPNOTSUPP`), never falling back to the host.
+//! directory, which the VM reads from the host anyway). Memory mappings are copies
+//! ([`mapped`]). What cannot work over 9P fails with an errno Java reports as an
+//! IOException: sockets, pipes, selectors, file watching, extended attributes and process
+//! creation (`EOPNOTSUPP`), never falling back to the host.
 
 pub mod files;
 mod host_impl;
+mod mapped;
 pub mod ns;
 pub mod spec;
 pub mod table;
@@ -37,6 +39,7 @@ pub struct NinepBackend {
     host: HostBackend,
     ns: ns::Namespace,
     table: table::Table,
+    maps: mapped::Mappings,
     /// The JDK's directory (`java.home`, with no trailing slash): paths under it are read
     /// from the host.
     jdk: Option<Vec<u8>>,
@@ -56,6 +59,7 @@ impl NinepBackend {
             host: HostBackend::new(owner),
             ns,
             table: table::Table::with_stdio(),
+            maps: mapped::Mappings::default(),
             jdk: jdk.filter(|p| p.len() > 1),
         })
     }

@@ -64,7 +64,16 @@ pub struct Table {
     fds: Mutex<BTreeMap<i32, Entry>>,
     dirs: Mutex<BTreeMap<u64, DirList>>,
     next_dir: Mutex<u64>,
+    /// Open mount tables: the next line of [`MOUNTS`] each returns.
+    mounts: Mutex<BTreeMap<u64, usize>>,
 }
+
+/// The mount table a 9P namespace shows: one file system, at its root (so that
+/// `Files.getFileStore` finds the store of every file).
+pub const MOUNTS: &[MountLine] = &[(b"9p", b"/", b"9p", b"rw")];
+
+/// A mount table's line: device, directory, file system type, options.
+pub type MountLine = (&'static [u8], &'static [u8], &'static [u8], &'static [u8]);
 
 /// The highest descriptor number (the kernel's default soft limit).
 pub const MAX_FDS: i32 = 1 << 16;
@@ -133,6 +142,28 @@ impl Table {
         let name = d.names.get(d.next).cloned();
         d.next += 1;
         Ok(name)
+    }
+
+    pub fn open_mounts(&self) -> u64 {
+        let mut next = super::lock(&self.next_dir);
+        *next += 1;
+        super::lock(&self.mounts).insert(*next, 0);
+        *next
+    }
+
+    /// Runs `f` on the next-line index of mount table `h`.
+    pub fn with_mounts<T>(&self, h: u64, f: impl FnOnce(&mut usize) -> T) -> PortResult<T> {
+        super::lock(&self.mounts)
+            .get_mut(&h)
+            .map(f)
+            .ok_or(Errno::EBADF)
+    }
+
+    pub fn close_mounts(&self, h: u64) -> PortResult<()> {
+        super::lock(&self.mounts)
+            .remove(&h)
+            .map(drop)
+            .ok_or(Errno::EBADF)
     }
 
     pub fn close_dir(&self, h: u64) -> PortResult<()> {
