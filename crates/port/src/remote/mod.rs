@@ -21,6 +21,8 @@ mod mapped;
 pub mod ns;
 pub mod spec;
 pub mod table;
+#[cfg(test)]
+mod tests;
 
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
