@@ -387,3 +387,46 @@ fn bad_io_values_and_unreachable_servers_are_one_line_errors() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn a_system_description_gives_each_domain_its_backend() {
+    let top = scratch("io9p-system");
+    let export = top.join("exp");
+    std::fs::create_dir_all(export.join("classes")).unwrap();
+    std::fs::create_dir_all(top.join("classes")).unwrap();
+    std::fs::write(export.join("data.txt"), "from the namespace").unwrap();
+    // Two classes of one name: each domain must load its own, from its own files.
+    program(
+        &export.join("classes"),
+        "Where",
+        r#"System.out.println("9p domain: user.dir " + System.getProperty("user.dir") + ", " + Files.readString(Path.of("/data.txt")));"#,
+    );
+    program(
+        &top.join("classes"),
+        "Where",
+        r#"System.out.println("host domain: data.txt here " + Files.exists(Path.of("/data.txt")));"#,
+    );
+    let server = gateway(&export, &top.join("gw.sock"));
+    let toml = format!(
+        "[[domain]]\nname = \"ns\"\nclass-path = [\"classes\"]\nio = \"{}\"\n\
+         [[domain.component]]\nmain = \"Where\"\n\
+         [[domain]]\nname = \"host\"\nclass-path = [\"classes\"]\n\
+         [[domain.component]]\nmain = \"Where\"\n",
+        server.io
+    );
+    std::fs::write(top.join("sys.toml"), toml).unwrap();
+    let out = jxvm()
+        .arg("--system")
+        .arg(top.join("sys.toml"))
+        .output()
+        .unwrap();
+    let mut lines: Vec<String> = stdout(&out).lines().map(str::to_string).collect();
+    lines.sort();
+    assert_eq!(
+        lines,
+        [
+            "9p domain: user.dir /, from the namespace",
+            "host domain: data.txt here false"
+        ]
+    );
+}

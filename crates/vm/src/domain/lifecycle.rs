@@ -391,8 +391,14 @@ fn run_domain_main(
 
 /// Gives a new domain its class library: a copy of the template if its heap can hold one,
 /// else a boot from scratch. Returns its main thread, attached to the calling OS thread.
+/// The template booted on the host backend, and its class library keeps what it read there
+/// (`user.dir`, the file systems' working directories): a domain of another backend boots.
 fn boot(vm: &'static Vm, domain: &Arc<Domain>) -> Result<Box<crate::thread::JThread>, String> {
-    match vm.domains.template(vm) {
+    let template = match domain.io {
+        port::IoSpec::Host => vm.domains.template(vm),
+        _ => None,
+    };
+    match template {
         Some(tpl) if domain.heap.can_hold_image(tpl.image_bytes()) => tpl.instantiate(vm, domain),
         _ => crate::vm::boot_in(vm, domain.clone()).map_err(|e| e.to_string()),
     }
