@@ -6,8 +6,11 @@
 mod common;
 
 use std::io::{BufRead, BufReader, Write};
+use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use common::{jxvm, repo, scratch};
@@ -307,13 +310,14 @@ fn symbolic_links_stay_in_the_namespace() {
     );
 }
 
-#[test]
-fn a_killed_gateway_is_an_io_exception_not_a_hang() {
-    let dir = scratch("io9p-kill");
+/// An export with `data.txt` and a program that says "ready", waits for a line on its
+/// input, then reads `data.txt` and creates a file, printing the exceptions.
+fn waiting_program(tag: &str) -> PathBuf {
+    let dir = scratch(tag);
     std::fs::write(dir.join("data.txt"), "first\nsecond\n").unwrap();
     program(
         &dir,
-        "Killed",
+        "Waits",
         r#"System.out.println("ready"); System.out.flush();
            new BufferedReader(new InputStreamReader(System.in)).readLine();
            try { System.out.println(Files.readString(Path.of("data.txt"))); }
@@ -321,10 +325,15 @@ fn a_killed_gateway_is_an_io_exception_not_a_hang() {
            try (var out = new FileOutputStream("new.txt")) { out.write(1); }
            catch (IOException e) { System.out.println("io: " + e); }"#,
     );
-    let mut server = gateway(&dir, &scratch("io9p-kill-sock").join("gw.sock"));
+    dir
+}
+
+/// Runs `Waits` over `io`; once it is ready, `between` breaks the server, then the program
+/// goes on. Its output after "ready", which must come within a minute.
+fn after_breaking(io: &str, between: impl FnOnce()) -> String {
     let mut vm = jxvm()
-        .arg(format!("--io={}", server.io))
-        .arg("Killed")
+        .arg(format!("--io={io}"))
+        .arg("Waits")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -333,8 +342,7 @@ fn a_killed_gateway_is_an_io_exception_not_a_hang() {
     let mut line = String::new();
     lines.read_line(&mut line).unwrap();
     assert_eq!(line, "ready\n");
-    server.child.kill().unwrap();
-    server.child.wait().unwrap();
+    between();
     vm.stdin.take().unwrap().write_all(b"go\n").unwrap();
     let deadline = Instant::now() + Duration::from_secs(60);
     let status = loop {
@@ -343,18 +351,94 @@ fn a_killed_gateway_is_an_io_exception_not_a_hang() {
         }
         if Instant::now() > deadline {
             let _ = vm.kill();
-            panic!("jxvm hangs after its gateway died");
+            panic!("jxvm hangs after its server broke");
         }
         std::thread::sleep(Duration::from_millis(50));
     };
     let mut rest = String::new();
     std::io::Read::read_to_string(&mut lines, &mut rest).unwrap();
-    assert_eq!(
-        rest,
-        "nio: java.nio.file.FileSystemException: data.txt: Input/output error\n\
-         io: java.io.FileNotFoundException: new.txt (Input/output error)\n"
-    );
-    assert!(status.success());
+    assert!(status.success(), "{rest}");
+    rest
+}
+
+/// What `Waits` prints when its server is gone.
+const SERVER_GONE: &str = "nio: java.nio.file.FileSystemException: data.txt: Input/output error\n\
+                           io: java.io.FileNotFoundException: new.txt (Input/output error)\n";
+
+#[test]
+fn a_killed_gateway_is_an_io_exception_not_a_hang() {
+    let dir = waiting_program("io9p-kill");
+    let mut server = gateway(&dir, &scratch("io9p-kill-sock").join("gw.sock"));
+    let io = server.io.clone();
+    let out = after_breaking(&io, || {
+        server.child.kill().unwrap();
+        server.child.wait().unwrap();
+    });
+    assert_eq!(out, SERVER_GONE);
+}
+
+/// Forwards connections on `front` to the gateway at `back`; once `corrupt` is set, the next
+/// reply of each connection is replaced by `bad`, after which the connection is closed when
+/// `close` says so (else it stays open, silent).
+fn corrupting_proxy(
+    front: &Path,
+    back: PathBuf,
+    corrupt: Arc<AtomicBool>,
+    bad: &'static [u8],
+    close: bool,
+) {
+    let listener = UnixListener::bind(front).unwrap();
+    std::thread::spawn(move || {
+        for client in listener.incoming() {
+            let Ok(client) = client else { return };
+            let server = UnixStream::connect(&back).unwrap();
+            let (mut c_in, mut s_out) = (client.try_clone().unwrap(), server.try_clone().unwrap());
+            std::thread::spawn(move || std::io::copy(&mut c_in, &mut s_out));
+            let (mut s_in, mut c_out, corrupt) = (server, client, corrupt.clone());
+            std::thread::spawn(move || {
+                let mut buf = vec![0u8; 1 << 20];
+                while let Ok(n) = std::io::Read::read(&mut s_in, &mut buf) {
+                    if n == 0 {
+                        return;
+                    }
+                    if corrupt.load(Ordering::SeqCst) {
+                        let _ = c_out.write_all(bad);
+                        if close {
+                            let _ = c_out.shutdown(std::net::Shutdown::Both);
+                        } else {
+                            std::thread::park();
+                        }
+                        return;
+                    }
+                    if c_out.write_all(&buf[..n]).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+}
+
+/// `Waits` over a proxy that, once the program is ready, answers with `bad`.
+fn with_bad_reply(tag: &str, bad: &'static [u8], close: bool) -> String {
+    let dir = waiting_program(tag);
+    let socks = scratch(&format!("{tag}-sock"));
+    let _server = gateway(&dir, &socks.join("gw.sock"));
+    let corrupt = Arc::new(AtomicBool::new(false));
+    let (front, back) = (socks.join("proxy.sock"), socks.join("gw.sock"));
+    corrupting_proxy(&front, back, corrupt.clone(), bad, close);
+    let io = format!("9p:unix:{}", front.display());
+    after_breaking(&io, || corrupt.store(true, Ordering::SeqCst))
+}
+
+#[test]
+fn a_malformed_or_truncated_reply_is_an_io_exception_not_a_crash() {
+    // A whole frame of an unknown type, the connection left open.
+    let unknown = with_bad_reply("io9p-unknown", &[9, 0, 0, 0, 0xee, 1, 0, 9, 9], false);
+    assert_eq!(unknown, SERVER_GONE);
+    // A frame cut short by the connection's end.
+    let cut = with_bad_reply("io9p-cut", &[40, 0, 0, 0, 117, 1, 0], true);
+    assert_eq!(cut, SERVER_GONE);
 }
 
 #[test]
