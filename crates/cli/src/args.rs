@@ -825,7 +825,7 @@ impl Given {
                 .join(" ")
         };
         if let Some(jar) = self.jar.take() {
-            let main = jar_main_class(&jar)?;
+            let main = jar_main_class(&jar, &self.io)?;
             opts.classpath = jar.clone();
             opts.java_command = command_line(jar);
             return Ok((main, bytes(i)));
@@ -989,18 +989,34 @@ fn clamp_size(n: u64) -> usize {
     usize::try_from(n).unwrap_or(usize::MAX)
 }
 
+/// The manifest of `jar` (None: unreadable), a file of the host or of the `--io` namespace.
+fn jar_manifest(jar: &str, io: &port::IoSpec) -> Result<Option<Vec<u8>>, String> {
+    use vm::class::loader::{ClassPathEntry, Files};
+    let unable = || format!("Error: Unable to access jarfile {jar}");
+    const MANIFEST: &str = "META-INF/MANIFEST.MF";
+    if let port::IoSpec::Host = io {
+        // Opened without blocking: a FIFO with no writer must not hang the launcher (it hangs
+        // java).
+        let opened = port::fs::open_without_blocking(std::path::Path::new(jar));
+        if opened.is_err() || std::path::Path::new(jar).is_dir() {
+            return Err(unable());
+        }
+        return Ok(ClassPathEntry::open(jar).and_then(|e| e.read(MANIFEST)));
+    }
+    let files = Files::open(io).map_err(|e| format!("Error: --io={io}: {e}"))?;
+    let path = files.absolute(std::path::Path::new(jar));
+    if files.file_size(&path).is_none() {
+        return Err(unable());
+    }
+    Ok(ClassPathEntry::open_in(&files, jar).and_then(|e| e.read(MANIFEST)))
+}
+
 /// Main-Class from a jar's manifest, or java's message: the native launcher's when it cannot
 /// open the jar or finds its manifest's main section malformed, then LauncherHelper's when
 /// `java.util.jar.Manifest` cannot read it or it has no Main-Class.
-fn jar_main_class(jar: &str) -> Result<String, String> {
+fn jar_main_class(jar: &str, io: &port::IoSpec) -> Result<String, String> {
     use vm::class::manifest::{Manifest, launcher_accepts};
-    // Opened without blocking: a FIFO with no writer must not hang the launcher (it hangs java).
-    let opened = port::fs::open_without_blocking(std::path::Path::new(jar));
-    if opened.is_err() || std::path::Path::new(jar).is_dir() {
-        return Err(format!("Error: Unable to access jarfile {jar}"));
-    }
-    let manifest =
-        vm::class::loader::ClassPathEntry::open(jar).and_then(|e| e.read("META-INF/MANIFEST.MF"));
+    let manifest = jar_manifest(jar, io)?;
     let Some(manifest) = manifest.filter(|m| launcher_accepts(m)) else {
         return Err(format!("Error: Invalid or corrupt jarfile {jar}"));
     };

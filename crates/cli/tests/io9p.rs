@@ -215,9 +215,9 @@ fn the_class_path_and_javac_work_over_9p() {
         r#"System.out.println("in jar " + System.getProperty("user.dir"));"#,
     );
     let jar = Command::new("jar")
-        .arg("cf")
+        .arg("cfe")
         .arg(dir.join("app.jar"))
-        .args(["-C"])
+        .args(["InJar", "-C"])
         .arg(&jar_src)
         .arg("InJar.class")
         .status()
@@ -234,6 +234,12 @@ fn the_class_path_and_javac_work_over_9p() {
     // Relative to the namespace's root; nothing of it is in the working directory.
     let out = jxvm()
         .args([io.as_str(), "-cp", "app.jar", "InJar"])
+        .current_dir(std::env::temp_dir())
+        .output()
+        .unwrap();
+    assert_eq!(stdout(&out), "in jar /\n");
+    let out = jxvm()
+        .args([io.as_str(), "-jar", "app.jar"])
         .current_dir(std::env::temp_dir())
         .output()
         .unwrap();

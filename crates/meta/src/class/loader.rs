@@ -283,10 +283,7 @@ const MAX_CLASS_FILE: u64 = 1 << 30;
 /// writer does not hang the VM (it hangs java). None for a directory or a missing file.
 fn read_sized(files: &Files, path: &Path) -> Option<Vec<u8>> {
     let Files::Host = files else {
-        let size = java_size(files.file_size(path)?);
-        let mut v = Vec::with_capacity(size as usize);
-        files.open_file(path)?.take(size).read_to_end(&mut v).ok()?;
-        return Some(v);
+        return files.read_sized(path, java_size);
     };
     let f = port::fs::open_without_blocking(path).ok()?;
     let meta = f.metadata().ok()?;

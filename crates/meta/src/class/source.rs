@@ -104,6 +104,27 @@ impl Files {
     }
 }
 
+impl Files {
+    /// For a backend: the first `bound(size)` bytes of file `path` (of a device or FIFO,
+    /// whose size is 0, none); None for a directory or a missing file. One open, one status
+    /// of the open file, the reads, one close.
+    pub fn read_sized(&self, path: &Path, bound: impl FnOnce(u64) -> u64) -> Option<Vec<u8>> {
+        let Files::Backend(h, _) = self else {
+            return None;
+        };
+        let fd = h.io_open(&path.to_string_lossy(), OpenMode::Read).ok()?;
+        let file = BackendFile {
+            host: h.clone(),
+            fd,
+        };
+        let st = h.fstat(fd).ok()?;
+        let size = bound(if st.is_file() { st.size as u64 } else { 0 });
+        let mut v = Vec::with_capacity(size as usize);
+        JarFile::Backend(file).take(size).read_to_end(&mut v).ok()?;
+        Some(v)
+    }
+}
+
 fn bytes(path: &Path) -> &[u8] {
     path.as_os_str().as_encoded_bytes()
 }
