@@ -28,6 +28,7 @@ pub fn errno(e: Error) -> Errno {
     match e {
         Error::Remote(n) => Errno(i32::try_from(n.0).unwrap_or(libc::EIO)),
         Error::Invalid(_) => Errno::EINVAL,
+        Error::Cancelled => Errno::EINTR,
         _ => Errno::EIO,
     }
 }
@@ -72,6 +73,9 @@ impl Namespace {
     pub fn attach(addr: &str, aname: &str) -> Result<Namespace, String> {
         let client =
             Client::connect(addr, ninep::client::DEFAULT_MSIZE).map_err(|e| e.to_string())?;
+        // A request of a thread whose blocking calls are cancelled (its domain is being
+        // terminated) stops waiting, so a server that stalls cannot hold a domain's end.
+        client.set_cancel(crate::cancelled);
         let (uid, ..) = crate::ids();
         let user = std::env::var("USER").unwrap_or_else(|_| "root".into());
         let (root, _) = client
