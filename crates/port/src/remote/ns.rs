@@ -20,6 +20,8 @@ pub type Names = Vec<Vec<u8>>;
 pub struct Namespace {
     pub client: Client,
     pub root: Fid,
+    /// Where it is connected (`unix:PATH` or `tcp:HOST:PORT`).
+    pub client_addr: String,
 }
 
 /// The errno of a failed call: the server's own, or `EIO` when the connection failed or the
@@ -81,7 +83,11 @@ impl Namespace {
         let (root, _) = client
             .attach(&user, aname, uid as u32)
             .map_err(|e| format!("cannot attach to {addr}: {e}"))?;
-        Ok(Namespace { client, root })
+        Ok(Namespace {
+            client,
+            root,
+            client_addr: addr.to_string(),
+        })
     }
 
     /// Walks `names` (which hold no link but maybe the last) from the root to a new fid.

@@ -22,12 +22,21 @@ fn attached(tag: &str) -> (PathBuf, NinepBackend) {
     let listener = Addr::parse(&addr).unwrap().listen().unwrap();
     let server = Server::new(Export::new(&dir, false).unwrap());
     std::thread::spawn(move || server.serve(&listener));
+    (dir, connect(&addr))
+}
+
+fn connect(addr: &str) -> NinepBackend {
     let spec = NinepSpec {
-        addr,
+        addr: addr.to_string(),
         aname: String::new(),
     };
-    let b = NinepBackend::connect(&spec, crate::held::Owner::domain(7001), None).unwrap();
-    (dir, b)
+    NinepBackend::connect(&spec, crate::held::Owner::domain(7001), None).unwrap()
+}
+
+/// Another connection to the server `b` is attached to.
+fn another(b: &NinepBackend) -> NinepBackend {
+    let addr = b.ns.client_addr.clone();
+    connect(&addr)
 }
 
 const RW_CREATE: i32 = libc::O_RDWR | libc::O_CREAT;
@@ -184,4 +193,23 @@ fn locks_and_mappings() {
     let ro = b.open(b"m", libc::O_RDONLY, 0).unwrap();
     assert_eq!(b.mmap(ro, MapMode::ReadWrite, 0, 4), Err(Errno::EACCES));
     b.give_back();
+}
+
+#[test]
+fn locks_of_two_connections_conflict_and_a_blocking_one_waits() {
+    let (_dir, a) = attached("lockpair");
+    let b = std::sync::Arc::new(another(&a));
+    let fa = a.open(b"f", RW_CREATE, 0o644).unwrap();
+    let fb = b.open(b"f", libc::O_RDWR, 0).unwrap();
+    assert_eq!(a.lock(fa, false, 0, 10, false), Ok(LockResult::Locked));
+    assert_eq!(b.lock(fb, false, 5, 10, true), Ok(LockResult::WouldBlock));
+    assert_eq!(b.lock(fb, false, 10, 10, false), Ok(LockResult::Locked));
+    let waiter = {
+        let b = b.clone();
+        std::thread::spawn(move || b.lock(fb, true, 0, 5, false))
+    };
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    assert!(!waiter.is_finished(), "blocked while a holds it");
+    a.unlock(fa, 0, 10).unwrap();
+    assert_eq!(waiter.join().unwrap(), Ok(LockResult::Locked));
 }
