@@ -520,3 +520,45 @@ fn a_system_description_gives_each_domain_its_backend() {
         ]
     );
 }
+
+#[test]
+fn file_locks_of_two_vms_over_one_gateway_conflict() {
+    let dir = scratch("io9p-locks");
+    program(
+        &dir,
+        "Locker",
+        r#"var ch = java.nio.channels.FileChannel.open(Path.of("lock.bin"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+           if (a[0].equals("hold")) {
+               var l = ch.lock(0, 100, false);
+               System.out.println("held " + l.isValid()); System.out.flush();
+               new BufferedReader(new InputStreamReader(System.in)).readLine();
+               l.release(); System.out.println("released");
+           } else {
+               System.out.println("try exclusive " + ch.tryLock(50, 10, false));
+               var l = ch.tryLock(100, 10, false);
+               System.out.println("try beyond " + (l != null && l.isValid()));
+           }"#,
+    );
+    let server = gateway(&dir, &scratch("io9p-locks-sock").join("gw.sock"));
+    let io = format!("--io={}", server.io);
+    let mut holder = jxvm()
+        .args([io.as_str(), "Locker", "hold"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(holder.stdout.take().unwrap());
+    let mut line = String::new();
+    lines.read_line(&mut line).unwrap();
+    assert_eq!(line, "held true\n");
+    let other = jxvm()
+        .args([io.as_str(), "Locker", "try"])
+        .output()
+        .unwrap();
+    assert_eq!(stdout(&other), "try exclusive null\ntry beyond true\n");
+    holder.stdin.take().unwrap().write_all(b"done\n").unwrap();
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut lines, &mut rest).unwrap();
+    assert_eq!(rest, "released\n");
+    assert!(holder.wait().unwrap().success());
+}
