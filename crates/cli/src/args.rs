@@ -63,6 +63,9 @@ pub const USAGE: &str = "Usage: jxvm [options] <mainclass> [args...]
     --system <file.toml>
                   create the domains the file describes, run their components,
                   and wait for them (see README: Domains and portals)
+    --io=host|9p:unix:<path>|9p:tcp:<host>:<port>[,aname=<path>]
+                  where the program's files are: the host (default), or a 9P2000.L
+                  server whose root is the program's / (and its working directory)
     --api-jar     print the path of the jxvm API jar (jx.memory, ...) for javac -cp
     --dry-run     create VM and load main class but do not execute main method
     --make-home <dir>
@@ -378,6 +381,8 @@ struct Given {
     finish: Finish,
     source: Option<String>,
     boot_append: String,
+    /// `--io=`: the application domain's backend.
+    io: port::IoSpec,
 }
 
 /// What reading one option leaves to do.
@@ -440,6 +445,10 @@ impl Parser<'_> {
                 } = Some(v);
                 self.i += 1;
                 Step::Stop
+            }
+            _ if let Some(v) = a.strip_prefix("--io=") => {
+                self.g.io = port::IoSpec::parse(v).map_err(|e| format!("Error: {e}"))?;
+                Step::Next
             }
             // java reads no option after these, and checks those before them.
             "-version" | "--version" => {
@@ -703,6 +712,7 @@ impl Given {
         opts.gc_stress |= self.gc_stress;
         opts.gc_verify |= self.gc_verify;
         opts.boot_append = self.boot_append.clone();
+        opts.io = self.io.clone();
         Ok(Ok(opts))
     }
 
@@ -815,7 +825,7 @@ impl Given {
                 .join(" ")
         };
         if let Some(jar) = self.jar.take() {
-            let main = jar_main_class(&jar)?;
+            let main = jar_main_class(&jar, &self.io)?;
             opts.classpath = jar.clone();
             opts.java_command = command_line(jar);
             return Ok((main, bytes(i)));
@@ -982,14 +992,9 @@ fn clamp_size(n: u64) -> usize {
 /// Main-Class from a jar's manifest, or java's message: the native launcher's when it cannot
 /// open the jar or finds its manifest's main section malformed, then LauncherHelper's when
 /// `java.util.jar.Manifest` cannot read it or it has no Main-Class.
-fn jar_main_class(jar: &str) -> Result<String, String> {
+fn jar_main_class(jar: &str, io: &port::IoSpec) -> Result<String, String> {
     use vm::embed::{Manifest, jar_manifest, launcher_accepts};
-    // Opened without blocking: a FIFO with no writer must not hang the launcher (it hangs java).
-    let opened = port::fs::open_without_blocking(std::path::Path::new(jar));
-    if opened.is_err() || std::path::Path::new(jar).is_dir() {
-        return Err(format!("Error: Unable to access jarfile {jar}"));
-    }
-    let manifest = jar_manifest(jar);
+    let manifest = jar_manifest(jar, io)?;
     let Some(manifest) = manifest.filter(|m| launcher_accepts(m)) else {
         return Err(format!("Error: Invalid or corrupt jarfile {jar}"));
     };

@@ -99,7 +99,10 @@ fn on_main_thread(stack_size: usize, launcher: impl FnOnce() -> u8 + Send + 'sta
 /// stdout).
 fn start_vm(opts: Options) -> Option<Launcher> {
     Launcher::boot(opts)
-        .map_err(|e| println!("Error occurred during initialization of VM\n{e}"))
+        .map_err(|e| match e {
+            vm::embed::BootError::Backend(m) => eprintln!("Error: {m}"),
+            e => println!("Error occurred during initialization of VM\n{e}"),
+        })
         .ok()
 }
 

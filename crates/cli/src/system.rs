@@ -10,6 +10,8 @@
 //! heap-limit = "64m"               # bytes, or with k/m/g; default 256m
 //! cpu-time-limit = "10s"           # milliseconds, or with ms/s/min; default none
 //! max-threads = 16                 # default none
+//! io = "9p:unix:/run/gw.sock"      # its files over 9P (as --io; its class path is then in
+//!                                  # the 9P namespace); default "host"
 //!
 //! [[domain.component]]             # one or more; each runs in a thread of the domain
 //! main = "kv.Server"
@@ -44,6 +46,7 @@ struct DomainEntry {
     max_threads: Option<u32>,
     descriptor_limit: Option<u32>,
     metadata_limit: Option<Amount>,
+    io: Option<String>,
     #[serde(default)]
     component: Vec<ComponentEntry>,
 }
@@ -116,6 +119,15 @@ fn domain_spec(d: DomainEntry, base: &Path) -> Result<Spec, String> {
     if d.class_path.is_empty() {
         return Err(err("empty class-path".into()));
     }
+    let io = match &d.io {
+        Some(v) => port::IoSpec::parse(v).map_err(|e| err(format!("io: {e}")))?,
+        None => port::IoSpec::Host,
+    };
+    // A 9P domain's class path is in its namespace (relative to its `/`).
+    let base = match io {
+        port::IoSpec::Host => base,
+        _ => Path::new("/"),
+    };
     let class_path = d
         .class_path
         .iter()
@@ -174,6 +186,7 @@ fn domain_spec(d: DomainEntry, base: &Path) -> Result<Spec, String> {
         limits,
         parent: None,
         trusted: d.trusted,
+        io,
     })
 }
 

@@ -54,6 +54,9 @@ pub enum Error {
     Addr(AddrError),
     /// Connecting failed.
     Connect(String),
+    /// The caller's cancellation check (see [`Client::set_cancel`]) ended the wait; the
+    /// request was flushed.
+    Cancelled,
 }
 
 impl Error {
@@ -77,6 +80,7 @@ impl fmt::Display for Error {
             Error::Invalid(what) => write!(f, "invalid 9P request: {what}"),
             Error::Addr(e) => write!(f, "{e}"),
             Error::Connect(e) => write!(f, "cannot connect to the 9P server: {e}"),
+            Error::Cancelled => f.write_str("9P request cancelled"),
         }
     }
 }
@@ -114,7 +118,12 @@ struct Inner {
     pending: Mutex<Pending>,
     fids: Mutex<FidPool>,
     msize: u32,
+    /// Asked, while a request waits, every [`CANCEL_POLL`]: whether to give up on it.
+    cancel: std::sync::OnceLock<fn() -> bool>,
 }
+
+/// How often a waiting request asks the cancellation check.
+const CANCEL_POLL: std::time::Duration = std::time::Duration::from_millis(100);
 
 impl Drop for Inner {
     fn drop(&mut self) {
@@ -151,6 +160,7 @@ impl Client {
             pending: Mutex::new(Pending::default()),
             fids: Mutex::new(FidPool::default()),
             msize,
+            cancel: std::sync::OnceLock::new(),
         });
         let weak = Arc::downgrade(&inner);
         thread::Builder::new()
@@ -170,20 +180,49 @@ impl Client {
         self.inner.msize - IOHDRSZ
     }
 
+    /// Sets the check a waiting request asks every 100 ms (once; later calls change nothing):
+    /// when it answers true, the request is flushed (`Tflush`) and fails with
+    /// [`Error::Cancelled`]. Without one, a request waits for its reply or the connection's end.
+    pub fn set_cancel(&self, check: fn() -> bool) {
+        let _ = self.inner.cancel.set(check);
+    }
+
     /// Sends one request and waits for its reply (an `Rlerror` becomes [`Error::Remote`]).
     pub fn rpc(&self, msg: &Tmsg) -> Result<Rmsg> {
-        let rx = self.send(msg)?;
-        let reply = rx
-            .recv()
-            .unwrap_or_else(|_| Err(Error::Disconnected("reader ended".into())))?;
-        match reply {
+        let (tag, rx) = self.send(msg)?;
+        match self.wait(tag, &rx)? {
             Rmsg::Lerror { ecode } => Err(Error::Remote(Errno(ecode))),
             r => Ok(r),
         }
     }
 
+    /// The reply to request `tag`, unless the cancellation check gives up first.
+    fn wait(&self, tag: u16, rx: &Receiver<Result<Rmsg>>) -> Result<Rmsg> {
+        use std::sync::mpsc::RecvTimeoutError;
+        let Some(&cancelled) = self.inner.cancel.get() else {
+            return rx
+                .recv()
+                .unwrap_or_else(|_| Err(Error::Disconnected("reader ended".into())));
+        };
+        loop {
+            match rx.recv_timeout(CANCEL_POLL) {
+                Ok(reply) => return reply,
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(Error::Disconnected("reader ended".into()));
+                }
+                Err(RecvTimeoutError::Timeout) if cancelled() => {
+                    self.unregister(tag);
+                    // The flush's own reply goes to a waiter nobody waits on.
+                    let _ = self.send(&Tmsg::Flush { oldtag: tag });
+                    return Err(Error::Cancelled);
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+        }
+    }
+
     /// Registers a waiter under a free tag and writes the request.
-    fn send(&self, msg: &Tmsg) -> Result<Receiver<Result<Rmsg>>> {
+    fn send(&self, msg: &Tmsg) -> Result<(u16, Receiver<Result<Rmsg>>)> {
         let (tx, rx) = channel();
         let tag = self.register(tx)?;
         let frame = msg.encode(tag);
@@ -195,7 +234,7 @@ impl Client {
         if let Err(e) = written {
             self.fail(&format!("write: {e}"));
         }
-        Ok(rx)
+        Ok((tag, rx))
     }
 
     fn register(&self, tx: Waiter) -> Result<u16> {

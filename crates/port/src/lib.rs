@@ -19,11 +19,13 @@ pub mod host;
 pub mod net;
 pub mod os;
 pub mod process;
+pub mod remote;
 pub mod sysinfo;
 
 pub use errno::{Errno, PortResult};
 use held::Owner;
 pub use host::{DirStream, Fd, Host, HostBackend, MountTable};
+pub use remote::{IoSpec, NinepBackend};
 use std::ffi::CString;
 use std::time::{SystemTime, UNIX_EPOCH};
 

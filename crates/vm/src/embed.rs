@@ -39,9 +39,26 @@ pub fn write_api_jar() -> std::io::Result<PathBuf> {
     crate::api::write_jar()
 }
 
-/// The bytes of `META-INF/MANIFEST.MF` in jar `jar`, if it can be opened and has one.
-pub fn jar_manifest(jar: &str) -> Option<Vec<u8>> {
-    crate::class::loader::ClassPathEntry::open(jar).and_then(|e| e.read("META-INF/MANIFEST.MF"))
+/// The manifest of `jar` (None: unreadable), a file of the host or of the `--io` namespace.
+pub fn jar_manifest(jar: &str, io: &port::IoSpec) -> Result<Option<Vec<u8>>, String> {
+    use crate::class::loader::{ClassPathEntry, Files};
+    let unable = || format!("Error: Unable to access jarfile {jar}");
+    const MANIFEST: &str = "META-INF/MANIFEST.MF";
+    if let port::IoSpec::Host = io {
+        // Opened without blocking: a FIFO with no writer must not hang the launcher (it hangs
+        // java).
+        let opened = port::fs::open_without_blocking(std::path::Path::new(jar));
+        if opened.is_err() || std::path::Path::new(jar).is_dir() {
+            return Err(unable());
+        }
+        return Ok(ClassPathEntry::open(jar).and_then(|e| e.read(MANIFEST)));
+    }
+    let files = Files::open(io).map_err(|e| format!("Error: --io={io}: {e}"))?;
+    let path = files.absolute(std::path::Path::new(jar));
+    if files.file_size(&path).is_none() {
+        return Err(unable());
+    }
+    Ok(ClassPathEntry::open_in(&files, jar).and_then(|e| e.read(MANIFEST)))
 }
 
 /// A booted VM and the launcher's Java thread, attached to the launcher's domain (the one

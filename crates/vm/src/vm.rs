@@ -10,7 +10,7 @@ use crate::jdk::{self, JdkClass};
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
-use crate::class::loader::{ClassSources, ClassTable, LoadError, open_class_path};
+use crate::class::loader::{ClassSources, ClassTable, LoadError, open_class_path_in};
 use crate::class::{Class, LoaderId};
 use crate::domain::{ClassPath, Domain, HeapSize, Limits};
 use crate::heap::ObjRef;
@@ -20,6 +20,8 @@ use crate::thread::{JResult, JThread, Thrown};
 #[derive(Clone, Debug)]
 pub struct Options {
     pub java_home: PathBuf,
+    /// The application domain's backend (`--io`).
+    pub io: port::IoSpec,
     pub classpath: String,
     pub props: Vec<(String, String)>,
     pub max_heap: usize,
@@ -56,6 +58,7 @@ impl Options {
     pub fn new(java_home: PathBuf) -> Options {
         Options {
             java_home,
+            io: port::IoSpec::Host,
             classpath: ".".into(),
             props: Vec::new(),
             max_heap: default_max_heap(),
@@ -129,12 +132,14 @@ pub enum BootError {
     Io(String),
     /// A Java exception escaped during boot; message describes it.
     Java(String),
+    /// The application domain's backend (`--io`) could not be reached.
+    Backend(String),
 }
 
 impl std::fmt::Display for BootError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            BootError::Io(m) | BootError::Java(m) => f.write_str(m),
+            BootError::Io(m) | BootError::Java(m) | BootError::Backend(m) => f.write_str(m),
         }
     }
 }
@@ -148,10 +153,13 @@ impl Vm {
     /// Creates the VM: opens the class sources and creates DomainZero and the app domain.
     pub fn create(opts: Options) -> Result<&'static Vm, BootError> {
         port::map_large_allocations();
+        port::remote::set_jdk_dir(&opts.java_home);
         let modules = opts.java_home.join("lib/modules");
         let jimage = jimage::JImage::open(&modules)
             .map_err(|e| BootError::Io(format!("cannot open {}: {e}", modules.display())))?;
-        let classpath = open_class_path(&opts.classpath);
+        let files = crate::class::loader::Files::open(&opts.io)
+            .map_err(|e| BootError::Backend(format!("--io={}: {e}", opts.io)))?;
+        let classpath = open_class_path_in(&files, &opts.classpath);
         let mut classes = ClassTable::new(ClassSources { jimage, classpath });
         classes.verify_app = opts.verify;
         classes.load_log = opts.class_load_log.then(std::time::Instant::now);
@@ -159,7 +167,7 @@ impl Vm {
             .filter(|e| !e.is_empty())
             .filter_map(crate::class::loader::ClassPathEntry::open)
             .collect();
-        classes.set_launcher_class_path(&opts.classpath);
+        classes.set_launcher_class_path(&opts.classpath, &files);
         let launcher_path = || ClassPath {
             loader: LoaderId::APP,
             path: opts.classpath.clone(),
@@ -177,6 +185,7 @@ impl Vm {
                 launcher_path(),
                 zero_heap,
                 crate::domain::budget::Budget::new(None, Limits::default()),
+                &port::IoSpec::Host,
             )
             .map_err(|e| BootError::Io(e.to_string()))?,
         );
@@ -200,8 +209,12 @@ impl Vm {
                 launcher_path(),
                 app_heap,
                 app_budget,
+                &opts.io,
             )
-            .map_err(reserve_failed)?,
+            .map_err(|e| match e.kind() {
+                std::io::ErrorKind::Other => BootError::Backend(format!("--io={}: {e}", opts.io)),
+                _ => reserve_failed(e),
+            })?,
         );
         app_domain.gc.apply_options(&app_domain.heap, &opts);
         let vm = Box::leak(Box::new(Vm {

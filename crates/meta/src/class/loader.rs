@@ -19,6 +19,7 @@ use rustc_hash::FxHashMap;
 
 use super::ids::{IdPool, Numbered};
 use super::metadata::{self, Charge};
+pub use super::source::{Files, JarFile};
 use super::{
     BasicType, Class, ClassId, ClassKind, Dispatch, DomainId, Field, LoaderId, Method, MethodId,
 };
@@ -212,23 +213,30 @@ pub fn loader_name(id: LoaderId) -> String {
     }
 }
 
-/// One entry of the application class path.
+/// One entry of the application class path: a directory, or a jar, of the host or of a
+/// backend's namespace (see [`Files`]).
 pub enum ClassPathEntry {
-    Dir(PathBuf),
-    Jar(Mutex<zip::ZipArchive<std::fs::File>>, PathBuf),
+    Dir(PathBuf, Files),
+    Jar(Mutex<zip::ZipArchive<JarFile>>, PathBuf),
 }
 
 impl ClassPathEntry {
+    /// The host's directory or jar `path`.
     pub fn open(path: &str) -> Option<ClassPathEntry> {
+        ClassPathEntry::open_in(&Files::Host, path)
+    }
+
+    /// The directory or jar `path` of `files` (a backend's made absolute against its `/`).
+    pub fn open_in(files: &Files, path: &str) -> Option<ClassPathEntry> {
         let p = PathBuf::from(if path.is_empty() { "." } else { path });
-        if p.is_dir() {
-            return Some(ClassPathEntry::Dir(p));
+        let p = match files {
+            Files::Host => p,
+            Files::Backend(..) => files.absolute(&p),
+        };
+        if files.is_dir(&p) {
+            return Some(ClassPathEntry::Dir(p, files.clone()));
         }
-        // Without blocking (a FIFO with no writer would hang the VM), and only a plain file.
-        let f = port::fs::open_without_blocking(&p).ok()?;
-        if !f.metadata().ok()?.is_file() {
-            return None;
-        }
+        let f = files.open_file(&p)?;
         zip::ZipArchive::new(f)
             .ok()
             .map(|z| ClassPathEntry::Jar(Mutex::new(z), p))
@@ -237,7 +245,7 @@ impl ClassPathEntry {
     /// The entry as the application loader's URL names it (`file:/dir/`, `file:/a.jar`).
     pub fn url(&self) -> String {
         let (path, dir) = match self {
-            ClassPathEntry::Dir(d) => (d, true),
+            ClassPathEntry::Dir(d, _) => (d, true),
             ClassPathEntry::Jar(_, j) => (j, false),
         };
         let abs = std::path::absolute(path).unwrap_or_else(|_| path.clone());
@@ -250,7 +258,7 @@ impl ClassPathEntry {
     /// them (see `read_sized`).
     pub fn read(&self, path: &str) -> Option<Vec<u8>> {
         match self {
-            ClassPathEntry::Dir(d) => read_sized(&d.join(path)),
+            ClassPathEntry::Dir(d, files) => read_sized(files, &d.join(path)),
             ClassPathEntry::Jar(z, _) => {
                 let mut z = z.lock();
                 let e = z.by_name(path).ok()?;
@@ -275,22 +283,26 @@ const MAX_CLASS_FILE: u64 = 1 << 30;
 /// of 2 GiB or more often reads as empty), and no more, so a device such as `/dev/zero` or a
 /// FIFO (size 0) reads as empty instead of forever. Opened without blocking: a FIFO with no
 /// writer does not hang the VM (it hangs java). None for a directory or a missing file.
-fn read_sized(path: &Path) -> Option<Vec<u8>> {
+fn read_sized(files: &Files, path: &Path) -> Option<Vec<u8>> {
+    let Files::Host = files else {
+        return files.read_sized(path, java_size);
+    };
     let f = port::fs::open_without_blocking(path).ok()?;
     let meta = f.metadata().ok()?;
     if meta.is_dir() {
         return None;
     }
-    // java's `(int) file.length()`, negative read as 0; devices and FIFOs have size 0.
-    let size = if meta.is_file() {
-        u64::try_from(meta.len() as u32 as i32).unwrap_or(0)
-    } else {
-        0
-    };
-    let size = if size > MAX_CLASS_FILE { 0 } else { size };
+    // Devices and FIFOs have size 0.
+    let size = java_size(if meta.is_file() { meta.len() } else { 0 });
     let mut v = Vec::with_capacity(size as usize);
     f.take(size).read_to_end(&mut v).ok()?;
     Some(v)
+}
+
+/// java's `(int) file.length()`, negative read as 0, and nothing past `MAX_CLASS_FILE`.
+fn java_size(len: u64) -> u64 {
+    let size = u64::try_from(len as u32 as i32).unwrap_or(0);
+    if size > MAX_CLASS_FILE { 0 } else { size }
 }
 
 /// The entries of a class path as the application loader (`URLClassPath`) searches them: each
@@ -298,15 +310,16 @@ fn read_sized(path: &Path) -> Option<Vec<u8>> {
 /// and directories when the URL ends in `/`), recursively; each entry once, and entries that
 /// cannot be opened left out.
 pub fn open_class_path(classpath: &str) -> Vec<ClassPathEntry> {
+    open_class_path_in(&Files::Host, classpath)
+}
+
+/// [`open_class_path`] for a class path of `files`.
+pub fn open_class_path_in(files: &Files, classpath: &str) -> Vec<ClassPathEntry> {
     let mut seen = rustc_hash::FxHashSet::default();
     let mut out = Vec::new();
     for e in classpath.split(':') {
-        add_class_path_entry(
-            Path::new(if e.is_empty() { "." } else { e }),
-            None,
-            &mut seen,
-            &mut out,
-        );
+        let path = Path::new(if e.is_empty() { "." } else { e });
+        add_class_path_entry(files, path, None, &mut seen, &mut out);
     }
     out
 }
@@ -314,18 +327,17 @@ pub fn open_class_path(classpath: &str) -> Vec<ClassPathEntry> {
 /// Adds `path` and what its `Class-Path` names; `dir` says whether a manifest named it as a
 /// directory (None: named by the class path itself, either kind).
 fn add_class_path_entry(
+    files: &Files,
     path: &Path,
     dir: Option<bool>,
     seen: &mut rustc_hash::FxHashSet<PathBuf>,
     out: &mut Vec<ClassPathEntry>,
 ) {
-    let key = crate::class::manifest::normalize(
-        &std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()),
-    );
-    if !seen.insert(key) || dir.is_some_and(|d| d != path.is_dir()) {
+    let key = crate::class::manifest::normalize(&files.absolute(path));
+    if !seen.insert(key) || dir.is_some_and(|d| d != files.is_dir(path)) {
         return;
     }
-    let Some(entry) = ClassPathEntry::open(&path.to_string_lossy()) else {
+    let Some(entry) = ClassPathEntry::open_in(files, &path.to_string_lossy()) else {
         return;
     };
     let class_path = match &entry {
@@ -333,7 +345,7 @@ fn add_class_path_entry(
             .read("META-INF/MANIFEST.MF")
             .and_then(|m| crate::class::manifest::Manifest::parse(&m).ok())
             .and_then(|m| m.main_attribute("Class-Path").map(str::to_string)),
-        ClassPathEntry::Dir(_) => None,
+        ClassPathEntry::Dir(..) => None,
     };
     out.push(entry);
     for p in class_path
@@ -341,7 +353,7 @@ fn add_class_path_entry(
         .unwrap_or_default()
     {
         let is_dir = p.as_os_str().as_encoded_bytes().ends_with(b"/");
-        add_class_path_entry(&p, Some(is_dir), seen, out);
+        add_class_path_entry(files, &p, Some(is_dir), seen, out);
     }
 }
 
@@ -354,15 +366,15 @@ pub struct ClassSources {
 /// A class path as a key: its entries made absolute and canonical where they exist, so that
 /// two domains naming the same directories and jars share one application loader (and so
 /// the classes' code and metadata).
-pub fn class_path_key(classpath: &str) -> String {
+pub fn class_path_key(files: &Files, classpath: &str) -> String {
     let entries: Vec<String> = classpath
         .split(':')
         .map(|e| {
             let e = if e.is_empty() { "." } else { e };
-            std::fs::canonicalize(e).map_or_else(|_| e.to_string(), |p| p.display().to_string())
+            files.canonical(e).unwrap_or_else(|| e.to_string())
         })
         .collect();
-    entries.join(":")
+    files.key() + &entries.join(":")
 }
 
 impl ClassSources {
@@ -474,23 +486,23 @@ impl ClassTable {
     }
 
     /// Names `sources.classpath` (the launcher's `-cp`) as `LoaderId::APP`'s class path.
-    pub fn set_launcher_class_path(&self, classpath: &str) {
+    pub fn set_launcher_class_path(&self, classpath: &str, files: &Files) {
         self.app_loaders
             .lock()
-            .insert(class_path_key(classpath), LoaderId::APP);
+            .insert(class_path_key(files, classpath), LoaderId::APP);
     }
 
     /// The application loader of domains whose class path is `classpath`: one per distinct
     /// class path, so domains with the same class path share their classes' code. The flag
     /// says whether the loader is new.
-    pub fn app_loader_for(&self, classpath: &str) -> (LoaderId, bool) {
-        let key = class_path_key(classpath);
+    pub fn app_loader_for(&self, classpath: &str, files: &Files) -> (LoaderId, bool) {
+        let key = class_path_key(files, classpath);
         let mut loaders = self.app_loaders.lock();
         if let Some(&id) = loaders.get(&key) {
             return (id, false);
         }
         let id = LoaderId(LoaderId::APP_BIT | loaders.len() as u32);
-        let entries = open_class_path(classpath);
+        let entries = open_class_path_in(files, classpath);
         self.app_paths.write().insert(id.0, entries.into());
         loaders.insert(key, id);
         (id, true)

@@ -16,6 +16,7 @@ pub mod loader;
 pub mod manifest;
 pub mod metadata;
 pub mod resolve;
+pub mod source;
 #[allow(unsafe_code)] // frees the leaked metadata of unloaded classes
 pub mod unload;
 

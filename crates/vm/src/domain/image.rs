@@ -118,7 +118,9 @@ impl Template {
 
 /// The template's boot thread: boot with thread starts recorded, compact, check, freeze.
 fn boot_template(vm: &'static Vm) -> Result<Template, String> {
-    let (loader, first) = vm.classes.app_loader_for("");
+    let (loader, first) = vm
+        .classes
+        .app_loader_for("", &crate::class::loader::Files::Host);
     let classes = ClassPath {
         loader,
         path: String::new(),
@@ -135,6 +137,7 @@ fn boot_template(vm: &'static Vm) -> Result<Template, String> {
         classes,
         heap,
         super::budget::Budget::new(None, Limits::default()),
+        &port::IoSpec::Host,
     )
     .map_err(|e| format!("cannot reserve the template's heap: {e}"))?;
     domain.template = true;

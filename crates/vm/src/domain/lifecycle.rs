@@ -24,6 +24,7 @@ use rustc_hash::FxHashMap;
 
 use super::budget::{Budget, Resource};
 use super::{ClassPath, Domain, HeapSize, Limits};
+use crate::class::loader::Files;
 use crate::class::{DomainId, LoaderId};
 use crate::vm::Vm;
 use port::os::CpuClock;
@@ -122,6 +123,8 @@ pub struct Spec {
     /// Whether its programs may use `sun.misc.Unsafe` unconfined (`native::confine`); only a
     /// trusted domain can make a trusted one.
     pub trusted: bool,
+    /// Its backend (`--io`; a system description's `io`).
+    pub io: port::IoSpec,
 }
 
 /// A main class run in a domain, with its arguments.
@@ -243,8 +246,9 @@ pub struct CreateError(pub String);
 /// Creates a domain from `spec` and boots its class library in a new thread of its own, which
 /// then runs the spec's main class. Returns once the class library is booted.
 pub fn create(vm: &'static Vm, spec: Spec) -> Result<Arc<Domain>, CreateError> {
-    let class_path = check_class_path(&spec.class_path)?;
-    let (loader, first) = vm.classes.app_loader_for(&class_path);
+    let files = Files::open(&spec.io).map_err(CreateError)?;
+    let class_path = check_class_path(&files, &spec.class_path)?;
+    let (loader, first) = vm.classes.app_loader_for(&class_path, &files);
     for c in &spec.components {
         check_main_class(vm, loader, &c.main_class)?;
     }
@@ -281,7 +285,7 @@ pub fn create(vm: &'static Vm, spec: Spec) -> Result<Arc<Domain>, CreateError> {
         first,
     };
     let budget = Budget::new(spec.parent.clone(), limits);
-    let domain = Domain::new(id, &spec.name, classes, heap, budget).map(|mut d| {
+    let domain = Domain::new(id, &spec.name, classes, heap, budget, &spec.io).map(|mut d| {
         d.trusted = spec.trusted;
         d
     });
@@ -387,8 +391,14 @@ fn run_domain_main(
 
 /// Gives a new domain its class library: a copy of the template if its heap can hold one,
 /// else a boot from scratch. Returns its main thread, attached to the calling OS thread.
+/// The template booted on the host backend, and its class library keeps what it read there
+/// (`user.dir`, the file systems' working directories): a domain of another backend boots.
 fn boot(vm: &'static Vm, domain: &Arc<Domain>) -> Result<Box<crate::thread::JThread>, String> {
-    match vm.domains.template(vm) {
+    let template = match domain.io {
+        port::IoSpec::Host => vm.domains.template(vm),
+        _ => None,
+    };
+    match template {
         Some(tpl) if domain.heap.can_hold_image(tpl.image_bytes()) => tpl.instantiate(vm, domain),
         _ => crate::vm::boot_in(vm, domain.clone()).map_err(|e| e.to_string()),
     }
@@ -470,12 +480,12 @@ impl Drop for MainRunning {
 }
 
 /// The class path as one string, every entry an existing directory or jar.
-fn check_class_path(entries: &[String]) -> Result<String, CreateError> {
+fn check_class_path(files: &Files, entries: &[String]) -> Result<String, CreateError> {
     if entries.is_empty() {
         return Err(CreateError("the domain has no class path".into()));
     }
     for e in entries {
-        if crate::class::loader::ClassPathEntry::open(e).is_none() {
+        if crate::class::loader::ClassPathEntry::open_in(files, e).is_none() {
             return Err(CreateError(format!(
                 "class path entry {e} is not a directory or a jar"
             )));

@@ -159,6 +159,8 @@ pub struct Domain {
     /// Its way to the host (files, directories, sockets, processes, clock, environment): the
     /// host backend, bound to [`Domain::holder`]; natives reach the host only through it.
     host: Arc<dyn port::Host>,
+    /// Which backend `host` is (`--io`); a domain it creates gets the same.
+    pub io: port::IoSpec,
     /// Blocks of native memory its code allocated and has not freed (`Unsafe.allocateMemory`):
     /// address to size, charged to the budget; freed when the domain is gone. A template that
     /// holds any cannot be copied.
@@ -357,7 +359,9 @@ impl Domain {
         classes: ClassPath,
         heap: HeapSize,
         budget: Arc<budget::Budget>,
+        io: &port::IoSpec,
     ) -> std::io::Result<Domain> {
+        let host = port::remote::backend(io, holder(id)).map_err(std::io::Error::other)?;
         let limits = budget.limits;
         let nursery_bytes = heap
             .nursery
@@ -395,7 +399,8 @@ impl Domain {
             non_daemon_cond: Condvar::new(),
             limits,
             budget,
-            host: Arc::new(port::HostBackend::new(holder(id))),
+            host,
+            io: io.clone(),
             native_blocks: Mutex::new(std::collections::BTreeMap::new()),
             trusted: true,
             death: Mutex::new(None),

@@ -108,6 +108,7 @@ fn create(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         limits,
         parent,
         trusted,
+        io: t.domain.io.clone(),
     };
     let vm = t.vm;
     match t.blocking(|| lifecycle::create(vm, spec)) {

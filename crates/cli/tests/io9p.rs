@@ -1,0 +1,564 @@
+//! `--io=9p:…` end to end: Java programs whose files (and class path) are those of a 9P2000.L
+//! server, `jxvm gateway` or diod (`scripts/ensure-diod.sh`), compared with HotSpot running
+//! the same program in the exported directory itself; symbolic links that point out of the
+//! namespace; a gateway killed under a running program; the launcher's errors.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::net::{UnixListener, UnixStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use common::{jxvm, repo, scratch};
+
+/// A running 9P server (`jxvm gateway` or diod), killed when dropped.
+struct Server {
+    child: Child,
+    /// What `--io=` names it as.
+    io: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `jxvm gateway --export DIR` on a Unix socket, once it serves.
+fn gateway(dir: &Path, sock: &Path) -> Server {
+    let mut child = jxvm()
+        .args(["gateway", "--export"])
+        .arg(dir)
+        .arg("--listen")
+        .arg(format!("unix:{}", sock.display()))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start jxvm gateway");
+    let mut first = String::new();
+    BufReader::new(child.stderr.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with("jxvm gateway: serving "), "{first}");
+    let io = format!("9p:unix:{}", sock.display());
+    Server { child, io }
+}
+
+/// diod exporting `dir` on a Unix socket (its aname is the directory), once it serves.
+fn diod(dir: &Path, sock: &Path) -> Server {
+    let bin = ["/usr/sbin/diod", "/usr/bin/diod", "/sbin/diod"]
+        .into_iter()
+        .find(|p| Path::new(p).exists())
+        .expect("diod is not installed: run scripts/ensure-diod.sh (apt-get install -y diod)");
+    let child = Command::new(bin)
+        .args(["-f", "-n", "-N", "-l"])
+        .arg(sock)
+        .arg("-e")
+        .arg(dir)
+        .args(["-L", "stderr"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start diod");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !sock.exists() {
+        assert!(Instant::now() < deadline, "diod did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let io = format!("9p:unix:{},aname={}", sock.display(), dir.display());
+    Server { child, io }
+}
+
+/// The conformance programs that touch files and pass over 9P. Left out: NioFileLocks and
+/// ProcessRedirects start processes; NioMappedFiles needs shared mappings coherent with
+/// writes, and /proc.
+const FILE_PROGRAMS: &[&str] = &[
+    "NioChannels",
+    "NioDirectories",
+    "NioFiles",
+    "ZipFiles",
+    "PropertiesLogging",
+    "ClassLoadersCustom",
+    "ModuleOptions",
+    "ToolJar",
+    "ToolJavac",
+];
+
+/// The `// JVMFLAGS:` of a conformance program.
+fn jvm_flags(name: &str) -> Vec<String> {
+    let src = std::fs::read_to_string(repo().join(format!("tests/java/{name}.java"))).unwrap();
+    src.lines()
+        .take(10)
+        .find_map(|l| l.trim().strip_prefix("// JVMFLAGS:"))
+        .map(|f| f.split_whitespace().map(str::to_string).collect())
+        .unwrap_or_default()
+}
+
+/// An export holding the compiled `programs` at its root and a `/tmp`.
+fn export_with(programs: &[&str]) -> PathBuf {
+    let dir = scratch("io9p-export");
+    std::fs::create_dir(dir.join("tmp")).unwrap();
+    let mut javac = Command::new("javac");
+    javac
+        .args(["--release", "17", "-encoding", "UTF-8", "-d"])
+        .arg(&dir);
+    for p in programs {
+        javac.arg(repo().join(format!("tests/java/{p}.java")));
+    }
+    let out = javac.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    dir
+}
+
+/// HotSpot running `name` in `dir` (temporary files in its `tmp`).
+fn hotspot(dir: &Path, name: &str) -> Output {
+    Command::new("java")
+        .args(jvm_flags(name))
+        .arg(format!("-Djava.io.tmpdir={}", dir.join("tmp").display()))
+        .args(["-cp", ".", name])
+        .current_dir(dir)
+        .envs([("LC_ALL", "C.UTF-8"), ("TZ", "UTC")])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+/// jxvm running `name` over `io` from a directory that holds nothing of it.
+fn over_9p(io: &str, name: &str) -> Output {
+    jxvm()
+        .arg(format!("--io={io}"))
+        .args(jvm_flags(name))
+        .arg(name)
+        .current_dir(std::env::temp_dir())
+        .envs([("LC_ALL", "C.UTF-8"), ("TZ", "UTC")])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+/// Runs every file program over `server` and against HotSpot in `dir`; the names that differ.
+fn compare_all(dir: &Path, server: &Server) -> Vec<String> {
+    let mut failed = Vec::new();
+    for name in FILE_PROGRAMS {
+        let want = hotspot(dir, name);
+        let got = over_9p(&server.io, name);
+        if want.stdout != got.stdout || want.status.code() != got.status.code() {
+            eprintln!(
+                "{name}: over 9P\n{}\n{}",
+                String::from_utf8_lossy(&got.stdout),
+                String::from_utf8_lossy(&got.stderr)
+            );
+            failed.push(name.to_string());
+        }
+    }
+    failed
+}
+
+#[test]
+fn file_programs_over_the_gateway_match_hotspot() {
+    let dir = export_with(FILE_PROGRAMS);
+    let sock = scratch("io9p-gw-sock").join("gw.sock");
+    let server = gateway(&dir, &sock);
+    assert_eq!(compare_all(&dir, &server), Vec::<String>::new());
+}
+
+#[test]
+fn file_programs_over_diod_match_hotspot() {
+    let dir = export_with(FILE_PROGRAMS);
+    let sock = scratch("io9p-diod-sock").join("diod.sock");
+    let server = diod(&dir, &sock);
+    assert_eq!(compare_all(&dir, &server), Vec::<String>::new());
+}
+
+/// Writes `Name.java` with `body` as its main method into `dir` and compiles it there.
+fn program(dir: &Path, name: &str, body: &str) {
+    let src = dir.join(format!("{name}.java"));
+    let text = format!(
+        "import java.io.*; import java.nio.file.*;\n\
+         public class {name} {{ public static void main(String[] a) throws Exception {{ {body} }} }}"
+    );
+    std::fs::write(&src, text).unwrap();
+    let ok = Command::new("javac")
+        .args(["--release", "17", "-d"])
+        .arg(dir)
+        .arg(&src)
+        .status()
+        .unwrap();
+    assert!(ok.success());
+}
+
+fn stdout(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn the_class_path_and_javac_work_over_9p() {
+    let dir = scratch("io9p-cp");
+    let jar_src = scratch("io9p-jar");
+    program(
+        &jar_src,
+        "InJar",
+        r#"System.out.println("in jar " + System.getProperty("user.dir"));"#,
+    );
+    let jar = Command::new("jar")
+        .arg("cfe")
+        .arg(dir.join("app.jar"))
+        .args(["InJar", "-C"])
+        .arg(&jar_src)
+        .arg("InJar.class")
+        .status()
+        .unwrap();
+    assert!(jar.success());
+    std::fs::create_dir(dir.join("src")).unwrap();
+    std::fs::write(
+        dir.join("src/P.java"),
+        "public class P { record R(int a) {} public static void main(String[] s) { System.out.println(new R(1)); } }",
+    )
+    .unwrap();
+    let server = gateway(&dir, &scratch("io9p-cp-sock").join("gw.sock"));
+    let io = format!("--io={}", server.io);
+    // Relative to the namespace's root; nothing of it is in the working directory.
+    let out = jxvm()
+        .args([io.as_str(), "-cp", "app.jar", "InJar"])
+        .current_dir(std::env::temp_dir())
+        .output()
+        .unwrap();
+    assert_eq!(stdout(&out), "in jar /\n");
+    let out = jxvm()
+        .args([io.as_str(), "-jar", "app.jar"])
+        .current_dir(std::env::temp_dir())
+        .output()
+        .unwrap();
+    assert_eq!(stdout(&out), "in jar /\n");
+    // javac, run over 9P, writes the class files javac writes on the host.
+    let out = jxvm()
+        .args([
+            io.as_str(),
+            "com.sun.tools.javac.Main",
+            "-d",
+            "/out",
+            "/src/P.java",
+        ])
+        .output()
+        .unwrap();
+    stdout(&out);
+    let host = scratch("io9p-javac");
+    let ok = Command::new("javac")
+        .arg("-d")
+        .arg(&host)
+        .arg(dir.join("src/P.java"))
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    for class in ["P.class", "P$R.class"] {
+        let a = std::fs::read(host.join(class)).unwrap();
+        let b = std::fs::read(dir.join("out").join(class)).unwrap();
+        assert!(a == b, "{class} differs");
+    }
+}
+
+#[test]
+fn symbolic_links_stay_in_the_namespace() {
+    let top = scratch("io9p-links");
+    std::fs::write(top.join("secret.txt"), "host secret\n").unwrap();
+    let dir = top.join("exp");
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(dir.join("sub/inside.txt"), "inside\n").unwrap();
+    std::fs::write(dir.join("secret.txt"), "namespace file\n").unwrap();
+    let link =
+        |target: &Path, name: &str| std::os::unix::fs::symlink(target, dir.join(name)).unwrap();
+    link(Path::new("../secret.txt"), "up");
+    link(&top.join("secret.txt"), "abs");
+    link(Path::new("sub/inside.txt"), "ok");
+    link(Path::new("/sub/inside.txt"), "rooted");
+    link(Path::new("loop1"), "loop2");
+    link(Path::new("loop2"), "loop1");
+    program(
+        &dir,
+        "Links",
+        r#"for (String n : new String[] {"ok", "rooted", "up", "abs", "../secret.txt", "sub/../../../secret.txt", "loop1"}) {
+             try { System.out.println(n + ": " + Files.readString(Path.of(n)).trim() + " " + Path.of(n).toRealPath()); }
+             catch (IOException e) { System.out.println(n + ": " + e.getClass().getSimpleName()); } }"#,
+    );
+    let server = gateway(&dir, &scratch("io9p-links-sock").join("gw.sock"));
+    let out = jxvm()
+        .arg(format!("--io={}", server.io))
+        .arg("Links")
+        .output()
+        .unwrap();
+    // A link is resolved in the namespace: `..` stops at its root, an absolute target
+    // starts there, so nothing reaches the host's secret.
+    assert_eq!(
+        stdout(&out),
+        "ok: inside /sub/inside.txt\n\
+         rooted: inside /sub/inside.txt\n\
+         up: namespace file /secret.txt\n\
+         abs: NoSuchFileException\n\
+         ../secret.txt: namespace file /secret.txt\n\
+         sub/../../../secret.txt: namespace file /secret.txt\n\
+         loop1: FileSystemException\n",
+        "{} must not be reached",
+        top.join("secret.txt").display()
+    );
+}
+
+/// An export with `data.txt` and a program that says "ready", waits for a line on its
+/// input, then reads `data.txt` and creates a file, printing the exceptions.
+fn waiting_program(tag: &str) -> PathBuf {
+    let dir = scratch(tag);
+    std::fs::write(dir.join("data.txt"), "first\nsecond\n").unwrap();
+    program(
+        &dir,
+        "Waits",
+        r#"System.out.println("ready"); System.out.flush();
+           new BufferedReader(new InputStreamReader(System.in)).readLine();
+           try { System.out.println(Files.readString(Path.of("data.txt"))); }
+           catch (IOException e) { System.out.println("nio: " + e); }
+           try (var out = new FileOutputStream("new.txt")) { out.write(1); }
+           catch (IOException e) { System.out.println("io: " + e); }"#,
+    );
+    dir
+}
+
+/// Runs `Waits` over `io`; once it is ready, `between` breaks the server, then the program
+/// goes on. Its output after "ready", which must come within a minute.
+fn after_breaking(io: &str, between: impl FnOnce()) -> String {
+    let mut vm = jxvm()
+        .arg(format!("--io={io}"))
+        .arg("Waits")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(vm.stdout.take().unwrap());
+    let mut line = String::new();
+    lines.read_line(&mut line).unwrap();
+    assert_eq!(line, "ready\n");
+    between();
+    vm.stdin.take().unwrap().write_all(b"go\n").unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(s) = vm.try_wait().unwrap() {
+            break s;
+        }
+        if Instant::now() > deadline {
+            let _ = vm.kill();
+            panic!("jxvm hangs after its server broke");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut lines, &mut rest).unwrap();
+    assert!(status.success(), "{rest}");
+    rest
+}
+
+/// What `Waits` prints when its server is gone.
+const SERVER_GONE: &str = "nio: java.nio.file.FileSystemException: data.txt: Input/output error\n\
+                           io: java.io.FileNotFoundException: new.txt (Input/output error)\n";
+
+#[test]
+fn a_killed_gateway_is_an_io_exception_not_a_hang() {
+    let dir = waiting_program("io9p-kill");
+    let mut server = gateway(&dir, &scratch("io9p-kill-sock").join("gw.sock"));
+    let io = server.io.clone();
+    let out = after_breaking(&io, || {
+        server.child.kill().unwrap();
+        server.child.wait().unwrap();
+    });
+    assert_eq!(out, SERVER_GONE);
+}
+
+/// Forwards connections on `front` to the gateway at `back`; once `corrupt` is set, the next
+/// reply of each connection is replaced by `bad`, after which the connection is closed when
+/// `close` says so (else it stays open, silent).
+fn corrupting_proxy(
+    front: &Path,
+    back: PathBuf,
+    corrupt: Arc<AtomicBool>,
+    bad: &'static [u8],
+    close: bool,
+) {
+    let listener = UnixListener::bind(front).unwrap();
+    std::thread::spawn(move || {
+        for client in listener.incoming() {
+            let Ok(client) = client else { return };
+            let server = UnixStream::connect(&back).unwrap();
+            let (mut c_in, mut s_out) = (client.try_clone().unwrap(), server.try_clone().unwrap());
+            std::thread::spawn(move || std::io::copy(&mut c_in, &mut s_out));
+            let (mut s_in, mut c_out, corrupt) = (server, client, corrupt.clone());
+            std::thread::spawn(move || {
+                let mut buf = vec![0u8; 1 << 20];
+                while let Ok(n) = std::io::Read::read(&mut s_in, &mut buf) {
+                    if n == 0 {
+                        return;
+                    }
+                    if corrupt.load(Ordering::SeqCst) {
+                        let _ = c_out.write_all(bad);
+                        if close {
+                            let _ = c_out.shutdown(std::net::Shutdown::Both);
+                        } else {
+                            std::thread::park();
+                        }
+                        return;
+                    }
+                    if c_out.write_all(&buf[..n]).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+}
+
+/// `Waits` over a proxy that, once the program is ready, answers with `bad`.
+fn with_bad_reply(tag: &str, bad: &'static [u8], close: bool) -> String {
+    let dir = waiting_program(tag);
+    let socks = scratch(&format!("{tag}-sock"));
+    let _server = gateway(&dir, &socks.join("gw.sock"));
+    let corrupt = Arc::new(AtomicBool::new(false));
+    let (front, back) = (socks.join("proxy.sock"), socks.join("gw.sock"));
+    corrupting_proxy(&front, back, corrupt.clone(), bad, close);
+    let io = format!("9p:unix:{}", front.display());
+    after_breaking(&io, || corrupt.store(true, Ordering::SeqCst))
+}
+
+#[test]
+fn a_malformed_or_truncated_reply_is_an_io_exception_not_a_crash() {
+    // A whole frame of an unknown type, the connection left open.
+    let unknown = with_bad_reply("io9p-unknown", &[9, 0, 0, 0, 0xee, 1, 0, 9, 9], false);
+    assert_eq!(unknown, SERVER_GONE);
+    // A frame cut short by the connection's end.
+    let cut = with_bad_reply("io9p-cut", &[40, 0, 0, 0, 117, 1, 0], true);
+    assert_eq!(cut, SERVER_GONE);
+}
+
+#[test]
+fn bad_io_values_and_unreachable_servers_are_one_line_errors() {
+    let dir = scratch("io9p-errors");
+    for (arg, want) in [
+        ("--io=nfs:x", "Error: bad --io value `nfs:x`"),
+        ("--io=9p:udp:x", "Error: --io: bad 9P address `udp:x`"),
+        (
+            "--io=9p:unix:/s,cache=on",
+            "Error: --io: cache=on is not implemented yet",
+        ),
+    ] {
+        let out = jxvm().args([arg, "Main"]).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{arg}: {err}");
+        assert!(err.starts_with(want), "{arg}: {err}");
+        assert_eq!(err.lines().count(), 1, "{arg}: {err}");
+    }
+    let sock = dir.join("nobody.sock");
+    let out = jxvm()
+        .arg(format!("--io=9p:unix:{}", sock.display()))
+        .arg("Main")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.starts_with("Error: --io=9p:unix:"), "{err}");
+    assert!(err.contains("cannot connect to the 9P server"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn a_system_description_gives_each_domain_its_backend() {
+    let top = scratch("io9p-system");
+    let export = top.join("exp");
+    std::fs::create_dir_all(export.join("classes")).unwrap();
+    std::fs::create_dir_all(top.join("classes")).unwrap();
+    std::fs::write(export.join("data.txt"), "from the namespace").unwrap();
+    // Two classes of one name: each domain must load its own, from its own files.
+    program(
+        &export.join("classes"),
+        "Where",
+        r#"System.out.println("9p domain: user.dir " + System.getProperty("user.dir") + ", " + Files.readString(Path.of("/data.txt")));"#,
+    );
+    program(
+        &top.join("classes"),
+        "Where",
+        r#"System.out.println("host domain: data.txt here " + Files.exists(Path.of("/data.txt")));"#,
+    );
+    let server = gateway(&export, &top.join("gw.sock"));
+    let toml = format!(
+        "[[domain]]\nname = \"ns\"\nclass-path = [\"classes\"]\nio = \"{}\"\n\
+         [[domain.component]]\nmain = \"Where\"\n\
+         [[domain]]\nname = \"host\"\nclass-path = [\"classes\"]\n\
+         [[domain.component]]\nmain = \"Where\"\n",
+        server.io
+    );
+    std::fs::write(top.join("sys.toml"), toml).unwrap();
+    let out = jxvm()
+        .arg("--system")
+        .arg(top.join("sys.toml"))
+        .output()
+        .unwrap();
+    let mut lines: Vec<String> = stdout(&out).lines().map(str::to_string).collect();
+    lines.sort();
+    assert_eq!(
+        lines,
+        [
+            "9p domain: user.dir /, from the namespace",
+            "host domain: data.txt here false"
+        ]
+    );
+}
+
+#[test]
+fn file_locks_of_two_vms_over_one_gateway_conflict() {
+    let dir = scratch("io9p-locks");
+    program(
+        &dir,
+        "Locker",
+        r#"var ch = java.nio.channels.FileChannel.open(Path.of("lock.bin"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+           if (a[0].equals("hold")) {
+               var l = ch.lock(0, 100, false);
+               System.out.println("held " + l.isValid()); System.out.flush();
+               new BufferedReader(new InputStreamReader(System.in)).readLine();
+               l.release(); System.out.println("released");
+           } else {
+               System.out.println("try exclusive " + ch.tryLock(50, 10, false));
+               var l = ch.tryLock(100, 10, false);
+               System.out.println("try beyond " + (l != null && l.isValid()));
+           }"#,
+    );
+    let server = gateway(&dir, &scratch("io9p-locks-sock").join("gw.sock"));
+    let io = format!("--io={}", server.io);
+    let mut holder = jxvm()
+        .args([io.as_str(), "Locker", "hold"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(holder.stdout.take().unwrap());
+    let mut line = String::new();
+    lines.read_line(&mut line).unwrap();
+    assert_eq!(line, "held true\n");
+    let other = jxvm()
+        .args([io.as_str(), "Locker", "try"])
+        .output()
+        .unwrap();
+    assert_eq!(stdout(&other), "try exclusive null\ntry beyond true\n");
+    holder.stdin.take().unwrap().write_all(b"done\n").unwrap();
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut lines, &mut rest).unwrap();
+    assert_eq!(rest, "released\n");
+    assert!(holder.wait().unwrap().success());
+}
