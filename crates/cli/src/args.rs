@@ -370,6 +370,8 @@ struct Given {
     assertions: vm::assertions::Assertions,
     modules: ModuleOptions,
     reduce_signal_usage: bool,
+    /// `-Xint`, `-Xcomp`, `-Xmixed` and the compiler's `-XX` flags.
+    jit: Option<vm::interp::tiers::JitOptions>,
     xx: crate::xx::State,
     /// `-version` (false) or `--version` (true).
     version: Option<bool>,
@@ -585,7 +587,8 @@ impl Given {
 
     /// `-XX:{flag}`, checked as HotSpot checks it; three flags act.
     fn xx_flag(&mut self, flag: &str) -> Result<(), String> {
-        use crate::xx::Value::Int;
+        use crate::xx::Value::{Bool, Int};
+        use vm::interp::tiers::Mode;
         let set = crate::xx::check(flag, &mut self.xx).map_err(|m| format!("{m}{NOT_CREATED}"))?;
         match set {
             Some(("InitialHeapSize", Int(n))) => {
@@ -594,9 +597,22 @@ impl Given {
             Some(("ThreadStackSize", Int(n))) => {
                 self.xss = u64::try_from(n << 10).ok().filter(|&n| n != 0)
             }
+            Some(("CompileThreshold", Int(n))) => {
+                self.jit_options().threshold = u32::try_from(n).unwrap_or(u32::MAX)
+            }
+            Some(("PrintCompilation", Bool(on))) => self.jit_options().print = on,
+            Some(("ReservedCodeCacheSize", Int(n))) => {
+                self.jit_options().code_cache = usize::try_from(n).unwrap_or(usize::MAX)
+            }
+            Some(("UseCompiler", Bool(false))) => self.jit_options().mode = Mode::Interpreted,
             _ => {}
         }
         Ok(())
+    }
+
+    /// The compiler's options as given so far.
+    fn jit_options(&mut self) -> &mut vm::interp::tiers::JitOptions {
+        self.jit.get_or_insert_with(Default::default)
     }
 
     /// The VM's other options: whether `a` is one.
@@ -604,6 +620,9 @@ impl Given {
         match a {
             "-Xverify:none" | "-noverify" => self.no_verify = true,
             "-Xrs" => self.reduce_signal_usage = true,
+            "-Xint" => self.jit_options().mode = vm::interp::tiers::Mode::Interpreted,
+            "-Xmixed" => self.jit_options().mode = vm::interp::tiers::Mode::Mixed,
+            "-Xcomp" => self.jit_options().mode = vm::interp::tiers::Mode::Compiled,
             "-verbose:gc" | "-Xlog:gc" | "-Xlog:gc*" | "-Xlog:gc:stdout" => self.gc_log = true,
             "-verbose:class" | "-Xlog:class+load" | "-Xlog:class+load=info" => {
                 self.class_load_log = true
@@ -700,6 +719,9 @@ impl Given {
         opts.class_load_log = self.class_load_log;
         opts.assertions = self.assertions.clone();
         opts.reduce_signal_usage = self.reduce_signal_usage;
+        if let Some(j) = self.jit {
+            opts.jit = j;
+        }
         opts.gc_stress |= self.gc_stress;
         opts.gc_verify |= self.gc_verify;
         opts.boot_append = self.boot_append.clone();
@@ -843,7 +865,7 @@ impl Given {
     }
 }
 
-/// Options java takes that change nothing in jxvm (an interpreter without JNI or JIT, run
+/// Options java takes that change nothing in jxvm (a VM without JNI, run
 /// headless, verifying what HotSpot verifies by default, with no shared archive, unloading
 /// classes only with their domains): whether `a` is one. -Xcheck:jni checks JNI calls, of
 /// which there are none; -Xdebug has been a no-op since JDK 1.4; -splash: needs a display.
@@ -852,9 +874,6 @@ fn without_effect(a: &str) -> bool {
         a,
         "-server"
             | "-client"
-            | "-Xint"
-            | "-Xcomp"
-            | "-Xmixed"
             | "-Xbatch"
             | "-Xdiag"
             | "-Xcheck:jni"
