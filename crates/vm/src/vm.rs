@@ -209,6 +209,7 @@ impl Vm {
             .map_err(reserve_failed)?,
         );
         app_domain.gc.apply_options(&app_domain.heap, &opts);
+        let compiler = crate::interp::tiers::Compiler::new(&opts.jit);
         let vm = Box::leak(Box::new(Vm {
             opts,
             classes,
@@ -221,7 +222,7 @@ impl Vm {
             natives: crate::native::Registry::new(),
             launcher_props: Vec::new(),
             java_version: OnceLock::new(),
-            compiler: Default::default(),
+            compiler,
         }));
         vm.domains.insert(&vm.domain_zero);
         vm.domains.insert(&vm.app_domain);
