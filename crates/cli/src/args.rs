@@ -4,6 +4,7 @@ use std::ffi::OsString;
 use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 
+use vm::interp::tiers::Mode;
 use vm::vm::Options;
 
 pub const USAGE: &str = "Usage: jxvm [options] <mainclass> [args...]
@@ -156,6 +157,7 @@ pub enum Command {
     MakeHome(PathBuf),
     Version {
         to_stdout: bool,
+        mode: Mode,
     },
     /// Options java refuses after parsing: print these and exit 1.
     Refuse {
@@ -221,6 +223,9 @@ pub fn parse_size(s: &str) -> Option<usize> {
 }
 
 /// HotSpot's last two lines when it refuses its options.
+/// HotSpot's smallest `-XX:ReservedCodeCacheSize` (its InitialCodeCacheSize on x86-64).
+const MIN_CODE_CACHE: usize = 2496 << 10;
+
 pub const NOT_CREATED: &str = "Error: Could not create the Java Virtual Machine.\nError: A fatal exception has occurred. Program will exit.";
 
 /// Parses the size of option `a` (whose value starts at byte 4) as HotSpot does, with its
@@ -271,7 +276,7 @@ fn is_jdk17(home: &std::path::Path) -> bool {
 
 /// java's version lines: `-version`'s (`openjdk version "17..."`), or with `long_option`
 /// `--version`'s (`openjdk 17...`).
-pub fn version_text(long_option: bool) -> String {
+pub fn version_text(long_option: bool, mode: Mode) -> String {
     let (version, date, runtime) = jdk_versions();
     let version = if long_option {
         version
@@ -279,8 +284,9 @@ pub fn version_text(long_option: bool) -> String {
         format!("version \"{version}\"")
     };
     format!(
-        "openjdk {version} {date}\nOpenJDK Runtime Environment (build {runtime})\njxvm (build {}, interpreted mode)\n",
-        env!("CARGO_PKG_VERSION")
+        "openjdk {version} {date}\nOpenJDK Runtime Environment (build {runtime})\njxvm (build {}, {})\n",
+        env!("CARGO_PKG_VERSION"),
+        mode.info()
     )
 }
 
@@ -288,8 +294,9 @@ pub fn version_text(long_option: bool) -> String {
 pub fn internal_version_text() -> String {
     let (_, _, runtime) = jdk_versions();
     format!(
-        "jxvm ({}) for linux-amd64 JRE ({runtime}), interpreted mode\n",
-        env!("CARGO_PKG_VERSION")
+        "jxvm ({}) for linux-amd64 JRE ({runtime}), {}\n",
+        env!("CARGO_PKG_VERSION"),
+        Mode::Mixed.info()
     )
 }
 
@@ -588,7 +595,6 @@ impl Given {
     /// `-XX:{flag}`, checked as HotSpot checks it; three flags act.
     fn xx_flag(&mut self, flag: &str) -> Result<(), String> {
         use crate::xx::Value::{Bool, Int};
-        use vm::interp::tiers::Mode;
         let set = crate::xx::check(flag, &mut self.xx).map_err(|m| format!("{m}{NOT_CREATED}"))?;
         match set {
             Some(("InitialHeapSize", Int(n))) => {
@@ -620,9 +626,9 @@ impl Given {
         match a {
             "-Xverify:none" | "-noverify" => self.no_verify = true,
             "-Xrs" => self.reduce_signal_usage = true,
-            "-Xint" => self.jit_options().mode = vm::interp::tiers::Mode::Interpreted,
-            "-Xmixed" => self.jit_options().mode = vm::interp::tiers::Mode::Mixed,
-            "-Xcomp" => self.jit_options().mode = vm::interp::tiers::Mode::Compiled,
+            "-Xint" => self.jit_options().mode = Mode::Interpreted,
+            "-Xmixed" => self.jit_options().mode = Mode::Mixed,
+            "-Xcomp" => self.jit_options().mode = Mode::Compiled,
             "-verbose:gc" | "-Xlog:gc" | "-Xlog:gc*" | "-Xlog:gc:stdout" => self.gc_log = true,
             "-verbose:class" | "-Xlog:class+load" | "-Xlog:class+load=info" => {
                 self.class_load_log = true
@@ -679,6 +685,13 @@ impl Given {
         }
         if self.xms.is_some_and(|n| n < 1 << 20) {
             return Some(Ok(vm_init_error("Too small initial heap")));
+        }
+        if let Some(j) = self.jit.filter(|j| j.code_cache < MIN_CODE_CACHE) {
+            return Some(Err(format!(
+                "Invalid ReservedCodeCacheSize: {}K. Must be at least InitialCodeCacheSize={}K.\n{NOT_CREATED}",
+                j.code_cache >> 10,
+                MIN_CODE_CACHE >> 10
+            )));
         }
         None
     }
@@ -751,7 +764,10 @@ impl Given {
     ) -> Result<Command, String> {
         let settings = self.settings();
         if let (Some(to_stdout), None) = (self.version, &settings) {
-            return Ok(Command::Version { to_stdout });
+            return Ok(Command::Version {
+                to_stdout,
+                mode: opts.jit.mode,
+            });
         }
         // Source-file mode: `--source N`, or a main "class" that is a `.java` file.
         let source_mode = self.source.is_some() || argv.get(i).is_some_and(|m| is_source_file(m));

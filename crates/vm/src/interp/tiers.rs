@@ -34,6 +34,17 @@ pub enum Mode {
     Compiled,
 }
 
+impl Mode {
+    /// What `java -version` and `java.vm.info` say of it.
+    pub fn info(self) -> &'static str {
+        match self {
+            Mode::Interpreted => "interpreted mode",
+            Mode::Mixed => "mixed mode",
+            Mode::Compiled => "compiled mode",
+        }
+    }
+}
+
 /// The compilation options.
 #[derive(Clone, Copy, Debug)]
 pub struct JitOptions {
@@ -222,7 +233,8 @@ fn compile(t: &mut JThread, m: &'static Method, prep: &'static Prepared) {
             prep.tier.refuse();
             if !compiler.cache_full_said.swap(true, Ordering::Relaxed) {
                 eprintln!(
-                    "OpenJDK 64-Bit Server VM warning: CodeCache is full. Compiler has been disabled."
+                    "OpenJDK 64-Bit Server VM warning: CodeCache is full. Compiler has been disabled.\n\
+                     OpenJDK 64-Bit Server VM warning: Try increasing the code cache size using -XX:ReservedCodeCacheSize="
                 );
             }
         }
