@@ -11,6 +11,7 @@
 #
 # CONFORMANCE_REPEAT=N runs jxvm N times per program (HotSpot once) and fails the program at
 # the first run that differs (for threaded programs, whose bugs may show only sometimes).
+# CONFORMANCE_JXVM_FLAGS="-Xcomp ..." gives jxvm alone more options (the engine under test).
 #
 # Program arguments come from a `// ARGS: a b c` comment line near the top of the
 # source file (simple whitespace splitting, no quoting). VM flags passed to BOTH java
@@ -78,6 +79,8 @@ if [[ "${1:-}" == "--run-one" ]]; then
     FLAGS_LINE="$(head -n 10 "$SRC" | sed -n 's#^[[:space:]]*//[[:space:]]*JVMFLAGS:[[:space:]]*##p' | head -n 1)"
     read -r -a VM_FLAGS <<<"$FLAGS_LINE" || true
 
+    # Options for jxvm alone (CONFORMANCE_JXVM_FLAGS, e.g. "-Xcomp"): the engine under test.
+    read -r -a JXVM_EXTRA <<<"${CONFORMANCE_JXVM_FLAGS:-}"
     set +e
     timeout "$TIMEOUT_SECS" java -Xshare:auto ${VM_FLAGS[@]+"${VM_FLAGS[@]}"} -cp "$CLS_DIR" "$NAME" ${PROG_ARGS[@]+"${PROG_ARGS[@]}"} \
         >"$RES/expected.out" 2>"$RES/expected.err" </dev/null
@@ -85,7 +88,7 @@ if [[ "${1:-}" == "--run-one" ]]; then
     # jxvm runs CONFORMANCE_REPEAT times (default once); the first run that differs fails it.
     status=pass
     for ((rep = 1; rep <= REPEAT; rep++)); do
-        timeout "$TIMEOUT_SECS" "$JXVM" ${VM_FLAGS[@]+"${VM_FLAGS[@]}"} -cp "$CLS_DIR" "$NAME" ${PROG_ARGS[@]+"${PROG_ARGS[@]}"} \
+        timeout "$TIMEOUT_SECS" "$JXVM" ${JXVM_EXTRA[@]+"${JXVM_EXTRA[@]}"} ${VM_FLAGS[@]+"${VM_FLAGS[@]}"} -cp "$CLS_DIR" "$NAME" ${PROG_ARGS[@]+"${PROG_ARGS[@]}"} \
             >"$RES/actual.out" 2>"$RES/actual.err" </dev/null
         echo $? >"$RES/actual.rc"
         if ! cmp -s "$RES/expected.out" "$RES/actual.out"; then

@@ -15,7 +15,8 @@
 # wants over 5 GiB, XXHash32OverflowTest a 2 GiB array) then abort on both through their
 # assumptions, whatever the machine's memory.
 #
-# Usage: tests/workloads/junit.sh [--jxvm PATH]   (JUNIT_TIMEOUT: seconds per run, default 900)
+# Usage: tests/workloads/junit.sh [--jxvm PATH]   (JUNIT_TIMEOUT: seconds per run, default 900;
+# JUNIT_JXVM_FLAGS: options for jxvm alone)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 source "$ROOT/scripts/ensure-jdk.sh"
@@ -59,7 +60,9 @@ run() {
 }
 
 run hotspot "$JAVA_HOME/bin/java"
-run jxvm "$JXVM"
+# JUNIT_JXVM_FLAGS: options for jxvm alone (such as -Xcomp: the engine under test).
+read -r -a JXVM_FLAGS <<<"${JUNIT_JXVM_FLAGS:-}"
+run jxvm "$JXVM" ${JXVM_FLAGS[@]+"${JXVM_FLAGS[@]}"}
 
 found="$(sed -nE 's/^\[ *([0-9]+) tests found.*/\1/p' "$OUT/hotspot.summary")"
 if [[ -z "$found" || "$found" -lt 1000 ]]; then

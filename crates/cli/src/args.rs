@@ -4,7 +4,7 @@ use std::ffi::OsString;
 use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 
-use vm::embed::Options;
+use vm::embed::{Mode, Options};
 
 pub const USAGE: &str = "Usage: jxvm [options] <mainclass> [args...]
            (to execute a class)
@@ -159,6 +159,7 @@ pub enum Command {
     MakeHome(PathBuf),
     Version {
         to_stdout: bool,
+        mode: Mode,
     },
     /// Options java refuses after parsing: print these and exit 1.
     Refuse {
@@ -224,6 +225,9 @@ pub fn parse_size(s: &str) -> Option<usize> {
 }
 
 /// HotSpot's last two lines when it refuses its options.
+/// HotSpot's smallest `-XX:ReservedCodeCacheSize` (its InitialCodeCacheSize on x86-64).
+const MIN_CODE_CACHE: usize = 2496 << 10;
+
 pub const NOT_CREATED: &str = "Error: Could not create the Java Virtual Machine.\nError: A fatal exception has occurred. Program will exit.";
 
 /// Parses the size of option `a` (whose value starts at byte 4) as HotSpot does, with its
@@ -274,7 +278,7 @@ fn is_jdk17(home: &std::path::Path) -> bool {
 
 /// java's version lines: `-version`'s (`openjdk version "17..."`), or with `long_option`
 /// `--version`'s (`openjdk 17...`).
-pub fn version_text(long_option: bool) -> String {
+pub fn version_text(long_option: bool, mode: Mode) -> String {
     let (version, date, runtime) = jdk_versions();
     let version = if long_option {
         version
@@ -282,8 +286,9 @@ pub fn version_text(long_option: bool) -> String {
         format!("version \"{version}\"")
     };
     format!(
-        "openjdk {version} {date}\nOpenJDK Runtime Environment (build {runtime})\njxvm (build {}, interpreted mode)\n",
-        env!("CARGO_PKG_VERSION")
+        "openjdk {version} {date}\nOpenJDK Runtime Environment (build {runtime})\njxvm (build {}, {})\n",
+        env!("CARGO_PKG_VERSION"),
+        mode.info()
     )
 }
 
@@ -291,8 +296,9 @@ pub fn version_text(long_option: bool) -> String {
 pub fn internal_version_text() -> String {
     let (_, _, runtime) = jdk_versions();
     format!(
-        "jxvm ({}) for linux-amd64 JRE ({runtime}), interpreted mode\n",
-        env!("CARGO_PKG_VERSION")
+        "jxvm ({}) for linux-amd64 JRE ({runtime}), {}\n",
+        env!("CARGO_PKG_VERSION"),
+        Mode::Mixed.info()
     )
 }
 
@@ -373,6 +379,8 @@ struct Given {
     assertions: vm::embed::Assertions,
     modules: ModuleOptions,
     reduce_signal_usage: bool,
+    /// `-Xint`, `-Xcomp`, `-Xmixed` and the compiler's `-XX` flags.
+    jit: Option<vm::embed::JitOptions>,
     xx: crate::xx::State,
     /// `-version` (false) or `--version` (true).
     version: Option<bool>,
@@ -594,7 +602,7 @@ impl Given {
 
     /// `-XX:{flag}`, checked as HotSpot checks it; three flags act.
     fn xx_flag(&mut self, flag: &str) -> Result<(), String> {
-        use crate::xx::Value::Int;
+        use crate::xx::Value::{Bool, Int};
         let set = crate::xx::check(flag, &mut self.xx).map_err(|m| format!("{m}{NOT_CREATED}"))?;
         match set {
             Some(("InitialHeapSize", Int(n))) => {
@@ -603,9 +611,22 @@ impl Given {
             Some(("ThreadStackSize", Int(n))) => {
                 self.xss = u64::try_from(n << 10).ok().filter(|&n| n != 0)
             }
+            Some(("CompileThreshold", Int(n))) => {
+                self.jit_options().threshold = u32::try_from(n).unwrap_or(u32::MAX)
+            }
+            Some(("PrintCompilation", Bool(on))) => self.jit_options().print = on,
+            Some(("ReservedCodeCacheSize", Int(n))) => {
+                self.jit_options().code_cache = usize::try_from(n).unwrap_or(usize::MAX)
+            }
+            Some(("UseCompiler", Bool(false))) => self.jit_options().mode = Mode::Interpreted,
             _ => {}
         }
         Ok(())
+    }
+
+    /// The compiler's options as given so far.
+    fn jit_options(&mut self) -> &mut vm::embed::JitOptions {
+        self.jit.get_or_insert_with(Default::default)
     }
 
     /// The VM's other options: whether `a` is one.
@@ -613,6 +634,9 @@ impl Given {
         match a {
             "-Xverify:none" | "-noverify" => self.no_verify = true,
             "-Xrs" => self.reduce_signal_usage = true,
+            "-Xint" => self.jit_options().mode = Mode::Interpreted,
+            "-Xmixed" => self.jit_options().mode = Mode::Mixed,
+            "-Xcomp" => self.jit_options().mode = Mode::Compiled,
             "-verbose:gc" | "-Xlog:gc" | "-Xlog:gc*" | "-Xlog:gc:stdout" => self.gc_log = true,
             "-verbose:class" | "-Xlog:class+load" | "-Xlog:class+load=info" => {
                 self.class_load_log = true
@@ -670,6 +694,13 @@ impl Given {
         if self.xms.is_some_and(|n| n < 1 << 20) {
             return Some(Ok(vm_init_error("Too small initial heap")));
         }
+        if let Some(j) = self.jit.filter(|j| j.code_cache < MIN_CODE_CACHE) {
+            return Some(Err(format!(
+                "Invalid ReservedCodeCacheSize: {}K. Must be at least InitialCodeCacheSize={}K.\n{NOT_CREATED}",
+                j.code_cache >> 10,
+                MIN_CODE_CACHE >> 10
+            )));
+        }
         None
     }
 
@@ -709,6 +740,9 @@ impl Given {
         opts.class_load_log = self.class_load_log;
         opts.assertions = self.assertions.clone();
         opts.reduce_signal_usage = self.reduce_signal_usage;
+        if let Some(j) = self.jit {
+            opts.jit = j;
+        }
         opts.gc_stress |= self.gc_stress;
         opts.gc_verify |= self.gc_verify;
         opts.boot_append = self.boot_append.clone();
@@ -739,7 +773,10 @@ impl Given {
     ) -> Result<Command, String> {
         let settings = self.settings();
         if let (Some(to_stdout), None) = (self.version, &settings) {
-            return Ok(Command::Version { to_stdout });
+            return Ok(Command::Version {
+                to_stdout,
+                mode: opts.jit.mode,
+            });
         }
         // Source-file mode: `--source N`, or a main "class" that is a `.java` file.
         let source_mode = self.source.is_some() || argv.get(i).is_some_and(|m| is_source_file(m));
@@ -853,7 +890,7 @@ impl Given {
     }
 }
 
-/// Options java takes that change nothing in jxvm (an interpreter without JNI or JIT, run
+/// Options java takes that change nothing in jxvm (a VM without JNI, run
 /// headless, verifying what HotSpot verifies by default, with no shared archive, unloading
 /// classes only with their domains): whether `a` is one. -Xcheck:jni checks JNI calls, of
 /// which there are none; -Xdebug has been a no-op since JDK 1.4; -splash: needs a display.
@@ -862,9 +899,6 @@ fn without_effect(a: &str) -> bool {
         a,
         "-server"
             | "-client"
-            | "-Xint"
-            | "-Xcomp"
-            | "-Xmixed"
             | "-Xbatch"
             | "-Xdiag"
             | "-Xcheck:jni"

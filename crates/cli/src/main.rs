@@ -65,8 +65,14 @@ fn print_text(cmd: Command) -> ExitCode {
         Command::HelpExtra { to_stdout: false } => (String::new(), args::EXTRA_USAGE.into(), 0),
         Command::InternalVersion => (args::internal_version_text(), String::new(), 0),
         Command::Help => (args::USAGE.into(), String::new(), 0),
-        Command::Version { to_stdout: true } => (args::version_text(true), String::new(), 0),
-        Command::Version { to_stdout: false } => (String::new(), args::version_text(false), 0),
+        Command::Version {
+            to_stdout: true,
+            mode,
+        } => (args::version_text(true, mode), String::new(), 0),
+        Command::Version {
+            to_stdout: false,
+            mode,
+        } => (String::new(), args::version_text(false, mode), 0),
         Command::Refuse { stdout, stderr } => (stdout, stderr, 1),
         _ => (
             String::new(),
@@ -117,8 +123,8 @@ fn launch(run: args::Run) -> u8 {
         return 1;
     }
     match run.show_version {
-        Some(true) => print!("{}", args::version_text(true)),
-        Some(false) => eprint!("{}", args::version_text(false)),
+        Some(true) => print!("{}", args::version_text(true, l.mode())),
+        Some(false) => eprint!("{}", args::version_text(false, l.mode())),
         None => {}
     }
     let helped = match &run.finish {

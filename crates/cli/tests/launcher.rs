@@ -2105,3 +2105,99 @@ fn boot_class_path_append_is_the_boot_loaders() {
         "B from null false\ntrue\nbx.B\n"
     );
 }
+
+const HOT_LOOP: &str = r#"
+public class HotLoop {
+    static int sum(int[] a) { int s = 0; for (int i = 0; i < a.length; i++) s += a[i] ^ i; return s; }
+    public static void main(String[] args) {
+        int[] a = new int[500];
+        for (int i = 0; i < a.length; i++) a[i] = i * 31;
+        long t = 0;
+        for (int k = 0; k < 400; k++) t += sum(a);
+        System.out.println(t);
+    }
+}
+"#;
+
+#[test]
+fn the_compiler_modes_and_print_compilation() {
+    if !have_jdk() {
+        return;
+    }
+    let dir = scratch("jit-modes");
+    compile(&dir, "HotLoop.java", HOT_LOOP);
+    let (j, x) = run_both(&dir, &["HotLoop"]);
+    assert_same(&j, &x, 5);
+    // Each mode gives the same answer; -version names the mode as java does.
+    for (flag, info) in [
+        ("-Xint", "interpreted mode"),
+        ("-Xmixed", "mixed mode"),
+        ("-Xcomp", "compiled mode"),
+    ] {
+        let out = jxvm()
+            .arg(flag)
+            .arg("-cp")
+            .arg(&dir)
+            .arg("HotLoop")
+            .output()
+            .unwrap();
+        assert_eq!(out.stdout, j.stdout, "{flag}");
+        let v = jxvm().args([flag, "-version"]).output().unwrap();
+        let text = String::from_utf8_lossy(&v.stderr);
+        assert!(text.contains(info), "{flag}: {text}");
+    }
+    // A line per compiled method: its name, bytecode size and code size.
+    let out = jxvm()
+        .args(["-XX:+PrintCompilation", "-XX:CompileThreshold=100", "-cp"])
+        .arg(&dir)
+        .arg("HotLoop")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text
+        .lines()
+        .find(|l| l.contains("HotLoop::sum"))
+        .unwrap_or_else(|| panic!("no line for HotLoop::sum in {text}"));
+    assert!(
+        line.contains("HotLoop::sum (26 bytes)") && line.contains("bytes of code"),
+        "{line}"
+    );
+    assert!(text.ends_with(&String::from_utf8_lossy(&j.stdout).to_string()));
+    // -Xint compiles nothing.
+    let out = jxvm()
+        .args(["-Xint", "-XX:+PrintCompilation", "-cp"])
+        .arg(&dir)
+        .arg("HotLoop")
+        .output()
+        .unwrap();
+    assert_eq!(out.stdout, j.stdout);
+}
+
+#[test]
+fn a_full_code_cache_stops_compiling_once_and_says_so() {
+    if !have_jdk() {
+        return;
+    }
+    let dir = scratch("jit-cache");
+    compile(&dir, "HotLoop.java", HOT_LOOP);
+    let java = Command::new("java")
+        .arg("-cp")
+        .arg(&dir)
+        .arg("HotLoop")
+        .output()
+        .unwrap();
+    let out = jxvm()
+        .args(["-Xcomp", "-XX:ReservedCodeCacheSize=2496k", "-cp"])
+        .arg(&dir)
+        .arg("HotLoop")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(out.stdout, java.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.matches("CodeCache is full").count(), 1, "{err}");
+    // Below HotSpot's minimum: its message, and no VM.
+    let (j, x) = run_both(&dir, &["-XX:ReservedCodeCacheSize=100k", "HotLoop"]);
+    assert_eq!(j.status.code(), x.status.code());
+    assert_eq!(first_lines(&j.stderr, 2), first_lines(&x.stderr, 2));
+}

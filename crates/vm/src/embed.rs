@@ -31,6 +31,7 @@ pub use crate::assertions::Assertions;
 pub use crate::class::manifest::{Manifest, launcher_accepts};
 pub use crate::domain::Limits;
 pub use crate::domain::lifecycle::{Component, Spec};
+pub use crate::interp::tiers::{JitOptions, Mode};
 pub use crate::vm::{BootError, LaunchError, Options};
 
 /// Writes the jx API jar (the `jx.*` classes built into the binary, for javac's class path)
@@ -223,6 +224,11 @@ impl Launcher {
     /// Bytes in use in the launcher domain's heap.
     pub fn heap_used(&self) -> usize {
         self.t.domain.heap.used()
+    }
+
+    /// How methods run (`-Xint`, `-Xmixed`, `-Xcomp`).
+    pub fn mode(&self) -> Mode {
+        self.t.vm.opts.jit.mode
     }
 }
 

@@ -52,6 +52,8 @@ pub struct Options {
     /// -Xrs: the VM uses no signals of its own (SIGQUIT keeps its default action; SIGTERM,
     /// SIGINT and SIGHUP are not taken for the shutdown hooks).
     pub reduce_signal_usage: bool,
+    /// `-Xint`, `-Xcomp`, `-XX:CompileThreshold` and the other compiler options.
+    pub jit: crate::interp::tiers::JitOptions,
 }
 
 impl Options {
@@ -80,6 +82,7 @@ impl Options {
             gc_verify: std::env::var_os("JXVM_GC_VERIFY").is_some_and(|v| v != "0"),
             assertions: Default::default(),
             reduce_signal_usage: false,
+            jit: Default::default(),
         }
     }
 }
@@ -124,6 +127,8 @@ pub struct Vm {
     pub launcher_props: Vec<(String, String)>,
     /// The JDK's version ("17.0.21.1"), read from its release file on first use.
     pub java_version: OnceLock<String>,
+    /// The compiler (see `interp::tiers`).
+    pub compiler: crate::interp::tiers::Compiler,
 }
 
 /// Errors that stop the VM before Java code can report them.
@@ -217,6 +222,7 @@ impl Vm {
             })?,
         );
         app_domain.gc.apply_options(&app_domain.heap, &opts);
+        let compiler = crate::interp::tiers::Compiler::new(&opts.jit);
         let vm = Box::leak(Box::new(Vm {
             opts,
             classes,
@@ -229,6 +235,7 @@ impl Vm {
             natives: crate::native::Registry::new(),
             launcher_props: Vec::new(),
             java_version: OnceLock::new(),
+            compiler,
         }));
         vm.domains.insert(&vm.domain_zero);
         vm.domains.insert(&vm.app_domain);

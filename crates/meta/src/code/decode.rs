@@ -62,6 +62,8 @@ pub struct Prepared {
     pub max_stack: u16,
     /// Reference maps for the collector, computed on first use.
     pub oopmaps: OnceLock<Result<super::oopmap::OopMaps, String>>,
+    /// The profile and the compiled code.
+    pub tier: super::compiled::Tier,
     /// The slots a frame of this code takes (`max_locals + max_stack + 2`), set by
     /// `depth::check` once it proved the frame bounds; 0 before (see `interp::frame`).
     proven_frame: AtomicU32,
@@ -96,6 +98,7 @@ impl Prepared {
             max_locals,
             max_stack,
             oopmaps: OnceLock::new(),
+            tier: Default::default(),
             proven_frame: AtomicU32::new(0),
         }
     }

@@ -224,7 +224,7 @@ fn execute(t: &mut JThread, m: &'static Method, bp: usize) -> JResult<u64> {
     };
     let r = t
         .poll_safepoint()
-        .and_then(|()| run(t, m, prep, code, slots, bp, fi));
+        .and_then(|()| super::tiers::run_method(t, m, prep, code, slots, bp, fi));
     if let Some(h) = sync_obj {
         let o = t.handle_get(h);
         let _ = monitor::unlock(&t.domain, o, t.lock_id.0);
@@ -503,8 +503,30 @@ fn array_store_check(t: &mut JThread, arr: ObjRef, v: Option<ObjRef>) -> JResult
     Ok(())
 }
 
+/// Where [`run`] starts: at op `pc` with the operand stack's top at slot `sp`; with a pending
+/// exception it first searches `pc`'s handlers (compiled code left at an op that threw).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Start {
+    pub pc: usize,
+    pub sp: usize,
+    pub exception: bool,
+}
+
+/// How [`run`] ended, other than by an exception.
+pub(super) enum Flow {
+    /// The method returned this value.
+    Return(u64),
+    /// A loop header where the method's compiled code may be entered (on-stack replacement).
+    Enter(usize),
+    /// One op done (`STEP`).
+    Stepped,
+}
+
+/// Runs a method's ops in its frame at `bp`, from `start`. With `STEP`, runs the one op at
+/// `start.pc` and returns; an exception then goes back to the caller without a handler
+/// search (compiled code's generic stub: see `tiers`).
 #[allow(clippy::too_many_arguments)]
-fn run(
+pub(super) fn run<const STEP: bool>(
     t: &mut JThread,
     m: &'static Method,
     prep: &'static Prepared,
@@ -512,10 +534,11 @@ fn run(
     slots: Slots,
     bp: usize,
     fi: usize,
-) -> JResult<u64> {
+    start: Start,
+) -> JResult<Flow> {
     let stack_base = bp + prep.max_locals as usize;
-    let mut pc: usize = 0;
-    let mut sp: usize = stack_base;
+    let mut pc: usize = start.pc;
+    let mut sp: usize = start.sp;
 
     // Frame slots without bounds checks (see `interp::frame`).
     macro_rules! S {
@@ -546,6 +569,7 @@ fn run(
         ($e:expr) => {
             match $e {
                 Ok(v) => v,
+                Err(Thrown) if STEP => return Err(Thrown),
                 Err(Thrown) => {
                     match find_handler(t, m, prep, (pc - 1) as u32) {
                         Some(h) => {
@@ -658,7 +682,38 @@ fn run(
         }};
     }
 
+    // A backward branch to op `$target` taken: poll for a safepoint, count the loop, and
+    // enter compiled code there if the method has it.
+    macro_rules! backedge {
+        ($target:expr) => {{
+            sync!();
+            tri!(t.poll_safepoint());
+            if !STEP && let Some(flow) = super::tiers::at_backedge(t, m, prep, $target) {
+                return Ok(flow);
+            }
+        }};
+    }
+
+    if start.exception {
+        // Compiled code left at op `pc`, which threw: search its handlers as `tri!` does.
+        match find_handler(t, m, prep, pc as u32) {
+            Some(h) => {
+                sp = stack_base;
+                let exc = t.exception.take();
+                push!(to_slot(exc));
+                pc = h as usize;
+            }
+            None => return Err(Thrown),
+        }
+    }
+    let mut stepped = false;
     loop {
+        if STEP {
+            if stepped {
+                return Ok(Flow::Stepped);
+            }
+            stepped = true;
+        }
         let op = code.at(pc);
         pc += 1;
         match *op {
@@ -956,8 +1011,7 @@ fn run(
             Op::If(c, target) => {
                 if c.test(ai(pop!()), 0) {
                     if (target as usize) < pc {
-                        sync!();
-                        tri!(t.poll_safepoint());
+                        backedge!(target as usize);
                     }
                     pc = target as usize;
                 }
@@ -967,8 +1021,7 @@ fn run(
                 let a = ai(pop!());
                 if c.test(a, b) {
                     if (target as usize) < pc {
-                        sync!();
-                        tri!(t.poll_safepoint());
+                        backedge!(target as usize);
                     }
                     pc = target as usize;
                 }
@@ -999,8 +1052,7 @@ fn run(
             }
             Op::Goto(target) => {
                 if (target as usize) < pc {
-                    sync!();
-                    tri!(t.poll_safepoint());
+                    backedge!(target as usize);
                 }
                 pc = target as usize
             }
@@ -1034,9 +1086,9 @@ fn run(
                     Err(_) => sw.default,
                 } as usize;
             }
-            Op::Return1 => return Ok(S!(sp - 1)),
-            Op::Return2 => return Ok(S!(sp - 2)),
-            Op::Return => return Ok(0),
+            Op::Return1 => return Ok(Flow::Return(S!(sp - 1))),
+            Op::Return2 => return Ok(Flow::Return(S!(sp - 2))),
+            Op::Return => return Ok(Flow::Return(0)),
             Op::GetStatic(idx) => {
                 sync!();
                 let (mirror, f) = tri!(static_field(t, m, idx));
@@ -1402,8 +1454,7 @@ fn run(
             Op::IfIcmpLL(c, a, b, target) => {
                 if c.test(ai(S!(bp + a as usize)), ai(S!(bp + b as usize))) {
                     if (target as usize) < pc {
-                        sync!();
-                        tri!(t.poll_safepoint());
+                        backedge!(target as usize);
                     }
                     pc = target as usize;
                 } else {
@@ -1413,8 +1464,12 @@ fn run(
             Op::IincGoto(n, d, target) => {
                 let i = bp + n as usize;
                 S!(i) = vi(ai(S!(i)).wrapping_add(d as i32));
-                sync!();
-                tri!(t.poll_safepoint());
+                if (target as usize) < pc {
+                    backedge!(target as usize);
+                } else {
+                    sync!();
+                    tri!(t.poll_safepoint());
+                }
                 pc = target as usize;
             }
             Op::LoadAddConst(n, k) => {

@@ -615,7 +615,7 @@ fn vm_properties(t: &mut JThread, _: &[u64]) -> JResult<u64> {
         ("java.vm.name".into(), "jxvm".into()),
         ("java.vm.vendor".into(), "jxvm developers".into()),
         ("java.vm.version".into(), version),
-        ("java.vm.info".into(), "interpreted mode".into()),
+        ("java.vm.info".into(), t.vm.opts.jit.mode.info().into()),
         ("jdk.debug".into(), "release".into()),
         ("sun.boot.library.path".into(), format!("{home}/lib")),
         ("java.library.path".into(), library_path()),

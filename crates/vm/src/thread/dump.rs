@@ -124,8 +124,9 @@ pub fn thread_dump(vm: &'static Vm) -> String {
     let _ = writeln!(out, "{}", local_time());
     let _ = writeln!(
         out,
-        "Full thread dump jxvm ({} interpreted mode):\n",
-        java_version(vm)
+        "Full thread dump jxvm ({} {}):\n",
+        java_version(vm),
+        vm.opts.jit.mode.info()
     );
     let domains = vm.domains.live_domains();
     for domain in &domains {

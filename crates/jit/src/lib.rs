@@ -1,0 +1,186 @@
+//! jxvm's compiler: a method's pre-decoded code ([`meta::code`]) to machine code, on Cranelift.
+//!
+//! The second execution engine beside the interpreter, and built to share its frames: see
+//! [`meta::code::compiled`] for the contract. Compiled code keeps the method's locals and
+//! operand stack in Cranelift variables (registers, as the register allocator sees fit) and
+//! writes them back to the frame's slots, in the interpreter's layout, before every call into
+//! the VM and every exit; afterwards it reads them again, since a collection may have moved
+//! what they point to. Whatever compiled code does not do itself it leaves to the VM through a
+//! few stubs ([`Stubs`]): the generic one runs one op as the interpreter would (calls, field
+//! resolution, allocation, type checks, monitors), another polls for a safepoint, another
+//! remembers an old object the write barrier caught. An op that can throw (a null, an index
+//! out of bounds, a division by zero) leaves compiled code at that op, and the interpreter
+//! runs it again and throws with the exact state, message and handler search.
+//!
+//! Owns translation ([`translate`]) and code memory ([`memory`]). Knows class metadata and
+//! the layout numbers it is handed ([`Env`]), never the VM's threads, heaps or domains: the
+//! runtime above gives it their offsets and its stubs' addresses, as Wasmtime's runtime gives
+//! its compiler `VMOffsets` and libcalls.
+
+#![deny(unsafe_code)]
+
+#[allow(unsafe_code)] // maps pages and makes them executable
+pub mod memory;
+pub mod translate;
+
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use cranelift_codegen::isa::OwnedTargetIsa;
+use cranelift_codegen::settings::{self, Configurable};
+use meta::code::compiled::{Compiled, EntryFn};
+use meta::code::decode::Prepared;
+use meta::code::oopmap::{OopMaps, Operands};
+
+pub use memory::MemoryError;
+pub use translate::Refusal;
+
+/// Addresses of the VM functions compiled code calls, all `extern "C"`.
+#[derive(Clone, Copy, Debug)]
+pub struct Stubs {
+    /// `fn(thread, pc: u32, depth: u32) -> u32`: runs op `pc` as the interpreter would, on
+    /// the frame's slots (flushed, `depth` operand slots); `STUB_OK` or `STUB_THREW`.
+    pub op: usize,
+    /// `fn(thread, pc: u32, depth: u32) -> u32`: a safepoint poll with the frame at op `pc`.
+    pub poll: usize,
+    /// `fn(thread, holder: u64)`: the write barrier's slow path (remember an old object).
+    pub remember: usize,
+    /// `fn(f32, f32) -> f32` and `fn(f64, f64) -> f64`: Java's `%` of floats (fmod).
+    pub frem: usize,
+    pub drem: usize,
+}
+
+/// Layout numbers compiled code relies on, from the runtime's one definition of them.
+#[derive(Clone, Copy, Debug)]
+pub struct Layout {
+    pub object_class: usize,
+    pub array_length: usize,
+    pub array_base: usize,
+    pub thread_poll_word: usize,
+    pub thread_nursery_start: usize,
+    pub thread_nursery_size: usize,
+    /// The class of `boolean[]`: a `bastore` into one stores only the low bit.
+    pub boolean_array_class: usize,
+}
+
+/// What the compiler is given once.
+#[derive(Clone, Copy, Debug)]
+pub struct Env {
+    pub stubs: Stubs,
+    pub layout: Layout,
+}
+
+/// One method to compile.
+pub struct Unit<'a> {
+    pub prep: &'a Prepared,
+    pub maps: &'a OopMaps,
+    pub operands: &'a dyn Operands,
+}
+
+/// Why a method was not compiled.
+#[derive(Debug)]
+pub enum Failure {
+    /// The method uses something compiled code does not support; it stays interpreted.
+    Refused(Refusal),
+    /// Cranelift rejected the function (a bug of the translation).
+    Codegen(String),
+    /// The code cache is full or could not be mapped.
+    Memory(MemoryError),
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::Refused(r) => write!(f, "not compilable: {r}"),
+            Failure::Codegen(e) => write!(f, "code generation failed: {e}"),
+            Failure::Memory(MemoryError::Full) => write!(f, "code cache full"),
+            Failure::Memory(MemoryError::Map(e)) => write!(f, "code memory: errno {e}"),
+        }
+    }
+}
+
+/// A compiled method and what it cost.
+pub struct Output {
+    pub code: Compiled,
+    pub time: Duration,
+}
+
+/// The compiler: the target, the runtime's numbers, and the code cache.
+pub struct Jit {
+    isa: OwnedTargetIsa,
+    env: Env,
+    memory: Mutex<memory::CodeMemory>,
+}
+
+impl Jit {
+    /// A compiler for this machine with a code cache of `code_cache` bytes.
+    pub fn new(env: Env, code_cache: usize) -> Result<Jit, String> {
+        let mut flags = settings::builder();
+        let set = |f: &mut settings::Builder, k: &str, v: &str| {
+            f.set(k, v)
+                .map_err(|e| format!("cranelift setting {k}={v}: {e}"))
+        };
+        set(&mut flags, "opt_level", "speed")?;
+        set(
+            &mut flags,
+            "enable_verifier",
+            if cfg!(debug_assertions) {
+                "true"
+            } else {
+                "false"
+            },
+        )?;
+        let isa = cranelift_native::builder()
+            .map_err(|e| format!("no code generator for this machine: {e}"))?
+            .finish(settings::Flags::new(flags))
+            .map_err(|e| format!("code generator: {e}"))?;
+        Ok(Jit {
+            isa,
+            env,
+            memory: Mutex::new(memory::CodeMemory::new(code_cache)),
+        })
+    }
+
+    /// Bytes of code memory in use.
+    pub fn code_cache_used(&self) -> usize {
+        self.memory.lock().unwrap_or_else(|e| e.into_inner()).used()
+    }
+
+    /// Compiles one method.
+    pub fn compile(&self, unit: &Unit) -> Result<Output, Failure> {
+        let start = Instant::now();
+        let (func, entries) = translate::function(&self.env, self.isa.frontend_config(), unit)
+            .map_err(Failure::Refused)?;
+        let mut ctx = cranelift_codegen::Context::for_function(func);
+        let compiled = ctx
+            .compile(&*self.isa, &mut Default::default())
+            .map_err(|e| Failure::Codegen(format!("{:?}", e.inner)))?;
+        if !compiled.buffer.relocs().is_empty() {
+            return Err(Failure::Codegen("code needs relocations".into()));
+        }
+        let bytes = compiled.code_buffer();
+        let addr = self
+            .memory
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .place(bytes)
+            .map_err(Failure::Memory)?;
+        let entry = entry_fn(addr);
+        Ok(Output {
+            code: Compiled {
+                entry,
+                entries: entries.into(),
+                code_size: bytes.len(),
+            },
+            time: start.elapsed(),
+        })
+    }
+}
+
+/// The entry of code placed at `addr`.
+#[allow(unsafe_code)]
+fn entry_fn(addr: std::ptr::NonNull<u8>) -> EntryFn {
+    // SAFETY: `addr` holds a function Cranelift compiled with `EntryFn`'s signature in the
+    // target's default (C) calling convention, in executable pages that are never unmapped.
+    unsafe { std::mem::transmute::<*mut u8, EntryFn>(addr.as_ptr()) }
+}

@@ -1,0 +1,1175 @@
+//! Translation of a method's plain ops into one Cranelift function.
+//!
+//! Every local and operand-stack slot is a Cranelift variable of type `i64` holding the slot's
+//! bits as the interpreter keeps them (an int in the low 32 bits, a float's bits, a long or
+//! double in the first of its two slots and 0 in the second, a reference's address or 0);
+//! Cranelift's SSA construction turns them into registers. The function's entry dispatches on
+//! the op index it is entered at (0, or a loop header for on-stack replacement) and reads the
+//! state there from the frame's slots. Owns the mapping from ops to IR and nothing else: the
+//! frame contract is `meta::code::compiled`'s, the layout numbers and stubs the runtime's.
+
+use cranelift_codegen::entity::packed_option::ReservedValue;
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::types::{F32, F64, I8, I16, I32, I64};
+use cranelift_codegen::ir::{
+    self, AbiParam, Block, InstBuilder, MemFlagsData as MemFlags, SigRef, Signature, TrapCode,
+    UserFuncName, Value,
+};
+use cranelift_codegen::isa::{CallConv, TargetFrontendConfig};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch, Variable};
+use meta::class::BasicType;
+use meta::code::compiled::{Exit, STUB_OK};
+use meta::code::effect::{self, Push};
+use meta::code::op::{Cond, Op};
+
+use crate::{Env, Unit};
+
+/// Why a method cannot be compiled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// `jsr`/`ret` subroutines (class files before version 50).
+    Subroutines,
+    /// An op's stack effect is unknown (unresolvable operand types).
+    Effect(&'static str),
+    /// Too large for the translation's limits.
+    TooLarge,
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::Subroutines => write!(f, "jsr/ret subroutines"),
+            Refusal::Effect(e) => write!(f, "{e}"),
+            Refusal::TooLarge => write!(f, "method too large"),
+        }
+    }
+}
+
+/// Ops beyond which a method is left to the interpreter (compile time grows with size).
+const MAX_OPS: usize = 8000;
+
+/// Translates `unit` into a function with [`meta::code::compiled::EntryFn`]'s signature;
+/// also returns its entry points other than 0.
+pub fn function(
+    env: &Env,
+    target: TargetFrontendConfig,
+    unit: &Unit,
+) -> Result<(ir::Function, Vec<u32>), Refusal> {
+    let ops = &unit.prep.ops;
+    if ops.len() > MAX_OPS {
+        return Err(Refusal::TooLarge);
+    }
+    if ops.iter().any(|op| matches!(op, Op::Jsr(_) | Op::Ret(_))) {
+        return Err(Refusal::Subroutines);
+    }
+    let call_conv = target.default_call_conv;
+    let mut sig = Signature::new(call_conv);
+    sig.params.push(AbiParam::new(I64)); // frame
+    sig.params.push(AbiParam::new(I64)); // thread
+    sig.params.push(AbiParam::new(I32)); // entry op
+    sig.returns.push(AbiParam::new(I64));
+    let mut func = ir::Function::with_name_signature(UserFuncName::default(), sig);
+    let mut fctx = FunctionBuilderContext::new();
+    let b = FunctionBuilder::new(&mut func, &mut fctx);
+    let mut tr = Translator::new(env, call_conv, unit, b);
+    let entries = tr.run()?;
+    tr.b.seal_all_blocks();
+    tr.b.finalize(target);
+    Ok((func, entries))
+}
+
+/// Signatures of the stubs.
+struct Sigs {
+    /// (thread, pc, depth) -> status: the op and poll stubs.
+    op: SigRef,
+    /// (thread, holder).
+    remember: SigRef,
+    frem: SigRef,
+    drem: SigRef,
+}
+
+struct Translator<'a, 'f> {
+    b: FunctionBuilder<'f>,
+    env: &'a Env,
+    unit: &'a Unit<'a>,
+    sigs: Sigs,
+    locals: Vec<Variable>,
+    stack: Vec<Variable>,
+    /// The block of each op that starts one.
+    leaders: Vec<Option<Block>>,
+    frame: Value,
+    thread: Value,
+    /// Operand-stack depth during translation, and at the start of the current op.
+    depth: usize,
+    op_depth: usize,
+    /// Backward branches' poll blocks still to fill: (block, target op).
+    polls: Vec<(Block, usize)>,
+}
+
+const TRUSTED: MemFlags = MemFlags::trusted();
+
+impl<'a, 'f> Translator<'a, 'f> {
+    fn new(env: &'a Env, cc: CallConv, unit: &'a Unit<'a>, mut b: FunctionBuilder<'f>) -> Self {
+        let sig = |params: &[ir::Type], ret: Option<ir::Type>| {
+            let mut s = Signature::new(cc);
+            s.params.extend(params.iter().map(|&t| AbiParam::new(t)));
+            s.returns.extend(ret.map(AbiParam::new));
+            s
+        };
+        let sigs = Sigs {
+            op: b.import_signature(sig(&[I64, I32, I32], Some(I32))),
+            remember: b.import_signature(sig(&[I64, I64], None)),
+            frem: b.import_signature(sig(&[F32, F32], Some(F32))),
+            drem: b.import_signature(sig(&[F64, F64], Some(F64))),
+        };
+        let prep = unit.prep;
+        let locals = (0..prep.max_locals).map(|_| b.declare_var(I64)).collect();
+        let stack = (0..prep.max_stack as usize + 2)
+            .map(|_| b.declare_var(I64))
+            .collect();
+        Translator {
+            b,
+            env,
+            unit,
+            sigs,
+            locals,
+            stack,
+            leaders: vec![None; prep.ops.len()],
+            frame: Value::reserved_value(),
+            thread: Value::reserved_value(),
+            depth: 0,
+            op_depth: 0,
+            polls: Vec::new(),
+        }
+    }
+
+    fn depth_at(&self, pc: usize) -> Option<usize> {
+        self.unit.maps.at(pc).map(|m| m.depth as usize)
+    }
+
+    /// Marks the ops that start blocks; returns the entry points (loop headers).
+    fn find_leaders(&mut self) -> Vec<u32> {
+        let ops = &self.unit.prep.ops;
+        let mut starts = vec![false; ops.len()];
+        let mut entries = Vec::new();
+        starts[0] = true;
+        for (pc, op) in ops.iter().enumerate() {
+            if self.depth_at(pc).is_none() {
+                continue;
+            }
+            let mut target = |t: u32, starts: &mut [bool]| {
+                starts[t as usize] = true;
+                if (t as usize) <= pc && t != 0 {
+                    entries.push(t);
+                }
+            };
+            match *op {
+                Op::If(_, t)
+                | Op::IfIcmp(_, t)
+                | Op::IfAcmpEq(t)
+                | Op::IfAcmpNe(t)
+                | Op::IfNull(t)
+                | Op::IfNonNull(t)
+                | Op::Goto(t) => target(t, &mut starts),
+                Op::TableSwitch(i) | Op::LookupSwitch(i) => {
+                    let sw = &self.unit.prep.switches[i as usize];
+                    starts[sw.default as usize] = true;
+                    for &t in sw.dense.iter().chain(sw.pairs.iter().map(|p| &p.1)) {
+                        starts[t as usize] = true;
+                    }
+                }
+                _ => {}
+            }
+            if ends_block(op) && pc + 1 < ops.len() {
+                starts[pc + 1] = true;
+            }
+        }
+        for h in self.unit.prep.handlers.iter() {
+            starts[h.target as usize] = true;
+        }
+        for (pc, s) in starts.iter().enumerate() {
+            if *s && self.depth_at(pc).is_some() {
+                self.leaders[pc] = Some(self.b.create_block());
+            }
+        }
+        entries.sort_unstable();
+        entries.dedup();
+        entries
+    }
+
+    fn run(&mut self) -> Result<Vec<u32>, Refusal> {
+        let entries = self.find_leaders();
+        let start = self.b.create_block();
+        self.b.append_block_params_for_function_params(start);
+        self.b.switch_to_block(start);
+        let params = self.b.block_params(start).to_vec();
+        self.frame = params[0];
+        self.thread = params[1];
+        self.dispatch_entries(params[2], &entries);
+        let ops = &self.unit.prep.ops;
+        let mut open = false;
+        for pc in 0..ops.len() {
+            let Some(depth) = self.depth_at(pc) else {
+                continue;
+            };
+            if let Some(block) = self.leaders[pc] {
+                if open {
+                    self.b.ins().jump(block, &[]);
+                }
+                self.b.switch_to_block(block);
+                open = true;
+            }
+            if !open {
+                // Reachable only through an exception handler's range end: never here.
+                continue;
+            }
+            self.depth = depth;
+            self.op_depth = depth;
+            open = self.op(pc, &ops[pc])?;
+            self.fill_polls();
+        }
+        if open {
+            // The last op is FellOff, which exits; nothing falls off the function.
+            self.b.ins().trap(TrapCode::unwrap_user(1));
+        }
+        Ok(entries)
+    }
+
+    /// The entry block's dispatch: for entry op `e`, read the frame's state there and go.
+    fn dispatch_entries(&mut self, entry: Value, entries: &[u32]) {
+        let mut sw = Switch::new();
+        let mut targets = Vec::new();
+        for &e in std::iter::once(&0).chain(entries) {
+            let block = self.b.create_block();
+            sw.set_entry(e as u128, block);
+            targets.push((block, e as usize));
+        }
+        let bad = self.b.create_block();
+        self.b.set_cold_block(bad);
+        sw.emit(&mut self.b, entry, bad);
+        self.b.switch_to_block(bad);
+        self.b.ins().trap(TrapCode::unwrap_user(2));
+        for (block, e) in targets {
+            self.b.switch_to_block(block);
+            let depth = self.depth_at(e).unwrap_or(0);
+            self.reload(depth);
+            let to = self.leaders[e].expect("an entry starts a block");
+            self.b.ins().jump(to, &[]);
+        }
+    }
+
+    // ---- slots ----
+
+    fn slot_offset(&self, stack_index: Option<usize>, local: usize) -> i32 {
+        let i = match stack_index {
+            Some(j) => self.unit.prep.max_locals as usize + j,
+            None => local,
+        };
+        (i * 8) as i32
+    }
+
+    /// Writes locals and the first `depth` stack slots to the frame.
+    fn flush(&mut self, depth: usize) {
+        for i in 0..self.locals.len() {
+            let v = self.b.use_var(self.locals[i]);
+            let off = self.slot_offset(None, i);
+            self.b.ins().store(TRUSTED, v, self.frame, off);
+        }
+        for j in 0..depth {
+            let v = self.b.use_var(self.stack[j]);
+            let off = self.slot_offset(Some(j), 0);
+            self.b.ins().store(TRUSTED, v, self.frame, off);
+        }
+    }
+
+    /// Reads locals and the first `depth` stack slots from the frame.
+    fn reload(&mut self, depth: usize) {
+        for i in 0..self.locals.len() {
+            let off = self.slot_offset(None, i);
+            let v = self.b.ins().load(I64, TRUSTED, self.frame, off);
+            self.b.def_var(self.locals[i], v);
+        }
+        for j in 0..depth {
+            let off = self.slot_offset(Some(j), 0);
+            let v = self.b.ins().load(I64, TRUSTED, self.frame, off);
+            self.b.def_var(self.stack[j], v);
+        }
+    }
+
+    fn push(&mut self, v: Value) {
+        self.b.def_var(self.stack[self.depth], v);
+        self.depth += 1;
+    }
+
+    fn push2(&mut self, v: Value) {
+        self.push(v);
+        let zero = self.b.ins().iconst(I64, 0);
+        self.push(zero);
+    }
+
+    fn pop(&mut self) -> Value {
+        self.depth -= 1;
+        self.b.use_var(self.stack[self.depth])
+    }
+
+    fn pop2(&mut self) -> Value {
+        self.depth -= 2;
+        self.b.use_var(self.stack[self.depth])
+    }
+
+    /// The slot `k` below the top (0: the top), without popping.
+    fn peek(&mut self, k: usize) -> Value {
+        self.b.use_var(self.stack[self.depth - 1 - k])
+    }
+
+    fn local(&mut self, n: u16) -> Value {
+        self.b.use_var(self.locals[n as usize])
+    }
+
+    fn set_local(&mut self, n: u16, v: Value) {
+        self.b.def_var(self.locals[n as usize], v);
+    }
+
+    // ---- value views ----
+
+    fn int(&mut self, v: Value) -> Value {
+        self.b.ins().ireduce(I32, v)
+    }
+    fn int_slot(&mut self, v: Value) -> Value {
+        self.b.ins().uextend(I64, v)
+    }
+    fn float(&mut self, v: Value) -> Value {
+        let i = self.int(v);
+        self.b.ins().bitcast(F32, MemFlags::new(), i)
+    }
+    fn float_slot(&mut self, v: Value) -> Value {
+        let i = self.b.ins().bitcast(I32, MemFlags::new(), v);
+        self.int_slot(i)
+    }
+    fn double(&mut self, v: Value) -> Value {
+        self.b.ins().bitcast(F64, MemFlags::new(), v)
+    }
+    fn double_slot(&mut self, v: Value) -> Value {
+        self.b.ins().bitcast(I64, MemFlags::new(), v)
+    }
+
+    // ---- leaving ----
+
+    fn exit_value(&mut self, pc: usize, depth: usize, exception: bool) -> Value {
+        let e = Exit::At {
+            pc: pc as u32,
+            depth: depth as u32,
+            exception,
+        };
+        self.b.ins().iconst(I64, e.encode() as i64)
+    }
+
+    /// Leaves for the interpreter at `pc`, with the state at the start of the current op.
+    fn exit_here(&mut self, pc: usize) {
+        let depth = self.op_depth;
+        self.flush(depth);
+        let v = self.exit_value(pc, depth, false);
+        self.b.ins().return_(&[v]);
+    }
+
+    /// Leaves at the current op when `cond` holds (a check that would throw): the interpreter
+    /// runs the op again and throws.
+    fn exit_if(&mut self, cond: Value, pc: usize) {
+        let cold = self.b.create_block();
+        let cont = self.b.create_block();
+        self.b.set_cold_block(cold);
+        self.b.ins().brif(cond, cold, &[], cont, &[]);
+        self.b.switch_to_block(cold);
+        self.exit_here(pc);
+        self.b.switch_to_block(cont);
+    }
+
+    fn exit_if_null(&mut self, r: Value, pc: usize) {
+        let c = self.b.ins().icmp_imm_s(IntCC::Equal, r, 0);
+        self.exit_if(c, pc);
+    }
+
+    /// Calls a status stub for op `pc` with `depth` slots flushed; on a throw, leaves with
+    /// the exception pending there.
+    fn call_status_stub(&mut self, addr: usize, pc: usize, depth: usize, resume_depth: usize) {
+        self.flush(depth);
+        let callee = self.b.ins().iconst(I64, addr as i64);
+        let pcv = self.b.ins().iconst(I32, pc as i64);
+        let dv = self.b.ins().iconst(I32, depth as i64);
+        let call = self
+            .b
+            .ins()
+            .call_indirect(self.sigs.op, callee, &[self.thread, pcv, dv]);
+        let status = self.b.inst_results(call)[0];
+        let threw = self.b.create_block();
+        let ok = self.b.create_block();
+        self.b.set_cold_block(threw);
+        let failed = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::NotEqual, status, STUB_OK as i64);
+        self.b.ins().brif(failed, threw, &[], ok, &[]);
+        self.b.switch_to_block(threw);
+        let v = self.exit_value(pc, depth, true);
+        self.b.ins().return_(&[v]);
+        self.b.switch_to_block(ok);
+        self.reload(resume_depth);
+    }
+
+    /// The op at `pc`, run by the VM.
+    fn stub_op(&mut self, pc: usize, op: &Op) -> Result<(), Refusal> {
+        let e = effect::of(op, self.unit.operands).map_err(Refusal::Effect)?;
+        let after = self.depth - e.pops + e.push.slots();
+        self.call_status_stub(self.env.stubs.op, pc, self.depth, after);
+        self.depth = after;
+        Ok(())
+    }
+
+    // ---- control flow ----
+
+    fn leader(&self, pc: usize) -> Block {
+        self.leaders[pc].expect("a branch target starts a block")
+    }
+
+    /// Where a branch from `from` to `target` goes: the target's block, or for a backward
+    /// branch a block that polls for a safepoint first.
+    fn branch_to(&mut self, target: u32, from: usize) -> Block {
+        let target = target as usize;
+        if target > from {
+            return self.leader(target);
+        }
+        let poll = self.b.create_block();
+        self.polls.push((poll, target));
+        poll
+    }
+
+    /// Fills the poll blocks of the current op's backward branches.
+    fn fill_polls(&mut self) {
+        let polls = std::mem::take(&mut self.polls);
+        for (block, target) in polls {
+            self.b.switch_to_block(block);
+            let depth = self.depth_at(target).unwrap_or(0);
+            let word = self.b.ins().load(
+                I64,
+                TRUSTED,
+                self.thread,
+                self.env.layout.thread_poll_word as i32,
+            );
+            let flag = self.b.ins().uload8(I32, TRUSTED, word, 0);
+            let slow = self.b.create_block();
+            self.b.set_cold_block(slow);
+            let to = self.leader(target);
+            self.b.ins().brif(flag, slow, &[], to, &[]);
+            self.b.switch_to_block(slow);
+            self.call_status_stub(self.env.stubs.poll, target, depth, depth);
+            self.b.ins().jump(to, &[]);
+        }
+    }
+
+    fn cond_branch(&mut self, cond: Value, target: u32, pc: usize) {
+        let to = self.branch_to(target, pc);
+        let next = self.leader(pc + 1);
+        self.b.ins().brif(cond, to, &[], next, &[]);
+    }
+
+    fn switch(&mut self, pc: usize, index: u32, table: bool) {
+        let key = self.pop();
+        let key = self.int(key);
+        let sw = &self.unit.prep.switches[index as usize];
+        let mut s = Switch::new();
+        if table {
+            for (k, &t) in sw.dense.iter().enumerate() {
+                let key = sw.low.wrapping_add(k as i32) as u32;
+                s.set_entry(key as u128, self.leader(t as usize));
+            }
+        } else {
+            for &(k, t) in &sw.pairs {
+                s.set_entry(k as u32 as u128, self.leader(t as usize));
+            }
+        }
+        let default = self.leader(sw.default as usize);
+        let _ = pc;
+        s.emit(&mut self.b, key, default);
+    }
+
+    // ---- memory ----
+
+    /// The address of element `index` of `array` (checked: null and bounds leave at `pc`),
+    /// minus the array base (which goes into the access's offset).
+    fn element(&mut self, array: Value, index: Value, size: u32, pc: usize) -> Value {
+        self.exit_if_null(array, pc);
+        let len = self
+            .b
+            .ins()
+            .load(I32, TRUSTED, array, self.env.layout.array_length as i32);
+        let i = self.int(index);
+        let out = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, i, len);
+        self.exit_if(out, pc);
+        let wide = self.b.ins().uextend(I64, i);
+        let scaled = if size > 1 {
+            self.b.ins().ishl_imm_s(wide, size.trailing_zeros() as i64)
+        } else {
+            wide
+        };
+        self.b.ins().iadd(array, scaled)
+    }
+
+    /// Loads a value of type `ty` at `addr + off` as slot bits.
+    fn load_typed(&mut self, ty: BasicType, addr: Value, off: i32) -> Value {
+        let ins = self.b.ins();
+        match ty {
+            BasicType::Int | BasicType::Float => ins.uload32(TRUSTED, addr, off),
+            BasicType::Long | BasicType::Double | BasicType::Ref => {
+                ins.load(I64, TRUSTED, addr, off)
+            }
+            BasicType::Boolean => ins.uload8(I64, TRUSTED, addr, off),
+            BasicType::Byte => {
+                let v = ins.sload8(I32, TRUSTED, addr, off);
+                self.int_slot(v)
+            }
+            BasicType::Char => ins.uload16(I64, TRUSTED, addr, off),
+            BasicType::Short => {
+                let v = ins.sload16(I32, TRUSTED, addr, off);
+                self.int_slot(v)
+            }
+            BasicType::Void => ins.iconst(I64, 0),
+        }
+    }
+
+    /// Stores slot bits `v` as a primitive of type `ty` at `addr + off`.
+    fn store_typed(&mut self, ty: BasicType, v: Value, addr: Value, off: i32) {
+        let ins = self.b.ins();
+        match ty {
+            BasicType::Int | BasicType::Float => {
+                ins.istore32(TRUSTED, v, addr, off);
+            }
+            BasicType::Long | BasicType::Double | BasicType::Ref => {
+                ins.store(TRUSTED, v, addr, off);
+            }
+            BasicType::Boolean => {
+                let bit = ins.band_imm_s(v, 1);
+                self.b.ins().istore8(TRUSTED, bit, addr, off);
+            }
+            BasicType::Byte => {
+                ins.istore8(TRUSTED, v, addr, off);
+            }
+            BasicType::Char | BasicType::Short => {
+                ins.istore16(TRUSTED, v, addr, off);
+            }
+            BasicType::Void => {}
+        }
+    }
+
+    /// The write barrier after reference `value` was stored into `holder`: an old holder of a
+    /// young value is remembered (`vm::heap::barrier`'s rule, inline).
+    fn barrier(&mut self, holder: Value, value: Value) {
+        let l = self.env.layout;
+        let start = self
+            .b
+            .ins()
+            .load(I64, TRUSTED, self.thread, l.thread_nursery_start as i32);
+        let size = self
+            .b
+            .ins()
+            .load(I64, TRUSTED, self.thread, l.thread_nursery_size as i32);
+        let dv = self.b.ins().isub(value, start);
+        let young_value = self.b.ins().icmp(IntCC::UnsignedLessThan, dv, size);
+        let dh = self.b.ins().isub(holder, start);
+        let old_holder = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, dh, size);
+        let both = self.b.ins().band(young_value, old_holder);
+        let slow = self.b.create_block();
+        let cont = self.b.create_block();
+        self.b.set_cold_block(slow);
+        self.b.ins().brif(both, slow, &[], cont, &[]);
+        self.b.switch_to_block(slow);
+        let callee = self.b.ins().iconst(I64, self.env.stubs.remember as i64);
+        self.b
+            .ins()
+            .call_indirect(self.sigs.remember, callee, &[self.thread, holder]);
+        self.b.ins().jump(cont, &[]);
+        self.b.switch_to_block(cont);
+    }
+
+    // ---- arithmetic ----
+
+    fn int_binop(&mut self, f: impl FnOnce(&mut FunctionBuilder, Value, Value) -> Value) {
+        let b = self.pop();
+        let a = self.pop();
+        let (a, b) = (self.int(a), self.int(b));
+        let r = f(&mut self.b, a, b);
+        let r = self.int_slot(r);
+        self.push(r);
+    }
+
+    fn long_binop(&mut self, f: impl FnOnce(&mut FunctionBuilder, Value, Value) -> Value) {
+        let b = self.pop2();
+        let a = self.pop2();
+        let r = f(&mut self.b, a, b);
+        self.push2(r);
+    }
+
+    fn float_binop(&mut self, f: impl FnOnce(&mut FunctionBuilder, Value, Value) -> Value) {
+        let b = self.pop();
+        let a = self.pop();
+        let (a, b) = (self.float(a), self.float(b));
+        let r = f(&mut self.b, a, b);
+        let r = self.float_slot(r);
+        self.push(r);
+    }
+
+    fn double_binop(&mut self, f: impl FnOnce(&mut FunctionBuilder, Value, Value) -> Value) {
+        let b = self.pop2();
+        let a = self.pop2();
+        let (a, b) = (self.double(a), self.double(b));
+        let r = f(&mut self.b, a, b);
+        let r = self.double_slot(r);
+        self.push2(r);
+    }
+
+    /// Java's `/` or `%` of ints or longs (`ty`), the divisor checked non-zero already:
+    /// `MIN / -1` is MIN and `MIN % -1` is 0, where the machine instruction would trap.
+    fn divide(&mut self, ty: ir::Type, a: Value, b: Value, rem: bool) -> Value {
+        let minus_one = self.b.ins().icmp_imm_s(IntCC::Equal, b, -1);
+        let one = self.b.ins().iconst(ty, 1);
+        let safe = self.b.ins().select(minus_one, one, b);
+        if rem {
+            let r = self.b.ins().srem(a, safe);
+            let zero = self.b.ins().iconst(ty, 0);
+            self.b.ins().select(minus_one, zero, r)
+        } else {
+            let q = self.b.ins().sdiv(a, safe);
+            let neg = self.b.ins().ineg(a);
+            self.b.ins().select(minus_one, neg, q)
+        }
+    }
+
+    /// -1, 0 or 1 as an int slot: `gt` and `lt` decide, else `unordered` (NaN) or 0.
+    fn compare_result(&mut self, gt: Value, lt: Value, eq: Value, unordered: i64) -> Value {
+        let one = self.b.ins().iconst(I32, 1);
+        let minus = self.b.ins().iconst(I32, -1);
+        let zero = self.b.ins().iconst(I32, 0);
+        let nan = self.b.ins().iconst(I32, unordered);
+        let r = self.b.ins().select(eq, zero, nan);
+        let r = self.b.ins().select(lt, minus, r);
+        let r = self.b.ins().select(gt, one, r);
+        self.int_slot(r)
+    }
+
+    fn float_compare(&mut self, a: Value, b: Value, unordered: i64) {
+        let gt = self.b.ins().fcmp(FloatCC::GreaterThan, a, b);
+        let lt = self.b.ins().fcmp(FloatCC::LessThan, a, b);
+        let eq = self.b.ins().fcmp(FloatCC::Equal, a, b);
+        let r = self.compare_result(gt, lt, eq, unordered);
+        self.push(r);
+    }
+
+    fn call_pure(&mut self, sig: SigRef, addr: usize, args: &[Value]) -> Value {
+        let callee = self.b.ins().iconst(I64, addr as i64);
+        let call = self.b.ins().call_indirect(sig, callee, args);
+        self.b.inst_results(call)[0]
+    }
+
+    // ---- ops ----
+
+    /// Translates the op at `pc`; false if control does not fall through to the next op.
+    fn op(&mut self, pc: usize, op: &Op) -> Result<bool, Refusal> {
+        use Op::*;
+        match *op {
+            Nop => {}
+            AconstNull => {
+                let z = self.b.ins().iconst(I64, 0);
+                self.push(z);
+            }
+            Iconst(v) => {
+                let c = self.b.ins().iconst(I64, v as u32 as i64);
+                self.push(c);
+            }
+            Fconst(v) => {
+                let c = self.b.ins().iconst(I64, v.to_bits() as i64);
+                self.push(c);
+            }
+            Const2(i) => {
+                let bits = self.unit.prep.wide[i as usize];
+                let c = self.b.ins().iconst(I64, bits as i64);
+                self.push2(c);
+            }
+            Load(n) => {
+                let v = self.local(n);
+                self.push(v);
+            }
+            Load2(n) => {
+                let v = self.local(n);
+                self.push2(v);
+            }
+            Store(n) => {
+                let v = self.pop();
+                self.set_local(n, v);
+            }
+            Store2(n) => {
+                let v = self.pop2();
+                self.set_local(n, v);
+                let z = self.b.ins().iconst(I64, 0);
+                self.set_local(n + 1, z);
+            }
+            ArrayLoad(ty) => {
+                let index = self.peek(0);
+                let array = self.peek(1);
+                let size = element_size(ty);
+                let addr = self.element(array, index, size, pc);
+                self.depth -= 2;
+                let v = self.load_typed(ty, addr, self.env.layout.array_base as i32);
+                if ty.slots() == 2 {
+                    self.push2(v);
+                } else {
+                    self.push(v);
+                }
+            }
+            ArrayStore(BasicType::Ref) => self.stub_op(pc, op)?,
+            ArrayStore(ty) => {
+                let w = ty.slots();
+                let v = self.peek(w - 1);
+                let index = self.peek(w);
+                let array = self.peek(w + 1);
+                let addr = self.element(array, index, element_size(ty), pc);
+                let base = self.env.layout.array_base as i32;
+                if ty == BasicType::Byte {
+                    // bastore serves byte[] and boolean[]; a boolean keeps only its low bit.
+                    let v = self.boolean_masked(array, v);
+                    self.b.ins().istore8(TRUSTED, v, addr, base);
+                } else {
+                    self.store_typed(ty, v, addr, base);
+                }
+                self.depth -= 2 + w;
+            }
+            Pop => self.depth -= 1,
+            Pop2 => self.depth -= 2,
+            Dup | DupX1 | DupX2 | Dup2 | Dup2X1 | Dup2X2 | Swap => {
+                let e = effect::of(op, self.unit.operands).map_err(Refusal::Effect)?;
+                let Push::Shuffle(order) = e.push else {
+                    return Err(Refusal::Effect("a shuffle without an order"));
+                };
+                let popped: Vec<Value> = (0..e.pops).map(|k| self.peek(k)).collect();
+                self.depth -= e.pops;
+                for &k in order {
+                    self.push(popped[k as usize]);
+                }
+            }
+            Iadd => self.int_binop(|b, x, y| b.ins().iadd(x, y)),
+            Isub => self.int_binop(|b, x, y| b.ins().isub(x, y)),
+            Imul => self.int_binop(|b, x, y| b.ins().imul(x, y)),
+            Iand => self.int_binop(|b, x, y| b.ins().band(x, y)),
+            Ior => self.int_binop(|b, x, y| b.ins().bor(x, y)),
+            Ixor => self.int_binop(|b, x, y| b.ins().bxor(x, y)),
+            Ishl => self.int_binop(|b, x, y| {
+                let s = b.ins().band_imm_s(y, 31);
+                b.ins().ishl(x, s)
+            }),
+            Ishr => self.int_binop(|b, x, y| {
+                let s = b.ins().band_imm_s(y, 31);
+                b.ins().sshr(x, s)
+            }),
+            Iushr => self.int_binop(|b, x, y| {
+                let s = b.ins().band_imm_s(y, 31);
+                b.ins().ushr(x, s)
+            }),
+            Ladd => self.long_binop(|b, x, y| b.ins().iadd(x, y)),
+            Lsub => self.long_binop(|b, x, y| b.ins().isub(x, y)),
+            Lmul => self.long_binop(|b, x, y| b.ins().imul(x, y)),
+            Land => self.long_binop(|b, x, y| b.ins().band(x, y)),
+            Lor => self.long_binop(|b, x, y| b.ins().bor(x, y)),
+            Lxor => self.long_binop(|b, x, y| b.ins().bxor(x, y)),
+            Lshl | Lshr | Lushr => {
+                let s = self.pop();
+                let s = self.b.ins().band_imm_s(s, 63);
+                let a = self.pop2();
+                let r = match op {
+                    Lshl => self.b.ins().ishl(a, s),
+                    Lshr => self.b.ins().sshr(a, s),
+                    _ => self.b.ins().ushr(a, s),
+                };
+                self.push2(r);
+            }
+            Idiv | Irem => {
+                let b = self.peek(0);
+                let b = self.int(b);
+                let zero = self.b.ins().icmp_imm_s(IntCC::Equal, b, 0);
+                self.exit_if(zero, pc);
+                self.depth -= 1;
+                let a = self.pop();
+                let a = self.int(a);
+                let r = self.divide(I32, a, b, matches!(op, Irem));
+                let r = self.int_slot(r);
+                self.push(r);
+            }
+            Ldiv | Lrem => {
+                let b = self.peek(1);
+                let zero = self.b.ins().icmp_imm_s(IntCC::Equal, b, 0);
+                self.exit_if(zero, pc);
+                self.depth -= 2;
+                let a = self.pop2();
+                let r = self.divide(I64, a, b, matches!(op, Lrem));
+                self.push2(r);
+            }
+            Fadd => self.float_binop(|b, x, y| b.ins().fadd(x, y)),
+            Fsub => self.float_binop(|b, x, y| b.ins().fsub(x, y)),
+            Fmul => self.float_binop(|b, x, y| b.ins().fmul(x, y)),
+            Fdiv => self.float_binop(|b, x, y| b.ins().fdiv(x, y)),
+            Dadd => self.double_binop(|b, x, y| b.ins().fadd(x, y)),
+            Dsub => self.double_binop(|b, x, y| b.ins().fsub(x, y)),
+            Dmul => self.double_binop(|b, x, y| b.ins().fmul(x, y)),
+            Ddiv => self.double_binop(|b, x, y| b.ins().fdiv(x, y)),
+            Frem => {
+                let y = self.pop();
+                let x = self.pop();
+                let (x, y) = (self.float(x), self.float(y));
+                let r = self.call_pure(self.sigs.frem, self.env.stubs.frem, &[x, y]);
+                let r = self.float_slot(r);
+                self.push(r);
+            }
+            Drem => {
+                let y = self.pop2();
+                let x = self.pop2();
+                let (x, y) = (self.double(x), self.double(y));
+                let r = self.call_pure(self.sigs.drem, self.env.stubs.drem, &[x, y]);
+                let r = self.double_slot(r);
+                self.push2(r);
+            }
+            Ineg => {
+                let a = self.pop();
+                let a = self.int(a);
+                let r = self.b.ins().ineg(a);
+                let r = self.int_slot(r);
+                self.push(r);
+            }
+            Lneg => {
+                let a = self.pop2();
+                let r = self.b.ins().ineg(a);
+                self.push2(r);
+            }
+            Fneg => {
+                let a = self.pop();
+                let a = self.float(a);
+                let r = self.b.ins().fneg(a);
+                let r = self.float_slot(r);
+                self.push(r);
+            }
+            Dneg => {
+                let a = self.pop2();
+                let a = self.double(a);
+                let r = self.b.ins().fneg(a);
+                let r = self.double_slot(r);
+                self.push2(r);
+            }
+            Iinc(n, d) => {
+                let v = self.local(n);
+                let v = self.int(v);
+                let r = self.b.ins().iadd_imm_s(v, d as i64);
+                let r = self.int_slot(r);
+                self.set_local(n, r);
+            }
+            I2l => {
+                let a = self.pop();
+                let a = self.int(a);
+                let r = self.b.ins().sextend(I64, a);
+                self.push2(r);
+            }
+            I2f => {
+                let a = self.pop();
+                let a = self.int(a);
+                let r = self.b.ins().fcvt_from_sint(F32, a);
+                let r = self.float_slot(r);
+                self.push(r);
+            }
+            I2d => {
+                let a = self.pop();
+                let a = self.int(a);
+                let r = self.b.ins().fcvt_from_sint(F64, a);
+                let r = self.double_slot(r);
+                self.push2(r);
+            }
+            L2i => {
+                let a = self.pop2();
+                let r = self.b.ins().ireduce(I32, a);
+                let r = self.int_slot(r);
+                self.push(r);
+            }
+            L2f => {
+                let a = self.pop2();
+                let r = self.b.ins().fcvt_from_sint(F32, a);
+                let r = self.float_slot(r);
+                self.push(r);
+            }
+            L2d => {
+                let a = self.pop2();
+                let r = self.b.ins().fcvt_from_sint(F64, a);
+                let r = self.double_slot(r);
+                self.push2(r);
+            }
+            F2i => {
+                let a = self.pop();
+                let a = self.float(a);
+                let r = self.b.ins().fcvt_to_sint_sat(I32, a);
+                let r = self.int_slot(r);
+                self.push(r);
+            }
+            F2l => {
+                let a = self.pop();
+                let a = self.float(a);
+                let r = self.b.ins().fcvt_to_sint_sat(I64, a);
+                self.push2(r);
+            }
+            F2d => {
+                let a = self.pop();
+                let a = self.float(a);
+                let r = self.b.ins().fpromote(F64, a);
+                let r = self.double_slot(r);
+                self.push2(r);
+            }
+            D2i => {
+                let a = self.pop2();
+                let a = self.double(a);
+                let r = self.b.ins().fcvt_to_sint_sat(I32, a);
+                let r = self.int_slot(r);
+                self.push(r);
+            }
+            D2l => {
+                let a = self.pop2();
+                let a = self.double(a);
+                let r = self.b.ins().fcvt_to_sint_sat(I64, a);
+                self.push2(r);
+            }
+            D2f => {
+                let a = self.pop2();
+                let a = self.double(a);
+                let r = self.b.ins().fdemote(F32, a);
+                let r = self.float_slot(r);
+                self.push(r);
+            }
+            I2b | I2c | I2s => {
+                let a = self.pop();
+                let narrow = if matches!(op, I2b) { I8 } else { I16 };
+                let n = self.b.ins().ireduce(narrow, a);
+                let r = if matches!(op, I2c) {
+                    self.b.ins().uextend(I32, n)
+                } else {
+                    self.b.ins().sextend(I32, n)
+                };
+                let r = self.int_slot(r);
+                self.push(r);
+            }
+            Lcmp => {
+                let b = self.pop2();
+                let a = self.pop2();
+                let gt = self.b.ins().icmp(IntCC::SignedGreaterThan, a, b);
+                let lt = self.b.ins().icmp(IntCC::SignedLessThan, a, b);
+                let eq = self.b.ins().icmp(IntCC::Equal, a, b);
+                let r = self.compare_result(gt, lt, eq, 0);
+                self.push(r);
+            }
+            Fcmpl | Fcmpg => {
+                let b = self.pop();
+                let a = self.pop();
+                let (a, b) = (self.float(a), self.float(b));
+                self.float_compare(a, b, if matches!(op, Fcmpg) { 1 } else { -1 });
+            }
+            Dcmpl | Dcmpg => {
+                let b = self.pop2();
+                let a = self.pop2();
+                let (a, b) = (self.double(a), self.double(b));
+                self.float_compare(a, b, if matches!(op, Dcmpg) { 1 } else { -1 });
+            }
+            If(c, t) => {
+                let v = self.pop();
+                let v = self.int(v);
+                let cond = self.b.ins().icmp_imm_s(int_cc(c), v, 0);
+                self.cond_branch(cond, t, pc);
+                return Ok(false);
+            }
+            IfIcmp(c, t) => {
+                let b = self.pop();
+                let a = self.pop();
+                let (a, b) = (self.int(a), self.int(b));
+                let cond = self.b.ins().icmp(int_cc(c), a, b);
+                self.cond_branch(cond, t, pc);
+                return Ok(false);
+            }
+            IfAcmpEq(t) | IfAcmpNe(t) => {
+                let b = self.pop();
+                let a = self.pop();
+                let cc = if matches!(op, IfAcmpEq(_)) {
+                    IntCC::Equal
+                } else {
+                    IntCC::NotEqual
+                };
+                let cond = self.b.ins().icmp(cc, a, b);
+                self.cond_branch(cond, t, pc);
+                return Ok(false);
+            }
+            IfNull(t) | IfNonNull(t) => {
+                let a = self.pop();
+                let cc = if matches!(op, IfNull(_)) {
+                    IntCC::Equal
+                } else {
+                    IntCC::NotEqual
+                };
+                let cond = self.b.ins().icmp_imm_s(cc, a, 0);
+                self.cond_branch(cond, t, pc);
+                return Ok(false);
+            }
+            Goto(t) => {
+                let to = self.branch_to(t, pc);
+                self.b.ins().jump(to, &[]);
+                return Ok(false);
+            }
+            TableSwitch(i) => {
+                self.switch(pc, i, true);
+                return Ok(false);
+            }
+            LookupSwitch(i) => {
+                self.switch(pc, i, false);
+                return Ok(false);
+            }
+            Return1 | Return2 => {
+                let v = self.peek(if matches!(op, Return2) { 1 } else { 0 });
+                self.b.ins().store(TRUSTED, v, self.frame, 0);
+                let r = self.b.ins().iconst(I64, Exit::Returned.encode() as i64);
+                self.b.ins().return_(&[r]);
+                return Ok(false);
+            }
+            Return => {
+                let r = self.b.ins().iconst(I64, Exit::Returned.encode() as i64);
+                self.b.ins().return_(&[r]);
+                return Ok(false);
+            }
+            GetFieldInt(off) | GetFieldWide(off) | GetFieldRef(off) | GetFieldQ(_, off) => {
+                let (_, ty) = op.quick_field_shape().expect("a quickened field op");
+                let o = self.peek(0);
+                self.exit_if_null(o, pc);
+                self.depth -= 1;
+                let ty = match op {
+                    GetFieldInt(_) => BasicType::Int,
+                    _ => ty,
+                };
+                let v = self.load_typed(ty, o, off as i32);
+                if ty.slots() == 2 {
+                    self.push2(v);
+                } else {
+                    self.push(v);
+                }
+            }
+            PutFieldInt(off) | PutFieldWide(off) | PutFieldRef(off) | PutFieldQ(_, off) => {
+                let (_, ty) = op.quick_field_shape().expect("a quickened field op");
+                let w = ty.slots();
+                let v = self.peek(w - 1);
+                let o = self.peek(w);
+                self.exit_if_null(o, pc);
+                self.store_typed(ty, v, o, off as i32);
+                if ty == BasicType::Ref {
+                    self.barrier(o, v);
+                }
+                self.depth -= 1 + w;
+            }
+            ArrayLength => {
+                let a = self.peek(0);
+                self.exit_if_null(a, pc);
+                let len = self
+                    .b
+                    .ins()
+                    .uload32(TRUSTED, a, self.env.layout.array_length as i32);
+                self.depth -= 1;
+                self.push(len);
+            }
+            // Thrown by the interpreter, which searches the handlers.
+            Athrow | FellOff => {
+                self.exit_here(pc);
+                return Ok(false);
+            }
+            Jsr(_) | Ret(_) => return Err(Refusal::Subroutines),
+            LdcString(_) | LdcClass(_) | LdcOther(_) | GetStatic(_) | PutStatic(_)
+            | GetField(_) | PutField(_) | InvokeVirtual(_) | InvokeSpecial(_) | InvokeStatic(_)
+            | InvokeInterface(_) | InvokeDynamic(_) | New(_) | NewArray(_) | ANewArray(_)
+            | CheckCast(_) | InstanceOf(_) | MonitorEnter | MonitorExit | MultiANewArray(..) => {
+                self.stub_op(pc, op)?
+            }
+            LoadLoad(..)
+            | StoreLoad(..)
+            | ArrayLoadLL(..)
+            | IfIcmpLL(..)
+            | IincGoto(..)
+            | LoadAddConst(..)
+            | DaddL(_)
+            | DsubL(_)
+            | DmulL(_)
+            | AddConst(_)
+            | Store2Load2(..)
+            | Dup2ArrayLoad(_)
+            | ArrayLoadL(..)
+            | InvokeInterfaceIC(..)
+            | LoadGetFieldInt(..)
+            | LoadGetFieldWide(..)
+            | LoadGetFieldRef(..) => {
+                return Err(Refusal::Effect("superinstruction among the plain ops"));
+            }
+        }
+        Ok(true)
+    }
+
+    /// `v` masked to its low bit when `array` is a `boolean[]`.
+    fn boolean_masked(&mut self, array: Value, v: Value) -> Value {
+        let class = self
+            .b
+            .ins()
+            .load(I64, TRUSTED, array, self.env.layout.object_class as i32);
+        let is_bool = self.b.ins().icmp_imm_s(
+            IntCC::Equal,
+            class,
+            self.env.layout.boolean_array_class as i64,
+        );
+        let bit = self.b.ins().band_imm_s(v, 1);
+        self.b.ins().select(is_bool, bit, v)
+    }
+}
+
+/// Whether control never falls from `op` into the next op.
+fn ends_block(op: &Op) -> bool {
+    matches!(
+        op,
+        Op::If(..)
+            | Op::IfIcmp(..)
+            | Op::IfAcmpEq(_)
+            | Op::IfAcmpNe(_)
+            | Op::IfNull(_)
+            | Op::IfNonNull(_)
+            | Op::Goto(_)
+            | Op::TableSwitch(_)
+            | Op::LookupSwitch(_)
+            | Op::Return1
+            | Op::Return2
+            | Op::Return
+            | Op::Athrow
+            | Op::FellOff
+    )
+}
+
+fn element_size(ty: BasicType) -> u32 {
+    match ty {
+        BasicType::Boolean | BasicType::Byte => 1,
+        BasicType::Char | BasicType::Short => 2,
+        BasicType::Int | BasicType::Float => 4,
+        _ => 8,
+    }
+}
+
+fn int_cc(c: Cond) -> IntCC {
+    match c {
+        Cond::Eq => IntCC::Equal,
+        Cond::Ne => IntCC::NotEqual,
+        Cond::Lt => IntCC::SignedLessThan,
+        Cond::Ge => IntCC::SignedGreaterThanOrEqual,
+        Cond::Gt => IntCC::SignedGreaterThan,
+        Cond::Le => IntCC::SignedLessThanOrEqual,
+    }
+}

@@ -1,0 +1,421 @@
+//! Tiers: when a method leaves the interpreter for compiled code, and the runtime side of
+//! compiled code (its entry, its exits and the stubs it calls).
+//!
+//! Owns the compilation policy (`-Xint`, `-Xcomp`, `-XX:CompileThreshold`, the code cache's
+//! size, `-XX:+PrintCompilation`) and the glue to the `jit` crate: the stubs' addresses and
+//! the layout numbers it is handed, the call into compiled code, and the interpreter's
+//! resumption at the op where compiled code left (see `meta::code::compiled` for the frame
+//! contract both engines keep). A method is counted on every call and every taken backward
+//! branch; past the threshold it is compiled by the thread that counted it, and the next call
+//! or loop iteration enters the code (a loop header is an entry: on-stack replacement).
+//! Must not know how ops are translated (the `jit` crate's) nor run ops itself (`exec`'s).
+
+use std::io::Write;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+
+use super::exec::{Flow, Start, run};
+use super::frame::{Code, Refused, Slots};
+use crate::class::{BasicType, Method};
+use crate::code::compiled::{Compiled, Exit, STUB_OK, STUB_THREW};
+use crate::code::decode::Prepared;
+use crate::code::oopmap::{self, MethodOperands};
+use crate::heap::from_slot;
+use crate::thread::{JResult, JThread};
+
+/// How methods are run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// `-Xint`: the interpreter only.
+    Interpreted,
+    /// `-Xmixed` (the default): interpreted, compiled once hot.
+    Mixed,
+    /// `-Xcomp`: compiled before the first run.
+    Compiled,
+}
+
+impl Mode {
+    /// What `java -version` and `java.vm.info` say of it.
+    pub fn info(self) -> &'static str {
+        match self {
+            Mode::Interpreted => "interpreted mode",
+            Mode::Mixed => "mixed mode",
+            Mode::Compiled => "compiled mode",
+        }
+    }
+}
+
+/// The compilation options.
+#[derive(Clone, Copy, Debug)]
+pub struct JitOptions {
+    pub mode: Mode,
+    /// `-XX:CompileThreshold`: calls plus loop iterations before a method is compiled.
+    pub threshold: u32,
+    /// `-XX:+PrintCompilation`.
+    pub print: bool,
+    /// `-XX:ReservedCodeCacheSize`.
+    pub code_cache: usize,
+}
+
+impl Default for JitOptions {
+    fn default() -> JitOptions {
+        JitOptions {
+            mode: Mode::Mixed,
+            threshold: 10_000,
+            print: false,
+            code_cache: 240 << 20,
+        }
+    }
+}
+
+impl JitOptions {
+    /// The count at which a method is compiled.
+    fn effective_threshold(&self) -> u32 {
+        match self.mode {
+            Mode::Interpreted => u32::MAX,
+            Mode::Mixed => self.threshold.max(1),
+            Mode::Compiled => 1,
+        }
+    }
+}
+
+/// The VM's compiler, made on first use (it needs the `boolean[]` class).
+pub struct Compiler {
+    /// The count at which a method is compiled (`u32::MAX`: never).
+    threshold: u32,
+    jit: OnceLock<Option<jit::Jit>>,
+    ids: AtomicU32,
+    cache_full_said: AtomicBool,
+}
+
+impl Compiler {
+    pub fn new(options: &JitOptions) -> Compiler {
+        Compiler {
+            threshold: options.effective_threshold(),
+            jit: OnceLock::new(),
+            ids: AtomicU32::new(1),
+            cache_full_said: AtomicBool::new(false),
+        }
+    }
+}
+
+/// Runs `m` in its frame at `bp`: compiled code where the method has it, the interpreter
+/// elsewhere, each taking over where the other left. Inlined into the interpreter's call
+/// path, which it adds a frame to otherwise (Hello World: 2% more instructions).
+#[inline(always)]
+pub(super) fn run_method(
+    t: &mut JThread,
+    m: &'static Method,
+    prep: &'static Prepared,
+    code: Code<'static>,
+    slots: Slots,
+    bp: usize,
+    fi: usize,
+) -> JResult<u64> {
+    let stack_base = bp + prep.max_locals as usize;
+    let mut start = Start {
+        pc: 0,
+        sp: stack_base,
+        exception: false,
+    };
+    if prep.tier.code().is_none() {
+        count(t, m, prep, 1);
+    }
+    let mut try_compiled = true;
+    loop {
+        if try_compiled
+            && let Some(c) = prep.tier.code()
+            && c.enters_at(start.pc as u32)
+        {
+            match enter(t, c, bp, start.pc) {
+                Exit::Returned => return Ok(t.stack[bp]),
+                Exit::At {
+                    pc,
+                    depth,
+                    exception,
+                } => {
+                    start = Start {
+                        pc: pc as usize,
+                        sp: stack_base + depth as usize,
+                        exception,
+                    };
+                }
+            }
+        }
+        match run::<false>(t, m, prep, code, slots, bp, fi, start)? {
+            Flow::Return(v) => return Ok(v),
+            Flow::Enter(pc) => {
+                start = Start {
+                    pc,
+                    sp: stack_base,
+                    exception: false,
+                };
+                try_compiled = true;
+            }
+            Flow::Stepped => unreachable!("a whole run does not step"),
+        }
+    }
+}
+
+/// At a taken backward branch to `target`: the loop is counted, and if the method has
+/// compiled code that may be entered there, the interpreter hands over.
+#[inline]
+pub(super) fn at_backedge(
+    t: &mut JThread,
+    m: &'static Method,
+    prep: &'static Prepared,
+    target: usize,
+) -> Option<Flow> {
+    let code = match prep.tier.code() {
+        Some(c) => c,
+        None => {
+            count(t, m, prep, 1);
+            prep.tier.code()?
+        }
+    };
+    code.enters_at(target as u32).then_some(Flow::Enter(target))
+}
+
+/// Counts `n` events of `m`; compiles it when they reach the threshold.
+#[inline]
+fn count(t: &mut JThread, m: &'static Method, prep: &'static Prepared, n: u32) {
+    let threshold = t.vm.compiler.threshold;
+    if threshold != u32::MAX && prep.tier.count(n, threshold) {
+        compile(t, m, prep);
+    }
+}
+
+/// Compiles `m` on this thread and installs the code, or marks it interpreted for good.
+#[cold]
+fn compile(t: &mut JThread, m: &'static Method, prep: &'static Prepared) {
+    if !prep.tier.claim() {
+        return;
+    }
+    let Some(jit) = compiler_of(t) else {
+        prep.tier.refuse();
+        return;
+    };
+    let compiler = &t.vm.compiler;
+    let id = compiler.ids.fetch_add(1, Ordering::Relaxed);
+    let maps = match oopmap::maps_of(m, prep) {
+        Ok(maps) => maps,
+        Err(e) => {
+            refuse(t, m, prep, id, &e);
+            return;
+        }
+    };
+    let operands = MethodOperands {
+        class: m.class,
+        prep,
+    };
+    let unit = jit::Unit {
+        prep,
+        maps,
+        operands: &operands,
+    };
+    match jit.compile(&unit) {
+        Ok(out) => {
+            if t.vm.opts.jit.print {
+                print_line(
+                    t,
+                    id,
+                    m,
+                    &format!(
+                        "{} bytes of code, {} us",
+                        out.code.code_size,
+                        out.time.as_micros()
+                    ),
+                );
+            }
+            prep.tier.install(out.code);
+        }
+        Err(jit::Failure::Memory(jit::MemoryError::Full)) => {
+            prep.tier.refuse();
+            if !compiler.cache_full_said.swap(true, Ordering::Relaxed) {
+                eprintln!(
+                    "OpenJDK 64-Bit Server VM warning: CodeCache is full. Compiler has been disabled.\n\
+                     OpenJDK 64-Bit Server VM warning: Try increasing the code cache size using -XX:ReservedCodeCacheSize="
+                );
+            }
+        }
+        Err(e) => refuse(t, m, prep, id, &e.to_string()),
+    }
+}
+
+fn refuse(t: &JThread, m: &'static Method, prep: &Prepared, id: u32, why: &str) {
+    prep.tier.refuse();
+    if t.vm.opts.jit.print {
+        print_line(t, id, m, &format!("COMPILE SKIPPED: {why}"));
+    }
+}
+
+/// A `-XX:+PrintCompilation` line: milliseconds since start, compile id, the method, its
+/// bytecode size, then `what`.
+fn print_line(t: &JThread, id: u32, m: &'static Method, what: &str) {
+    let bytes = m.info.code.as_ref().map_or(0, |c| c.code.len());
+    let ms = t.vm.start_time.elapsed().as_millis();
+    let line = format!(
+        "{ms:>8} {id:>5}       {}::{} ({bytes} bytes)   {what}\n",
+        m.class.java_name(),
+        m.name
+    );
+    let _ = std::io::stdout().lock().write_all(line.as_bytes());
+}
+
+/// The compiler, made on first use; None if this machine has no code generator.
+fn compiler_of(t: &mut JThread) -> Option<&'static jit::Jit> {
+    let vm = t.vm;
+    if let Some(j) = vm.compiler.jit.get() {
+        return j.as_ref();
+    }
+    let boolean_array = t
+        .array_class_of(vm.classes.primitive(BasicType::Boolean))
+        .ok()?;
+    let o = crate::offsets::OFFSETS;
+    let env = jit::Env {
+        stubs: jit::Stubs {
+            op: stub_op as *const () as usize,
+            poll: stub_poll as *const () as usize,
+            remember: stub_remember as *const () as usize,
+            frem: stub_frem as *const () as usize,
+            drem: stub_drem as *const () as usize,
+        },
+        layout: jit::Layout {
+            object_class: o.object_class,
+            array_length: o.array_length,
+            array_base: o.array_base,
+            thread_poll_word: o.thread_poll_word,
+            thread_nursery_start: o.thread_nursery_start,
+            thread_nursery_size: o.thread_nursery_size,
+            boolean_array_class: boolean_array as *const crate::class::Class as usize,
+        },
+    };
+    vm.compiler
+        .jit
+        .get_or_init(|| match jit::Jit::new(env, vm.opts.jit.code_cache) {
+            Ok(j) => Some(j),
+            Err(e) => {
+                eprintln!("OpenJDK 64-Bit Server VM warning: no compiler: {e}");
+                None
+            }
+        })
+        .as_ref()
+}
+
+/// Calls compiled code `c` at op `pc` of the frame at `bp`.
+#[allow(unsafe_code)]
+fn enter(t: &mut JThread, c: &Compiled, bp: usize, pc: usize) -> Exit {
+    debug_assert!(c.enters_at(pc as u32));
+    let frame = t.stack[bp..].as_mut_ptr();
+    let thread = t as *mut JThread as *mut u8;
+    // SAFETY: `c` was compiled for the method whose frame is at `bp` (the caller runs that
+    // method), entered at one of its entry points; the frame's slots lie inside the thread's
+    // stack (`frame::enter` checked the proven frame size) and the stack never moves. The
+    // code reaches the thread only through the stubs below, while `t` is not used.
+    Exit::decode(unsafe { (c.entry)(frame, thread, pc as u32) })
+}
+
+/// The thread compiled code passes to a stub.
+///
+/// # Safety
+/// `thread` must be the pointer [`enter`] passed to compiled code, which is running on this
+/// thread and calls the stub from its frame.
+#[allow(unsafe_code)]
+unsafe fn thread_of<'a>(thread: *mut u8) -> &'a mut JThread {
+    // SAFETY: per the contract, `thread` is the live `JThread` of the calling thread, and
+    // its `&mut` caller is suspended in `enter` for the duration of the call.
+    unsafe { &mut *(thread as *mut JThread) }
+}
+
+/// The compiled method's frame, the top one of `t`.
+fn compiled_frame(t: &JThread) -> (&'static Method, &'static Prepared, usize, usize) {
+    let fi = t.frames.len() - 1;
+    let f = t.frames[fi];
+    let prep = match f.method.prepared.get() {
+        Some(Ok(p)) => p,
+        _ => unreachable!("compiled code of a method without prepared code"),
+    };
+    (f.method, prep, f.bp as usize, fi)
+}
+
+/// Runs op `pc` of the compiled method's frame as the interpreter would.
+#[allow(unsafe_code)]
+extern "C" fn stub_op(thread: *mut u8, pc: u32, depth: u32) -> u32 {
+    // SAFETY: only compiled code calls this stub, with the thread it was entered with.
+    let t = unsafe { thread_of(thread) };
+    let (m, prep, bp, fi) = compiled_frame(t);
+    let limit = t.stack_limit();
+    let (code, slots) = match super::frame::enter(prep, &mut t.stack, bp, limit) {
+        Ok(entered) => entered,
+        Err(Refused::Overflow) => {
+            let _ = t.stack_overflow();
+            return STUB_THREW;
+        }
+        Err(Refused::Unproven) => unreachable!("compiled code of an unproven method"),
+    };
+    let start = Start {
+        pc: pc as usize,
+        sp: bp + prep.max_locals as usize + depth as usize,
+        exception: false,
+    };
+    match run::<true>(t, m, prep, code, slots, bp, fi, start) {
+        Ok(_) => STUB_OK,
+        Err(_) => STUB_THREW,
+    }
+}
+
+/// A safepoint poll at op `pc` of the compiled method's frame.
+#[allow(unsafe_code)]
+extern "C" fn stub_poll(thread: *mut u8, pc: u32, _depth: u32) -> u32 {
+    // SAFETY: only compiled code calls this stub, with the thread it was entered with.
+    let t = unsafe { thread_of(thread) };
+    let fi = t.frames.len() - 1;
+    t.frames[fi].pc = pc;
+    match t.poll_safepoint() {
+        Ok(()) => STUB_OK,
+        Err(_) => STUB_THREW,
+    }
+}
+
+/// The write barrier's slow path: `holder` (old) now refers to a young object.
+#[allow(unsafe_code)]
+extern "C" fn stub_remember(thread: *mut u8, holder: u64) {
+    // SAFETY: only compiled code calls this stub, with the thread it was entered with.
+    let t = unsafe { thread_of(thread) };
+    if let Some(h) = from_slot(holder) {
+        t.domain.heap.remember(h);
+    }
+}
+
+extern "C" fn stub_frem(a: f32, b: f32) -> f32 {
+    a % b
+}
+
+extern "C" fn stub_drem(a: f64, b: f64) -> f64 {
+    a % b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn modes_set_the_threshold() {
+        let mut o = JitOptions::default();
+        assert_eq!(o.effective_threshold(), 10_000);
+        o.mode = Mode::Interpreted;
+        assert_eq!(o.effective_threshold(), u32::MAX);
+        o.mode = Mode::Compiled;
+        assert_eq!(o.effective_threshold(), 1);
+        o.mode = Mode::Mixed;
+        o.threshold = 0;
+        assert_eq!(o.effective_threshold(), 1);
+    }
+
+    #[test]
+    fn remainders_are_javas() {
+        assert_eq!(stub_frem(5.5, 2.0), 1.5);
+        assert!(stub_drem(1.0, 0.0).is_nan());
+        assert_eq!(stub_drem(-7.0, 2.0), -1.0);
+    }
+}

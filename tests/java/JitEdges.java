@@ -1,0 +1,228 @@
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The edges of what compiled code does itself, each run hot enough to be compiled (on-stack
+ * replacement in a loop, then by calls): integer division and remainder at MIN/-1 and by zero,
+ * shifts past the width, float and double conversions of NaN and infinities, comparisons with
+ * NaN, switches with negative and sparse keys, sub-word array and field stores, exceptions
+ * thrown inside a compiled loop and caught there or by the caller (with their line numbers),
+ * reference stores into old objects (the write barrier) while the collector runs, monitors
+ * in a loop, and deep recursion ending in StackOverflowError.
+ */
+public class JitEdges {
+    static final int HOT = 30_000;
+
+    static int idiv(int a, int b) { return a / b; }
+    static int irem(int a, int b) { return a % b; }
+    static long ldiv(long a, long b) { return a / b; }
+    static long lrem(long a, long b) { return a % b; }
+
+    static long arithmetic() {
+        long h = 0;
+        int[] ints = {Integer.MIN_VALUE, -7, -1, 0, 1, 7, Integer.MAX_VALUE};
+        long[] longs = {Long.MIN_VALUE, -7, -1, 0, 1, 7, Long.MAX_VALUE};
+        for (int k = 0; k < HOT; k++) {
+            for (int a : ints) {
+                for (int b : ints) {
+                    if (b != 0) h = h * 31 + idiv(a, b) + irem(a, b);
+                    h = h * 31 + (a << b) + (a >> b) + (a >>> b);
+                }
+            }
+            for (long a : longs) {
+                for (long b : longs) {
+                    if (b != 0) h = h * 31 + ldiv(a, b) + lrem(a, b);
+                    h = h * 31 + (a << b) + (a >> b) + (a >>> b);
+                }
+            }
+        }
+        return h;
+    }
+
+    static long conversions() {
+        float[] fs = {Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, -0.0f, 1e10f, -1e10f, 2.5f, -2.5f, Float.MIN_VALUE};
+        double[] ds = {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, -0.0, 1e19, -1e19, 2.5, -2.5, Double.MIN_VALUE};
+        long h = 0;
+        for (int k = 0; k < HOT / 10; k++) {
+            for (float f : fs) {
+                h = h * 31 + (int) f + (long) f + Double.doubleToRawLongBits(f) + Float.floatToRawIntBits(f % 3.0f);
+                for (float g : fs) h = h * 3 + (f < g ? 1 : 0) + (f > g ? 2 : 0) + (f == g ? 4 : 0) + Float.compare(f, g);
+            }
+            for (double d : ds) {
+                h = h * 31 + (int) d + (long) d + Float.floatToRawIntBits((float) d) + Double.doubleToRawLongBits(d % -7.5);
+                for (double e : ds) h = h * 3 + (d < e ? 1 : 0) + (d >= e ? 2 : 0) + (d != e ? 4 : 0) + Double.compare(d, e);
+            }
+            for (int i = -200; i < 200; i += 37) {
+                h = h * 31 + (byte) (i * 3) + (char) (i * 1000) + (short) (i * 1000) + (long) i + (long) ((float) i * 1.5f) + Double.doubleToRawLongBits(i * 1e-3);
+            }
+        }
+        return h;
+    }
+
+    static int classify(int k) {
+        switch (k) {
+            case -3: return 10;
+            case -1: return 11;
+            case 0: return 12;
+            case 1: return 13;
+            case 2: return 14;
+            case 3: return 15;
+            default: return -1;
+        }
+    }
+
+    static int sparse(int k) {
+        switch (k) {
+            case Integer.MIN_VALUE: return 1;
+            case -100000: return 2;
+            case 7: return 3;
+            case 1 << 20: return 4;
+            case Integer.MAX_VALUE: return 5;
+            default: return 0;
+        }
+    }
+
+    static long switches() {
+        long h = 0;
+        int[] keys = {Integer.MIN_VALUE, -100000, -4, -3, -2, -1, 0, 1, 2, 3, 4, 7, 1 << 20, Integer.MAX_VALUE};
+        for (int k = 0; k < HOT; k++) {
+            for (int key : keys) h = h * 31 + classify(key) * 7 + sparse(key);
+        }
+        return h;
+    }
+
+    static final class Packed {
+        byte b;
+        short s;
+        char c;
+        boolean z;
+        float f;
+        double d;
+        Object ref;
+    }
+
+    static long subwords() {
+        byte[] bytes = new byte[16];
+        short[] shorts = new short[16];
+        char[] chars = new char[16];
+        boolean[] bools = new boolean[16];
+        Packed p = new Packed();
+        long h = 0;
+        for (int k = 0; k < HOT * 4; k++) {
+            int i = k & 15;
+            bytes[i] = (byte) (k * 7);
+            shorts[i] = (short) (k * 1001);
+            chars[i] = (char) (k * 1001);
+            bools[i] = (k & 3) == 1;
+            p.b = (byte) k;
+            p.s = (short) (k * 3);
+            p.c = (char) (k * 5);
+            p.z = !p.z;
+            p.f += 0.5f;
+            p.d -= 0.25;
+            h = h * 31 + bytes[(i + 3) & 15] + shorts[(i + 5) & 15] + chars[(i + 7) & 15] + (bools[(i + 1) & 15] ? 1 : 0);
+            h += p.b + p.s + p.c + (p.z ? 1 : 0);
+        }
+        return h + (long) p.f + (long) p.d;
+    }
+
+    static int thrower(int[] a, int i) {
+        return a[i] / (i - 5);
+    }
+
+    static String exceptions() {
+        StringBuilder sb = new StringBuilder();
+        int[] a = new int[10];
+        int caught = 0;
+        for (int k = 0; k < HOT; k++) {
+            try {
+                a[k % 10] = thrower(a, k % 12);
+            } catch (ArithmeticException e) {
+                caught++;
+            } catch (ArrayIndexOutOfBoundsException e) {
+                caught += 100;
+                if (k == 10) {
+                    sb.append(e.getMessage()).append(" at line ").append(e.getStackTrace()[0].getLineNumber()).append(' ');
+                }
+            }
+        }
+        sb.append(caught);
+        Object o = null;
+        int npes = 0;
+        for (int k = 0; k < HOT; k++) {
+            try {
+                o = (k % 1000 == 999) ? null : "x" + (k & 7);
+                npes += o.hashCode() & 1;
+            } catch (NullPointerException e) {
+                npes += 1000;
+            }
+        }
+        return sb.append(' ').append(npes).toString();
+    }
+
+    static final class Node {
+        Node next;
+        Object payload;
+    }
+
+    /** Old nodes get young payloads over and over: the barrier must remember them. */
+    static long barrier() {
+        List<Node> old = new ArrayList<>();
+        for (int i = 0; i < 2000; i++) {
+            Node n = new Node();
+            n.next = old.isEmpty() ? null : old.get(old.size() - 1);
+            old.add(n);
+        }
+        System.gc();
+        long h = 0;
+        for (int round = 0; round < 50; round++) {
+            for (Node n : old) {
+                n.payload = new int[] {round, h > 0 ? 1 : 0};
+            }
+            for (int i = 0; i < 20000; i++) {
+                h += new byte[64].length;
+            }
+            for (Node n : old) {
+                h += ((int[]) n.payload)[0];
+            }
+        }
+        return h;
+    }
+
+    static int counter;
+
+    static int monitors() {
+        Object lock = new Object();
+        for (int k = 0; k < HOT; k++) {
+            synchronized (lock) {
+                counter += k & 3;
+            }
+        }
+        return counter;
+    }
+
+    static int depth;
+
+    static void recurse() {
+        depth++;
+        recurse();
+    }
+
+    public static void main(String[] args) {
+        System.out.println("arithmetic " + arithmetic());
+        System.out.println("conversions " + conversions());
+        System.out.println("switches " + switches());
+        System.out.println("subwords " + subwords());
+        System.out.println("exceptions " + exceptions());
+        System.out.println("barrier " + barrier());
+        System.out.println("monitors " + monitors());
+        for (int i = 0; i < 3; i++) {
+            depth = 0;
+            try {
+                recurse();
+            } catch (StackOverflowError e) {
+                System.out.println("overflow " + (depth > 1000));
+            }
+        }
+    }
+}
