@@ -35,6 +35,7 @@
 //! Errors from the hierarchy (a class that cannot be loaded) are returned as a
 //! [`VerifyError`] whose message is the hierarchy's message verbatim.
 
+pub mod arbitrary;
 mod error;
 mod frames;
 mod instructions;

@@ -13,11 +13,11 @@
 //! (xorshift, fixed seed), plus every file of `tests/fuzz-regress/` (inputs that once made the
 //! verifier panic).
 
-use std::collections::HashMap;
 use std::path::Path;
 
 use classfile::ClassFile;
-use verifier::{ClassHierarchy, verify_class};
+use verifier::arbitrary::ArbitraryHierarchy;
+use verifier::verify_class;
 
 use testkit::Rng;
 
@@ -203,75 +203,6 @@ fn mutate(rng: &mut Rng, class: &mut Vec<u8>, codes: &[CodeAt]) {
     }
 }
 
-/// A hierarchy that knows the seeds' classes and a few JDK ones, and answers questions about
-/// unknown classes from a hash of their names: both answers, and now and then a failure to
-/// load, are reached.
-struct Hierarchy {
-    supers: HashMap<String, String>,
-}
-
-fn name_hash(s: &str) -> u64 {
-    s.bytes().fold(0xCBF2_9CE4_8422_2325, |h, b| {
-        (h ^ b as u64).wrapping_mul(0x100_0000_01B3)
-    })
-}
-
-impl Hierarchy {
-    fn check(&self, name: &str) -> Result<(), String> {
-        if !self.supers.contains_key(name) && name_hash(name).is_multiple_of(97) {
-            return Err(format!("java/lang/NoClassDefFoundError: {name}"));
-        }
-        Ok(())
-    }
-}
-
-impl ClassHierarchy for Hierarchy {
-    fn is_assignable(&self, from: &str, to: &str) -> Result<bool, String> {
-        self.check(from)?;
-        self.check(to)?;
-        if from == to || to == "java/lang/Object" {
-            return Ok(true);
-        }
-        let mut current = from;
-        for _ in 0..16 {
-            match self.supers.get(current) {
-                Some(s) if s == to => return Ok(true),
-                Some(s) => current = s,
-                None => break,
-            }
-        }
-        Ok((name_hash(from) ^ name_hash(to)) & 1 == 0)
-    }
-    fn is_interface(&self, class: &str) -> Result<bool, String> {
-        self.check(class)?;
-        Ok(!self.supers.contains_key(class) && name_hash(class).is_multiple_of(3))
-    }
-    fn superclasses(&self, class: &str) -> Result<Vec<String>, String> {
-        self.check(class)?;
-        let mut chain = Vec::new();
-        let mut current = class;
-        while current != "java/lang/Object" && chain.len() < 16 {
-            current = self
-                .supers
-                .get(current)
-                .map_or("java/lang/Object", String::as_str);
-            chain.push(current.to_string());
-        }
-        Ok(chain)
-    }
-    fn protected_in_other_package(
-        &self,
-        _: &str,
-        class: &str,
-        name: &str,
-        _: &str,
-        _: bool,
-    ) -> Result<bool, String> {
-        self.check(class)?;
-        Ok(name_hash(name).is_multiple_of(5))
-    }
-}
-
 fn read_dir(dir: &str) -> Vec<(String, Vec<u8>)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
     // A missing directory holds no inputs (no regression has been found yet).
@@ -287,27 +218,12 @@ fn read_dir(dir: &str) -> Vec<(String, Vec<u8>)> {
     files
 }
 
-fn hierarchy(classes: &[ClassFile]) -> Hierarchy {
-    let mut supers: HashMap<String, String> = [
-        ("java/lang/String", "java/lang/Object"),
-        ("java/lang/Integer", "java/lang/Number"),
-        ("java/lang/Number", "java/lang/Object"),
-        ("java/lang/Throwable", "java/lang/Object"),
-        ("java/lang/Exception", "java/lang/Throwable"),
-        ("java/lang/RuntimeException", "java/lang/Exception"),
-    ]
-    .into_iter()
-    .map(|(a, b)| (a.to_string(), b.to_string()))
-    .collect();
-    for cf in classes {
-        let s = cf.super_name.clone().unwrap_or("java/lang/Object".into());
-        supers.insert(cf.name.clone(), s);
-    }
-    Hierarchy { supers }
+fn hierarchy(classes: &[ClassFile]) -> ArbitraryHierarchy {
+    ArbitraryHierarchy::of(&classes.iter().collect::<Vec<_>>())
 }
 
 /// Parses and verifies one input; only a panic fails (through the test harness).
-fn run(bytes: &[u8], h: &Hierarchy) -> Option<bool> {
+fn run(bytes: &[u8], h: &ArbitraryHierarchy) -> Option<bool> {
     let cf = ClassFile::parse(bytes).ok()?;
     Some(verify_class(&cf, h).is_ok())
 }
