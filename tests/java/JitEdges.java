@@ -189,6 +189,28 @@ public class JitEdges {
         return h;
     }
 
+    /** Math's intrinsics compiled code emits inline, at their edges (NaN, -0.0, MIN). */
+    static long mathIntrinsics() {
+        double[] ds = {Double.NaN, -0.0, 0.0, -0.5, 0.5, 1.5, 2.5, -2.5, -7.0, 1e300, Double.NEGATIVE_INFINITY, 3.0000000001};
+        int[] is = {Integer.MIN_VALUE, -1, 0, 5, Integer.MAX_VALUE};
+        long[] ls = {Long.MIN_VALUE, -1, 0, 5, Long.MAX_VALUE};
+        long h = 0;
+        for (int k = 0; k < HOT / 10; k++) {
+            for (double d : ds) {
+                h = h * 31 + Double.doubleToRawLongBits(Math.sqrt(d)) + Double.doubleToRawLongBits(Math.floor(d))
+                        + Double.doubleToRawLongBits(Math.ceil(d)) + Double.doubleToRawLongBits(Math.rint(d))
+                        + Double.doubleToRawLongBits(StrictMath.sqrt(d));
+            }
+            for (int a : is) {
+                for (int b : is) h = h * 31 + Math.abs(a) + Math.max(a, b) * 3 + Math.min(a, b);
+            }
+            for (long a : ls) {
+                for (long b : ls) h = h * 31 + Math.abs(a) + Math.max(a, b) * 3 + Math.min(a, b);
+            }
+        }
+        return h;
+    }
+
     static int counter;
 
     static int monitors() {
@@ -216,6 +238,7 @@ public class JitEdges {
         System.out.println("exceptions " + exceptions());
         System.out.println("barrier " + barrier());
         System.out.println("monitors " + monitors());
+        System.out.println("math " + mathIntrinsics());
         for (int i = 0; i < 3; i++) {
             depth = 0;
             try {

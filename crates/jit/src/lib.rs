@@ -72,6 +72,8 @@ pub struct Env {
 
 /// One method to compile.
 pub struct Unit<'a> {
+    /// The method's class (its resolution cache tells what calls are known to reach).
+    pub class: &'a meta::class::Class,
     pub prep: &'a Prepared,
     pub maps: &'a OopMaps,
     pub operands: &'a dyn Operands,

@@ -18,9 +18,11 @@ use cranelift_codegen::ir::{
 use cranelift_codegen::isa::{CallConv, TargetFrontendConfig};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch, Variable};
 use meta::class::BasicType;
+use meta::class::resolve::Resolved;
 use meta::code::compiled::{Exit, STUB_OK};
 use meta::code::effect::{self, Push};
 use meta::code::op::{Cond, Op};
+use meta::intrinsics::{Inline, inline_form};
 
 use crate::{Env, Unit};
 
@@ -1088,6 +1090,7 @@ impl<'a, 'f> Translator<'a, 'f> {
                 return Ok(false);
             }
             Jsr(_) | Ret(_) => return Err(Refusal::Subroutines),
+            InvokeStatic(idx) if self.inline_intrinsic(idx) => {}
             LdcString(_) | LdcClass(_) | LdcOther(_) | GetStatic(_) | PutStatic(_)
             | GetField(_) | PutField(_) | InvokeVirtual(_) | InvokeSpecial(_) | InvokeStatic(_)
             | InvokeInterface(_) | InvokeDynamic(_) | New(_) | NewArray(_) | ANewArray(_)
@@ -1115,6 +1118,75 @@ impl<'a, 'f> Translator<'a, 'f> {
             }
         }
         Ok(true)
+    }
+
+    /// An `invokestatic` at constant-pool index `idx` already resolved to an intrinsic with
+    /// an inline form (`meta::intrinsics::Inline`): emitted in place; false if it is not one.
+    fn inline_intrinsic(&mut self, idx: u16) -> bool {
+        let Some(Resolved::Method { method, .. }) = self
+            .unit
+            .class
+            .cp_cache
+            .get(idx as usize)
+            .and_then(|c| c.get())
+        else {
+            return false;
+        };
+        if method.intrinsic.is_none() {
+            return false;
+        }
+        let Some(form) = inline_form(&method.class.name, &method.name, &method.descriptor) else {
+            return false;
+        };
+        match form {
+            Inline::Sqrt | Inline::Floor | Inline::Ceil | Inline::Rint => {
+                let a = self.pop2();
+                let a = self.double(a);
+                let ins = self.b.ins();
+                let r = match form {
+                    Inline::Sqrt => ins.sqrt(a),
+                    Inline::Floor => ins.floor(a),
+                    Inline::Ceil => ins.ceil(a),
+                    _ => ins.nearest(a),
+                };
+                let r = self.double_slot(r);
+                self.push2(r);
+            }
+            Inline::AbsInt | Inline::MaxInt | Inline::MinInt => {
+                let r = if form == Inline::AbsInt {
+                    let a = self.pop();
+                    let a = self.int(a);
+                    self.b.ins().iabs(a)
+                } else {
+                    let y = self.pop();
+                    let x = self.pop();
+                    let (x, y) = (self.int(x), self.int(y));
+                    if form == Inline::MaxInt {
+                        self.b.ins().smax(x, y)
+                    } else {
+                        self.b.ins().smin(x, y)
+                    }
+                };
+                let r = self.int_slot(r);
+                self.push(r);
+            }
+            Inline::AbsLong | Inline::MaxLong | Inline::MinLong => {
+                let r = if form == Inline::AbsLong {
+                    let a = self.pop2();
+                    self.b.ins().iabs(a)
+                } else {
+                    let y = self.pop2();
+                    let x = self.pop2();
+                    if form == Inline::MaxLong {
+                        self.b.ins().smax(x, y)
+                    } else {
+                        self.b.ins().smin(x, y)
+                    }
+                };
+                self.push2(r);
+            }
+        }
+        true
     }
 
     /// `v` masked to its low bit when `array` is a `boolean[]`.

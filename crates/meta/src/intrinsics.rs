@@ -86,6 +86,44 @@ fn exact(name: &str, descriptor: &str) -> Option<PureFn> {
     Some(f)
 }
 
+/// An intrinsic compiled code emits as machine instructions instead of a call: the same
+/// methods and the same results as their entries in the table above.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Inline {
+    /// `sqrt(D)D`, `floor(D)D`, `ceil(D)D`, `rint(D)D` (round half to even).
+    Sqrt,
+    Floor,
+    Ceil,
+    Rint,
+    /// `abs`, `max` and `min` of ints (`(I)I`, `(II)I`) and longs (`(J)J`, `(JJ)J`).
+    AbsInt,
+    MaxInt,
+    MinInt,
+    AbsLong,
+    MaxLong,
+    MinLong,
+}
+
+/// The inline form of `class.name descriptor`, if compiled code has one.
+pub fn inline_form(class: &str, name: &str, descriptor: &str) -> Option<Inline> {
+    if class != "java/lang/Math" && class != "java/lang/StrictMath" {
+        return None;
+    }
+    Some(match (name, descriptor) {
+        ("sqrt", "(D)D") => Inline::Sqrt,
+        ("floor", "(D)D") => Inline::Floor,
+        ("ceil", "(D)D") => Inline::Ceil,
+        ("rint", "(D)D") => Inline::Rint,
+        ("abs", "(I)I") => Inline::AbsInt,
+        ("max", "(II)I") => Inline::MaxInt,
+        ("min", "(II)I") => Inline::MinInt,
+        ("abs", "(J)J") => Inline::AbsLong,
+        ("max", "(JJ)J") => Inline::MaxLong,
+        ("min", "(JJ)J") => Inline::MinLong,
+        _ => return None,
+    })
+}
+
 /// `Math.pow`: fdlibm's, whose special cases differ from C99's (which the libm crate follows)
 /// in two places: a NaN exponent gives NaN even for a base of 1, and ±1 to an infinite power
 /// is NaN, not 1.
@@ -133,6 +171,29 @@ min_max!(max_f, min_f, f32);
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn every_inline_form_is_an_entry_of_the_table() {
+        for class in ["java/lang/Math", "java/lang/StrictMath"] {
+            for (name, desc) in [
+                ("sqrt", "(D)D"),
+                ("floor", "(D)D"),
+                ("ceil", "(D)D"),
+                ("rint", "(D)D"),
+                ("abs", "(I)I"),
+                ("max", "(II)I"),
+                ("min", "(II)I"),
+                ("abs", "(J)J"),
+                ("max", "(JJ)J"),
+                ("min", "(JJ)J"),
+            ] {
+                assert!(super::inline_form(class, name, desc).is_some());
+                assert!(super::pure_intrinsic(class, name, desc).is_some());
+            }
+        }
+        assert!(super::inline_form("java/lang/Math", "sin", "(D)D").is_none());
+        assert!(super::inline_form("Other", "sqrt", "(D)D").is_none());
+    }
+
     use super::*;
 
     fn call(class: &str, name: &str, desc: &str, args: &[u64]) -> u64 {

@@ -209,6 +209,7 @@ fn compile(t: &mut JThread, m: &'static Method, prep: &'static Prepared) {
         prep,
     };
     let unit = jit::Unit {
+        class: m.class,
         prep,
         maps,
         operands: &operands,
