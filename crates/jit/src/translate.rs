@@ -474,7 +474,7 @@ impl<'a, 'f> Translator<'a, 'f> {
         self.b.ins().brif(cond, to, &[], next, &[]);
     }
 
-    fn switch(&mut self, pc: usize, index: u32, table: bool) {
+    fn switch(&mut self, index: u32, table: bool) {
         let key = self.pop();
         let key = self.int(key);
         let sw = &self.unit.prep.switches[index as usize];
@@ -490,7 +490,6 @@ impl<'a, 'f> Translator<'a, 'f> {
             }
         }
         let default = self.leader(sw.default as usize);
-        let _ = pc;
         s.emit(&mut self.b, key, default);
     }
 
@@ -1027,11 +1026,11 @@ impl<'a, 'f> Translator<'a, 'f> {
                 return Ok(false);
             }
             TableSwitch(i) => {
-                self.switch(pc, i, true);
+                self.switch(i, true);
                 return Ok(false);
             }
             LookupSwitch(i) => {
-                self.switch(pc, i, false);
+                self.switch(i, false);
                 return Ok(false);
             }
             Return1 | Return2 => {
@@ -1051,10 +1050,6 @@ impl<'a, 'f> Translator<'a, 'f> {
                 let o = self.peek(0);
                 self.exit_if_null(o, pc);
                 self.depth -= 1;
-                let ty = match op {
-                    GetFieldInt(_) => BasicType::Int,
-                    _ => ty,
-                };
                 let v = self.load_typed(ty, o, off as i32);
                 if ty.slots() == 2 {
                     self.push2(v);

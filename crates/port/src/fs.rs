@@ -962,9 +962,7 @@ fn not_found_errno(e: Errno) -> bool {
 /// The uid of user `name`, None if there is no such user.
 pub fn user_id(name: &[u8]) -> PortResult<Option<u32>> {
     let c = cpath(name)?;
-    let mut size = 1024;
-    loop {
-        let mut buf = vec![0u8; size];
+    reentrant_lookup(|buf| {
         // SAFETY: struct passwd is plain old data.
         let mut pw: libc::passwd = unsafe { std::mem::zeroed() };
         let mut out: *mut libc::passwd = std::ptr::null_mut();
@@ -978,24 +976,14 @@ pub fn user_id(name: &[u8]) -> PortResult<Option<u32>> {
                 &mut out,
             )
         };
-        let r = Errno(r);
-        if r == Errno::ERANGE && size < 1 << 20 {
-            size *= 4;
-            continue;
-        }
-        if r.0 != 0 || out.is_null() {
-            return if not_found_errno(r) { Ok(None) } else { Err(r) };
-        }
-        return Ok(Some(pw.pw_uid));
-    }
+        (Errno(r), (!out.is_null()).then_some(pw.pw_uid))
+    })
 }
 
 /// The gid of group `name`, None if there is no such group.
 pub fn group_id(name: &[u8]) -> PortResult<Option<u32>> {
     let c = cpath(name)?;
-    let mut size = 1024;
-    loop {
-        let mut buf = vec![0u8; size];
+    reentrant_lookup(|buf| {
         // SAFETY: struct group is plain old data.
         let mut gr: libc::group = unsafe { std::mem::zeroed() };
         let mut out: *mut libc::group = std::ptr::null_mut();
@@ -1009,15 +997,28 @@ pub fn group_id(name: &[u8]) -> PortResult<Option<u32>> {
                 &mut out,
             )
         };
-        let r = Errno(r);
+        (Errno(r), (!out.is_null()).then_some(gr.gr_gid))
+    })
+}
+
+/// Runs a `get*nam_r` lookup with a buffer that grows (to 1 MiB) while it answers ERANGE:
+/// `call` returns the lookup's error and what it found; None when there is no such entry.
+fn reentrant_lookup<T>(
+    mut call: impl FnMut(&mut [u8]) -> (Errno, Option<T>),
+) -> PortResult<Option<T>> {
+    let mut size = 1024;
+    loop {
+        let mut buf = vec![0u8; size];
+        let (r, found) = call(&mut buf);
         if r == Errno::ERANGE && size < 1 << 20 {
             size *= 4;
             continue;
         }
-        if r.0 != 0 || out.is_null() {
-            return if not_found_errno(r) { Ok(None) } else { Err(r) };
-        }
-        return Ok(Some(gr.gr_gid));
+        return match found {
+            Some(v) if r.0 == 0 => Ok(Some(v)),
+            _ if not_found_errno(r) => Ok(None),
+            _ => Err(r),
+        };
     }
 }
 
@@ -1252,6 +1253,14 @@ pub(super) fn drop_mount_table(h: u64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn users_and_groups_are_looked_up_by_name() {
+        assert_eq!(user_id(b"root"), Ok(Some(0)));
+        assert_eq!(group_id(b"root"), Ok(Some(0)));
+        assert_eq!(user_id(b"no-such-user-jxvm"), Ok(None));
+        assert_eq!(group_id(b"no-such-group-jxvm"), Ok(None));
+    }
 
     fn temp_dir(tag: &str) -> Vec<u8> {
         static N: AtomicU64 = AtomicU64::new(0);

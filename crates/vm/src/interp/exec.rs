@@ -1464,12 +1464,8 @@ pub(super) fn run<const STEP: bool>(
             Op::IincGoto(n, d, target) => {
                 let i = bp + n as usize;
                 S!(i) = vi(ai(S!(i)).wrapping_add(d as i32));
-                if (target as usize) < pc {
-                    backedge!(target as usize);
-                } else {
-                    sync!();
-                    tri!(t.poll_safepoint());
-                }
+                // `fuse` makes one only of a backward goto.
+                backedge!(target as usize);
                 pc = target as usize;
             }
             Op::LoadAddConst(n, k) => {
