@@ -8,7 +8,8 @@ import java.util.List;
  * NaN, switches with negative and sparse keys, sub-word array and field stores, exceptions
  * thrown inside a compiled loop and caught there or by the caller (with their line numbers),
  * reference stores into old objects (the write barrier) while the collector runs, monitors
- * in a loop, and deep recursion ending in StackOverflowError.
+ * in a loop, float and double fields beside int ones, and deep recursion ending in
+ * StackOverflowError.
  */
 public class JitEdges {
     static final int HOT = 30_000;
@@ -126,6 +127,47 @@ public class JitEdges {
         return h + (long) p.f + (long) p.d;
     }
 
+    static final class Mixed {
+        int i;
+        float f;
+        int j;
+        long l;
+        double d;
+        Mixed next;
+    }
+
+    /**
+     * Float and double fields beside int and long ones (typed loads and stores of the right
+     * width), NaN payloads kept through fields, and a reference whose null check was already
+     * passed becoming null on one path.
+     */
+    static long typedFields() {
+        Mixed m = new Mixed();
+        m.next = new Mixed();
+        Mixed q = m;
+        long h = 0;
+        for (int k = 0; k < HOT * 2; k++) {
+            m.i = k;
+            m.f = m.f * 0.5f + k;
+            m.j = ~k;
+            m.l += k;
+            m.d = m.d * 0.25 + m.f;
+            m.next.f = Float.intBitsToFloat(0x7fc00001 + (k & 7));
+            m.next.d = Double.longBitsToDouble(0x7ff8000000000001L + (k & 7));
+            h = h * 31 + m.i + m.j + (long) m.f + m.l + (long) m.d;
+            h = h * 31 + Float.floatToRawIntBits(m.next.f) + Double.doubleToRawLongBits(m.next.d);
+            h += q.i;
+            if ((k & 7) == 3) q = null;
+            try {
+                h += q.j;
+            } catch (NullPointerException e) {
+                h += 1000;
+                q = (k & 1) == 0 ? m : m.next;
+            }
+        }
+        return h;
+    }
+
     static int thrower(int[] a, int i) {
         return a[i] / (i - 5);
     }
@@ -235,6 +277,7 @@ public class JitEdges {
         System.out.println("conversions " + conversions());
         System.out.println("switches " + switches());
         System.out.println("subwords " + subwords());
+        System.out.println("typed fields " + typedFields());
         System.out.println("exceptions " + exceptions());
         System.out.println("barrier " + barrier());
         System.out.println("monitors " + monitors());

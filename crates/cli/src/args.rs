@@ -615,6 +615,7 @@ impl Given {
                 self.jit_options().threshold = u32::try_from(n).unwrap_or(u32::MAX)
             }
             Some(("PrintCompilation", Bool(on))) => self.jit_options().print = on,
+            Some(("PrintAssembly", Bool(on))) => self.jit_options().print_assembly = on,
             Some(("ReservedCodeCacheSize", Int(n))) => {
                 self.jit_options().code_cache = usize::try_from(n).unwrap_or(usize::MAX)
             }

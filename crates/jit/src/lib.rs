@@ -75,6 +75,9 @@ pub struct Unit<'a> {
     /// The method's class (its resolution cache tells what calls are known to reach).
     pub class: &'a meta::class::Class,
     pub prep: &'a Prepared,
+    /// The method's bytecode (`prep.bcis` index it): what quickened ops no longer say, such
+    /// as whether a two-slot field is a long or a double.
+    pub bytecode: &'a [u8],
     pub maps: &'a OopMaps,
     pub operands: &'a dyn Operands,
 }
@@ -105,6 +108,8 @@ impl std::fmt::Display for Failure {
 pub struct Output {
     pub code: Compiled,
     pub time: Duration,
+    /// The machine code as text, when [`Jit::compile`] was asked for it.
+    pub listing: Option<String>,
 }
 
 /// The compiler: the target, the runtime's numbers, and the code cache.
@@ -148,12 +153,13 @@ impl Jit {
         self.memory.lock().unwrap_or_else(|e| e.into_inner()).used()
     }
 
-    /// Compiles one method.
-    pub fn compile(&self, unit: &Unit) -> Result<Output, Failure> {
+    /// Compiles one method; with `listing`, also gives its machine code as text.
+    pub fn compile(&self, unit: &Unit, listing: bool) -> Result<Output, Failure> {
         let start = Instant::now();
         let (func, entries) = translate::function(&self.env, self.isa.frontend_config(), unit)
             .map_err(Failure::Refused)?;
         let mut ctx = cranelift_codegen::Context::for_function(func);
+        ctx.set_disasm(listing);
         let compiled = ctx
             .compile(&*self.isa, &mut Default::default())
             .map_err(|e| Failure::Codegen(format!("{:?}", e.inner)))?;
@@ -168,6 +174,7 @@ impl Jit {
             .place(bytes)
             .map_err(Failure::Memory)?;
         let entry = entry_fn(addr);
+        let listing = compiled.vcode.clone();
         Ok(Output {
             code: Compiled {
                 entry,
@@ -175,6 +182,7 @@ impl Jit {
                 code_size: bytes.len(),
             },
             time: start.elapsed(),
+            listing,
         })
     }
 }

@@ -24,6 +24,8 @@ use meta::code::effect::{self, Push};
 use meta::code::op::{Cond, Op};
 use meta::intrinsics::{Inline, inline_form};
 
+use std::collections::{HashMap, HashSet};
+
 use crate::{Env, Unit};
 
 /// Why a method cannot be compiled.
@@ -106,6 +108,14 @@ struct Translator<'a, 'f> {
     op_depth: usize,
     /// Backward branches' poll blocks still to fill: (block, target op).
     polls: Vec<(Block, usize)>,
+    /// The float or double each slot value made from one was made from: a value defines
+    /// every use it dominates, so a `double` of a slot that a `double_slot` made is the
+    /// original, and doubles stay in vector registers between operations (Cranelift has no
+    /// rule folding a bitcast's round trip).
+    views: HashMap<Value, Value>,
+    /// References already checked against null, valid until the next block that control
+    /// can reach from elsewhere (a leader).
+    non_null: HashSet<Value>,
 }
 
 const TRUSTED: MemFlags = MemFlags::trusted();
@@ -142,6 +152,8 @@ impl<'a, 'f> Translator<'a, 'f> {
             depth: 0,
             op_depth: 0,
             polls: Vec::new(),
+            views: HashMap::new(),
+            non_null: HashSet::new(),
         }
     }
 
@@ -219,6 +231,7 @@ impl<'a, 'f> Translator<'a, 'f> {
                     self.b.ins().jump(block, &[]);
                 }
                 self.b.switch_to_block(block);
+                self.non_null.clear();
                 open = true;
             }
             if !open {
@@ -341,18 +354,28 @@ impl<'a, 'f> Translator<'a, 'f> {
         self.b.ins().uextend(I64, v)
     }
     fn float(&mut self, v: Value) -> Value {
+        if let Some(&f) = self.views.get(&v) {
+            return f;
+        }
         let i = self.int(v);
         self.b.ins().bitcast(F32, MemFlags::new(), i)
     }
     fn float_slot(&mut self, v: Value) -> Value {
         let i = self.b.ins().bitcast(I32, MemFlags::new(), v);
-        self.int_slot(i)
+        let slot = self.int_slot(i);
+        self.views.insert(slot, v);
+        slot
     }
     fn double(&mut self, v: Value) -> Value {
+        if let Some(&d) = self.views.get(&v) {
+            return d;
+        }
         self.b.ins().bitcast(F64, MemFlags::new(), v)
     }
     fn double_slot(&mut self, v: Value) -> Value {
-        self.b.ins().bitcast(I64, MemFlags::new(), v)
+        let slot = self.b.ins().bitcast(I64, MemFlags::new(), v);
+        self.views.insert(slot, v);
+        slot
     }
 
     // ---- leaving ----
@@ -381,12 +404,19 @@ impl<'a, 'f> Translator<'a, 'f> {
         let cont = self.b.create_block();
         self.b.set_cold_block(cold);
         self.b.ins().brif(cond, cold, &[], cont, &[]);
+        // Each has this one predecessor: sealed now, so a variable read in `cont` is the
+        // value it had here (which the null-check memory relies on), not a fresh phi.
+        self.b.seal_block(cold);
+        self.b.seal_block(cont);
         self.b.switch_to_block(cold);
         self.exit_here(pc);
         self.b.switch_to_block(cont);
     }
 
     fn exit_if_null(&mut self, r: Value, pc: usize) {
+        if !self.non_null.insert(r) {
+            return;
+        }
         let c = self.b.ins().icmp_imm_s(IntCC::Equal, r, 0);
         self.exit_if(c, pc);
     }
@@ -411,6 +441,8 @@ impl<'a, 'f> Translator<'a, 'f> {
             .ins()
             .icmp_imm_s(IntCC::NotEqual, status, STUB_OK as i64);
         self.b.ins().brif(failed, threw, &[], ok, &[]);
+        self.b.seal_block(threw);
+        self.b.seal_block(ok);
         self.b.switch_to_block(threw);
         let v = self.exit_value(pc, depth, true);
         self.b.ins().return_(&[v]);
@@ -519,10 +551,16 @@ impl<'a, 'f> Translator<'a, 'f> {
     fn load_typed(&mut self, ty: BasicType, addr: Value, off: i32) -> Value {
         let ins = self.b.ins();
         match ty {
-            BasicType::Int | BasicType::Float => ins.uload32(TRUSTED, addr, off),
-            BasicType::Long | BasicType::Double | BasicType::Ref => {
-                ins.load(I64, TRUSTED, addr, off)
+            BasicType::Float => {
+                let f = ins.load(F32, TRUSTED, addr, off);
+                self.float_slot(f)
             }
+            BasicType::Double => {
+                let d = ins.load(F64, TRUSTED, addr, off);
+                self.double_slot(d)
+            }
+            BasicType::Int => ins.uload32(TRUSTED, addr, off),
+            BasicType::Long | BasicType::Ref => ins.load(I64, TRUSTED, addr, off),
             BasicType::Boolean => ins.uload8(I64, TRUSTED, addr, off),
             BasicType::Byte => {
                 let v = ins.sload8(I32, TRUSTED, addr, off);
@@ -539,6 +577,12 @@ impl<'a, 'f> Translator<'a, 'f> {
 
     /// Stores slot bits `v` as a primitive of type `ty` at `addr + off`.
     fn store_typed(&mut self, ty: BasicType, v: Value, addr: Value, off: i32) {
+        if matches!(ty, BasicType::Float | BasicType::Double)
+            && let Some(&f) = self.views.get(&v)
+        {
+            self.b.ins().store(TRUSTED, f, addr, off);
+            return;
+        }
         let ins = self.b.ins();
         match ty {
             BasicType::Int | BasicType::Float => {
@@ -585,12 +629,14 @@ impl<'a, 'f> Translator<'a, 'f> {
         let cont = self.b.create_block();
         self.b.set_cold_block(slow);
         self.b.ins().brif(both, slow, &[], cont, &[]);
+        self.b.seal_block(slow);
         self.b.switch_to_block(slow);
         let callee = self.b.ins().iconst(I64, self.env.stubs.remember as i64);
         self.b
             .ins()
             .call_indirect(self.sigs.remember, callee, &[self.thread, holder]);
         self.b.ins().jump(cont, &[]);
+        self.b.seal_block(cont);
         self.b.switch_to_block(cont);
     }
 
@@ -1046,7 +1092,7 @@ impl<'a, 'f> Translator<'a, 'f> {
                 return Ok(false);
             }
             GetFieldInt(off) | GetFieldWide(off) | GetFieldRef(off) | GetFieldQ(_, off) => {
-                let (_, ty) = op.quick_field_shape().expect("a quickened field op");
+                let ty = self.quick_field_type(pc, op);
                 let o = self.peek(0);
                 self.exit_if_null(o, pc);
                 self.depth -= 1;
@@ -1058,7 +1104,7 @@ impl<'a, 'f> Translator<'a, 'f> {
                 }
             }
             PutFieldInt(off) | PutFieldWide(off) | PutFieldRef(off) | PutFieldQ(_, off) => {
-                let (_, ty) = op.quick_field_shape().expect("a quickened field op");
+                let ty = self.quick_field_type(pc, op);
                 let w = ty.slots();
                 let v = self.peek(w - 1);
                 let o = self.peek(w);
@@ -1113,6 +1159,30 @@ impl<'a, 'f> Translator<'a, 'f> {
             }
         }
         Ok(true)
+    }
+
+    /// The type of the field quickened op `pc` reads or writes. The op tells all but a
+    /// float from an int and a double from a long; those come from the field's descriptor,
+    /// named by the bytecode's constant-pool index, so floats and doubles load straight into
+    /// vector registers.
+    fn quick_field_type(&self, pc: usize, op: &Op) -> BasicType {
+        let (_, ty) = op.quick_field_shape().expect("a quickened field op");
+        if !matches!(ty, BasicType::Int | BasicType::Long) {
+            return ty;
+        }
+        let bci = self.unit.prep.bcis[pc] as usize;
+        let named = match self.unit.bytecode.get(bci + 1..bci + 3) {
+            Some(&[hi, lo]) => self
+                .unit
+                .operands
+                .field_type(&Op::GetField(u16::from_be_bytes([hi, lo]))),
+            _ => None,
+        };
+        match (ty, named) {
+            (BasicType::Int, Some(BasicType::Float)) => BasicType::Float,
+            (BasicType::Long, Some(BasicType::Double)) => BasicType::Double,
+            _ => ty,
+        }
     }
 
     /// An `invokestatic` at constant-pool index `idx` already resolved to an intrinsic with

@@ -53,6 +53,8 @@ pub struct JitOptions {
     pub threshold: u32,
     /// `-XX:+PrintCompilation`.
     pub print: bool,
+    /// `-XX:+PrintAssembly` (diagnostic): each compiled method's machine code on stdout.
+    pub print_assembly: bool,
     /// `-XX:ReservedCodeCacheSize`.
     pub code_cache: usize,
 }
@@ -63,6 +65,7 @@ impl Default for JitOptions {
             mode: Mode::Mixed,
             threshold: 10_000,
             print: false,
+            print_assembly: false,
             code_cache: 240 << 20,
         }
     }
@@ -211,11 +214,15 @@ fn compile(t: &mut JThread, m: &'static Method, prep: &'static Prepared) {
     let unit = jit::Unit {
         class: m.class,
         prep,
+        bytecode: m.info.code.as_ref().map_or(&[], |c| &c.code),
         maps,
         operands: &operands,
     };
-    match jit.compile(&unit) {
+    match jit.compile(&unit, t.vm.opts.jit.print_assembly) {
         Ok(out) => {
+            if let Some(listing) = &out.listing {
+                print_listing(m, id, &out.code, listing);
+            }
             if t.vm.opts.jit.print {
                 print_line(
                     t,
@@ -261,6 +268,20 @@ fn print_line(t: &JThread, id: u32, m: &'static Method, what: &str) {
         m.name
     );
     let _ = std::io::stdout().lock().write_all(line.as_bytes());
+}
+
+/// A `-XX:+PrintAssembly` listing: a header naming the method, then Cranelift's text of the
+/// machine code (its offsets are from the code's start).
+fn print_listing(m: &'static Method, id: u32, code: &Compiled, listing: &str) {
+    let text = format!(
+        "[compiled {id}: {}::{}{} at {:p}, {} bytes]\n{listing}\n",
+        m.class.java_name(),
+        m.name,
+        m.descriptor,
+        code.entry as *const (),
+        code.code_size
+    );
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
 }
 
 /// The compiler, made on first use; None if this machine has no code generator.
