@@ -12,6 +12,15 @@
 //! out of bounds, a division by zero) leaves compiled code at that op, and the interpreter
 //! runs it again and throws with the exact state, message and handler search.
 //!
+//! A call whose target the compile can name (a static method of the caller's class or a
+//! superclass, a constructor or private method, a method no class can override) goes straight
+//! into the callee's code when it has some: compiled code pushes the callee's frame record
+//! and frame as the interpreter's call path would (the layout numbers are in [`Layout`]) and
+//! calls the callee's entry; a callee that leaves its code early is finished by the resume
+//! stub. Other calls, and calls whose callee has no code yet, would not fit or meet a pending
+//! safepoint, go through the invoke stub, which does the VM's call path without decoding the
+//! op again.
+//!
 //! Owns translation ([`translate`]) and code memory ([`memory`]). Knows class metadata and
 //! the layout numbers it is handed ([`Env`]), never the VM's threads, heaps or domains: the
 //! runtime above gives it their offsets and its stubs' addresses, as Wasmtime's runtime gives
@@ -43,6 +52,16 @@ pub struct Stubs {
     pub op: usize,
     /// `fn(thread, pc: u32, depth: u32) -> u32`: a safepoint poll with the frame at op `pc`.
     pub poll: usize,
+    /// `fn(thread, pc: u32, depth: u32, method: u64, sig: u32, kind: u32) -> u32`: the call
+    /// at op `pc` of the method the site resolved to, selected by `kind`
+    /// ([`meta::code::compiled::InvokeKind`]), its result left at the arguments' first slot;
+    /// `STUB_OK` or `STUB_THREW`.
+    pub invoke: usize,
+    /// `fn(thread, exit: u64, old_sp: u64) -> u32`: finishes in the interpreter a callee that
+    /// compiled code called directly and that left its code with `exit`, then pops its frame
+    /// (restoring `JThread::sp` to `old_sp`) and leaves its result at its frame's slot 0;
+    /// `STUB_OK` or `STUB_THREW`.
+    pub resume: usize,
     /// `fn(thread, holder: u64)`: the write barrier's slow path (remember an old object).
     pub remember: usize,
     /// `fn(f32, f32) -> f32` and `fn(f64, f64) -> f64`: Java's `%` of floats (fmod).
@@ -59,6 +78,21 @@ pub struct Layout {
     pub thread_poll_word: usize,
     pub thread_nursery_start: usize,
     pub thread_nursery_size: usize,
+    /// What a direct call between compiled methods reads and writes in the thread: the
+    /// stack's base and the limit of its frames (addresses), the first free slot, the depth
+    /// limit, and the frame records' base, count and capacity.
+    pub thread_stack_base: usize,
+    pub thread_stack_limit: usize,
+    pub thread_sp: usize,
+    pub thread_max_depth: usize,
+    pub thread_frames_base: usize,
+    pub thread_frames_len: usize,
+    pub thread_frames_cap: usize,
+    /// A frame record's size and its method, pc (u32) and bp (u32) fields.
+    pub frame_size: usize,
+    pub frame_method: usize,
+    pub frame_pc: usize,
+    pub frame_bp: usize,
     /// The class of `boolean[]`: a `bastore` into one stores only the low bit.
     pub boolean_array_class: usize,
 }

@@ -19,7 +19,7 @@ use cranelift_codegen::isa::{CallConv, TargetFrontendConfig};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch, Variable};
 use meta::class::BasicType;
 use meta::class::resolve::Resolved;
-use meta::code::compiled::{Exit, STUB_OK};
+use meta::code::compiled::{Exit, InvokeKind, STUB_OK};
 use meta::code::effect::{self, Push};
 use meta::code::op::{Cond, Op};
 use meta::intrinsics::{Inline, inline_form};
@@ -86,6 +86,12 @@ pub fn function(
 struct Sigs {
     /// (thread, pc, depth) -> status: the op and poll stubs.
     op: SigRef,
+    /// (thread, pc, depth, method, sig, kind) -> status.
+    invoke: SigRef,
+    /// Compiled code's entry: (frame, thread, entry op) -> exit.
+    entry: SigRef,
+    /// (thread, exit, old sp) -> status.
+    resume: SigRef,
     /// (thread, holder).
     remember: SigRef,
     frem: SigRef,
@@ -130,6 +136,9 @@ impl<'a, 'f> Translator<'a, 'f> {
         };
         let sigs = Sigs {
             op: b.import_signature(sig(&[I64, I32, I32], Some(I32))),
+            invoke: b.import_signature(sig(&[I64, I32, I32, I64, I32, I32], Some(I32))),
+            entry: b.import_signature(sig(&[I64, I64, I32], Some(I64))),
+            resume: b.import_signature(sig(&[I64, I64, I64], Some(I32))),
             remember: b.import_signature(sig(&[I64, I64], None)),
             frem: b.import_signature(sig(&[F32, F32], Some(F32))),
             drem: b.import_signature(sig(&[F64, F64], Some(F64))),
@@ -425,14 +434,225 @@ impl<'a, 'f> Translator<'a, 'f> {
     /// the exception pending there.
     fn call_status_stub(&mut self, addr: usize, pc: usize, depth: usize, resume_depth: usize) {
         self.flush(depth);
-        let callee = self.b.ins().iconst(I64, addr as i64);
+        let status = self.call_flushed(self.sigs.op, addr, &[], pc);
+        self.exit_if_threw(status, pc, depth);
+        self.reload(resume_depth);
+    }
+
+    /// A call the site has resolved to a known method: directly into the callee's compiled
+    /// code when the target is known now and has code when the call runs, else through the
+    /// invoke stub (no op decoding, no resolution). False, emitting nothing, if the site is
+    /// left to the op stub (unresolved, signature-polymorphic, intrinsic, or a static call of
+    /// an instance method that must throw).
+    fn invoke_resolved(&mut self, pc: usize, idx: u16, kind: InvokeKind) -> bool {
+        let Some(&Resolved::Method { method, sig }) = self
+            .unit
+            .class
+            .cp_cache
+            .get(idx as usize)
+            .and_then(|c| c.get())
+        else {
+            return false;
+        };
+        if method.is_signature_polymorphic()
+            || (kind == InvokeKind::Static && (!method.is_static() || method.intrinsic.is_some()))
+        {
+            return false;
+        }
+        let depth = self.depth;
+        let pops = method.arg_slots as usize;
+        let after = depth - pops + method.ret.slots();
+        if kind != InvokeKind::Static {
+            let receiver = self.peek(pops - 1);
+            self.exit_if_null(receiver, pc);
+        }
+        self.flush(depth);
+        let join = self.b.create_block();
+        let slow = self.b.create_block();
+        match self.direct_target(method, kind) {
+            Some(target) => self.direct_call(pc, target, slow, join),
+            None => {
+                self.b.ins().jump(slow, &[]);
+            }
+        }
+        self.b.seal_block(slow);
+        self.b.switch_to_block(slow);
+        let m = self.b.ins().iconst(I64, method as *const _ as i64);
+        let s = self.b.ins().iconst(I32, sig as i64);
+        let k = self.b.ins().iconst(I32, kind as i64);
+        let status = self.call_flushed(self.sigs.invoke, self.env.stubs.invoke, &[m, s, k], pc);
+        self.exit_if_threw(status, pc, depth);
+        self.b.ins().jump(join, &[]);
+        self.b.seal_block(join);
+        self.b.switch_to_block(join);
+        self.reload(after);
+        self.depth = after;
+        true
+    }
+
+    /// The method a call site always runs, if this compile can tell: a static method of the
+    /// caller's class or a superclass (initialized, since the caller runs), a constructor or
+    /// private method, or a method no class can override. It must have code proven for the
+    /// interpreter (so it has run before) and need nothing the VM's call path does (a
+    /// monitor, a native frame).
+    fn direct_target(
+        &self,
+        m: &'static meta::class::Method,
+        kind: InvokeKind,
+    ) -> Option<&'static meta::class::Method> {
+        use classfile::access::ACC_FINAL;
+        let exact = match kind {
+            InvokeKind::Static => std::iter::successors(Some(self.unit.class), |c| c.super_class)
+                .any(|c| std::ptr::eq(c, m.class)),
+            InvokeKind::Special => m.is_private() || &*m.name == "<init>",
+            InvokeKind::Virtual => {
+                m.is_private() || m.access & ACC_FINAL != 0 || m.class.access & ACC_FINAL != 0
+            }
+        };
+        let runnable = !(m.is_native() || m.is_abstract() || m.is_synchronized())
+            && m.intrinsic.is_none()
+            && matches!(m.prepared.get(), Some(Ok(p)) if p.proven_frame_slots() > 0);
+        (exact && runnable).then_some(m)
+    }
+
+    /// The direct call of `callee` at op `pc`, the caller's state flushed: pushes its frame
+    /// (as `vm::interp::exec::execute` would) and calls its code, then goes to `join`; goes
+    /// to `slow` instead when the callee has no code yet, its frame would not fit, or a
+    /// safepoint is pending (the VM's path polls, and throws what must be thrown).
+    fn direct_call(
+        &mut self,
+        pc: usize,
+        callee: &'static meta::class::Method,
+        slow: Block,
+        join: Block,
+    ) {
+        let l = self.env.layout;
+        let Some(Ok(cprep)) = callee.prepared.get() else {
+            unreachable!("direct_target checked the callee's code")
+        };
+        let (t, ld) = (
+            self.thread,
+            |b: &mut FunctionBuilder, ty, base, off: usize| {
+                b.ins().load(ty, TRUSTED, base, off as i32)
+            },
+        );
+        // The caller's record says where it is (for stack walks while the callee runs).
+        let fbase = ld(&mut self.b, I64, t, l.thread_frames_base);
+        let flen = ld(&mut self.b, I64, t, l.thread_frames_len);
+        let top = self.b.ins().imul_imm_s(flen, l.frame_size as i64);
+        let rec = self.b.ins().iadd(fbase, top);
         let pcv = self.b.ins().iconst(I32, pc as i64);
-        let dv = self.b.ins().iconst(I32, depth as i64);
+        let caller_pc = (l.frame_pc as i64 - l.frame_size as i64) as i32;
+        self.b.ins().store(TRUSTED, pcv, rec, caller_pc);
+        // Whether the fast path may run.
+        let word = self.b.ins().iconst(I64, cprep.tier.entry_word() as i64);
+        let entry = self.b.ins().load(I64, MemFlags::trusted(), word, 0);
+        let args_at =
+            (self.unit.prep.max_locals as usize + self.depth - callee.arg_slots as usize) * 8;
+        let frame = self.b.ins().iadd_imm_s(self.frame, args_at as i64);
+        let frame_bytes = (cprep.proven_frame_slots() * 8) as i64;
+        let end = self.b.ins().iadd_imm_s(frame, frame_bytes);
+        let limit = ld(&mut self.b, I64, t, l.thread_stack_limit);
+        let max_depth = ld(&mut self.b, I64, t, l.thread_max_depth);
+        let cap = ld(&mut self.b, I64, t, l.thread_frames_cap);
+        let poll_word = ld(&mut self.b, I64, t, l.thread_poll_word);
+        let polled = self.b.ins().uload8(I32, TRUSTED, poll_word, 0);
+        let no_code = self.b.ins().icmp_imm_s(IntCC::Equal, entry, 0);
+        let no_room = self.b.ins().icmp(IntCC::UnsignedGreaterThan, end, limit);
+        let too_deep = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, flen, max_depth);
+        let full = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, flen, cap);
+        let a = self.b.ins().bor(no_code, no_room);
+        let b2 = self.b.ins().bor(too_deep, full);
+        let c = self.b.ins().bor(a, b2);
+        let polled = self.b.ins().icmp_imm_s(IntCC::NotEqual, polled, 0);
+        let go_slow = self.b.ins().bor(c, polled);
+        let fast = self.b.create_block();
+        self.b.set_cold_block(slow);
+        self.b.ins().brif(go_slow, slow, &[], fast, &[]);
+        self.b.seal_block(fast);
+        self.b.switch_to_block(fast);
+        // The callee's frame: locals past the arguments zeroed, its record pushed.
+        let zero = self.b.ins().iconst(I64, 0);
+        for i in callee.arg_slots as usize..cprep.max_locals as usize {
+            self.b.ins().store(TRUSTED, zero, frame, (i * 8) as i32);
+        }
+        let stack_base = ld(&mut self.b, I64, t, l.thread_stack_base);
+        let from_base = self.b.ins().isub(frame, stack_base);
+        let bp = self.b.ins().ushr_imm_s(from_base, 3);
+        let m = self.b.ins().iconst(I64, callee as *const _ as i64);
+        self.b.ins().store(TRUSTED, m, rec, l.frame_method as i32);
+        let pc0 = self.b.ins().iconst(I32, 0);
+        self.b.ins().store(TRUSTED, pc0, rec, l.frame_pc as i32);
+        let bp32 = self.b.ins().ireduce(I32, bp);
+        self.b.ins().store(TRUSTED, bp32, rec, l.frame_bp as i32);
+        let pushed = self.b.ins().iadd_imm_s(flen, 1);
+        self.b
+            .ins()
+            .store(TRUSTED, pushed, t, l.thread_frames_len as i32);
+        let old_sp = ld(&mut self.b, I64, t, l.thread_sp);
+        let new_sp = self
+            .b
+            .ins()
+            .iadd_imm_s(bp, cprep.proven_frame_slots() as i64);
+        self.b.ins().store(TRUSTED, new_sp, t, l.thread_sp as i32);
+        // The call, and the callee's exit.
+        let at0 = self.b.ins().iconst(I32, 0);
         let call = self
             .b
             .ins()
-            .call_indirect(self.sigs.op, callee, &[self.thread, pcv, dv]);
+            .call_indirect(self.sigs.entry, entry, &[frame, t, at0]);
+        let exit = self.b.inst_results(call)[0];
+        let returned = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::Equal, exit, Exit::Returned.encode() as i64);
+        let done = self.b.create_block();
+        let resume = self.b.create_block();
+        self.b.set_cold_block(resume);
+        self.b.ins().brif(returned, done, &[], resume, &[]);
+        self.b.seal_block(done);
+        self.b.seal_block(resume);
+        self.b.switch_to_block(done);
+        self.b
+            .ins()
+            .store(TRUSTED, flen, t, l.thread_frames_len as i32);
+        self.b.ins().store(TRUSTED, old_sp, t, l.thread_sp as i32);
+        if callee.ret.slots() == 2 {
+            self.b.ins().store(TRUSTED, zero, frame, 8);
+        }
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(resume);
+        let callee_addr = self.b.ins().iconst(I64, self.env.stubs.resume as i64);
+        let call = self
+            .b
+            .ins()
+            .call_indirect(self.sigs.resume, callee_addr, &[t, exit, old_sp]);
         let status = self.b.inst_results(call)[0];
+        self.exit_if_threw(status, pc, self.depth);
+        self.b.ins().jump(join, &[]);
+    }
+
+    /// Calls stub `addr` of signature `sig` with (thread, pc, depth, `extra`...), the state
+    /// already flushed; returns its status.
+    fn call_flushed(&mut self, sig: SigRef, addr: usize, extra: &[Value], pc: usize) -> Value {
+        let callee = self.b.ins().iconst(I64, addr as i64);
+        let pcv = self.b.ins().iconst(I32, pc as i64);
+        let dv = self.b.ins().iconst(I32, self.depth as i64);
+        let mut args = vec![self.thread, pcv, dv];
+        args.extend_from_slice(extra);
+        let call = self.b.ins().call_indirect(sig, callee, &args);
+        self.b.inst_results(call)[0]
+    }
+
+    /// Leaves with the exception pending at op `pc` (with `depth` slots) when a stub's
+    /// `status` says it threw; goes on in a new block otherwise.
+    fn exit_if_threw(&mut self, status: Value, pc: usize, depth: usize) {
         let threw = self.b.create_block();
         let ok = self.b.create_block();
         self.b.set_cold_block(threw);
@@ -447,7 +667,6 @@ impl<'a, 'f> Translator<'a, 'f> {
         let v = self.exit_value(pc, depth, true);
         self.b.ins().return_(&[v]);
         self.b.switch_to_block(ok);
-        self.reload(resume_depth);
     }
 
     /// The op at `pc`, run by the VM.
@@ -1132,6 +1351,9 @@ impl<'a, 'f> Translator<'a, 'f> {
             }
             Jsr(_) | Ret(_) => return Err(Refusal::Subroutines),
             InvokeStatic(idx) if self.inline_intrinsic(idx) => {}
+            InvokeStatic(idx) if self.invoke_resolved(pc, idx, InvokeKind::Static) => {}
+            InvokeSpecial(idx) if self.invoke_resolved(pc, idx, InvokeKind::Special) => {}
+            InvokeVirtual(idx) if self.invoke_resolved(pc, idx, InvokeKind::Virtual) => {}
             LdcString(_) | LdcClass(_) | LdcOther(_) | GetStatic(_) | PutStatic(_)
             | GetField(_) | PutField(_) | InvokeVirtual(_) | InvokeSpecial(_) | InvokeStatic(_)
             | InvokeInterface(_) | InvokeDynamic(_) | New(_) | NewArray(_) | ANewArray(_)

@@ -16,7 +16,7 @@ use std::mem::offset_of;
 
 use crate::class::Class;
 use crate::heap::{ObjHeader, Tlab, layout};
-use crate::thread::{JThread, ThreadArea};
+use crate::thread::{FrameRec, JThread, ThreadArea, frames};
 
 /// Byte offsets (and the few constants) compiled code needs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,6 +41,22 @@ pub struct Offsets {
     pub thread_nursery_size: usize,
     /// Pointer to the thread's domain's safepoint request flag (a byte, non-zero: stop).
     pub thread_poll_word: usize,
+    /// The addresses of the thread's stack's first slot and of the limit of its frames.
+    pub thread_stack_base: usize,
+    pub thread_stack_limit: usize,
+    /// `JThread::sp`, the first slot no frame uses.
+    pub thread_sp: usize,
+    /// `JThread::max_depth`, the frame count at which a call throws StackOverflowError.
+    pub thread_max_depth: usize,
+    /// `JThread::frames`: its records' base address, count and capacity.
+    pub thread_frames_base: usize,
+    pub thread_frames_len: usize,
+    pub thread_frames_cap: usize,
+    /// A `FrameRec`: its size and its method, pc (`u32`) and bp (`u32`) fields.
+    pub frame_size: usize,
+    pub frame_method: usize,
+    pub frame_pc: usize,
+    pub frame_bp: usize,
     /// A class's dense id (`u32`), which indexes per-domain class state.
     pub class_id: usize,
     /// A class's instance size in bytes (`u32`, header included).
@@ -64,6 +80,17 @@ pub const OFFSETS: Offsets = Offsets {
     thread_nursery_start: offset_of!(JThread, area) + offset_of!(ThreadArea, nursery_start),
     thread_nursery_size: offset_of!(JThread, area) + offset_of!(ThreadArea, nursery_size),
     thread_poll_word: offset_of!(JThread, area) + offset_of!(ThreadArea, poll_word),
+    thread_stack_base: offset_of!(JThread, area) + offset_of!(ThreadArea, stack_base),
+    thread_stack_limit: offset_of!(JThread, area) + offset_of!(ThreadArea, stack_limit),
+    thread_sp: offset_of!(JThread, sp),
+    thread_max_depth: offset_of!(JThread, max_depth),
+    thread_frames_base: offset_of!(JThread, frames) + frames::layout::BASE,
+    thread_frames_len: offset_of!(JThread, frames) + frames::layout::LEN,
+    thread_frames_cap: offset_of!(JThread, frames) + frames::layout::CAP,
+    frame_size: std::mem::size_of::<FrameRec>(),
+    frame_method: offset_of!(FrameRec, method),
+    frame_pc: offset_of!(FrameRec, pc),
+    frame_bp: offset_of!(FrameRec, bp),
     class_id: offset_of!(Class, id),
     class_instance_size: offset_of!(Class, instance_size),
 };
@@ -111,11 +138,15 @@ mod tests {
             nursery_start: 33,
             nursery_size: 44,
             poll_word: &flag as *const AtomicBool as usize,
+            stack_base: 55,
+            stack_limit: 66,
         };
         assert_eq!(at::<usize, _>(&area, OFFSETS.thread_tlab_top), 11);
         assert_eq!(at::<usize, _>(&area, OFFSETS.thread_tlab_end), 22);
         assert_eq!(at::<usize, _>(&area, OFFSETS.thread_nursery_start), 33);
         assert_eq!(at::<usize, _>(&area, OFFSETS.thread_nursery_size), 44);
+        assert_eq!(at::<usize, _>(&area, OFFSETS.thread_stack_base), 55);
+        assert_eq!(at::<usize, _>(&area, OFFSETS.thread_stack_limit), 66);
         let poll: *const AtomicBool = at(&area, OFFSETS.thread_poll_word);
         flag.store(true, Ordering::Relaxed);
         // SAFETY: the poll word points at `flag`, alive for the test.

@@ -14,7 +14,7 @@
 //! (`vm::interp`) are the two sides that use them.
 
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU8, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU32, AtomicUsize, Ordering};
 
 /// Compiled code's entry: `frame` points at the frame's first slot (local 0), `thread` is the
 /// running `JThread` (whose `ThreadArea` is at offset 0), and `entry` the op index to start
@@ -73,6 +73,19 @@ impl Exit {
 pub const STUB_OK: u32 = 0;
 pub const STUB_THREW: u32 = 1;
 
+/// How the invoke stub picks the method it runs, from the one the call site resolved to
+/// (the interpreter's rules for each instruction; the site's own checks are the stub's).
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InvokeKind {
+    /// `invokestatic`: the method itself, once its class is initialized.
+    Static = 0,
+    /// `invokespecial`: selected from the caller's class (a super call) or the method.
+    Special = 1,
+    /// `invokevirtual`: selected by the receiver's class.
+    Virtual = 2,
+}
+
 /// Installed code of one method, shared by every domain.
 #[derive(Debug)]
 pub struct Compiled {
@@ -110,6 +123,9 @@ pub struct Tier {
     counter: AtomicU32,
     state: AtomicU8,
     code: OnceLock<Compiled>,
+    /// The installed code's entry address, or 0: the word compiled callers load to call it
+    /// directly ([`Tier::entry_word`]).
+    entry: AtomicUsize,
 }
 
 impl Tier {
@@ -151,9 +167,17 @@ impl Tier {
             .is_ok()
     }
 
+    /// The address of the word holding the installed code's entry (0 until installed), for
+    /// compiled callers: they load it at each call, and call the code when it is not 0.
+    pub fn entry_word(&self) -> usize {
+        &self.entry as *const AtomicUsize as usize
+    }
+
     /// Installs `code` (after [`Tier::claim`]): every later call and loop entry uses it.
     pub fn install(&self, code: Compiled) {
+        let entry = code.entry as usize;
         let _ = self.code.set(code);
+        self.entry.store(entry, Ordering::Release);
         self.state
             .store(TierState::Compiled as u8, Ordering::Release);
     }

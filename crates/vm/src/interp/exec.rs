@@ -420,7 +420,7 @@ fn invoke_polymorphic(
 
 /// Selects the target of invokevirtual for receiver class `rc`.
 #[inline]
-fn select_virtual(rc: &'static Class, m: &'static Method, sig: u32) -> &'static Method {
+pub(super) fn select_virtual(rc: &'static Class, m: &'static Method, sig: u32) -> &'static Method {
     if m.is_private() || m.access & classfile::access::ACC_FINAL != 0 {
         return m;
     }
@@ -475,7 +475,7 @@ fn select_interface(
 }
 
 /// Selects the target of invokespecial.
-fn select_special(from: &'static Class, m: &'static Method) -> &'static Method {
+pub(super) fn select_special(from: &'static Class, m: &'static Method) -> &'static Method {
     if &*m.name == "<init>"
         || m.is_private()
         || m.class.is_interface()

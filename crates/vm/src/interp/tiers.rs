@@ -14,10 +14,10 @@ use std::io::Write;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
-use super::exec::{Flow, Start, run};
+use super::exec::{Flow, Start, invoke, run, select_special, select_virtual};
 use super::frame::{Code, Refused, Slots};
 use crate::class::{BasicType, Method};
-use crate::code::compiled::{Compiled, Exit, STUB_OK, STUB_THREW};
+use crate::code::compiled::{Compiled, Exit, InvokeKind, STUB_OK, STUB_THREW};
 use crate::code::decode::Prepared;
 use crate::code::oopmap::{self, MethodOperands};
 use crate::heap::from_slot;
@@ -55,6 +55,9 @@ pub struct JitOptions {
     pub print: bool,
     /// `-XX:+PrintAssembly` (diagnostic): each compiled method's machine code on stdout.
     pub print_assembly: bool,
+    /// `-XX:+DumpPerfMapAtExit` (diagnostic): `/tmp/perf-PID.map` names compiled code for
+    /// `perf` (written as methods are compiled, so it is there even if the VM is killed).
+    pub perf_map: bool,
     /// `-XX:ReservedCodeCacheSize`.
     pub code_cache: usize,
 }
@@ -66,6 +69,7 @@ impl Default for JitOptions {
             threshold: 10_000,
             print: false,
             print_assembly: false,
+            perf_map: false,
             code_cache: 240 << 20,
         }
     }
@@ -115,16 +119,32 @@ pub(super) fn run_method(
     bp: usize,
     fi: usize,
 ) -> JResult<u64> {
-    let stack_base = bp + prep.max_locals as usize;
-    let mut start = Start {
+    let start = Start {
         pc: 0,
-        sp: stack_base,
+        sp: bp + prep.max_locals as usize,
         exception: false,
     };
     if prep.tier.code().is_none() {
         count(t, m, prep, 1);
     }
-    let mut try_compiled = true;
+    run_from(t, m, prep, code, slots, bp, fi, start, true)
+}
+
+/// Runs `m` in its frame at `bp` from `start`, first in compiled code if `try_compiled`.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)] // the frame's parts, as `exec::run` takes them
+fn run_from(
+    t: &mut JThread,
+    m: &'static Method,
+    prep: &'static Prepared,
+    code: Code<'static>,
+    slots: Slots,
+    bp: usize,
+    fi: usize,
+    mut start: Start,
+    mut try_compiled: bool,
+) -> JResult<u64> {
+    let stack_base = bp + prep.max_locals as usize;
     loop {
         if try_compiled
             && let Some(c) = prep.tier.code()
@@ -223,6 +243,9 @@ fn compile(t: &mut JThread, m: &'static Method, prep: &'static Prepared) {
             if let Some(listing) = &out.listing {
                 print_listing(m, id, &out.code, listing);
             }
+            if t.vm.opts.jit.perf_map {
+                add_to_perf_map(m, &out.code);
+            }
             if t.vm.opts.jit.print {
                 print_line(
                     t,
@@ -284,6 +307,28 @@ fn print_listing(m: &'static Method, id: u32, code: &Compiled, listing: &str) {
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
 }
 
+/// Appends `m`'s code to `/tmp/perf-PID.map`, the file `perf report` reads names of JIT code
+/// from (one `START SIZE NAME` line, hexadecimal).
+fn add_to_perf_map(m: &'static Method, code: &Compiled) {
+    static MAP: std::sync::Mutex<Option<std::fs::File>> = std::sync::Mutex::new(None);
+    let mut map = MAP.lock().unwrap_or_else(|e| e.into_inner());
+    if map.is_none() {
+        let path = format!("/tmp/perf-{}.map", std::process::id());
+        *map = std::fs::File::create(path).ok();
+    }
+    if let Some(f) = map.as_mut() {
+        let _ = writeln!(
+            f,
+            "{:x} {:x} {}::{}{}",
+            code.entry as usize,
+            code.code_size,
+            m.class.java_name(),
+            m.name,
+            m.descriptor
+        );
+    }
+}
+
 /// The compiler, made on first use; None if this machine has no code generator.
 fn compiler_of(t: &mut JThread) -> Option<&'static jit::Jit> {
     let vm = t.vm;
@@ -298,6 +343,8 @@ fn compiler_of(t: &mut JThread) -> Option<&'static jit::Jit> {
         stubs: jit::Stubs {
             op: stub_op as *const () as usize,
             poll: stub_poll as *const () as usize,
+            invoke: stub_invoke as *const () as usize,
+            resume: stub_resume as *const () as usize,
             remember: stub_remember as *const () as usize,
             frem: stub_frem as *const () as usize,
             drem: stub_drem as *const () as usize,
@@ -309,6 +356,17 @@ fn compiler_of(t: &mut JThread) -> Option<&'static jit::Jit> {
             thread_poll_word: o.thread_poll_word,
             thread_nursery_start: o.thread_nursery_start,
             thread_nursery_size: o.thread_nursery_size,
+            thread_stack_base: o.thread_stack_base,
+            thread_stack_limit: o.thread_stack_limit,
+            thread_sp: o.thread_sp,
+            thread_max_depth: o.thread_max_depth,
+            thread_frames_base: o.thread_frames_base,
+            thread_frames_len: o.thread_frames_len,
+            thread_frames_cap: o.thread_frames_cap,
+            frame_size: o.frame_size,
+            frame_method: o.frame_method,
+            frame_pc: o.frame_pc,
+            frame_bp: o.frame_bp,
             boolean_array_class: boolean_array as *const crate::class::Class as usize,
         },
     };
@@ -382,6 +440,104 @@ extern "C" fn stub_op(thread: *mut u8, pc: u32, depth: u32) -> u32 {
     };
     match run::<true>(t, m, prep, code, slots, bp, fi, start) {
         Ok(_) => STUB_OK,
+        Err(_) => STUB_THREW,
+    }
+}
+
+/// The call at op `pc` of the compiled method's frame to `method`, which the site resolved
+/// to, selected as `kind` says: what the interpreter's invoke ops do after resolution. The
+/// arguments are the frame's top slots below `depth`; the result replaces them.
+#[allow(unsafe_code)]
+extern "C" fn stub_invoke(
+    thread: *mut u8,
+    pc: u32,
+    depth: u32,
+    method: *const Method,
+    sig: u32,
+    kind: u32,
+) -> u32 {
+    // SAFETY: only compiled code calls this stub, with the thread it was entered with.
+    let t = unsafe { thread_of(thread) };
+    // SAFETY: compiled code passes a method its class's resolution cache holds: metadata
+    // that lives as long as the calling method's class.
+    let rm: &'static Method = unsafe { &*method };
+    let (caller, prep, bp, fi) = compiled_frame(t);
+    t.frames[fi].pc = pc;
+    let base = bp + prep.max_locals as usize + depth as usize - rm.arg_slots as usize;
+    match invoke_selected(t, caller, rm, sig, kind, base) {
+        Ok(v) => {
+            t.stack[base] = v;
+            if rm.ret.slots() == 2 {
+                t.stack[base + 1] = 0;
+            }
+            STUB_OK
+        }
+        Err(_) => STUB_THREW,
+    }
+}
+
+/// The invoke ops' selection and call, for [`stub_invoke`].
+fn invoke_selected(
+    t: &mut JThread,
+    caller: &'static Method,
+    rm: &'static Method,
+    sig: u32,
+    kind: u32,
+    base: usize,
+) -> JResult<u64> {
+    const STATIC: u32 = InvokeKind::Static as u32;
+    const SPECIAL: u32 = InvokeKind::Special as u32;
+    if kind == STATIC {
+        t.ensure_initialized(rm.class)?;
+        return invoke(t, rm, base);
+    }
+    let Some(recv) = from_slot(t.stack[base]) else {
+        return Err(t.throw_new("java/lang/NullPointerException", None));
+    };
+    let target = if kind == SPECIAL {
+        select_special(caller.class, rm)
+    } else {
+        select_virtual(recv.class(), rm, sig)
+    };
+    invoke(t, target, base)
+}
+
+/// Finishes, in the interpreter, the method a compiled caller called directly and whose
+/// code left with `exit`; pops its frame, restores `JThread::sp` to `old_sp`, and leaves the
+/// result at the frame's slot 0 (where the caller's arguments began).
+#[allow(unsafe_code)]
+extern "C" fn stub_resume(thread: *mut u8, exit: u64, old_sp: u64) -> u32 {
+    // SAFETY: only compiled code calls this stub, with the thread it was entered with.
+    let t = unsafe { thread_of(thread) };
+    let (m, prep, bp, fi) = compiled_frame(t);
+    let Exit::At {
+        pc,
+        depth,
+        exception,
+    } = Exit::decode(exit)
+    else {
+        unreachable!("a returned callee needs no resumption")
+    };
+    let start = Start {
+        pc: pc as usize,
+        sp: bp + prep.max_locals as usize + depth as usize,
+        exception,
+    };
+    let limit = t.stack_limit();
+    let r = match super::frame::enter(prep, &mut t.stack, bp, limit) {
+        Ok((code, slots)) => run_from(t, m, prep, code, slots, bp, fi, start, false),
+        Err(_) => unreachable!("a frame compiled code pushed is proven and fits"),
+    };
+    t.frames.pop();
+    t.sp = old_sp as usize;
+    match r {
+        Ok(v) => {
+            t.stack[bp] = v;
+            if m.ret.slots() == 2 {
+                t.stack[bp + 1] = 0;
+            }
+            STUB_OK
+        }
         Err(_) => STUB_THREW,
     }
 }

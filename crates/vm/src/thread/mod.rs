@@ -7,6 +7,8 @@
 //! through the interpreter and natives; other threads never touch it.
 
 pub mod dump;
+#[allow(unsafe_code)] // the records' storage, shared with compiled code
+pub mod frames;
 pub mod monitor;
 pub mod safepoint;
 pub mod signal;
@@ -51,8 +53,10 @@ pub fn wait_interruptibly<T, R>(
     }
 }
 
-/// One interpreter (or native) frame, as seen by stack walks.
+/// One interpreter (or native) frame, as seen by stack walks; compiled code writes them too
+/// (at the offsets of [`crate::offsets::Offsets`]).
 #[derive(Clone, Copy, Debug)]
+#[repr(C)]
 pub struct FrameRec {
     pub method: &'static Method,
     /// Index of the current instruction in the method's prepared code (u32::MAX for natives).
@@ -89,7 +93,7 @@ pub struct JThread {
     pub stack: Vec<u64>,
     /// First free slot of `stack` (frames above it belong to nobody).
     pub sp: usize,
-    pub frames: Vec<FrameRec>,
+    pub frames: frames::FrameStack,
     pub exception: Option<ObjRef>,
     pub thread_obj: Option<ObjRef>,
     /// Maximum Java call depth before StackOverflowError.
@@ -126,6 +130,12 @@ pub struct ThreadArea {
     /// `JThread::domain`): set while a collection or an inspection wants the domain's threads
     /// to stop, and for ever once the domain is terminated.
     pub poll_word: usize,
+    /// The address of the thread's stack's first slot (`JThread::stack`, which never moves).
+    pub stack_base: usize,
+    /// The address no frame a compiled caller pushes may reach: the stack's end less the
+    /// reserve a StackOverflowError is built in (calls past it take the VM's path, which
+    /// throws).
+    pub stack_limit: usize,
 }
 
 impl ThreadArea {
@@ -136,6 +146,8 @@ impl ThreadArea {
             nursery_start,
             nursery_size,
             poll_word: &domain.safepoint.requested as *const AtomicBool as usize,
+            stack_base: 0,
+            stack_limit: 0,
         }
     }
 }
@@ -148,7 +160,7 @@ impl JThread {
         stack_slots: usize,
         max_depth: usize,
     ) -> JThread {
-        JThread {
+        let mut t = JThread {
             area: ThreadArea::of(&domain),
             vm,
             domain,
@@ -156,7 +168,7 @@ impl JThread {
             lock_id: monitor::LockId::new(),
             stack: vec![0; stack_slots],
             sp: 0,
-            frames: Vec::with_capacity(256),
+            frames: frames::FrameStack::with_capacity(256),
             exception: None,
             thread_obj: None,
             max_depth,
@@ -169,7 +181,11 @@ impl JThread {
             attached: false,
             os_tid: 0,
             activation: None,
-        }
+        };
+        let base = t.stack.as_ptr() as usize;
+        t.area.stack_base = base;
+        t.area.stack_limit = base + t.stack_limit() * 8;
+        t
     }
 
     /// Registers this thread with its domain's safepoint, on the OS thread that will run it,
