@@ -168,6 +168,91 @@ public class JitEdges {
         return h;
     }
 
+    static class Animal { int legs() { return 4; } }
+    static final class Bird extends Animal { @Override int legs() { return 2; } }
+    static class Cat extends Animal {}
+    static final class Kitten extends Cat {}
+
+    /**
+     * checkcast and instanceof on null, the exact class, subclasses, interfaces and arrays,
+     * with casts that fail inside the compiled loop; and objects made by new of several classes.
+     */
+    static long typeChecks() {
+        Object[] things = {new Animal(), new Bird(), new Cat(), new Kitten(), null, "s", new int[1],
+                new String[1], new Object[1], Integer.valueOf(3)};
+        long h = 0;
+        for (int k = 0; k < HOT; k++) {
+            Object o = things[k % things.length];
+            h = h * 31 + (o instanceof Animal ? 1 : 0) + (o instanceof Cat ? 2 : 0)
+                    + (o instanceof Kitten ? 4 : 0) + (o instanceof CharSequence ? 8 : 0)
+                    + (o instanceof Object[] ? 16 : 0) + (o instanceof String[] ? 32 : 0)
+                    + (o instanceof Bird ? 64 : 0);
+            try {
+                Cat c = (Cat) o;
+                h += c == null ? 7 : c.legs();
+            } catch (ClassCastException e) {
+                h += e.getMessage().length();
+            }
+            try {
+                Object[] arr = (Object[]) o;
+                h += arr == null ? 11 : arr.length * 13;
+            } catch (ClassCastException e) {
+                h += 17;
+            }
+            Animal made = (k & 1) == 0 ? new Bird() : new Kitten();
+            h += made.legs();
+        }
+        return h;
+    }
+
+    static long wide(long a, int b) { return a * 31 + b; }
+    static double half(double d) { return d * 0.5; }
+    static int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+
+    /** Catches what it throws: the callee leaves its code and finishes in the interpreter. */
+    static int catchesItself(int k) {
+        try {
+            if ((k & 3) == 0) throw new IllegalStateException("k" + k);
+            return k;
+        } catch (IllegalStateException e) {
+            return e.getMessage().length();
+        }
+    }
+
+    static int throwsOut(int k) {
+        if (k % 5 == 0) throw new IllegalArgumentException("five");
+        return k;
+    }
+
+    private long secret(long x) { return x ^ 0x5555; }
+    final double scaled(double x) { return x * field; }
+    double field = 1.5;
+
+    /**
+     * Calls compiled code makes straight into compiled code: static, private, final and
+     * constructor calls returning ints, longs and doubles; a callee that throws to its caller
+     * and one that catches its own exception (finished in the interpreter); recursion.
+     */
+    static long directCalls() {
+        JitEdges self = new JitEdges();
+        long h = 0;
+        double d = 0;
+        for (int k = 0; k < HOT; k++) {
+            h = wide(h, k);
+            d += half(k) + self.scaled(k);
+            h += self.secret(k);
+            h += catchesItself(k);
+            try {
+                h += throwsOut(k);
+            } catch (IllegalArgumentException e) {
+                h += e.getStackTrace()[0].getMethodName().length();
+            }
+            if ((k & 1023) == 0) h += fib(15);
+            h += new Kitten().legs();
+        }
+        return h + (long) d;
+    }
+
     static int thrower(int[] a, int i) {
         return a[i] / (i - 5);
     }
@@ -278,6 +363,8 @@ public class JitEdges {
         System.out.println("switches " + switches());
         System.out.println("subwords " + subwords());
         System.out.println("typed fields " + typedFields());
+        System.out.println("type checks " + typeChecks());
+        System.out.println("direct calls " + directCalls());
         System.out.println("exceptions " + exceptions());
         System.out.println("barrier " + barrier());
         System.out.println("monitors " + monitors());

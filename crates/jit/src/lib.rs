@@ -62,6 +62,10 @@ pub struct Stubs {
     /// (restoring `JThread::sp` to `old_sp`) and leaves its result at its frame's slot 0;
     /// `STUB_OK` or `STUB_THREW`.
     pub resume: usize,
+    /// `fn(thread, pc: u32, depth: u32, class) -> u32`: `new` of `class` (resolved, neither
+    /// abstract nor an interface) at op `pc`: initializes it, allocates, and leaves the object
+    /// at operand slot `depth`; `STUB_OK` or `STUB_THREW`.
+    pub new: usize,
     /// `fn(thread, holder: u64)`: the write barrier's slow path (remember an old object).
     pub remember: usize,
     /// `fn(f32, f32) -> f32` and `fn(f64, f64) -> f64`: Java's `%` of floats (fmod).

@@ -92,6 +92,8 @@ struct Sigs {
     entry: SigRef,
     /// (thread, exit, old sp) -> status.
     resume: SigRef,
+    /// (thread, pc, depth, class) -> status.
+    new: SigRef,
     /// (thread, holder).
     remember: SigRef,
     frem: SigRef,
@@ -139,6 +141,7 @@ impl<'a, 'f> Translator<'a, 'f> {
             invoke: b.import_signature(sig(&[I64, I32, I32, I64, I32, I32], Some(I32))),
             entry: b.import_signature(sig(&[I64, I64, I32], Some(I64))),
             resume: b.import_signature(sig(&[I64, I64, I64], Some(I32))),
+            new: b.import_signature(sig(&[I64, I32, I32, I64], Some(I32))),
             remember: b.import_signature(sig(&[I64, I64], None)),
             frem: b.import_signature(sig(&[F32, F32], Some(F32))),
             drem: b.import_signature(sig(&[F64, F64], Some(F64))),
@@ -488,6 +491,78 @@ impl<'a, 'f> Translator<'a, 'f> {
         self.reload(after);
         self.depth = after;
         true
+    }
+
+    /// The class constant-pool entry `idx` had resolved to when this compile began.
+    fn resolved_class(&self, idx: u16) -> Option<&'static meta::class::Class> {
+        match self.unit.class.cp_cache.get(idx as usize)?.get()? {
+            Resolved::Class(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// `new` of a class the site has resolved, through the new stub (initialization and
+    /// allocation, without decoding or resolving the op); false for a class that cannot be
+    /// instantiated (the op stub throws).
+    fn new_resolved(&mut self, pc: usize, idx: u16) -> bool {
+        let Some(c) = self.resolved_class(idx) else {
+            return false;
+        };
+        if c.is_interface() || c.is_abstract() {
+            return false;
+        }
+        let depth = self.depth;
+        self.flush(depth);
+        let cv = self.b.ins().iconst(I64, c as *const _ as i64);
+        let status = self.call_flushed(self.sigs.new, self.env.stubs.new, &[cv], pc);
+        self.exit_if_threw(status, pc, depth);
+        self.reload(depth + 1);
+        self.depth = depth + 1;
+        true
+    }
+
+    /// `checkcast` or `instanceof` of a resolved class: a null or an object of exactly that
+    /// class is decided inline, anything else by the op stub (subtyping, the exception).
+    fn type_check(&mut self, pc: usize, op: &Op, idx: u16) -> Result<(), Refusal> {
+        let c = self.resolved_class(idx).expect("checked by the caller");
+        let depth = self.depth;
+        let is_instance_of = matches!(op, Op::InstanceOf(_));
+        let o = self.peek(0);
+        let done = self.b.create_block();
+        let check = self.b.create_block();
+        let slow = self.b.create_block();
+        self.b.set_cold_block(slow);
+        let null = self.b.ins().icmp_imm_s(IntCC::Equal, o, 0);
+        if is_instance_of {
+            let zero = self.b.ins().iconst(I64, 0);
+            self.b.def_var(self.stack[depth - 1], zero);
+        }
+        self.b.ins().brif(null, done, &[], check, &[]);
+        self.b.seal_block(check);
+        self.b.switch_to_block(check);
+        let class = self
+            .b
+            .ins()
+            .load(I64, TRUSTED, o, self.env.layout.object_class as i32);
+        let exact = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::Equal, class, c as *const _ as i64);
+        if is_instance_of {
+            let one = self.b.ins().iconst(I64, 1);
+            self.b.def_var(self.stack[depth - 1], one);
+        }
+        self.b.ins().brif(exact, done, &[], slow, &[]);
+        self.b.seal_block(slow);
+        self.b.switch_to_block(slow);
+        // The op stub reads the object from the slot the fast paths gave their answer.
+        self.b.def_var(self.stack[depth - 1], o);
+        self.stub_op(pc, op)?;
+        self.b.ins().jump(done, &[]);
+        self.b.seal_block(done);
+        self.b.switch_to_block(done);
+        self.depth = depth;
+        Ok(())
     }
 
     /// The method a call site always runs, if this compile can tell: a static method of the
@@ -1354,6 +1429,10 @@ impl<'a, 'f> Translator<'a, 'f> {
             InvokeStatic(idx) if self.invoke_resolved(pc, idx, InvokeKind::Static) => {}
             InvokeSpecial(idx) if self.invoke_resolved(pc, idx, InvokeKind::Special) => {}
             InvokeVirtual(idx) if self.invoke_resolved(pc, idx, InvokeKind::Virtual) => {}
+            New(idx) if self.new_resolved(pc, idx) => {}
+            CheckCast(idx) | InstanceOf(idx) if self.resolved_class(idx).is_some() => {
+                self.type_check(pc, op, idx)?
+            }
             LdcString(_) | LdcClass(_) | LdcOther(_) | GetStatic(_) | PutStatic(_)
             | GetField(_) | PutField(_) | InvokeVirtual(_) | InvokeSpecial(_) | InvokeStatic(_)
             | InvokeInterface(_) | InvokeDynamic(_) | New(_) | NewArray(_) | ANewArray(_)

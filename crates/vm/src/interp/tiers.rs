@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use super::exec::{Flow, Start, invoke, run, select_special, select_virtual};
 use super::frame::{Code, Refused, Slots};
-use crate::class::{BasicType, Method};
+use crate::class::{BasicType, Class, Method};
 use crate::code::compiled::{Compiled, Exit, InvokeKind, STUB_OK, STUB_THREW};
 use crate::code::decode::Prepared;
 use crate::code::oopmap::{self, MethodOperands};
@@ -345,6 +345,7 @@ fn compiler_of(t: &mut JThread) -> Option<&'static jit::Jit> {
             poll: stub_poll as *const () as usize,
             invoke: stub_invoke as *const () as usize,
             resume: stub_resume as *const () as usize,
+            new: stub_new as *const () as usize,
             remember: stub_remember as *const () as usize,
             frem: stub_frem as *const () as usize,
             drem: stub_drem as *const () as usize,
@@ -536,6 +537,30 @@ extern "C" fn stub_resume(thread: *mut u8, exit: u64, old_sp: u64) -> u32 {
             if m.ret.slots() == 2 {
                 t.stack[bp + 1] = 0;
             }
+            STUB_OK
+        }
+        Err(_) => STUB_THREW,
+    }
+}
+
+/// `new` of `class` at op `pc` of the compiled method's frame, with `depth` operand slots:
+/// what the interpreter's `new` does after resolution.
+#[allow(unsafe_code)]
+extern "C" fn stub_new(thread: *mut u8, pc: u32, depth: u32, class: *const Class) -> u32 {
+    // SAFETY: only compiled code calls this stub, with the thread it was entered with.
+    let t = unsafe { thread_of(thread) };
+    // SAFETY: compiled code passes a class its method's resolution cache holds: metadata
+    // that lives as long as the calling method's class.
+    let c: &'static Class = unsafe { &*class };
+    let (_, prep, bp, fi) = compiled_frame(t);
+    t.frames[fi].pc = pc;
+    let size = c.instance_size as usize;
+    let made = t.ensure_initialized(c).and_then(|()| {
+        crate::gc::alloc_at_safepoint(t, size, |h, tlab| h.alloc_local(tlab, c, size))
+    });
+    match made {
+        Ok(o) => {
+            t.stack[bp + prep.max_locals as usize + depth as usize] = o.slot();
             STUB_OK
         }
         Err(_) => STUB_THREW,
