@@ -309,6 +309,51 @@ impl<'a, 'f> Translator<'a, 'f> {
         }
     }
 
+    /// Writes what the VM may read or move during a call from op `pc`: the locals that hold
+    /// references there (the collector updates them) and the first `depth` stack slots (the
+    /// op's operands among them). A call into the VM never reads or writes the caller's other
+    /// locals, so they stay in registers ([`Self::exit_if_threw`] writes them when an
+    /// exception hands the frame to the interpreter).
+    fn flush_for_vm(&mut self, pc: usize, depth: usize) {
+        self.flush_locals(pc, true);
+        for j in 0..depth {
+            let v = self.b.use_var(self.stack[j]);
+            let off = self.slot_offset(Some(j), 0);
+            self.b.ins().store(TRUSTED, v, self.frame, off);
+        }
+    }
+
+    /// Writes the locals that hold references at op `pc` (`refs`) or those that do not (all
+    /// of them where `pc` has no map).
+    fn flush_locals(&mut self, pc: usize, refs: bool) {
+        for i in 0..self.locals.len() {
+            if self.unit.maps.at(pc).is_some_and(|m| m.is_ref(i) != refs) {
+                continue;
+            }
+            let v = self.b.use_var(self.locals[i]);
+            let off = self.slot_offset(None, i);
+            self.b.ins().store(TRUSTED, v, self.frame, off);
+        }
+    }
+
+    /// Reads back after a call from op `pc` what [`Self::flush_for_vm`] wrote (references may
+    /// have moved) and the first `depth` stack slots (the op's results among them).
+    fn reload_after_vm(&mut self, pc: usize, depth: usize) {
+        for i in 0..self.locals.len() {
+            if self.unit.maps.at(pc).is_some_and(|m| !m.is_ref(i)) {
+                continue;
+            }
+            let off = self.slot_offset(None, i);
+            let v = self.b.ins().load(I64, TRUSTED, self.frame, off);
+            self.b.def_var(self.locals[i], v);
+        }
+        for j in 0..depth {
+            let off = self.slot_offset(Some(j), 0);
+            let v = self.b.ins().load(I64, TRUSTED, self.frame, off);
+            self.b.def_var(self.stack[j], v);
+        }
+    }
+
     /// Reads locals and the first `depth` stack slots from the frame.
     fn reload(&mut self, depth: usize) {
         for i in 0..self.locals.len() {
@@ -436,10 +481,10 @@ impl<'a, 'f> Translator<'a, 'f> {
     /// Calls a status stub for op `pc` with `depth` slots flushed; on a throw, leaves with
     /// the exception pending there.
     fn call_status_stub(&mut self, addr: usize, pc: usize, depth: usize, resume_depth: usize) {
-        self.flush(depth);
+        self.flush_for_vm(pc, depth);
         let status = self.call_flushed(self.sigs.op, addr, &[], pc);
         self.exit_if_threw(status, pc, depth);
-        self.reload(resume_depth);
+        self.reload_after_vm(pc, resume_depth);
     }
 
     /// A call the site has resolved to a known method: directly into the callee's compiled
@@ -469,7 +514,7 @@ impl<'a, 'f> Translator<'a, 'f> {
             let receiver = self.peek(pops - 1);
             self.exit_if_null(receiver, pc);
         }
-        self.flush(depth);
+        self.flush_for_vm(pc, depth);
         let join = self.b.create_block();
         let slow = self.b.create_block();
         match self.direct_target(method, kind) {
@@ -488,7 +533,7 @@ impl<'a, 'f> Translator<'a, 'f> {
         self.b.ins().jump(join, &[]);
         self.b.seal_block(join);
         self.b.switch_to_block(join);
-        self.reload(after);
+        self.reload_after_vm(pc, after);
         self.depth = after;
         true
     }
@@ -512,11 +557,11 @@ impl<'a, 'f> Translator<'a, 'f> {
             return false;
         }
         let depth = self.depth;
-        self.flush(depth);
+        self.flush_for_vm(pc, depth);
         let cv = self.b.ins().iconst(I64, c as *const _ as i64);
         let status = self.call_flushed(self.sigs.new, self.env.stubs.new, &[cv], pc);
         self.exit_if_threw(status, pc, depth);
-        self.reload(depth + 1);
+        self.reload_after_vm(pc, depth + 1);
         self.depth = depth + 1;
         true
     }
@@ -739,6 +784,8 @@ impl<'a, 'f> Translator<'a, 'f> {
         self.b.seal_block(threw);
         self.b.seal_block(ok);
         self.b.switch_to_block(threw);
+        // The interpreter takes over at a handler and reads every local from the frame.
+        self.flush_locals(pc, false);
         let v = self.exit_value(pc, depth, true);
         self.b.ins().return_(&[v]);
         self.b.switch_to_block(ok);
