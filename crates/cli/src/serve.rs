@@ -188,9 +188,18 @@ fn encode_request(argv: &[OsString], cwd: &Path) -> Vec<u8> {
         .map(|(k, v)| [k.as_bytes(), b"=", v.as_bytes()].concat())
         .collect();
     put_list(&mut body, env.iter().map(|e| e.as_slice()));
+    body.extend_from_slice(&ignored_signals().to_le_bytes());
     let mut out = (body.len() as u32).to_le_bytes().to_vec();
     out.extend_from_slice(&body);
     out
+}
+
+/// The signals the calling process ignores (bit `1 << sig`): a plain run inherits them
+/// ignored, so the child ignores them too.
+fn ignored_signals() -> u64 {
+    (1..32)
+        .filter(|&sig| matches!(port::signal_action(sig), Ok(port::SignalAction::Ignore)))
+        .fold(0, |m, sig| m | 1 << sig)
 }
 
 fn put_bytes(out: &mut Vec<u8>, b: &[u8]) {
@@ -237,7 +246,8 @@ impl Forwarding {
         // SAFETY: `fds` has room for the two descriptors pipe2 stores.
         if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC | libc::O_NONBLOCK) } == 0 {
             FORWARD_FD.store(fds[1], Ordering::Relaxed);
-            for sig in FORWARDED {
+            let ignored = ignored_signals();
+            for sig in FORWARDED.into_iter().filter(|s| ignored & 1 << s == 0) {
                 let _ = port::set_signal_action(sig, port::SetSignal::Call(on_forwarded));
             }
         }
@@ -502,6 +512,8 @@ struct Request {
     env: Vec<(OsString, OsString)>,
     /// The client's stdin, stdout and stderr.
     fds: Vec<RawFd>,
+    /// The signals the client ignores (bit `1 << sig`).
+    ignored: u64,
 }
 
 /// Reads a client's request and forks its child; None if the request was bad (the client
@@ -609,6 +621,9 @@ fn child(mut conn: UnixStream, req: Request, l: &mut Launcher, view: &str, other
     if let Err(why) = l.adopt(client) {
         refuse(&mut conn, why);
     }
+    for sig in (1..32).filter(|s| req.ignored & 1 << s != 0) {
+        let _ = port::set_signal_action(sig, port::SetSignal::Ignore);
+    }
     drop(conn);
     let code = crate::run_program(l, &run);
     std::process::exit(i32::from(code))
@@ -657,6 +672,8 @@ fn parse_request(body: &[u8], fds: Vec<RawFd>) -> Option<Request> {
         })
         .filter(|(k, _)| !k.is_empty())
         .collect();
+    let ignored = r.take(8)?;
+    let ignored = u64::from_le_bytes(ignored.try_into().ok()?);
     if !r.b.is_empty() {
         return None;
     }
@@ -665,6 +682,7 @@ fn parse_request(body: &[u8], fds: Vec<RawFd>) -> Option<Request> {
         cwd,
         env,
         fds,
+        ignored,
     })
 }
 
