@@ -352,6 +352,7 @@ fn boot_view(o: &Options) -> String {
     o.props.clear();
     o.vm_args.clear();
     o.java_command.clear();
+    o.assertions = Default::default();
     o.fork_server = false;
     format!("{o:?}")
 }
@@ -475,10 +476,9 @@ fn serve(opts: Options, listener: UnixListener, socket: PathBuf) -> u8 {
         }
         if fds[0].revents != 0
             && let Ok((conn, _)) = listener.accept()
+            && let Some(r) = start(conn, &mut l, &view, &listener, &running, pipe)
         {
-            if let Some(r) = start(conn, &mut l, &view, &listener, &running, pipe) {
-                running.push(r);
-            }
+            running.push(r);
         }
     }
 }
@@ -617,6 +617,7 @@ fn child(mut conn: UnixStream, req: Request, l: &mut Launcher, view: &str, other
         props: run.opts.props.clone(),
         vm_args: run.opts.vm_args.clone(),
         java_command: run.opts.java_command.clone(),
+        assertions: run.opts.assertions.clone(),
     };
     if let Err(why) = l.adopt(client) {
         refuse(&mut conn, why);

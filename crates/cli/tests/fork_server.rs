@@ -83,9 +83,10 @@ fn programs() -> PathBuf {
         }
         std::fs::write(out.join("Client.java"), CLIENT).unwrap();
         std::fs::write(out.join("Hook.java"), HOOK).unwrap();
-        javac
-            .arg(out.join("Client.java"))
-            .arg(out.join("Hook.java"));
+        std::fs::write(out.join("Asserts.java"), ASSERTS).unwrap();
+        for f in ["Client.java", "Hook.java", "Asserts.java"] {
+            javac.arg(out.join(f));
+        }
         let ok = javac.stderr(Stdio::null()).status().unwrap();
         assert!(ok.success(), "javac failed");
         out
@@ -152,6 +153,16 @@ public class Hook {
         System.out.flush();
         Thread.sleep(60000);
         System.out.println("not interrupted");
+    }
+}
+"#;
+
+/// Fails an assertion when assertions are enabled.
+const ASSERTS: &str = r#"
+public class Asserts {
+    public static void main(String[] a) {
+        assert a.length > 5 : "assertions are on";
+        System.out.println("assertions are off");
     }
 }
 "#;
@@ -234,6 +245,30 @@ fn conformance_programs_run_through_the_server_as_plain_runs() {
         let via = run(Some(&server.socket), &dir, &args, b"");
         assert_same(name, &plain, &via);
     }
+}
+
+#[test]
+fn assertion_switches_of_the_program_are_taken_by_the_child() {
+    let classes = programs();
+    let dir = scratch("fork-asserts");
+    let server = Server::start(&dir);
+    let cp = classes.display().to_string();
+    for opts in [&["-ea"][..], &["-ea", "-da:Asserts"], &[]] {
+        let mut args: Vec<String> = opts.iter().map(|s| s.to_string()).collect();
+        args.extend(["-cp", &cp, "Asserts"].map(String::from));
+        let plain = run(None, &dir, &args, b"");
+        let via = run(Some(&server.socket), &dir, &args, b"");
+        assert_same(&format!("{opts:?}"), &plain, &via);
+    }
+    let enabled = run(
+        Some(&server.socket),
+        &dir,
+        &["-ea", "-cp", &cp, "Asserts"].map(String::from),
+        b"",
+    );
+    assert_eq!(enabled.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&enabled.stderr);
+    assert!(err.contains("AssertionError: assertions are on"), "{err}");
 }
 
 #[test]

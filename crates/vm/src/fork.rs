@@ -34,6 +34,7 @@ pub struct Adopted {
     pub props: Vec<(String, String)>,
     pub vm_args: Vec<String>,
     pub java_command: String,
+    pub assertions: crate::assertions::Assertions,
     /// When the child was forked: the program's VM start for its uptime.
     pub start_time: std::time::Instant,
 }
@@ -104,7 +105,13 @@ pub struct Client {
     pub props: Vec<(String, String)>,
     pub vm_args: Vec<String>,
     pub java_command: String,
+    /// `-ea`, `-da` and their kin: taken unless they could name a class the boot initialized.
+    pub assertions: crate::assertions::Assertions,
 }
+
+/// Packages of the class library: an assertion switch naming one (or `-esa`) could concern a
+/// class the boot initialized with the server's switches.
+const LIBRARY_PACKAGES: [&str; 5] = ["java/", "javax/", "jdk/", "sun/", "com/sun/"];
 
 /// Why a child does not run its client's program: the client runs it itself.
 #[derive(Debug)]
@@ -125,6 +132,14 @@ pub fn adopt(t: &mut JThread, client: Client) -> Result<(), Refused> {
             "-D{k} may be read while the class library boots"
         )));
     }
+    let a = &client.assertions;
+    if a.system_default
+        || (a.switches.iter()).any(|s| LIBRARY_PACKAGES.iter().any(|p| s.name.starts_with(p)))
+    {
+        return Err(Refused(
+            "its assertion switches concern classes the boot initialized".into(),
+        ));
+    }
     let mut patch: Vec<String> = PATCHABLE.iter().map(|s| s.to_string()).collect();
     patch.extend(client.props.iter().map(|(k, _)| k.clone()));
     let files = crate::class::loader::Files::open(&vm.opts.io)
@@ -137,6 +152,7 @@ pub fn adopt(t: &mut JThread, client: Client) -> Result<(), Refused> {
         props: client.props,
         vm_args: client.vm_args,
         java_command: client.java_command,
+        assertions: client.assertions,
         start_time: std::time::Instant::now(),
     });
     let mark = t.handles.len();

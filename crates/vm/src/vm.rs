@@ -309,6 +309,13 @@ impl Vm {
         self.adopted.get().map_or(&self.opts.props, |a| &a.props)
     }
 
+    /// Which classes run their `assert` statements (a fork server's child: its client's).
+    pub fn assertions(&self) -> &crate::assertions::Assertions {
+        self.adopted
+            .get()
+            .map_or(&self.opts.assertions, |a| &a.assertions)
+    }
+
     /// When the VM started, for its uptime (a fork server's child: when it was forked).
     pub fn started(&self) -> std::time::Instant {
         self.adopted.get().map_or(self.start_time, |a| a.start_time)
