@@ -11,8 +11,9 @@
 //!
 //! The protocol (one connection per run): the client sends `u32` length, then the request
 //! (magic, argument count and arguments, working directory, variable count and `KEY=VALUE`
-//! variables, each a `u32` length and bytes), with its fds 0, 1, 2 attached to the first
-//! bytes. The server answers `P` pid (`i32`) once it forked, and `X` exit code or `S` signal
+//! variables, each a `u32` length and bytes; then the ignored signals as a `u64` mask, the
+//! umask as a `u32` and the resource limits of `LIMITS` as `u64` pairs), with its fds 0, 1, 2
+//! attached to the first bytes. The server answers `P` pid (`i32`) once it forked, and `X` exit code or `S` signal
 //! number (`i32`) when the child ended; the child itself sends `F`, a length and its reason
 //! instead of running. All integers are little-endian.
 //!
@@ -189,10 +190,44 @@ fn encode_request(argv: &[OsString], cwd: &Path) -> Vec<u8> {
         .collect();
     put_list(&mut body, env.iter().map(|e| e.as_slice()));
     body.extend_from_slice(&ignored_signals().to_le_bytes());
+    // SAFETY: umask has no preconditions; the mask is put back at once.
+    let mask = unsafe {
+        let m = libc::umask(0o022);
+        libc::umask(m);
+        m
+    };
+    body.extend_from_slice(&mask.to_le_bytes());
+    for res in LIMITS {
+        let mut l = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: `l` is a live rlimit getrlimit fills.
+        if unsafe { libc::getrlimit(res, &mut l) } != 0 {
+            l = libc::rlimit {
+                rlim_cur: libc::RLIM_INFINITY,
+                rlim_max: libc::RLIM_INFINITY,
+            };
+        }
+        body.extend_from_slice(&l.rlim_cur.to_le_bytes());
+        body.extend_from_slice(&l.rlim_max.to_le_bytes());
+    }
     let mut out = (body.len() as u32).to_le_bytes().to_vec();
     out.extend_from_slice(&body);
     out
 }
+
+/// The resource limits a child takes from its client (`ulimit`), in the request's order.
+const LIMITS: [libc::__rlimit_resource_t; 8] = [
+    libc::RLIMIT_AS,
+    libc::RLIMIT_CORE,
+    libc::RLIMIT_CPU,
+    libc::RLIMIT_DATA,
+    libc::RLIMIT_FSIZE,
+    libc::RLIMIT_NOFILE,
+    libc::RLIMIT_NPROC,
+    libc::RLIMIT_STACK,
+];
 
 /// The signals the calling process ignores (bit `1 << sig`): a plain run inherits them
 /// ignored, so the child ignores them too.
@@ -514,6 +549,10 @@ struct Request {
     fds: Vec<RawFd>,
     /// The signals the client ignores (bit `1 << sig`).
     ignored: u64,
+    /// The client's file mode creation mask.
+    umask: u32,
+    /// The client's resource limits ([`LIMITS`]'s, current and maximum).
+    limits: Vec<(u64, u64)>,
 }
 
 /// Reads a client's request and forks its child; None if the request was bad (the client
@@ -585,6 +624,24 @@ fn child(mut conn: UnixStream, req: Request, l: &mut Launcher, view: &str, other
         // SAFETY: _exit ends the process at once (nothing of the server's to flush or run).
         unsafe { libc::_exit(0) }
     };
+    // SAFETY: umask has no preconditions.
+    unsafe { libc::umask(req.umask & 0o777) };
+    for (&res, &(cur, max)) in LIMITS.iter().zip(&req.limits) {
+        let l = libc::rlimit {
+            rlim_cur: cur,
+            rlim_max: max,
+        };
+        // SAFETY: `l` is a live rlimit setrlimit reads.
+        if unsafe { libc::setrlimit(res, &l) } != 0 {
+            refuse(
+                &mut conn,
+                format!(
+                    "its resource limits exceed the server's ({})",
+                    std::io::Error::last_os_error()
+                ),
+            );
+        }
+    }
     if let Err(e) = std::env::set_current_dir(&req.cwd) {
         refuse(
             &mut conn,
@@ -675,6 +732,13 @@ fn parse_request(body: &[u8], fds: Vec<RawFd>) -> Option<Request> {
         .collect();
     let ignored = r.take(8)?;
     let ignored = u64::from_le_bytes(ignored.try_into().ok()?);
+    let umask = r.u32()? as u32;
+    let mut limits = Vec::with_capacity(LIMITS.len());
+    for _ in LIMITS {
+        let cur = u64::from_le_bytes(r.take(8)?.try_into().ok()?);
+        let max = u64::from_le_bytes(r.take(8)?.try_into().ok()?);
+        limits.push((cur, max));
+    }
     if !r.b.is_empty() {
         return None;
     }
@@ -684,6 +748,8 @@ fn parse_request(body: &[u8], fds: Vec<RawFd>) -> Option<Request> {
         env,
         fds,
         ignored,
+        umask,
+        limits,
     })
 }
 

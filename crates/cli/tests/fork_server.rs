@@ -136,6 +136,12 @@ public class Client {
         String self = new File("/proc/self").getCanonicalFile().getName();
         System.out.println("pid " + (ProcessHandle.current().pid() == Long.parseLong(self)));
         System.out.println("uptime " + (ManagementFactory.getRuntimeMXBean().getUptime() < 60000));
+        Path made = Path.of("made.txt");
+        Files.deleteIfExists(made);
+        Files.writeString(made, "x");
+        System.out.println("umask " + java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(made)));
+        for (String l : Files.readAllLines(Path.of("/proc/self/limits")))
+            if (l.startsWith("Max open files")) System.out.println("limit " + l.replaceAll(" +", " "));
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
         System.out.println("stdin " + in.readLine() + " " + in.readLine());
         System.err.println("to stderr");
@@ -199,19 +205,25 @@ fn run(via: Option<&Path>, dir: &Path, args: &[String], input: &[u8]) -> Output 
     let mut out = child.wait_with_output().unwrap();
     writer.join().unwrap();
     if via.is_some() {
-        let err = String::from_utf8_lossy(&out.stderr).into_owned();
-        assert!(
-            err.contains("jxvm: --via: forked as pid") && !err.contains("running in-process"),
-            "{args:?} did not run in a forked child: {err}"
-        );
-        let kept: String = err
-            .lines()
-            .filter(|l| !l.starts_with("jxvm: --via:"))
-            .map(|l| format!("{l}\n"))
-            .collect();
-        out.stderr = kept.into_bytes();
+        strip_log(&format!("{args:?}"), &mut out);
     }
     out
+}
+
+/// Checks that a client with `JXVM_VIA_LOG` ran its program in a forked child, and removes
+/// its log lines from its stderr.
+fn strip_log(what: &str, out: &mut Output) {
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(
+        err.contains("jxvm: --via: forked as pid") && !err.contains("running in-process"),
+        "{what} did not run in a forked child: {err}"
+    );
+    let kept: String = err
+        .lines()
+        .filter(|l| !l.starts_with("jxvm: --via:"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    out.stderr = kept.into_bytes();
 }
 
 fn assert_same(what: &str, plain: &Output, via: &Output) {
@@ -287,13 +299,17 @@ fn a_client_gets_its_arguments_stdin_environment_and_directory() {
         .collect();
     let input = b"first line\nsecond line\n";
     let with_env = |via: Option<&Path>| {
-        let mut c = jxvm();
+        // Through a shell that sets the umask and a resource limit first.
+        let mut c = Command::new("sh");
+        c.arg("-c")
+            .arg("umask 027; ulimit -n 300; exec \"$0\" \"$@\"")
+            .arg(env!("CARGO_BIN_EXE_jxvm"));
         pinned(&mut c)
             .current_dir(&work)
             .env("FORK_TEST_VAR", "from the client")
             .env_remove("FORK_TEST_UNSET");
         if let Some(s) = via {
-            c.arg("--via").arg(s);
+            c.arg("--via").arg(s).env("JXVM_VIA_LOG", "1");
         }
         c.args(&args)
             .stdin(Stdio::piped())
@@ -304,7 +320,11 @@ fn a_client_gets_its_arguments_stdin_environment_and_directory() {
             use std::io::Write;
             child.stdin.take().unwrap().write_all(input).unwrap();
         }
-        child.wait_with_output().unwrap()
+        let mut out = child.wait_with_output().unwrap();
+        if via.is_some() {
+            strip_log("Client", &mut out);
+        }
+        out
     };
     let plain = with_env(None);
     let via = with_env(Some(&server.socket));
@@ -320,6 +340,8 @@ fn a_client_gets_its_arguments_stdin_environment_and_directory() {
         "pid true",
         "uptime true",
         "stdin first line second line",
+        "umask rw-r-----",
+        "limit Max open files 300 300 files",
     ] {
         assert!(out.contains(want), "missing {want:?} in {out}");
     }
