@@ -84,7 +84,8 @@ fn programs() -> PathBuf {
         std::fs::write(out.join("Client.java"), CLIENT).unwrap();
         std::fs::write(out.join("Hook.java"), HOOK).unwrap();
         std::fs::write(out.join("Asserts.java"), ASSERTS).unwrap();
-        for f in ["Client.java", "Hook.java", "Asserts.java"] {
+        std::fs::write(out.join("Salt.java"), SALT).unwrap();
+        for f in ["Client.java", "Hook.java", "Asserts.java", "Salt.java"] {
             javac.arg(out.join(f));
         }
         let ok = javac.stderr(Stdio::null()).status().unwrap();
@@ -169,6 +170,15 @@ public class Asserts {
     public static void main(String[] a) {
         assert a.length > 5 : "assertions are on";
         System.out.println("assertions are off");
+    }
+}
+"#;
+
+/// The iteration order of an immutable set: drawn at random once per process.
+const SALT: &str = r#"
+public class Salt {
+    public static void main(String[] a) {
+        System.out.println(java.util.Set.of(1, 2, 3, 4, 5, 6, 7, 8, 9));
     }
 }
 "#;
@@ -281,6 +291,22 @@ fn assertion_switches_of_the_program_are_taken_by_the_child() {
     assert_eq!(enabled.status.code(), Some(1));
     let err = String::from_utf8_lossy(&enabled.stderr);
     assert!(err.contains("AssertionError: assertions are on"), "{err}");
+}
+
+#[test]
+fn children_do_not_share_the_boots_random_draws() {
+    let classes = programs();
+    let dir = scratch("fork-salt");
+    let server = Server::start(&dir);
+    let args = ["-cp", &classes.display().to_string(), "Salt"].map(String::from);
+    let orders: std::collections::HashSet<Vec<u8>> = (0..8)
+        .map(|_| run(Some(&server.socket), &dir, &args, b"").stdout)
+        .collect();
+    // 36 orders are equally likely: 8 runs drawing the same one is a shared draw.
+    assert!(
+        orders.len() > 1,
+        "every child iterated Set.of alike: {orders:?}"
+    );
 }
 
 #[test]

@@ -269,7 +269,33 @@ fn patch_properties(t: &mut JThread, patch: &[String]) -> JResult<Option<Refused
         Some(fresh_map),
     )?;
     patch_user_dir(t)?;
+    reseed(t)?;
     Ok(None)
+}
+
+/// Draws again what the boot drew at random for the whole process, so that children do not
+/// share it: the iteration order of `Set.of`/`Map.of` (`ImmutableCollections.SALT32L` and
+/// `REVERSE`, as its initializer computes them; only iteration reads them, never a lookup).
+fn reseed(t: &mut JThread) -> JResult<()> {
+    let c = t.load_boot("java/util/ImmutableCollections")?;
+    if !t.domain.class_state(c).initialized.load(Ordering::Acquire) {
+        return Ok(());
+    }
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as i64)
+        ^ i64::from(std::process::id()).rotate_left(32);
+    const COLOR: i64 = 0x243F_6A88_85A3_08D3;
+    let salt = i64::from((COLOR.wrapping_mul(seed) >> 16) as i32) & 0xFFFF_FFFF;
+    let mirror = t.mirror(c)?;
+    let base = t.vm.wk().statics_base;
+    if let Some(f) = c.field("SALT32L", "J").filter(|f| f.is_static()) {
+        mirror.write::<i64>((base + f.offset) as usize, salt);
+    }
+    if let Some(f) = c.field("REVERSE", "Z").filter(|f| f.is_static()) {
+        mirror.write::<u8>((base + f.offset) as usize, u8::from(salt & 1 == 0));
+    }
+    Ok(())
 }
 
 /// The keys whose entries differ between the maps behind handles `a` and `b`, as
