@@ -461,6 +461,8 @@ extern "C" fn on_child(_: libc::c_int) {
 struct Running {
     pid: i32,
     conn: UnixStream,
+    /// Its client went away (the child was killed).
+    abandoned: bool,
 }
 
 /// The server's body, on the launcher's thread: boot, then serve until killed.
@@ -486,22 +488,30 @@ fn serve(opts: Options, listener: UnixListener, socket: PathBuf) -> u8 {
     }
     eprintln!("jxvm serve: ready on {}", socket.display());
     let mut running: Vec<Running> = Vec::new();
+    let watch = |fd: RawFd| libc::pollfd {
+        fd,
+        events: libc::POLLIN,
+        revents: 0,
+    };
     loop {
-        let mut fds = [
-            libc::pollfd {
-                fd: listener.as_raw_fd(),
-                events: libc::POLLIN,
-                revents: 0,
-            },
-            libc::pollfd {
-                fd: pipe[0],
-                events: libc::POLLIN,
-                revents: 0,
-            },
-        ];
-        // SAFETY: `fds` is a live array of two pollfd.
-        if unsafe { libc::poll(fds.as_mut_ptr(), 2, -1) } < 0 {
+        // The listener, the SIGCHLD pipe, and the connections of clients still there.
+        let mut fds = vec![watch(listener.as_raw_fd()), watch(pipe[0])];
+        let watched: Vec<usize> = (0..running.len())
+            .filter(|&i| !running[i].abandoned)
+            .collect();
+        fds.extend(watched.iter().map(|&i| watch(running[i].conn.as_raw_fd())));
+        // SAFETY: `fds` is a live array of that many pollfd.
+        if unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, -1) } < 0 {
             continue;
+        }
+        // A client sends nothing after its request: its connection is readable once it is
+        // gone, and its program ends with it (as a plain run ends with its process).
+        for (k, &i) in watched.iter().enumerate() {
+            if fds[2 + k].revents != 0 {
+                running[i].abandoned = true;
+                // SAFETY: kill has no memory preconditions; the pid is a child not yet reaped.
+                unsafe { libc::kill(running[i].pid, libc::SIGKILL) };
+            }
         }
         if fds[1].revents != 0 {
             let mut b = [0u8; 64];
@@ -588,7 +598,11 @@ fn start(
     close_all(&req.fds);
     let answer = [b"P".as_slice(), &pid.to_le_bytes()].concat();
     let _ = conn.write_all(&answer);
-    Some(Running { pid, conn })
+    Some(Running {
+        pid,
+        conn,
+        abandoned: false,
+    })
 }
 
 fn close_all(fds: &[RawFd]) {

@@ -484,6 +484,18 @@ fn killed_and_crashing_children_leave_the_server_serving() {
         assert_eq!(status.signal(), Some(sig), "{status:?}");
         assert!(server.alive(), "the server died with its child");
     }
+    // A client killed outright takes its program with it, as a plain run's process would.
+    let (mut via, pid, _) = start_hook(Some(&server.socket));
+    let pid = pid.unwrap();
+    signal(via.id() as i32, libc::SIGKILL);
+    via.wait().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    // SAFETY: kill with signal 0 only asks whether the process exists.
+    while unsafe { libc::kill(pid, 0) } == 0 {
+        assert!(Instant::now() < deadline, "the child outlived its client");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(server.alive());
     let args = ["-cp", &classes.display().to_string(), "ExitCode3"].map(String::from);
     let out = run(Some(&server.socket), &dir, &args, b"");
     assert_eq!(out.status.code(), Some(3));
