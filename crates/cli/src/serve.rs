@@ -260,6 +260,8 @@ fn read_i32(r: &mut impl Read) -> Option<i32> {
 struct Forwarding {
     read: RawFd,
     pending: Vec<i32>,
+    /// The signals it took (those the client did not ignore).
+    taken: Vec<i32>,
 }
 
 /// Write end of the client's signal pipe (-1: none).
@@ -278,17 +280,21 @@ extern "C" fn on_forwarded(sig: libc::c_int) {
 impl Forwarding {
     fn install() -> Forwarding {
         let mut fds = [-1; 2];
+        let mut taken = Vec::new();
         // SAFETY: `fds` has room for the two descriptors pipe2 stores.
         if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC | libc::O_NONBLOCK) } == 0 {
             FORWARD_FD.store(fds[1], Ordering::Relaxed);
             let ignored = ignored_signals();
             for sig in FORWARDED.into_iter().filter(|s| ignored & 1 << s == 0) {
-                let _ = port::set_signal_action(sig, port::SetSignal::Call(on_forwarded));
+                if port::set_signal_action(sig, port::SetSignal::Call(on_forwarded)).is_ok() {
+                    taken.push(sig);
+                }
             }
         }
         Forwarding {
             read: fds[0],
             pending: Vec::new(),
+            taken,
         }
     }
 
@@ -320,7 +326,7 @@ impl Forwarding {
 
 impl Drop for Forwarding {
     fn drop(&mut self) {
-        for sig in FORWARDED {
+        for &sig in &self.taken {
             let _ = port::set_signal_action(sig, port::SetSignal::Default);
         }
         let w = FORWARD_FD.swap(-1, Ordering::Relaxed);
@@ -346,6 +352,7 @@ pub fn main(argv: &[OsString]) -> ExitCode {
         }
         rest => (default_socket(), rest),
     };
+    let private_dir = argv.first().is_none_or(|a| a != "--socket");
     let opts = match server_options(options) {
         Ok(o) => o,
         Err(e) => {
@@ -353,7 +360,7 @@ pub fn main(argv: &[OsString]) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let listener = match bind(&socket) {
+    let listener = match bind(&socket, private_dir) {
         Ok(l) => l,
         Err(e) => {
             eprintln!("jxvm serve: {}: {e}", socket.display());
@@ -392,9 +399,10 @@ fn boot_view(o: &Options) -> String {
     format!("{o:?}")
 }
 
-/// Binds `socket` in a directory private to the user, the socket itself 0600. A socket no
-/// server answers on is replaced; one a server answers on is an error.
-fn bind(socket: &Path) -> Result<UnixListener, String> {
+/// Binds `socket`, the socket itself 0600, creating its directory 0700 if it is missing (the
+/// default socket's directory must be the user's and 0700). A socket no server answers on is
+/// replaced; one a server answers on is an error.
+fn bind(socket: &Path, private_dir: bool) -> Result<UnixListener, String> {
     let dir = socket.parent().filter(|d| !d.as_os_str().is_empty());
     if let Some(dir) = dir
         && !dir.exists()
@@ -405,11 +413,19 @@ fn bind(socket: &Path) -> Result<UnixListener, String> {
             .create(dir)
             .map_err(|e| format!("cannot create its directory: {e}"))?;
     }
-    if let Some(dir) = dir {
+    // A directory given with --socket may be shared (/tmp): the socket's mode and the peers'
+    // uids keep it private there.
+    if let Some(dir) = dir.filter(|_| private_dir) {
         let m = std::fs::metadata(dir).map_err(|e| format!("its directory: {e}"))?;
         // SAFETY: getuid has no preconditions and cannot fail.
         if m.uid() != unsafe { libc::getuid() } {
             return Err("its directory belongs to another user".into());
+        }
+        if m.permissions().mode() & 0o077 != 0 {
+            return Err(format!(
+                "its directory {} is open to other users (it must be 0700)",
+                dir.display()
+            ));
         }
     }
     if UnixStream::connect(socket).is_ok() {

@@ -36,10 +36,20 @@ struct Server {
 impl Server {
     fn start(dir: &Path) -> Server {
         let socket = dir.join("run/serve.sock");
-        let mut child = pinned(&mut jxvm())
-            .arg("serve")
-            .arg("--socket")
-            .arg(&socket)
+        let mut c = jxvm();
+        c.arg("serve").arg("--socket").arg(&socket);
+        Server::spawn(c, socket)
+    }
+
+    /// `jxvm serve` with its default socket, under `XDG_RUNTIME_DIR=xdg`.
+    fn start_default(xdg: &Path) -> Server {
+        let mut c = jxvm();
+        c.arg("serve").env("XDG_RUNTIME_DIR", xdg);
+        Server::spawn(c, xdg.join("jxvm/serve.sock"))
+    }
+
+    fn spawn(mut c: Command, socket: PathBuf) -> Server {
+        let mut child = pinned(&mut c)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -586,6 +596,33 @@ fn without_a_server_or_with_boot_options_the_client_runs_in_process() {
         .unwrap();
     assert!(String::from_utf8_lossy(&out.stderr).contains("running in-process"));
     assert_eq!(out.status.code(), Some(3));
+}
+
+#[test]
+fn the_default_socket_is_under_xdg_runtime_dir() {
+    let dir = scratch("fork-xdg");
+    let xdg = dir.join("xdg");
+    std::fs::create_dir_all(&xdg).unwrap();
+    let server = Server::start_default(&xdg);
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&xdg.join("jxvm")), 0o700);
+    assert_eq!(mode(&server.socket), 0o600);
+    let classes = programs();
+    let args = ["-cp", &classes.display().to_string(), "ExitCode3"].map(String::from);
+    assert_eq!(
+        run(Some(&server.socket), &dir, &args, b"").status.code(),
+        Some(3)
+    );
+    drop(server);
+    // A default directory open to others is refused.
+    std::fs::set_permissions(xdg.join("jxvm"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = pinned(&mut jxvm())
+        .arg("serve")
+        .env("XDG_RUNTIME_DIR", &xdg)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("open to other users"));
 }
 
 #[test]
