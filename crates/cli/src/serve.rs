@@ -284,7 +284,9 @@ impl Forwarding {
         // SAFETY: `fds` has room for the two descriptors pipe2 stores.
         if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC | libc::O_NONBLOCK) } == 0 {
             FORWARD_FD.store(fds[1], Ordering::Relaxed);
-            let ignored = ignored_signals();
+            // SIGQUIT is the VM's even where the process was started with it ignored (unless
+            // -Xrs, which the child then ignores again), so it is always forwarded.
+            let ignored = ignored_signals() & !(1 << libc::SIGQUIT);
             for sig in FORWARDED.into_iter().filter(|s| ignored & 1 << s == 0) {
                 if port::set_signal_action(sig, port::SetSignal::Call(on_forwarded)).is_ok() {
                     taken.push(sig);
@@ -598,9 +600,15 @@ fn start(
     let _ = conn.set_read_timeout(Some(Duration::from_secs(5)));
     let req = read_request(&mut conn)?;
     let _ = conn.set_read_timeout(None);
+    // A signal the client forwards must wait until the child has taken the VM's handlers
+    // back: the child starts with them blocked (and the server blocks them only meanwhile).
+    let mask = block_forwarded();
     // SAFETY: the server has one thread that runs (the others wait in join and hold no
     // lock), so the child's copy of the process is consistent; see `vm::fork`.
     let pid = unsafe { libc::fork() };
+    if pid != 0 {
+        set_mask(&mask);
+    }
     if pid < 0 {
         close_all(&req.fds);
         return None;
@@ -609,7 +617,7 @@ fn start(
         // The child: never returns.
         let mut others: Vec<RawFd> = running.iter().map(|r| r.conn.as_raw_fd()).collect();
         others.extend([listener.as_raw_fd(), pipe[0], pipe[1]]);
-        child(conn, req, l, view, &others);
+        child(conn, req, l, view, &others, &mask);
     }
     close_all(&req.fds);
     let answer = [b"P".as_slice(), &pid.to_le_bytes()].concat();
@@ -630,7 +638,14 @@ fn close_all(fds: &[RawFd]) {
 
 /// The child's body: becomes the client's process, takes over its command line and runs the
 /// program; never returns.
-fn child(mut conn: UnixStream, req: Request, l: &mut Launcher, view: &str, others: &[RawFd]) -> ! {
+fn child(
+    mut conn: UnixStream,
+    req: Request,
+    l: &mut Launcher,
+    view: &str,
+    others: &[RawFd],
+    mask: &libc::sigset_t,
+) -> ! {
     let _ = port::set_signal_action(libc::SIGCHLD, port::SetSignal::Default);
     for &fd in others {
         // SAFETY: the server's descriptors, which the child does not use.
@@ -709,9 +724,16 @@ fn child(mut conn: UnixStream, req: Request, l: &mut Launcher, view: &str, other
     if let Err(why) = l.adopt(client) {
         refuse(&mut conn, why);
     }
-    for sig in (1..32).filter(|s| req.ignored & 1 << s != 0) {
+    // The VM takes SIGQUIT for thread dumps even if it was ignored (as a plain run's does).
+    let mut ignored = req.ignored;
+    if !run.opts.reduce_signal_usage {
+        ignored &= !(1 << libc::SIGQUIT);
+    }
+    for sig in (1..32).filter(|s| ignored & 1 << s != 0) {
         let _ = port::set_signal_action(sig, port::SetSignal::Ignore);
     }
+    // The VM's handlers are back: signals that came meanwhile are delivered now.
+    set_mask(mask);
     drop(conn);
     let code = crate::run_program(l, &run);
     std::process::exit(i32::from(code))
@@ -816,6 +838,28 @@ impl<'a> Cursor<'a> {
 
 // ---------------------------------------------------------------------------------------
 // System calls.
+
+/// Blocks the signals a client forwards in the calling thread; returns the mask before.
+fn block_forwarded() -> libc::sigset_t {
+    // SAFETY: both sets are live; sigemptyset and sigaddset initialize and fill `set`, and
+    // pthread_sigmask reads it and fills `old`.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        let mut old: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        for sig in FORWARDED {
+            libc::sigaddset(&mut set, sig);
+        }
+        libc::pthread_sigmask(libc::SIG_BLOCK, &set, &mut old);
+        old
+    }
+}
+
+/// Sets the calling thread's signal mask to `mask`.
+fn set_mask(mask: &libc::sigset_t) {
+    // SAFETY: `mask` is a live, initialized signal set.
+    unsafe { libc::pthread_sigmask(libc::SIG_SETMASK, mask, std::ptr::null_mut()) };
+}
 
 /// The uid of the process at the other end of Unix socket `fd`.
 fn peer_uid(fd: RawFd) -> Option<u32> {

@@ -403,6 +403,15 @@ fn a_client_gets_its_arguments_stdin_environment_and_directory() {
 /// Starts `Hook` through `via` (or plainly), waits for it to be ready; returns the client
 /// and, through a server, the child's pid.
 fn start_hook(via: Option<&Path>) -> (Child, Option<i32>, BufReader<std::process::ChildStdout>) {
+    start_hook_signalled(via, None)
+}
+
+/// As [`start_hook`]; through a server, sends `early` to the client as soon as it knows its
+/// child's pid (before the child's VM took its signals back, most likely).
+fn start_hook_signalled(
+    via: Option<&Path>,
+    early: Option<i32>,
+) -> (Child, Option<i32>, BufReader<std::process::ChildStdout>) {
     let mut c = jxvm();
     pinned(&mut c);
     if let Some(s) = via {
@@ -421,13 +430,29 @@ fn start_hook(via: Option<&Path>) -> (Child, Option<i32>, BufReader<std::process
         let mut err = BufReader::new(child.stderr.take().unwrap());
         let mut line = String::new();
         err.read_line(&mut line).unwrap();
+        if let Some(sig) = early {
+            signal(child.id() as i32, sig);
+        }
         line.trim().rsplit(' ').next().unwrap().parse().unwrap()
     });
     let mut out = BufReader::new(child.stdout.take().unwrap());
     let mut line = String::new();
     out.read_line(&mut line).unwrap();
+    if early == Some(libc::SIGQUIT) {
+        // The dump may come first (the VM took the signal before main ran).
+        while line != "ready\n" {
+            line.clear();
+            assert!(out.read_line(&mut line).unwrap() > 0, "no ready line");
+            EARLY_TEXT.with(|t| t.borrow_mut().push_str(&line));
+        }
+    }
     assert_eq!(line, "ready\n");
     (child, pid, out)
+}
+
+thread_local! {
+    /// What `start_hook_signalled` read before `ready` (a thread dump).
+    static EARLY_TEXT: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
 }
 
 fn signal(pid: i32, sig: i32) {
@@ -463,12 +488,14 @@ fn sigint_to_the_client_runs_the_shutdown_hooks_as_in_a_plain_run() {
 fn sigquit_to_the_client_prints_the_childs_thread_dump() {
     let dir = scratch("fork-sigquit");
     let server = Server::start(&dir);
-    let (mut via, _, out) = start_hook(Some(&server.socket));
+    // The first SIGQUIT comes while the child is being made: it waits for the VM's handler.
+    let (mut via, _, out) = start_hook_signalled(Some(&server.socket), Some(libc::SIGQUIT));
     signal(via.id() as i32, libc::SIGQUIT);
     std::thread::sleep(Duration::from_millis(500));
     signal(via.id() as i32, libc::SIGTERM);
-    via.wait().unwrap();
-    let text = rest(out);
+    assert_eq!(via.wait().unwrap().code(), Some(128 + libc::SIGTERM));
+    let text = EARLY_TEXT.with(|t| t.borrow().clone()) + &rest(out);
+    assert_eq!(text.matches("Full thread dump").count(), 2, "{text}");
     for thread in [
         "\"main\"",
         "\"Reference Handler\"",

@@ -413,6 +413,22 @@ fn write_static(
 /// signal handlers.
 fn release(t: &mut JThread) {
     let vm = t.vm;
+    // The forked thread has an OS thread id of its own (thread dumps' nid, and the token
+    // blocked calls are woken through).
+    t.os_tid = port::os::gettid();
+    if let Some(h) = crate::native::thread::current_handle(t) {
+        h.set_os_thread();
+    }
+    // The VM's handlers first (the signals are still blocked in this thread, the only one),
+    // then the dispatcher they wake.
+    let taken = TAKEN.load(Ordering::Relaxed);
+    for sig in VM_SIGNALS {
+        if taken & (1 << sig) != 0 {
+            let _ =
+                port::set_signal_action(sig, port::SetSignal::Call(crate::thread::dump::on_signal));
+        }
+    }
+    crate::thread::dump::start_in_child();
     let domain = t.domain.clone();
     domain.held.store(false, Ordering::Release);
     let main = t.thread_obj;
@@ -425,12 +441,4 @@ fn release(t: &mut JThread) {
     }
     // Each was counted as started when the boot registered it, and again now.
     (domain.thread_stats.started).fetch_sub(held.len() as u64, Ordering::Relaxed);
-    crate::thread::dump::start_in_child();
-    let taken = TAKEN.load(Ordering::Relaxed);
-    for sig in VM_SIGNALS {
-        if taken & (1 << sig) != 0 {
-            let _ =
-                port::set_signal_action(sig, port::SetSignal::Call(crate::thread::dump::on_signal));
-        }
-    }
 }

@@ -90,23 +90,19 @@ fn spawn_dispatcher(read_end: i32) -> bool {
 /// shared by all its children) and a Signal Dispatcher reading it. False if either could
 /// not be made (the VM's signals then do nothing, as when the dispatcher cannot start).
 pub fn start_in_child() -> bool {
+    let Ok((read_end, write_end)) = os::signal_pipe(Owner::SYSTEM) else {
+        return false;
+    };
+    // The handler writes to the new pipe from now on: nothing is lost before the dispatcher
+    // reads it.
+    let old_write = WAKE_FD.swap(write_end, Ordering::AcqRel);
     let held = HELD_READ_FD.swap(-1, Ordering::AcqRel);
-    let old_write = WAKE_FD.swap(-1, Ordering::AcqRel);
     for fd in [held, old_write] {
         if fd >= 0 {
             port::fs::close(Owner::SYSTEM, fd).ok();
         }
     }
-    let Ok((read_end, write_end)) = os::signal_pipe(Owner::SYSTEM) else {
-        return false;
-    };
-    if !spawn_dispatcher(read_end) {
-        port::fs::close(Owner::SYSTEM, read_end).ok();
-        port::fs::close(Owner::SYSTEM, write_end).ok();
-        return false;
-    }
-    WAKE_FD.store(write_end, Ordering::Release);
-    true
+    spawn_dispatcher(read_end)
 }
 
 /// Whether the Signal Dispatcher runs (signals can be taken).
