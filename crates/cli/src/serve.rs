@@ -139,7 +139,9 @@ fn run_via_inner(socket: &Path, argv: &[OsString], log: bool) -> Via {
             if pid == 0 {
                 return Via::Fallback("the server closed the connection".into());
             }
-            eprintln!("jxvm: --via: the fork server ended before the program");
+            // Both the server and the child have closed it: the program ended, but only the
+            // server could have said how.
+            eprintln!("jxvm: --via: the fork server ended; the program's exit code is lost");
             return Via::Ended(ExitCode::from(1));
         }
         let Some(v) = read_i32(&mut conn) else {
@@ -734,7 +736,9 @@ fn child(
     }
     // The VM's handlers are back: signals that came meanwhile are delivered now.
     set_mask(mask);
-    drop(conn);
+    // The child keeps its copy of the connection open (close-on-exec) until it exits: should
+    // the server die first, its client still waits for the program's end.
+    std::mem::forget(conn);
     let code = crate::run_program(l, &run);
     std::process::exit(i32::from(code))
 }
