@@ -519,15 +519,20 @@ fn serve(opts: Options, listener: UnixListener, socket: PathBuf) -> u8 {
         let watched: Vec<usize> = (0..running.len())
             .filter(|&i| !running[i].abandoned)
             .collect();
-        fds.extend(watched.iter().map(|&i| watch(running[i].conn.as_raw_fd())));
+        // Only the peer's hang-up: the request's bytes are the child's to read.
+        fds.extend(watched.iter().map(|&i| libc::pollfd {
+            fd: running[i].conn.as_raw_fd(),
+            events: libc::POLLRDHUP,
+            revents: 0,
+        }));
         // SAFETY: `fds` is a live array of that many pollfd.
         if unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, -1) } < 0 {
             continue;
         }
-        // A client sends nothing after its request: its connection is readable once it is
-        // gone, and its program ends with it (as a plain run ends with its process).
+        // A client that hangs up is gone, and its program ends with it (as a plain run ends
+        // with its process).
         for (k, &i) in watched.iter().enumerate() {
-            if fds[2 + k].revents != 0 {
+            if fds[2 + k].revents & (libc::POLLRDHUP | libc::POLLHUP | libc::POLLERR) != 0 {
                 running[i].abandoned = true;
                 // SAFETY: kill has no memory preconditions; the pid is a child not yet reaped.
                 unsafe { libc::kill(running[i].pid, libc::SIGKILL) };
@@ -585,8 +590,8 @@ struct Request {
     limits: Vec<(u64, u64)>,
 }
 
-/// Reads a client's request and forks its child; None if the request was bad (the client
-/// then sees the connection close and runs the program itself).
+/// Forks the child of a client (who must be of the server's user); the child reads the
+/// request. None if there is no child.
 fn start(
     mut conn: UnixStream,
     l: &mut Launcher,
@@ -599,9 +604,7 @@ fn start(
     if peer_uid(conn.as_raw_fd()) != Some(unsafe { libc::getuid() }) {
         return None;
     }
-    let _ = conn.set_read_timeout(Some(Duration::from_secs(5)));
-    let req = read_request(&mut conn)?;
-    let _ = conn.set_read_timeout(None);
+    // The child reads the request: a slow or silent client never holds the server's loop.
     // A signal the client forwards must wait until the child has taken the VM's handlers
     // back: the child starts with them blocked (and the server blocks them only meanwhile).
     let mask = block_forwarded();
@@ -612,16 +615,14 @@ fn start(
         set_mask(&mask);
     }
     if pid < 0 {
-        close_all(&req.fds);
         return None;
     }
     if pid == 0 {
         // The child: never returns.
         let mut others: Vec<RawFd> = running.iter().map(|r| r.conn.as_raw_fd()).collect();
         others.extend([listener.as_raw_fd(), pipe[0], pipe[1]]);
-        child(conn, req, l, view, &others, &mask);
+        child(conn, l, view, &others, &mask);
     }
-    close_all(&req.fds);
     let answer = [b"P".as_slice(), &pid.to_le_bytes()].concat();
     let _ = conn.write_all(&answer);
     Some(Running {
@@ -642,7 +643,6 @@ fn close_all(fds: &[RawFd]) {
 /// program; never returns.
 fn child(
     mut conn: UnixStream,
-    req: Request,
     l: &mut Launcher,
     view: &str,
     others: &[RawFd],
@@ -653,6 +653,13 @@ fn child(
         // SAFETY: the server's descriptors, which the child does not use.
         unsafe { libc::close(fd) };
     }
+    let _ = conn.set_read_timeout(Some(Duration::from_secs(5)));
+    let Some(req) = read_request(&mut conn) else {
+        // Not a client of this protocol (or too slow): it gets nothing.
+        // SAFETY: _exit ends the process at once (nothing of the server's to flush or run).
+        unsafe { libc::_exit(0) }
+    };
+    let _ = conn.set_read_timeout(None);
     for (i, &fd) in req.fds.iter().enumerate() {
         // SAFETY: dup2 onto 0, 1, 2 of descriptors the child received; then the originals go.
         unsafe {

@@ -490,6 +490,8 @@ fn sigquit_to_the_client_prints_the_childs_thread_dump() {
     let server = Server::start(&dir);
     // The first SIGQUIT comes while the child is being made: it waits for the VM's handler.
     let (mut via, _, out) = start_hook_signalled(Some(&server.socket), Some(libc::SIGQUIT));
+    // Apart, so that the host does not merge the two into one pending signal.
+    std::thread::sleep(Duration::from_millis(500));
     signal(via.id() as i32, libc::SIGQUIT);
     std::thread::sleep(Duration::from_millis(500));
     signal(via.id() as i32, libc::SIGTERM);

@@ -419,16 +419,6 @@ fn release(t: &mut JThread) {
     if let Some(h) = crate::native::thread::current_handle(t) {
         h.set_os_thread();
     }
-    // The VM's handlers first (the signals are still blocked in this thread, the only one),
-    // then the dispatcher they wake.
-    let taken = TAKEN.load(Ordering::Relaxed);
-    for sig in VM_SIGNALS {
-        if taken & (1 << sig) != 0 {
-            let _ =
-                port::set_signal_action(sig, port::SetSignal::Call(crate::thread::dump::on_signal));
-        }
-    }
-    crate::thread::dump::start_in_child();
     let domain = t.domain.clone();
     domain.held.store(false, Ordering::Release);
     let main = t.thread_obj;
@@ -439,6 +429,16 @@ fn release(t: &mut JThread) {
     for th in &held {
         crate::native::thread::start_java_thread(vm, &domain, *th);
     }
+    // Then the VM's handlers (the signals are still blocked in this thread), and the
+    // dispatcher they wake: a signal that came meanwhile finds the class library's threads.
+    let taken = TAKEN.load(Ordering::Relaxed);
+    for sig in VM_SIGNALS {
+        if taken & (1 << sig) != 0 {
+            let _ =
+                port::set_signal_action(sig, port::SetSignal::Call(crate::thread::dump::on_signal));
+        }
+    }
+    crate::thread::dump::start_in_child();
     // Each was counted as started when the boot registered it, and again now.
     (domain.thread_stats.started).fetch_sub(held.len() as u64, Ordering::Relaxed);
 }
