@@ -433,6 +433,9 @@ fn start_hook_signalled(
         if let Some(sig) = early {
             signal(child.id() as i32, sig);
         }
+        // Back to the child, so that the client's later messages have a reader (reading one
+        // line took nothing after it: the client writes nothing more until it ends).
+        child.stderr = Some(err.into_inner());
         line.trim().rsplit(' ').next().unwrap().parse().unwrap()
     });
     let mut out = BufReader::new(child.stdout.take().unwrap());
@@ -538,6 +541,25 @@ fn killed_and_crashing_children_leave_the_server_serving() {
     let args = ["-cp", &classes.display().to_string(), "ExitCode3"].map(String::from);
     let out = run(Some(&server.socket), &dir, &args, b"");
     assert_eq!(out.status.code(), Some(3));
+}
+
+#[test]
+fn a_client_whose_server_dies_waits_for_its_program() {
+    let dir = scratch("fork-server-dies");
+    let mut server = Server::start(&dir);
+    let (mut via, pid, _) = start_hook(Some(&server.socket));
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        via.try_wait().unwrap().is_none(),
+        "the client left its program running"
+    );
+    signal(pid.unwrap(), libc::SIGTERM);
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut via.stderr.take().unwrap(), &mut err).unwrap();
+    assert_eq!(via.wait().unwrap().code(), Some(1));
+    assert!(err.contains("exit code is lost"), "{err}");
 }
 
 #[test]
