@@ -14,6 +14,11 @@ pub const USAGE: &str = "Usage: jxvm [options] <mainclass> [args...]
            (to run a system of domains described by the file)
    or  jxvm gateway --export DIR [--read-only] --listen unix:PATH|tcp:HOST:PORT [--stats]
            (to serve DIR over 9P2000.L; jxvm gateway --help)
+   or  jxvm serve [--socket PATH] [VM options]
+           (to start a fork server: a booted VM that runs programs in forked children)
+   or  jxvm --via SOCKET [options] <mainclass> [args...]
+           (to run the program in a child of that fork server; JXVM_SERVER=SOCKET
+           does the same; with no server answering, it runs in-process)
 
  Arguments following the main class or -jar <jarfile> are passed as the
  arguments to main class.

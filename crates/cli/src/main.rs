@@ -8,6 +8,7 @@ mod args;
 mod envopts;
 mod gateway;
 mod home;
+mod serve;
 mod system;
 mod xx;
 mod xx_flags;
@@ -23,6 +24,21 @@ fn main() -> ExitCode {
     if argv.first().is_some_and(|a| a == "gateway") {
         return gateway::main(&argv[1..]);
     }
+    // `jxvm serve ...`: the fork server.
+    if argv.first().is_some_and(|a| a == "serve") {
+        return serve::main(&argv[1..]);
+    }
+    // `jxvm --via SOCKET ...` (or JXVM_SERVER): the program runs in a child of that server.
+    let (via, argv) = match argv.as_slice() {
+        [flag, socket, rest @ ..] if flag == "--via" => (Some(socket.clone()), rest.to_vec()),
+        [flag] if flag == "--via" => {
+            eprintln!("Error: --via needs the fork server's socket");
+            return ExitCode::from(1);
+        }
+        _ => (None, argv),
+    };
+    let via = serve::via_socket(via);
+    let original = via.as_ref().map(|_| argv.clone());
     let cmd = match envopts::with_environment_options(argv).and_then(|argv| parse_args(&argv)) {
         Ok(c) => c,
         Err(msg) => {
@@ -30,6 +46,12 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    if let (Some(socket), Some(argv), Command::Run(run)) = (&via, original, &cmd)
+        && run.finish == args::Finish::RunMain
+        && let serve::Via::Ended(code) = serve::run_via(socket, &argv)
+    {
+        return code;
+    }
     match cmd {
         Command::Run(run) => on_main_thread(run.opts.stack_size, move || launch(run)),
         Command::System { opts, domains } => {
@@ -113,9 +135,14 @@ fn start_vm(opts: Options) -> Option<Launcher> {
 }
 
 fn launch(run: args::Run) -> u8 {
-    let Some(mut l) = start_vm(run.opts) else {
+    let Some(mut l) = start_vm(run.opts.clone()) else {
         return 1;
     };
+    run_program(&mut l, &run)
+}
+
+/// Runs what `run` asks for on a booted VM and waits for the program's end; the exit code.
+fn run_program(l: &mut Launcher, run: &args::Run) -> u8 {
     if let Some(s) = &run.settings
         && let Err(text) = l.show_settings(&s.flag, s.initial_heap, s.max_heap, s.stack)
     {
@@ -162,7 +189,7 @@ fn launch(run: args::Run) -> u8 {
         }
     };
     l.wait_for_program();
-    shut_down(&mut l);
+    shut_down(l);
     code
 }
 

@@ -14,6 +14,10 @@
 //! 4. waits for the program with [`Launcher::wait_for_program`] and runs the shutdown hooks
 //!    with [`Launcher::shut_down`].
 //!
+//! A fork server (`jxvm serve`) boots with `Options::fork_server`, calls
+//! [`Launcher::prepare_to_serve`], and forks; each child calls [`Launcher::adopt`] with its
+//! client's command line ([`ForkClient`]) and then runs main as above.
+//!
 //! Exit codes are the launcher's to choose: this API says what happened (a [`LaunchError`],
 //! a domain's [`Created::terminated`] reason, [`Launcher::failed_components`]); `System.exit`
 //! and the shutdown signals end the process from inside the VM with the program's code.
@@ -31,6 +35,7 @@ pub use crate::assertions::Assertions;
 pub use crate::class::manifest::{Manifest, launcher_accepts};
 pub use crate::domain::Limits;
 pub use crate::domain::lifecycle::{Component, Spec};
+pub use crate::fork::Client as ForkClient;
 pub use crate::interp::tiers::{JitOptions, Mode};
 pub use crate::vm::{BootError, LaunchError, Options};
 
@@ -95,6 +100,23 @@ impl Launcher {
     pub fn boot(opts: Options) -> Result<Launcher, BootError> {
         let t = crate::vm::Vm::create(opts).and_then(crate::vm::boot)?;
         Ok(Launcher { t })
+    }
+
+    /// In a fork server, after the boot: makes the process ready to be forked (the VM's
+    /// signals get their default action in the server). Err: the boot cached something a
+    /// forked child could not correct, or the VM was not booted with `Options::fork_server`.
+    pub fn prepare_to_serve(&mut self) -> Result<(), String> {
+        crate::fork::check_forkable(&mut self.t)?;
+        crate::fork::quiet_server();
+        Ok(())
+    }
+
+    /// In a child forked from a fork server, before anything else: takes over the client's
+    /// command line (the process's working directory and environment must be the client's
+    /// already) and starts the threads the server held. Err: why the child cannot run the
+    /// client's program as a plain run would (the client must run it itself).
+    pub fn adopt(&mut self, client: ForkClient) -> Result<(), String> {
+        crate::fork::adopt(&mut self.t, client).map_err(|r| r.0)
     }
 
     /// Loads `main_class` (`a.b.C` or `a/b/C`) through the application loader and runs its

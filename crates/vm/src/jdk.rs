@@ -322,7 +322,7 @@ mod tests {
         let jimage = jimage::JImage::open(std::path::Path::new(modules)).expect("the JDK's image");
         let classes = ClassTable::new(crate::class::loader::ClassSources {
             jimage,
-            classpath: Vec::new(),
+            classpath: Default::default(),
         });
         let n = resolve_all(&classes).unwrap_or_else(|e| panic!("{e}"));
         assert!(n > 40, "{n} tables");

@@ -34,6 +34,8 @@
 //! - `assertions`: which classes run their `assert` statements (-ea, -da, -esa, -dsa).
 //! - `native`: native methods, one module per Java package family.
 //! - `vm`: process-wide state and the boot sequence.
+//! - `fork`: a VM booted to be forked by the fork server, and a forked child taking over its
+//!   client's run.
 
 // `unsafe` is denied everywhere but in the modules (and the few functions) that allow it
 // with their reason.
@@ -42,6 +44,7 @@
 pub(crate) mod assertions;
 pub(crate) mod domain;
 pub mod embed;
+pub(crate) mod fork;
 pub(crate) mod gc;
 pub(crate) mod interp;
 pub(crate) mod invoke;

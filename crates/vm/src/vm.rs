@@ -54,6 +54,9 @@ pub struct Options {
     pub reduce_signal_usage: bool,
     /// `-Xint`, `-Xcomp`, `-XX:CompileThreshold` and the other compiler options.
     pub jit: crate::interp::tiers::JitOptions,
+    /// Boot to be forked (a fork server's VM, see `crate::fork`): the threads the boot starts
+    /// are held until a forked child releases them.
+    pub fork_server: bool,
 }
 
 impl Options {
@@ -83,6 +86,7 @@ impl Options {
             assertions: Default::default(),
             reduce_signal_usage: false,
             jit: Default::default(),
+            fork_server: false,
         }
     }
 }
@@ -129,6 +133,9 @@ pub struct Vm {
     pub java_version: OnceLock<String>,
     /// The compiler (see `interp::tiers`).
     pub compiler: crate::interp::tiers::Compiler,
+    /// In a fork server's child, what it took over from its client's command line (see
+    /// `crate::fork`); unset in every other VM.
+    pub adopted: OnceLock<crate::fork::Adopted>,
 }
 
 /// Errors that stop the VM before Java code can report them.
@@ -165,7 +172,10 @@ impl Vm {
         let files = crate::class::loader::Files::open(&opts.io)
             .map_err(|e| BootError::Backend(format!("--io={}: {e}", opts.io)))?;
         let classpath = open_class_path_in(&files, &opts.classpath);
-        let mut classes = ClassTable::new(ClassSources { jimage, classpath });
+        let mut classes = ClassTable::new(ClassSources {
+            jimage,
+            classpath: classpath.into(),
+        });
         classes.verify_app = opts.verify;
         classes.load_log = opts.class_load_log.then(std::time::Instant::now);
         classes.boot_append = (opts.boot_append.split(':'))
@@ -222,6 +232,9 @@ impl Vm {
             })?,
         );
         app_domain.gc.apply_options(&app_domain.heap, &opts);
+        app_domain
+            .held
+            .store(opts.fork_server, std::sync::atomic::Ordering::Release);
         let compiler = crate::interp::tiers::Compiler::new(&opts.jit);
         let vm = Box::leak(Box::new(Vm {
             opts,
@@ -236,6 +249,7 @@ impl Vm {
             launcher_props: Vec::new(),
             java_version: OnceLock::new(),
             compiler,
+            adopted: OnceLock::new(),
         }));
         vm.domains.insert(&vm.domain_zero);
         vm.domains.insert(&vm.app_domain);
@@ -274,6 +288,37 @@ impl Vm {
         };
         let _ = self.wk.set(wk);
         jdk::resolve_at_boot(&self.classes).map_err(fields)
+    }
+
+    /// The VM arguments `VM.getRuntimeArguments` reports (a fork server's child: its client's).
+    pub fn vm_args(&self) -> &[String] {
+        self.adopted
+            .get()
+            .map_or(&self.opts.vm_args, |a| &a.vm_args)
+    }
+
+    /// `sun.java.command` (a fork server's child: its client's).
+    pub fn java_command(&self) -> &str {
+        self.adopted
+            .get()
+            .map_or(&self.opts.java_command, |a| &a.java_command)
+    }
+
+    /// The `-D` properties (a fork server's child: its client's).
+    pub fn props(&self) -> &[(String, String)] {
+        self.adopted.get().map_or(&self.opts.props, |a| &a.props)
+    }
+
+    /// Which classes run their `assert` statements (a fork server's child: its client's).
+    pub fn assertions(&self) -> &crate::assertions::Assertions {
+        self.adopted
+            .get()
+            .map_or(&self.opts.assertions, |a| &a.assertions)
+    }
+
+    /// When the VM started, for its uptime (a fork server's child: when it was forked).
+    pub fn started(&self) -> std::time::Instant {
+        self.adopted.get().map_or(self.start_time, |a| a.start_time)
     }
 
     /// A new Java thread context in `domain`; the OS thread that runs it must `attach` it.

@@ -360,7 +360,9 @@ fn add_class_path_entry(
 /// Where class bytes come from.
 pub struct ClassSources {
     pub jimage: jimage::JImage,
-    pub classpath: Vec<ClassPathEntry>,
+    /// The launcher's class path (`LoaderId::APP`'s); replaced only by
+    /// [`ClassTable::replace_launcher_class_path`].
+    pub classpath: RwLock<Vec<ClassPathEntry>>,
 }
 
 /// A class path as a key: its entries made absolute and canonical where they exist, so that
@@ -384,11 +386,11 @@ impl ClassSources {
     }
     pub fn app(&self, name: &str) -> Option<Vec<u8>> {
         let path = format!("{name}.class");
-        self.classpath.iter().find_map(|e| e.read(&path))
+        self.classpath.read().iter().find_map(|e| e.read(&path))
     }
     /// An application resource (for the main jar's manifest and the like).
     pub fn app_resource(&self, path: &str) -> Option<Vec<u8>> {
-        self.classpath.iter().find_map(|e| e.read(path))
+        self.classpath.read().iter().find_map(|e| e.read(path))
     }
 }
 
@@ -490,6 +492,16 @@ impl ClassTable {
         self.app_loaders
             .lock()
             .insert(class_path_key(files, classpath), LoaderId::APP);
+    }
+
+    /// Makes `classpath` the launcher's class path (`LoaderId::APP`'s) in place of the one the
+    /// table was made with: a fork server's child takes its client's `-cp` this way, before
+    /// it loads any class through that loader.
+    pub fn replace_launcher_class_path(&self, classpath: &str, files: &Files) {
+        let mut loaders = self.app_loaders.lock();
+        loaders.retain(|_, id| *id != LoaderId::APP);
+        *self.sources.classpath.write() = open_class_path_in(files, classpath);
+        loaders.insert(class_path_key(files, classpath), LoaderId::APP);
     }
 
     /// The application loader of domains whose class path is `classpath`: one per distinct
@@ -1126,7 +1138,13 @@ impl ClassTable {
         let path = format!("{name}.class");
         let holds = |e: &&ClassPathEntry| e.read(&path).is_some();
         if app == LoaderId::APP {
-            return self.sources.classpath.iter().find(holds).map(|e| e.url());
+            return self
+                .sources
+                .classpath
+                .read()
+                .iter()
+                .find(holds)
+                .map(|e| e.url());
         }
         let entries = self.app_paths.read().get(&app.0).cloned()?;
         entries.iter().find(holds).map(|e| e.url())

@@ -281,7 +281,7 @@ fn copy_tables(from: &Domain, to: &Domain, vm: &Vm) {
 
 /// Points `java.class.path` and the application loader's `URLClassPath` at the domain's class
 /// path (the template booted with an empty one).
-fn set_class_path(t: &mut JThread, class_path: &str) -> crate::thread::JResult<()> {
+pub(crate) fn set_class_path(t: &mut JThread, class_path: &str) -> crate::thread::JResult<()> {
     let key = t.new_string("java.class.path")?;
     let value = t.new_string(class_path)?;
     let sig = "(Ljava/lang/String;Ljava/lang/String;)Ljava/lang/String;";

@@ -194,6 +194,9 @@ pub struct Domain {
     pub portals: Mutex<FxHashMap<usize, crate::domain::portal::PortalRef>>,
     /// Whether this is a domain template (see `image`): threads it starts are recorded, not run.
     pub template: bool,
+    /// Whether threads it starts are recorded, not run, for now: a fork server's VM holds the
+    /// threads its boot starts until a forked child releases them (see `crate::fork`).
+    pub held: AtomicBool,
     /// Java threads the class library started at boot (not counted by `limits.max_threads`);
     /// all of them (u32::MAX) until the boot is over.
     pub system_threads: AtomicU32,
@@ -410,6 +413,7 @@ impl Domain {
             end_cond: Condvar::new(),
             verdict: Mutex::new(None),
             template: false,
+            held: AtomicBool::new(false),
             system_threads: AtomicU32::new(u32::MAX),
             thread_stats: ThreadStats::default(),
             main_group: Mutex::new(None),

@@ -179,7 +179,7 @@ fn wait_for_grace_period(vm: &'static Vm, gone: &Unloaded) {
 
 /// `-Xlog:class+unload`: one line per unloaded class, as HotSpot writes them.
 fn log(vm: &'static Vm, work: &Work, gone: &Unloaded) {
-    let up = vm.start_time.elapsed().as_secs_f64();
+    let up = vm.started().elapsed().as_secs_f64();
     for c in gone.classes() {
         println!(
             "[{up:.3}s][info][class,unload] unloading class {} {:#018x}",

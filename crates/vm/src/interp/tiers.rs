@@ -284,7 +284,7 @@ fn refuse(t: &JThread, m: &'static Method, prep: &Prepared, id: u32, why: &str) 
 /// bytecode size, then `what`.
 fn print_line(t: &JThread, id: u32, m: &'static Method, what: &str) {
     let bytes = m.info.code.as_ref().map_or(0, |c| c.code.len());
-    let ms = t.vm.start_time.elapsed().as_millis();
+    let ms = t.vm.started().elapsed().as_millis();
     let line = format!(
         "{ms:>8} {id:>5}       {}::{} ({bytes} bytes)   {what}\n",
         m.class.java_name(),

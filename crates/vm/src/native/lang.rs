@@ -1015,7 +1015,7 @@ fn retrieve_directives(t: &mut JThread, _: &[u64]) -> JResult<u64> {
     let o = t.alloc_object(c)?;
     let f = t.jdk::<jdk::AssertionStatusDirectives>(o)?;
     let o = t.handle(o);
-    let assertions = &t.vm.opts.assertions;
+    let assertions = t.vm.assertions();
     for (packages, names_at, enabled_at) in [
         (false, f.classes, f.class_enabled),
         (true, f.packages, f.package_enabled),

@@ -197,15 +197,15 @@ fn register_vm(r: &mut Registry) {
         Ok(ret_int(port::process::current_pid() as i32))
     });
     r.add(vm, "getVmArguments0", "()[Ljava/lang/String;", |t, _| {
-        let args: Vec<Option<String>> = t.vm.opts.vm_args.iter().cloned().map(Some).collect();
+        let args: Vec<Option<String>> = t.vm.vm_args().iter().cloned().map(Some).collect();
         Ok(super::misc::string_array(t, &args)?.slot())
     });
     r.add(vm, "getStartupTime", "()J", |t, _| {
-        let up = t.vm.start_time.elapsed().as_millis() as i64;
+        let up = t.vm.started().elapsed().as_millis() as i64;
         Ok((port::current_time_millis() - up) as u64)
     });
     r.add(vm, "getUptime0", "()J", |t, _| {
-        Ok(t.vm.start_time.elapsed().as_millis() as u64)
+        Ok(t.vm.started().elapsed().as_millis() as u64)
     });
     r.add(vm, "getAvailableProcessors", "()I", |_, _| {
         Ok(ret_int(port::available_processors() as i32))
@@ -657,8 +657,7 @@ fn gc_info(t: &mut JThread, handles: [usize; 3], last: LastGc) -> JResult<ObjRef
         let arr = t.handle_get(handles[2]);
         t.domain.heap.write_ref(arr, ARRAY_BASE + i * 8, Some(u));
     }
-    let ms =
-        |i: std::time::Instant| i.saturating_duration_since(t.vm.start_time).as_millis() as u64;
+    let ms = |i: std::time::Instant| i.saturating_duration_since(t.vm.started()).as_millis() as u64;
     let (start, end) = (ms(last.start), ms(last.end));
     let object = t.load_boot("java/lang/Object")?;
     let ext = t.new_array_of(object, 0)?;

@@ -572,7 +572,7 @@ pub(super) fn string_array(
 }
 
 fn runtime_arguments(t: &mut JThread, _: &[u64]) -> JResult<u64> {
-    let args: Vec<Option<String>> = t.vm.opts.vm_args.iter().cloned().map(Some).collect();
+    let args: Vec<Option<String>> = t.vm.vm_args().iter().cloned().map(Some).collect();
     Ok(string_array(t, &args)?.slot())
 }
 
@@ -619,13 +619,13 @@ fn vm_properties(t: &mut JThread, _: &[u64]) -> JResult<u64> {
         ("jdk.debug".into(), "release".into()),
         ("sun.boot.library.path".into(), format!("{home}/lib")),
         ("java.library.path".into(), library_path()),
-        ("java.class.path".into(), t.domain.class_path.clone()),
+        ("java.class.path".into(), class_path(t)),
         ("sun.java.launcher".into(), "SUN_STANDARD".into()),
-        ("sun.java.command".into(), vm.opts.java_command.clone()),
+        ("sun.java.command".into(), vm.java_command().to_string()),
         ("sun.nio.MaxDirectMemorySize".into(), "-1".into()),
         ("sun.nio.PageAlignDirectMemory".into(), "false".into()),
     ];
-    for (k, v) in &vm.opts.props {
+    for (k, v) in vm.props() {
         props.retain(|(pk, _)| pk != k);
         props.push((k.clone(), v.clone()));
     }
@@ -634,6 +634,14 @@ fn vm_properties(t: &mut JThread, _: &[u64]) -> JResult<u64> {
         .flat_map(|(k, v)| [Some(k), Some(v)])
         .collect();
     Ok(string_array(t, &flat)?.slot())
+}
+
+/// `java.class.path`: the domain's class path (in a fork server's child, its client's).
+fn class_path(t: &JThread) -> String {
+    match t.vm.adopted.get() {
+        Some(a) if std::sync::Arc::ptr_eq(&t.domain, &t.vm.app_domain) => a.class_path.clone(),
+        _ => t.domain.class_path.clone(),
+    }
 }
 
 /// java.library.path as the Debian JDK computes it: LD_LIBRARY_PATH, then the system list.

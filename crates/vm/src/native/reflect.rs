@@ -30,7 +30,7 @@ pub fn register(r: &mut Registry) {
             let system = c.loader == crate::class::LoaderId::BOOT;
             let instance = !c.is_array() && !c.is_primitive();
             Ok(ret_bool(
-                instance && t.vm.opts.assertions.enabled(&c.name, system),
+                instance && t.vm.assertions().enabled(&c.name, system),
             ))
         },
     );

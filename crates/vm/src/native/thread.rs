@@ -238,8 +238,9 @@ fn start_java_thread_counted(
     if let Some(h) = handle.as_ref().filter(|_| counted) {
         h.counted.store(true, Ordering::Release);
     }
-    if domain.template {
-        // Started in each domain made from the template, never in the template itself.
+    if domain.template || domain.held.load(Ordering::Acquire) {
+        // Started in each domain made from the template, never in the template itself; in a
+        // fork server's child, not in the server.
         return true;
     }
     if !daemon {

@@ -45,25 +45,27 @@ static DISPATCHER_TID: AtomicU64 = AtomicU64::new(0);
 /// Makes `vm` part of the thread dumps SIGQUIT prints; the first call (at VM creation, before
 /// the VM starts any thread) blocks SIGQUIT in the calling thread, starts the Signal
 /// Dispatcher and installs the handler. If any of that fails, SIGQUIT keeps its default action.
+/// A fork server's VM (`Options::fork_server`) gets the pipe and the handlers but no
+/// dispatcher: each forked child starts its own with [`start_in_child`].
 pub fn install(vm: &'static Vm) {
     VMS.lock().push(vm);
     static START: Once = Once::new();
-    START.call_once(start_dispatcher);
+    START.call_once(|| start_dispatcher(!vm.opts.fork_server));
 }
 
-fn start_dispatcher() {
+fn start_dispatcher(run: bool) {
     let Ok((read_end, write_end)) = os::signal_pipe(Owner::SYSTEM) else {
         return;
     };
     os::block_signal(libc::SIGQUIT, true);
-    let spawned = std::thread::Builder::new()
-        .name("Signal Dispatcher".into())
-        .spawn(move || dispatch(read_end));
-    if spawned.is_err() {
+    if run && !spawn_dispatcher(read_end) {
         os::block_signal(libc::SIGQUIT, false);
         port::fs::close(Owner::SYSTEM, read_end).ok();
         port::fs::close(Owner::SYSTEM, write_end).ok();
         return;
+    }
+    if !run {
+        HELD_READ_FD.store(read_end, Ordering::Release);
     }
     WAKE_FD.store(write_end, Ordering::Release);
     // `on_signal` only makes async-signal-safe calls. SIGQUIT can always be handled, unless
@@ -74,6 +76,35 @@ fn start_dispatcher() {
     }
 }
 
+/// The read end of the pipe of a fork server's VM, whose dispatcher is not started (-1: none).
+static HELD_READ_FD: AtomicI32 = AtomicI32::new(-1);
+
+fn spawn_dispatcher(read_end: i32) -> bool {
+    std::thread::Builder::new()
+        .name("Signal Dispatcher".into())
+        .spawn(move || dispatch(read_end))
+        .is_ok()
+}
+
+/// In a child forked from a fork server's VM: a wake-up pipe of its own (the server's is
+/// shared by all its children) and a Signal Dispatcher reading it. False if either could
+/// not be made (the VM's signals then do nothing, as when the dispatcher cannot start).
+pub fn start_in_child() -> bool {
+    let Ok((read_end, write_end)) = os::signal_pipe(Owner::SYSTEM) else {
+        return false;
+    };
+    // The handler writes to the new pipe from now on: nothing is lost before the dispatcher
+    // reads it.
+    let old_write = WAKE_FD.swap(write_end, Ordering::AcqRel);
+    let held = HELD_READ_FD.swap(-1, Ordering::AcqRel);
+    for fd in [held, old_write] {
+        if fd >= 0 {
+            port::fs::close(Owner::SYSTEM, fd).ok();
+        }
+    }
+    spawn_dispatcher(read_end)
+}
+
 /// Whether the Signal Dispatcher runs (signals can be taken).
 pub(super) fn dispatcher_running() -> bool {
     WAKE_FD.load(Ordering::Acquire) >= 0
@@ -81,7 +112,7 @@ pub(super) fn dispatcher_running() -> bool {
 
 /// The handler of every signal the VM takes: wakes the dispatcher with the signal's number
 /// (write(2) is async-signal-safe; errno is kept).
-pub(super) extern "C" fn on_signal(sig: libc::c_int) {
+pub(crate) extern "C" fn on_signal(sig: libc::c_int) {
     let fd = WAKE_FD.load(Ordering::Acquire);
     if fd < 0 {
         return;
