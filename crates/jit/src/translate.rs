@@ -21,6 +21,7 @@ use meta::class::BasicType;
 use meta::class::resolve::Resolved;
 use meta::code::compiled::{Exit, InvokeKind, STUB_OK};
 use meta::code::effect::{self, Push};
+use meta::code::oopmap::OopMaps;
 use meta::code::op::{Cond, Op};
 use meta::intrinsics::{Inline, inline_form};
 
@@ -127,6 +128,26 @@ struct Translator<'a, 'f> {
 }
 
 const TRUSTED: MemFlags = MemFlags::trusted();
+
+/// Which locals a write to or read from the frame covers.
+#[derive(Clone, Copy)]
+enum Locals {
+    All,
+    /// Those holding references at op `pc` (all where `pc` has no map).
+    Refs(usize),
+    /// The others (all where `pc` has no map).
+    Others(usize),
+}
+
+impl Locals {
+    fn includes(self, maps: &OopMaps, local: usize) -> bool {
+        match self {
+            Locals::All => true,
+            Locals::Refs(pc) => maps.at(pc).is_none_or(|m| m.is_ref(local)),
+            Locals::Others(pc) => maps.at(pc).is_none_or(|m| !m.is_ref(local)),
+        }
+    }
+}
 
 impl<'a, 'f> Translator<'a, 'f> {
     fn new(env: &'a Env, cc: CallConv, unit: &'a Unit<'a>, mut b: FunctionBuilder<'f>) -> Self {
@@ -297,16 +318,12 @@ impl<'a, 'f> Translator<'a, 'f> {
 
     /// Writes locals and the first `depth` stack slots to the frame.
     fn flush(&mut self, depth: usize) {
-        for i in 0..self.locals.len() {
-            let v = self.b.use_var(self.locals[i]);
-            let off = self.slot_offset(None, i);
-            self.b.ins().store(TRUSTED, v, self.frame, off);
-        }
-        for j in 0..depth {
-            let v = self.b.use_var(self.stack[j]);
-            let off = self.slot_offset(Some(j), 0);
-            self.b.ins().store(TRUSTED, v, self.frame, off);
-        }
+        self.store_slots(Locals::All, depth);
+    }
+
+    /// Reads locals and the first `depth` stack slots from the frame.
+    fn reload(&mut self, depth: usize) {
+        self.load_slots(Locals::All, depth);
     }
 
     /// Writes what the VM may read or move during a call from op `pc`: the locals that hold
@@ -315,7 +332,24 @@ impl<'a, 'f> Translator<'a, 'f> {
     /// locals, so they stay in registers ([`Self::exit_if_threw`] writes them when an
     /// exception hands the frame to the interpreter).
     fn flush_for_vm(&mut self, pc: usize, depth: usize) {
-        self.flush_locals(pc, true);
+        self.store_slots(Locals::Refs(pc), depth);
+    }
+
+    /// Reads back after a call from op `pc` what [`Self::flush_for_vm`] wrote (references may
+    /// have moved) and the first `depth` stack slots (the op's results among them).
+    fn reload_after_vm(&mut self, pc: usize, depth: usize) {
+        self.load_slots(Locals::Refs(pc), depth);
+    }
+
+    /// Writes the `which` locals and the first `depth` stack slots to the frame.
+    fn store_slots(&mut self, which: Locals, depth: usize) {
+        for i in 0..self.locals.len() {
+            if which.includes(self.unit.maps, i) {
+                let v = self.b.use_var(self.locals[i]);
+                let off = self.slot_offset(None, i);
+                self.b.ins().store(TRUSTED, v, self.frame, off);
+            }
+        }
         for j in 0..depth {
             let v = self.b.use_var(self.stack[j]);
             let off = self.slot_offset(Some(j), 0);
@@ -323,43 +357,14 @@ impl<'a, 'f> Translator<'a, 'f> {
         }
     }
 
-    /// Writes the locals that hold references at op `pc` (`refs`) or those that do not (all
-    /// of them where `pc` has no map).
-    fn flush_locals(&mut self, pc: usize, refs: bool) {
+    /// Reads the `which` locals and the first `depth` stack slots from the frame.
+    fn load_slots(&mut self, which: Locals, depth: usize) {
         for i in 0..self.locals.len() {
-            if self.unit.maps.at(pc).is_some_and(|m| m.is_ref(i) != refs) {
-                continue;
+            if which.includes(self.unit.maps, i) {
+                let off = self.slot_offset(None, i);
+                let v = self.b.ins().load(I64, TRUSTED, self.frame, off);
+                self.b.def_var(self.locals[i], v);
             }
-            let v = self.b.use_var(self.locals[i]);
-            let off = self.slot_offset(None, i);
-            self.b.ins().store(TRUSTED, v, self.frame, off);
-        }
-    }
-
-    /// Reads back after a call from op `pc` what [`Self::flush_for_vm`] wrote (references may
-    /// have moved) and the first `depth` stack slots (the op's results among them).
-    fn reload_after_vm(&mut self, pc: usize, depth: usize) {
-        for i in 0..self.locals.len() {
-            if self.unit.maps.at(pc).is_some_and(|m| !m.is_ref(i)) {
-                continue;
-            }
-            let off = self.slot_offset(None, i);
-            let v = self.b.ins().load(I64, TRUSTED, self.frame, off);
-            self.b.def_var(self.locals[i], v);
-        }
-        for j in 0..depth {
-            let off = self.slot_offset(Some(j), 0);
-            let v = self.b.ins().load(I64, TRUSTED, self.frame, off);
-            self.b.def_var(self.stack[j], v);
-        }
-    }
-
-    /// Reads locals and the first `depth` stack slots from the frame.
-    fn reload(&mut self, depth: usize) {
-        for i in 0..self.locals.len() {
-            let off = self.slot_offset(None, i);
-            let v = self.b.ins().load(I64, TRUSTED, self.frame, off);
-            self.b.def_var(self.locals[i], v);
         }
         for j in 0..depth {
             let off = self.slot_offset(Some(j), 0);
@@ -785,7 +790,7 @@ impl<'a, 'f> Translator<'a, 'f> {
         self.b.seal_block(ok);
         self.b.switch_to_block(threw);
         // The interpreter takes over at a handler and reads every local from the frame.
-        self.flush_locals(pc, false);
+        self.store_slots(Locals::Others(pc), 0);
         let v = self.exit_value(pc, depth, true);
         self.b.ins().return_(&[v]);
         self.b.switch_to_block(ok);

@@ -465,11 +465,18 @@ extern "C" fn stub_invoke(
     let (caller, prep, bp, fi) = compiled_frame(t);
     t.frames[fi].pc = pc;
     let base = bp + prep.max_locals as usize + depth as usize - rm.arg_slots as usize;
-    match invoke_selected(t, caller, rm, sig, kind, base) {
+    let r = invoke_selected(t, caller, rm, sig, kind, base);
+    leave_result(t, r, base, rm.ret)
+}
+
+/// A call stub's answer: `STUB_OK` with a call's result `r` (of type `ret`) at slot `at` (a
+/// wide one's second slot 0, as the interpreter pushes it), or `STUB_THREW`.
+fn leave_result(t: &mut JThread, r: JResult<u64>, at: usize, ret: BasicType) -> u32 {
+    match r {
         Ok(v) => {
-            t.stack[base] = v;
-            if rm.ret.slots() == 2 {
-                t.stack[base + 1] = 0;
+            t.stack[at] = v;
+            if ret.slots() == 2 {
+                t.stack[at + 1] = 0;
             }
             STUB_OK
         }
@@ -531,16 +538,7 @@ extern "C" fn stub_resume(thread: *mut u8, exit: u64, old_sp: u64) -> u32 {
     };
     t.frames.pop();
     t.sp = old_sp as usize;
-    match r {
-        Ok(v) => {
-            t.stack[bp] = v;
-            if m.ret.slots() == 2 {
-                t.stack[bp + 1] = 0;
-            }
-            STUB_OK
-        }
-        Err(_) => STUB_THREW,
-    }
+    leave_result(t, r, bp, m.ret)
 }
 
 /// `new` of `class` at op `pc` of the compiled method's frame, with `depth` operand slots:
