@@ -89,7 +89,8 @@ pub struct Channel {
     send: Mutex<u64>,
     recv: Mutex<u64>,
     closed: AtomicBool,
-    /// Set once a corrupt frame desynchronized the stream.
+    /// Set once a corrupt frame header or ring desynchronized the stream (the channel is then
+    /// closed).
     broken: AtomicBool,
 }
 
@@ -150,8 +151,17 @@ impl Channel {
         timeout: Duration,
         stop: &dyn Fn() -> bool,
     ) -> Result<Channel, ChannelError> {
+        Self::listen_in(&name_dir()?, name, timeout, stop)
+    }
+
+    /// [`Channel::listen`] with names in directory `dir` (which the caller made private).
+    pub fn listen_in(
+        dir: &std::path::Path,
+        name: &str,
+        timeout: Duration,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Channel, ChannelError> {
         check_name(name)?;
-        let dir = name_dir()?;
         let lock = std::fs::OpenOptions::new()
             .create(true)
             .truncate(false)
@@ -203,8 +213,13 @@ impl Channel {
 
     /// Connects to channel `name`, which another process is listening on.
     pub fn connect(name: &str) -> Result<Channel, ChannelError> {
+        Self::connect_in(&name_dir()?, name)
+    }
+
+    /// [`Channel::connect`] with names in directory `dir`.
+    pub fn connect_in(dir: &std::path::Path, name: &str) -> Result<Channel, ChannelError> {
         check_name(name)?;
-        let path = name_dir()?.join(format!("{name}.sock"));
+        let path = dir.join(format!("{name}.sock"));
         let sock = UnixStream::connect(&path).map_err(|e| {
             io::Error::new(e.kind(), format!("nobody listens on channel {name} ({e})"))
         })?;
@@ -279,9 +294,7 @@ impl Channel {
     ) -> Result<Option<(Header, Vec<u8>)>, ChannelError> {
         let mut tail = self.recv.lock();
         if self.broken.load(Ordering::SeqCst) {
-            return Err(ChannelError::Corrupt(
-                "an earlier corrupt frame broke the channel".into(),
-            ));
+            return Err(ChannelError::Closed);
         }
         let deadline = timeout.map(|t| Instant::now() + t);
         // Wait for the first byte of a frame.
@@ -363,13 +376,18 @@ impl Channel {
         Ok(())
     }
 
+    /// The peer broke the ring: the stream cannot be trusted any more, so this end closes
+    /// (the peer sees it) and later receives report [`ChannelError::Closed`].
     fn corrupt(&self, e: crate::ring::Corrupt) -> ChannelError {
         self.broken.store(true, Ordering::SeqCst);
+        self.close();
         corrupt_ring(e)
     }
 
+    /// A frame header that is not one: the stream is out of step, as for [`Self::corrupt`].
     fn corrupt_frame(&self, e: FrameError) -> ChannelError {
         self.broken.store(true, Ordering::SeqCst);
+        self.close();
         ChannelError::Corrupt(e.to_string())
     }
 
@@ -382,11 +400,6 @@ impl Channel {
         for ring in [self.inp, self.out] {
             self.rings.wake(ring);
         }
-    }
-
-    /// Tests only: writes raw bytes into this end's outgoing ring, as a hostile peer could.
-    pub fn send_raw(&self, bytes: &[u8]) -> Result<(), ChannelError> {
-        self.send(bytes)
     }
 }
 
@@ -479,7 +492,7 @@ mod tests {
     fn a_frame_cut_short_by_the_peer_going_is_closed_not_a_hang() {
         let (a, b) = pair("cut");
         let f = frame(&[7u8; 5000]);
-        a.send_raw(&f[..100]).unwrap();
+        a.send(&f[..100]).unwrap();
         drop(a);
         assert!(matches!(
             b.receive(None, &|| false),
@@ -490,7 +503,7 @@ mod tests {
     #[test]
     fn garbage_is_corrupt_and_stays_so() {
         let (a, b) = pair("garbage");
-        a.send_raw(b"NOTAFRAMEHEADER!").unwrap();
+        a.send(b"NOTAFRAMEHEADER!").unwrap();
         assert!(matches!(
             b.receive(None, &|| false),
             Err(ChannelError::Corrupt(_))
@@ -507,7 +520,7 @@ mod tests {
         .to_vec();
         huge.extend_from_slice(&[0; 8]);
         let (c, d) = pair("huge");
-        c.send_raw(&huge).unwrap();
+        c.send(&huge).unwrap();
         assert!(
             matches!(d.receive(None, &|| false), Err(ChannelError::Corrupt(m)) if m.contains("above the limit"))
         );
