@@ -102,6 +102,7 @@ const CHECKS: &[&str] = &[
     "ok ConcurrentHashMap",
     "ok the receiver finds enum constants in a HashMap keyed by them",
     "ok the receiver finds Class objects in a HashMap keyed by them",
+    "ok an exception arrives with its message, cause and stack trace; addSuppressed works there",
     "ok a cycle is kept",
     "ok sharing is kept",
     "ok transient fields arrive at their default",
@@ -129,7 +130,7 @@ fn graphs_of_every_kind_cross_between_two_processes() {
     assert_eq!(oks, CHECKS, "{out}");
     let (ok, out, err) = finish(server, Duration::from_secs(30));
     assert!(ok, "serve failed:\n{out}\n{err}");
-    assert!(out.contains("served 31"), "{out}");
+    assert!(out.contains("served 32"), "{out}");
 }
 
 #[test]

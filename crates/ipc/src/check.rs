@@ -28,8 +28,13 @@ const TRANSIENT: u16 = 0x0080;
 pub struct BadGraph(pub String);
 
 /// Checks (and fixes transient fields of) the graph decoded from `roots`; `foreign` are the
-/// receiver's own objects the frame's tokens stood for, not walked.
-pub fn check_graph(roots: &[Option<ObjRef>], foreign: &[Option<ObjRef>]) -> Result<(), BadGraph> {
+/// receiver's own objects the frame's tokens stood for, not walked. `fix` is called on every
+/// object walked once it is checked, for the receiver's own fixes (it must not collect).
+pub fn check_graph(
+    roots: &[Option<ObjRef>],
+    foreign: &[Option<ObjRef>],
+    fix: &mut dyn FnMut(ObjRef),
+) -> Result<(), BadGraph> {
     let mut seen: FxHashSet<usize> = foreign.iter().flatten().map(|o| o.addr()).collect();
     let mut todo: Vec<ObjRef> = Vec::new();
     for &r in roots.iter().flatten() {
@@ -85,6 +90,7 @@ pub fn check_graph(roots: &[Option<ObjRef>], foreign: &[Option<ObjRef>]) -> Resu
         if &*c.name == "java/lang/String" {
             check_string(c, o)?;
         }
+        fix(o);
     }
     Ok(())
 }
@@ -192,15 +198,18 @@ mod tests {
         let a = h.alloc(holder, 24).unwrap();
         let arr = h.alloc(bytes, ARRAY_BASE + 8).unwrap();
         h.write_ref(a, 16, Some(arr));
-        assert_eq!(check_graph(&[Some(a)], &[]), Ok(()));
+        assert_eq!(check_graph(&[Some(a)], &[], &mut |_| {}), Ok(()));
         let other = h.alloc(holder, 24).unwrap();
         h.write_ref(a, 16, Some(other));
         assert!(
-            check_graph(&[Some(a)], &[]).is_err(),
+            check_graph(&[Some(a)], &[], &mut |_| {}).is_err(),
             "a Holder where [B is declared"
         );
         // The same object as a token of the receiver's own is not walked.
-        assert_eq!(check_graph(&[Some(other)], &[Some(other)]), Ok(()));
+        assert_eq!(
+            check_graph(&[Some(other)], &[Some(other)], &mut |_| {}),
+            Ok(())
+        );
         assert!(conforms(bytes, "[B") && conforms(bytes, "Ljava/lang/Object;"));
         assert!(!conforms(bytes, "[I") && !conforms(holder, "[LHolder;"));
     }

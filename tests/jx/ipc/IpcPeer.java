@@ -58,6 +58,15 @@ public class IpcPeer {
                     n++;
                     continue;
                 }
+                if (o instanceof Throwable th) {
+                    // Described here, in the receiver.
+                    th.addSuppressed(new RuntimeException("s"));
+                    StackTraceElement top = th.getStackTrace()[0];
+                    ch.send(th.getMessage() + "|" + th.getCause().getMessage() + "|" + top.getMethodName()
+                        + ":" + top.getLineNumber() + "|" + th.getSuppressed().length);
+                    n++;
+                    continue;
+                }
                 ch.send(o);
                 n++;
             }
@@ -146,6 +155,11 @@ public class IpcPeer {
         ok(echo(ch, (Object) new Object[] {"lookup", byClass, Point.class}).equals("Point")
                 && echo(ch, (Object) new Object[] {"lookup", byClass, int[].class}).equals("[I"),
             "the receiver finds Class objects in a HashMap keyed by them");
+
+        Exception ex = new IllegalStateException("boom", new RuntimeException("inner"));
+        int line = new Throwable().getStackTrace()[0].getLineNumber() - 1;
+        ok(echo(ch, (Object) ex).equals("boom|inner|check:" + line + "|1"),
+            "an exception arrives with its message, cause and stack trace; addSuppressed works there");
 
         Node a = new Node(1), b = new Node(2);
         a.next = b;

@@ -108,9 +108,13 @@ fn send(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let chan = channel(t, a[0])?;
     let root = obj(a[2]);
     let vm = t.vm;
+    let throwable = t.load_boot("java/lang/Throwable")?;
+    let backtrace = t.vm.wk().throwable_backtrace as usize;
     let mut classes: Vec<&'static Class> = Vec::new();
     let mut seen = rustc_hash::FxHashSet::default();
     let mut tokens: Vec<Token> = Vec::new();
+    // Throwables whose stack trace is still the VM's backtrace (method ids of this process).
+    let mut traces: Vec<ObjRef> = Vec::new();
     let encoded = graph::encode(&[root], ipc::channel::MAX_FRAME as usize, |o| {
         let c = o.class();
         if &*c.name == "java/lang/Class" {
@@ -128,11 +132,32 @@ fn send(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         if !sendable(c) {
             return Walk::Refuse;
         }
+        if c.is_subtype_of(throwable) && o.read::<u64>(backtrace) != 0 {
+            traces.push(o);
+        }
         if seen.insert(c.id.0) {
             classes.push(c);
         }
         Walk::Copy
     });
+    if encoded.is_ok() && !traces.is_empty() {
+        // Their StackTraceElements are made (Java code) and sent instead: then encode again.
+        let hs: Vec<usize> = traces.iter().map(|&o| t.handle(o)).collect();
+        let root_h = root.map(|r| t.handle(r));
+        for h in hs {
+            let e = t.handle_get(h);
+            let trace =
+                t.call_virtual(e, "getStackTrace", "()[Ljava/lang/StackTraceElement;", &[])?;
+            let e = t.handle_get(h);
+            let off = t.jdk::<crate::jdk::Throwable>(e)?.stack_trace;
+            t.domain.heap.write_slot(e, off, trace);
+            t.domain.heap.write_ref(e, backtrace, None);
+        }
+        let root = root_h.map(|h| t.handle_get(h).slot()).unwrap_or(0);
+        t.handles
+            .truncate(t.handles.len() - traces.len() - root_h.is_some() as usize);
+        return send(t, &[a[0], a[1], root]);
+    }
     let graph = match encoded {
         Ok(g) => g,
         Err(CopyError::NotCopyable(c)) => {
@@ -257,9 +282,15 @@ fn decode(t: &mut JThread, payload: &[u8]) -> JResult<Option<ObjRef>> {
         classes.insert(cd.id, c);
     }
     // The receiver's own objects for the tokens, held as handles: finding them may run Java
-    // code (class initialization, `values()`), so the collector may move them.
+    // code (class initialization, `values()`), so the collector may move them. Last, the
+    // mirror of Throwable (its statics: the sentinel `fix_throwable` needs).
     let mark = t.handles.len();
-    let r = tokens(t, loader, &frame.tokens);
+    let throwable = t.load_boot("java/lang/Throwable")?;
+    let r = tokens(t, loader, &frame.tokens).and_then(|()| {
+        let m = t.mirror(throwable)?;
+        t.handles.push(m.slot());
+        Ok(())
+    });
     if let Err(e) = r {
         t.handles.truncate(mark);
         return Err(e);
@@ -269,8 +300,10 @@ fn decode(t: &mut JThread, payload: &[u8]) -> JResult<Option<ObjRef>> {
         t.handles.truncate(mark);
         return Err(e);
     }
-    let objects: Vec<Option<ObjRef>> = t.handles[mark..].iter().map(|&s| from_slot(s)).collect();
+    let mut objects: Vec<Option<ObjRef>> =
+        t.handles[mark..].iter().map(|&s| from_slot(s)).collect();
     t.handles.truncate(mark);
+    let throwable_mirror = objects.pop().flatten();
     let roots = match graph::decode(
         frame.graph,
         &t.domain.heap,
@@ -289,10 +322,59 @@ fn decode(t: &mut JThread, payload: &[u8]) -> JResult<Option<ObjRef>> {
     if roots.len() != 1 {
         return Err(corrupt(t, "a graph without exactly one root"));
     }
-    if let Err(ipc::check::BadGraph(m)) = ipc::check::check_graph(&roots, &objects) {
+    let heap = &t.domain.heap;
+    let wk = t.vm.wk();
+    let sentinel = throwable_mirror.and_then(|m| {
+        let f = throwable
+            .fields
+            .iter()
+            .find(|f| f.is_static() && &*f.name == SENTINEL)?;
+        m.read_ref((wk.statics_base + f.offset) as usize)
+    });
+    let suppressed = throwable
+        .fields
+        .iter()
+        .find(|f| !f.is_static() && &*f.name == "suppressedExceptions")
+        .map(|f| f.offset as usize);
+    let checked = ipc::check::check_graph(&roots, &objects, &mut |o| {
+        if o.class().is_subtype_of(throwable) {
+            fix_throwable(
+                heap,
+                wk.throwable_backtrace as usize,
+                suppressed,
+                sentinel,
+                o,
+            );
+        }
+    });
+    if let Err(ipc::check::BadGraph(m)) = checked {
         return Err(corrupt(t, &m));
     }
     Ok(roots[0])
+}
+
+/// Throwable's static field that marks "no suppressed exceptions yet" by identity.
+const SENTINEL: &str = "SUPPRESSED_SENTINEL";
+
+/// A received Throwable: its VM backtrace (method ids of the sender's process, or forged) is
+/// dropped, its stack trace being the StackTraceElements the sender made; a copy of the
+/// sender's "no suppressed exceptions" sentinel (an empty list compared by identity) becomes
+/// the receiver's own, so that `addSuppressed` works.
+fn fix_throwable(
+    heap: &crate::heap::Heap,
+    backtrace: usize,
+    suppressed: Option<usize>,
+    sentinel: Option<ObjRef>,
+    o: ObjRef,
+) {
+    heap.write_ref(o, backtrace, None);
+    if let Some(off) = suppressed
+        && let Some(s) = o.read_ref(off)
+        && &*s.class().name == "java/util/Collections$EmptyList"
+        && sentinel.is_some()
+    {
+        heap.write_ref(o, off, sentinel);
+    }
 }
 
 /// Class `name` as the application loader `loader` sees it, or InvalidClassException.
