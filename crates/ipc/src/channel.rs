@@ -501,7 +501,7 @@ mod tests {
     }
 
     #[test]
-    fn garbage_is_corrupt_and_stays_so() {
+    fn garbage_is_corrupt_then_closed() {
         let (a, b) = pair("garbage");
         a.send(b"NOTAFRAMEHEADER!").unwrap();
         assert!(matches!(
@@ -510,8 +510,12 @@ mod tests {
         ));
         assert!(matches!(
             b.receive(None, &|| false),
-            Err(ChannelError::Corrupt(_))
+            Err(ChannelError::Closed)
         ));
+        assert!(
+            matches!(a.receive(None, &|| false), Err(ChannelError::Closed)),
+            "the peer of a corrupted end sees it closed"
+        );
         let mut huge = Header {
             kind: KIND_GRAPH,
             len: 1 << 40,
