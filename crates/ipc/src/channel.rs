@@ -41,6 +41,9 @@ pub const MAX_FRAME: u64 = 1 << 30;
 /// How long a wait sleeps before checking the peer, interruption and deadline again.
 pub const SLICE: Duration = Duration::from_millis(20);
 
+/// The largest payload buffer kept for reuse.
+const SPARE_MAX: usize = 64 << 20;
+
 const HELLO_MAGIC: &[u8; 4] = b"JXCH";
 const VERSION: u32 = 1;
 
@@ -88,6 +91,8 @@ pub struct Channel {
     /// The writer's head (the send lock), the reader's tail (the receive lock).
     send: Mutex<u64>,
     recv: Mutex<u64>,
+    /// A payload buffer given back by [`Channel::recycle`].
+    spare: Mutex<Vec<u8>>,
     closed: AtomicBool,
     /// Set once a corrupt frame header or ring desynchronized the stream (the channel is then
     /// closed).
@@ -250,6 +255,7 @@ impl Channel {
             inp: 1 - out,
             send: Mutex::new(0),
             recv: Mutex::new(0),
+            spare: Mutex::new(Vec::new()),
             closed: AtomicBool::new(false),
             broken: AtomicBool::new(false),
         }
@@ -263,25 +269,41 @@ impl Channel {
     /// Sends `frame` (a whole frame, header included) to the peer, waiting for room as long
     /// as the peer lives.
     pub fn send(&self, frame: &[u8]) -> Result<(), ChannelError> {
+        self.send_parts(&[frame])
+    }
+
+    /// Sends one frame made of `parts` in order (a head and the graph, not copied together).
+    pub fn send_parts(&self, parts: &[&[u8]]) -> Result<(), ChannelError> {
         let mut head = self.send.lock();
-        let mut sent = 0;
-        while sent < frame.len() {
-            if self.ended() {
-                return Err(ChannelError::Closed);
-            }
-            let n = self
-                .rings
-                .write_some(self.out, &mut head, &frame[sent..])
-                .map_err(corrupt_ring)?;
-            sent += n;
-            if n == 0 {
-                let h = *head;
-                self.rings.wait(self.out, SLICE, || {
-                    self.rings.free(self.out, h).map_or(true, |f| f > 0)
-                });
+        for part in parts {
+            let mut sent = 0;
+            while sent < part.len() {
+                if self.ended() {
+                    return Err(ChannelError::Closed);
+                }
+                let n = self
+                    .rings
+                    .write_some(self.out, &mut head, &part[sent..])
+                    .map_err(corrupt_ring)?;
+                sent += n;
+                if n == 0 {
+                    let h = *head;
+                    self.rings.wait(self.out, SLICE, || {
+                        self.rings.free(self.out, h).map_or(true, |f| f > 0)
+                    });
+                }
             }
         }
         Ok(())
+    }
+
+    /// Gives back a payload [`Channel::receive`] returned, for the next receive to reuse
+    /// (fresh large buffers cost a page fault per page).
+    pub fn recycle(&self, buf: Vec<u8>) {
+        let mut spare = self.spare.lock();
+        if buf.capacity() > spare.capacity() && buf.capacity() <= SPARE_MAX {
+            *spare = buf;
+        }
     }
 
     /// The payload of the next frame and its header, waiting up to `timeout` (None: for
@@ -340,15 +362,15 @@ impl Channel {
         let mut h = [0u8; HEADER_LEN];
         self.read_exact(&mut tail, &mut h)?;
         let header = Header::parse(&h, MAX_FRAME).map_err(|e| self.corrupt_frame(e))?;
-        // Grown as bytes arrive: a header claiming a huge frame reserves nothing by itself.
-        let mut payload = Vec::new();
-        let mut chunk = vec![0u8; self.rings.capacity().min(header.len as usize)];
-        let mut left = header.len as usize;
-        while left > 0 {
-            let n = left.min(chunk.len());
-            self.read_exact(&mut tail, &mut chunk[..n])?;
-            payload.extend_from_slice(&chunk[..n]);
-            left -= n;
+        // Grown a ring's worth at a time as bytes arrive: a header claiming a huge frame
+        // reserves nothing by itself.
+        let mut payload = std::mem::take(&mut *self.spare.lock());
+        payload.clear();
+        let len = header.len as usize;
+        while payload.len() < len {
+            let at = payload.len();
+            payload.resize(at + (len - at).min(self.rings.capacity()), 0);
+            self.read_exact(&mut tail, &mut payload[at..])?;
         }
         Ok(Some((header, payload)))
     }

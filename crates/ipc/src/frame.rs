@@ -168,6 +168,13 @@ fn put_str(out: &mut Vec<u8>, s: &str) {
 impl GraphFrame<'_> {
     /// Appends the whole frame, header included, to `out`.
     pub fn write(&self, out: &mut Vec<u8>) {
+        self.write_head(out);
+        out.extend_from_slice(self.graph);
+    }
+
+    /// Appends the frame up to its graph (header, class table, tokens) to `out`: sent before
+    /// the graph's bytes, which are not copied.
+    pub fn write_head(&self, out: &mut Vec<u8>) {
         let start = out.len();
         out.extend_from_slice(&[0; HEADER_LEN]);
         out.extend_from_slice(&(self.classes.len() as u32).to_le_bytes());
@@ -192,8 +199,7 @@ impl GraphFrame<'_> {
             put_str(out, a);
             put_str(out, b);
         }
-        out.extend_from_slice(self.graph);
-        let len = (out.len() - start - HEADER_LEN) as u64;
+        let len = (out.len() - start - HEADER_LEN + self.graph.len()) as u64;
         let h = Header {
             kind: KIND_GRAPH,
             len,

@@ -191,10 +191,9 @@ fn send(t: &mut JThread, a: &[u64]) -> JResult<u64> {
             .collect(),
         graph: &graph,
     };
-    let mut bytes = Vec::with_capacity(graph.len() + 64 * classes.len() + 64);
-    frame.write(&mut bytes);
-    drop(graph);
-    let r = t.blocking(|| chan.send(&bytes));
+    let mut head = Vec::with_capacity(64 * classes.len() + 64);
+    frame.write_head(&mut head);
+    let r = t.blocking(|| chan.send_parts(&[&head, &graph]));
     r.map(|()| 0).map_err(|e| thrown(t, e))
 }
 
@@ -238,7 +237,11 @@ fn receive(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let r = t.blocking(|| chan.receive(timeout, &|| flag.load(Ordering::SeqCst)));
     match r {
         Ok(None) => Ok(0),
-        Ok(Some((_, payload))) => decode(t, &payload).map(to_slot),
+        Ok(Some((_, payload))) => {
+            let r = decode(t, &payload).map(to_slot);
+            chan.recycle(payload);
+            r
+        }
         Err(e) => Err(thrown(t, e)),
     }
 }
