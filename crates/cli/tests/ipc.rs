@@ -116,6 +116,11 @@ const CHECKS: &[&str] = &[
     "ok a graph too large for the receiver's heap is OutOfMemoryError there",
     "ok the receiver lives on after it",
     "ok receive with a timeout is null when nothing comes",
+    "ok a waiting receive is interrupted (InterruptedException, status cleared)",
+    "ok the channel is usable after it",
+    "ok connect to a name nobody listens on is IOException",
+    "ok listen times out with IOException",
+    "ok a name that is not a plain word is IOException",
 ];
 
 #[test]
@@ -130,7 +135,7 @@ fn graphs_of_every_kind_cross_between_two_processes() {
     assert_eq!(oks, CHECKS, "{out}");
     let (ok, out, err) = finish(server, Duration::from_secs(30));
     assert!(ok, "serve failed:\n{out}\n{err}");
-    assert!(out.contains("served 32"), "{out}");
+    assert!(out.contains("served 33"), "{out}");
 }
 
 #[test]
@@ -171,6 +176,26 @@ fn a_sender_killed_mid_send_is_channel_closed_not_a_hang() {
     assert_eq!(
         out.trim(),
         "ChannelClosedException: the peer closed the channel or died"
+    );
+}
+
+#[test]
+fn a_receiver_killed_while_the_sender_waits_for_room_is_channel_closed() {
+    let p = peers("ipc-kill-receiver");
+    let sender = p.start(&p.a, &["IpcPeer", "bigsend", "killr"]);
+    let mut drain = p.start(&p.a, &["IpcPeer", "drain", "killr"]);
+    let mut first = String::new();
+    BufReader::new(drain.stdout.as_mut().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert_eq!(first, "received 8388608\n");
+    drain.kill().unwrap(); // SIGKILL: the sender is filling the ring or waiting for room
+    drain.wait().unwrap();
+    let (ok, out, err) = finish(sender, Duration::from_secs(20));
+    assert!(ok, "bigsend failed:\n{out}\n{err}");
+    assert_eq!(
+        out.trim(),
+        "sent one\nChannelClosedException: the peer closed the channel or died"
     );
 }
 

@@ -214,6 +214,40 @@ public class IpcPeer {
         ok(reply instanceof String s && s.startsWith("OutOfMemoryError"), "a graph too large for the receiver's heap is OutOfMemoryError there");
         ok(echo(ch, "alive").equals("alive"), "the receiver lives on after it");
         ok(ch.receive(50) == null, "receive with a timeout is null when nothing comes");
+        String[] result = new String[1];
+        Thread waiter = new Thread(() -> {
+            try {
+                result[0] = "received " + ch.receive();
+            } catch (InterruptedException e) {
+                result[0] = "interrupted " + Thread.currentThread().isInterrupted();
+            } catch (Exception e) {
+                result[0] = e.toString();
+            }
+        });
+        waiter.start();
+        Thread.sleep(100);
+        waiter.interrupt();
+        waiter.join(10_000);
+        ok("interrupted false".equals(result[0]), "a waiting receive is interrupted (InterruptedException, status cleared)");
+        ok(echo(ch, "after interrupt").equals("after interrupt"), "the channel is usable after it");
+        try {
+            Channel.connect("nobody-listens-here");
+            ok(false, "connected to nobody");
+        } catch (java.io.IOException e) {
+            ok(e.getMessage().startsWith("nobody listens on channel nobody-listens-here"), "connect to a name nobody listens on is IOException");
+        }
+        try {
+            Channel.listen("lonely-listener", 100);
+            ok(false, "somebody connected");
+        } catch (java.io.IOException e) {
+            ok(e.getMessage().equals("nobody connected to channel lonely-listener in time"), "listen times out with IOException");
+        }
+        try {
+            Channel.listen("../escape", 100);
+            ok(false, "a name with a slash");
+        } catch (java.io.IOException e) {
+            ok(e.getMessage().startsWith("invalid channel name"), "a name that is not a plain word is IOException");
+        }
     }
 
     /** Receives 4 x 100 lists from `senders`' threads while sending 100 graphs back. */
@@ -313,7 +347,12 @@ public class IpcPeer {
         try (Channel ch = Channel.listen(name, 30_000)) {
             int[] big = new int[8 << 20];
             for (int i = 0; ; i++) {
-                ch.send(big);
+                try {
+                    ch.send(big);
+                } catch (ChannelClosedException e) {
+                    System.out.println("ChannelClosedException: " + e.getMessage());
+                    return;
+                }
                 if (i == 0) System.out.println("sent one");
             }
         }
