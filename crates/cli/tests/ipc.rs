@@ -44,10 +44,15 @@ fn peers(what: &str) -> Peers {
 
 impl Peers {
     fn start(&self, dir: &Path, args: &[&str]) -> Child {
+        self.start_with(dir, args, &[])
+    }
+
+    fn start_with(&self, dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Child {
         jxvm()
             .arg("-cp")
             .arg(dir)
             .args(args)
+            .envs(env.iter().copied())
             .env("XDG_RUNTIME_DIR", &self.names)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -92,6 +97,7 @@ const CHECKS: &[&str] = &[
     "ok EnumMap",
     "ok EnumSet",
     "ok Class objects by name",
+    "ok an object whose class the receiver does not initialize (no static initializer runs there)",
     "ok a record",
     "ok ArrayList and List.of",
     "ok HashMap of 1000",
@@ -123,19 +129,39 @@ const CHECKS: &[&str] = &[
     "ok a name that is not a plain word is IOException",
 ];
 
-#[test]
-fn graphs_of_every_kind_cross_between_two_processes() {
-    let p = peers("ipc-kinds");
+/// Runs `check` against `serve` (whose class path lacks Lonely and has another Shaped), both
+/// with environment `env`.
+fn every_kind(what: &str, env: &[(&str, &str)]) {
+    let p = peers(what);
     // The receiver has a small heap: the 64 MB array is its OutOfMemoryError.
-    let server = p.start(&p.b, &["-Xmx48m", "IpcPeer", "serve", "kinds"]);
-    let client = p.start(&p.a, &["IpcPeer", "check", "kinds"]);
-    let (ok, out, err) = finish(client, Duration::from_secs(120));
+    let mut server = p.start_with(&p.b, &["-Xmx48m", "IpcPeer", "serve", what], env);
+    let client = p.start_with(&p.a, &["IpcPeer", "check", what], env);
+    let (ok, out, err) = finish(client, Duration::from_secs(300));
+    if !ok {
+        let _ = server.kill();
+    }
     assert!(ok, "check failed:\n{out}\n{err}");
     let oks: Vec<&str> = out.lines().filter(|l| l.starts_with("ok ")).collect();
     assert_eq!(oks, CHECKS, "{out}");
     let (ok, out, err) = finish(server, Duration::from_secs(30));
     assert!(ok, "serve failed:\n{out}\n{err}");
-    assert!(out.contains("served 33"), "{out}");
+    assert_eq!(
+        out, "listening\nserved 34\n",
+        "no static initializer ran in the receiver"
+    );
+}
+
+#[test]
+fn graphs_of_every_kind_cross_between_two_processes() {
+    every_kind("kinds", &[]);
+}
+
+#[test]
+fn graphs_cross_with_the_collector_under_stress() {
+    every_kind(
+        "stress",
+        &[("JXVM_GC_STRESS", "1"), ("JXVM_GC_VERIFY", "1")],
+    );
 }
 
 #[test]

@@ -122,6 +122,8 @@ public class IpcPeer {
         ok(echo(ch, EnumSet.of(Color.GREEN, Color.BLUE)).equals(EnumSet.of(Color.GREEN, Color.BLUE)), "EnumSet");
         ok(echo(ch, Point.class) == Point.class && echo(ch, int[].class) == int[].class, "Class objects by name");
 
+        ok(((Noisy) echo(ch, (Object) new Noisy())).x == 3,
+            "an object whose class the receiver does not initialize (no static initializer runs there)");
         Point p = new Point(3, -4, "p");
         ok(echo(ch, p).equals(p), "a record");
         List<Object> list = new ArrayList<>(List.of("a", 1, p, List.of(2, 3)));
@@ -395,6 +397,14 @@ class Node {
     Node(int value) {
         this.value = value;
     }
+}
+
+class Noisy {
+    static {
+        System.out.println("Noisy initialized");
+    }
+
+    int x = 3;
 }
 
 class Lonely {

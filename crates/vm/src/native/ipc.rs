@@ -279,8 +279,11 @@ fn decode(t: &mut JThread, payload: &[u8]) -> JResult<Option<ObjRef>> {
                 "its fields differ from the sender's class",
             ));
         }
-        if !c.is_array() {
-            t.ensure_initialized(c)?;
+        // Verified, not initialized: a peer does not get to run static initializers of its
+        // choice (as ObjectInputStream, which loads without initializing); the class is
+        // initialized when Java code first needs it.
+        if !c.is_array() && t.link(c).is_err() {
+            return Err(invalid_class(t, cd.name, "it cannot be linked here"));
         }
         classes.insert(cd.id, c);
     }
