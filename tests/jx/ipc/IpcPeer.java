@@ -232,6 +232,37 @@ public class IpcPeer {
         waiter.join(10_000);
         ok("interrupted false".equals(result[0]), "a waiting receive is interrupted (InterruptedException, status cleared)");
         ok(echo(ch, "after interrupt").equals("after interrupt"), "the channel is usable after it");
+        Channel[] mine = new Channel[1];
+        Thread listener = new Thread(() -> {
+            try {
+                mine[0] = Channel.listen("within", 10_000);
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        });
+        listener.start();
+        Channel other = connect("within");
+        listener.join();
+        mine[0].send("to myself");
+        ok("to myself".equals(other.receive()), "a channel between two threads of one process");
+        mine[0] = null;
+        boolean closed = false;
+        for (int i = 0; i < 200 && !closed; i++) {
+            System.gc();
+            try {
+                other.receive(50);
+            } catch (ChannelClosedException e) {
+                closed = true;
+            }
+        }
+        ok(closed, "an end that became unreachable is closed by the collector");
+        other.close();
+        try {
+            other.send("x");
+            ok(false, "sent on a closed channel");
+        } catch (ChannelClosedException e) {
+            ok(e.getMessage().equals("the channel is closed"), "a closed end refuses to send");
+        }
         try {
             Channel.connect("nobody-listens-here");
             ok(false, "connected to nobody");

@@ -17,6 +17,9 @@ import java.io.IOException;
  * (portals, memory objects, domains) cannot be sent ({@code IllegalArgumentException}).
  */
 public final class Channel implements AutoCloseable {
+    /** Closes the ends that became unreachable unclosed (their peers see the channel closed). */
+    private static final java.lang.ref.Cleaner CLEANER = java.lang.ref.Cleaner.create();
+
     /** The VM's id of this end (never reused in a process). */
     private final long id;
     private final String name;
@@ -24,6 +27,7 @@ public final class Channel implements AutoCloseable {
     private Channel(long id, String name) {
         this.id = id;
         this.name = name;
+        CLEANER.register(this, () -> close0(id));
     }
 
     /**
@@ -85,7 +89,10 @@ public final class Channel implements AutoCloseable {
         return receive0(id, timeoutMillis);
     }
 
-    /** Closes this end; the peer's receive ends with ChannelClosedException once it has read what was sent. */
+    /**
+     * Closes this end; the peer's receive ends with ChannelClosedException once it has read
+     * what was sent. An end that becomes unreachable is closed by the collector.
+     */
     @Override
     public void close() {
         close0(id);
