@@ -115,31 +115,39 @@ fn send(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let mut tokens: Vec<Token> = Vec::new();
     // Throwables whose stack trace is still the VM's backtrace (method ids of this process).
     let mut traces: Vec<ObjRef> = Vec::new();
-    let encoded = graph::encode(&[root], ipc::channel::MAX_FRAME as usize, |o| {
-        let c = o.class();
-        if &*c.name == "java/lang/Class" {
-            let k = crate::runtime::class_of_mirror(vm, o);
-            if k.is_primitive() {
+    // This thread's buffer, kept between sends (fresh large buffers cost a page fault a page).
+    let mut buf = SEND_BUF.with(|b| std::mem::take(&mut *b.borrow_mut()));
+    let encoded = graph::encode_into(
+        &[root],
+        ipc::channel::MAX_FRAME as usize,
+        |o| {
+            let c = o.class();
+            if &*c.name == "java/lang/Class" {
+                let k = crate::runtime::class_of_mirror(vm, o);
+                if k.is_primitive() {
+                    return Walk::Refuse;
+                }
+                tokens.push(Token::Class(k));
+                return Walk::Token(tokens.len() as u64 - 1);
+            }
+            if let Some(e) = c.enum_type() {
+                tokens.push(Token::Enum(e, enum_name(vm, o)));
+                return Walk::Token(tokens.len() as u64 - 1);
+            }
+            if !sendable(c) {
                 return Walk::Refuse;
             }
-            tokens.push(Token::Class(k));
-            return Walk::Token(tokens.len() as u64 - 1);
-        }
-        if let Some(e) = c.enum_type() {
-            tokens.push(Token::Enum(e, enum_name(vm, o)));
-            return Walk::Token(tokens.len() as u64 - 1);
-        }
-        if !sendable(c) {
-            return Walk::Refuse;
-        }
-        if c.is_subtype_of(throwable) && o.read::<u64>(backtrace) != 0 {
-            traces.push(o);
-        }
-        if seen.insert(c.id.0) {
-            classes.push(c);
-        }
-        Walk::Copy
-    });
+            if c.is_subtype_of(throwable) && o.read::<u64>(backtrace) != 0 {
+                traces.push(o);
+            }
+            if seen.insert(c.id.0) {
+                classes.push(c);
+            }
+            Walk::Copy
+        },
+        &mut buf,
+    )
+    .map(|()| buf);
     if encoded.is_ok() && !traces.is_empty() {
         // Their StackTraceElements are made (Java code) and sent instead: then encode again.
         let hs: Vec<usize> = traces.iter().map(|&o| t.handle(o)).collect();
@@ -194,8 +202,19 @@ fn send(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let mut head = Vec::with_capacity(64 * classes.len() + 64);
     frame.write_head(&mut head);
     let r = t.blocking(|| chan.send_parts(&[&head, &graph]));
+    if graph.capacity() <= KEEP_MAX {
+        SEND_BUF.with(|b| *b.borrow_mut() = graph);
+    }
     r.map(|()| 0).map_err(|e| thrown(t, e))
 }
+
+thread_local! {
+    /// The buffer this thread encodes the graphs it sends into.
+    static SEND_BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The largest send buffer a thread keeps.
+const KEEP_MAX: usize = 64 << 20;
 
 /// The name of enum constant `o`.
 fn enum_name(vm: &'static crate::vm::Vm, o: ObjRef) -> String {
