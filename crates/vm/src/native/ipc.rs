@@ -10,9 +10,12 @@
 //!   objects, domains: not yet across processes), hidden classes (lambdas);
 //! - receiving: each class of the frame is loaded by name by the domain's application loader
 //!   and must have the sender's shape (else `InvalidClassException`, the frame dropped and the
-//!   channel usable); tokens become the receiver's own constants and mirrors; the graph is
-//!   decoded straight into the domain's heap (`OutOfMemoryError` if it has no room), then
-//!   checked by `ipc::check` (`StreamCorruptedException` if a hostile peer broke a type).
+//!   channel usable); classes are verified but not initialized (the peer does not choose which
+//!   static initializers run here); tokens become the receiver's own constants and mirrors;
+//!   the graph is decoded by the copier into the domain's heap from the frame's private copy
+//!   (copied out of the ring whole, never parsed in shared memory), `OutOfMemoryError` if it
+//!   has no room; then checked by `ipc::check` (`StreamCorruptedException` if a hostile peer
+//!   broke a type) and its Throwables given the receiver's sentinels.
 //!
 //! A channel is named in Java by an id into a process-wide table (never a pointer); the
 //! waiting is a blocking operation of the domain (it may collect meanwhile).
