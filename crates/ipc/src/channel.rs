@@ -56,6 +56,9 @@ pub enum ChannelError {
     Interrupted,
     /// The peer sent bytes that are not a frame, or broke the ring; the channel is unusable.
     Corrupt(String),
+    /// A frame of this many bytes was above what the receiver takes, or memory ran out for
+    /// it: it was read and dropped, the channel is usable.
+    TooLarge(u64),
     /// The name is not valid, is taken, or nobody is there; or a system call failed.
     Io(io::Error),
 }
@@ -66,6 +69,7 @@ impl std::fmt::Display for ChannelError {
             ChannelError::Closed => write!(f, "the channel is closed"),
             ChannelError::Interrupted => write!(f, "interrupted"),
             ChannelError::Corrupt(m) => write!(f, "{m}"),
+            ChannelError::TooLarge(n) => write!(f, "a frame of {n} bytes was too large to take"),
             ChannelError::Io(e) => write!(f, "{e}"),
         }
     }
@@ -314,6 +318,18 @@ impl Channel {
         timeout: Option<Duration>,
         stop: &dyn Fn() -> bool,
     ) -> Result<Option<(Header, Vec<u8>)>, ChannelError> {
+        self.receive_at_most(timeout, stop, MAX_FRAME)
+    }
+
+    /// [`Channel::receive`], but a frame whose payload is above `keep_max` bytes (or for which
+    /// no memory can be had) is read and dropped: [`ChannelError::TooLarge`], and the channel
+    /// stays usable.
+    pub fn receive_at_most(
+        &self,
+        timeout: Option<Duration>,
+        stop: &dyn Fn() -> bool,
+        keep_max: u64,
+    ) -> Result<Option<(Header, Vec<u8>)>, ChannelError> {
         let mut tail = self.recv.lock();
         if self.broken.load(Ordering::SeqCst) {
             return Err(ChannelError::Closed);
@@ -364,15 +380,36 @@ impl Channel {
         let header = Header::parse(&h, MAX_FRAME).map_err(|e| self.corrupt_frame(e))?;
         // Grown a ring's worth at a time as bytes arrive: a header claiming a huge frame
         // reserves nothing by itself.
+        let len = header.len as usize;
+        if header.len > keep_max {
+            self.discard(&mut tail, len)?;
+            return Err(ChannelError::TooLarge(header.len));
+        }
         let mut payload = std::mem::take(&mut *self.spare.lock());
         payload.clear();
-        let len = header.len as usize;
         while payload.len() < len {
             let at = payload.len();
-            payload.resize(at + (len - at).min(self.rings.capacity()), 0);
+            let n = (len - at).min(self.rings.capacity());
+            if payload.try_reserve(n).is_err() {
+                drop(payload);
+                self.discard(&mut tail, len - at)?;
+                return Err(ChannelError::TooLarge(header.len));
+            }
+            payload.resize(at + n, 0);
             self.read_exact(&mut tail, &mut payload[at..])?;
         }
         Ok(Some((header, payload)))
+    }
+
+    /// Reads and drops the next `n` bytes.
+    fn discard(&self, tail: &mut u64, mut n: usize) -> Result<(), ChannelError> {
+        let mut scratch = vec![0u8; n.min(64 << 10)];
+        while n > 0 {
+            let k = n.min(scratch.len());
+            self.read_exact(tail, &mut scratch[..k])?;
+            n -= k;
+        }
+        Ok(())
     }
 
     /// Reads exactly `dst.len()` bytes, waiting for them while the peer lives.
@@ -550,6 +587,25 @@ mod tests {
         assert!(
             matches!(d.receive(None, &|| false), Err(ChannelError::Corrupt(m)) if m.contains("above the limit"))
         );
+    }
+
+    #[test]
+    fn a_frame_above_the_limit_is_dropped_and_the_channel_goes_on() {
+        let (a, b) = pair("too-large");
+        let big = vec![1u8; 3 * RING_CAPACITY];
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                a.send(&frame(&big)).unwrap();
+                a.send(&frame(b"next")).unwrap();
+            });
+            let r = b.receive_at_most(None, &|| false, 1 << 20);
+            assert!(matches!(r, Err(ChannelError::TooLarge(n)) if n as usize > big.len()));
+            let (_, p) = b
+                .receive_at_most(None, &|| false, 1 << 20)
+                .unwrap()
+                .unwrap();
+            assert_eq!(payload_graph(&p), b"next");
+        });
     }
 
     #[test]

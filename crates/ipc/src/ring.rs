@@ -74,7 +74,11 @@ impl Rings {
 
     /// A new mapping (zeroed counters) and the descriptor to hand the peer.
     pub fn create(capacity: usize) -> io::Result<(Rings, OwnedFd)> {
-        assert!(capacity.is_power_of_two() && capacity >= 4096);
+        if !capacity.is_power_of_two() || !(4096..=1 << 30).contains(&capacity) {
+            return Err(io::Error::other(
+                "a ring's capacity is a power of two, 4 KB to 1 GB",
+            ));
+        }
         let fd = sys::sealed_memfd(Self::size_for(capacity) as u64)?;
         let peer = fd.try_clone()?;
         Ok((Self::map(fd, capacity)?, peer))

@@ -81,6 +81,10 @@ fn thrown(t: &mut JThread, e: ChannelError) -> Thrown {
         }
         ChannelError::Corrupt(m) => t.throw_new("java/io/StreamCorruptedException", Some(&m)),
         ChannelError::Io(e) => t.throw_new("java/io/IOException", Some(&e.to_string())),
+        ChannelError::TooLarge(n) => {
+            let msg = format!("Java heap space: a received graph of {n} bytes does not fit");
+            t.throw_new("java/lang/OutOfMemoryError", Some(&msg))
+        }
     }
 }
 
@@ -256,7 +260,9 @@ fn receive(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let millis = jlong(a[2]);
     let timeout = (millis >= 0).then(|| Duration::from_millis(millis as u64));
     let flag = t.interrupted.clone();
-    let r = t.blocking(|| chan.receive(timeout, &|| flag.load(Ordering::SeqCst)));
+    // A frame larger than the heap could ever hold is dropped unread (OutOfMemoryError).
+    let keep_max = t.domain.heap.capacity() as u64;
+    let r = t.blocking(|| chan.receive_at_most(timeout, &|| flag.load(Ordering::SeqCst), keep_max));
     match r {
         Ok(None) => Ok(0),
         Ok(Some((_, payload))) => {
