@@ -2,13 +2,13 @@
 //! received whole over the rings.
 //!
 //! **Rendezvous.** Names live in a directory private to the user: `$XDG_RUNTIME_DIR/jxvm-ipc`
-//! if that is set, else `/tmp/jxvm-ipc-UID`; it is made mode 0700 and refused unless it is
-//! ours and closed to others. `listen(NAME)` takes an exclusive `flock` on `NAME.lock` (a name
-//! being listened on is taken), binds the Unix socket `NAME.sock` (mode 0600) and waits for one
-//! connection, whose peer must have our user id; it then creates the rings (a sealed memfd),
-//! sends them with a hello (`JXCH`, version, ring capacity) over the socket and unlinks the
-//! socket: the name is free again. `connect(NAME)` connects, checks the peer's user id, and
-//! maps the rings it receives after checking their size and seals.
+//! if that is an existing directory, else `/tmp/jxvm-ipc-UID`; it is made mode 0700 and
+//! refused unless it is ours and closed to others. `listen(NAME)` takes an exclusive `flock`
+//! on `NAME.lock` (a name being listened on is taken), binds the Unix socket `NAME.sock` (mode
+//! 0600) and waits for one connection, whose peer must have our user id; it then creates the
+//! rings (a sealed memfd), sends them with a hello (`JXCH`, version, ring capacity) over the
+//! socket and unlinks the socket: the name is free again. `connect(NAME)` connects, checks the
+//! peer's user id, and maps the rings it receives after checking their size and seals.
 //!
 //! **Frames.** A sender holds the channel's send lock for a whole frame (several threads may
 //! send: each frame arrives whole), writing it through its ring in as many pieces as the ring
@@ -106,7 +106,9 @@ pub struct Channel {
 /// The directory of channel names, made if missing; refused unless private to this user.
 pub fn name_dir() -> io::Result<PathBuf> {
     let dir = match std::env::var_os("XDG_RUNTIME_DIR") {
-        Some(d) if !d.is_empty() => PathBuf::from(d).join("jxvm-ipc"),
+        Some(d) if !d.is_empty() && std::path::Path::new(&d).is_dir() => {
+            PathBuf::from(d).join("jxvm-ipc")
+        }
         _ => std::env::temp_dir().join(format!("jxvm-ipc-{}", sys::uid())),
     };
     match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
