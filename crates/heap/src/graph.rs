@@ -110,10 +110,24 @@ pub fn encode(
     quota: usize,
     classify: impl FnMut(ObjRef) -> Walk,
 ) -> Result<Vec<u8>, CopyError> {
+    let mut out = Vec::new();
+    encode_into(roots, quota, classify, &mut out)?;
+    Ok(out)
+}
+
+/// [`encode`] into `out` (emptied first), so that a caller sending many graphs reuses one
+/// buffer (a fresh large buffer costs a page fault per page); on an error `out` is empty.
+pub fn encode_into(
+    roots: &[Option<ObjRef>],
+    quota: usize,
+    classify: impl FnMut(ObjRef) -> Walk,
+    out: &mut Vec<u8>,
+) -> Result<(), CopyError> {
     thread_local! {
         static TABLES: RefCell<Tables> = RefCell::new(Tables::default());
     }
-    with_scratch(&TABLES, |t| Encoder { classify, t }.walk(roots, quota))
+    out.clear();
+    with_scratch(&TABLES, |t| Encoder { classify, t }.walk(roots, quota, out))
 }
 
 /// Working storage of an encoding or a decoding, kept per thread and reused, so that copying
@@ -180,7 +194,12 @@ struct Encoder<'a, F> {
 }
 
 impl<F: FnMut(ObjRef) -> Walk> Encoder<'_, F> {
-    fn walk(&mut self, roots: &[Option<ObjRef>], quota: usize) -> Result<Vec<u8>, CopyError> {
+    fn walk(
+        &mut self,
+        roots: &[Option<ObjRef>],
+        quota: usize,
+        out: &mut Vec<u8>,
+    ) -> Result<(), CopyError> {
         let root_ids = roots
             .iter()
             .map(|&r| self.reference(r))
@@ -189,7 +208,7 @@ impl<F: FnMut(ObjRef) -> Walk> Encoder<'_, F> {
         let mut next = 0;
         let r = loop {
             let Some(&(o, class)) = self.t.order.get(next) else {
-                break self.finish(&root_ids, &objects, quota);
+                break self.finish(&root_ids, &objects, quota, out);
             };
             next += 1;
             let (start, end) = body(o.class(), o);
@@ -268,7 +287,13 @@ impl<F: FnMut(ObjRef) -> Walk> Encoder<'_, F> {
     }
 
     /// The whole buffer: the prefix, then the objects already written.
-    fn finish(&self, roots: &[u64], objects: &[u8], quota: usize) -> Result<Vec<u8>, CopyError> {
+    fn finish(
+        &self,
+        roots: &[u64],
+        objects: &[u8],
+        quota: usize,
+        out: &mut Vec<u8>,
+    ) -> Result<(), CopyError> {
         let len = prefix_len(roots.len(), self.t.tokens.len()) + objects.len();
         let counts = (
             u32::try_from(self.t.order.len()),
@@ -281,7 +306,7 @@ impl<F: FnMut(ObjRef) -> Walk> Encoder<'_, F> {
         if len > quota {
             return Err(CopyError::Quota(quota));
         }
-        let mut out = Vec::with_capacity(len);
+        out.reserve(len);
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&count.to_le_bytes());
         out.extend_from_slice(&nroots.to_le_bytes());
@@ -294,7 +319,7 @@ impl<F: FnMut(ObjRef) -> Walk> Encoder<'_, F> {
             .iter()
             .for_each(|t| out.extend_from_slice(&t.to_le_bytes()));
         out.extend_from_slice(objects);
-        Ok(out)
+        Ok(())
     }
 }
 
@@ -847,6 +872,22 @@ mod tests {
             "the hash crosses, the lock bits do not"
         );
         assert_eq!(mark(copies[1]), 0, "no hash yet: none in the copy either");
+    }
+
+    #[test]
+    fn encode_into_reuses_the_buffer_and_empties_it_on_errors() {
+        let w = world();
+        let a = heap();
+        let n = w.node(&a, 3);
+        a.write_ref(n, 24, Some(n));
+        let mut out = vec![0xEE; 4096];
+        let cap = out.capacity();
+        encode_into(&[Some(n)], 1 << 20, copy_all, &mut out).unwrap();
+        assert_eq!(out, encode(&[Some(n)], 1 << 20, copy_all).unwrap());
+        assert_eq!(out.capacity(), cap, "the buffer's room was reused");
+        let s = a.alloc(w.secret, 16).unwrap();
+        assert!(encode_into(&[Some(s)], 1 << 20, |o| w.classify(o), &mut out).is_err());
+        assert!(out.is_empty());
     }
 
     #[test]

@@ -35,9 +35,10 @@ pub const MODULE: &str = "jx";
 
 /// The packages of the API module, all exported, none open (`jx.internal` holds code the VM
 /// runs on its own threads, with nothing a program can make or call).
-pub const PACKAGES: [&str; 5] = [
+pub const PACKAGES: [&str; 6] = [
     "jx.domain",
     "jx.internal",
+    "jx.ipc",
     "jx.memory",
     "jx.naming",
     "jx.portal",

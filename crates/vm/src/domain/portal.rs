@@ -302,7 +302,7 @@ fn classify(
 }
 
 /// Classes whose objects mean nothing in another domain (or carry VM state).
-fn refused(c: &'static Class) -> bool {
+pub(crate) fn refused(c: &'static Class) -> bool {
     let mut k = Some(c);
     while let Some(cls) = k {
         let n = &*cls.name;

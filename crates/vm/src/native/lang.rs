@@ -276,12 +276,12 @@ fn object_get_class(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 
 fn object_hash_code(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let o = nonnull(t, a[0])?;
-    Ok(ret_int(identity_hash(&t.domain, o)))
+    Ok(ret_int(identity_hash(t.vm, &t.domain, o)))
 }
 
 fn system_identity_hash(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     Ok(match obj(a[0]) {
-        Some(o) => ret_int(identity_hash(&t.domain, o)),
+        Some(o) => ret_int(identity_hash(t.vm, &t.domain, o)),
         None => 0,
     })
 }

@@ -9,6 +9,7 @@
 pub mod confine;
 pub mod domain;
 pub mod io;
+pub mod ipc;
 pub mod jli;
 pub mod lang;
 pub mod management;
@@ -79,6 +80,7 @@ impl Registry {
         memory::register(&mut r);
         domain::register(&mut r);
         portal::register(&mut r);
+        ipc::register(&mut r);
         r
     }
     /// Registers `f` for `class.name desc`; an empty `desc` matches any descriptor.

@@ -438,14 +438,32 @@ fn enum_constant_hash(obj: ObjRef) -> Option<u32> {
     Some(((h ^ (h >> 32)) as u32 & 0x7FFF_FFFF).max(1))
 }
 
+/// A `Class` object's identity hash: the same in every domain and every jxvm process (from
+/// the class's name), so that a hash table keyed by classes, copied across a portal or a
+/// channel between processes (where each Class object stands for the receiver's own), still
+/// finds them.
+fn mirror_hash(vm: &crate::vm::Vm, obj: ObjRef) -> Option<u32> {
+    if !std::ptr::eq(obj.class(), vm.wk().class) {
+        return None;
+    }
+    let c = crate::runtime::class_of_mirror(vm, obj);
+    let mut h = rustc_hash::FxHasher::default();
+    std::hash::Hash::hash("java/lang/Class", &mut h);
+    std::hash::Hash::hash(&*c.name, &mut h);
+    let h = std::hash::Hasher::finish(&h);
+    Some(((h ^ (h >> 32)) as u32 & 0x7FFF_FFFF).max(1))
+}
+
 /// The identity hash of `obj`, assigned on first request.
-pub fn identity_hash(domain: &Domain, obj: ObjRef) -> i32 {
+pub fn identity_hash(vm: &crate::vm::Vm, domain: &Domain, obj: ObjRef) -> i32 {
     let mark = obj.mark();
     let m = mark.load(Ordering::Acquire);
     if m >> 32 != 0 {
         return (m >> 32) as i32;
     }
-    let h = enum_constant_hash(obj).unwrap_or_else(|| domain.new_identity_hash()) as u64;
+    let h = enum_constant_hash(obj)
+        .or_else(|| mirror_hash(vm, obj))
+        .unwrap_or_else(|| domain.new_identity_hash()) as u64;
     let mut cur = m;
     loop {
         if cur >> 32 != 0 {

@@ -1,0 +1,327 @@
+//! Channels between jxvm processes (`jx.ipc.Channel`, crate `ipc`) end to end: two jxvm
+//! processes running `tests/jx/ipc/IpcPeer.java` exchange graphs of every kind; a receiver
+//! whose class path lacks a class or has another shape of it; concurrent senders in both
+//! directions; a sender killed with SIGKILL mid-send; and a hostile peer (this test, through
+//! crate `ipc`) sending mutants of a real frame. HotSpot has no jx.ipc: the programs check
+//! the values themselves and print one `ok` line per check, asserted here.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{javac, jxvm, scratch};
+use ipc::frame::{HEADER_LEN, Header, KIND_GRAPH};
+use testkit::Rng;
+
+/// The peer program compiled twice: `a` whole, `b` without `Lonely` and with another
+/// `Shaped` (the receiver's view of classes it lacks or has in another shape). Also a
+/// private directory for channel names (`XDG_RUNTIME_DIR` of both processes).
+struct Peers {
+    a: PathBuf,
+    b: PathBuf,
+    names: PathBuf,
+}
+
+fn peers(what: &str) -> Peers {
+    let root = scratch(what);
+    let (a, b, names) = (root.join("a"), root.join("b"), root.join("run"));
+    for d in [&a, &b, &names] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    javac(&["tests/jx/ipc/IpcPeer.java"], &a);
+    for e in std::fs::read_dir(&a).unwrap().flatten() {
+        let name = e.file_name();
+        if name != "Lonely.class" {
+            std::fs::copy(e.path(), b.join(name)).unwrap();
+        }
+    }
+    javac(&["tests/jx/ipc/alt/Shaped.java"], &b);
+    Peers { a, b, names }
+}
+
+impl Peers {
+    fn start(&self, dir: &Path, args: &[&str]) -> Child {
+        self.start_with(dir, args, &[])
+    }
+
+    fn start_with(&self, dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Child {
+        jxvm()
+            .arg("-cp")
+            .arg(dir)
+            .args(args)
+            .envs(env.iter().copied())
+            .env("XDG_RUNTIME_DIR", &self.names)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    }
+}
+
+/// Waits for `child` (killing it after `limit`); its exit success, stdout and stderr.
+fn finish(mut child: Child, limit: Duration) -> (bool, String, String) {
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let out = child.wait_with_output().unwrap();
+            panic!(
+                "timed out (hang):\n{}\n{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const CHECKS: &[&str] = &[
+    "ok strings, Latin-1 and UTF-16",
+    "ok null",
+    "ok boxed values and BigInteger",
+    "ok int[100000]",
+    "ok byte[5 MB], larger than the ring",
+    "ok double[] bit for bit",
+    "ok int[][] with an empty and a null row",
+    "ok an enum constant is the receiver's own",
+    "ok an enum constant with a body",
+    "ok EnumMap",
+    "ok EnumSet",
+    "ok Class objects by name",
+    "ok an object whose class the receiver does not initialize (no static initializer runs there)",
+    "ok a record",
+    "ok ArrayList and List.of",
+    "ok HashMap of 1000",
+    "ok LinkedHashMap keeps its order",
+    "ok TreeMap with a comparator",
+    "ok HashSet",
+    "ok ArrayDeque",
+    "ok ConcurrentHashMap",
+    "ok the receiver finds enum constants in a HashMap keyed by them",
+    "ok the receiver finds Class objects in a HashMap keyed by them",
+    "ok an exception arrives with its message, cause and stack trace; addSuppressed works there",
+    "ok a cycle is kept",
+    "ok sharing is kept",
+    "ok transient fields arrive at their default",
+    "ok a list of 200000 nodes",
+    "ok a class the receiver lacks is InvalidClassException there",
+    "ok a class of another shape is InvalidClassException there",
+    "ok the channel stays usable after them",
+    "ok a Thread is IllegalArgumentException",
+    "ok a lambda is IllegalArgumentException",
+    "ok nothing was sent by a refused send",
+    "ok a graph too large for the receiver's heap is OutOfMemoryError there",
+    "ok the receiver lives on after it",
+    "ok receive with a timeout is null when nothing comes",
+    "ok a waiting receive is interrupted (InterruptedException, status cleared)",
+    "ok the channel is usable after it",
+    "ok a channel between two threads of one process",
+    "ok an end that became unreachable is closed by the collector",
+    "ok a closed end refuses to send",
+    "ok connect to a name nobody listens on is IOException",
+    "ok listen times out with IOException",
+    "ok a name that is not a plain word is IOException",
+];
+
+/// Runs `check` against `serve` (whose class path lacks Lonely and has another Shaped), both
+/// with environment `env`.
+fn every_kind(what: &str, env: &[(&str, &str)]) {
+    let p = peers(what);
+    // The receiver has a small heap: the 64 MB array is its OutOfMemoryError.
+    let mut server = p.start_with(&p.b, &["-Xmx48m", "IpcPeer", "serve", what], env);
+    let client = p.start_with(&p.a, &["IpcPeer", "check", what], env);
+    let (ok, out, err) = finish(client, Duration::from_secs(300));
+    if !ok {
+        let _ = server.kill();
+    }
+    assert!(ok, "check failed:\n{out}\n{err}");
+    let oks: Vec<&str> = out.lines().filter(|l| l.starts_with("ok ")).collect();
+    assert_eq!(oks, CHECKS, "{out}");
+    let (ok, out, err) = finish(server, Duration::from_secs(30));
+    assert!(ok, "serve failed:\n{out}\n{err}");
+    assert_eq!(
+        out, "listening\nserved 34\n",
+        "no static initializer ran in the receiver"
+    );
+}
+
+#[test]
+fn graphs_of_every_kind_cross_between_two_processes() {
+    every_kind("kinds", &[]);
+}
+
+#[test]
+fn graphs_cross_with_the_collector_under_stress() {
+    every_kind(
+        "stress",
+        &[("JXVM_GC_STRESS", "1"), ("JXVM_GC_VERIFY", "1")],
+    );
+}
+
+#[test]
+fn four_threads_send_while_graphs_come_back() {
+    let p = peers("ipc-senders");
+    let collector = p.start(&p.a, &["IpcPeer", "collect", "senders"]);
+    let senders = p.start(&p.a, &["IpcPeer", "senders", "senders"]);
+    let (ok, out, err) = finish(senders, Duration::from_secs(120));
+    assert!(ok, "senders failed:\n{out}\n{err}");
+    assert!(
+        out.contains("ok 100 graphs received while 4 threads send\nok the peer saw them all"),
+        "{out}"
+    );
+    let (ok, out, err) = finish(collector, Duration::from_secs(30));
+    assert!(ok, "collect failed:\n{out}\n{err}");
+    assert_eq!(
+        out.trim(),
+        "ok 400 graphs from 4 sending threads arrive whole and in each thread's order"
+    );
+}
+
+#[test]
+fn a_sender_killed_mid_send_is_channel_closed_not_a_hang() {
+    let p = peers("ipc-kill");
+    let mut sender = p.start(&p.a, &["IpcPeer", "bigsend", "kill"]);
+    let mut drain = p.start(&p.a, &["IpcPeer", "drain", "kill"]);
+    let mut first = String::new();
+    BufReader::new(drain.stdout.as_mut().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert_eq!(first, "received 8388608\n");
+    // 32 MB graphs through a 1 MB ring: the sender is in the middle of one.
+    std::thread::sleep(Duration::from_millis(50));
+    sender.kill().unwrap(); // SIGKILL
+    sender.wait().unwrap();
+    let (ok, out, err) = finish(drain, Duration::from_secs(20));
+    assert!(ok, "drain failed:\n{out}\n{err}");
+    assert_eq!(
+        out.trim(),
+        "ChannelClosedException: the peer closed the channel or died"
+    );
+}
+
+#[test]
+fn a_receiver_killed_while_the_sender_waits_for_room_is_channel_closed() {
+    let p = peers("ipc-kill-receiver");
+    let sender = p.start(&p.a, &["IpcPeer", "bigsend", "killr"]);
+    let mut drain = p.start(&p.a, &["IpcPeer", "drain", "killr"]);
+    let mut first = String::new();
+    BufReader::new(drain.stdout.as_mut().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert_eq!(first, "received 8388608\n");
+    drain.kill().unwrap(); // SIGKILL: the sender is filling the ring or waiting for room
+    drain.wait().unwrap();
+    let (ok, out, err) = finish(sender, Duration::from_secs(20));
+    assert!(ok, "bigsend failed:\n{out}\n{err}");
+    assert_eq!(
+        out.trim(),
+        "sent one\nChannelClosedException: the peer closed the channel or died"
+    );
+}
+
+/// Mutates a frame's payload: bit flips, bytes and words set to boundary values, ranges
+/// removed or repeated, truncation.
+fn mutate(rng: &mut Rng, b: &mut Vec<u8>) {
+    for _ in 0..1 + rng.below(3) {
+        let len = b.len();
+        let at = rng.below(len);
+        match rng.below(6) {
+            0 => b[at] ^= 1 << rng.below(8),
+            1 => b[at] = rng.next_u64() as u8,
+            2 if at + 4 <= len => {
+                let v = [0u32, 1, 7, 0xFFFF, 0x7FFF_FFFF, u32::MAX][rng.below(6)];
+                b[at..at + 4].copy_from_slice(&v.to_le_bytes());
+            }
+            3 => {
+                let end = (at + 1 + rng.below(24)).min(len);
+                b.drain(at..end);
+            }
+            4 => {
+                let end = (at + 1 + rng.below(24)).min(len);
+                let copy = b[at..end].to_vec();
+                b.splice(at..at, copy);
+            }
+            _ => b.truncate(at.max(1)),
+        }
+    }
+}
+
+fn framed(payload: &[u8]) -> Vec<u8> {
+    let mut f = Header {
+        kind: KIND_GRAPH,
+        len: payload.len() as u64,
+    }
+    .to_bytes()
+    .to_vec();
+    f.extend_from_slice(payload);
+    f
+}
+
+#[test]
+fn a_hostile_peer_gets_exceptions_never_a_crash_or_a_hang() {
+    let p = peers("ipc-hostile");
+    let mirror = p.start(&p.a, &["IpcPeer", "mirror", "hostile"]);
+    let dir = p.names.join("jxvm-ipc");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let ch = loop {
+        match ipc::Channel::connect_in(&dir, "hostile") {
+            Ok(c) => break c,
+            Err(e) => {
+                assert!(Instant::now() < deadline, "no listener: {e}");
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+    };
+    let (h, sample) = ch.receive(None, &|| false).unwrap().unwrap();
+    assert_eq!(h.kind, KIND_GRAPH);
+    const MUTANTS: usize = 400;
+    let mut rng = Rng(0x5EED_1234_ABCD_0001);
+    for _ in 0..MUTANTS {
+        let mut m = sample.clone();
+        mutate(&mut rng, &mut m);
+        ch.send(&framed(&m)).unwrap();
+    }
+    ch.send(&framed(&sample)).unwrap();
+    // A frame cut short: the peer goes in its middle.
+    let whole = framed(&sample);
+    ch.send(&whole[..HEADER_LEN + sample.len() / 2]).unwrap();
+    drop(ch);
+    let (ok, out, err) = finish(mirror, Duration::from_secs(120));
+    assert!(ok, "the receiver failed:\n{out}\n{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    let frames: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("frame "))
+        .collect();
+    assert_eq!(frames.len(), MUTANTS + 1, "{out}");
+    assert_eq!(
+        frames[MUTANTS], "the sample intact",
+        "the channel survived every mutant"
+    );
+    assert!(
+        out.ends_with(&format!("closed after {} frames\n", MUTANTS + 1)),
+        "{out}"
+    );
+    let count = |what: &str| frames.iter().filter(|f| **f == what).count();
+    let corrupt = count("java.io.StreamCorruptedException");
+    let invalid = count("java.io.InvalidClassException");
+    assert!(
+        corrupt > 50 && invalid > 20,
+        "{corrupt} corrupt, {invalid} invalid class:\n{out}"
+    );
+    for f in &frames {
+        assert!(
+            !f.contains("Error") || *f == "java.lang.OutOfMemoryError",
+            "a mutant gave {f}:\n{out}"
+        );
+    }
+}
