@@ -1,21 +1,20 @@
-//! The interleaved runs of a suite: each iteration runs each kernel once on each VM, the VM
-//! that goes first rotating, so that machine noise falls on all three alike. Every output (GC
-//! log lines taken out) is checked against HotSpot's; wall times, peak RSS, GC pauses and the
-//! programs' own `metric` lines are gathered into one row per kernel.
+//! The interleaved runs of a suite: each iteration runs each kernel once on each of the suite's
+//! VMs, the VM that goes first rotating, so that machine noise falls on all alike. Every output
+//! (GC log lines taken out) is checked against HotSpot's (`java`, C2); wall times, peak RSS, GC
+//! pauses and the programs' own `metric` lines are gathered into one row per kernel. In the
+//! first iteration a suite with compile statistics runs each kernel once more on jxvm with
+//! `-XX:+PrintCompilation` (not timed, not checked: compile lines may cut into the program's).
 
+use crate::compiles::{self, CompileStats};
 use crate::gclog::{self, PauseSummary};
 use crate::metrics::{self, Metric, MetricSummary};
 use crate::options::Options;
 use crate::process::{Outcome, run_once};
 use crate::stats::{median, ratio};
 use crate::suite::Kernel;
+use crate::vms::{Pair, Vm};
 use std::process::Command;
 use std::time::Instant;
-
-pub const VMS: [&str; 3] = ["jxvm", "java -Xint", "java"];
-pub const JXVM: usize = 0;
-pub const XINT: usize = 1;
-pub const JIT: usize = 2;
 
 /// What one kernel gave on one VM over the iterations; all `None` but `problem` after a
 /// failure, a time-out or a wrong output.
@@ -44,7 +43,10 @@ impl VmResult {
 
 pub struct Row {
     pub kernel: &'static Kernel,
-    pub vms: [VmResult; 3],
+    /// The suite's VMs, in its order, with what each gave.
+    pub vms: Vec<(Vm, VmResult)>,
+    /// The totals of the `-XX:+PrintCompilation` run, or why it failed; `None` if not run.
+    pub compiles: Option<Result<CompileStats, String>>,
 }
 
 impl Row {
@@ -52,16 +54,31 @@ impl Row {
         self.kernel.name
     }
 
-    /// jxvm's median time over VM `other`'s.
-    pub fn ratio(&self, other: usize) -> Option<f64> {
-        ratio(self.vms[JXVM].secs, self.vms[other].secs)
+    /// What `vm` gave, if the suite runs it.
+    pub fn result(&self, vm: Vm) -> Option<&VmResult> {
+        self.vms.iter().find(|(v, _)| *v == vm).map(|(_, r)| r)
+    }
+
+    /// The median time of `vm`, if it ran the kernel correctly.
+    pub fn secs(&self, vm: Vm) -> Option<f64> {
+        self.result(vm).and_then(|r| r.secs)
+    }
+
+    /// The first VM's median time over the second's.
+    pub fn ratio(&self, (a, b): Pair) -> Option<f64> {
+        ratio(self.secs(a), self.secs(b))
+    }
+
+    /// Whether every VM ran the kernel correctly.
+    pub fn all_ran(&self) -> bool {
+        self.vms.iter().all(|(_, r)| r.secs.is_some())
     }
 
     /// The metrics (name and unit) any VM reported, in the order they first appear (jxvm's
     /// first).
     pub fn metric_keys(&self) -> Vec<(&str, &str)> {
         let mut keys = Vec::new();
-        for m in self.vms.iter().flat_map(|v| &v.metrics) {
+        for m in self.vms.iter().flat_map(|(_, v)| &v.metrics) {
             let key = (m.name.as_str(), m.unit.as_str());
             if !keys.contains(&key) {
                 keys.push(key);
@@ -104,28 +121,50 @@ pub fn run_suite(o: &Options) -> Results {
         o.kernels.len(),
         o.size,
         o.iterations,
-        VMS.join(", ")
+        o.suite
+            .vms
+            .iter()
+            .map(|v| v.label())
+            .collect::<Vec<_>>()
+            .join(", ")
     );
-    let mut cells: Vec<[Cell; 3]> = o.kernels.iter().map(|_| Default::default()).collect();
+    let vms = o.suite.vms;
+    let mut cells: Vec<Vec<Cell>> = o
+        .kernels
+        .iter()
+        .map(|_| vms.iter().map(|_| Cell::default()).collect())
+        .collect();
+    let mut compiles: Vec<_> = o.kernels.iter().map(|_| None).collect();
     for it in 0..o.iterations {
         for (i, (kernel, cells)) in o.kernels.iter().zip(&mut cells).enumerate() {
-            let line = run_round(o, kernel, it * o.kernels.len() + i, cells);
+            let mut line = run_round(o, kernel, it * o.kernels.len() + i, cells);
+            if it == 0 && o.suite.compile_stats {
+                let stats = compile_run(o, kernel);
+                line.push_str(&compile_progress(&stats));
+                compiles[i] = Some(stats);
+            }
             eprintln!("[{}/{}] {:<14}{line}", it + 1, o.iterations, kernel.name);
         }
     }
     let collector = cells.iter().find_map(|c| {
-        c[JIT]
-            .collector
-            .clone()
-            .or_else(|| c[XINT].collector.clone())
+        c.iter()
+            .zip(vms)
+            .filter(|(_, vm)| !vm.is_jxvm())
+            .find_map(|(c, _)| c.collector.clone())
     });
     let rows: Vec<Row> = o
         .kernels
         .iter()
         .zip(cells)
-        .map(|(&kernel, cells)| Row {
+        .zip(compiles)
+        .map(|((&kernel, cells), compiles)| Row {
             kernel,
-            vms: cells.map(|c| summarize(c, kernel)),
+            vms: vms
+                .iter()
+                .zip(cells)
+                .map(|(&vm, c)| (vm, summarize(c, kernel)))
+                .collect(),
+            compiles,
         })
         .collect();
     Results {
@@ -136,39 +175,60 @@ pub fn run_suite(o: &Options) -> Results {
     }
 }
 
-/// One run of `kernel` on each VM still in the race, starting with VM `rotation % 3`; then the
-/// check against HotSpot's output. Gives the progress line.
-fn run_round(o: &Options, kernel: &Kernel, rotation: usize, cells: &mut [Cell; 3]) -> String {
+/// One run of `kernel` on each VM still in the race (`cells` in the suite's VM order), starting
+/// with VM `rotation % n`; then the check against HotSpot's output. Gives the progress line.
+fn run_round(o: &Options, kernel: &Kernel, rotation: usize, cells: &mut [Cell]) -> String {
+    let vms = o.suite.vms;
     let mut line = String::new();
-    for step in 0..3 {
-        let vm = (rotation + step) % 3;
-        if cells[vm].problem.is_none() {
-            let outcome = run_once(vm_command(o, vm, kernel), o.timeout);
-            line.push_str(&format!(
-                "  {}={}",
-                VMS[vm],
-                record(&mut cells[vm], outcome, o)
-            ));
+    for step in 0..vms.len() {
+        let i = (rotation + step) % vms.len();
+        if cells[i].problem.is_none() {
+            let outcome = run_once(vm_command(o, vms[i], &[], kernel), o.timeout);
+            let figure = record(&mut cells[i], outcome, o);
+            line.push_str(&format!("  {}={figure}", vms[i].label()));
         }
     }
-    // HotSpot's (java's) output is the reference for the other two.
-    if let Some(reference) = cells[JIT].stdout.clone() {
-        for vm in [JXVM, XINT] {
-            if check(&mut cells[vm], &reference) {
-                line.push_str(&format!("  {}=WRONG CHECKSUM", VMS[vm]));
+    // HotSpot's (java's) output is the reference for the others.
+    let java = vms.iter().position(|&v| v == Vm::Java);
+    if let Some(reference) = java.and_then(|j| cells[j].stdout.clone()) {
+        for (i, vm) in vms.iter().enumerate().filter(|(_, v)| **v != Vm::Java) {
+            if check(&mut cells[i], &reference) {
+                line.push_str(&format!("  {}=WRONG CHECKSUM", vm.label()));
             }
         }
     }
     line
 }
 
-/// `VM [-Xint] ARGS -cp CLASSES Kernel SIZE`.
-fn vm_command(o: &Options, vm: usize, kernel: &Kernel) -> Command {
-    let mut c = Command::new(if vm == JXVM { &o.jxvm } else { &o.java });
-    if vm == XINT {
-        c.arg("-Xint");
+/// The extra jxvm run with `-XX:+PrintCompilation` and the totals of its compile lines.
+fn compile_run(o: &Options, kernel: &Kernel) -> Result<CompileStats, String> {
+    let cmd = vm_command(o, Vm::Jxvm, &["-XX:+PrintCompilation"], kernel);
+    match run_once(cmd, o.timeout) {
+        Outcome::Ok { stdout, .. } => Ok(compiles::parse(&stdout)),
+        Outcome::Failed { why, .. } => Err(format!("failed ({why})")),
+        Outcome::TimedOut => Err(format!("timed out after {:.0} s", o.timeout.as_secs_f64())),
     }
-    c.args(kernel.vm_args)
+}
+
+/// The compile run's part of the progress line.
+fn compile_progress(stats: &Result<CompileStats, String>) -> String {
+    match stats {
+        Ok(s) => format!(
+            "  compiled={} ({} B, {:.0} ms)",
+            s.methods,
+            s.code_bytes,
+            s.compile_us as f64 / 1000.0
+        ),
+        Err(e) => format!("  PrintCompilation run {e}"),
+    }
+}
+
+/// `VM FLAGS EXTRA ARGS -cp CLASSES Kernel SIZE`.
+fn vm_command(o: &Options, vm: Vm, extra: &[&str], kernel: &Kernel) -> Command {
+    let mut c = Command::new(if vm.is_jxvm() { &o.jxvm } else { &o.java });
+    c.args(vm.flags())
+        .args(extra)
+        .args(kernel.vm_args)
         .arg("-cp")
         .arg(&o.classes)
         .arg(kernel.name)
@@ -245,14 +305,20 @@ fn summarize(cell: Cell, kernel: &Kernel) -> VmResult {
     }
 }
 
+/// One line per VM that failed a kernel, and per failed compile run.
 fn problems(rows: &[Row]) -> Vec<String> {
     rows.iter()
         .flat_map(|r| {
-            r.vms.iter().zip(VMS).filter_map(move |(v, vm)| {
+            let runs = r.vms.iter().filter_map(move |(vm, v)| {
                 v.problem
                     .as_ref()
-                    .map(|p| format!("{} on {vm}: {p}", r.name()))
-            })
+                    .map(|p| format!("{} on {}: {p}", r.name(), vm.label()))
+            });
+            let compile = match &r.compiles {
+                Some(Err(e)) => Some(format!("{} on jxvm -XX:+PrintCompilation: {e}", r.name())),
+                _ => None,
+            };
+            runs.chain(compile)
         })
         .collect()
 }
@@ -285,6 +351,59 @@ mod tests {
         assert_eq!(
             first_difference("a\r\n", "a\n").0,
             "(same lines, different line ends)"
+        );
+    }
+
+    fn args(c: &Command) -> Vec<String> {
+        c.get_args()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn commands_of_each_vm() {
+        let o = crate::options::parse(
+            "--jxvm /j/jxvm --java /h/java --classes /c --size large --only NBody"
+                .split_whitespace()
+                .map(String::from),
+        )
+        .unwrap();
+        let k = o.kernels[0];
+        let c1 = vm_command(&o, Vm::JavaC1, &[], k);
+        assert_eq!(c1.get_program(), "/h/java");
+        assert_eq!(
+            args(&c1),
+            ["-XX:TieredStopAtLevel=1", "-cp", "/c", "NBody", "large"]
+        );
+        let print = vm_command(&o, Vm::Jxvm, &["-XX:+PrintCompilation"], k);
+        assert_eq!(print.get_program(), "/j/jxvm");
+        assert_eq!(args(&print)[0], "-XX:+PrintCompilation");
+        assert_eq!(args(&vm_command(&o, Vm::JxvmInt, &[], k))[0], "-Xint");
+    }
+
+    #[test]
+    fn problems_name_the_vm_and_the_compile_run() {
+        let kernel = &crate::suite::MAIN.kernels[7];
+        let row = Row {
+            kernel,
+            vms: vec![
+                (Vm::Jxvm, VmResult::default()),
+                (
+                    Vm::JavaC1,
+                    VmResult {
+                        problem: Some("timed out after 9 s".into()),
+                        ..VmResult::default()
+                    },
+                ),
+            ],
+            compiles: Some(Err("failed (exit 134)".into())),
+        };
+        assert_eq!(
+            problems(&[row]),
+            [
+                "NBody on java C1: timed out after 9 s",
+                "NBody on jxvm -XX:+PrintCompilation: failed (exit 134)"
+            ]
         );
     }
 
