@@ -4,7 +4,8 @@
 //! It runs every kernel of a suite on the suite's VMs (the main suite: jxvm, `jxvm -Xint`,
 //! `java`, `java -XX:TieredStopAtLevel=1` and `java -Xint`; the others: jxvm, `java -Xint` and
 //! `java`), interleaved round robin, checks every program's output against HotSpot's, prints the
-//! table of medians and ratios (and for the main suite jxvm's compile statistics) and writes it
+//! table of medians and ratios (and for the main suite jxvm's compile statistics and the
+//! warm-up of jxvm and java in one VM) and writes it
 //! as markdown (with a PNG chart for the main suite).
 //!
 //! - [`suite`]: the suites and their kernels

@@ -33,6 +33,13 @@ pub fn tables(o: &Options, rows: &[Row]) -> String {
         );
         s.push_str(&compile_table(rows));
     }
+    if rows.iter().any(|r| !r.warmup.is_empty()) {
+        s.push_str(
+            "\nWarm-up: seconds per run of the kernel, run again and again in one VM (the \
+             Warmup harness; not timed in the medians):\n\n",
+        );
+        s.push_str(&warmup_table(rows));
+    }
     s
 }
 
@@ -158,6 +165,35 @@ fn time_table(suite: &Suite, rows: &[Row]) -> String {
         "| ".repeat(1 + suite.vms.len()),
         mean_cells(&columns, rows.len())
     );
+    s
+}
+
+/// The warm-up runs: seconds per in-process iteration, one line per kernel and VM.
+fn warmup_table(rows: &[Row]) -> String {
+    let n = rows
+        .iter()
+        .flat_map(|r| &r.warmup)
+        .filter_map(|(_, w)| w.as_ref().ok().map(Vec::len))
+        .max()
+        .unwrap_or(0);
+    let heads: Vec<_> = (1..=n).map(|i| i.to_string()).collect();
+    let mut s = format!(
+        "| kernel | VM | {} |\n|---|---|{}\n",
+        heads.join(" | "),
+        "---:|".repeat(n)
+    );
+    for r in rows {
+        for (i, (vm, w)) in r.warmup.iter().enumerate() {
+            let cells: Vec<_> = (0..n)
+                .map(|k| match w {
+                    Ok(secs) => secs.get(k).map_or("-".into(), |t| format!("{t:.3}")),
+                    Err(_) => "FAIL".into(),
+                })
+                .collect();
+            let name = if i == 0 { r.name() } else { "" };
+            let _ = writeln!(s, "| {name} | {} | {} |", vm.label(), cells.join(" | "));
+        }
+    }
     s
 }
 
@@ -379,8 +415,11 @@ fn notes(o: &Options) -> &'static str {
          Every program's stdout (its checksum line) is compared with HotSpot's.\n\n"
         }
         Layout::Times => {
-            "Ratios above 1 mean jxvm is slower. Every program's stdout (its \
-         checksum line) is compared with HotSpot's.\n\n"
+            "Ratios above 1 mean the first VM is slower; `java C1` is \
+         `java -XX:TieredStopAtLevel=1`, and jxvm / jxvm -Xint is the JIT's own gain. Every \
+         program's stdout (its checksum line) is compared with HotSpot's (`java`). The compile \
+         table sums the `-XX:+PrintCompilation` lines of one more jxvm run per kernel (the class \
+         library's methods included; compile time is on the background compiler threads).\n\n"
         }
     }
 }
@@ -534,6 +573,7 @@ mod tests {
                 (Vm::Java, failed()),
             ],
             compiles: None,
+            warmup: Vec::new(),
         }];
         let t = metric_table(&crate::suite::THREADS, &rows);
         let lines: Vec<_> = t.lines().collect();
@@ -585,6 +625,7 @@ mod tests {
                 })
                 .collect(),
             compiles,
+            warmup: Vec::new(),
         }
     }
 
@@ -649,6 +690,26 @@ mod tests {
             "| **total** | 6 | 2 | 800 | 10000 | 12.5 | 35.3 |"
         );
         assert!(!tables_of(&[five(t, None)]).contains("PrintCompilation"));
+    }
+
+    #[test]
+    fn warmup_lines() {
+        let mut row = five([Some(1.0); 5], None);
+        row.warmup = vec![
+            (Vm::Jxvm, Ok(vec![0.5, 0.25])),
+            (Vm::Java, Err("failed (exit 1)".into())),
+        ];
+        let t = tables_of(&[row]);
+        let table = t
+            .split("in the medians):\n\n")
+            .nth(1)
+            .expect("a warm-up table");
+        let lines: Vec<_> = table.lines().collect();
+        assert_eq!(lines[0], "| kernel | VM | 1 | 2 |");
+        assert_eq!(lines[1], "|---|---|---:|---:|");
+        assert_eq!(lines[2], "| Series | jxvm | 0.500 | 0.250 |");
+        assert_eq!(lines[3], "|  | java | FAIL | FAIL |");
+        assert!(!tables_of(&[five([Some(1.0); 5], None)]).contains("Warm-up"));
     }
 
     fn tables_of(rows: &[Row]) -> String {

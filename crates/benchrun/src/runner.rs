@@ -2,8 +2,10 @@
 //! VMs, the VM that goes first rotating, so that machine noise falls on all alike. Every output
 //! (GC log lines taken out) is checked against HotSpot's (`java`, C2); wall times, peak RSS, GC
 //! pauses and the programs' own `metric` lines are gathered into one row per kernel. In the
-//! first iteration a suite with compile statistics runs each kernel once more on jxvm with
-//! `-XX:+PrintCompilation` (not timed, not checked: compile lines may cut into the program's).
+//! first iteration a suite with JIT figures runs each kernel once more on jxvm with
+//! `-XX:+PrintCompilation` (not timed, not checked: compile lines may cut into the program's),
+//! and under the `Warmup` harness on jxvm and java (several runs of the kernel in one VM, each
+//! timed by the harness).
 
 use crate::compiles::{self, CompileStats};
 use crate::gclog::{self, PauseSummary};
@@ -47,6 +49,8 @@ pub struct Row {
     pub vms: Vec<(Vm, VmResult)>,
     /// The totals of the `-XX:+PrintCompilation` run, or why it failed; `None` if not run.
     pub compiles: Option<Result<CompileStats, String>>,
+    /// The warm-up runs: each VM's seconds per in-process iteration, or why the run failed.
+    pub warmup: Vec<(Vm, Result<Vec<f64>, String>)>,
 }
 
 impl Row {
@@ -135,13 +139,15 @@ pub fn run_suite(o: &Options) -> Results {
         .map(|_| vms.iter().map(|_| Cell::default()).collect())
         .collect();
     let mut compiles: Vec<_> = o.kernels.iter().map(|_| None).collect();
+    let mut warmups: Vec<_> = o.kernels.iter().map(|_| Vec::new()).collect();
     for it in 0..o.iterations {
         for (i, (kernel, cells)) in o.kernels.iter().zip(&mut cells).enumerate() {
             let mut line = run_round(o, kernel, it * o.kernels.len() + i, cells);
-            if it == 0 && o.suite.compile_stats {
+            if it == 0 && o.suite.jit_figures {
                 let stats = compile_run(o, kernel);
                 line.push_str(&compile_progress(&stats));
                 compiles[i] = Some(stats);
+                warmups[i] = warmup_runs(o, kernel, &mut line);
             }
             eprintln!("[{}/{}] {:<14}{line}", it + 1, o.iterations, kernel.name);
         }
@@ -156,8 +162,8 @@ pub fn run_suite(o: &Options) -> Results {
         .kernels
         .iter()
         .zip(cells)
-        .zip(compiles)
-        .map(|((&kernel, cells), compiles)| Row {
+        .zip(compiles.into_iter().zip(warmups))
+        .map(|((&kernel, cells), (compiles, warmup))| Row {
             kernel,
             vms: vms
                 .iter()
@@ -165,6 +171,7 @@ pub fn run_suite(o: &Options) -> Results {
                 .map(|(&vm, c)| (vm, summarize(c, kernel)))
                 .collect(),
             compiles,
+            warmup,
         })
         .collect();
     Results {
@@ -223,16 +230,83 @@ fn compile_progress(stats: &Result<CompileStats, String>) -> String {
     }
 }
 
+/// The warm-up runs of `kernel` on jxvm and java (none with `--warmup 0`), their part of the
+/// progress line added to `line`.
+fn warmup_runs(
+    o: &Options,
+    kernel: &Kernel,
+    line: &mut String,
+) -> Vec<(Vm, Result<Vec<f64>, String>)> {
+    if o.warmup == 0 {
+        return Vec::new();
+    }
+    let runs: Vec<_> = [Vm::Jxvm, Vm::Java]
+        .into_iter()
+        .map(|vm| (vm, warmup_run(o, vm, kernel)))
+        .collect();
+    for (vm, run) in &runs {
+        let figure = match run {
+            Ok(secs) => {
+                let secs: Vec<_> = secs.iter().map(|t| format!("{t:.3}")).collect();
+                format!("{}s", secs.join("/"))
+            }
+            Err(e) => e.clone(),
+        };
+        line.push_str(&format!("  warm-up {}={figure}", vm.label()));
+    }
+    runs
+}
+
+/// `VM FLAGS ARGS -cp CLASSES Warmup N Kernel SIZE`: the seconds of each in-process iteration.
+fn warmup_run(o: &Options, vm: Vm, kernel: &Kernel) -> Result<Vec<f64>, String> {
+    let n = o.warmup;
+    let mut cmd = base_command(o, vm, &[], kernel);
+    cmd.arg("Warmup")
+        .arg(n.to_string())
+        .arg(kernel.name)
+        .arg(&o.size);
+    let timeout = o
+        .timeout
+        .saturating_mul(u32::try_from(n).unwrap_or(u32::MAX));
+    match run_once(cmd, timeout) {
+        Outcome::Ok { stderr, .. } => iteration_secs(&stderr, n),
+        Outcome::Failed { why, .. } => Err(format!("failed ({why})")),
+        Outcome::TimedOut => Err(format!("timed out after {:.0} s", timeout.as_secs_f64())),
+    }
+}
+
+/// The seconds of iterations 1 to `n` from the harness's `metric iteration_K MS ms` lines.
+fn iteration_secs(stderr: &str, n: usize) -> Result<Vec<f64>, String> {
+    let found = metrics::parse(stderr);
+    let secs: Vec<f64> = (1..=n)
+        .map_while(|k| {
+            let name = format!("iteration_{k}");
+            found.iter().find(|m| m.name == name && m.unit == "ms")
+        })
+        .map(|m| m.value / 1000.0)
+        .collect();
+    if secs.len() == n {
+        Ok(secs)
+    } else {
+        Err(format!("printed {} of {n} iteration times", secs.len()))
+    }
+}
+
 /// `VM FLAGS EXTRA ARGS -cp CLASSES Kernel SIZE`.
 fn vm_command(o: &Options, vm: Vm, extra: &[&str], kernel: &Kernel) -> Command {
+    let mut c = base_command(o, vm, extra, kernel);
+    c.arg(kernel.name).arg(&o.size);
+    c
+}
+
+/// `VM FLAGS EXTRA ARGS -cp CLASSES`, the main class and its arguments to follow.
+fn base_command(o: &Options, vm: Vm, extra: &[&str], kernel: &Kernel) -> Command {
     let mut c = Command::new(if vm.is_jxvm() { &o.jxvm } else { &o.java });
     c.args(vm.flags())
         .args(extra)
         .args(kernel.vm_args)
         .arg("-cp")
-        .arg(&o.classes)
-        .arg(kernel.name)
-        .arg(&o.size);
+        .arg(&o.classes);
     c
 }
 
@@ -318,7 +392,12 @@ fn problems(rows: &[Row]) -> Vec<String> {
                 Some(Err(e)) => Some(format!("{} on jxvm -XX:+PrintCompilation: {e}", r.name())),
                 _ => None,
             };
-            runs.chain(compile)
+            let warmup = r.warmup.iter().filter_map(move |(vm, w)| {
+                w.as_ref()
+                    .err()
+                    .map(|e| format!("{} on {} (warm-up harness): {e}", r.name(), vm.label()))
+            });
+            runs.chain(compile).chain(warmup)
         })
         .collect()
 }
@@ -379,6 +458,9 @@ mod tests {
         assert_eq!(print.get_program(), "/j/jxvm");
         assert_eq!(args(&print)[0], "-XX:+PrintCompilation");
         assert_eq!(args(&vm_command(&o, Vm::JxvmInt, &[], k))[0], "-Xint");
+        let mut warm = base_command(&o, Vm::Java, &[], k);
+        warm.arg("Warmup");
+        assert_eq!(args(&warm), ["-cp", "/c", "Warmup"]);
     }
 
     #[test]
@@ -397,13 +479,32 @@ mod tests {
                 ),
             ],
             compiles: Some(Err("failed (exit 134)".into())),
+            warmup: vec![
+                (Vm::Jxvm, Ok(vec![1.0])),
+                (Vm::Java, Err("printed 0 of 1 iteration times".into())),
+            ],
         };
         assert_eq!(
             problems(&[row]),
             [
                 "NBody on java C1: timed out after 9 s",
-                "NBody on jxvm -XX:+PrintCompilation: failed (exit 134)"
+                "NBody on jxvm -XX:+PrintCompilation: failed (exit 134)",
+                "NBody on java (warm-up harness): printed 0 of 1 iteration times"
             ]
+        );
+    }
+
+    #[test]
+    fn iteration_times_of_the_harness() {
+        let err = "metric iteration_1 64.5 ms\nmetric other 3 ms\nmetric iteration_2 48 ms\n";
+        assert_eq!(iteration_secs(err, 2), Ok(vec![0.0645, 0.048]));
+        assert_eq!(
+            iteration_secs(err, 3),
+            Err("printed 2 of 3 iteration times".into())
+        );
+        assert_eq!(
+            iteration_secs("metric iteration_2 48 ms\n", 2),
+            Err("printed 0 of 2 iteration times".into())
         );
     }
 

@@ -55,9 +55,10 @@ pub struct Suite {
     pub vms: &'static [Vm],
     /// The ratio columns of the time table.
     pub ratios: &'static [Pair],
-    /// Whether each kernel gets one more jxvm run with `-XX:+PrintCompilation` (untimed) for
-    /// the compile table.
-    pub compile_stats: bool,
+    /// Whether each kernel gets, in the first iteration, one more jxvm run with
+    /// `-XX:+PrintCompilation` for the compile table and the warm-up runs (`Warmup`) on jxvm and
+    /// java, none of them timed in the medians.
+    pub jit_figures: bool,
     /// The report is `<results>/<stem>.md` (and `<stem>.png` with a chart).
     pub stem: &'static str,
     pub chart: bool,
@@ -135,7 +136,7 @@ pub const MAIN: Suite = Suite {
     stem: "latest",
     vms: vms::FIVE,
     ratios: vms::FIVE_RATIOS,
-    compile_stats: true,
+    jit_figures: true,
     chart: true,
     default_iterations: 5,
     default_timeout_secs: 300.0,
@@ -170,7 +171,7 @@ pub const GC: Suite = Suite {
     stem: "gc",
     vms: vms::THREE,
     ratios: vms::THREE_RATIOS,
-    compile_stats: false,
+    jit_figures: false,
     chart: false,
     default_iterations: 3,
     default_timeout_secs: 900.0,
@@ -220,7 +221,7 @@ pub const THREADS: Suite = Suite {
     stem: "threads",
     vms: vms::THREE,
     ratios: vms::THREE_RATIOS,
-    compile_stats: false,
+    jit_figures: false,
     chart: false,
     default_iterations: 3,
     default_timeout_secs: 300.0,
