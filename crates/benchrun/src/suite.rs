@@ -248,6 +248,8 @@ mod tests {
             Some("GcAllocRate")
         );
         assert!(MAIN.kernel("GcPauses").is_none());
+        assert_eq!((MAIN.vms.len(), MAIN.jit_figures), (5, true));
+        assert_eq!((GC.vms, THREADS.jit_figures), (vms::THREE, false));
     }
 
     #[test]
