@@ -119,66 +119,88 @@ struct Cell {
 /// on stderr.
 pub fn run_suite(o: &Options) -> Results {
     let start = Instant::now();
+    let labels: Vec<_> = o.suite.vms.iter().map(|v| v.label()).collect();
     eprintln!(
         "benchrun: suite {}, {} kernels, size {}, {} iterations, VMs interleaved: {}",
         o.suite.name,
         o.kernels.len(),
         o.size,
         o.iterations,
-        o.suite
-            .vms
-            .iter()
-            .map(|v| v.label())
-            .collect::<Vec<_>>()
-            .join(", ")
+        labels.join(", ")
     );
-    let vms = o.suite.vms;
-    let mut cells: Vec<Vec<Cell>> = o
-        .kernels
-        .iter()
-        .map(|_| vms.iter().map(|_| Cell::default()).collect())
-        .collect();
-    let mut compiles: Vec<_> = o.kernels.iter().map(|_| None).collect();
-    let mut warmups: Vec<_> = o.kernels.iter().map(|_| Vec::new()).collect();
+    let mut runs: Vec<KernelRuns> = o.kernels.iter().map(|_| KernelRuns::new(o)).collect();
     for it in 0..o.iterations {
-        for (i, (kernel, cells)) in o.kernels.iter().zip(&mut cells).enumerate() {
-            let mut line = run_round(o, kernel, it * o.kernels.len() + i, cells);
+        for (i, (kernel, runs)) in o.kernels.iter().zip(&mut runs).enumerate() {
+            let mut line = run_round(o, kernel, it * o.kernels.len() + i, &mut runs.cells);
             if it == 0 && o.suite.jit_figures {
-                let stats = compile_run(o, kernel);
-                line.push_str(&compile_progress(&stats));
-                compiles[i] = Some(stats);
-                warmups[i] = warmup_runs(o, kernel, &mut line);
+                line.push_str(&runs.add_jit_figures(o, kernel));
             }
             eprintln!("[{}/{}] {:<14}{line}", it + 1, o.iterations, kernel.name);
         }
     }
-    let collector = cells.iter().find_map(|c| {
-        c.iter()
-            .zip(vms)
-            .filter(|(_, vm)| !vm.is_jxvm())
-            .find_map(|(c, _)| c.collector.clone())
-    });
+    let collector = runs.iter().find_map(|r| r.collector(o));
     let rows: Vec<Row> = o
         .kernels
         .iter()
-        .zip(cells)
-        .zip(compiles.into_iter().zip(warmups))
-        .map(|((&kernel, cells), (compiles, warmup))| Row {
-            kernel,
-            vms: vms
-                .iter()
-                .zip(cells)
-                .map(|(&vm, c)| (vm, summarize(c, kernel)))
-                .collect(),
-            compiles,
-            warmup,
-        })
+        .zip(runs)
+        .map(|(&kernel, r)| r.into_row(o, kernel))
         .collect();
     Results {
         problems: problems(&rows),
         rows,
         collector,
         secs: start.elapsed().as_secs_f64(),
+    }
+}
+
+/// Everything run of one kernel so far.
+struct KernelRuns {
+    /// One per VM of the suite, in its order.
+    cells: Vec<Cell>,
+    compiles: Option<Result<CompileStats, String>>,
+    warmup: Vec<(Vm, Result<Vec<f64>, String>)>,
+}
+
+impl KernelRuns {
+    fn new(o: &Options) -> Self {
+        KernelRuns {
+            cells: o.suite.vms.iter().map(|_| Cell::default()).collect(),
+            compiles: None,
+            warmup: Vec::new(),
+        }
+    }
+
+    /// The `-XX:+PrintCompilation` run and the warm-up runs; gives their progress line.
+    fn add_jit_figures(&mut self, o: &Options, kernel: &Kernel) -> String {
+        let stats = compile_run(o, kernel);
+        let mut line = compile_progress(&stats);
+        self.compiles = Some(stats);
+        self.warmup = warmup_runs(o, kernel, &mut line);
+        line
+    }
+
+    /// The collector HotSpot named in its log, if any.
+    fn collector(&self, o: &Options) -> Option<String> {
+        self.cells
+            .iter()
+            .zip(o.suite.vms)
+            .filter(|(_, vm)| !vm.is_jxvm())
+            .find_map(|(c, _)| c.collector.clone())
+    }
+
+    fn into_row(self, o: &Options, kernel: &'static Kernel) -> Row {
+        Row {
+            kernel,
+            vms: o
+                .suite
+                .vms
+                .iter()
+                .zip(self.cells)
+                .map(|(&vm, c)| (vm, summarize(c, kernel)))
+                .collect(),
+            compiles: self.compiles,
+            warmup: self.warmup,
+        }
     }
 }
 
