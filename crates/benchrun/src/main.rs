@@ -1,14 +1,19 @@
 //! The runner of the jxvm benchmark suites (`bench/run`, `bench/gc-run` and `bench/threads-run`
 //! call it).
 //!
-//! It runs every kernel of a suite on jxvm, `java -Xint` and `java`, interleaved round robin,
-//! checks every program's output against HotSpot's, prints the table of medians and ratios and
-//! writes it as markdown (with a PNG chart for the main suite).
+//! It runs every kernel of a suite on the suite's VMs (the main suite: jxvm, `jxvm -Xint`,
+//! `java`, `java -XX:TieredStopAtLevel=1` and `java -Xint`; the others: jxvm, `java -Xint` and
+//! `java`), interleaved round robin, checks every program's output against HotSpot's, prints the
+//! table of medians and ratios (and for the main suite jxvm's compile statistics and the
+//! warm-up of jxvm and java in one VM) and writes it
+//! as markdown (with a PNG chart for the main suite).
 //!
 //! - [`suite`]: the suites and their kernels
+//! - [`vms`]: the VMs compared, their flags and the ratio columns
 //! - [`options`]: the command line
 //! - [`process`]: one VM run (time-out, wall time, peak RSS)
 //! - [`runner`]: the interleaved runs and the checks against HotSpot
+//! - [`compiles`]: jxvm's `-XX:+PrintCompilation` lines and their totals
 //! - [`gclog`]: GC log lines on stdout and their pauses
 //! - [`metrics`]: the figures programs measure themselves (`metric` lines on stderr)
 //! - [`stats`]: median, percentile, geometric mean
@@ -18,6 +23,7 @@
 use std::process::ExitCode;
 
 mod chart;
+mod compiles;
 mod gclog;
 mod metrics;
 mod options;
@@ -26,6 +32,7 @@ mod report;
 mod runner;
 mod stats;
 mod suite;
+mod vms;
 
 fn main() -> ExitCode {
     let o = match options::parse(std::env::args().skip(1)) {

@@ -15,6 +15,8 @@ pub struct Options {
     pub results: PathBuf,
     pub size: String,
     pub iterations: usize,
+    /// In-process iterations of the warm-up runs (0: none).
+    pub warmup: usize,
     pub timeout: Duration,
     /// The kernels to run, in the suite's order.
     pub kernels: Vec<&'static Kernel>,
@@ -25,7 +27,7 @@ pub struct Options {
 
 pub fn usage() -> String {
     "usage: benchrun --jxvm PATH --classes DIR [--suite main|gc|threads] [--java PATH] \
-     [--results DIR] [--size small|large] [--iterations N] [--timeout SECONDS] [--label TEXT] \
+     [--results DIR] [--size small|large] [--iterations N] [--warmup N] [--timeout SECONDS] [--label TEXT] \
      [--only NAME...]"
         .to_string()
 }
@@ -40,6 +42,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Options, String> 
         results: PathBuf::from("bench/results"),
         size: "small".into(),
         iterations: 0,
+        warmup: 5,
         timeout: Duration::ZERO,
         kernels: Vec::new(),
         label: String::new(),
@@ -61,6 +64,9 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Options, String> 
             "--label" => o.label = value()?,
             "--size" => o.size = size(value()?)?,
             "--iterations" => o.iterations = iterations(&value()?)?,
+            "--warmup" => {
+                o.warmup = value()?.parse().map_err(|e| format!("--warmup: {e}"))?;
+            }
             "--timeout" => o.timeout = timeout(&value()?)?,
             "--only" => {
                 while let Some(n) = args.next_if(|n| !n.starts_with("--")) {
@@ -135,6 +141,8 @@ mod tests {
             (o.suite.name, o.iterations, o.kernels.len()),
             ("main", 5, 16)
         );
+        assert_eq!(o.warmup, 5);
+        assert_eq!(parse_str("--warmup 0").unwrap().warmup, 0);
         let o = parse_str("--suite gc --size large").unwrap();
         assert_eq!(
             (o.suite.name, o.iterations, o.size.as_str()),
@@ -168,6 +176,7 @@ mod tests {
             "--iterations x",
             "--timeout -1",
             "--timeout nan",
+            "--warmup -1",
             "--timeout 0",
             "--suite x",
         ] {

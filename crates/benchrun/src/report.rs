@@ -1,12 +1,14 @@
 //! The report of a suite: the tables (printed and written as markdown) and the environment they
 //! were measured in (date, machine, commit, HotSpot's version, load average).
 
+use crate::compiles::CompileStats;
 use crate::gclog::PauseSummary;
 use crate::metrics::is_time;
 use crate::options::Options;
-use crate::runner::{JIT, JXVM, Results, Row, VMS, VmResult, XINT};
+use crate::runner::{Results, Row, VmResult};
 use crate::stats::{geomean, ratio};
-use crate::suite::Layout;
+use crate::suite::{Layout, Suite};
+use crate::vms::{Vm, pair_label};
 use std::fmt::Write;
 use std::path::Path;
 use std::process::Command;
@@ -14,108 +16,226 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The table (or tables) of a suite's results.
 pub fn tables(o: &Options, rows: &[Row]) -> String {
-    match o.suite.layout {
-        Layout::Times => time_table(rows),
-        Layout::Gc => format!("{}\n{}", gc_table(o, rows), ratio_table(rows)),
+    let suite = o.suite;
+    let mut s = match suite.layout {
+        Layout::Times => time_table(suite, rows),
+        Layout::Gc => format!("{}\n{}", gc_table(o, rows), ratio_table(suite, rows)),
         Layout::Metrics => format!(
             "{}\nWhole runs, start-up included:\n\n{}",
-            metric_table(rows),
-            time_table(rows)
+            metric_table(suite, rows),
+            time_table(suite, rows)
         ),
+    };
+    if rows.iter().any(|r| r.compiles.is_some()) {
+        s.push_str(
+            "\nJIT compilation, from one more jxvm run per kernel with -XX:+PrintCompilation \
+             (not timed):\n\n",
+        );
+        s.push_str(&compile_table(rows));
     }
+    if rows.iter().any(|r| !r.warmup.is_empty()) {
+        s.push_str(
+            "\nWarm-up: seconds per run of the kernel, run again and again in one VM (the \
+             Warmup harness; not timed in the medians):\n\n",
+        );
+        s.push_str(&warmup_table(rows));
+    }
+    s
+}
+
+/// The heading and alignment lines: the `first` columns (left-aligned), one column per VM of
+/// the suite (its label then `unit`) and one per ratio, all right-aligned.
+fn heading(suite: &Suite, first: &[&str], unit: &str) -> String {
+    let vms = suite.vms.iter().map(|v| format!("{}{unit}", v.label()));
+    let ratios = suite.ratios.iter().map(|&p| pair_label(p));
+    let names: Vec<String> = first
+        .iter()
+        .map(|f| f.to_string())
+        .chain(vms)
+        .chain(ratios)
+        .collect();
+    let aligns: Vec<&str> = (0..names.len())
+        .map(|i| if i < first.len() { "---" } else { "---:" })
+        .collect();
+    format!("| {} |\n|{}|\n", names.join(" | "), aligns.join("|"))
+}
+
+/// The geometric mean of each ratio column (`None` for a missing ratio), with the count of
+/// kernels in it when some are missing.
+fn mean_cells(columns: &[Vec<Option<f64>>], of: usize) -> String {
+    let cells: Vec<String> = columns
+        .iter()
+        .map(|c| {
+            let n = c.iter().flatten().count();
+            let g = format!("**{}**", fmt_ratio(geomean(c.iter().flatten().copied())));
+            if n == of {
+                g
+            } else {
+                format!("{g} ({n} of {of})")
+            }
+        })
+        .collect();
+    cells.join(" | ")
 }
 
 /// The figures the programs measured (medians of their `metric` lines), one line per figure,
-/// with jxvm's ratios to HotSpot's and their geometric means over the time figures.
-fn metric_table(rows: &[Row]) -> String {
-    let mut s = String::from(
-        "| kernel | figure | unit | jxvm | java -Xint | java | jxvm / java -Xint | jxvm / java |\n\
-         |---|---|---|---:|---:|---:|---:|---:|\n",
-    );
-    let (mut to_xint, mut to_jit) = (Vec::new(), Vec::new());
+/// with the suite's ratios and their geometric means over the time figures.
+fn metric_table(suite: &Suite, rows: &[Row]) -> String {
+    let mut s = heading(suite, &["kernel", "figure", "unit"], "");
+    let mut columns: Vec<Vec<Option<f64>>> = vec![Vec::new(); suite.ratios.len()];
     for r in rows {
         let keys = r.metric_keys();
         if keys.is_empty() {
             let cells: Vec<_> = r
                 .vms
                 .iter()
-                .map(|v| fmt_cell(v, None, fmt_figure))
+                .map(|(_, v)| fmt_cell(v, None, fmt_figure))
                 .collect();
+            let dashes = vec!["-"; suite.ratios.len()].join(" | ");
             let _ = writeln!(
                 s,
-                "| {} | - | - | {} | - | - |",
+                "| {} | - | - | {} | {dashes} |",
                 r.name(),
                 cells.join(" | ")
             );
         }
         for (i, (name, unit)) in keys.into_iter().enumerate() {
-            let values = r.vms.each_ref().map(|v| v.metric(name, unit));
-            let (x, j) = (
-                ratio(values[JXVM], values[XINT]),
-                ratio(values[JXVM], values[JIT]),
-            );
+            let value = |vm| r.result(vm).and_then(|v| v.metric(name, unit));
+            let ratios: Vec<_> = suite
+                .ratios
+                .iter()
+                .map(|&(a, b)| ratio(value(a), value(b)))
+                .collect();
             if is_time(unit) {
-                to_xint.extend(x);
-                to_jit.extend(j);
+                columns
+                    .iter_mut()
+                    .zip(&ratios)
+                    .for_each(|(c, x)| c.push(*x));
             }
             let cells: Vec<_> = r
                 .vms
                 .iter()
-                .zip(values)
-                .map(|(v, value)| fmt_cell(v, value, fmt_figure))
+                .map(|(_, v)| fmt_cell(v, v.metric(name, unit), fmt_figure))
                 .collect();
+            let ratios: Vec<_> = ratios.into_iter().map(fmt_ratio).collect();
             let _ = writeln!(
                 s,
-                "| {} | {name} | {unit} | {} | {} | {} |",
+                "| {} | {name} | {unit} | {} | {} |",
                 if i == 0 { r.name() } else { "" },
                 cells.join(" | "),
-                fmt_ratio(x),
-                fmt_ratio(j),
+                ratios.join(" | "),
             );
         }
     }
+    let blanks = "| ".repeat(3 + suite.vms.len());
+    let of = columns.first().map_or(0, Vec::len);
     let _ = writeln!(
         s,
-        "| **geometric mean** (time figures: {} against java -Xint, {} against java) | | | | | | \
-         **{}** | **{}** |",
-        to_xint.len(),
-        to_jit.len(),
-        fmt_ratio(geomean(to_xint.into_iter())),
-        fmt_ratio(geomean(to_jit.into_iter()))
+        "| **geometric mean** (of the {of} time figures) {blanks}{} |",
+        mean_cells(&columns, of)
     );
     s
 }
 
-/// The main suite's table: median times and the ratios, with their geometric means.
-fn time_table(rows: &[Row]) -> String {
-    let mut s = String::from(
-        "| kernel | jxvm (s) | java -Xint (s) | java (s) | jxvm / java -Xint | jxvm / java |\n\
-         |---|---:|---:|---:|---:|---:|\n",
-    );
+/// Median wall times on each VM and the suite's ratios, with their geometric means.
+fn time_table(suite: &Suite, rows: &[Row]) -> String {
+    let mut s = heading(suite, &["kernel"], " (s)");
+    let mut columns: Vec<Vec<Option<f64>>> = vec![Vec::new(); suite.ratios.len()];
     for r in rows {
-        let [a, b, c] = &r.vms;
+        let cells: Vec<_> = r.vms.iter().map(|(_, v)| fmt_secs(v)).collect();
+        let ratios: Vec<_> = suite.ratios.iter().map(|&p| r.ratio(p)).collect();
+        columns
+            .iter_mut()
+            .zip(&ratios)
+            .for_each(|(c, x)| c.push(*x));
+        let ratios: Vec<_> = ratios.into_iter().map(fmt_ratio).collect();
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} |",
             r.name(),
-            fmt_secs(a),
-            fmt_secs(b),
-            fmt_secs(c),
-            fmt_ratio(r.ratio(XINT)),
-            fmt_ratio(r.ratio(JIT)),
+            cells.join(" | "),
+            ratios.join(" | ")
         );
     }
-    let gx = geomean(rows.iter().filter_map(|r| r.ratio(XINT)));
-    let gj = geomean(rows.iter().filter_map(|r| r.ratio(JIT)));
-    let counted = rows.iter().filter(|r| r.ratio(XINT).is_some()).count();
+    let all = rows.iter().filter(|r| r.all_ran()).count();
     let _ = writeln!(
         s,
-        "| **geometric mean** ({counted} of {} kernels) | | | | **{}** | **{}** |",
+        "| **geometric mean** ({all} of {} kernels ran on every VM) {}{} |",
         rows.len(),
-        fmt_ratio(gx),
-        fmt_ratio(gj)
+        "| ".repeat(1 + suite.vms.len()),
+        mean_cells(&columns, rows.len())
     );
     s
+}
+
+/// The warm-up runs: seconds per in-process iteration, one line per kernel and VM.
+fn warmup_table(rows: &[Row]) -> String {
+    let n = rows
+        .iter()
+        .flat_map(|r| &r.warmup)
+        .filter_map(|(_, w)| w.as_ref().ok().map(Vec::len))
+        .max()
+        .unwrap_or(0);
+    let heads: Vec<_> = (1..=n).map(|i| i.to_string()).collect();
+    let mut s = format!(
+        "| kernel | VM | {} |\n|---|---|{}\n",
+        heads.join(" | "),
+        "---:|".repeat(n)
+    );
+    for r in rows {
+        for (i, (vm, w)) in r.warmup.iter().enumerate() {
+            let cells: Vec<_> = (0..n)
+                .map(|k| match w {
+                    Ok(secs) => secs.get(k).map_or("-".into(), |t| format!("{t:.3}")),
+                    Err(_) => "FAIL".into(),
+                })
+                .collect();
+            let name = if i == 0 { r.name() } else { "" };
+            let _ = writeln!(s, "| {name} | {} | {} |", vm.label(), cells.join(" | "));
+        }
+    }
+    s
+}
+
+/// The compile statistics of the `-XX:+PrintCompilation` runs, with their totals.
+fn compile_table(rows: &[Row]) -> String {
+    let mut s = String::from(
+        "| kernel | methods compiled | skipped | bytecode (bytes) | code (bytes) | \
+         code / bytecode | compile time (ms) |\n|---|---:|---:|---:|---:|---:|---:|\n",
+    );
+    let mut total = CompileStats::default();
+    for r in rows {
+        match &r.compiles {
+            Some(Ok(c)) => {
+                let _ = writeln!(s, "| {} | {} |", r.name(), compile_cells(c));
+                total.methods += c.methods;
+                total.skipped += c.skipped;
+                total.bytecode_bytes += c.bytecode_bytes;
+                total.code_bytes += c.code_bytes;
+                total.compile_us += c.compile_us;
+            }
+            Some(Err(_)) => {
+                let _ = writeln!(s, "| {} | FAIL | | | | | |", r.name());
+            }
+            None => {}
+        }
+    }
+    let _ = writeln!(s, "| **total** | {} |", compile_cells(&total));
+    s
+}
+
+/// The cells of one line of the compile table.
+fn compile_cells(c: &CompileStats) -> String {
+    let per = ratio(Some(c.code_bytes as f64), Some(c.bytecode_bytes as f64));
+    format!(
+        "{} | {} | {} | {} | {} | {:.1}",
+        c.methods,
+        c.skipped,
+        c.bytecode_bytes,
+        c.code_bytes,
+        per.map_or("-".into(), |x| format!("{x:.1}")),
+        c.compile_us as f64 / 1000.0
+    )
 }
 
 /// The GC suite's table: one line per kernel and VM.
@@ -127,13 +247,13 @@ fn gc_table(o: &Options, rows: &[Row]) -> String {
     );
     for r in rows {
         let allocated = r.kernel.allocated_mb(&o.size);
-        for (vm, v) in r.vms.iter().enumerate() {
-            let name = if vm == 0 { r.name() } else { "" };
+        for (i, (vm, v)) in r.vms.iter().enumerate() {
+            let name = if i == 0 { r.name() } else { "" };
             let rate = allocated.and_then(|mb| v.secs.map(|t| fmt_rate(mb, t)));
             let _ = writeln!(
                 s,
                 "| {name} | {} | {} | {} | {} | {} |",
-                VMS[vm],
+                vm.label(),
                 fmt_secs(v),
                 v.peak_rss_kb.map_or("-".into(), fmt_rss),
                 rate.unwrap_or_else(|| "-".into()),
@@ -144,21 +264,31 @@ fn gc_table(o: &Options, rows: &[Row]) -> String {
     s
 }
 
-/// jxvm over HotSpot per kernel: wall time, and peak RSS against `java`.
-fn ratio_table(rows: &[Row]) -> String {
-    let mut s = String::from(
-        "| kernel | time jxvm / java -Xint | time jxvm / java | peak RSS jxvm / java |\n\
-         |---|---:|---:|---:|\n",
+/// jxvm over HotSpot per kernel: wall time (the suite's ratios), and peak RSS against `java`.
+fn ratio_table(suite: &Suite, rows: &[Row]) -> String {
+    let times: Vec<_> = suite
+        .ratios
+        .iter()
+        .map(|&p| format!("time {}", pair_label(p)))
+        .collect();
+    let mut s = format!(
+        "| kernel | {} | peak RSS jxvm / java |\n|---|{}---:|\n",
+        times.join(" | "),
+        "---:|".repeat(times.len())
     );
     for r in rows {
-        let rss = ratio(r.vms[JXVM].peak_rss_kb, r.vms[JIT].peak_rss_kb);
+        let rss = |vm| r.result(vm).and_then(|v| v.peak_rss_kb);
+        let ratios: Vec<_> = suite
+            .ratios
+            .iter()
+            .map(|&p| fmt_ratio(r.ratio(p)))
+            .collect();
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} |",
+            "| {} | {} | {} |",
             r.name(),
-            fmt_ratio(r.ratio(XINT)),
-            fmt_ratio(r.ratio(JIT)),
-            fmt_ratio(rss)
+            ratios.join(" | "),
+            fmt_ratio(ratio(rss(Vm::Jxvm), rss(Vm::Java)))
         );
     }
     s
@@ -285,8 +415,11 @@ fn notes(o: &Options) -> &'static str {
          Every program's stdout (its checksum line) is compared with HotSpot's.\n\n"
         }
         Layout::Times => {
-            "Ratios above 1 mean jxvm is slower. Every program's stdout (its \
-         checksum line) is compared with HotSpot's.\n\n"
+            "Ratios above 1 mean the first VM is slower; `java C1` is \
+         `java -XX:TieredStopAtLevel=1`, and jxvm / jxvm -Xint is the JIT's own gain. Every \
+         program's stdout (its checksum line) is compared with HotSpot's (`java`). The compile \
+         table sums the `-XX:+PrintCompilation` lines of one more jxvm run per kernel (the class \
+         library's methods included; compile time is on the background compiler threads).\n\n"
         }
     }
 }
@@ -428,30 +561,160 @@ mod tests {
         let kernel = &crate::suite::THREADS.kernels[0];
         let rows = [Row {
             kernel,
-            vms: [
-                vm(vec![fig("lock", "ns", 40.0), fig("speedup", "x", 1.5)]),
-                vm(vec![fig("lock", "ns", 20.0), fig("speedup", "x", 1.8)]),
-                VmResult {
-                    problem: Some("failed (exit 1)".into()),
-                    ..VmResult::default()
-                },
+            vms: vec![
+                (
+                    Vm::Jxvm,
+                    vm(vec![fig("lock", "ns", 40.0), fig("speedup", "x", 1.5)]),
+                ),
+                (
+                    Vm::JavaInt,
+                    vm(vec![fig("lock", "ns", 20.0), fig("speedup", "x", 1.8)]),
+                ),
+                (Vm::Java, failed()),
             ],
+            compiles: None,
+            warmup: Vec::new(),
         }];
-        let t = metric_table(&rows);
-        let lines: Vec<_> = t.lines().skip(2).collect();
+        let t = metric_table(&crate::suite::THREADS, &rows);
+        let lines: Vec<_> = t.lines().collect();
         assert_eq!(
             lines[0],
+            "| kernel | figure | unit | jxvm | java -Xint | java | jxvm / java -Xint | jxvm / java |"
+        );
+        assert_eq!(lines[1], "|---|---|---|---:|---:|---:|---:|---:|");
+        assert_eq!(
+            lines[2],
             format!(
                 "| {} | lock | ns | 40.00 | 20.00 | FAIL | 2.00 | - |",
                 kernel.name
             )
         );
         assert_eq!(
-            lines[1],
+            lines[3],
             "|  | speedup | x | 1.500 | 1.800 | FAIL | 0.83 | - |"
         );
-        assert!(lines[2].contains("(time figures: 1 against java -Xint, 0 against java)"));
-        assert!(lines[2].ends_with("**2.00** | **-** |"), "{}", lines[2]);
+        assert_eq!(
+            lines[4],
+            "| **geometric mean** (of the 1 time figures) | | | | | | **2.00** | **-** (0 of 1) |"
+        );
+    }
+
+    fn failed() -> VmResult {
+        VmResult {
+            problem: Some("failed (exit 1)".into()),
+            ..VmResult::default()
+        }
+    }
+
+    /// A row of the main suite with the given medians (`None`: the VM failed), in the order of
+    /// `vms::FIVE`.
+    fn five(secs: [Option<f64>; 5], compiles: Option<Result<CompileStats, String>>) -> Row {
+        let vms = crate::vms::FIVE.iter().zip(secs);
+        Row {
+            kernel: &crate::suite::MAIN.kernels[0],
+            vms: vms
+                .map(|(&vm, s)| match s {
+                    Some(_) => (
+                        vm,
+                        VmResult {
+                            secs: s,
+                            ..VmResult::default()
+                        },
+                    ),
+                    None => (vm, failed()),
+                })
+                .collect(),
+            compiles,
+            warmup: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn time_table_of_five_vms() {
+        let rows = [
+            five(
+                [Some(2.0), Some(8.0), Some(1.0), Some(4.0), Some(4.0)],
+                None,
+            ),
+            five([Some(1.0), Some(2.0), Some(2.0), Some(1.0), None], None),
+        ];
+        let t = time_table(&crate::suite::MAIN, &rows);
+        let lines: Vec<_> = t.lines().collect();
+        assert_eq!(
+            lines[0],
+            "| kernel | jxvm (s) | jxvm -Xint (s) | java (s) | java C1 (s) | java -Xint (s) | \
+             jxvm / java | jxvm / java C1 | jxvm -Xint / java -Xint | jxvm / jxvm -Xint |"
+        );
+        assert_eq!(
+            lines[1],
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+        );
+        assert_eq!(
+            lines[2],
+            "| Series | 2.000 | 8.000 | 1.000 | 4.000 | 4.000 | 2.00 | 0.50 | 2.00 | 0.25 |"
+        );
+        assert_eq!(
+            lines[3],
+            "| Series | 1.000 | 2.000 | 2.000 | 1.000 | FAIL | 0.50 | 1.00 | - | 0.50 |"
+        );
+        // Geometric means: sqrt(2 * 0.5) = 1, sqrt(0.5 * 1), 2 alone, sqrt(0.25 * 0.5).
+        assert_eq!(
+            lines[4],
+            "| **geometric mean** (1 of 2 kernels ran on every VM) | | | | | | \
+             **1.00** | **0.71** | **2.00** (1 of 2) | **0.35** |"
+        );
+    }
+
+    #[test]
+    fn compile_table_with_totals() {
+        let stats = CompileStats {
+            methods: 3,
+            skipped: 1,
+            bytecode_bytes: 400,
+            code_bytes: 5000,
+            compile_us: 17_650,
+        };
+        let t = [Some(1.0); 5];
+        let rows = [
+            five(t, Some(Ok(stats.clone()))),
+            five(t, Some(Err("failed (exit 1)".into()))),
+            five(t, Some(Ok(stats))),
+        ];
+        let s = tables_of(&rows);
+        let table = s.split("(not timed):\n\n").nth(1).expect("a compile table");
+        let lines: Vec<_> = table.lines().collect();
+        assert_eq!(lines[2], "| Series | 3 | 1 | 400 | 5000 | 12.5 | 17.6 |");
+        assert_eq!(lines[3], "| Series | FAIL | | | | | |");
+        assert_eq!(
+            lines[5],
+            "| **total** | 6 | 2 | 800 | 10000 | 12.5 | 35.3 |"
+        );
+        assert!(!tables_of(&[five(t, None)]).contains("PrintCompilation"));
+    }
+
+    #[test]
+    fn warmup_lines() {
+        let mut row = five([Some(1.0); 5], None);
+        row.warmup = vec![
+            (Vm::Jxvm, Ok(vec![0.5, 0.25])),
+            (Vm::Java, Err("failed (exit 1)".into())),
+        ];
+        let t = tables_of(&[row]);
+        let table = t
+            .split("in the medians):\n\n")
+            .nth(1)
+            .expect("a warm-up table");
+        let lines: Vec<_> = table.lines().collect();
+        assert_eq!(lines[0], "| kernel | VM | 1 | 2 |");
+        assert_eq!(lines[1], "|---|---|---:|---:|");
+        assert_eq!(lines[2], "| Series | jxvm | 0.500 | 0.250 |");
+        assert_eq!(lines[3], "|  | java | FAIL | FAIL |");
+        assert!(!tables_of(&[five([Some(1.0); 5], None)]).contains("Warm-up"));
+    }
+
+    fn tables_of(rows: &[Row]) -> String {
+        let o = crate::options::parse(["--iterations".to_string(), "1".to_string()]).unwrap();
+        tables(&o, rows)
     }
 
     #[test]

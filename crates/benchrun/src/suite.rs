@@ -2,14 +2,16 @@
 //! `main`, run by `bench/run`), the garbage-collector kernels of `bench/gc` (suite `gc`, run
 //! by `bench/gc-run`) and the thread kernels of `bench/threads` (suite `threads`, run by
 //! `bench/threads-run`), each kernel with its description, its VM options and, where it
-//! allocates a known volume, that volume.
+//! allocates a known volume, that volume; and the VMs each suite compares.
+
+use crate::vms::{self, Pair, Vm};
 
 /// One benchmark program: a class `name` in the unnamed package taking the size as argument.
 #[derive(Debug)]
 pub struct Kernel {
     pub name: &'static str,
     pub what: &'static str,
-    /// Options given to all three VMs alike, before the class path.
+    /// Options given to every VM alike, before the class path.
     pub vm_args: &'static [&'static str],
     /// Megabytes the program allocates at size small and at size large (counted by the program
     /// with HotSpot's object sizes), for the MB/s column.
@@ -49,6 +51,14 @@ pub struct Suite {
     pub title: &'static str,
     pub layout: Layout,
     pub kernels: &'static [Kernel],
+    /// The VMs each kernel runs on, in the order of the tables.
+    pub vms: &'static [Vm],
+    /// The ratio columns of the time table.
+    pub ratios: &'static [Pair],
+    /// Whether each kernel gets, in the first iteration, one more jxvm run with
+    /// `-XX:+PrintCompilation` for the compile table and the warm-up runs (`Warmup`) on jxvm and
+    /// java, none of them timed in the medians.
+    pub jit_figures: bool,
     /// The report is `<results>/<stem>.md` (and `<stem>.png` with a chart).
     pub stem: &'static str,
     pub chart: bool,
@@ -124,6 +134,9 @@ pub const MAIN: Suite = Suite {
         plain("Hello", "start-up: Hello World"),
     ],
     stem: "latest",
+    vms: vms::FIVE,
+    ratios: vms::FIVE_RATIOS,
+    jit_figures: true,
     chart: true,
     default_iterations: 5,
     default_timeout_secs: 300.0,
@@ -156,6 +169,9 @@ pub const GC: Suite = Suite {
         },
     ],
     stem: "gc",
+    vms: vms::THREE,
+    ratios: vms::THREE_RATIOS,
+    jit_figures: false,
     chart: false,
     default_iterations: 3,
     default_timeout_secs: 900.0,
@@ -203,6 +219,9 @@ pub const THREADS: Suite = Suite {
         ),
     ],
     stem: "threads",
+    vms: vms::THREE,
+    ratios: vms::THREE_RATIOS,
+    jit_figures: false,
     chart: false,
     default_iterations: 3,
     default_timeout_secs: 300.0,
@@ -229,6 +248,8 @@ mod tests {
             Some("GcAllocRate")
         );
         assert!(MAIN.kernel("GcPauses").is_none());
+        assert_eq!((MAIN.vms.len(), MAIN.jit_figures), (5, true));
+        assert_eq!((GC.vms, THREADS.jit_figures), (vms::THREE, false));
     }
 
     #[test]
