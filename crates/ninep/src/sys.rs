@@ -268,3 +268,10 @@ pub fn wait_stop_signal() -> i32 {
     unsafe { libc::sigwait(&set, &mut sig) };
     sig
 }
+
+/// `shutdown(fd, SHUT_RDWR)`: on a listening socket, wakes a thread blocked in `accept`
+/// (which then fails); errors are of no use to the caller and ignored.
+pub fn shutdown(fd: BorrowedFd<'_>) {
+    // SAFETY: shutdown has no memory-safety preconditions; `fd` is a live descriptor.
+    unsafe { libc::shutdown(fd.as_raw_fd(), libc::SHUT_RDWR) };
+}

@@ -5,6 +5,7 @@
 use std::net::{IpAddr, SocketAddr};
 
 use super::files::times_attr;
+use super::sockets::{self, Socket};
 use super::table::{Entry, MOUNTS};
 use super::{NinepBackend, unsupported};
 use crate::fs::{self, FileStat, FsStat, LockResult, MapMode, MountEntry};
@@ -13,11 +14,13 @@ use crate::net::Interface;
 use crate::process::{self, ProcStat, SpawnRequest, Spawned};
 use crate::{Errno, OpenMode, PortResult, Stat, Whence};
 use ninep::msg;
+use std::sync::Arc;
 
 /// A call on a descriptor: to 9P, to the host, or on a pre-closed descriptor.
 enum Route {
     Remote,
     Host(Fd),
+    Socket(Arc<Socket>),
     Dead,
 }
 
@@ -26,8 +29,17 @@ impl NinepBackend {
         Ok(match self.table.get(fd.0)? {
             Entry::Remote(_) => Route::Remote,
             Entry::Host(h) => Route::Host(Fd(h)),
+            Entry::Socket(s) => Route::Socket(s.0.clone()),
             Entry::Dead => Route::Dead,
         })
+    }
+
+    /// The socket of `fd` (`ENOTSOCK` for anything else).
+    fn socket_of(&self, fd: Fd) -> PortResult<Arc<Socket>> {
+        match self.table.get(fd.0)? {
+            Entry::Socket(s) => Ok(s.0.clone()),
+            _ => Err(Errno(libc::ENOTSOCK)),
+        }
     }
 
     /// A host descriptor, or the host backend's failure, made one of this table's.
@@ -52,6 +64,12 @@ impl NinepBackend {
                 Some(p) => self.host.pread(h, addr, len, p as i64),
                 None => self.host.read(h, addr, len),
             },
+            Route::Socket(_) if at.is_some() => Err(Errno::ESPIPE),
+            Route::Socket(s) => {
+                let data = s.recv(len)?;
+                fs::copy_to_native(addr, &data);
+                Ok(data.len())
+            }
             Route::Dead => Ok(0),
         }
     }
@@ -67,6 +85,12 @@ impl NinepBackend {
                 Some(p) => self.host.pwrite(h, addr, len, p as i64),
                 None => self.host.write(h, addr, len),
             },
+            Route::Socket(_) if at.is_some() => Err(Errno::ESPIPE),
+            Route::Socket(s) => {
+                let mut data = vec![0u8; len.min(self.ns.client.max_io() as usize)];
+                fs::copy_from_native(addr, &mut data);
+                s.send(&data)
+            }
             Route::Dead => Err(Errno::EPIPE),
         }
     }
@@ -214,7 +238,7 @@ impl Host for NinepBackend {
                 self.seek_remote(fd, off, w)
             }
             Route::Host(h) => self.host.io_seek(h, off, whence),
-            Route::Dead => Err(Errno::ESPIPE),
+            Route::Socket(_) | Route::Dead => Err(Errno::ESPIPE),
         }
     }
     fn io_file_length(&self, fd: Fd) -> PortResult<i64> {
@@ -234,6 +258,7 @@ impl Host for NinepBackend {
                 Ok((size - pos).max(0))
             }
             Route::Host(h) => self.host.io_available(h),
+            Route::Socket(s) => Ok(i64::from(s.available())),
             Route::Dead => Ok(0),
         }
     }
@@ -339,6 +364,11 @@ impl Host for NinepBackend {
         match self.route(fd)? {
             Route::Remote => self.fstat_remote(fd),
             Route::Host(h) => self.host.fstat(h),
+            Route::Socket(_) => Ok(FileStat {
+                mode: libc::S_IFSOCK | 0o777,
+                nlink: 1,
+                ..FileStat::default()
+            }),
             Route::Dead => Err(Errno::EBADF),
         }
     }
@@ -448,8 +478,8 @@ impl Host for NinepBackend {
     fn close(&self, fd: Fd) -> PortResult<()> {
         match self.table.remove(fd.0)? {
             Entry::Host(h) => self.host.close(Fd(h)),
-            // The fid is clunked when the last descriptor of the file goes.
-            Entry::Remote(_) | Entry::Dead => Ok(()),
+            // The fid is clunked (the socket closed) when the last descriptor of it goes.
+            Entry::Remote(_) | Entry::Socket(_) | Entry::Dead => Ok(()),
         }
     }
     fn dup(&self, fd: Fd) -> PortResult<Fd> {
@@ -520,6 +550,11 @@ impl Host for NinepBackend {
                 Ok(data.len())
             }
             Route::Host(h) => self.host.read_buf(h, buf),
+            Route::Socket(s) => {
+                let data = s.recv(buf.len())?;
+                buf[..data.len()].copy_from_slice(&data);
+                Ok(data.len())
+            }
             Route::Dead => Ok(0),
         }
     }
@@ -527,6 +562,7 @@ impl Host for NinepBackend {
         match self.route(fd)? {
             Route::Remote => self.write_remote(fd, buf, None),
             Route::Host(h) => self.host.write_buf(h, buf),
+            Route::Socket(s) => s.send(buf),
             Route::Dead => Err(Errno::EPIPE),
         }
     }
@@ -535,21 +571,21 @@ impl Host for NinepBackend {
             Route::Remote if offset < 0 => self.seek_remote(fd, 0, libc::SEEK_CUR),
             Route::Remote => self.seek_remote(fd, offset, libc::SEEK_SET),
             Route::Host(h) => self.host.seek(h, offset),
-            Route::Dead => Err(Errno::ESPIPE),
+            Route::Socket(_) | Route::Dead => Err(Errno::ESPIPE),
         }
     }
     fn sync(&self, fd: Fd, metadata: bool) -> PortResult<()> {
         match self.route(fd)? {
             Route::Remote => self.fsync_remote(fd, metadata),
             Route::Host(h) => self.host.sync(h, metadata),
-            Route::Dead => Err(Errno::EBADF),
+            Route::Socket(_) | Route::Dead => Err(Errno::EINVAL),
         }
     }
     fn truncate(&self, fd: Fd, size: i64) -> PortResult<()> {
         match self.route(fd)? {
             Route::Remote => self.truncate_remote(fd, size),
             Route::Host(h) => self.host.truncate(h, size),
-            Route::Dead => Err(Errno::EBADF),
+            Route::Socket(_) | Route::Dead => Err(Errno::EINVAL),
         }
     }
     fn lock(
@@ -570,6 +606,10 @@ impl Host for NinepBackend {
     fn set_blocking(&self, fd: Fd, blocking: bool) -> PortResult<()> {
         match self.route(fd)? {
             Route::Host(h) => self.host.set_blocking(h, blocking),
+            Route::Socket(s) => {
+                s.set_blocking(blocking);
+                Ok(())
+            }
             _ => Ok(()),
         }
     }
@@ -719,63 +759,78 @@ impl Host for NinepBackend {
         self.host.group_id(name)
     }
 
-    // ---- sockets: not over 9P until the gateway serves /net ----
+    // ---- sockets: TCP over the gateway's /net (see `super::sockets`) ----
     fn ipv6_available(&self) -> bool {
         false
     }
     fn reuse_port_available(&self) -> bool {
         false
     }
-    fn socket(&self, _v6: bool, _stream: bool, _reuse: bool) -> PortResult<Fd> {
-        unsupported()
+    fn socket(&self, _v6: bool, stream: bool, _reuse: bool) -> PortResult<Fd> {
+        let net = self.net()?;
+        if !stream {
+            return Err(Errno::EPROTONOSUPPORT);
+        }
+        let s = sockets::SocketRef(sockets::Socket::new(net));
+        self.table.insert(Entry::Socket(Arc::new(s))).map(Fd)
     }
-    fn bind(&self, _fd: Fd, _v6: bool, _addr: SocketAddr) -> PortResult<()> {
-        unsupported()
+    fn bind(&self, fd: Fd, _v6: bool, addr: SocketAddr) -> PortResult<()> {
+        self.socket_of(fd)?.bind(addr)
     }
-    fn listen(&self, _fd: Fd, _backlog: i32) -> PortResult<()> {
-        unsupported()
+    fn listen(&self, fd: Fd, _backlog: i32) -> PortResult<()> {
+        self.socket_of(fd)?.listen()
     }
-    fn connect(&self, _fd: Fd, _v6: bool, _addr: SocketAddr) -> PortResult<bool> {
-        unsupported()
+    fn connect(&self, fd: Fd, _v6: bool, addr: SocketAddr) -> PortResult<bool> {
+        self.socket_of(fd)?.connect(addr)
     }
-    fn accept(&self, _fd: Fd) -> PortResult<(Fd, SocketAddr)> {
-        unsupported()
+    fn accept(&self, fd: Fd) -> PortResult<(Fd, SocketAddr)> {
+        let call = self.socket_of(fd)?.accept()?;
+        let peer = call.address(true)?;
+        let s = sockets::SocketRef(call);
+        let fd = self.table.insert(Entry::Socket(Arc::new(s)))?;
+        Ok((Fd(fd), peer))
     }
-    fn shutdown(&self, _fd: Fd, _how: i32) -> PortResult<()> {
-        unsupported()
+    fn shutdown(&self, fd: Fd, how: i32) -> PortResult<()> {
+        self.socket_of(fd)?.shutdown(how)
     }
-    fn local_address(&self, _fd: Fd) -> PortResult<SocketAddr> {
-        unsupported()
+    fn local_address(&self, fd: Fd) -> PortResult<SocketAddr> {
+        self.socket_of(fd)?.address(false)
     }
-    fn remote_address(&self, _fd: Fd) -> PortResult<SocketAddr> {
-        unsupported()
+    fn remote_address(&self, fd: Fd) -> PortResult<SocketAddr> {
+        self.socket_of(fd)?.address(true)
     }
-    fn get_int_option(&self, _fd: Fd, _level: i32, _opt: i32) -> PortResult<i32> {
-        unsupported()
+    fn get_int_option(&self, fd: Fd, level: i32, opt: i32) -> PortResult<i32> {
+        self.socket_of(fd)?.get_option(level, opt)
     }
-    fn set_int_option(&self, _fd: Fd, _level: i32, _opt: i32, _value: i32) -> PortResult<()> {
-        unsupported()
+    fn set_int_option(&self, fd: Fd, level: i32, opt: i32, value: i32) -> PortResult<()> {
+        self.socket_of(fd)?.set_option(level, opt, value)
     }
     fn poll(&self, fd: Fd, events: i16, timeout_ms: i64) -> PortResult<i16> {
         match self.route(fd)? {
             Route::Host(h) => self.host.poll(h, events, timeout_ms),
+            Route::Socket(s) => s.poll(events, timeout_ms),
             _ => unsupported(),
         }
     }
-    fn poll_connect(&self, _fd: Fd, _timeout_ms: i64) -> PortResult<bool> {
-        unsupported()
+    fn poll_connect(&self, fd: Fd, timeout_ms: i64) -> PortResult<bool> {
+        self.socket_of(fd)?.poll_connect(timeout_ms)
     }
-    fn socket_available(&self, _fd: Fd) -> PortResult<i32> {
-        unsupported()
+    fn socket_available(&self, fd: Fd) -> PortResult<i32> {
+        Ok(self.socket_of(fd)?.available())
     }
     fn send_oob(&self, _fd: Fd, _b: u8) -> PortResult<usize> {
         unsupported()
     }
-    fn recv(&self, _fd: Fd, _addr: usize, _len: usize) -> PortResult<usize> {
-        unsupported()
+    fn recv(&self, fd: Fd, addr: usize, len: usize) -> PortResult<usize> {
+        let data = self.socket_of(fd)?.recv(len)?;
+        fs::copy_to_native(addr, &data);
+        Ok(data.len())
     }
-    fn send(&self, _fd: Fd, _addr: usize, _len: usize) -> PortResult<usize> {
-        unsupported()
+    fn send(&self, fd: Fd, addr: usize, len: usize) -> PortResult<usize> {
+        let s = self.socket_of(fd)?;
+        let mut data = vec![0u8; len.min(self.ns.client.max_io() as usize)];
+        fs::copy_from_native(addr, &mut data);
+        s.send(&data)
     }
     fn recv_from(&self, _fd: Fd, _addr: usize, _len: usize, _sender: usize) -> PortResult<usize> {
         unsupported()
@@ -846,8 +901,22 @@ impl Host for NinepBackend {
     fn host_name(&self) -> PortResult<String> {
         self.host.host_name()
     }
-    fn lookup_host(&self, _host: &str, _v6: bool) -> Result<Vec<IpAddr>, String> {
-        Err("name lookup is not available over 9P".into())
+    fn lookup_host(&self, host: &str, v6: bool) -> Result<Vec<IpAddr>, String> {
+        let net = self
+            .net()
+            .map_err(|_| "name lookup needs the gateway's /net".to_string())?;
+        let mut addrs = net
+            .lookup(host)
+            .map_err(|_| format!("{host}: Name or service not known"))?;
+        if !v6 {
+            addrs.retain(IpAddr::is_ipv4);
+        }
+        addrs.sort_by_key(|a| a.is_ipv6());
+        addrs.dedup();
+        if addrs.is_empty() {
+            return Err(format!("{host}: Name or service not known"));
+        }
+        Ok(addrs)
     }
     fn host_by_addr(&self, _ip: IpAddr) -> Option<String> {
         None

@@ -31,6 +31,7 @@ pub fn errno(e: Error) -> Errno {
         Error::Remote(n) => Errno(i32::try_from(n.0).unwrap_or(libc::EIO)),
         Error::Invalid(_) => Errno::EINVAL,
         Error::Cancelled => Errno::EINTR,
+        Error::TimedOut(_) => Errno::ETIMEDOUT,
         _ => Errno::EIO,
     }
 }
@@ -72,9 +73,10 @@ pub struct Found {
 
 impl Namespace {
     /// Connects to `addr` and attaches `aname` as the process's user.
-    pub fn attach(addr: &str, aname: &str) -> Result<Namespace, String> {
-        let client =
-            Client::connect(addr, ninep::client::DEFAULT_MSIZE).map_err(|e| e.to_string())?;
+    pub fn attach(spec: &super::NinepSpec) -> Result<Namespace, String> {
+        let (addr, aname) = (spec.addr.as_str(), spec.aname.as_str());
+        let client = Client::connect_timeout(addr, ninep::client::DEFAULT_MSIZE, spec.timeout)
+            .map_err(|e| e.to_string())?;
         // A request of a thread whose blocking calls are cancelled (its domain is being
         // terminated) stops waiting, so a server that stalls cannot hold a domain's end.
         client.set_cancel(crate::cancelled);

@@ -48,6 +48,8 @@ pub enum Entry {
     Remote(Arc<RemoteFile>),
     /// A host descriptor, reached through the host backend.
     Host(i32),
+    /// A TCP socket over the gateway's `/net`.
+    Socket(Arc<super::sockets::SocketRef>),
     /// What `pre_close_fd` makes: reads see end of file, writes fail.
     Dead,
 }

@@ -8,10 +8,16 @@ use crate::fs::{LockResult, MapMode};
 use crate::{Fd, Host};
 use ninep::addr::Addr;
 use ninep::export::Export;
+use ninep::net::WithNet;
 use ninep::server::Server;
 
 /// A fresh directory, and a backend attached to a server exporting it.
 fn attached(tag: &str) -> (PathBuf, NinepBackend) {
+    attached_with(tag, false)
+}
+
+/// As [`attached`]; with `net`, the server also serves `/net`.
+fn attached_with(tag: &str, net: bool) -> (PathBuf, NinepBackend) {
     static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let top = std::env::temp_dir().join(format!("jxvm-port9p-{}-{n}-{tag}", std::process::id()));
@@ -20,16 +26,13 @@ fn attached(tag: &str) -> (PathBuf, NinepBackend) {
     std::fs::create_dir_all(&dir).unwrap();
     let addr = format!("unix:{}", top.join("s.sock").display());
     let listener = Addr::parse(&addr).unwrap().listen().unwrap();
-    let server = Server::new(Export::new(&dir, false).unwrap());
+    let server = Server::new(WithNet::new(Export::new(&dir, false).unwrap(), net));
     std::thread::spawn(move || server.serve(&listener));
     (dir, connect(&addr))
 }
 
 fn connect(addr: &str) -> NinepBackend {
-    let spec = NinepSpec {
-        addr: addr.to_string(),
-        aname: String::new(),
-    };
+    let spec = NinepSpec::new(addr);
     NinepBackend::connect(&spec, crate::held::Owner::domain(7001), None).unwrap()
 }
 
@@ -162,7 +165,9 @@ fn links_resolve_in_the_namespace_and_loops_end() {
 #[test]
 fn what_9p_cannot_do_is_refused_and_stdio_stays_the_hosts() {
     let (_dir, b) = attached("refused");
-    assert_eq!(b.socket(false, true, false), Err(Errno::EOPNOTSUPP));
+    // This server has no /net: refused as a sandbox refuses sockets.
+    assert_eq!(b.socket(false, true, false), Err(Errno::EPERM));
+    assert!(b.lookup_host("localhost", false).is_err());
     assert_eq!(b.pipe(true), Err(Errno::EOPNOTSUPP));
     assert_eq!(b.epoll_create(), Err(Errno::EOPNOTSUPP));
     assert!(b.fstat(Fd(1)).is_ok(), "stdout is the process's");
@@ -212,4 +217,96 @@ fn locks_of_two_connections_conflict_and_a_blocking_one_waits() {
     assert!(!waiter.is_finished(), "blocked while a holds it");
     a.unlock(fa, 0, 10).unwrap();
     assert_eq!(waiter.join().unwrap(), Ok(LockResult::Locked));
+}
+
+/// Waits up to 10 s for `f` to hold.
+fn eventually(mut f: impl FnMut() -> bool) {
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !f() {
+        assert!(std::time::Instant::now() < end, "never happened");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn sockets_go_over_the_gateways_net() {
+    use std::io::{Read, Write};
+    use std::net::SocketAddr;
+    let (_dir, b) = attached_with("net", true);
+    let lo = SocketAddr::from(([127, 0, 0, 1], 0));
+    let srv = b.socket(false, true, false).unwrap();
+    b.bind(srv, false, lo).unwrap();
+    b.listen(srv, 5).unwrap();
+    let at = b.local_address(srv).unwrap();
+    assert!(at.port() > 0 && at.ip().is_loopback(), "{at}");
+    // Non-blocking: nothing to accept yet.
+    b.set_blocking(srv, false).unwrap();
+    assert_eq!(b.accept(srv).map(drop), Err(Errno::EAGAIN));
+    assert_eq!(b.poll(srv, libc::POLLIN, 0), Ok(0));
+    let mut host = std::net::TcpStream::connect(at).unwrap();
+    assert_eq!(b.poll(srv, libc::POLLIN, 10_000), Ok(libc::POLLIN));
+    let (c, peer) = b.accept(srv).unwrap();
+    assert_eq!(peer, host.local_addr().unwrap());
+    assert_eq!(b.remote_address(c), Ok(peer));
+    assert_eq!(b.local_address(c).map(|a| a.port()), Ok(at.port()));
+    // Read ahead: available() and poll answer without a read.
+    host.write_all(b"ping").unwrap();
+    assert_eq!(b.poll(c, libc::POLLIN, 10_000), Ok(libc::POLLIN));
+    eventually(|| b.socket_available(c) == Ok(4));
+    let mut buf = [0u8; 8];
+    assert_eq!(b.read_buf(c, &mut buf), Ok(4));
+    assert_eq!(&buf[..4], b"ping");
+    b.set_blocking(c, false).unwrap();
+    assert_eq!(b.read_buf(c, &mut buf), Err(Errno::EAGAIN));
+    b.set_blocking(c, true).unwrap();
+    assert_eq!(b.write_buf(c, b"pong"), Ok(4));
+    let mut got = [0u8; 4];
+    host.read_exact(&mut got).unwrap();
+    assert_eq!(&got, b"pong");
+    // Half close, each way.
+    b.shutdown(c, libc::SHUT_WR).unwrap();
+    assert_eq!(host.read(&mut got).unwrap(), 0);
+    host.write_all(b"late").unwrap();
+    drop(host);
+    let mut all = Vec::new();
+    loop {
+        let n = b.read_buf(c, &mut buf).unwrap();
+        if n == 0 {
+            break;
+        }
+        all.extend_from_slice(&buf[..n]);
+    }
+    assert_eq!(all, b"late");
+    // Options are kept by the client.
+    assert_eq!(
+        b.get_int_option(c, libc::IPPROTO_TCP, libc::TCP_NODELAY),
+        Ok(0)
+    );
+    b.set_int_option(c, libc::IPPROTO_TCP, libc::TCP_NODELAY, 1)
+        .unwrap();
+    assert_eq!(
+        b.get_int_option(c, libc::IPPROTO_TCP, libc::TCP_NODELAY),
+        Ok(1)
+    );
+    b.close(c).unwrap();
+    // A blocked accept ends when another thread closes the listener (as the JDK does, by
+    // dup2 of a pre-closed descriptor over it).
+    b.set_blocking(srv, true).unwrap();
+    let dead = b.pre_close_fd().unwrap();
+    std::thread::scope(|s| {
+        let waiter = s.spawn(|| b.accept(srv).map(drop));
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        b.dup2(dead, srv).unwrap();
+        assert_eq!(waiter.join().unwrap(), Err(Errno::EINTR));
+    });
+    // The gateway's listener is gone: connecting is refused.
+    let s = b.socket(false, true, false).unwrap();
+    assert_eq!(b.connect(s, false, at), Err(Errno::ECONNREFUSED));
+    assert!(
+        b.lookup_host("localhost", false)
+            .unwrap()
+            .contains(&std::net::IpAddr::from([127, 0, 0, 1]))
+    );
+    assert!(b.lookup_host("no-such-host.invalid", false).is_err());
+    b.give_back();
 }
