@@ -58,6 +58,8 @@ pub const USAGE: &str = "Usage: jxvm [options] <mainclass> [args...]
                   print a line for every class loaded
     -Xlog:class+unload
                   print a line for every class unloaded (classes of ended domains)
+    -Xlog:9p      print a line for every 9P request of a --io=9p backend (type,
+                  tag, fid, size, reply, latency) on stderr
     -Xgc:stress   collect at every allocation (testing)
     -Xgc:verify   verify the whole heap after every collection (testing)
     --system <file.toml>
@@ -86,8 +88,9 @@ pub const EXTRA_USAGE: &str = "
     -Xfuture          deprecated (java's warning), changes nothing
     -Xinternalversion
                       displays more detailed version information than -version
-    -Xlog:gc, -Xlog:class+load, -Xlog:class+unload
-                      print a line for every collection, class loaded, class unloaded
+    -Xlog:gc, -Xlog:class+load, -Xlog:class+unload, -Xlog:9p
+                      print a line for every collection, class loaded, class unloaded,
+                      9P request
     -Xmn<size>        sets the size (in bytes) of the young generation (nursery)
     -Xms<size>        set initial Java heap size
     -Xmx<size>        set maximum Java heap size
@@ -642,6 +645,8 @@ impl Given {
                 self.class_load_log = true
             }
             "-Xlog:class+unload" | "-Xlog:class+unload=info" => self.class_unload_log = true,
+            // Process-wide, as the 9P clients are the port's: set before any connects.
+            "-Xlog:9p" | "-Xlog:9p=info" | "-Xlog:9p*" => ninep::client::set_logging(true),
             "-Xgc:stress" => self.gc_stress = true,
             "-Xgc:verify" => self.gc_verify = true,
             "-Xfuture" => eprintln!(

@@ -811,3 +811,84 @@ fn the_net_tree_serves_diods_tools() {
         .unwrap();
     assert!(!out.status.success());
 }
+
+#[test]
+fn xlog_9p_prints_a_line_per_request_that_the_gateways_stats_agree_with() {
+    let dir = scratch("io9p-xlog");
+    program(
+        &dir,
+        "Logged",
+        r#"System.out.println(Files.readString(Path.of("/data.txt")).length());"#,
+    );
+    std::fs::write(dir.join("data.txt"), "x".repeat(100_000)).unwrap();
+    let sock = scratch("io9p-xlog-sock").join("gw.sock");
+    let mut gw = jxvm()
+        .args(["gateway", "--stats", "--export"])
+        .arg(&dir)
+        .arg("--listen")
+        .arg(format!("unix:{}", sock.display()))
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut gw_err = BufReader::new(gw.stderr.take().unwrap());
+    let mut first = String::new();
+    gw_err.read_line(&mut first).unwrap();
+    assert!(first.starts_with("jxvm gateway: serving "), "{first}");
+    let io = format!("--io=9p:unix:{}", sock.display());
+    let out = jxvm()
+        .args(["-Xlog:9p", io.as_str(), "Logged"])
+        .output()
+        .unwrap();
+    assert_eq!(stdout(&out), "100000\n");
+    let log = String::from_utf8_lossy(&out.stderr);
+    // [9p] Tread tag=3 fid=1 size=23 -> Rread size=4107 0.050 ms
+    let mut counts = std::collections::BTreeMap::<String, u64>::new();
+    for line in log.lines() {
+        let w: Vec<&str> = line.split(' ').collect();
+        assert!(
+            w.len() == 10
+                && w[0] == "[9p]"
+                && w[1].starts_with('T')
+                && w[2].starts_with("tag=")
+                && w[3].starts_with("fid=")
+                && w[4].starts_with("size=")
+                && w[5] == "->"
+                && w[6].starts_with('R')
+                && w[7].starts_with("size=")
+                && w[8].parse::<f64>().is_ok()
+                && w[9] == "ms",
+            "{line}"
+        );
+        *counts.entry(w[1].to_string()).or_default() += 1;
+    }
+    assert!(counts.get("Tread").is_some_and(|&n| n >= 2), "{log}");
+    // Without the flag, nothing.
+    let quiet = jxvm().args([io.as_str(), "Logged"]).output().unwrap();
+    assert!(!String::from_utf8_lossy(&quiet.stderr).contains("[9p]"));
+    // The gateway counted the same requests of each type (plus the quiet run's and the
+    // version negotiations, which come before the log can time a request).
+    let killed = Command::new("kill")
+        .args(["-TERM", &gw.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let mut stats = String::new();
+    std::io::Read::read_to_string(&mut gw_err, &mut stats).unwrap();
+    gw.wait().unwrap();
+    let served: std::collections::BTreeMap<&str, u64> = stats
+        .lines()
+        .skip(1)
+        .filter_map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            Some((*w.first()?, w.get(1)?.parse().ok()?))
+        })
+        .collect();
+    for (ty, n) in &counts {
+        let got = served.get(ty.as_str()).copied().unwrap_or(0);
+        assert_eq!(
+            got,
+            2 * n,
+            "{ty}: logged {n} (twice over two runs), served {got}"
+        );
+    }
+}

@@ -242,8 +242,13 @@ impl Client {
 
     /// Sends one request and waits for its reply (an `Rlerror` becomes [`Error::Remote`]).
     pub fn rpc(&self, msg: &Tmsg) -> Result<Rmsg> {
+        let start = logging().then(Instant::now);
         let (tag, rx) = self.send(msg)?;
-        match self.wait(tag, &rx)? {
+        let reply = self.wait(tag, &rx);
+        if let Some(start) = start {
+            log_exchange(msg, tag, &reply, start.elapsed());
+        }
+        match reply? {
             Rmsg::Lerror { ecode } => Err(Error::Remote(Errno(ecode))),
             r => Ok(r),
         }
@@ -728,6 +733,34 @@ impl Client {
             r => Err(unexpected(&msg, &r)),
         }
     }
+}
+
+static LOG: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Makes every client of the process print one line per request on stderr (`-Xlog:9p`):
+/// the request's type, tag, fid and size, the reply's type and size, and the latency.
+pub fn set_logging(on: bool) {
+    LOG.store(on, std::sync::atomic::Ordering::Relaxed);
+}
+
+fn logging() -> bool {
+    LOG.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// One `-Xlog:9p` line.
+fn log_exchange(msg: &Tmsg, tag: u16, reply: &Result<Rmsg>, took: Duration) {
+    let fid = msg.fid().map_or_else(|| "-".to_string(), |f| f.to_string());
+    let size = msg.encode(tag).len();
+    let answer = match reply {
+        Ok(r) => format!("{} size={}", msg::wire_name(r.name()), r.encode(tag).len()),
+        Err(e) => format!("failed: {e}"),
+    };
+    let line = format!(
+        "[9p] {} tag={tag} fid={fid} size={size} -> {answer} {:.3} ms\n",
+        msg::wire_name(msg.name()),
+        took.as_secs_f64() * 1000.0
+    );
+    let _ = std::io::stderr().lock().write_all(line.as_bytes());
 }
 
 /// `Tversion`/`Rversion` on the bare stream, before the reader thread starts.

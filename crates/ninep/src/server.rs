@@ -181,18 +181,10 @@ impl Stats {
     pub fn report(&self) -> String {
         let mut s = format!("{:<18} {:>10} {:>14}\n", "message", "count", "bytes");
         for l in self.snapshot() {
-            let name = short_name(l.name);
+            let name = msg::wire_name(l.name);
             s += &format!("{:<18} {:>10} {:>14}\n", name, l.count, l.bytes);
         }
         s
-    }
-}
-
-/// `Tmsg::Walk` as the protocol writes it: `Twalk`.
-fn short_name(name: &str) -> String {
-    match name.split_once("msg::") {
-        Some((dir, v)) => format!("{dir}{}", v.to_lowercase()),
-        None => name.to_string(),
     }
 }
 
