@@ -4,6 +4,7 @@
 
 use std::net::{IpAddr, SocketAddr};
 
+use super::events::{self, Local};
 use super::files::times_attr;
 use super::sockets::{self, Socket};
 use super::table::{Entry, MOUNTS};
@@ -20,7 +21,8 @@ use std::sync::Arc;
 enum Route {
     Remote,
     Host(Fd),
-    Socket(Arc<Socket>),
+    /// A socket, eventfd or epoll set of this process.
+    Local(Arc<dyn Local>),
     Dead,
 }
 
@@ -29,9 +31,41 @@ impl NinepBackend {
         Ok(match self.table.get(fd.0)? {
             Entry::Remote(_) => Route::Remote,
             Entry::Host(h) => Route::Host(Fd(h)),
-            Entry::Socket(s) => Route::Socket(s.0.clone()),
+            Entry::Socket(s) => Route::Local(s.0.clone()),
+            Entry::Event(e) => Route::Local(e),
+            Entry::Epoll(_) => Route::Local(Arc::new(NotStream)),
             Entry::Dead => Route::Dead,
         })
+    }
+
+    /// The epoll set of `fd`.
+    fn epoll_of(&self, fd: Fd) -> PortResult<Arc<events::Epoll>> {
+        match self.table.get(fd.0)? {
+            Entry::Epoll(e) => Ok(e),
+            _ => Err(Errno::EINVAL),
+        }
+    }
+
+    /// `poll` of a descriptor of this process.
+    fn poll_local(&self, l: &dyn Local, events: i16, timeout_ms: i64) -> PortResult<i16> {
+        let deadline = (timeout_ms >= 0).then(|| {
+            std::time::Instant::now() + std::time::Duration::from_millis(timeout_ms as u64)
+        });
+        loop {
+            let seen = self.bell.now();
+            let r = l.ready(events);
+            if r != 0 || timeout_ms == 0 {
+                return Ok(r);
+            }
+            if crate::cancelled() {
+                return Err(Errno::EINTR);
+            }
+            if !self.bell.wait(seen, deadline)
+                && deadline.is_some_and(|d| std::time::Instant::now() >= d)
+            {
+                return Ok(0);
+            }
+        }
     }
 
     /// The socket of `fd` (`ENOTSOCK` for anything else).
@@ -64,9 +98,9 @@ impl NinepBackend {
                 Some(p) => self.host.pread(h, addr, len, p as i64),
                 None => self.host.read(h, addr, len),
             },
-            Route::Socket(_) if at.is_some() => Err(Errno::ESPIPE),
-            Route::Socket(s) => {
-                let data = s.recv(len)?;
+            Route::Local(_) if at.is_some() => Err(Errno::ESPIPE),
+            Route::Local(s) => {
+                let data = s.read(len)?;
                 fs::copy_to_native(addr, &data);
                 Ok(data.len())
             }
@@ -85,11 +119,11 @@ impl NinepBackend {
                 Some(p) => self.host.pwrite(h, addr, len, p as i64),
                 None => self.host.write(h, addr, len),
             },
-            Route::Socket(_) if at.is_some() => Err(Errno::ESPIPE),
-            Route::Socket(s) => {
+            Route::Local(_) if at.is_some() => Err(Errno::ESPIPE),
+            Route::Local(s) => {
                 let mut data = vec![0u8; len.min(self.ns.client.max_io() as usize)];
                 fs::copy_from_native(addr, &mut data);
-                s.send(&data)
+                s.write(&data)
             }
             Route::Dead => Err(Errno::EPIPE),
         }
@@ -238,7 +272,7 @@ impl Host for NinepBackend {
                 self.seek_remote(fd, off, w)
             }
             Route::Host(h) => self.host.io_seek(h, off, whence),
-            Route::Socket(_) | Route::Dead => Err(Errno::ESPIPE),
+            Route::Local(_) | Route::Dead => Err(Errno::ESPIPE),
         }
     }
     fn io_file_length(&self, fd: Fd) -> PortResult<i64> {
@@ -258,7 +292,7 @@ impl Host for NinepBackend {
                 Ok((size - pos).max(0))
             }
             Route::Host(h) => self.host.io_available(h),
-            Route::Socket(s) => Ok(i64::from(s.available())),
+            Route::Local(s) => Ok(i64::from(s.available())),
             Route::Dead => Ok(0),
         }
     }
@@ -364,8 +398,12 @@ impl Host for NinepBackend {
         match self.route(fd)? {
             Route::Remote => self.fstat_remote(fd),
             Route::Host(h) => self.host.fstat(h),
-            Route::Socket(_) => Ok(FileStat {
-                mode: libc::S_IFSOCK | 0o777,
+            Route::Local(_) => Ok(FileStat {
+                mode: if self.socket_of(fd).is_ok() {
+                    libc::S_IFSOCK | 0o777
+                } else {
+                    libc::S_IFIFO | 0o600
+                },
                 nlink: 1,
                 ..FileStat::default()
             }),
@@ -479,7 +517,8 @@ impl Host for NinepBackend {
         match self.table.remove(fd.0)? {
             Entry::Host(h) => self.host.close(Fd(h)),
             // The fid is clunked (the socket closed) when the last descriptor of it goes.
-            Entry::Remote(_) | Entry::Socket(_) | Entry::Dead => Ok(()),
+            Entry::Remote(_) | Entry::Socket(_) | Entry::Event(_) | Entry::Epoll(_) => Ok(()),
+            Entry::Dead => Ok(()),
         }
     }
     fn dup(&self, fd: Fd) -> PortResult<Fd> {
@@ -550,8 +589,8 @@ impl Host for NinepBackend {
                 Ok(data.len())
             }
             Route::Host(h) => self.host.read_buf(h, buf),
-            Route::Socket(s) => {
-                let data = s.recv(buf.len())?;
+            Route::Local(s) => {
+                let data = s.read(buf.len())?;
                 buf[..data.len()].copy_from_slice(&data);
                 Ok(data.len())
             }
@@ -562,7 +601,7 @@ impl Host for NinepBackend {
         match self.route(fd)? {
             Route::Remote => self.write_remote(fd, buf, None),
             Route::Host(h) => self.host.write_buf(h, buf),
-            Route::Socket(s) => s.send(buf),
+            Route::Local(s) => s.write(buf),
             Route::Dead => Err(Errno::EPIPE),
         }
     }
@@ -571,21 +610,21 @@ impl Host for NinepBackend {
             Route::Remote if offset < 0 => self.seek_remote(fd, 0, libc::SEEK_CUR),
             Route::Remote => self.seek_remote(fd, offset, libc::SEEK_SET),
             Route::Host(h) => self.host.seek(h, offset),
-            Route::Socket(_) | Route::Dead => Err(Errno::ESPIPE),
+            Route::Local(_) | Route::Dead => Err(Errno::ESPIPE),
         }
     }
     fn sync(&self, fd: Fd, metadata: bool) -> PortResult<()> {
         match self.route(fd)? {
             Route::Remote => self.fsync_remote(fd, metadata),
             Route::Host(h) => self.host.sync(h, metadata),
-            Route::Socket(_) | Route::Dead => Err(Errno::EINVAL),
+            Route::Local(_) | Route::Dead => Err(Errno::EINVAL),
         }
     }
     fn truncate(&self, fd: Fd, size: i64) -> PortResult<()> {
         match self.route(fd)? {
             Route::Remote => self.truncate_remote(fd, size),
             Route::Host(h) => self.host.truncate(h, size),
-            Route::Socket(_) | Route::Dead => Err(Errno::EINVAL),
+            Route::Local(_) | Route::Dead => Err(Errno::EINVAL),
         }
     }
     fn lock(
@@ -606,7 +645,7 @@ impl Host for NinepBackend {
     fn set_blocking(&self, fd: Fd, blocking: bool) -> PortResult<()> {
         match self.route(fd)? {
             Route::Host(h) => self.host.set_blocking(h, blocking),
-            Route::Socket(s) => {
+            Route::Local(s) => {
                 s.set_blocking(blocking);
                 Ok(())
             }
@@ -808,7 +847,7 @@ impl Host for NinepBackend {
     fn poll(&self, fd: Fd, events: i16, timeout_ms: i64) -> PortResult<i16> {
         match self.route(fd)? {
             Route::Host(h) => self.host.poll(h, events, timeout_ms),
-            Route::Socket(s) => s.poll(events, timeout_ms),
+            Route::Local(s) => self.poll_local(&*s, events, timeout_ms),
             _ => unsupported(),
         }
     }
@@ -887,16 +926,53 @@ impl Host for NinepBackend {
         unsupported()
     }
     fn epoll_create(&self) -> PortResult<Fd> {
-        unsupported()
+        let e = Arc::new(events::Epoll::default());
+        self.table.insert(Entry::Epoll(e)).map(Fd)
     }
-    fn epoll_ctl(&self, _epfd: Fd, _op: i32, _fd: Fd, _events: u32) -> PortResult<()> {
-        unsupported()
+    fn epoll_ctl(&self, epfd: Fd, op: i32, fd: Fd, events: u32) -> PortResult<()> {
+        let set = self.epoll_of(epfd)?;
+        match self.table.get(fd.0)? {
+            Entry::Socket(_) | Entry::Event(_) => set.ctl(op, fd.0, events),
+            // As the kernel: files are always ready and cannot be watched.
+            _ => Err(Errno::EPERM),
+        }
     }
-    fn epoll_wait(&self, _epfd: Fd, _addr: usize, _count: i32, _timeout: i32) -> PortResult<i32> {
-        unsupported()
+    fn epoll_wait(&self, epfd: Fd, addr: usize, count: i32, timeout: i32) -> PortResult<i32> {
+        let set = self.epoll_of(epfd)?;
+        let deadline = (timeout >= 0)
+            .then(|| std::time::Instant::now() + std::time::Duration::from_millis(timeout as u64));
+        loop {
+            let seen = self.bell.now();
+            let ready = set.scan(count.max(0) as usize, |fd, ev| match self.table.get(fd) {
+                Ok(Entry::Socket(s)) => Some(Local::ready(&*s.0, ev)),
+                Ok(Entry::Event(e)) => Some(e.ready(ev)),
+                _ => None,
+            });
+            if !ready.is_empty() {
+                let (size, events_at, data_at) = crate::net::epoll_event_layout();
+                for (i, (fd, ev)) in ready.iter().enumerate() {
+                    let at = addr + i * size;
+                    fs::copy_to_native(at + events_at, &ev.to_ne_bytes());
+                    fs::copy_to_native(at + data_at, &u64::from(*fd as u32).to_ne_bytes());
+                }
+                return Ok(ready.len() as i32);
+            }
+            if timeout == 0 {
+                return Ok(0);
+            }
+            if crate::cancelled() {
+                return Err(Errno::EINTR);
+            }
+            if !self.bell.wait(seen, deadline)
+                && deadline.is_some_and(|d| std::time::Instant::now() >= d)
+            {
+                return Ok(0);
+            }
+        }
     }
     fn eventfd(&self) -> PortResult<Fd> {
-        unsupported()
+        let e = Arc::new(events::EventFd::new(self.bell.clone()));
+        self.table.insert(Entry::Event(e)).map(Fd)
     }
     fn host_name(&self) -> PortResult<String> {
         self.host.host_name()
@@ -1001,5 +1077,24 @@ impl Host for NinepBackend {
     }
     fn gmt_offset_id(&self) -> String {
         self.host.gmt_offset_id()
+    }
+}
+
+/// What reads and writes of an epoll set do.
+struct NotStream;
+
+impl Local for NotStream {
+    fn read(&self, _len: usize) -> PortResult<Vec<u8>> {
+        Err(Errno::EINVAL)
+    }
+    fn write(&self, _data: &[u8]) -> PortResult<usize> {
+        Err(Errno::EINVAL)
+    }
+    fn set_blocking(&self, _blocking: bool) {}
+    fn available(&self) -> i32 {
+        0
+    }
+    fn ready(&self, _events: i16) -> i16 {
+        0
     }
 }

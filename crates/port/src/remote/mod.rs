@@ -12,10 +12,12 @@
 //! standard streams 0-2 the process was started with, and — read-only — the JDK's own
 //! directory, which the VM reads from the host anyway). Memory mappings are copies
 //! ([`mapped`]). TCP sockets and name lookups go over the gateway's `/net` ([`sockets`]),
-//! when it serves one. What cannot work over 9P fails with an errno Java reports as an
-//! IOException: pipes, selectors, datagrams, file watching, extended attributes and process
-//! creation (`EOPNOTSUPP`), never falling back to the host.
+//! when it serves one; selectors over them are epoll sets made in the process ([`events`]).
+//! What cannot work over 9P fails with an errno Java reports as an IOException: pipes,
+//! datagrams, file watching, extended attributes and process creation (`EOPNOTSUPP`), never
+//! falling back to the host.
 
+pub mod events;
 pub mod files;
 mod host_impl;
 mod mapped;
@@ -49,6 +51,8 @@ pub struct NinepBackend {
     jdk: Option<Vec<u8>>,
     /// The gateway's `/net`, attached on first use.
     net: Mutex<Option<std::sync::Arc<sockets::NetRoot>>>,
+    /// Rung when a socket or eventfd changes (see [`events`]).
+    bell: std::sync::Arc<events::Bell>,
 }
 
 impl NinepBackend {
@@ -68,6 +72,7 @@ impl NinepBackend {
             maps: mapped::Mappings::default(),
             jdk: jdk.filter(|p| p.len() > 1),
             net: Mutex::new(None),
+            bell: Default::default(),
         })
     }
 
@@ -78,7 +83,10 @@ impl NinepBackend {
         if let Some(n) = &*net {
             return Ok(n.clone());
         }
-        let n = std::sync::Arc::new(sockets::NetRoot::attach(&self.ns.client)?);
+        let n = std::sync::Arc::new(sockets::NetRoot::attach(
+            &self.ns.client,
+            self.bell.clone(),
+        )?);
         *net = Some(n.clone());
         Ok(n)
     }

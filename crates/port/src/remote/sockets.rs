@@ -20,8 +20,9 @@
 //! - **Options** are kept here and not applied to the gateway's socket (`SO_ERROR` is 0).
 //! - **Non-blocking connect** runs the `connect` on a thread; `poll(POLLOUT)` and
 //!   `poll_connect` wait for it.
-//! - Selectors (epoll), datagrams and `connect` after `bind` are not supported over 9P
-//!   (`EOPNOTSUPP`).
+//! - Selectors: a socket rings the backend's [`Bell`] when its readiness changes, and the
+//!   backend's epoll sets ([`super::events`]) scan the sockets' queues.
+//! - Datagrams and `connect` after `bind` are not supported over 9P (`EOPNOTSUPP`).
 //!
 //! Must not: fall back to the host's sockets.
 
@@ -33,6 +34,7 @@ use std::time::{Duration, Instant};
 use ninep::client::{Client, Fid};
 use ninep::net::NET_ANAME;
 
+use super::events::{Bell, Local};
 use super::lock;
 use super::ns::errno;
 use crate::{Errno, PortResult};
@@ -46,6 +48,8 @@ const SLICE: Duration = Duration::from_millis(50);
 pub struct NetRoot {
     client: Client,
     root: Fid,
+    /// Rung when a socket's readiness changes (for the backend's epoll sets).
+    bell: Arc<Bell>,
 }
 
 impl Drop for NetRoot {
@@ -56,7 +60,7 @@ impl Drop for NetRoot {
 
 impl NetRoot {
     /// Attaches the gateway's `/net`; a server without one answers an error.
-    pub fn attach(client: &Client) -> PortResult<NetRoot> {
+    pub fn attach(client: &Client, bell: Arc<Bell>) -> PortResult<NetRoot> {
         let (uid, ..) = crate::ids();
         let user = std::env::var("USER").unwrap_or_else(|_| "root".into());
         let (root, _) = client
@@ -65,6 +69,7 @@ impl NetRoot {
         Ok(NetRoot {
             client: client.clone(),
             root,
+            bell,
         })
     }
 
@@ -225,6 +230,12 @@ impl Socket {
         lock(&self.state)
     }
 
+    /// Wakes the socket's waiters and the selectors.
+    fn notify(&self) {
+        self.cond.notify_all();
+        self.net.bell.ring();
+    }
+
     pub fn set_blocking(&self, blocking: bool) {
         self.nonblocking
             .store(!blocking, std::sync::atomic::Ordering::SeqCst);
@@ -241,7 +252,7 @@ impl Socket {
             st.closed = true;
             (st.conv.take(), std::mem::take(&mut st.calls))
         };
-        self.cond.notify_all();
+        self.notify();
         for c in calls {
             c.close();
         }
@@ -342,12 +353,12 @@ impl Socket {
                 Err(e) => {
                     st.error = Some(e);
                     drop(st);
-                    self.cond.notify_all();
+                    self.notify();
                     return;
                 }
             }
             drop(st);
-            self.cond.notify_all();
+            self.notify();
         }
     }
 
@@ -378,7 +389,7 @@ impl Socket {
             .name("9p-net-read".into())
             .spawn(move || me.read_ahead(&conv))
             .map_err(|_| Errno::EAGAIN)?;
-        self.cond.notify_all();
+        self.notify();
         Ok(())
     }
 
@@ -401,7 +412,7 @@ impl Socket {
                 }
             }
             let done = st.eof || st.error.is_some() || st.closed;
-            self.cond.notify_all();
+            self.notify();
             if done {
                 return;
             }
@@ -445,7 +456,7 @@ impl Socket {
                     let mut st = me.state();
                     st.error = Some(e);
                     drop(st);
-                    me.cond.notify_all();
+                    me.notify();
                 }
             })
             .map_err(|_| Errno::EAGAIN)?;
@@ -519,7 +530,7 @@ impl Socket {
             }
             (!blocking).then_some(Err(Errno::EAGAIN))
         })?;
-        self.cond.notify_all();
+        self.notify();
         r.unwrap_or(Err(Errno::EAGAIN))
     }
 
@@ -558,7 +569,7 @@ impl Socket {
         conv.ctl(&format!("shutdown {word}"))?;
         if how != libc::SHUT_WR {
             self.state().read_shut = true;
-            self.cond.notify_all();
+            self.notify();
         }
         Ok(())
     }
@@ -595,7 +606,7 @@ impl Socket {
     }
 
     /// The poll events of `events` that are ready now.
-    fn ready(st: &State, events: i16) -> i16 {
+    fn ready_in(st: &State, events: i16) -> i16 {
         let mut r = 0;
         let readable = !st.buf.is_empty()
             || st.eof
@@ -622,7 +633,7 @@ impl Socket {
     pub fn poll(&self, events: i16, timeout_ms: i64) -> PortResult<i16> {
         let deadline = deadline(timeout_ms);
         let r = self.wait(deadline, |st| {
-            let r = Self::ready(st, events);
+            let r = Self::ready_in(st, events);
             (r != 0 || timeout_ms == 0).then_some(r)
         })?;
         Ok(r.unwrap_or(0))
@@ -636,4 +647,22 @@ impl Socket {
 /// When a wait of `timeout_ms` (-1: none) ends.
 fn deadline(timeout_ms: i64) -> Option<Instant> {
     (timeout_ms >= 0).then(|| Instant::now() + Duration::from_millis(timeout_ms as u64))
+}
+
+impl Local for Socket {
+    fn read(&self, len: usize) -> PortResult<Vec<u8>> {
+        self.recv(len)
+    }
+    fn write(&self, data: &[u8]) -> PortResult<usize> {
+        self.send(data)
+    }
+    fn set_blocking(&self, blocking: bool) {
+        Socket::set_blocking(self, blocking)
+    }
+    fn available(&self) -> i32 {
+        Socket::available(self)
+    }
+    fn ready(&self, events: i16) -> i16 {
+        Socket::ready_in(&self.state(), events)
+    }
 }

@@ -50,6 +50,10 @@ pub enum Entry {
     Host(i32),
     /// A TCP socket over the gateway's `/net`.
     Socket(Arc<super::sockets::SocketRef>),
+    /// An eventfd, in this process.
+    Event(Arc<super::events::EventFd>),
+    /// An epoll set, in this process.
+    Epoll(Arc<super::events::Epoll>),
     /// What `pre_close_fd` makes: reads see end of file, writes fail.
     Dead,
 }

@@ -169,7 +169,6 @@ fn what_9p_cannot_do_is_refused_and_stdio_stays_the_hosts() {
     assert_eq!(b.socket(false, true, false), Err(Errno::EPERM));
     assert!(b.lookup_host("localhost", false).is_err());
     assert_eq!(b.pipe(true), Err(Errno::EOPNOTSUPP));
-    assert_eq!(b.epoll_create(), Err(Errno::EOPNOTSUPP));
     assert!(b.fstat(Fd(1)).is_ok(), "stdout is the process's");
     assert_eq!(b.fstat(Fd(99)), Err(Errno::EBADF));
     assert_eq!(b.platform_properties()[36].as_deref(), Some("/"));
@@ -278,6 +277,7 @@ fn sockets_go_over_the_gateways_net() {
     }
     assert_eq!(all, b"late");
     // Options are kept by the client.
+    selectors(&b, c);
     assert_eq!(
         b.get_int_option(c, libc::IPPROTO_TCP, libc::TCP_NODELAY),
         Ok(0)
@@ -309,4 +309,53 @@ fn sockets_go_over_the_gateways_net() {
     );
     assert!(b.lookup_host("no-such-host.invalid", false).is_err());
     b.give_back();
+}
+
+/// An epoll set over socket `c` (at end of stream: readable) and an eventfd.
+fn selectors(b: &NinepBackend, c: Fd) {
+    let ep = b.epoll_create().unwrap();
+    let ev = b.eventfd().unwrap();
+    let (size, events_at, data_at) = crate::net::epoll_event_layout();
+    let mut out = vec![0u8; size * 4];
+    let addr = out.as_mut_ptr() as usize;
+    let file = b.open(b"plain", RW_CREATE, 0o644).unwrap();
+    assert_eq!(
+        b.epoll_ctl(ep, libc::EPOLL_CTL_ADD, file, 1),
+        Err(Errno::EPERM)
+    );
+    b.epoll_ctl(ep, libc::EPOLL_CTL_ADD, ev, libc::EPOLLIN as u32)
+        .unwrap();
+    assert_eq!(b.epoll_wait(ep, addr, 4, 0), Ok(0));
+    // A wake-up from another thread ends a blocked wait.
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            b.write_buf(ev, &1u64.to_ne_bytes()).unwrap();
+        });
+        assert_eq!(b.epoll_wait(ep, addr, 4, 10_000), Ok(1));
+    });
+    let word = |at: usize, n: usize| u32::from_ne_bytes(out[at..at + n.min(4)].try_into().unwrap());
+    assert_eq!(word(events_at, 4), libc::EPOLLIN as u32);
+    assert_eq!(word(data_at, 4), ev.0 as u32);
+    let mut eight = [0u8; 8];
+    assert_eq!(b.read_buf(ev, &mut eight), Ok(8));
+    assert_eq!(u64::from_ne_bytes(eight), 1);
+    b.set_blocking(ev, false).unwrap();
+    assert_eq!(b.read_buf(ev, &mut eight), Err(Errno::EAGAIN));
+    // One-shot: reported once until modified again.
+    let oneshot = (libc::EPOLLIN | libc::EPOLLONESHOT) as u32;
+    b.epoll_ctl(ep, libc::EPOLL_CTL_ADD, c, oneshot).unwrap();
+    assert_eq!(b.epoll_wait(ep, addr, 4, 10_000), Ok(1));
+    assert_eq!(word(data_at, 4), c.0 as u32);
+    assert_eq!(b.epoll_wait(ep, addr, 4, 0), Ok(0));
+    b.epoll_ctl(ep, libc::EPOLL_CTL_MOD, c, oneshot).unwrap();
+    assert_eq!(b.epoll_wait(ep, addr, 4, 0), Ok(1));
+    b.epoll_ctl(ep, libc::EPOLL_CTL_DEL, c, 0).unwrap();
+    assert_eq!(
+        b.epoll_ctl(ep, libc::EPOLL_CTL_DEL, c, 0),
+        Err(Errno::ENOENT)
+    );
+    for fd in [ep, ev, file] {
+        b.close(fd).unwrap();
+    }
 }
