@@ -2,7 +2,8 @@
 //! see a socket that lives on the gateway: [`Bell`] (rung whenever something a selector
 //! may watch changes), [`EventFd`] (an eventfd's counter, the JDK selector's wake-up) and
 //! [`Epoll`] (an interest list that `epoll_wait` scans: level-triggered, `EPOLLONESHOT`
-//! honoured), and [`Local`], what reads and writes of such descriptors do.
+//! honoured), pipes ([`pipe`]), and [`Local`], what reads and writes of such descriptors
+//! do.
 //!
 //! Must not: make system calls; the scan asks each descriptor's own state.
 
@@ -197,5 +198,159 @@ impl Epoll {
             m.remove(&fd);
         }
         out
+    }
+}
+
+/// What a pipe holds at most before a writer waits.
+const PIPE_CAPACITY: usize = 64 * 1024;
+
+/// A pipe in the process (the JDK's selectors and `Pipe.open` over 9P).
+struct Pipe {
+    state: Mutex<PipeState>,
+    bell: Arc<Bell>,
+}
+
+#[derive(Default)]
+struct PipeState {
+    data: std::collections::VecDeque<u8>,
+    readers: usize,
+    writers: usize,
+}
+
+/// One end of a pipe; the pipe sees it closed when the last descriptor of it goes.
+pub struct PipeEnd {
+    pipe: Arc<Pipe>,
+    writes: bool,
+    nonblocking: AtomicBool,
+}
+
+/// A new pipe: its read end and its write end.
+pub fn pipe(bell: Arc<Bell>, blocking: bool) -> (PipeEnd, PipeEnd) {
+    let pipe = Arc::new(Pipe {
+        state: Mutex::new(PipeState {
+            readers: 1,
+            writers: 1,
+            ..PipeState::default()
+        }),
+        bell,
+    });
+    let end = |writes| PipeEnd {
+        pipe: pipe.clone(),
+        writes,
+        nonblocking: AtomicBool::new(!blocking),
+    };
+    (end(false), end(true))
+}
+
+impl Drop for PipeEnd {
+    fn drop(&mut self) {
+        {
+            let mut st = lock(&self.pipe.state);
+            if self.writes {
+                st.writers -= 1;
+            } else {
+                st.readers -= 1;
+            }
+        }
+        self.pipe.bell.ring();
+    }
+}
+
+impl PipeEnd {
+    /// Waits for a change unless non-blocking (`EAGAIN`) or cancelled (`EINTR`).
+    fn wait(&self, seen: u64) -> PortResult<()> {
+        if self.nonblocking.load(Ordering::SeqCst) {
+            return Err(Errno::EAGAIN);
+        }
+        if crate::cancelled() {
+            return Err(Errno::EINTR);
+        }
+        self.pipe.bell.wait(seen, None);
+        Ok(())
+    }
+}
+
+impl Local for PipeEnd {
+    fn read(&self, len: usize) -> PortResult<Vec<u8>> {
+        if self.writes {
+            return Err(Errno::EBADF);
+        }
+        loop {
+            let seen = self.pipe.bell.now();
+            {
+                let mut st = lock(&self.pipe.state);
+                if !st.data.is_empty() {
+                    let n = len.min(st.data.len());
+                    let out: Vec<u8> = st.data.drain(..n).collect();
+                    drop(st);
+                    self.pipe.bell.ring();
+                    return Ok(out);
+                }
+                if st.writers == 0 || len == 0 {
+                    return Ok(Vec::new());
+                }
+            }
+            self.wait(seen)?;
+        }
+    }
+
+    fn write(&self, data: &[u8]) -> PortResult<usize> {
+        if !self.writes {
+            return Err(Errno::EBADF);
+        }
+        loop {
+            let seen = self.pipe.bell.now();
+            {
+                let mut st = lock(&self.pipe.state);
+                if st.readers == 0 {
+                    return Err(Errno::EPIPE);
+                }
+                let room = PIPE_CAPACITY.saturating_sub(st.data.len());
+                if room > 0 || data.is_empty() {
+                    let n = room.min(data.len());
+                    st.data.extend(&data[..n]);
+                    drop(st);
+                    self.pipe.bell.ring();
+                    return Ok(n);
+                }
+            }
+            self.wait(seen)?;
+        }
+    }
+
+    fn set_blocking(&self, blocking: bool) {
+        self.nonblocking.store(!blocking, Ordering::SeqCst);
+    }
+
+    fn available(&self) -> i32 {
+        let st = lock(&self.pipe.state);
+        if self.writes {
+            0
+        } else {
+            st.data.len().min(i32::MAX as usize) as i32
+        }
+    }
+
+    fn ready(&self, events: i16) -> i16 {
+        let st = lock(&self.pipe.state);
+        if self.writes {
+            let mut r = 0;
+            if st.data.len() < PIPE_CAPACITY {
+                r |= libc::POLLOUT & events;
+            }
+            if st.readers == 0 {
+                r |= libc::POLLERR;
+            }
+            r
+        } else {
+            let mut r = 0;
+            if !st.data.is_empty() || st.writers == 0 {
+                r |= libc::POLLIN & events;
+            }
+            if st.writers == 0 {
+                r |= libc::POLLHUP;
+            }
+            r
+        }
     }
 }

@@ -33,6 +33,7 @@ impl NinepBackend {
             Entry::Host(h) => Route::Host(Fd(h)),
             Entry::Socket(s) => Route::Local(s.0.clone()),
             Entry::Event(e) => Route::Local(e),
+            Entry::Pipe(p) => Route::Local(p),
             Entry::Epoll(_) => Route::Local(Arc::new(NotStream)),
             Entry::Dead => Route::Dead,
         })
@@ -518,6 +519,7 @@ impl Host for NinepBackend {
             Entry::Host(h) => self.host.close(Fd(h)),
             // The fid is clunked (the socket closed) when the last descriptor of it goes.
             Entry::Remote(_) | Entry::Socket(_) | Entry::Event(_) | Entry::Epoll(_) => Ok(()),
+            Entry::Pipe(_) => Ok(()),
             Entry::Dead => Ok(()),
         }
     }
@@ -655,8 +657,16 @@ impl Host for NinepBackend {
     fn set_direct(&self, _fd: Fd) -> PortResult<i64> {
         unsupported()
     }
-    fn pipe(&self, _blocking: bool) -> PortResult<(Fd, Fd)> {
-        unsupported()
+    fn pipe(&self, blocking: bool) -> PortResult<(Fd, Fd)> {
+        let (r, w) = events::pipe(self.bell.clone(), blocking);
+        let r = self.table.insert(Entry::Pipe(Arc::new(r)))?;
+        let w = self
+            .table
+            .insert(Entry::Pipe(Arc::new(w)))
+            .inspect_err(|_| {
+                let _ = self.table.remove(r);
+            })?;
+        Ok((Fd(r), Fd(w)))
     }
     fn pre_close_fd(&self) -> PortResult<Fd> {
         self.table.insert(Entry::Dead).map(Fd)
@@ -932,7 +942,7 @@ impl Host for NinepBackend {
     fn epoll_ctl(&self, epfd: Fd, op: i32, fd: Fd, events: u32) -> PortResult<()> {
         let set = self.epoll_of(epfd)?;
         match self.table.get(fd.0)? {
-            Entry::Socket(_) | Entry::Event(_) => set.ctl(op, fd.0, events),
+            Entry::Socket(_) | Entry::Event(_) | Entry::Pipe(_) => set.ctl(op, fd.0, events),
             // As the kernel: files are always ready and cannot be watched.
             _ => Err(Errno::EPERM),
         }
@@ -946,6 +956,7 @@ impl Host for NinepBackend {
             let ready = set.scan(count.max(0) as usize, |fd, ev| match self.table.get(fd) {
                 Ok(Entry::Socket(s)) => Some(Local::ready(&*s.0, ev)),
                 Ok(Entry::Event(e)) => Some(e.ready(ev)),
+                Ok(Entry::Pipe(p)) => Some(p.ready(ev)),
                 _ => None,
             });
             if !ready.is_empty() {

@@ -12,9 +12,9 @@
 //! standard streams 0-2 the process was started with, and — read-only — the JDK's own
 //! directory, which the VM reads from the host anyway). Memory mappings are copies
 //! ([`mapped`]). TCP sockets and name lookups go over the gateway's `/net` ([`sockets`]),
-//! when it serves one; selectors over them are epoll sets made in the process ([`events`]).
-//! What cannot work over 9P fails with an errno Java reports as an IOException: pipes,
-//! datagrams, file watching, extended attributes and process creation (`EOPNOTSUPP`), never
+//! when it serves one; selectors over them, and pipes, are made in the process ([`events`]).
+//! What cannot work over 9P fails with an errno Java reports as an IOException: datagrams,
+//! file watching, extended attributes and process creation (`EOPNOTSUPP`), never
 //! falling back to the host.
 
 pub mod events;

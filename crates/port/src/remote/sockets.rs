@@ -17,7 +17,8 @@
 //!   the JDK's own: non-blocking mode and `poll`, which wait here with a deadline.
 //! - **Closing** clunks the conversation's fids; the gateway closes the host socket when the
 //!   last is gone, which also ends the outstanding `Tread`/listen.
-//! - **Options** are kept here and not applied to the gateway's socket (`SO_ERROR` is 0).
+//! - **Options** are kept here and not applied to the gateway's socket (`SO_ERROR` is a
+//!   failed non-blocking connect's error, else 0).
 //! - **Non-blocking connect** runs the `connect` on a thread; `poll(POLLOUT)` and
 //!   `poll_connect` wait for it.
 //! - Selectors: a socket rings the backend's [`Bell`] when its readiness changes, and the
@@ -585,7 +586,17 @@ impl Socket {
     }
 
     pub fn get_option(&self, level: i32, opt: i32) -> PortResult<i32> {
-        let st = self.state();
+        let mut st = self.state();
+        if (level, opt) == (libc::SOL_SOCKET, libc::SO_ERROR) {
+            // A failed non-blocking connect's error, reported once (as the kernel does).
+            if matches!(st.phase, Phase::Connecting)
+                && let Some(e) = st.error.take()
+            {
+                st.phase = Phase::Fresh;
+                return Ok(e.0);
+            }
+            return Ok(0);
+        }
         if let Some(&v) = st.options.get(&(level, opt)) {
             return Ok(v);
         }

@@ -54,6 +54,8 @@ pub enum Entry {
     Event(Arc<super::events::EventFd>),
     /// An epoll set, in this process.
     Epoll(Arc<super::events::Epoll>),
+    /// A pipe's end, in this process.
+    Pipe(Arc<super::events::PipeEnd>),
     /// What `pre_close_fd` makes: reads see end of file, writes fail.
     Dead,
 }

@@ -163,12 +163,26 @@ fn links_resolve_in_the_namespace_and_loops_end() {
 }
 
 #[test]
-fn what_9p_cannot_do_is_refused_and_stdio_stays_the_hosts() {
+fn what_9p_cannot_do_is_refused_pipes_are_local_and_stdio_stays_the_hosts() {
     let (_dir, b) = attached("refused");
     // This server has no /net: refused as a sandbox refuses sockets.
     assert_eq!(b.socket(false, true, false), Err(Errno::EPERM));
     assert!(b.lookup_host("localhost", false).is_err());
-    assert_eq!(b.pipe(true), Err(Errno::EOPNOTSUPP));
+    // Pipes are made in the process.
+    let (r, w) = b.pipe(true).unwrap();
+    assert_eq!(b.write_buf(w, b"abc"), Ok(3));
+    let mut buf = [0u8; 8];
+    assert_eq!(b.read_buf(r, &mut buf), Ok(3));
+    assert_eq!(&buf[..3], b"abc");
+    b.set_blocking(r, false).unwrap();
+    assert_eq!(b.read_buf(r, &mut buf), Err(Errno::EAGAIN));
+    b.close(w).unwrap();
+    assert_eq!(b.read_buf(r, &mut buf), Ok(0));
+    b.close(r).unwrap();
+    let (r, w) = b.pipe(true).unwrap();
+    b.close(r).unwrap();
+    assert_eq!(b.write_buf(w, b"x"), Err(Errno::EPIPE));
+    b.close(w).unwrap();
     assert!(b.fstat(Fd(1)).is_ok(), "stdout is the process's");
     assert_eq!(b.fstat(Fd(99)), Err(Errno::EBADF));
     assert_eq!(b.platform_properties()[36].as_deref(), Some("/"));
