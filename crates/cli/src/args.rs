@@ -65,9 +65,10 @@ pub const USAGE: &str = "Usage: jxvm [options] <mainclass> [args...]
     --system <file.toml>
                   create the domains the file describes, run their components,
                   and wait for them (see README: Domains and portals)
-    --io=host|9p:unix:<path>|9p:tcp:<host>:<port>[,aname=<path>]
+    --io=host|9p:unix:<path>|9p:tcp:<host>:<port>[,aname=<path>][,timeout=<s>]
                   where the program's files are: the host (default), or a 9P2000.L
-                  server whose root is the program's / (and its working directory)
+                  server whose root is the program's / (and its working directory);
+                  its sockets go over the server's /net (jxvm gateway --net)
     --api-jar     print the path of the jxvm API jar (jx.memory, ...) for javac -cp
     --dry-run     create VM and load main class but do not execute main method
     --make-home <dir>
