@@ -373,3 +373,17 @@ fn selectors(b: &NinepBackend, c: Fd) {
         b.close(fd).unwrap();
     }
 }
+
+#[test]
+fn dots_inside_a_path_are_walked_in_one_message() {
+    let (_dir, b) = attached("dots");
+    let fd = b.open(b"/f.txt", RW_CREATE, 0o644).unwrap();
+    b.close(fd).unwrap();
+    b.mkdir(b"/d", 0o755).unwrap();
+    assert!(b.stat(b"./f.txt", true).is_ok_and(|s| s.is_file()));
+    assert!(b.stat(b"/./d/./", true).is_ok_and(|s| s.is_dir()));
+    assert!(b.stat(b"d/./../f.txt", true).is_ok_and(|s| s.is_file()));
+    assert!(b.stat(b"d/.", true).is_ok_and(|s| s.is_dir()));
+    assert_eq!(b.realpath(b"./d/./"), Ok(b"/d".to_vec()));
+    assert_eq!(b.stat(b"./nothing", true).map(drop), Err(Errno::ENOENT));
+}
