@@ -10,8 +10,9 @@
 //! tcp/clone           opening it makes a new conversation; the fid is then that
 //!                     conversation's ctl (reading it gives the number N)
 //! tcp/N/ctl           read: N. write: `connect ADDR!PORT`, `announce ADDR!PORT` (`*` or no
-//!                     address: every interface; port 0: any free port), `hangup`, and, beyond
-//!                     Plan 9, `shutdown rd|wr|rdwr` (a half close)
+//!                     address: every interface; port 0: any free port), `hangup`,
+//!                     `keepalive on|off`, and, beyond Plan 9, `shutdown rd|wr|rdwr` (a half
+//!                     close) and `nodelay on|off` (TCP_NODELAY)
 //! tcp/N/data          the byte stream: a read blocks until data comes (an empty read is the
 //!                     end of the stream), a write sends all it carries
 //! tcp/N/listen        opening it blocks until a call comes to the announced address; the
@@ -153,6 +154,21 @@ impl Conv {
             ("hangup", None) => {
                 self.hangup();
                 Ok(())
+            }
+            ("nodelay" | "keepalive", Some(v)) => {
+                let on = match v {
+                    "on" | "1" => true,
+                    "off" | "0" => false,
+                    _ => return Err(Errno::EINVAL),
+                };
+                let Sock::Stream(s) = self.sock() else {
+                    return Err(Errno(libc::ENOTCONN as u32));
+                };
+                let r = match verb {
+                    "nodelay" => s.set_nodelay(on),
+                    _ => crate::sys::set_keepalive(s.as_fd(), on),
+                };
+                r.map_err(|e| Errno::from_io(&e))
             }
             ("shutdown", Some(how)) => {
                 let how = match how {

@@ -75,6 +75,13 @@ fn a_conversation_connects_carries_data_and_hangs_up() {
     assert_eq!(&got, b"hello");
     peer.write_all(b"back").unwrap();
     assert_eq!(c.read_once(data, 0, 100).unwrap(), b"back");
+    // Options of the gateway's socket.
+    c.write(ctl, 0, b"nodelay on").unwrap();
+    c.write(ctl, 0, b"keepalive off").unwrap();
+    assert_eq!(
+        c.write(ctl, 0, b"nodelay maybe"),
+        Err(Error::Remote(Errno::EINVAL))
+    );
     // Half close, then hang up: the peer sees the end of the stream.
     c.write(ctl, 0, b"shutdown wr").unwrap();
     assert_eq!(peer.read(&mut got).unwrap(), 0);

@@ -17,7 +17,8 @@
 //!   the JDK's own: non-blocking mode and `poll`, which wait here with a deadline.
 //! - **Closing** clunks the conversation's fids; the gateway closes the host socket when the
 //!   last is gone, which also ends the outstanding `Tread`/listen.
-//! - **Options** are kept here and not applied to the gateway's socket (`SO_ERROR` is a
+//! - **Options** are kept here; `TCP_NODELAY` and `SO_KEEPALIVE` are also applied to the
+//!   gateway's socket (ctl `nodelay`, `keepalive`), the others are not (`SO_ERROR` is a
 //!   failed non-blocking connect's error, else 0).
 //! - **Non-blocking connect** runs the `connect` on a thread; `poll(POLLOUT)` and
 //!   `poll_connect` wait for it.
@@ -375,6 +376,8 @@ impl Socket {
 
     /// Records the addresses of the connected `conv` and starts its reading thread.
     fn established(self: &Arc<Self>, conv: Conv) -> PortResult<()> {
+        // Best effort: an option the gateway's socket refuses does not undo the connection.
+        let _ = self.forward_options(&conv);
         let local = self.net.read_file(&["tcp", &conv.n, "local"])?;
         let remote = self.net.read_file(&["tcp", &conv.n, "remote"])?;
         let conv = Arc::new(conv);
@@ -612,7 +615,28 @@ impl Socket {
     }
 
     pub fn set_option(&self, level: i32, opt: i32, value: i32) -> PortResult<()> {
-        self.state().options.insert((level, opt), value);
+        let conv = {
+            let mut st = self.state();
+            st.options.insert((level, opt), value);
+            st.conv
+                .clone()
+                .filter(|_| matches!(st.phase, Phase::Connected))
+        };
+        if let (Some(conv), Some(word)) = (conv, forwarded(level, opt)) {
+            conv.ctl(&format!("{word} {}", on_off(value)))?;
+        }
+        Ok(())
+    }
+
+    /// Applies the options set before the connection to its gateway socket.
+    fn forward_options(&self, conv: &Conv) -> PortResult<()> {
+        let options: Vec<((i32, i32), i32)> =
+            self.state().options.iter().map(|(&k, &v)| (k, v)).collect();
+        for ((level, opt), value) in options {
+            if let Some(word) = forwarded(level, opt) {
+                conv.ctl(&format!("{word} {}", on_off(value)))?;
+            }
+        }
         Ok(())
     }
 
@@ -676,4 +700,17 @@ impl Local for Socket {
     fn ready(&self, events: i16) -> i16 {
         Socket::ready_in(&self.state(), events)
     }
+}
+
+/// The gateway's ctl word for a socket option it applies to its own socket.
+fn forwarded(level: i32, opt: i32) -> Option<&'static str> {
+    match (level, opt) {
+        (libc::IPPROTO_TCP, libc::TCP_NODELAY) => Some("nodelay"),
+        (libc::SOL_SOCKET, libc::SO_KEEPALIVE) => Some("keepalive"),
+        _ => None,
+    }
+}
+
+fn on_off(v: i32) -> &'static str {
+    if v != 0 { "on" } else { "off" }
 }
