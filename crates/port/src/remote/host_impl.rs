@@ -826,8 +826,8 @@ impl Host for NinepBackend {
     fn bind(&self, fd: Fd, _v6: bool, addr: SocketAddr) -> PortResult<()> {
         self.socket_of(fd)?.bind(addr)
     }
-    fn listen(&self, fd: Fd, _backlog: i32) -> PortResult<()> {
-        self.socket_of(fd)?.listen()
+    fn listen(&self, fd: Fd, backlog: i32) -> PortResult<()> {
+        self.socket_of(fd)?.listen(backlog)
     }
     fn connect(&self, fd: Fd, _v6: bool, addr: SocketAddr) -> PortResult<bool> {
         self.socket_of(fd)?.connect(addr)

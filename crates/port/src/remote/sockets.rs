@@ -198,6 +198,8 @@ struct State {
     calls: VecDeque<Arc<Socket>>,
     read_shut: bool,
     closed: bool,
+    /// Calls queued at most, once listening.
+    backlog: usize,
     options: HashMap<(i32, i32), i32>,
 }
 
@@ -312,9 +314,12 @@ impl Socket {
         Ok(())
     }
 
-    pub fn listen(self: &Arc<Self>) -> PortResult<()> {
+    /// Starts accepting calls; at most `backlog` wait to be accepted (as the kernel's
+    /// queue, the gateway's own kernel queue holds the rest).
+    pub fn listen(self: &Arc<Self>, backlog: i32) -> PortResult<()> {
         let conv = {
             let mut st = self.state();
+            st.backlog = backlog.clamp(1, 4096) as usize;
             match st.phase {
                 Phase::Announced { accepting: false } => {}
                 Phase::Announced { accepting: true } => return Ok(()),
@@ -335,7 +340,9 @@ impl Socket {
     fn accept_calls(self: &Arc<Self>, conv: &Conv) {
         let patient = self.net.client.patient();
         loop {
-            if self.state().closed {
+            // Waits while the program has `backlog` calls to accept.
+            let room = self.wait(None, |st| (st.calls.len() < st.backlog).then_some(()));
+            if room.is_err() {
                 return;
             }
             let got = (|| {
@@ -509,6 +516,8 @@ impl Socket {
             }
             (!blocking).then_some(Err(Errno::EAGAIN))
         })?;
+        // The listening thread may wait for room in the queue.
+        self.notify();
         r.unwrap_or(Err(Errno::EAGAIN))
     }
 

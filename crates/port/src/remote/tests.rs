@@ -303,6 +303,28 @@ fn sockets_go_over_the_gateways_net() {
         Ok(1)
     );
     b.close(c).unwrap();
+    // A backlog of 1: one call waits to be accepted, the next stays in the gateway's queue.
+    let small = b.socket(false, true, false).unwrap();
+    b.bind(small, false, lo).unwrap();
+    b.listen(small, 1).unwrap();
+    let small_at = b.local_address(small).unwrap();
+    let callers: Vec<_> = (0..3)
+        .map(|_| std::net::TcpStream::connect(small_at).unwrap())
+        .collect();
+    b.set_blocking(small, false).unwrap();
+    eventually(|| b.poll(small, libc::POLLIN, 0) == Ok(libc::POLLIN));
+    let mut peers = Vec::new();
+    for _ in 0..3 {
+        eventually(|| b.poll(small, libc::POLLIN, 0) == Ok(libc::POLLIN));
+        let (fd, peer) = b.accept(small).unwrap();
+        peers.push(peer);
+        b.close(fd).unwrap();
+    }
+    let mut want: Vec<_> = callers.iter().map(|c| c.local_addr().unwrap()).collect();
+    want.sort();
+    peers.sort();
+    assert_eq!(peers, want);
+    b.close(small).unwrap();
     // A blocked accept ends when another thread closes the listener (as the JDK does, by
     // dup2 of a pre-closed descriptor over it).
     b.set_blocking(srv, true).unwrap();
