@@ -35,6 +35,29 @@ impl Bell {
         *lock(&self.generation)
     }
 
+    /// Asks `check` until it gives something, again after every ring; None once `deadline`
+    /// passes (at once for a deadline of now), `EINTR` once the thread's blocking calls are
+    /// cancelled.
+    pub fn wait_for<T>(
+        &self,
+        deadline: Option<Instant>,
+        mut check: impl FnMut() -> Option<T>,
+    ) -> PortResult<Option<T>> {
+        loop {
+            let seen = self.now();
+            if let Some(v) = check() {
+                return Ok(Some(v));
+            }
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                return Ok(None);
+            }
+            if crate::cancelled() {
+                return Err(Errno::EINTR);
+            }
+            self.wait(seen, deadline);
+        }
+    }
+
     /// Waits until the generation is past `seen` (true) or `until` passes (false); at most
     /// one [`SLICE`] (the caller loops, checking cancellation).
     pub fn wait(&self, seen: u64, until: Option<Instant>) -> bool {

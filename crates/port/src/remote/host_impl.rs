@@ -49,24 +49,11 @@ impl NinepBackend {
 
     /// `poll` of a descriptor of this process.
     fn poll_local(&self, l: &dyn Local, events: i16, timeout_ms: i64) -> PortResult<i16> {
-        let deadline = (timeout_ms >= 0).then(|| {
-            std::time::Instant::now() + std::time::Duration::from_millis(timeout_ms as u64)
-        });
-        loop {
-            let seen = self.bell.now();
+        let ready = self.bell.wait_for(sockets::deadline(timeout_ms), || {
             let r = l.ready(events);
-            if r != 0 || timeout_ms == 0 {
-                return Ok(r);
-            }
-            if crate::cancelled() {
-                return Err(Errno::EINTR);
-            }
-            if !self.bell.wait(seen, deadline)
-                && deadline.is_some_and(|d| std::time::Instant::now() >= d)
-            {
-                return Ok(0);
-            }
-        }
+            (r != 0).then_some(r)
+        })?;
+        Ok(ready.unwrap_or(0))
     }
 
     /// The socket of `fd` (`ENOTSOCK` for anything else).
@@ -949,37 +936,24 @@ impl Host for NinepBackend {
     }
     fn epoll_wait(&self, epfd: Fd, addr: usize, count: i32, timeout: i32) -> PortResult<i32> {
         let set = self.epoll_of(epfd)?;
-        let deadline = (timeout >= 0)
-            .then(|| std::time::Instant::now() + std::time::Duration::from_millis(timeout as u64));
-        loop {
-            let seen = self.bell.now();
+        let deadline = sockets::deadline(i64::from(timeout));
+        let ready = self.bell.wait_for(deadline, || {
             let ready = set.scan(count.max(0) as usize, |fd, ev| match self.table.get(fd) {
                 Ok(Entry::Socket(s)) => Some(Local::ready(&*s.0, ev)),
                 Ok(Entry::Event(e)) => Some(e.ready(ev)),
                 Ok(Entry::Pipe(p)) => Some(p.ready(ev)),
                 _ => None,
             });
-            if !ready.is_empty() {
-                let (size, events_at, data_at) = crate::net::epoll_event_layout();
-                for (i, (fd, ev)) in ready.iter().enumerate() {
-                    let at = addr + i * size;
-                    fs::copy_to_native(at + events_at, &ev.to_ne_bytes());
-                    fs::copy_to_native(at + data_at, &u64::from(*fd as u32).to_ne_bytes());
-                }
-                return Ok(ready.len() as i32);
-            }
-            if timeout == 0 {
-                return Ok(0);
-            }
-            if crate::cancelled() {
-                return Err(Errno::EINTR);
-            }
-            if !self.bell.wait(seen, deadline)
-                && deadline.is_some_and(|d| std::time::Instant::now() >= d)
-            {
-                return Ok(0);
-            }
+            (!ready.is_empty()).then_some(ready)
+        })?;
+        let ready = ready.unwrap_or_default();
+        let (size, events_at, data_at) = crate::net::epoll_event_layout();
+        for (i, (fd, ev)) in ready.iter().enumerate() {
+            let at = addr + i * size;
+            fs::copy_to_native(at + events_at, &ev.to_ne_bytes());
+            fs::copy_to_native(at + data_at, &u64::from(*fd as u32).to_ne_bytes());
         }
+        Ok(ready.len() as i32)
     }
     fn eventfd(&self) -> PortResult<Fd> {
         let e = Arc::new(events::EventFd::new(self.bell.clone()));

@@ -688,8 +688,8 @@ impl Socket {
     }
 }
 
-/// When a wait of `timeout_ms` (-1: none) ends.
-fn deadline(timeout_ms: i64) -> Option<Instant> {
+/// When a wait of `timeout_ms` (negative: none) ends.
+pub(super) fn deadline(timeout_ms: i64) -> Option<Instant> {
     (timeout_ms >= 0).then(|| Instant::now() + Duration::from_millis(timeout_ms as u64))
 }
 
