@@ -63,14 +63,17 @@ pub const USAGE: &str = "Usage: jxvm [options] <mainclass> [args...]
                   print a line for every class loaded
     -Xlog:class+unload
                   print a line for every class unloaded (classes of ended domains)
+    -Xlog:9p      print a line for every 9P request of a --io=9p backend (type,
+                  tag, fid, size, reply, latency) on stderr
     -Xgc:stress   collect at every allocation (testing)
     -Xgc:verify   verify the whole heap after every collection (testing)
     --system <file.toml>
                   create the domains the file describes, run their components,
                   and wait for them (see README: Domains and portals)
-    --io=host|9p:unix:<path>|9p:tcp:<host>:<port>[,aname=<path>]
+    --io=host|9p:unix:<path>|9p:tcp:<host>:<port>[,aname=<path>][,timeout=<s>]
                   where the program's files are: the host (default), or a 9P2000.L
-                  server whose root is the program's / (and its working directory)
+                  server whose root is the program's / (and its working directory);
+                  its sockets go over the server's /net (jxvm gateway --net)
     --api-jar     print the path of the jxvm API jar (jx.memory, ...) for javac -cp
     --dry-run     create VM and load main class but do not execute main method
     --make-home <dir>
@@ -91,8 +94,9 @@ pub const EXTRA_USAGE: &str = "
     -Xfuture          deprecated (java's warning), changes nothing
     -Xinternalversion
                       displays more detailed version information than -version
-    -Xlog:gc, -Xlog:class+load, -Xlog:class+unload
-                      print a line for every collection, class loaded, class unloaded
+    -Xlog:gc, -Xlog:class+load, -Xlog:class+unload, -Xlog:9p
+                      print a line for every collection, class loaded, class unloaded,
+                      9P request
     -Xmn<size>        sets the size (in bytes) of the young generation (nursery)
     -Xms<size>        set initial Java heap size
     -Xmx<size>        set maximum Java heap size
@@ -649,6 +653,8 @@ impl Given {
                 self.class_load_log = true
             }
             "-Xlog:class+unload" | "-Xlog:class+unload=info" => self.class_unload_log = true,
+            // Process-wide, as the 9P clients are the port's: set before any connects.
+            "-Xlog:9p" | "-Xlog:9p=info" | "-Xlog:9p*" => ninep::client::set_logging(true),
             "-Xgc:stress" => self.gc_stress = true,
             "-Xgc:verify" => self.gc_verify = true,
             "-Xfuture" => eprintln!(

@@ -1,5 +1,6 @@
 //! `jxvm gateway`: serves a host directory over 9P2000.L with the `ninep` crate's server and
-//! export (nothing outside the directory is reachable; see `ninep::export`).
+//! export (nothing outside the directory is reachable; see `ninep::export`), and with `--net`
+//! the host's TCP as a Plan 9 style `/net` tree under the attach name `#net` (`ninep::net`).
 //!
 //! It runs until SIGINT or SIGTERM; then, with `--stats`, it prints one line per message
 //! type (count and bytes, requests and replies) on stderr, removes its Unix socket, and exits
@@ -12,14 +13,17 @@ use std::process::ExitCode;
 
 use ninep::addr::Addr;
 use ninep::export::Export;
+use ninep::net::WithNet;
 use ninep::server::Server;
 
 pub const USAGE: &str =
-    "Usage: jxvm gateway --export DIR [--read-only] --listen unix:PATH|tcp:HOST:PORT [--stats]
+    "Usage: jxvm gateway --export DIR [--read-only] [--net] --listen unix:PATH|tcp:HOST:PORT [--stats]
 Serves DIR over 9P2000.L until SIGINT or SIGTERM. Any attach name that is empty, / or DIR
 attaches to DIR; nothing outside DIR can be reached (.., symbolic links, renames, links).
     --export DIR    the directory to serve
     --read-only     refuse every change (EROFS)
+    --net           also serve the host's TCP as a Plan 9 /net tree (attach name #net:
+                    cs, tcp/clone, tcp/N/ctl, data, listen, local, remote, status)
     --listen ADDR   unix:PATH (a Unix socket) or tcp:HOST:PORT (port 0: any free port)
     --stats         on exit, print count and bytes per 9P message type on stderr
 ";
@@ -28,6 +32,7 @@ attaches to DIR; nothing outside DIR can be reached (.., symbolic links, renames
 pub struct Options {
     pub export: PathBuf,
     pub read_only: bool,
+    pub net: bool,
     pub listen: Addr,
     pub stats: bool,
 }
@@ -35,6 +40,7 @@ pub struct Options {
 /// Parses the arguments after `gateway`; `Ok(None)` asks for the usage text.
 pub fn parse(args: &[OsString]) -> Result<Option<Options>, String> {
     let (mut export, mut listen, mut read_only, mut stats) = (None, None, false, false);
+    let mut net = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let a = a
@@ -61,6 +67,7 @@ pub fn parse(args: &[OsString]) -> Result<Option<Options>, String> {
                 listen = Some(Addr::parse(&v).map_err(|e| format!("jxvm gateway: {e}"))?);
             }
             "--read-only" => read_only = true,
+            "--net" => net = true,
             "--stats" => stats = true,
             "--help" | "-h" => return Ok(None),
             _ => {
@@ -75,6 +82,7 @@ pub fn parse(args: &[OsString]) -> Result<Option<Options>, String> {
     Ok(Some(Options {
         export,
         read_only,
+        net,
         listen,
         stats,
     }))
@@ -118,10 +126,11 @@ fn run(opts: &Options) -> Result<(), String> {
     let bound = listener
         .local_addr()
         .unwrap_or_else(|_| opts.listen.clone());
-    let server = Server::new(fs);
+    let server = Server::new(WithNet::new(fs, opts.net));
     let stats = server.stats();
     let ro = if opts.read_only { " (read-only)" } else { "" };
-    eprintln!("jxvm gateway: serving {dir} on {bound}{ro}");
+    let net = if opts.net { " and /net" } else { "" };
+    eprintln!("jxvm gateway: serving {dir}{net} on {bound}{ro}");
     std::thread::Builder::new()
         .name("9p-accept".into())
         .spawn(move || {
@@ -156,6 +165,7 @@ mod tests {
             "/srv",
             "--listen=tcp:127.0.0.1:564",
             "--read-only",
+            "--net",
             "--stats",
         ]))
         .unwrap()
@@ -165,6 +175,7 @@ mod tests {
             Options {
                 export: "/srv".into(),
                 read_only: true,
+                net: true,
                 listen: Addr::Tcp("127.0.0.1:564".into()),
                 stats: true
             }
@@ -172,7 +183,7 @@ mod tests {
         let o = parse(&args(&["--listen", "unix:/run/gw", "--export=/d"]))
             .unwrap()
             .unwrap();
-        assert!(!o.read_only && !o.stats);
+        assert!(!o.read_only && !o.stats && !o.net);
         assert_eq!(parse(&args(&["--help"])), Ok(None));
     }
 

@@ -96,6 +96,14 @@ impl Stream {
         }
     }
 
+    /// Sets how long a read waits (`None`: for ever).
+    pub fn set_read_timeout(&self, t: Option<std::time::Duration>) -> io::Result<()> {
+        match self {
+            Stream::Unix(s) => s.set_read_timeout(t),
+            Stream::Tcp(s) => s.set_read_timeout(t),
+        }
+    }
+
     /// Shuts both directions down: a thread blocked reading the stream wakes with end of
     /// stream.
     pub fn shutdown(&self) {

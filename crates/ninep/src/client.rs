@@ -15,12 +15,19 @@ use std::io::Write;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
 use std::thread;
+use std::time::{Duration, Instant};
 
 use crate::addr::{Addr, AddrError, Stream};
 use crate::errno::Errno;
 use crate::lock;
 use crate::msg::{self, Attr, Dirent, Flock, Getlock, Qid, Rmsg, SetAttr, Statfs, Tmsg};
 use crate::wire::{Data, MAXWELEM, NOFID, NOTAG, ReadError, WireError, read_frame};
+
+/// How long a request waits for its reply unless told otherwise: a server that accepts but
+/// never answers must not hold a program for ever, and no 9P2000.L request to a file server
+/// should take this long. Requests that wait for the network by design (see
+/// [`Client::patient`]) have no limit.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The `msize` a client asks for unless told otherwise.
 pub const DEFAULT_MSIZE: u32 = 1 << 20;
@@ -57,6 +64,9 @@ pub enum Error {
     /// The caller's cancellation check (see [`Client::set_cancel`]) ended the wait; the
     /// request was flushed.
     Cancelled,
+    /// No reply came within the client's timeout (see [`Client::connect_timeout`]); the
+    /// connection is given up.
+    TimedOut(Duration),
 }
 
 impl Error {
@@ -81,6 +91,7 @@ impl fmt::Display for Error {
             Error::Addr(e) => write!(f, "{e}"),
             Error::Connect(e) => write!(f, "cannot connect to the 9P server: {e}"),
             Error::Cancelled => f.write_str("9P request cancelled"),
+            Error::TimedOut(t) => write!(f, "9P server gave no reply in {} s", t.as_secs_f64()),
         }
     }
 }
@@ -120,6 +131,8 @@ struct Inner {
     msize: u32,
     /// Asked, while a request waits, every [`CANCEL_POLL`]: whether to give up on it.
     cancel: std::sync::OnceLock<fn() -> bool>,
+    /// How long a request waits for its reply (`None`: for ever).
+    timeout: Option<Duration>,
 }
 
 /// How often a waiting request asks the cancellation check.
@@ -135,19 +148,45 @@ impl Drop for Inner {
 #[derive(Clone)]
 pub struct Client {
     inner: Arc<Inner>,
+    /// Whether this handle's requests wait at most the connection's timeout.
+    bounded: bool,
 }
 
 impl Client {
-    /// Connects to `unix:PATH` or `tcp:HOST:PORT` and negotiates the version.
+    /// Connects to `unix:PATH` or `tcp:HOST:PORT` and negotiates the version, with the
+    /// [`DEFAULT_TIMEOUT`].
     pub fn connect(addr: &str, msize: u32) -> Result<Client> {
+        Client::connect_timeout(addr, msize, Some(DEFAULT_TIMEOUT))
+    }
+
+    /// Connects as [`Client::connect`]; every request (the version negotiation included)
+    /// waits at most `timeout` for its reply, after which the connection is given up and
+    /// every call fails.
+    pub fn connect_timeout(addr: &str, msize: u32, timeout: Option<Duration>) -> Result<Client> {
         let addr = Addr::parse(addr).map_err(Error::Addr)?;
         let stream = addr.connect().map_err(|e| Error::Connect(e.to_string()))?;
-        Client::over(stream, msize)
+        Client::over_timeout(stream, msize, timeout)
     }
 
     /// Negotiates the version over a connected stream and starts the reader thread.
-    pub fn over(mut stream: Stream, msize: u32) -> Result<Client> {
+    pub fn over(stream: Stream, msize: u32) -> Result<Client> {
+        Client::over_timeout(stream, msize, Some(DEFAULT_TIMEOUT))
+    }
+
+    /// [`Client::over`] with `timeout` (see [`Client::connect_timeout`]).
+    pub fn over_timeout(
+        mut stream: Stream,
+        msize: u32,
+        timeout: Option<Duration>,
+    ) -> Result<Client> {
+        let timeout = timeout.filter(|t| !t.is_zero());
+        stream
+            .set_read_timeout(timeout)
+            .map_err(|e| Error::Connect(e.to_string()))?;
         let msize = negotiate(&mut stream, msize.max(MIN_MSIZE))?;
+        stream
+            .set_read_timeout(None)
+            .map_err(|e| Error::Connect(e.to_string()))?;
         let clone = || {
             stream
                 .try_clone()
@@ -161,13 +200,27 @@ impl Client {
             fids: Mutex::new(FidPool::default()),
             msize,
             cancel: std::sync::OnceLock::new(),
+            timeout,
         });
         let weak = Arc::downgrade(&inner);
         thread::Builder::new()
             .name("9p-client".into())
             .spawn(move || read_replies(reader, msize, weak))
             .map_err(|e| Error::Connect(e.to_string()))?;
-        Ok(Client { inner })
+        Ok(Client {
+            inner,
+            bounded: true,
+        })
+    }
+
+    /// A handle of the same connection whose requests wait for their replies without a
+    /// time limit (still cancellable): for requests that wait for the network by design, a
+    /// read of a `/net` data file, opening `listen`, a `connect`.
+    pub fn patient(&self) -> Client {
+        Client {
+            inner: self.inner.clone(),
+            bounded: false,
+        }
     }
 
     /// The negotiated `msize`.
@@ -189,34 +242,54 @@ impl Client {
 
     /// Sends one request and waits for its reply (an `Rlerror` becomes [`Error::Remote`]).
     pub fn rpc(&self, msg: &Tmsg) -> Result<Rmsg> {
+        let start = logging().then(Instant::now);
         let (tag, rx) = self.send(msg)?;
-        match self.wait(tag, &rx)? {
+        let reply = self.wait(tag, &rx);
+        if let Some(start) = start {
+            log_exchange(msg, tag, &reply, start.elapsed());
+        }
+        match reply? {
             Rmsg::Lerror { ecode } => Err(Error::Remote(Errno(ecode))),
             r => Ok(r),
         }
     }
 
-    /// The reply to request `tag`, unless the cancellation check gives up first.
+    /// The reply to request `tag`, unless the cancellation check gives up first or the
+    /// timeout passes (which gives the connection up).
     fn wait(&self, tag: u16, rx: &Receiver<Result<Rmsg>>) -> Result<Rmsg> {
         use std::sync::mpsc::RecvTimeoutError;
-        let Some(&cancelled) = self.inner.cancel.get() else {
+        let cancelled = self.inner.cancel.get().copied();
+        let limit = self.inner.timeout.filter(|_| self.bounded);
+        let deadline = limit.map(|t| Instant::now() + t);
+        if cancelled.is_none() && deadline.is_none() {
             return rx
                 .recv()
                 .unwrap_or_else(|_| Err(Error::Disconnected("reader ended".into())));
-        };
+        }
         loop {
-            match rx.recv_timeout(CANCEL_POLL) {
+            let poll = match deadline {
+                Some(d) => d.saturating_duration_since(Instant::now()).min(CANCEL_POLL),
+                None => CANCEL_POLL,
+            };
+            match rx.recv_timeout(poll) {
                 Ok(reply) => return reply,
                 Err(RecvTimeoutError::Disconnected) => {
                     return Err(Error::Disconnected("reader ended".into()));
                 }
-                Err(RecvTimeoutError::Timeout) if cancelled() => {
-                    self.unregister(tag);
-                    // The flush's own reply goes to a waiter nobody waits on.
-                    let _ = self.send(&Tmsg::Flush { oldtag: tag });
-                    return Err(Error::Cancelled);
-                }
                 Err(RecvTimeoutError::Timeout) => {}
+            }
+            if cancelled.is_some_and(|c| c()) {
+                self.unregister(tag);
+                // The flush's own reply goes to a waiter nobody waits on.
+                let _ = self.send(&Tmsg::Flush { oldtag: tag });
+                return Err(Error::Cancelled);
+            }
+            if let (Some(d), Some(t)) = (deadline, limit)
+                && Instant::now() >= d
+            {
+                self.unregister(tag);
+                self.fail(&Error::TimedOut(t).to_string());
+                return Err(Error::TimedOut(t));
             }
         }
     }
@@ -662,6 +735,34 @@ impl Client {
     }
 }
 
+static LOG: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Makes every client of the process print one line per request on stderr (`-Xlog:9p`):
+/// the request's type, tag, fid and size, the reply's type and size, and the latency.
+pub fn set_logging(on: bool) {
+    LOG.store(on, std::sync::atomic::Ordering::Relaxed);
+}
+
+fn logging() -> bool {
+    LOG.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// One `-Xlog:9p` line.
+fn log_exchange(msg: &Tmsg, tag: u16, reply: &Result<Rmsg>, took: Duration) {
+    let fid = msg.fid().map_or_else(|| "-".to_string(), |f| f.to_string());
+    let size = msg.encode(tag).len();
+    let answer = match reply {
+        Ok(r) => format!("{} size={}", msg::wire_name(r.name()), r.encode(tag).len()),
+        Err(e) => format!("failed: {e}"),
+    };
+    let line = format!(
+        "[9p] {} tag={tag} fid={fid} size={size} -> {answer} {:.3} ms\n",
+        msg::wire_name(msg.name()),
+        took.as_secs_f64() * 1000.0
+    );
+    let _ = std::io::stderr().lock().write_all(line.as_bytes());
+}
+
 /// `Tversion`/`Rversion` on the bare stream, before the reader thread starts.
 fn negotiate(stream: &mut Stream, msize: u32) -> Result<u32> {
     let msg = Tmsg::Version {
@@ -674,6 +775,15 @@ fn negotiate(stream: &mut Stream, msize: u32) -> Result<u32> {
     let frame = match read_frame(stream, msize) {
         Ok(Some(f)) => f,
         Ok(None) => return Err(Error::Version("server closed the connection".into())),
+        Err(ReadError::Io(e))
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+            ) =>
+        {
+            let waited = stream_timeout(stream);
+            return Err(Error::TimedOut(waited));
+        }
         Err(e) => return Err(Error::Version(e.to_string())),
     };
     match Rmsg::decode(&frame, msize) {
@@ -690,6 +800,15 @@ fn negotiate(stream: &mut Stream, msize: u32) -> Result<u32> {
         Ok((_, r)) => Err(Error::Version(format!("answered with {}", r.name()))),
         Err(e) => Err(Error::Version(e.to_string())),
     }
+}
+
+/// The read timeout set on `stream`.
+fn stream_timeout(stream: &Stream) -> Duration {
+    let t = match stream {
+        Stream::Unix(s) => s.read_timeout(),
+        Stream::Tcp(s) => s.read_timeout(),
+    };
+    t.ok().flatten().unwrap_or_default()
 }
 
 /// The reader thread: hands each reply to its tag's waiter until the connection fails or the

@@ -13,6 +13,8 @@
 //! - [`server`]: a generic server over the [`server::Filesystem`] trait (fids kept by the
 //!   server), one thread per connection plus workers, flush, statistics.
 //! - [`export`]: a [`server::Filesystem`] serving a host directory that nothing escapes.
+//! - [`net`]: a [`server::Filesystem`] serving the host's TCP as a Plan 9 style `/net`
+//!   tree, and the combination of a file tree with it.
 //! - [`sys`]: the only module with `unsafe`: the raw system calls `export` needs.
 #![deny(unsafe_code)]
 
@@ -21,6 +23,7 @@ pub mod client;
 pub mod errno;
 pub mod export;
 pub mod msg;
+pub mod net;
 pub mod server;
 pub mod sys;
 pub mod wire;

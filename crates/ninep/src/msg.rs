@@ -335,6 +335,42 @@ frame_codec!(Tmsg);
 frame_codec!(Rmsg);
 
 impl Tmsg {
+    /// The fid the request is about (the first, for those that name two), if any.
+    pub fn fid(&self) -> Option<u32> {
+        use Tmsg::*;
+        match self {
+            Statfs { fid } | Lopen { fid, .. } | Lcreate { fid, .. } | Symlink { fid, .. } => {
+                Some(*fid)
+            }
+            Rename { fid, .. } | Readlink { fid } | Getattr { fid, .. } | Setattr { fid, .. } => {
+                Some(*fid)
+            }
+            Xattrwalk { fid, .. } | Xattrcreate { fid, .. } | Readdir { fid, .. } => Some(*fid),
+            Fsync { fid, .. } | Lock { fid, .. } | Getlock { fid, .. } | Link { fid, .. } => {
+                Some(*fid)
+            }
+            Attach { fid, .. } | Walk { fid, .. } | Read { fid, .. } | Write { fid, .. } => {
+                Some(*fid)
+            }
+            Clunk { fid } | Remove { fid } => Some(*fid),
+            Mknod { dfid, .. } | Mkdir { dfid, .. } => Some(*dfid),
+            Renameat { olddirfid, .. } => Some(*olddirfid),
+            Unlinkat { dirfid, .. } => Some(*dirfid),
+            Auth { afid, .. } => Some(*afid),
+            Version { .. } | Flush { .. } => None,
+        }
+    }
+}
+
+/// `Tmsg::Walk` as the protocol writes it: `Twalk`.
+pub fn wire_name(name: &str) -> String {
+    match name.split_once("msg::") {
+        Some((dir, v)) => format!("{dir}{}", v.to_lowercase()),
+        None => name.to_string(),
+    }
+}
+
+impl Tmsg {
     /// Decodes a request frame, accepting `Tfsync` without `datasync[4]` (the older layout
     /// diod's `protocol.md` gives) as `datasync = 0`.
     pub fn decode_request(frame: &[u8], msize: u32) -> Result<(u16, Tmsg), WireError> {

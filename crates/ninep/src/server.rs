@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 use std::io::Write;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread;
@@ -130,6 +130,10 @@ pub trait Filesystem: Send + Sync + 'static {
     fn remove(&self, fid: &Self::Fid) -> FsResult<()> {
         Err(Errno::EOPNOTSUPP)
     }
+    /// The client let go of `fid` (`Tclunk`, `Tremove`, a new `Tversion`, or the end of the
+    /// connection), even if a request on it is still running; for state that must end then
+    /// rather than when the last reference to the fid's value goes.
+    fn clunk(&self, fid: &Self::Fid) {}
 }
 
 /// Counts and bytes per message type, requests and replies.
@@ -177,18 +181,10 @@ impl Stats {
     pub fn report(&self) -> String {
         let mut s = format!("{:<18} {:>10} {:>14}\n", "message", "count", "bytes");
         for l in self.snapshot() {
-            let name = short_name(l.name);
+            let name = msg::wire_name(l.name);
             s += &format!("{:<18} {:>10} {:>14}\n", name, l.count, l.bytes);
         }
         s
-    }
-}
-
-/// `Tmsg::Walk` as the protocol writes it: `Twalk`.
-fn short_name(name: &str) -> String {
-    match name.split_once("msg::") {
-        Some((dir, v)) => format!("{dir}{}", v.to_lowercase()),
-        None => name.to_string(),
     }
 }
 
@@ -269,21 +265,22 @@ impl<F: Filesystem> Server<F> {
         });
         // Bounded: a client that sends without reading replies is held up, not buffered.
         let (tx, rx) = sync_channel::<(u16, Tmsg)>(WORKERS * 8);
-        let rx = Arc::new(Mutex::new(rx));
-        let workers: Vec<_> = (0..WORKERS)
-            .filter_map(|_| {
-                let (conn, rx) = (conn.clone(), rx.clone());
-                thread::Builder::new()
-                    .name("9p-worker".into())
-                    .spawn(move || work(&conn, &rx))
-                    .ok()
-            })
-            .collect();
-        if !workers.is_empty() {
-            conn.read_requests(stream, self.max_msize, &tx);
+        let mut pool = Pool {
+            rx: Arc::new(Mutex::new(rx)),
+            idle: Arc::new(AtomicUsize::new(0)),
+            handles: Vec::new(),
+        };
+        for _ in 0..WORKERS {
+            pool.spawn(&conn);
+        }
+        if !pool.handles.is_empty() {
+            conn.read_requests(stream, self.max_msize, &tx, &mut pool);
         }
         drop(tx);
-        for w in workers {
+        // Before waiting for the workers: a request blocked on a fid (a network read) ends
+        // when the filesystem lets go of it.
+        conn.clunk_all();
+        for w in pool.handles {
             let _ = w.join();
         }
         conn.writer_lock().shutdown();
@@ -303,9 +300,42 @@ struct Conn<F: Filesystem> {
     msize: Mutex<u32>,
 }
 
-fn work<F: Filesystem>(conn: &Conn<F>, rx: &Mutex<Receiver<(u16, Tmsg)>>) {
+/// A connection's worker threads: [`WORKERS`] at first, one more whenever a request comes
+/// while none is idle (requests that block, such as a network read or `listen`, must not
+/// hold up the rest), up to [`MAX_WORKERS`].
+struct Pool {
+    rx: Arc<Mutex<Receiver<(u16, Tmsg)>>>,
+    idle: Arc<AtomicUsize>,
+    handles: Vec<thread::JoinHandle<()>>,
+}
+
+/// The most worker threads of one connection.
+const MAX_WORKERS: usize = 1024;
+
+impl Pool {
+    fn spawn<F: Filesystem>(&mut self, conn: &Arc<Conn<F>>) {
+        let (conn, rx, idle) = (conn.clone(), self.rx.clone(), self.idle.clone());
+        if let Ok(h) = thread::Builder::new()
+            .name("9p-worker".into())
+            .spawn(move || work(&conn, &rx, &idle))
+        {
+            self.handles.push(h);
+        }
+    }
+
+    /// Makes sure a worker will take the next request soon.
+    fn ensure_idle<F: Filesystem>(&mut self, conn: &Arc<Conn<F>>) {
+        if self.idle.load(Ordering::SeqCst) == 0 && self.handles.len() < MAX_WORKERS {
+            self.spawn(conn);
+        }
+    }
+}
+
+fn work<F: Filesystem>(conn: &Conn<F>, rx: &Mutex<Receiver<(u16, Tmsg)>>, idle: &AtomicUsize) {
     loop {
+        idle.fetch_add(1, Ordering::SeqCst);
         let next = lock(rx).recv();
+        idle.fetch_sub(1, Ordering::SeqCst);
         let Ok((tag, msg)) = next else {
             return;
         };
@@ -322,7 +352,13 @@ impl<F: Filesystem> Conn<F> {
     }
 
     /// Reads frames until the stream ends or a frame's size is impossible.
-    fn read_requests(&self, mut stream: Stream, max_msize: u32, tx: &SyncSender<(u16, Tmsg)>) {
+    fn read_requests(
+        self: &Arc<Self>,
+        mut stream: Stream,
+        max_msize: u32,
+        tx: &SyncSender<(u16, Tmsg)>,
+        pool: &mut Pool,
+    ) {
         loop {
             let msize = *lock(&self.msize);
             let frame = match read_frame(&mut stream, msize) {
@@ -344,6 +380,7 @@ impl<F: Filesystem> Conn<F> {
                 Tmsg::Flush { oldtag } => self.flush(tag, oldtag),
                 msg => {
                     lock(&self.inflight).entry(tag).or_default();
+                    pool.ensure_idle(self);
                     if tx.send((tag, msg)).is_err() {
                         return;
                     }
@@ -365,7 +402,7 @@ impl<F: Filesystem> Conn<F> {
     /// `Tversion`: a new session (every fid forgotten); an unknown version is answered
     /// `unknown`.
     fn version(&self, tag: u16, msize: u32, version: &str) {
-        lock(&self.fids).clear();
+        self.clunk_all();
         let (msize, version) = if version.starts_with(msg::VERSION) && msize >= HEADER as u32 + 64 {
             (msize, msg::VERSION.to_string())
         } else {
@@ -401,6 +438,14 @@ impl<F: Filesystem> Conn<F> {
             self.send(f, &Rmsg::Flush {});
         }
         drop(inflight);
+    }
+
+    /// Forgets every fid, telling the filesystem.
+    fn clunk_all(&self) {
+        let fids = std::mem::take(&mut *lock(&self.fids));
+        for f in fids.values() {
+            self.fs.clunk(f);
+        }
     }
 
     fn fid(&self, fid: u32) -> Result<Arc<F::Fid>, Errno> {
@@ -448,12 +493,15 @@ impl<F: Filesystem> Conn<F> {
             Tmsg::Auth { .. } => return Err(Errno::ENOENT),
             Tmsg::Walk { fid, newfid, names } => self.walk(fid, newfid, &names)?,
             Tmsg::Clunk { fid } => {
-                lock(&self.fids).remove(&fid).ok_or(Errno::EBADF)?;
+                let f = lock(&self.fids).remove(&fid).ok_or(Errno::EBADF)?;
+                fs.clunk(&f);
                 Rmsg::Clunk {}
             }
             Tmsg::Remove { fid } => {
                 let f = lock(&self.fids).remove(&fid).ok_or(Errno::EBADF)?;
-                fs.remove(&f)?;
+                let r = fs.remove(&f);
+                fs.clunk(&f);
+                r?;
                 Rmsg::Remove {}
             }
             Tmsg::Lopen { fid, flags } => {
@@ -595,7 +643,9 @@ impl<F: Filesystem> Conn<F> {
             if newfid != fid && fids.contains_key(&newfid) {
                 return Err(Errno::EBADF);
             }
-            fids.insert(newfid, Arc::new(f));
+            if let Some(old) = fids.insert(newfid, Arc::new(f)) {
+                self.fs.clunk(&old);
+            }
         }
         Ok(Rmsg::Walk { qids })
     }

@@ -268,3 +268,26 @@ pub fn wait_stop_signal() -> i32 {
     unsafe { libc::sigwait(&set, &mut sig) };
     sig
 }
+
+/// `shutdown(fd, SHUT_RDWR)`: on a listening socket, wakes a thread blocked in `accept`
+/// (which then fails); errors are of no use to the caller and ignored.
+pub fn shutdown(fd: BorrowedFd<'_>) {
+    // SAFETY: shutdown has no memory-safety preconditions; `fd` is a live descriptor.
+    unsafe { libc::shutdown(fd.as_raw_fd(), libc::SHUT_RDWR) };
+}
+
+/// `setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, on)`.
+pub fn set_keepalive(fd: BorrowedFd<'_>, on: bool) -> io::Result<()> {
+    let v: libc::c_int = on.into();
+    // SAFETY: `v` is a valid c_int for the duration of the call, and its size is passed.
+    check(unsafe {
+        libc::setsockopt(
+            fd.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_KEEPALIVE,
+            (&v as *const libc::c_int).cast(),
+            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+        )
+    })
+    .map(drop)
+}

@@ -4,7 +4,9 @@
 
 use std::net::{IpAddr, SocketAddr};
 
+use super::events::{self, Local};
 use super::files::times_attr;
+use super::sockets::{self, Socket};
 use super::table::{Entry, MOUNTS};
 use super::{NinepBackend, unsupported};
 use crate::fs::{self, FileStat, FsStat, LockResult, MapMode, MountEntry};
@@ -13,11 +15,14 @@ use crate::net::Interface;
 use crate::process::{self, ProcStat, SpawnRequest, Spawned};
 use crate::{Errno, OpenMode, PortResult, Stat, Whence};
 use ninep::msg;
+use std::sync::Arc;
 
 /// A call on a descriptor: to 9P, to the host, or on a pre-closed descriptor.
 enum Route {
     Remote,
     Host(Fd),
+    /// A socket, eventfd or epoll set of this process.
+    Local(Arc<dyn Local>),
     Dead,
 }
 
@@ -26,8 +31,37 @@ impl NinepBackend {
         Ok(match self.table.get(fd.0)? {
             Entry::Remote(_) => Route::Remote,
             Entry::Host(h) => Route::Host(Fd(h)),
+            Entry::Socket(s) => Route::Local(s.0.clone()),
+            Entry::Event(e) => Route::Local(e),
+            Entry::Pipe(p) => Route::Local(p),
+            Entry::Epoll(_) => Route::Local(Arc::new(NotStream)),
             Entry::Dead => Route::Dead,
         })
+    }
+
+    /// The epoll set of `fd`.
+    fn epoll_of(&self, fd: Fd) -> PortResult<Arc<events::Epoll>> {
+        match self.table.get(fd.0)? {
+            Entry::Epoll(e) => Ok(e),
+            _ => Err(Errno::EINVAL),
+        }
+    }
+
+    /// `poll` of a descriptor of this process.
+    fn poll_local(&self, l: &dyn Local, events: i16, timeout_ms: i64) -> PortResult<i16> {
+        let ready = self.bell.wait_for(sockets::deadline(timeout_ms), || {
+            let r = l.ready(events);
+            (r != 0).then_some(r)
+        })?;
+        Ok(ready.unwrap_or(0))
+    }
+
+    /// The socket of `fd` (`ENOTSOCK` for anything else).
+    fn socket_of(&self, fd: Fd) -> PortResult<Arc<Socket>> {
+        match self.table.get(fd.0)? {
+            Entry::Socket(s) => Ok(s.0.clone()),
+            _ => Err(Errno(libc::ENOTSOCK)),
+        }
     }
 
     /// A host descriptor, or the host backend's failure, made one of this table's.
@@ -52,6 +86,12 @@ impl NinepBackend {
                 Some(p) => self.host.pread(h, addr, len, p as i64),
                 None => self.host.read(h, addr, len),
             },
+            Route::Local(_) if at.is_some() => Err(Errno::ESPIPE),
+            Route::Local(s) => {
+                let data = s.read(len)?;
+                fs::copy_to_native(addr, &data);
+                Ok(data.len())
+            }
             Route::Dead => Ok(0),
         }
     }
@@ -67,6 +107,12 @@ impl NinepBackend {
                 Some(p) => self.host.pwrite(h, addr, len, p as i64),
                 None => self.host.write(h, addr, len),
             },
+            Route::Local(_) if at.is_some() => Err(Errno::ESPIPE),
+            Route::Local(s) => {
+                let mut data = vec![0u8; len.min(self.ns.client.max_io() as usize)];
+                fs::copy_from_native(addr, &mut data);
+                s.write(&data)
+            }
             Route::Dead => Err(Errno::EPIPE),
         }
     }
@@ -214,7 +260,7 @@ impl Host for NinepBackend {
                 self.seek_remote(fd, off, w)
             }
             Route::Host(h) => self.host.io_seek(h, off, whence),
-            Route::Dead => Err(Errno::ESPIPE),
+            Route::Local(_) | Route::Dead => Err(Errno::ESPIPE),
         }
     }
     fn io_file_length(&self, fd: Fd) -> PortResult<i64> {
@@ -234,6 +280,7 @@ impl Host for NinepBackend {
                 Ok((size - pos).max(0))
             }
             Route::Host(h) => self.host.io_available(h),
+            Route::Local(s) => Ok(i64::from(s.available())),
             Route::Dead => Ok(0),
         }
     }
@@ -339,6 +386,15 @@ impl Host for NinepBackend {
         match self.route(fd)? {
             Route::Remote => self.fstat_remote(fd),
             Route::Host(h) => self.host.fstat(h),
+            Route::Local(_) => Ok(FileStat {
+                mode: if self.socket_of(fd).is_ok() {
+                    libc::S_IFSOCK | 0o777
+                } else {
+                    libc::S_IFIFO | 0o600
+                },
+                nlink: 1,
+                ..FileStat::default()
+            }),
             Route::Dead => Err(Errno::EBADF),
         }
     }
@@ -448,8 +504,10 @@ impl Host for NinepBackend {
     fn close(&self, fd: Fd) -> PortResult<()> {
         match self.table.remove(fd.0)? {
             Entry::Host(h) => self.host.close(Fd(h)),
-            // The fid is clunked when the last descriptor of the file goes.
-            Entry::Remote(_) | Entry::Dead => Ok(()),
+            // The fid is clunked (the socket closed) when the last descriptor of it goes.
+            Entry::Remote(_) | Entry::Socket(_) | Entry::Event(_) | Entry::Epoll(_) => Ok(()),
+            Entry::Pipe(_) => Ok(()),
+            Entry::Dead => Ok(()),
         }
     }
     fn dup(&self, fd: Fd) -> PortResult<Fd> {
@@ -520,6 +578,11 @@ impl Host for NinepBackend {
                 Ok(data.len())
             }
             Route::Host(h) => self.host.read_buf(h, buf),
+            Route::Local(s) => {
+                let data = s.read(buf.len())?;
+                buf[..data.len()].copy_from_slice(&data);
+                Ok(data.len())
+            }
             Route::Dead => Ok(0),
         }
     }
@@ -527,6 +590,7 @@ impl Host for NinepBackend {
         match self.route(fd)? {
             Route::Remote => self.write_remote(fd, buf, None),
             Route::Host(h) => self.host.write_buf(h, buf),
+            Route::Local(s) => s.write(buf),
             Route::Dead => Err(Errno::EPIPE),
         }
     }
@@ -535,21 +599,21 @@ impl Host for NinepBackend {
             Route::Remote if offset < 0 => self.seek_remote(fd, 0, libc::SEEK_CUR),
             Route::Remote => self.seek_remote(fd, offset, libc::SEEK_SET),
             Route::Host(h) => self.host.seek(h, offset),
-            Route::Dead => Err(Errno::ESPIPE),
+            Route::Local(_) | Route::Dead => Err(Errno::ESPIPE),
         }
     }
     fn sync(&self, fd: Fd, metadata: bool) -> PortResult<()> {
         match self.route(fd)? {
             Route::Remote => self.fsync_remote(fd, metadata),
             Route::Host(h) => self.host.sync(h, metadata),
-            Route::Dead => Err(Errno::EBADF),
+            Route::Local(_) | Route::Dead => Err(Errno::EINVAL),
         }
     }
     fn truncate(&self, fd: Fd, size: i64) -> PortResult<()> {
         match self.route(fd)? {
             Route::Remote => self.truncate_remote(fd, size),
             Route::Host(h) => self.host.truncate(h, size),
-            Route::Dead => Err(Errno::EBADF),
+            Route::Local(_) | Route::Dead => Err(Errno::EINVAL),
         }
     }
     fn lock(
@@ -570,14 +634,26 @@ impl Host for NinepBackend {
     fn set_blocking(&self, fd: Fd, blocking: bool) -> PortResult<()> {
         match self.route(fd)? {
             Route::Host(h) => self.host.set_blocking(h, blocking),
+            Route::Local(s) => {
+                s.set_blocking(blocking);
+                Ok(())
+            }
             _ => Ok(()),
         }
     }
     fn set_direct(&self, _fd: Fd) -> PortResult<i64> {
         unsupported()
     }
-    fn pipe(&self, _blocking: bool) -> PortResult<(Fd, Fd)> {
-        unsupported()
+    fn pipe(&self, blocking: bool) -> PortResult<(Fd, Fd)> {
+        let (r, w) = events::pipe(self.bell.clone(), blocking);
+        let r = self.table.insert(Entry::Pipe(Arc::new(r)))?;
+        let w = self
+            .table
+            .insert(Entry::Pipe(Arc::new(w)))
+            .inspect_err(|_| {
+                let _ = self.table.remove(r);
+            })?;
+        Ok((Fd(r), Fd(w)))
     }
     fn pre_close_fd(&self) -> PortResult<Fd> {
         self.table.insert(Entry::Dead).map(Fd)
@@ -719,63 +795,78 @@ impl Host for NinepBackend {
         self.host.group_id(name)
     }
 
-    // ---- sockets: not over 9P until the gateway serves /net ----
+    // ---- sockets: TCP over the gateway's /net (see `super::sockets`) ----
     fn ipv6_available(&self) -> bool {
         false
     }
     fn reuse_port_available(&self) -> bool {
         false
     }
-    fn socket(&self, _v6: bool, _stream: bool, _reuse: bool) -> PortResult<Fd> {
-        unsupported()
+    fn socket(&self, _v6: bool, stream: bool, _reuse: bool) -> PortResult<Fd> {
+        let net = self.net()?;
+        if !stream {
+            return Err(Errno::EPROTONOSUPPORT);
+        }
+        let s = sockets::SocketRef(sockets::Socket::new(net));
+        self.table.insert(Entry::Socket(Arc::new(s))).map(Fd)
     }
-    fn bind(&self, _fd: Fd, _v6: bool, _addr: SocketAddr) -> PortResult<()> {
-        unsupported()
+    fn bind(&self, fd: Fd, _v6: bool, addr: SocketAddr) -> PortResult<()> {
+        self.socket_of(fd)?.bind(addr)
     }
-    fn listen(&self, _fd: Fd, _backlog: i32) -> PortResult<()> {
-        unsupported()
+    fn listen(&self, fd: Fd, backlog: i32) -> PortResult<()> {
+        self.socket_of(fd)?.listen(backlog)
     }
-    fn connect(&self, _fd: Fd, _v6: bool, _addr: SocketAddr) -> PortResult<bool> {
-        unsupported()
+    fn connect(&self, fd: Fd, _v6: bool, addr: SocketAddr) -> PortResult<bool> {
+        self.socket_of(fd)?.connect(addr)
     }
-    fn accept(&self, _fd: Fd) -> PortResult<(Fd, SocketAddr)> {
-        unsupported()
+    fn accept(&self, fd: Fd) -> PortResult<(Fd, SocketAddr)> {
+        let call = self.socket_of(fd)?.accept()?;
+        let peer = call.address(true)?;
+        let s = sockets::SocketRef(call);
+        let fd = self.table.insert(Entry::Socket(Arc::new(s)))?;
+        Ok((Fd(fd), peer))
     }
-    fn shutdown(&self, _fd: Fd, _how: i32) -> PortResult<()> {
-        unsupported()
+    fn shutdown(&self, fd: Fd, how: i32) -> PortResult<()> {
+        self.socket_of(fd)?.shutdown(how)
     }
-    fn local_address(&self, _fd: Fd) -> PortResult<SocketAddr> {
-        unsupported()
+    fn local_address(&self, fd: Fd) -> PortResult<SocketAddr> {
+        self.socket_of(fd)?.address(false)
     }
-    fn remote_address(&self, _fd: Fd) -> PortResult<SocketAddr> {
-        unsupported()
+    fn remote_address(&self, fd: Fd) -> PortResult<SocketAddr> {
+        self.socket_of(fd)?.address(true)
     }
-    fn get_int_option(&self, _fd: Fd, _level: i32, _opt: i32) -> PortResult<i32> {
-        unsupported()
+    fn get_int_option(&self, fd: Fd, level: i32, opt: i32) -> PortResult<i32> {
+        self.socket_of(fd)?.get_option(level, opt)
     }
-    fn set_int_option(&self, _fd: Fd, _level: i32, _opt: i32, _value: i32) -> PortResult<()> {
-        unsupported()
+    fn set_int_option(&self, fd: Fd, level: i32, opt: i32, value: i32) -> PortResult<()> {
+        self.socket_of(fd)?.set_option(level, opt, value)
     }
     fn poll(&self, fd: Fd, events: i16, timeout_ms: i64) -> PortResult<i16> {
         match self.route(fd)? {
             Route::Host(h) => self.host.poll(h, events, timeout_ms),
+            Route::Local(s) => self.poll_local(&*s, events, timeout_ms),
             _ => unsupported(),
         }
     }
-    fn poll_connect(&self, _fd: Fd, _timeout_ms: i64) -> PortResult<bool> {
-        unsupported()
+    fn poll_connect(&self, fd: Fd, timeout_ms: i64) -> PortResult<bool> {
+        self.socket_of(fd)?.poll_connect(timeout_ms)
     }
-    fn socket_available(&self, _fd: Fd) -> PortResult<i32> {
-        unsupported()
+    fn socket_available(&self, fd: Fd) -> PortResult<i32> {
+        Ok(self.socket_of(fd)?.available())
     }
     fn send_oob(&self, _fd: Fd, _b: u8) -> PortResult<usize> {
         unsupported()
     }
-    fn recv(&self, _fd: Fd, _addr: usize, _len: usize) -> PortResult<usize> {
-        unsupported()
+    fn recv(&self, fd: Fd, addr: usize, len: usize) -> PortResult<usize> {
+        let data = self.socket_of(fd)?.recv(len)?;
+        fs::copy_to_native(addr, &data);
+        Ok(data.len())
     }
-    fn send(&self, _fd: Fd, _addr: usize, _len: usize) -> PortResult<usize> {
-        unsupported()
+    fn send(&self, fd: Fd, addr: usize, len: usize) -> PortResult<usize> {
+        let s = self.socket_of(fd)?;
+        let mut data = vec![0u8; len.min(self.ns.client.max_io() as usize)];
+        fs::copy_from_native(addr, &mut data);
+        s.send(&data)
     }
     fn recv_from(&self, _fd: Fd, _addr: usize, _len: usize, _sender: usize) -> PortResult<usize> {
         unsupported()
@@ -832,22 +923,61 @@ impl Host for NinepBackend {
         unsupported()
     }
     fn epoll_create(&self) -> PortResult<Fd> {
-        unsupported()
+        let e = Arc::new(events::Epoll::default());
+        self.table.insert(Entry::Epoll(e)).map(Fd)
     }
-    fn epoll_ctl(&self, _epfd: Fd, _op: i32, _fd: Fd, _events: u32) -> PortResult<()> {
-        unsupported()
+    fn epoll_ctl(&self, epfd: Fd, op: i32, fd: Fd, events: u32) -> PortResult<()> {
+        let set = self.epoll_of(epfd)?;
+        match self.table.get(fd.0)? {
+            Entry::Socket(_) | Entry::Event(_) | Entry::Pipe(_) => set.ctl(op, fd.0, events),
+            // As the kernel: files are always ready and cannot be watched.
+            _ => Err(Errno::EPERM),
+        }
     }
-    fn epoll_wait(&self, _epfd: Fd, _addr: usize, _count: i32, _timeout: i32) -> PortResult<i32> {
-        unsupported()
+    fn epoll_wait(&self, epfd: Fd, addr: usize, count: i32, timeout: i32) -> PortResult<i32> {
+        let set = self.epoll_of(epfd)?;
+        let deadline = sockets::deadline(i64::from(timeout));
+        let ready = self.bell.wait_for(deadline, || {
+            let ready = set.scan(count.max(0) as usize, |fd, ev| match self.table.get(fd) {
+                Ok(Entry::Socket(s)) => Some(Local::ready(&*s.0, ev)),
+                Ok(Entry::Event(e)) => Some(e.ready(ev)),
+                Ok(Entry::Pipe(p)) => Some(p.ready(ev)),
+                _ => None,
+            });
+            (!ready.is_empty()).then_some(ready)
+        })?;
+        let ready = ready.unwrap_or_default();
+        let (size, events_at, data_at) = crate::net::epoll_event_layout();
+        for (i, (fd, ev)) in ready.iter().enumerate() {
+            let at = addr + i * size;
+            fs::copy_to_native(at + events_at, &ev.to_ne_bytes());
+            fs::copy_to_native(at + data_at, &u64::from(*fd as u32).to_ne_bytes());
+        }
+        Ok(ready.len() as i32)
     }
     fn eventfd(&self) -> PortResult<Fd> {
-        unsupported()
+        let e = Arc::new(events::EventFd::new(self.bell.clone()));
+        self.table.insert(Entry::Event(e)).map(Fd)
     }
     fn host_name(&self) -> PortResult<String> {
         self.host.host_name()
     }
-    fn lookup_host(&self, _host: &str, _v6: bool) -> Result<Vec<IpAddr>, String> {
-        Err("name lookup is not available over 9P".into())
+    fn lookup_host(&self, host: &str, v6: bool) -> Result<Vec<IpAddr>, String> {
+        let net = self
+            .net()
+            .map_err(|_| "name lookup needs the gateway's /net".to_string())?;
+        let mut addrs = net
+            .lookup(host)
+            .map_err(|_| format!("{host}: Name or service not known"))?;
+        if !v6 {
+            addrs.retain(IpAddr::is_ipv4);
+        }
+        addrs.sort_by_key(|a| a.is_ipv6());
+        addrs.dedup();
+        if addrs.is_empty() {
+            return Err(format!("{host}: Name or service not known"));
+        }
+        Ok(addrs)
     }
     fn host_by_addr(&self, _ip: IpAddr) -> Option<String> {
         None
@@ -932,5 +1062,24 @@ impl Host for NinepBackend {
     }
     fn gmt_offset_id(&self) -> String {
         self.host.gmt_offset_id()
+    }
+}
+
+/// What reads and writes of an epoll set do.
+struct NotStream;
+
+impl Local for NotStream {
+    fn read(&self, _len: usize) -> PortResult<Vec<u8>> {
+        Err(Errno::EINVAL)
+    }
+    fn write(&self, _data: &[u8]) -> PortResult<usize> {
+        Err(Errno::EINVAL)
+    }
+    fn set_blocking(&self, _blocking: bool) {}
+    fn available(&self) -> i32 {
+        0
+    }
+    fn ready(&self, _events: i16) -> i16 {
+        0
     }
 }

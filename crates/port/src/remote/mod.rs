@@ -11,14 +11,18 @@
 //! ([`files`]). What is not a file keeps to the host (the clock, the environment, the
 //! standard streams 0-2 the process was started with, and — read-only — the JDK's own
 //! directory, which the VM reads from the host anyway). Memory mappings are copies
-//! ([`mapped`]). What cannot work over 9P fails with an errno Java reports as an
-//! IOException: sockets, pipes, selectors, file watching, extended attributes and process
-//! creation (`EOPNOTSUPP`), never falling back to the host.
+//! ([`mapped`]). TCP sockets and name lookups go over the gateway's `/net` ([`sockets`]),
+//! when it serves one; selectors over them, and pipes, are made in the process ([`events`]).
+//! What cannot work over 9P fails with an errno Java reports as an IOException: datagrams,
+//! file watching, extended attributes and process creation (`EOPNOTSUPP`), never
+//! falling back to the host.
 
+pub mod events;
 pub mod files;
 mod host_impl;
 mod mapped;
 pub mod ns;
+pub mod sockets;
 pub mod spec;
 pub mod table;
 #[cfg(test)]
@@ -45,6 +49,10 @@ pub struct NinepBackend {
     /// The JDK's directory (`java.home`, with no trailing slash): paths under it are read
     /// from the host.
     jdk: Option<Vec<u8>>,
+    /// The gateway's `/net`, attached on first use.
+    net: Mutex<Option<std::sync::Arc<sockets::NetRoot>>>,
+    /// Rung when a socket or eventfd changes (see [`events`]).
+    bell: std::sync::Arc<events::Bell>,
 }
 
 impl NinepBackend {
@@ -55,7 +63,7 @@ impl NinepBackend {
         jdk: Option<&std::path::Path>,
     ) -> Result<NinepBackend, String> {
         use std::os::unix::ffi::OsStrExt;
-        let ns = ns::Namespace::attach(&spec.addr, &spec.aname)?;
+        let ns = ns::Namespace::attach(spec)?;
         let jdk = jdk.map(|p| p.as_os_str().as_bytes().to_vec());
         Ok(NinepBackend {
             host: HostBackend::new(owner),
@@ -63,7 +71,24 @@ impl NinepBackend {
             table: table::Table::with_stdio(),
             maps: mapped::Mappings::default(),
             jdk: jdk.filter(|p| p.len() > 1),
+            net: Mutex::new(None),
+            bell: Default::default(),
         })
+    }
+
+    /// The gateway's `/net` (`EPERM` when it serves none: sockets are refused as a
+    /// sandbox refuses them).
+    fn net(&self) -> PortResult<std::sync::Arc<sockets::NetRoot>> {
+        let mut net = lock(&self.net);
+        if let Some(n) = &*net {
+            return Ok(n.clone());
+        }
+        let n = std::sync::Arc::new(sockets::NetRoot::attach(
+            &self.ns.client,
+            self.bell.clone(),
+        )?);
+        *net = Some(n.clone());
+        Ok(n)
     }
 
     /// Whether absolute `path` is in the JDK's directory (read from the host).

@@ -31,6 +31,7 @@ pub fn errno(e: Error) -> Errno {
         Error::Remote(n) => Errno(i32::try_from(n.0).unwrap_or(libc::EIO)),
         Error::Invalid(_) => Errno::EINVAL,
         Error::Cancelled => Errno::EINTR,
+        Error::TimedOut(_) => Errno::ETIMEDOUT,
         _ => Errno::EIO,
     }
 }
@@ -72,9 +73,10 @@ pub struct Found {
 
 impl Namespace {
     /// Connects to `addr` and attaches `aname` as the process's user.
-    pub fn attach(addr: &str, aname: &str) -> Result<Namespace, String> {
-        let client =
-            Client::connect(addr, ninep::client::DEFAULT_MSIZE).map_err(|e| e.to_string())?;
+    pub fn attach(spec: &super::NinepSpec) -> Result<Namespace, String> {
+        let (addr, aname) = (spec.addr.as_str(), spec.aname.as_str());
+        let client = Client::connect_timeout(addr, ninep::client::DEFAULT_MSIZE, spec.timeout)
+            .map_err(|e| e.to_string())?;
         // A request of a thread whose blocking calls are cancelled (its domain is being
         // terminated) stops waiting, so a server that stalls cannot hold a domain's end.
         client.set_cancel(crate::cancelled);
@@ -119,13 +121,16 @@ impl Namespace {
         Ok(Found { names, fid, qid })
     }
 
-    /// The fast way: one walk of every name, good when none is `.`, `..` or a link (but the
-    /// last, when not followed).
+    /// The fast way: one walk of every name, good when none is `..` or a link (but the
+    /// last, when not followed). A `.` inside the path changes nothing and is left out (the
+    /// class path `.` makes every class file `./C.class`: one walk instead of two); a last
+    /// `.` (which asks for a directory) takes the slow way.
     fn walk_plain(&self, names: &[Vec<u8>], follow: bool) -> Option<Found> {
-        if names.iter().any(|n| n == b"." || n == b"..") {
+        if names.iter().any(|n| n == b"..") || names.last().is_some_and(|n| n == b".") {
             return None;
         }
-        let (fid, qids) = self.walk(names).ok()?;
+        let names: Names = names.iter().filter(|n| *n != b".").cloned().collect();
+        let (fid, qids) = self.walk(&names).ok()?;
         let n = qids.len();
         let link_at = qids.iter().position(|q| q.qtype & QTSYMLINK != 0);
         if link_at.is_some_and(|i| i + 1 < n || follow) {
@@ -133,11 +138,7 @@ impl Namespace {
             return None;
         }
         let qid = qids.last().cloned().unwrap_or_else(root_qid);
-        Some(Found {
-            names: names.to_vec(),
-            fid,
-            qid,
-        })
+        Some(Found { names, fid, qid })
     }
 
     /// The names of the file `names` leads to, links resolved one name at a time.

@@ -1,5 +1,5 @@
 //! Owns the `--io` value: which backend a domain gets (`host`, or
-//! `9p:ADDR[,aname=PATH][,cache=on|off][,stream=on|off]`), parsed once by the launcher or the
+//! `9p:ADDR[,aname=PATH][,timeout=SECONDS][,cache=on|off][,stream=on|off]`), parsed once by the launcher or the
 //! system description and handed to the domain that is created with it.
 
 use std::fmt;
@@ -21,14 +21,37 @@ pub struct NinepSpec {
     pub addr: String,
     /// The tree to attach (`Tattach`'s aname), empty by default.
     pub aname: String,
+    /// How long a request waits for the server's reply (`timeout=SECONDS`, 0 for ever);
+    /// [`ninep::client::DEFAULT_TIMEOUT`] by default.
+    pub timeout: Option<std::time::Duration>,
+}
+
+impl NinepSpec {
+    /// A spec of `addr` with the default aname and timeout.
+    pub fn new(addr: &str) -> NinepSpec {
+        NinepSpec {
+            addr: addr.to_string(),
+            aname: String::new(),
+            timeout: Some(ninep::client::DEFAULT_TIMEOUT),
+        }
+    }
 }
 
 impl fmt::Display for IoSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             IoSpec::Host => f.write_str("host"),
-            IoSpec::NineP(s) if s.aname.is_empty() => write!(f, "9p:{}", s.addr),
-            IoSpec::NineP(s) => write!(f, "9p:{},aname={}", s.addr, s.aname),
+            IoSpec::NineP(s) => {
+                write!(f, "9p:{}", s.addr)?;
+                if !s.aname.is_empty() {
+                    write!(f, ",aname={}", s.aname)?;
+                }
+                if s.timeout != Some(ninep::client::DEFAULT_TIMEOUT) {
+                    let secs = s.timeout.map_or(0, |t| t.as_secs());
+                    write!(f, ",timeout={secs}")?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -47,10 +70,7 @@ impl IoSpec {
         let mut parts = rest.split(',');
         let addr = parts.next().unwrap_or_default();
         ninep::addr::Addr::parse(addr).map_err(|e| format!("--io: {e}"))?;
-        let mut spec = NinepSpec {
-            addr: addr.to_string(),
-            aname: String::new(),
-        };
+        let mut spec = NinepSpec::new(addr);
         for opt in parts {
             apply_option(&mut spec, opt)?;
         }
@@ -63,6 +83,12 @@ impl IoSpec {
 fn apply_option(spec: &mut NinepSpec, opt: &str) -> Result<(), String> {
     match opt.split_once('=') {
         Some(("aname", v)) => spec.aname = v.to_string(),
+        Some(("timeout", v)) => {
+            let secs: u64 = v
+                .parse()
+                .map_err(|_| format!("--io: bad timeout `{v}` (seconds, 0 for none)"))?;
+            spec.timeout = (secs > 0).then(|| std::time::Duration::from_secs(secs));
+        }
         Some(("cache" | "stream", "off")) => {}
         Some((k @ ("cache" | "stream"), "on")) => {
             return Err(format!("--io: {k}=on is not implemented yet"));
@@ -83,11 +109,18 @@ mod tests {
         assert_eq!(
             s,
             IoSpec::NineP(NinepSpec {
-                addr: "unix:/run/gw.sock".into(),
-                aname: "/srv".into()
+                aname: "/srv".into(),
+                ..NinepSpec::new("unix:/run/gw.sock")
             })
         );
         assert_eq!(s.to_string(), "9p:unix:/run/gw.sock,aname=/srv");
+        let t = IoSpec::parse("9p:unix:/s,timeout=5").unwrap();
+        assert_eq!(t.to_string(), "9p:unix:/s,timeout=5");
+        let IoSpec::NineP(n) = IoSpec::parse("9p:unix:/s,timeout=0").unwrap() else {
+            panic!()
+        };
+        assert_eq!(n.timeout, None);
+        assert!(IoSpec::parse("9p:unix:/s,timeout=x").is_err());
         assert!(IoSpec::parse("9p:tcp:127.0.0.1:564").is_ok());
         for bad in [
             "",

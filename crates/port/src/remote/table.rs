@@ -48,6 +48,14 @@ pub enum Entry {
     Remote(Arc<RemoteFile>),
     /// A host descriptor, reached through the host backend.
     Host(i32),
+    /// A TCP socket over the gateway's `/net`.
+    Socket(Arc<super::sockets::SocketRef>),
+    /// An eventfd, in this process.
+    Event(Arc<super::events::EventFd>),
+    /// An epoll set, in this process.
+    Epoll(Arc<super::events::Epoll>),
+    /// A pipe's end, in this process.
+    Pipe(Arc<super::events::PipeEnd>),
     /// What `pre_close_fd` makes: reads see end of file, writes fail.
     Dead,
 }

@@ -8,10 +8,16 @@ use crate::fs::{LockResult, MapMode};
 use crate::{Fd, Host};
 use ninep::addr::Addr;
 use ninep::export::Export;
+use ninep::net::WithNet;
 use ninep::server::Server;
 
 /// A fresh directory, and a backend attached to a server exporting it.
 fn attached(tag: &str) -> (PathBuf, NinepBackend) {
+    attached_with(tag, false)
+}
+
+/// As [`attached`]; with `net`, the server also serves `/net`.
+fn attached_with(tag: &str, net: bool) -> (PathBuf, NinepBackend) {
     static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let top = std::env::temp_dir().join(format!("jxvm-port9p-{}-{n}-{tag}", std::process::id()));
@@ -20,16 +26,13 @@ fn attached(tag: &str) -> (PathBuf, NinepBackend) {
     std::fs::create_dir_all(&dir).unwrap();
     let addr = format!("unix:{}", top.join("s.sock").display());
     let listener = Addr::parse(&addr).unwrap().listen().unwrap();
-    let server = Server::new(Export::new(&dir, false).unwrap());
+    let server = Server::new(WithNet::new(Export::new(&dir, false).unwrap(), net));
     std::thread::spawn(move || server.serve(&listener));
     (dir, connect(&addr))
 }
 
 fn connect(addr: &str) -> NinepBackend {
-    let spec = NinepSpec {
-        addr: addr.to_string(),
-        aname: String::new(),
-    };
+    let spec = NinepSpec::new(addr);
     NinepBackend::connect(&spec, crate::held::Owner::domain(7001), None).unwrap()
 }
 
@@ -160,11 +163,26 @@ fn links_resolve_in_the_namespace_and_loops_end() {
 }
 
 #[test]
-fn what_9p_cannot_do_is_refused_and_stdio_stays_the_hosts() {
+fn what_9p_cannot_do_is_refused_pipes_are_local_and_stdio_stays_the_hosts() {
     let (_dir, b) = attached("refused");
-    assert_eq!(b.socket(false, true, false), Err(Errno::EOPNOTSUPP));
-    assert_eq!(b.pipe(true), Err(Errno::EOPNOTSUPP));
-    assert_eq!(b.epoll_create(), Err(Errno::EOPNOTSUPP));
+    // This server has no /net: refused as a sandbox refuses sockets.
+    assert_eq!(b.socket(false, true, false), Err(Errno::EPERM));
+    assert!(b.lookup_host("localhost", false).is_err());
+    // Pipes are made in the process.
+    let (r, w) = b.pipe(true).unwrap();
+    assert_eq!(b.write_buf(w, b"abc"), Ok(3));
+    let mut buf = [0u8; 8];
+    assert_eq!(b.read_buf(r, &mut buf), Ok(3));
+    assert_eq!(&buf[..3], b"abc");
+    b.set_blocking(r, false).unwrap();
+    assert_eq!(b.read_buf(r, &mut buf), Err(Errno::EAGAIN));
+    b.close(w).unwrap();
+    assert_eq!(b.read_buf(r, &mut buf), Ok(0));
+    b.close(r).unwrap();
+    let (r, w) = b.pipe(true).unwrap();
+    b.close(r).unwrap();
+    assert_eq!(b.write_buf(w, b"x"), Err(Errno::EPIPE));
+    b.close(w).unwrap();
     assert!(b.fstat(Fd(1)).is_ok(), "stdout is the process's");
     assert_eq!(b.fstat(Fd(99)), Err(Errno::EBADF));
     assert_eq!(b.platform_properties()[36].as_deref(), Some("/"));
@@ -212,4 +230,182 @@ fn locks_of_two_connections_conflict_and_a_blocking_one_waits() {
     assert!(!waiter.is_finished(), "blocked while a holds it");
     a.unlock(fa, 0, 10).unwrap();
     assert_eq!(waiter.join().unwrap(), Ok(LockResult::Locked));
+}
+
+/// Waits up to 10 s for `f` to hold.
+fn eventually(mut f: impl FnMut() -> bool) {
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !f() {
+        assert!(std::time::Instant::now() < end, "never happened");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn sockets_go_over_the_gateways_net() {
+    use std::io::{Read, Write};
+    use std::net::SocketAddr;
+    let (_dir, b) = attached_with("net", true);
+    let lo = SocketAddr::from(([127, 0, 0, 1], 0));
+    let srv = b.socket(false, true, false).unwrap();
+    b.bind(srv, false, lo).unwrap();
+    b.listen(srv, 5).unwrap();
+    let at = b.local_address(srv).unwrap();
+    assert!(at.port() > 0 && at.ip().is_loopback(), "{at}");
+    // Non-blocking: nothing to accept yet.
+    b.set_blocking(srv, false).unwrap();
+    assert_eq!(b.accept(srv).map(drop), Err(Errno::EAGAIN));
+    assert_eq!(b.poll(srv, libc::POLLIN, 0), Ok(0));
+    let mut host = std::net::TcpStream::connect(at).unwrap();
+    assert_eq!(b.poll(srv, libc::POLLIN, 10_000), Ok(libc::POLLIN));
+    let (c, peer) = b.accept(srv).unwrap();
+    assert_eq!(peer, host.local_addr().unwrap());
+    assert_eq!(b.remote_address(c), Ok(peer));
+    assert_eq!(b.local_address(c).map(|a| a.port()), Ok(at.port()));
+    // Read ahead: available() and poll answer without a read.
+    host.write_all(b"ping").unwrap();
+    assert_eq!(b.poll(c, libc::POLLIN, 10_000), Ok(libc::POLLIN));
+    eventually(|| b.socket_available(c) == Ok(4));
+    let mut buf = [0u8; 8];
+    assert_eq!(b.read_buf(c, &mut buf), Ok(4));
+    assert_eq!(&buf[..4], b"ping");
+    b.set_blocking(c, false).unwrap();
+    assert_eq!(b.read_buf(c, &mut buf), Err(Errno::EAGAIN));
+    b.set_blocking(c, true).unwrap();
+    assert_eq!(b.write_buf(c, b"pong"), Ok(4));
+    let mut got = [0u8; 4];
+    host.read_exact(&mut got).unwrap();
+    assert_eq!(&got, b"pong");
+    // Half close, each way.
+    b.shutdown(c, libc::SHUT_WR).unwrap();
+    assert_eq!(host.read(&mut got).unwrap(), 0);
+    host.write_all(b"late").unwrap();
+    drop(host);
+    let mut all = Vec::new();
+    loop {
+        let n = b.read_buf(c, &mut buf).unwrap();
+        if n == 0 {
+            break;
+        }
+        all.extend_from_slice(&buf[..n]);
+    }
+    assert_eq!(all, b"late");
+    // Options are kept by the client.
+    selectors(&b, c);
+    assert_eq!(
+        b.get_int_option(c, libc::IPPROTO_TCP, libc::TCP_NODELAY),
+        Ok(0)
+    );
+    b.set_int_option(c, libc::IPPROTO_TCP, libc::TCP_NODELAY, 1)
+        .unwrap();
+    assert_eq!(
+        b.get_int_option(c, libc::IPPROTO_TCP, libc::TCP_NODELAY),
+        Ok(1)
+    );
+    b.close(c).unwrap();
+    // A backlog of 1: one call waits to be accepted, the next stays in the gateway's queue.
+    let small = b.socket(false, true, false).unwrap();
+    b.bind(small, false, lo).unwrap();
+    b.listen(small, 1).unwrap();
+    let small_at = b.local_address(small).unwrap();
+    let callers: Vec<_> = (0..3)
+        .map(|_| std::net::TcpStream::connect(small_at).unwrap())
+        .collect();
+    b.set_blocking(small, false).unwrap();
+    eventually(|| b.poll(small, libc::POLLIN, 0) == Ok(libc::POLLIN));
+    let mut peers = Vec::new();
+    for _ in 0..3 {
+        eventually(|| b.poll(small, libc::POLLIN, 0) == Ok(libc::POLLIN));
+        let (fd, peer) = b.accept(small).unwrap();
+        peers.push(peer);
+        b.close(fd).unwrap();
+    }
+    let mut want: Vec<_> = callers.iter().map(|c| c.local_addr().unwrap()).collect();
+    want.sort();
+    peers.sort();
+    assert_eq!(peers, want);
+    b.close(small).unwrap();
+    // A blocked accept ends when another thread closes the listener (as the JDK does, by
+    // dup2 of a pre-closed descriptor over it).
+    b.set_blocking(srv, true).unwrap();
+    let dead = b.pre_close_fd().unwrap();
+    std::thread::scope(|s| {
+        let waiter = s.spawn(|| b.accept(srv).map(drop));
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        b.dup2(dead, srv).unwrap();
+        assert_eq!(waiter.join().unwrap(), Err(Errno::EINTR));
+    });
+    // The gateway's listener is gone: connecting is refused.
+    let s = b.socket(false, true, false).unwrap();
+    assert_eq!(b.connect(s, false, at), Err(Errno::ECONNREFUSED));
+    assert!(
+        b.lookup_host("localhost", false)
+            .unwrap()
+            .contains(&std::net::IpAddr::from([127, 0, 0, 1]))
+    );
+    assert!(b.lookup_host("no-such-host.invalid", false).is_err());
+    b.give_back();
+}
+
+/// An epoll set over socket `c` (at end of stream: readable) and an eventfd.
+fn selectors(b: &NinepBackend, c: Fd) {
+    let ep = b.epoll_create().unwrap();
+    let ev = b.eventfd().unwrap();
+    let (size, events_at, data_at) = crate::net::epoll_event_layout();
+    let mut out = vec![0u8; size * 4];
+    let addr = out.as_mut_ptr() as usize;
+    let file = b.open(b"plain", RW_CREATE, 0o644).unwrap();
+    assert_eq!(
+        b.epoll_ctl(ep, libc::EPOLL_CTL_ADD, file, 1),
+        Err(Errno::EPERM)
+    );
+    b.epoll_ctl(ep, libc::EPOLL_CTL_ADD, ev, libc::EPOLLIN as u32)
+        .unwrap();
+    assert_eq!(b.epoll_wait(ep, addr, 4, 0), Ok(0));
+    // A wake-up from another thread ends a blocked wait.
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            b.write_buf(ev, &1u64.to_ne_bytes()).unwrap();
+        });
+        assert_eq!(b.epoll_wait(ep, addr, 4, 10_000), Ok(1));
+    });
+    let word = |at: usize, n: usize| u32::from_ne_bytes(out[at..at + n.min(4)].try_into().unwrap());
+    assert_eq!(word(events_at, 4), libc::EPOLLIN as u32);
+    assert_eq!(word(data_at, 4), ev.0 as u32);
+    let mut eight = [0u8; 8];
+    assert_eq!(b.read_buf(ev, &mut eight), Ok(8));
+    assert_eq!(u64::from_ne_bytes(eight), 1);
+    b.set_blocking(ev, false).unwrap();
+    assert_eq!(b.read_buf(ev, &mut eight), Err(Errno::EAGAIN));
+    // One-shot: reported once until modified again.
+    let oneshot = (libc::EPOLLIN | libc::EPOLLONESHOT) as u32;
+    b.epoll_ctl(ep, libc::EPOLL_CTL_ADD, c, oneshot).unwrap();
+    assert_eq!(b.epoll_wait(ep, addr, 4, 10_000), Ok(1));
+    assert_eq!(word(data_at, 4), c.0 as u32);
+    assert_eq!(b.epoll_wait(ep, addr, 4, 0), Ok(0));
+    b.epoll_ctl(ep, libc::EPOLL_CTL_MOD, c, oneshot).unwrap();
+    assert_eq!(b.epoll_wait(ep, addr, 4, 0), Ok(1));
+    b.epoll_ctl(ep, libc::EPOLL_CTL_DEL, c, 0).unwrap();
+    assert_eq!(
+        b.epoll_ctl(ep, libc::EPOLL_CTL_DEL, c, 0),
+        Err(Errno::ENOENT)
+    );
+    for fd in [ep, ev, file] {
+        b.close(fd).unwrap();
+    }
+}
+
+#[test]
+fn dots_inside_a_path_are_walked_in_one_message() {
+    let (_dir, b) = attached("dots");
+    let fd = b.open(b"/f.txt", RW_CREATE, 0o644).unwrap();
+    b.close(fd).unwrap();
+    b.mkdir(b"/d", 0o755).unwrap();
+    assert!(b.stat(b"./f.txt", true).is_ok_and(|s| s.is_file()));
+    assert!(b.stat(b"/./d/./", true).is_ok_and(|s| s.is_dir()));
+    assert!(b.stat(b"d/./../f.txt", true).is_ok_and(|s| s.is_file()));
+    assert!(b.stat(b"d/.", true).is_ok_and(|s| s.is_dir()));
+    assert_eq!(b.realpath(b"./d/./"), Ok(b"/d".to_vec()));
+    assert_eq!(b.stat(b"./nothing", true).map(drop), Err(Errno::ENOENT));
 }
