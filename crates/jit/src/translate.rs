@@ -498,13 +498,7 @@ impl<'a, 'f> Translator<'a, 'f> {
     /// left to the op stub (unresolved, signature-polymorphic, intrinsic, or a static call of
     /// an instance method that must throw).
     fn invoke_resolved(&mut self, pc: usize, idx: u16, kind: InvokeKind) -> bool {
-        let Some(&Resolved::Method { method, sig }) = self
-            .unit
-            .class
-            .cp_cache
-            .get(idx as usize)
-            .and_then(|c| c.get())
-        else {
+        let Some((method, sig)) = self.resolved_method(idx) else {
             return false;
         };
         if method.is_signature_polymorphic()
@@ -543,10 +537,25 @@ impl<'a, 'f> Translator<'a, 'f> {
         true
     }
 
-    /// The class constant-pool entry `idx` had resolved to when this compile began.
+    /// What constant-pool entry `idx` had resolved to when this compile began.
+    fn resolved(&self, idx: u16) -> Option<&'a Resolved> {
+        let class: &'a meta::class::Class = self.unit.class;
+        class.cp_cache.get(idx as usize)?.get()
+    }
+
+    /// The class entry `idx` had resolved to when this compile began.
     fn resolved_class(&self, idx: u16) -> Option<&'static meta::class::Class> {
-        match self.unit.class.cp_cache.get(idx as usize)?.get()? {
+        match self.resolved(idx)? {
             Resolved::Class(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The method (and its interned signature) entry `idx` had resolved to when this compile
+    /// began.
+    fn resolved_method(&self, idx: u16) -> Option<(&'static meta::class::Method, u32)> {
+        match self.resolved(idx)? {
+            Resolved::Method { method, sig } => Some((method, *sig)),
             _ => None,
         }
     }
@@ -1541,13 +1550,7 @@ impl<'a, 'f> Translator<'a, 'f> {
     /// An `invokestatic` at constant-pool index `idx` already resolved to an intrinsic with
     /// an inline form (`meta::intrinsics::Inline`): emitted in place; false if it is not one.
     fn inline_intrinsic(&mut self, idx: u16) -> bool {
-        let Some(Resolved::Method { method, .. }) = self
-            .unit
-            .class
-            .cp_cache
-            .get(idx as usize)
-            .and_then(|c| c.get())
-        else {
+        let Some((method, _)) = self.resolved_method(idx) else {
             return false;
         };
         if method.intrinsic.is_none() {
