@@ -192,6 +192,7 @@ mod tests {
             offset: 16,
             constant_value: None,
             index: 0,
+            place: None,
         }];
         let holder = leak(holder);
         let h = Heap::new(1 << 20, 1 << 18, 1 << 18).unwrap();

@@ -35,13 +35,14 @@ pub const MODULE: &str = "jx";
 
 /// The packages of the API module, all exported, none open (`jx.internal` holds code the VM
 /// runs on its own threads, with nothing a program can make or call).
-pub const PACKAGES: [&str; 6] = [
+pub const PACKAGES: [&str; 7] = [
     "jx.domain",
     "jx.internal",
     "jx.ipc",
     "jx.memory",
     "jx.naming",
     "jx.portal",
+    "jx.pso",
 ];
 
 /// The API classes whose instances end with a VM slot (8 bytes after the fields, which no
@@ -87,16 +88,18 @@ pub fn makes_api_class(module: Option<&str>, super_class: Option<&crate::class::
 
 /// Whether code of class `caller` (None: a trusted lookup) may use a member with access flags
 /// `access` declared by class `holder`. Inside the API's module the JVM's rules apply; from
-/// outside, only public members of public API classes are reachable — whatever the route
-/// (bytecode, method handles of any lookup, reflection after any `setAccessible`, generated
-/// reflection accessors, which the JVM's rules exempt elsewhere).
+/// outside, only public and protected members of public API classes are reachable — whatever
+/// the route (bytecode, method handles of any lookup, reflection after any `setAccessible`,
+/// generated reflection accessors, which the JVM's rules exempt elsewhere). Protected members
+/// are also subject to the JVM's own rule; the only one is `jx.pso.PSO`'s constructor, which
+/// a program's PSO classes call and which refuses to make a PSO outside `Container`.
 pub fn may_access(
     caller: Option<&crate::class::Class>,
     holder: &crate::class::Class,
     access: u16,
 ) -> bool {
-    use classfile::access::ACC_PUBLIC;
-    let open = access & ACC_PUBLIC != 0 && holder.access & ACC_PUBLIC != 0;
+    use classfile::access::{ACC_PROTECTED, ACC_PUBLIC};
+    let open = access & (ACC_PUBLIC | ACC_PROTECTED) != 0 && holder.access & ACC_PUBLIC != 0;
     open || !in_module(holder) || caller.is_some_and(in_module)
 }
 

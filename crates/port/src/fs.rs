@@ -718,6 +718,22 @@ pub fn mmap(owner: Owner, fd: i32, mode: MapMode, pos: i64, len: usize) -> PortR
     Ok(p as usize)
 }
 
+/// Maps the first `len` bytes of `fd` shared, for a caller that owns the mapping and unmaps
+/// it itself with `munmap(2)` (not recorded in any domain's held table).
+pub fn map_unowned(fd: i32, writable: bool, len: usize) -> PortResult<usize> {
+    let prot = if writable {
+        libc::PROT_READ | libc::PROT_WRITE
+    } else {
+        libc::PROT_READ
+    };
+    // SAFETY: a fresh mapping chosen by the kernel (null hint) does not alias Rust memory.
+    let p = unsafe { libc::mmap(std::ptr::null_mut(), len, prot, libc::MAP_SHARED, fd, 0) };
+    if p == libc::MAP_FAILED {
+        return Err(errno());
+    }
+    Ok(p as usize)
+}
+
 /// `owner` unmaps the whole of a mapping [`mmap`] made for it (only that: an address range
 /// the port did not map for the owner is refused, EINVAL, never unmapped).
 pub fn munmap(owner: Owner, addr: usize, len: usize) -> PortResult<()> {

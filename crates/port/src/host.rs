@@ -206,6 +206,11 @@ pub trait Host: Send + Sync {
     fn sendfile(&self, out_fd: Fd, in_fd: Fd, pos: i64, count: usize) -> PortResult<i64>;
     /// Maps `len` bytes of `fd` at `pos` for the domain; returns the address.
     fn mmap(&self, fd: Fd, mode: MapMode, pos: i64, len: usize) -> PortResult<usize>;
+    /// Maps the first `len` bytes of `fd` shared (read-write if `writable`) for a memory object
+    /// that owns the mapping from then on: unlike [`Host::mmap`]'s, it is not the domain's (a
+    /// memory object outlives its domain when another holds it), and its owner unmaps it with
+    /// `munmap(2)`. EOPNOTSUPP where the backend cannot share a file's pages.
+    fn map_for_memory(&self, fd: Fd, writable: bool, len: usize) -> PortResult<usize>;
     /// Unmaps the whole of a mapping [`Host::mmap`] made for the domain (only that: an address range
     /// the port did not map for the domain is refused, EINVAL, never unmapped).
     fn munmap(&self, addr: usize, len: usize) -> PortResult<()>;
@@ -696,6 +701,9 @@ impl Host for HostBackend {
     }
     fn mmap(&self, fd: Fd, mode: MapMode, pos: i64, len: usize) -> PortResult<usize> {
         fs::mmap(self.owner, fd.0, mode, pos, len)
+    }
+    fn map_for_memory(&self, fd: Fd, writable: bool, len: usize) -> PortResult<usize> {
+        fs::map_unowned(fd.0, writable, len)
     }
     fn munmap(&self, addr: usize, len: usize) -> PortResult<()> {
         fs::munmap(self.owner, addr, len)

@@ -25,6 +25,8 @@
 //! - `gc`: a domain's collections: stopping its threads, their roots and the domain's,
 //!   references, class unloading, verification (the layer that knows threads and domains).
 //! - `memory`: memory objects (JX's off-heap memory with revocable views).
+//! - `pso`: Pre-Serialized Objects: PSOs and PSO arrays over a container's bytes, and the
+//!   accesses the code mappings turn their field reads and writes into.
 //! - `domain`: per-domain mutable state (mirrors and statics, init states, strings, monitors).
 //! - `thread`: Java threads, frames, monitors.
 //! - `interp`: the interpreter loop and its unchecked frame access.
@@ -53,6 +55,8 @@ pub(crate) mod jdk;
 pub(crate) mod memory;
 pub(crate) mod native;
 pub(crate) mod offsets;
+#[allow(unsafe_code)] // PSO fields and arrays are read and written at addresses in containers
+pub(crate) mod pso;
 pub(crate) mod runtime;
 pub(crate) mod thread;
 pub(crate) mod vm;

@@ -204,6 +204,44 @@ impl View {
         })
     }
 
+    /// A view of all of a shared file mapping of `len` bytes at `base` (made by
+    /// `Host::map_for_memory`), whose region owns the mapping from now on and unmaps it when
+    /// the last view of it is gone.
+    ///
+    /// # Safety
+    /// `[base, base+len)` must be a whole mapping nothing else owns or unmaps.
+    pub unsafe fn over_mapping(base: usize, len: usize, writable: bool) -> View {
+        View {
+            region: Arc::new(Region {
+                base,
+                size: len,
+                account: None,
+            }),
+            offset: 0,
+            len,
+            writable,
+            grant: Grant::root(),
+        }
+    }
+
+    /// The address of `[offset, offset+length)` of this view, after checking validity and
+    /// bounds. It stays mapped as long as this view (or any view of its region) lives.
+    pub fn address(&self, offset: i64, length: i64) -> Result<usize, Fault> {
+        self.at(offset, length)
+    }
+
+    /// The flag that says whether this view is still valid (cleared when it is revoked): code
+    /// that caches an address from [`View::address`] checks it before each access. It lives as
+    /// long as this view.
+    pub fn valid_flag(&self) -> &AtomicBool {
+        &self.grant.valid
+    }
+
+    /// The whole mapping this view is part of (address and length), for `msync`.
+    pub fn mapping(&self) -> (usize, usize) {
+        (self.region.base, self.region.size)
+    }
+
     pub fn len(&self) -> usize {
         self.len
     }

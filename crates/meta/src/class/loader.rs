@@ -1047,7 +1047,21 @@ impl ClassTable {
                 }
             }
         }
-        let (fields, instance_size, ref_offsets, statics_size) = layout_fields(&cf, super_class);
+        let (mut fields, instance_size, ref_offsets, statics_size) =
+            layout_fields(&cf, super_class);
+        if module == Some(crate::api::MODULE) && super::pso::has_vm_words(&cf.name) {
+            super::pso::check_api_layout(&cf.name, &fields, instance_size);
+        }
+        let pso = super::pso::is_pso_class(&cf.name, module, super_class).then(|| {
+            let super_size = super_class.and_then(|s| s.pso.as_ref()).map_or(0, |l| l.size);
+            // `PSO`'s own fields (its container and offset) live in the heap object.
+            let placed = if cf.name == super::pso::PSO_CLASS {
+                &mut fields[..0]
+            } else {
+                &mut fields[..]
+            };
+            Box::new(super::pso::place_fields(placed, super_size))
+        });
         let static_ref_offsets = fields
             .iter()
             .filter(|f| f.is_static() && f.ty == BasicType::Ref)
@@ -1096,6 +1110,7 @@ impl ClassTable {
             array_of: OnceLock::new(),
             dims: 0,
             api: crate::api::makes_api_class(module, super_class),
+            pso,
         };
         let c = self.publish(c, owner, charge);
         if let Some(start) = self.load_log {
@@ -1429,6 +1444,7 @@ fn layout_fields(
             offset: 0,
             constant_value: f.constant_value,
             index: i as u16,
+            place: None,
         })
         .collect();
     let mut inst_end = super_class.map_or(HEADER_SIZE as u32, |s| s.instance_size);
@@ -1463,6 +1479,10 @@ fn layout_fields(
         // `api::SLOT_CLASSES`. Classes of other loaders with these names get it too; only
         // the API's own are read (`api::vm_slot_offset`).
         size += 8;
+    }
+    if super::pso::has_vm_words(&cf.name) {
+        // The VM words of a PSO or PSO array object: see `pso::VM_WORDS`.
+        size += 8 * super::pso::VM_WORDS;
     }
     if cf.name == "java/lang/invoke/MemberName" {
         // VM slots of a resolved MemberName (vmtarget, vmindex): see native/jli.rs.

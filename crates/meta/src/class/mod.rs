@@ -15,6 +15,7 @@ pub mod lambda;
 pub mod loader;
 pub mod manifest;
 pub mod metadata;
+pub mod pso;
 pub mod resolve;
 pub mod source;
 #[allow(unsafe_code)] // frees the leaked metadata of unloaded classes
@@ -197,6 +198,9 @@ pub struct Field {
     pub constant_value: Option<u16>,
     /// Index of this field in the class file (for reflection's slot).
     pub index: u16,
+    /// For an instance field of a PSO class: its offset in the object's container
+    /// ([`pso`]); the heap slot at `offset` then only caches a reference field's target.
+    pub place: Option<u32>,
 }
 
 impl Field {
@@ -390,6 +394,8 @@ pub struct Class {
     /// Whether its instances and statics may hold capabilities (`crate::api::makes_api_class`),
     /// decided when the class is made: `Unsafe` checks it on every access.
     pub api: bool,
+    /// For `jx.pso.PSO` and its subclasses: where instance fields live in a container.
+    pub pso: Option<Box<pso::PsoLayout>>,
 }
 
 impl std::fmt::Debug for Class {
@@ -435,6 +441,7 @@ impl Class {
             array_of: OnceLock::new(),
             dims: 0,
             api: false,
+            pso: None,
         }
     }
 

@@ -27,6 +27,10 @@ pub struct ResolvedField {
     pub ty: BasicType,
     pub is_static: bool,
     pub volatile: bool,
+    /// The field's offset in a PSO's container (see [`super::Field::place`]).
+    pub place: Option<u32>,
+    /// Its index among `holder`'s declared fields.
+    pub index: u16,
 }
 
 impl ResolvedField {
@@ -38,6 +42,8 @@ impl ResolvedField {
             ty: f.ty,
             is_static: f.is_static(),
             volatile: f.is_volatile(),
+            place: f.place,
+            index: f.index,
         }
     }
 }

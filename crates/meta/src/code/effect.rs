@@ -130,7 +130,7 @@ pub fn of(op: &Op, operands: &dyn Operands) -> Result<Effect, &'static str> {
         GetField(_) => value(1, field()?),
         PutField(_) => vals(1 + field()?.slots(), 0),
         GetFieldInt(_) | GetFieldWide(_) | GetFieldRef(_) | GetFieldQ(..) | PutFieldInt(_)
-        | PutFieldWide(_) | PutFieldRef(_) | PutFieldQ(..) => {
+        | PutFieldWide(_) | PutFieldRef(_) | PutFieldQ(..) | PsoGet(..) | PsoPut(..) => {
             match op
                 .quick_field_shape()
                 .ok_or("quickened field op without a shape")?

@@ -149,6 +149,10 @@ pub enum Op {
     PutFieldWide(u32),
     PutFieldRef(u32),
     PutFieldQ(BasicType, u32),
+    /// A code mapping of `getfield`/`putfield` of a primitive instance field of a PSO class
+    /// (`class::pso`): the field's type and its place in the object's container.
+    PsoGet(BasicType, u32),
+    PsoPut(BasicType, u32),
     InvokeVirtual(u16),
     InvokeSpecial(u16),
     InvokeStatic(u16),
@@ -230,6 +234,8 @@ impl Op {
             Op::PutFieldWide(_) => (true, BasicType::Long),
             Op::PutFieldRef(_) => (true, BasicType::Ref),
             Op::PutFieldQ(t, _) => (true, t),
+            Op::PsoGet(t, _) => (false, t),
+            Op::PsoPut(t, _) => (true, t),
             _ => return None,
         })
     }

@@ -672,6 +672,10 @@ impl Host for NinepBackend {
             _ => Err(Errno::ENODEV),
         }
     }
+    fn map_for_memory(&self, _fd: Fd, _writable: bool, _len: usize) -> PortResult<usize> {
+        // A 9P file has no pages to share: its mappings are copies (see `mapped`).
+        Err(Errno::EOPNOTSUPP)
+    }
     fn munmap(&self, addr: usize, len: usize) -> PortResult<()> {
         self.unmap_remote(addr, len)
     }

@@ -128,10 +128,18 @@ fn quicken(ops: &mut [Op], class: &'static Class, table: &crate::class::loader::
         let Some(f) = resolve::resolve_field_if_loaded(table, class, idx) else {
             continue;
         };
-        if f.is_static || f.volatile {
+        if f.is_static {
             continue;
         }
-        *op = Op::quick_field(matches!(op, Op::PutField(_)), f.ty, f.offset);
+        let put = matches!(op, Op::PutField(_));
+        match f.place {
+            // A reference field of a PSO stays a plain op: its slow path finds the target.
+            Some(_) if f.ty == BasicType::Ref => {}
+            Some(place) if put => *op = Op::PsoPut(f.ty, place),
+            Some(place) => *op = Op::PsoGet(f.ty, place),
+            None if f.volatile => {}
+            None => *op = Op::quick_field(put, f.ty, f.offset),
+        }
     }
 }
 
@@ -1119,6 +1127,18 @@ pub(super) fn run<const STEP: bool>(
                         tri!(instance_field(t, m, idx))
                     }
                 };
+                if let Some(place) = f.place {
+                    sync!();
+                    let o = null_checked!(S!(sp - 1));
+                    let v = if f.ty == BasicType::Ref {
+                        tri!(crate::pso::load_ref(t, o, &f))
+                    } else {
+                        tri!(crate::pso::load(t, o, f.ty, place))
+                    };
+                    sp -= 1;
+                    push_result!(f.ty, v);
+                    continue;
+                }
                 let o = pop!();
                 let o = match from_slot(o) {
                     Some(o) => o,
@@ -1135,6 +1155,19 @@ pub(super) fn run<const STEP: bool>(
                         tri!(instance_field(t, m, idx))
                     }
                 };
+                if let Some(place) = f.place {
+                    sync!();
+                    let n = f.ty.slots();
+                    let v = S!(sp - n);
+                    let o = null_checked!(S!(sp - n - 1));
+                    if f.ty == BasicType::Ref {
+                        tri!(crate::pso::store_ref(t, o, &f, v));
+                    } else {
+                        tri!(crate::pso::store(t, o, f.ty, place, v));
+                    }
+                    sp -= n + 1;
+                    continue;
+                }
                 if f.ty.slots() == 2 {
                     sp -= 1;
                 }
@@ -1162,6 +1195,21 @@ pub(super) fn run<const STEP: bool>(
             Op::GetFieldQ(ty, off) => {
                 let o = null_checked!(S!(sp - 1));
                 S!(sp - 1) = crate::runtime::fields::load_plain(o, off as usize, ty);
+            }
+            Op::PsoGet(ty, place) => {
+                sync!();
+                let o = null_checked!(S!(sp - 1));
+                S!(sp - 1) = tri!(crate::pso::load(t, o, ty, place));
+                if ty.slots() == 2 {
+                    push!(0);
+                }
+            }
+            Op::PsoPut(ty, place) => {
+                sync!();
+                let n = ty.slots();
+                let o = null_checked!(S!(sp - n - 1));
+                tri!(crate::pso::store(t, o, ty, place, S!(sp - n)));
+                sp -= n + 1;
             }
             Op::PutFieldInt(off) => {
                 let o = null_checked!(S!(sp - 2));

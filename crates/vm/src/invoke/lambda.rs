@@ -270,6 +270,7 @@ pub fn spin(t: &mut JThread, caller: &'static Class, b: &Bootstrap) -> JResult<&
             offset: off,
             constant_value: None,
             index: i as u16,
+            place: None,
         });
     }
     let captured_slots = captured.iter().map(|d| bt(d).slots()).sum();
@@ -332,6 +333,7 @@ pub fn spin(t: &mut JThread, caller: &'static Class, b: &Bootstrap) -> JResult<&
             array_of: OnceLock::new(),
             dims: 0,
             api: false,
+            pso: None,
         },
         |c| {
             let mut ms: Vec<Method> = bodies
@@ -518,6 +520,8 @@ fn emit_body(
             ty,
             is_static: false,
             volatile: false,
+            place: None,
+            index: i as u16,
         }));
         e.ops.push(Op::GetField(idx));
         if let Some(to) = targets.get(k) {

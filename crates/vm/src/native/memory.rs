@@ -115,7 +115,7 @@ fn slot_offset(o: ObjRef) -> Option<usize> {
 
 /// The view behind memory object `v` (`this` of a native).
 #[allow(unsafe_code)]
-fn view(t: &mut JThread, v: u64) -> JResult<&'static View> {
+pub fn view(t: &mut JThread, v: u64) -> JResult<&'static View> {
     let o = nonnull(t, v)?;
     let p = slot_offset(o).map_or(0, |off| o.read::<u64>(off)) as *const View;
     if p.is_null() {
@@ -127,7 +127,8 @@ fn view(t: &mut JThread, v: u64) -> JResult<&'static View> {
     // SAFETY: only `new_memory_object` stores into the slot: a pointer from `Arc::into_raw`
     // whose Arc the domain's memory-object table owns until the collector finds this object
     // dead. The object is alive (it is this native's receiver), so the View is too; 'static is
-    // a lie bounded by this native call, which is the only place the reference is used.
+    // a lie bounded by the caller's native call, which is the only place the reference is
+    // used (`pso` keeps addresses derived from it only in objects that keep `v` reachable).
     Ok(unsafe { &*p })
 }
 

@@ -18,6 +18,7 @@ pub mod misc;
 pub mod net;
 pub mod nio;
 pub mod portal;
+pub mod pso;
 pub mod process;
 pub mod reflect;
 pub mod stackwalk;
@@ -81,6 +82,7 @@ impl Registry {
         domain::register(&mut r);
         portal::register(&mut r);
         ipc::register(&mut r);
+        pso::register(&mut r);
         r
     }
     /// Registers `f` for `class.name desc`; an empty `desc` matches any descriptor.

@@ -63,7 +63,7 @@ fn ux<T>(t: &mut JThread, r: PortResult<T>) -> JResult<T> {
 }
 
 /// IOException with the OS message for `errno` (JNU_ThrowIOExceptionWithLastError).
-fn io_exception(t: &mut JThread, errno: Errno) -> Thrown {
+pub(super) fn io_exception(t: &mut JThread, errno: Errno) -> Thrown {
     let msg = errno.message();
     t.throw_new("java/io/IOException", Some(&msg))
 }
