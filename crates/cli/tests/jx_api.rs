@@ -18,10 +18,23 @@ fn compile(name: &str) -> PathBuf {
 
 /// Runs a compiled program; returns its stdout after checking it exited 0 with no failure.
 fn run(dir: &Path, name: &str, env: &[(&str, &str)]) -> String {
+    run_with(dir, &[], name, &[], env)
+}
+
+/// [`run`] with VM options before the class and arguments after it.
+fn run_with(
+    dir: &Path,
+    options: &[&str],
+    name: &str,
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> String {
     let out = jxvm()
+        .args(options)
         .arg("-cp")
         .arg(dir)
         .arg(name)
+        .args(args)
         .envs(env.iter().copied())
         .output()
         .unwrap();
@@ -87,6 +100,66 @@ fn memory_objects() {
             );
         }
     }
+}
+
+/// What `tests/jx/Psos.java` prints besides its `ok` lines: the exception of each bad case,
+/// in order.
+const PSO_REFUSALS: &[&str] = &[
+    "IllegalArgumentException: a PSO field can only refer to a PSO of the same container",
+    "IndexOutOfBoundsException: Psos$All of 48 bytes at offset 9999 does not fit in a container of 512 bytes",
+    "IndexOutOfBoundsException: Psos$All of 48 bytes at offset -6 does not fit in a container of 512 bytes",
+    "ArrayIndexOutOfBoundsException: Index 5 out of bounds for length 5",
+    "ArrayIndexOutOfBoundsException: Index -1 out of bounds for length 5",
+    "IndexOutOfBoundsException: jx.pso.IntArray of 8 bytes at offset 1020 does not fit in a container of 1024 bytes",
+    "NegativeArraySizeException: -1",
+    "ContainerFullException: LongArray of 1000 (8000 bytes) does not fit at 72 in a container of 1024 bytes",
+    "ReadOnlyBufferException: null",
+    "ReadOnlyBufferException: null",
+    "ReadOnlyBufferException: null",
+    "RevokedMemoryException: the memory was revoked",
+    "RevokedMemoryException: the memory was revoked",
+    "RevokedMemoryException: the memory was revoked",
+    "RevokedMemoryException: the memory was revoked",
+    "IndexOutOfBoundsException: Psos$All of 48 bytes at offset 60 does not fit in a container of 100 bytes",
+    "IndexOutOfBoundsException: Psos$All of 48 bytes at offset -1 does not fit in a container of 100 bytes",
+    "ContainerFullException: Psos$All (48 bytes) does not fit at 64 in a container of 100 bytes",
+    "IllegalArgumentException: used 101 outside 0..100",
+    "IllegalArgumentException: PSO field Psos$BadString.name has type java.lang.String: a PSO field must be a primitive or a PSO class",
+    "IllegalArgumentException: PSO field Psos$BadArray.values has type int[]: a PSO field must be a primitive or a PSO class",
+    "IllegalArgumentException: PSO field Psos$BadString.name has type java.lang.String: a PSO field must be a primitive or a PSO class",
+    "IllegalArgumentException: Psos$Shape is abstract: a PSO must be of a concrete class",
+    "IllegalArgumentException: java.lang.String is not a PSO class",
+    "IllegalStateException: a PSO is made only by Container.allocate or Container.at, not by new",
+];
+
+#[test]
+fn pre_serialized_objects() {
+    let dir = compile("Psos");
+    let stressed = [("JXVM_GC_STRESS", "1"), ("JXVM_GC_VERIFY", "1")];
+    for (options, env) in [
+        (&[][..], &[][..]),
+        (&["-Xcomp"], &[]),
+        (&["-Xint"], &stressed),
+    ] {
+        let out = run_with(&dir, options, "Psos", &[], env);
+        checks(&out, 24);
+        let others: Vec<&str> = out.lines().filter(|l| !l.starts_with("ok ")).collect();
+        assert_eq!(others, PSO_REFUSALS, "{options:?} {env:?}");
+    }
+}
+
+#[test]
+fn psos_in_a_mapped_file_are_recovered_by_a_new_process() {
+    let dir = compile("Psos");
+    let file = dir.join("list.bin");
+    let file = file.to_str().unwrap();
+    let out = run_with(&dir, &[], "Psos", &["write", file], &[]);
+    assert!(out.starts_with("ok wrote a list of 10"), "{out}");
+    let out = run_with(&dir, &["-Xcomp"], "Psos", &["read", file], &[]);
+    assert_eq!(
+        out.trim(),
+        "ok recovered the list from the file in a new process"
+    );
 }
 
 /// Each program runs plainly and with the collector under stress and verification.

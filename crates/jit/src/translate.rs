@@ -1495,11 +1495,10 @@ impl<'a, 'f> Translator<'a, 'f> {
                 self.type_check(pc, op, idx)?
             }
             LdcString(_) | LdcClass(_) | LdcOther(_) | GetStatic(_) | PutStatic(_)
-            | GetField(_) | PutField(_) | PsoGet(..) | PsoPut(..) | InvokeVirtual(_) | InvokeSpecial(_) | InvokeStatic(_)
-            | InvokeInterface(_) | InvokeDynamic(_) | New(_) | NewArray(_) | ANewArray(_)
-            | CheckCast(_) | InstanceOf(_) | MonitorEnter | MonitorExit | MultiANewArray(..) => {
-                self.stub_op(pc, op)?
-            }
+            | GetField(_) | PutField(_) | PsoGet(..) | PsoPut(..) | InvokeVirtual(_)
+            | InvokeSpecial(_) | InvokeStatic(_) | InvokeInterface(_) | InvokeDynamic(_)
+            | New(_) | NewArray(_) | ANewArray(_) | CheckCast(_) | InstanceOf(_) | MonitorEnter
+            | MonitorExit | MultiANewArray(..) => self.stub_op(pc, op)?,
             LoadLoad(..)
             | StoreLoad(..)
             | ArrayLoadLL(..)

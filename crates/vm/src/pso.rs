@@ -166,9 +166,7 @@ unsafe fn write_raw(addr: usize, ty: BasicType, v: u64) {
 /// `getfield` of a primitive field of type `ty` at `place` in PSO `o`.
 #[inline]
 pub fn load(t: &mut JThread, o: ObjRef, ty: BasicType, place: u32) -> JResult<u64> {
-    let base = words(o, PSO_WORDS)
-        .readable()
-        .map_err(|d| denied(t, d))?;
+    let base = words(o, PSO_WORDS).readable().map_err(|d| denied(t, d))?;
     // SAFETY: `make` checked that the object's bytes, which hold every field at its place,
     // lie inside the container's mapping, which `readable` found still valid (and which the
     // object keeps mapped).
@@ -178,9 +176,7 @@ pub fn load(t: &mut JThread, o: ObjRef, ty: BasicType, place: u32) -> JResult<u6
 /// `putfield` of a primitive field of type `ty` at `place` in PSO `o`.
 #[inline]
 pub fn store(t: &mut JThread, o: ObjRef, ty: BasicType, place: u32, v: u64) -> JResult<()> {
-    let base = words(o, PSO_WORDS)
-        .writable()
-        .map_err(|d| denied(t, d))?;
+    let base = words(o, PSO_WORDS).writable().map_err(|d| denied(t, d))?;
     // SAFETY: as in `load`; `writable` found the container writable.
     unsafe { write_raw(base + place as usize, ty, v) };
     Ok(())
@@ -342,7 +338,10 @@ pub fn make(
 ) -> JResult<ObjRef> {
     let size = checked_size(t, c)?;
     if c.is_abstract() {
-        let msg = format!("{} is abstract: a PSO must be of a concrete class", c.java_name());
+        let msg = format!(
+            "{} is abstract: a PSO must be of a concrete class",
+            c.java_name()
+        );
         return Err(t.throw_new("java/lang/IllegalArgumentException", Some(&msg)));
     }
     let view = container_view(t, container)?;

@@ -1053,7 +1053,9 @@ impl ClassTable {
             super::pso::check_api_layout(&cf.name, &fields, instance_size);
         }
         let pso = super::pso::is_pso_class(&cf.name, module, super_class).then(|| {
-            let super_size = super_class.and_then(|s| s.pso.as_ref()).map_or(0, |l| l.size);
+            let super_size = super_class
+                .and_then(|s| s.pso.as_ref())
+                .map_or(0, |l| l.size);
             // `PSO`'s own fields (its container and offset) live in the heap object.
             let placed = if cf.name == super::pso::PSO_CLASS {
                 &mut fields[..0]

@@ -46,7 +46,12 @@ pub const ARRAY_WORDS_AT: u32 = LENGTH_AT + 8;
 /// Checks that the API class `name` (one with VM words) has its fields where the constants
 /// above say. A failure is a bug in the API's sources, found at its first load.
 pub fn check_api_layout(name: &str, fields: &[Field], instance_size: u32) {
-    let at = |n: &str| fields.iter().find(|f| &*f.name == n && !f.is_static()).map(|f| f.offset);
+    let at = |n: &str| {
+        fields
+            .iter()
+            .find(|f| &*f.name == n && !f.is_static())
+            .map(|f| f.offset)
+    };
     assert_eq!(at("container"), Some(CONTAINER_AT), "{name}.container");
     assert_eq!(at("offset"), Some(OFFSET_AT), "{name}.offset");
     let words = if name == PSO_CLASS {
@@ -176,7 +181,10 @@ mod tests {
     #[test]
     fn type_names_read_as_java_writes_them() {
         assert_eq!(java_type_name("[I"), "int[]");
-        assert_eq!(java_type_name("[[Ljava/lang/String;"), "java.lang.String[][]");
+        assert_eq!(
+            java_type_name("[[Ljava/lang/String;"),
+            "java.lang.String[][]"
+        );
         assert_eq!(java_type_name("Ljava/lang/Object;"), "java.lang.Object");
     }
 }

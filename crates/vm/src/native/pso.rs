@@ -14,11 +14,16 @@ pub fn register(r: &mut Registry) {
         let c = super::reflect::mirror_class(t, a[0])?;
         crate::pso::checked_size(t, c).map(u64::from)
     });
-    r.add(CONTAINER, "make0", "(Ljava/lang/Class;JZ)Ljx/pso/PSO;", |t, a| {
-        let container = nonnull(t, a[0])?;
-        let c = super::reflect::mirror_class(t, a[1])?;
-        crate::pso::make(t, container, c, jlong(a[2]), a[4] != 0).map(ObjRef::slot)
-    });
+    r.add(
+        CONTAINER,
+        "make0",
+        "(Ljava/lang/Class;JZ)Ljx/pso/PSO;",
+        |t, a| {
+            let container = nonnull(t, a[0])?;
+            let c = super::reflect::mirror_class(t, a[1])?;
+            crate::pso::make(t, container, c, jlong(a[2]), a[4] != 0).map(ObjRef::slot)
+        },
+    );
     r.add(
         CONTAINER,
         "array0",
@@ -36,16 +41,21 @@ pub fn register(r: &mut Registry) {
         "(Ljava/nio/channels/FileChannel;JZ)Ljx/memory/ReadOnlyMemory;",
         map0,
     );
-    r.add(CONTAINER, "force0", "(Ljx/memory/ReadOnlyMemory;)V", |t, a| {
-        let (addr, len) = super::memory::view(t, a[0])?.mapping();
-        if len == 0 {
-            return Ok(0);
-        }
-        match t.domain.host().sync_mapping(addr, len) {
-            Ok(()) => Ok(0),
-            Err(e) => Err(super::nio::io_exception(t, e)),
-        }
-    });
+    r.add(
+        CONTAINER,
+        "force0",
+        "(Ljx/memory/ReadOnlyMemory;)V",
+        |t, a| {
+            let (addr, len) = super::memory::view(t, a[0])?.mapping();
+            if len == 0 {
+                return Ok(0);
+            }
+            match t.domain.host().sync_mapping(addr, len) {
+                Ok(()) => Ok(0),
+                Err(e) => Err(super::nio::io_exception(t, e)),
+            }
+        },
+    );
     arrays(r);
 }
 
@@ -65,7 +75,13 @@ fn arrays(r: &mut Registry) {
     }
     array!("jx/pso/IntArray", BasicType::Int, "(I)I", "(II)V", |v| v);
     array!("jx/pso/LongArray", BasicType::Long, "(I)J", "(IJ)V", |v| v);
-    array!("jx/pso/DoubleArray", BasicType::Double, "(I)D", "(ID)V", |v| v);
+    array!(
+        "jx/pso/DoubleArray",
+        BasicType::Double,
+        "(I)D",
+        "(ID)V",
+        |v| v
+    );
     array!("jx/pso/ByteArray", BasicType::Byte, "(I)B", "(IB)V", |v| {
         ret_int(v as u32 as i32)
     });
@@ -85,7 +101,11 @@ fn map0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     };
     let view = if len == 0 {
         let v = crate::memory::View::allocate(0).expect("an empty view");
-        if writable { v } else { v.read_only().expect("a valid view") }
+        if writable {
+            v
+        } else {
+            v.read_only().expect("a valid view")
+        }
     } else {
         let base = match t.domain.host().map_for_memory(fd, writable, len) {
             Ok(base) => base,
