@@ -75,6 +75,9 @@ pub const USAGE: &str = "Usage: jxvm [options] <mainclass> [args...]
                   server whose root is the program's / (and its working directory);
                   its sockets go over the server's /net (jxvm gateway --net)
     --api-jar     print the path of the jxvm API jar (jx.memory, ...) for javac -cp
+    --print-mappings
+                  print the code mappings: the method calls and field accesses the
+                  interpreter and the JIT replace with VM primitives
     --dry-run     create VM and load main class but do not execute main method
     --make-home <dir>
                   make <dir> a JAVA_HOME whose bin/java runs this jxvm (its other
@@ -164,6 +167,8 @@ pub enum Command {
     InternalVersion,
     /// `--api-jar`: print the path of the jxvm API jar (writing it out first).
     ApiJar,
+    /// `--print-mappings`: print the code mappings.
+    PrintMappings,
     /// `--make-home DIR`: make DIR a JAVA_HOME whose `bin/java` is jxvm.
     MakeHome(PathBuf),
     Version {
@@ -478,6 +483,7 @@ impl Parser<'_> {
             })),
             "-Xinternalversion" => Step::Done(Box::new(Command::InternalVersion)),
             "--api-jar" => Step::Done(Box::new(Command::ApiJar)),
+            "--print-mappings" => Step::Done(Box::new(Command::PrintMappings)),
             "--make-home" => {
                 let dir = self.value(|| "Error: --make-home requires a directory".into())?;
                 Step::Done(Box::new(Command::MakeHome(PathBuf::from(dir))))

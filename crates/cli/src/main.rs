@@ -57,6 +57,12 @@ fn main() -> ExitCode {
         Command::System { opts, domains } => {
             on_main_thread(opts.stack_size, move || launch_system(opts, domains))
         }
+        Command::PrintMappings => {
+            for row in vm::embed::mapping_rows() {
+                println!("{row}");
+            }
+            ExitCode::SUCCESS
+        }
         Command::ApiJar => match vm::embed::write_api_jar() {
             Ok(path) => {
                 println!("{}", path.display());

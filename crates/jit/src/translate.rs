@@ -23,7 +23,9 @@ use meta::code::compiled::{Exit, InvokeKind, STUB_OK};
 use meta::code::effect::{self, Push};
 use meta::code::oopmap::OopMaps;
 use meta::code::op::{Cond, Op};
+use meta::class::pso::{ARRAY_WORDS_AT, LENGTH_AT, PSO_WORDS_AT};
 use meta::intrinsics::{Inline, inline_form};
+use meta::mappings::Primitive;
 
 use std::collections::{HashMap, HashSet};
 
@@ -128,6 +130,9 @@ struct Translator<'a, 'f> {
 }
 
 const TRUSTED: MemFlags = MemFlags::trusted();
+/// Accesses to a PSO's container: checked before (no trap), but a recovered PSO may start at
+/// any offset, so not known to be aligned.
+const CONTAINER: MemFlags = MemFlags::new().with_notrap();
 
 /// Which locals a write to or read from the frame covers.
 #[derive(Clone, Copy)]
@@ -904,26 +909,31 @@ impl<'a, 'f> Translator<'a, 'f> {
 
     /// Loads a value of type `ty` at `addr + off` as slot bits.
     fn load_typed(&mut self, ty: BasicType, addr: Value, off: i32) -> Value {
+        self.load_with(TRUSTED, ty, addr, off)
+    }
+
+    /// [`Self::load_typed`] with memory flags `flags`.
+    fn load_with(&mut self, flags: MemFlags, ty: BasicType, addr: Value, off: i32) -> Value {
         let ins = self.b.ins();
         match ty {
             BasicType::Float => {
-                let f = ins.load(F32, TRUSTED, addr, off);
+                let f = ins.load(F32, flags, addr, off);
                 self.float_slot(f)
             }
             BasicType::Double => {
-                let d = ins.load(F64, TRUSTED, addr, off);
+                let d = ins.load(F64, flags, addr, off);
                 self.double_slot(d)
             }
-            BasicType::Int => ins.uload32(TRUSTED, addr, off),
-            BasicType::Long | BasicType::Ref => ins.load(I64, TRUSTED, addr, off),
-            BasicType::Boolean => ins.uload8(I64, TRUSTED, addr, off),
+            BasicType::Int => ins.uload32(flags, addr, off),
+            BasicType::Long | BasicType::Ref => ins.load(I64, flags, addr, off),
+            BasicType::Boolean => ins.uload8(I64, flags, addr, off),
             BasicType::Byte => {
-                let v = ins.sload8(I32, TRUSTED, addr, off);
+                let v = ins.sload8(I32, flags, addr, off);
                 self.int_slot(v)
             }
-            BasicType::Char => ins.uload16(I64, TRUSTED, addr, off),
+            BasicType::Char => ins.uload16(I64, flags, addr, off),
             BasicType::Short => {
-                let v = ins.sload16(I32, TRUSTED, addr, off);
+                let v = ins.sload16(I32, flags, addr, off);
                 self.int_slot(v)
             }
             BasicType::Void => ins.iconst(I64, 0),
@@ -932,29 +942,34 @@ impl<'a, 'f> Translator<'a, 'f> {
 
     /// Stores slot bits `v` as a primitive of type `ty` at `addr + off`.
     fn store_typed(&mut self, ty: BasicType, v: Value, addr: Value, off: i32) {
+        self.store_with(TRUSTED, ty, v, addr, off)
+    }
+
+    /// [`Self::store_typed`] with memory flags `flags`.
+    fn store_with(&mut self, flags: MemFlags, ty: BasicType, v: Value, addr: Value, off: i32) {
         if matches!(ty, BasicType::Float | BasicType::Double)
             && let Some(&f) = self.views.get(&v)
         {
-            self.b.ins().store(TRUSTED, f, addr, off);
+            self.b.ins().store(flags, f, addr, off);
             return;
         }
         let ins = self.b.ins();
         match ty {
             BasicType::Int | BasicType::Float => {
-                ins.istore32(TRUSTED, v, addr, off);
+                ins.istore32(flags, v, addr, off);
             }
             BasicType::Long | BasicType::Double | BasicType::Ref => {
-                ins.store(TRUSTED, v, addr, off);
+                ins.store(flags, v, addr, off);
             }
             BasicType::Boolean => {
                 let bit = ins.band_imm_s(v, 1);
-                self.b.ins().istore8(TRUSTED, bit, addr, off);
+                self.b.ins().istore8(flags, bit, addr, off);
             }
             BasicType::Byte => {
-                ins.istore8(TRUSTED, v, addr, off);
+                ins.istore8(flags, v, addr, off);
             }
             BasicType::Char | BasicType::Short => {
-                ins.istore16(TRUSTED, v, addr, off);
+                ins.istore16(flags, v, addr, off);
             }
             BasicType::Void => {}
         }
@@ -1489,13 +1504,38 @@ impl<'a, 'f> Translator<'a, 'f> {
             InvokeStatic(idx) if self.inline_intrinsic(idx) => {}
             InvokeStatic(idx) if self.invoke_resolved(pc, idx, InvokeKind::Static) => {}
             InvokeSpecial(idx) if self.invoke_resolved(pc, idx, InvokeKind::Special) => {}
+            GetField(idx) | PutField(idx) if let Some(quick) = self.field_quickened(op, idx) => {
+                return self.op(pc, &quick);
+            }
+            InvokeVirtual(idx) if self.inline_mapping(pc, idx) => {}
             InvokeVirtual(idx) if self.invoke_resolved(pc, idx, InvokeKind::Virtual) => {}
+            PsoGet(ty, place) => {
+                let o = self.peek(0);
+                self.exit_if_null(o, pc);
+                let base = self.pso_bytes(o, PSO_WORDS_AT, false, pc);
+                self.depth -= 1;
+                let v = self.load_with(CONTAINER, ty, base, place as i32);
+                if ty.slots() == 2 {
+                    self.push2(v);
+                } else {
+                    self.push(v);
+                }
+            }
+            PsoPut(ty, place) => {
+                let w = ty.slots();
+                let v = self.peek(w - 1);
+                let o = self.peek(w);
+                self.exit_if_null(o, pc);
+                let base = self.pso_bytes(o, PSO_WORDS_AT, true, pc);
+                self.store_with(CONTAINER, ty, v, base, place as i32);
+                self.depth -= 1 + w;
+            }
             New(idx) if self.new_resolved(pc, idx) => {}
             CheckCast(idx) | InstanceOf(idx) if self.resolved_class(idx).is_some() => {
                 self.type_check(pc, op, idx)?
             }
             LdcString(_) | LdcClass(_) | LdcOther(_) | GetStatic(_) | PutStatic(_)
-            | GetField(_) | PutField(_) | PsoGet(..) | PsoPut(..) | InvokeVirtual(_)
+            | GetField(_) | PutField(_) | InvokeVirtual(_)
             | InvokeSpecial(_) | InvokeStatic(_) | InvokeInterface(_) | InvokeDynamic(_)
             | New(_) | NewArray(_) | ANewArray(_) | CheckCast(_) | InstanceOf(_) | MonitorEnter
             | MonitorExit | MultiANewArray(..) => self.stub_op(pc, op)?,
@@ -1544,6 +1584,81 @@ impl<'a, 'f> Translator<'a, 'f> {
             (BasicType::Long, Some(BasicType::Double)) => BasicType::Double,
             _ => ty,
         }
+    }
+
+    /// The quickened form of field op `op` (`getfield`/`putfield` of constant-pool entry
+    /// `idx`) if the entry had resolved when this compile began (the interpreter quickens only
+    /// fields whose class was loaded when the method was prepared; most others have resolved
+    /// by the time it is compiled): the same ops `exec::quicken` makes.
+    fn field_quickened(&self, op: &Op, idx: u16) -> Option<Op> {
+        let Resolved::Field(f) = self.resolved(idx)? else {
+            return None;
+        };
+        Op::for_field(matches!(op, Op::PutField(_)), f)
+    }
+
+    /// The address of the bytes of PSO (or PSO array) `o` whose VM words start at `words`
+    /// (`meta::class::pso`), after checking that it has a container, that the container was
+    /// not revoked and, if `write`, that it is writable; leaves for the interpreter, which
+    /// throws, when a check fails. The validity flag is loaded at every access (it may be
+    /// cleared by another thread at any time).
+    fn pso_bytes(&mut self, o: Value, words: u32, write: bool, pc: usize) -> Value {
+        let words = words as i32;
+        let flag = self.b.ins().load(I64, TRUSTED, o, words + 8);
+        let none = self.b.ins().icmp_imm_s(IntCC::Equal, flag, 0);
+        self.exit_if(none, pc);
+        let valid = self.b.ins().uload8(I32, MemFlags::new().with_notrap(), flag, 0);
+        let revoked = self.b.ins().icmp_imm_s(IntCC::Equal, valid, 0);
+        self.exit_if(revoked, pc);
+        if write {
+            let writable = self.b.ins().load(I64, TRUSTED, o, words + 16);
+            let read_only = self.b.ins().icmp_imm_s(IntCC::Equal, writable, 0);
+            self.exit_if(read_only, pc);
+        }
+        self.b.ins().load(I64, TRUSTED, o, words)
+    }
+
+    /// An `invokevirtual` at constant-pool index `idx` already resolved to a method with a code
+    /// mapping that compiled code emits inline (`meta::mappings`: a PSO array's `get` and
+    /// `set`); false if it is not one.
+    fn inline_mapping(&mut self, pc: usize, idx: u16) -> bool {
+        let Some((method, _)) = self.resolved_method(idx) else {
+            return false;
+        };
+        let (ty, write) = match method.mapped {
+            Some(Primitive::PsoArrayGet(ty)) => (ty, false),
+            Some(Primitive::PsoArraySet(ty)) => (ty, true),
+            _ => return false,
+        };
+        let w = if write { ty.slots() } else { 0 };
+        let index = self.peek(w);
+        let array = self.peek(w + 1);
+        self.exit_if_null(array, pc);
+        let base = self.pso_bytes(array, ARRAY_WORDS_AT, write, pc);
+        let len = self.b.ins().load(I32, TRUSTED, array, LENGTH_AT as i32);
+        let i = self.int(index);
+        let out = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, i, len);
+        self.exit_if(out, pc);
+        let wide = self.b.ins().uextend(I64, i);
+        let scaled = match ty.size() {
+            1 => wide,
+            size => self.b.ins().ishl_imm_s(wide, size.trailing_zeros() as i64),
+        };
+        let addr = self.b.ins().iadd(base, scaled);
+        if write {
+            let v = self.peek(0);
+            self.store_with(CONTAINER, ty, v, addr, 0);
+            self.depth -= 2 + w;
+        } else {
+            self.depth -= 2;
+            let v = self.load_with(CONTAINER, ty, addr, 0);
+            if ty.slots() == 2 {
+                self.push2(v);
+            } else {
+                self.push(v);
+            }
+        }
+        true
     }
 
     /// An `invokestatic` at constant-pool index `idx` already resolved to an intrinsic with

@@ -20,12 +20,27 @@ pub type PureFn = fn(&[u64]) -> u64;
 
 /// The primitive for `class.name descriptor`, if there is one.
 pub fn pure_intrinsic(class: &str, name: &str, descriptor: &str) -> Option<PureFn> {
+    pure_table(class)?
+        .iter()
+        .find(|(n, d, _)| *n == name && *d == descriptor)
+        .map(|&(_, _, f)| f)
+}
+
+/// The classes with pure intrinsics.
+pub const PURE_CLASSES: [&str; 2] = ["java/lang/Math", "java/lang/StrictMath"];
+
+/// The pure intrinsics of `class`: `Math` has the transcendental functions and the exact
+/// ones, `StrictMath` only the exact ones (its transcendental functions are fdlibm's Java
+/// code, which the libm port does not match bit for bit everywhere).
+pub fn pure_table(class: &str) -> Option<&'static [(&'static str, &'static str, PureFn)]> {
     match class {
-        "java/lang/Math" => math(name, descriptor),
-        "java/lang/StrictMath" => strict_math(name, descriptor),
+        "java/lang/Math" => Some(&MATH),
+        "java/lang/StrictMath" => Some(&EXACT),
         _ => None,
     }
 }
+
+type Entry = (&'static str, &'static str, PureFn);
 
 fn d(v: u64) -> f64 {
     f64::from_bits(v)
@@ -40,51 +55,55 @@ fn ret_i(v: i32) -> u64 {
     v as u32 as u64
 }
 
-fn math(name: &str, descriptor: &str) -> Option<PureFn> {
-    let f: PureFn = match (name, descriptor) {
-        ("sin", "(D)D") => |a| libm::sin(d(a[0])).to_bits(),
-        ("cos", "(D)D") => |a| libm::cos(d(a[0])).to_bits(),
-        ("tan", "(D)D") => |a| libm::tan(d(a[0])).to_bits(),
-        ("asin", "(D)D") => |a| libm::asin(d(a[0])).to_bits(),
-        ("acos", "(D)D") => |a| libm::acos(d(a[0])).to_bits(),
-        ("atan", "(D)D") => |a| libm::atan(d(a[0])).to_bits(),
-        ("exp", "(D)D") => |a| libm::exp(d(a[0])).to_bits(),
-        ("log", "(D)D") => |a| libm::log(d(a[0])).to_bits(),
-        ("log10", "(D)D") => |a| libm::log10(d(a[0])).to_bits(),
-        ("pow", "(DD)D") => |a| pow(d(a[0]), d(a[2])).to_bits(),
-        ("atan2", "(DD)D") => |a| libm::atan2(d(a[0]), d(a[2])).to_bits(),
-        _ => return exact(name, descriptor),
-    };
-    Some(f)
-}
-
-fn strict_math(name: &str, descriptor: &str) -> Option<PureFn> {
-    exact(name, descriptor)
-}
+static MATH: [Entry; 27] = [
+    ("sin", "(D)D", |a| libm::sin(d(a[0])).to_bits()),
+    ("cos", "(D)D", |a| libm::cos(d(a[0])).to_bits()),
+    ("tan", "(D)D", |a| libm::tan(d(a[0])).to_bits()),
+    ("asin", "(D)D", |a| libm::asin(d(a[0])).to_bits()),
+    ("acos", "(D)D", |a| libm::acos(d(a[0])).to_bits()),
+    ("atan", "(D)D", |a| libm::atan(d(a[0])).to_bits()),
+    ("exp", "(D)D", |a| libm::exp(d(a[0])).to_bits()),
+    ("log", "(D)D", |a| libm::log(d(a[0])).to_bits()),
+    ("log10", "(D)D", |a| libm::log10(d(a[0])).to_bits()),
+    ("pow", "(DD)D", |a| pow(d(a[0]), d(a[2])).to_bits()),
+    ("atan2", "(DD)D", |a| libm::atan2(d(a[0]), d(a[2])).to_bits()),
+    EXACT[0],
+    EXACT[1],
+    EXACT[2],
+    EXACT[3],
+    EXACT[4],
+    EXACT[5],
+    EXACT[6],
+    EXACT[7],
+    EXACT[8],
+    EXACT[9],
+    EXACT[10],
+    EXACT[11],
+    EXACT[12],
+    EXACT[13],
+    EXACT[14],
+    EXACT[15],
+];
 
 /// The methods `Math` and `StrictMath` define identically and exactly.
-fn exact(name: &str, descriptor: &str) -> Option<PureFn> {
-    let f: PureFn = match (name, descriptor) {
-        ("sqrt", "(D)D") => |a| d(a[0]).sqrt().to_bits(),
-        ("floor", "(D)D") => |a| d(a[0]).floor().to_bits(),
-        ("ceil", "(D)D") => |a| d(a[0]).ceil().to_bits(),
-        ("rint", "(D)D") => |a| d(a[0]).round_ties_even().to_bits(),
-        ("abs", "(D)D") => |a| abs_d(d(a[0])).to_bits(),
-        ("abs", "(F)F") => |a| ret_f(abs_f(f(a[0]))),
-        ("abs", "(I)I") => |a| ret_i((a[0] as i32).wrapping_abs()),
-        ("abs", "(J)J") => |a| (a[0] as i64).wrapping_abs() as u64,
-        ("max", "(DD)D") => |a| max_d(d(a[0]), d(a[2])).to_bits(),
-        ("min", "(DD)D") => |a| min_d(d(a[0]), d(a[2])).to_bits(),
-        ("max", "(FF)F") => |a| ret_f(max_f(f(a[0]), f(a[1]))),
-        ("min", "(FF)F") => |a| ret_f(min_f(f(a[0]), f(a[1]))),
-        ("max", "(II)I") => |a| ret_i((a[0] as i32).max(a[1] as i32)),
-        ("min", "(II)I") => |a| ret_i((a[0] as i32).min(a[1] as i32)),
-        ("max", "(JJ)J") => |a| (a[0] as i64).max(a[2] as i64) as u64,
-        ("min", "(JJ)J") => |a| (a[0] as i64).min(a[2] as i64) as u64,
-        _ => return None,
-    };
-    Some(f)
-}
+static EXACT: [Entry; 16] = [
+    ("sqrt", "(D)D", |a| d(a[0]).sqrt().to_bits()),
+    ("floor", "(D)D", |a| d(a[0]).floor().to_bits()),
+    ("ceil", "(D)D", |a| d(a[0]).ceil().to_bits()),
+    ("rint", "(D)D", |a| d(a[0]).round_ties_even().to_bits()),
+    ("abs", "(D)D", |a| abs_d(d(a[0])).to_bits()),
+    ("abs", "(F)F", |a| ret_f(abs_f(f(a[0])))),
+    ("abs", "(I)I", |a| ret_i((a[0] as i32).wrapping_abs())),
+    ("abs", "(J)J", |a| (a[0] as i64).wrapping_abs() as u64),
+    ("max", "(DD)D", |a| max_d(d(a[0]), d(a[2])).to_bits()),
+    ("min", "(DD)D", |a| min_d(d(a[0]), d(a[2])).to_bits()),
+    ("max", "(FF)F", |a| ret_f(max_f(f(a[0]), f(a[1])))),
+    ("min", "(FF)F", |a| ret_f(min_f(f(a[0]), f(a[1])))),
+    ("max", "(II)I", |a| ret_i((a[0] as i32).max(a[1] as i32))),
+    ("min", "(II)I", |a| ret_i((a[0] as i32).min(a[1] as i32))),
+    ("max", "(JJ)J", |a| (a[0] as i64).max(a[2] as i64) as u64),
+    ("min", "(JJ)J", |a| (a[0] as i64).min(a[2] as i64) as u64),
+];
 
 /// An intrinsic compiled code emits as machine instructions instead of a call: the same
 /// methods and the same results as their entries in the table above.

@@ -9,6 +9,8 @@
 //! - [`api`]: the jx API module's classes (embedded, compiled by `build.rs`) and their access
 //!   rules.
 //! - [`intrinsics`]: pure methods (Math and friends) an engine may run as Rust.
+//! - [`mappings`]: the code mappings, the one table of method calls and field accesses an
+//!   engine replaces with VM primitives (the intrinsics, PSO fields and arrays, memory objects).
 
 // `unsafe` is denied everywhere but in the modules that allow it with their reason.
 #![deny(unsafe_code)]
@@ -17,3 +19,4 @@ pub mod api;
 pub mod class;
 pub mod code;
 pub mod intrinsics;
+pub mod mappings;

@@ -40,6 +40,12 @@ pub use crate::interp::tiers::{JitOptions, Mode};
 pub use crate::vm::{BootError, LaunchError, Options};
 
 /// Writes the jx API jar (the `jx.*` classes built into the binary, for javac's class path)
+/// The code mappings, one line each (`jxvm --print-mappings`): every method call and field
+/// access the engines replace with a VM primitive (`meta::mappings`).
+pub fn mapping_rows() -> Vec<String> {
+    meta::mappings::rows()
+}
+
 /// and returns its path.
 pub fn write_api_jar() -> std::io::Result<PathBuf> {
     crate::api::write_jar()

@@ -1227,6 +1227,7 @@ impl ClassTable {
             prepared: OnceLock::new(),
             native: OnceLock::new(),
             intrinsic: None,
+            mapped: None,
         }
     }
 
@@ -1366,6 +1367,17 @@ fn new_method(c: &'static Class, id: Numbered, index: u16, info: classfile::Meth
     } else {
         None
     };
+    let mapped = if is_static {
+        None
+    } else {
+        crate::mappings::method_primitive(
+            &c.name,
+            c.module.as_deref(),
+            c.loader == LoaderId::BOOT,
+            &info.name,
+            &info.descriptor,
+        )
+    };
     Method {
         class: c,
         name: info.name.as_str().into(),
@@ -1382,6 +1394,7 @@ fn new_method(c: &'static Class, id: Numbered, index: u16, info: classfile::Meth
         prepared: OnceLock::new(),
         native: OnceLock::new(),
         intrinsic,
+        mapped,
     }
 }
 

@@ -244,6 +244,9 @@ pub struct Method {
     pub native: OnceLock<Option<NativeId>>,
     /// A VM primitive that replaces the method (see `intrinsics`), found when it is loaded.
     pub intrinsic: Option<crate::intrinsics::PureFn>,
+    /// A code mapping that replaces this instance method of the API (see `mappings`), found
+    /// when it is loaded.
+    pub mapped: Option<crate::mappings::Primitive>,
 }
 
 impl std::fmt::Debug for Method {

@@ -223,6 +223,20 @@ impl Op {
         }
     }
 
+    /// The op a `getfield` (`put` false) or `putfield` of resolved field `f` becomes: a
+    /// quickened op of its width, a code mapping's PSO op (`crate::mappings`), or None for a
+    /// field that stays with the plain op (static, volatile, a PSO reference).
+    pub fn for_field(put: bool, f: &crate::class::resolve::ResolvedField) -> Option<Op> {
+        match f.place {
+            _ if f.is_static => None,
+            Some(_) if f.ty == BasicType::Ref => None,
+            Some(place) if put => Some(Op::PsoPut(f.ty, place)),
+            Some(place) => Some(Op::PsoGet(f.ty, place)),
+            None if f.volatile => None,
+            None => Some(Op::quick_field(put, f.ty, f.offset)),
+        }
+    }
+
     /// For a quickened field op: whether it stores, and a type of its width and kind.
     pub fn quick_field_shape(&self) -> Option<(bool, BasicType)> {
         Some(match *self {

@@ -60,6 +60,9 @@ pub fn invoke(t: &mut JThread, m: &'static Method, base: usize) -> JResult<u64> 
     if let Some(f) = m.intrinsic {
         return Ok(f(&t.stack[base..base + m.arg_slots as usize]));
     }
+    if let Some(p) = m.mapped {
+        return super::mapped::run(t, p, base);
+    }
     if m.is_native() {
         return crate::native::invoke_native(t, m, base);
     }
@@ -128,17 +131,8 @@ fn quicken(ops: &mut [Op], class: &'static Class, table: &crate::class::loader::
         let Some(f) = resolve::resolve_field_if_loaded(table, class, idx) else {
             continue;
         };
-        if f.is_static {
-            continue;
-        }
-        let put = matches!(op, Op::PutField(_));
-        match f.place {
-            // A reference field of a PSO stays a plain op: its slow path finds the target.
-            Some(_) if f.ty == BasicType::Ref => {}
-            Some(place) if put => *op = Op::PsoPut(f.ty, place),
-            Some(place) => *op = Op::PsoGet(f.ty, place),
-            None if f.volatile => {}
-            None => *op = Op::quick_field(put, f.ty, f.offset),
+        if let Some(quick) = Op::for_field(matches!(op, Op::PutField(_)), &f) {
+            *op = quick;
         }
     }
 }

@@ -10,6 +10,7 @@
 pub mod exec;
 #[allow(unsafe_code)] // the interpreter's unchecked frame and code access
 mod frame;
+pub mod mapped;
 pub mod tiers;
 
 use crate::code::icache;

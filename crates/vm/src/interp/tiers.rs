@@ -227,6 +227,7 @@ fn compile(t: &mut JThread, m: &'static Method, prep: &'static Prepared) {
             return;
         }
     };
+    resolve_loaded_fields(t, m, prep);
     let operands = MethodOperands {
         class: m.class,
         prep,
@@ -330,6 +331,18 @@ fn add_to_perf_map(m: &'static Method, code: &Compiled) {
 }
 
 /// The compiler, made on first use; None if this machine has no code generator.
+/// Resolves the field references of `m` whose classes are loaded (without side effects, as
+/// `exec::quicken` does), so that compiled code accesses them inline: a method prepared before
+/// a class it uses was loaded (a `main` that makes its objects) would otherwise reach their
+/// fields through the op stub for as long as its code lives.
+fn resolve_loaded_fields(t: &JThread, m: &'static Method, prep: &Prepared) {
+    for op in prep.ops.iter() {
+        if let crate::code::op::Op::GetField(idx) | crate::code::op::Op::PutField(idx) = *op {
+            let _ = crate::class::resolve::resolve_field_if_loaded(&t.vm.classes, m.class, idx);
+        }
+    }
+}
+
 fn compiler_of(t: &mut JThread) -> Option<&'static jit::Jit> {
     let vm = t.vm;
     if let Some(j) = vm.compiler.jit.get() {

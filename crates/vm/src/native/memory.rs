@@ -9,6 +9,7 @@
 use std::sync::Arc;
 
 use super::{Registry, bytes_of, jint, jlong, nonnull, ret_bool, ret_int};
+use crate::class::BasicType;
 use crate::domain::budget::Resource;
 use crate::heap::ObjRef;
 use crate::memory::{Fault, VIEW_CLASS, View};
@@ -22,18 +23,10 @@ pub fn register(r: &mut Registry) {
     r.add(ro, "isValid", "()Z", |t, a| {
         Ok(ret_bool(view(t, a[0])?.is_valid()))
     });
-    r.add(ro, "getByte", "(J)B", |t, a| {
-        read::<1>(t, a).map(|b| ret_int(b[0] as i8 as i32))
-    });
-    r.add(ro, "getShort", "(J)S", |t, a| {
-        read::<2>(t, a).map(|b| ret_int(i16::from_le_bytes(b) as i32))
-    });
-    r.add(ro, "getInt", "(J)I", |t, a| {
-        read::<4>(t, a).map(|b| ret_int(i32::from_le_bytes(b)))
-    });
-    r.add(ro, "getLong", "(J)J", |t, a| {
-        read::<8>(t, a).map(u64::from_le_bytes)
-    });
+    r.add(ro, "getByte", "(J)B", |t, a| get(t, a[0], jlong(a[1]), BasicType::Byte));
+    r.add(ro, "getShort", "(J)S", |t, a| get(t, a[0], jlong(a[1]), BasicType::Short));
+    r.add(ro, "getInt", "(J)I", |t, a| get(t, a[0], jlong(a[1]), BasicType::Int));
+    r.add(ro, "getLong", "(J)J", |t, a| get(t, a[0], jlong(a[1]), BasicType::Long));
     r.add(ro, "copyTo", "(J[BII)V", copy_to);
     r.add(ro, "subRange", "(JJ)Ljx/memory/ReadOnlyMemory;", |t, a| {
         derive(t, a[0], VIEW_CLASS, |v| {
@@ -42,16 +35,10 @@ pub fn register(r: &mut Registry) {
     });
     let m = MEMORY;
     r.add(m, "allocate", "(J)Ljx/memory/Memory;", allocate);
-    r.add(m, "setByte", "(JB)V", |t, a| write(t, a, &[a[3] as u8]));
-    r.add(m, "setShort", "(JS)V", |t, a| {
-        write(t, a, &(a[3] as u16).to_le_bytes())
-    });
-    r.add(m, "setInt", "(JI)V", |t, a| {
-        write(t, a, &(a[3] as u32).to_le_bytes())
-    });
-    r.add(m, "setLong", "(JJ)V", |t, a| {
-        write(t, a, &a[3].to_le_bytes())
-    });
+    r.add(m, "setByte", "(JB)V", |t, a| set(t, a, BasicType::Byte));
+    r.add(m, "setShort", "(JS)V", |t, a| set(t, a, BasicType::Short));
+    r.add(m, "setInt", "(JI)V", |t, a| set(t, a, BasicType::Int));
+    r.add(m, "setLong", "(JJ)V", |t, a| set(t, a, BasicType::Long));
     r.add(m, "copyFrom", "([BIJI)V", |t, a| {
         let bytes = bytes_of(t, a[1], jint(a[2]), jint(a[5]))?;
         let v = view(t, a[0])?;
@@ -132,14 +119,30 @@ pub fn view(t: &mut JThread, v: u64) -> JResult<&'static View> {
     Ok(unsafe { &*p })
 }
 
-fn read<const N: usize>(t: &mut JThread, a: &[u64]) -> JResult<[u8; N]> {
-    let v = view(t, a[0])?;
-    v.read::<N>(jlong(a[1])).map_err(|f| fault(t, f))
+/// `getX(offset)` of memory object `this` for `ty` Byte, Short, Int or Long: the value as a
+/// slot (also the code mapping `MemoryGet`).
+pub fn get(t: &mut JThread, this: u64, offset: i64, ty: BasicType) -> JResult<u64> {
+    let v = view(t, this)?;
+    let r = match ty {
+        BasicType::Byte => v.read::<1>(offset).map(|b| ret_int(b[0] as i8 as i32)),
+        BasicType::Short => v
+            .read::<2>(offset)
+            .map(|b| ret_int(i16::from_le_bytes(b) as i32)),
+        BasicType::Int => v
+            .read::<4>(offset)
+            .map(|b| ret_int(i32::from_le_bytes(b))),
+        _ => v.read::<8>(offset).map(u64::from_le_bytes),
+    };
+    r.map_err(|f| fault(t, f))
 }
 
-fn write(t: &mut JThread, a: &[u64], bytes: &[u8]) -> JResult<u64> {
+/// `setX(offset, value)` of memory object `a[0]` (arguments as slots) for `ty` Byte, Short,
+/// Int or Long (also the code mapping `MemorySet`).
+pub fn set(t: &mut JThread, a: &[u64], ty: BasicType) -> JResult<u64> {
     let v = view(t, a[0])?;
-    v.write(jlong(a[1]), bytes).map_err(|f| fault(t, f))?;
+    let bytes = a[3].to_le_bytes();
+    v.write(jlong(a[1]), &bytes[..ty.size()])
+        .map_err(|f| fault(t, f))?;
     Ok(0)
 }
 
