@@ -323,6 +323,10 @@ fn fault(t: &mut JThread, f: Fault, what: &str) -> Thrown {
             t.throw_new("java/lang/IndexOutOfBoundsException", Some(&msg))
         }
         Fault::NoMemory => t.throw_new("java/lang/OutOfMemoryError", None),
+        Fault::NoSlot => t.throw_new(
+            "java/lang/OutOfMemoryError",
+            Some("too many views of one shared memory object"),
+        ),
     }
 }
 
