@@ -325,3 +325,72 @@ fn a_hostile_peer_gets_exceptions_never_a_crash_or_a_hang() {
         );
     }
 }
+
+/// Shared memory between two processes (`tests/jx/ipc/ShmPeer.java`): the same bytes both
+/// ways, bounds and read-only-ness kept, revocation seen across in both directions (with what
+/// was derived from the revoked range on either side), and memory that outlives its creator
+/// killed with SIGKILL.
+fn shared_memory(what: &str, env: &[(&str, &str)]) {
+    let p = peers(what);
+    javac(&["tests/jx/ipc/ShmPeer.java"], &p.a);
+    let mut owner = p.start_with(&p.a, &["ShmPeer", "owner", what], env);
+    let user = p.start_with(&p.a, &["ShmPeer", "user", what], env);
+    let mut owner_out = Vec::new();
+    let mut lines = BufReader::new(owner.stdout.take().unwrap()).lines();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let Some(Ok(l)) = lines.next() else {
+            let _ = owner.kill();
+            let (_, out, err) = finish(user, Duration::from_secs(10));
+            panic!("the owner ended early: {owner_out:?}\nuser:\n{out}\n{err}");
+        };
+        assert!(Instant::now() < deadline, "owner too slow: {owner_out:?}");
+        if l == "sent keep" {
+            break;
+        }
+        owner_out.push(l);
+    }
+    owner.kill().unwrap(); // SIGKILL: the creator of `keep` dies
+    owner.wait().unwrap();
+    let (ok, out, err) = finish(user, Duration::from_secs(120));
+    assert!(ok, "user failed:\n{out}\n{err}\nowner: {owner_out:?}");
+    assert_eq!(
+        owner_out,
+        [
+            "ok memory made by allocate is IllegalArgumentException, nothing sent",
+            "ok writes in the peer are seen here",
+            "ok revoking the whole in the peer revokes every view of it here",
+            "ok the fresh memory the peer made by revoking arrives valid, the same bytes",
+        ]
+    );
+    let oks: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        oks,
+        [
+            "ok shared memory arrives with its bytes",
+            "ok a memory object twice in a graph arrives as one object",
+            "ok a read-only view arrives read-only, with its bounds",
+            "ok a sub-range arrives with its bounds",
+            "ok writes in the owner are seen here",
+            "ok revoking a sub-range in the owner revokes it here, and what was derived from it here; the whole stays valid",
+            "ok revoking the whole here revokes every view of it here",
+            "ok the fresh memory is shared too",
+            "ok the owner is gone",
+            "ok memory outlives its creator (killed): still readable and writable here",
+        ],
+        "{err}"
+    );
+}
+
+#[test]
+fn shared_memory_is_the_same_bytes_in_both_processes() {
+    shared_memory("shm", &[]);
+}
+
+#[test]
+fn shared_memory_crosses_with_the_collector_under_stress() {
+    shared_memory(
+        "shm-stress",
+        &[("JXVM_GC_STRESS", "1"), ("JXVM_GC_VERIFY", "1")],
+    );
+}
