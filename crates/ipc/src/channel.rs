@@ -90,6 +90,9 @@ fn corrupt_ring(_: crate::ring::Corrupt) -> ChannelError {
     ChannelError::Corrupt("the peer broke the channel's ring".into())
 }
 
+/// A received frame: its header, its payload and the descriptors that came with it.
+pub type Received = (Header, Vec<u8>, Vec<OwnedFd>);
+
 /// One end of a channel.
 pub struct Channel {
     rings: Rings,
@@ -391,7 +394,7 @@ impl Channel {
         timeout: Option<Duration>,
         stop: &dyn Fn() -> bool,
         keep_max: u64,
-    ) -> Result<Option<(Header, Vec<u8>, Vec<OwnedFd>)>, ChannelError> {
+    ) -> Result<Option<Received>, ChannelError> {
         let mut tail = self.recv.lock();
         if self.broken.load(Ordering::SeqCst) {
             return Err(ChannelError::Closed);

@@ -520,7 +520,10 @@ const NO_PARENT: u32 = u32::MAX;
 
 /// The shared regions this process maps, by file identity (device, inode): a region received
 /// again maps to the same [`Shm`].
-static MAPPED: Mutex<Vec<((u64, u64), Weak<Shm>)>> = Mutex::new(Vec::new());
+static MAPPED: Mutex<Vec<(FileId, Weak<Shm>)>> = Mutex::new(Vec::new());
+
+/// A file's identity: device and inode.
+type FileId = (u64, u64);
 
 /// A shared region as this process maps it: the memfd, its header (the slot table) and its
 /// data. The table may be written by another process at any time, hostile or not: every word
@@ -530,7 +533,7 @@ pub struct Shm {
     /// The header's mapping (`SHARED_HEADER` bytes).
     header: usize,
     data: Arc<Region>,
-    id: (u64, u64),
+    id: FileId,
 }
 
 // SAFETY: the header is shared memory accessed only through atomics; the rest is owned values.
@@ -683,7 +686,7 @@ impl Shm {
 
     /// The header's 32-bit word at byte `at` (a multiple of 4 below `SHARED_HEADER`).
     fn word(&self, at: usize) -> &AtomicU32 {
-        debug_assert!(at % 4 == 0 && at < SHARED_HEADER);
+        debug_assert!(at.is_multiple_of(4) && at < SHARED_HEADER);
         // SAFETY: `header` is a live mapping of SHARED_HEADER bytes (page aligned) for as long
         // as `self` is; `at` is aligned and inside it; another process touches it only with
         // atomics too.
@@ -1014,5 +1017,62 @@ mod tests {
         let z = View::allocate_shared(0, None).unwrap();
         assert!(z.read::<1>(0).is_err());
         assert!(peer_view(&z).is_valid());
+    }
+
+    /// Threads deriving views through a second mapping while the first revokes: every view
+    /// derived from the revoked range, before or during the revocation, ends revoked.
+    #[test]
+    fn derivations_racing_with_revocation_through_another_mapping_end_revoked() {
+        for round in 0..20 {
+            let m = View::allocate_shared(64, None).unwrap();
+            let s = m.shared().unwrap();
+            let shm = Shm::map_file(s.fd.try_clone_to_owned().unwrap(), 64, None).unwrap();
+            let p = View {
+                region: shm.data.clone(),
+                offset: 0,
+                len: 64,
+                writable: true,
+                grant: Grant::root_shared(shm, s.slot),
+            };
+            let derived = std::thread::scope(|sc| {
+                let workers: Vec<_> = (0..2)
+                    .map(|_| {
+                        let p = &p;
+                        sc.spawn(move || {
+                            let mut got = Vec::new();
+                            let mut v = p.clone();
+                            while got.len() < 4000 {
+                                let next = if got.len() % 3 == 2 {
+                                    v.read_only()
+                                } else {
+                                    v.sub_range(0, v.len() as i64)
+                                };
+                                match next {
+                                    Ok(n) => {
+                                        got.push(n.clone());
+                                        v = n;
+                                    }
+                                    Err(Fault::Revoked) => break,
+                                    Err(e) => panic!("{e:?}"),
+                                }
+                            }
+                            got
+                        })
+                    })
+                    .collect();
+                std::thread::sleep(std::time::Duration::from_micros(200 * round));
+                m.revoke().unwrap();
+                workers
+                    .into_iter()
+                    .flat_map(|w| w.join().unwrap())
+                    .collect::<Vec<_>>()
+            });
+            for v in &derived {
+                assert!(
+                    !v.is_valid(),
+                    "a view derived during the revocation stayed valid"
+                );
+            }
+        }
     }
 }
