@@ -7,15 +7,28 @@ import jx.memory.RevokedMemoryException;
 /**
  * Shared memory between two jxvm processes (driven by crates/cli/tests/ipc.rs). Modes: owner
  * NAME (allocates with Memory.allocateShared, sends views of it, then waits to be killed), user
- * NAME (connects, checks and writes). Each check prints one "ok" line; a failed check exits 1.
+ * NAME (connects, checks and writes), mirror NAME (sends a sample holding shared memory, then
+ * reports what each received frame became: a hostile peer's forgeries). Each check prints one
+ * "ok" line; a failed check exits 1.
  */
 public class ShmPeer {
     static final long MAGIC = 0x1122334455667788L;
+
+    interface Echo extends jx.portal.Portal {
+        String echo(String s);
+    }
+
+    static final class EchoService implements Echo {
+        public String echo(String s) {
+            return s;
+        }
+    }
 
     public static void main(String[] args) throws Exception {
         switch (args[0]) {
             case "owner" -> owner(args[1]);
             case "user" -> user(args[1]);
+            case "mirror" -> mirror(args[1]);
             default -> throw new IllegalArgumentException(args[0]);
         }
     }
@@ -57,6 +70,13 @@ public class ShmPeer {
             } catch (IllegalArgumentException e) {
                 ok(e.getMessage().contains("allocateShared"),
                         "memory made by allocate is IllegalArgumentException, nothing sent");
+            }
+            try {
+                ch.send(new Object[] {"portal", new EchoService()});
+                ok(false, "a service is refused");
+            } catch (IllegalArgumentException e) {
+                ok(e.getMessage().contains("portals cannot cross to another process yet"),
+                        "a portal service is IllegalArgumentException (not yet across processes), nothing sent");
             }
             ch.send(new Object[] {"hello", m, ro, sub, m});
             expect(ch, "written");
@@ -142,5 +162,35 @@ public class ShmPeer {
         for (long i = 8; i < keep.size(); i += 8) same &= keep.getLong(i) == i * 31;
         ok(same, "memory outlives its creator (killed): still readable and writable here");
         ch.close();
+    }
+
+    static void mirror(String name) throws Exception {
+        try (Channel ch = Channel.listen(name, 30_000)) {
+            Memory m = Memory.allocateShared(4096);
+            m.setLong(0, 7);
+            ch.send(new Object[] {"sample", m});
+            int frames = 0;
+            while (true) {
+                String what;
+                try {
+                    Object o = ch.receive();
+                    frames++;
+                    if (o instanceof Object[] a && a.length == 2 && a[1] instanceof ReadOnlyMemory r) {
+                        boolean same = r.isValid() && r.size() == 4096 && r.getLong(0) == 7;
+                        what = (same ? "the sample intact" : "a memory object")
+                                + (r instanceof Memory ? "" : " read-only");
+                    } else {
+                        what = String.valueOf(o);
+                    }
+                } catch (ChannelClosedException e) {
+                    break;
+                } catch (java.io.IOException e) {
+                    frames++;
+                    what = e.getClass().getName();
+                }
+                System.out.println("frame " + what);
+            }
+            System.out.println("closed after " + frames + " frames");
+        }
     }
 }

@@ -9,8 +9,10 @@
 //!   descriptor (passed with the frame), its grant slot, bounds and writability: the receiver
 //!   maps the same bytes, under the same grant;
 //!   what cannot mean anything in another process is refused (`IllegalArgumentException`,
-//!   nothing sent): what portals refuse between domains, the API's other objects (portals,
-//!   memory objects made by `Memory.allocate`, domains), hidden classes (lambdas);
+//!   nothing sent): what portals refuse between domains, the API's other objects (memory
+//!   objects made by `Memory.allocate`, domains), portals and services (objects implementing
+//!   a `jx.portal.Portal` interface: not yet across processes, refused rather than copied as
+//!   plain objects), hidden classes (lambdas);
 //! - receiving: each class of the frame is loaded by name by the domain's application loader
 //!   and must have the sender's shape (else `InvalidClassException`, the frame dropped and the
 //!   channel usable); classes are verified but not initialized (the peer does not choose which
@@ -130,6 +132,8 @@ fn send(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     // This thread's buffer, kept between sends (fresh large buffers cost a page fault a page).
     let mut buf = SEND_BUF.with(|b| std::mem::take(&mut *b.borrow_mut()));
     let domain = t.domain.clone();
+    // Set when the graph holds a portal or a service (not yet across processes).
+    let mut portal = false;
     let encoded = graph::encode_into(
         &[root],
         ipc::channel::MAX_FRAME as usize,
@@ -145,6 +149,10 @@ fn send(t: &mut JThread, a: &[u64]) -> JResult<u64> {
                     }
                     _ => Walk::Refuse,
                 };
+            }
+            if !c.is_array() && crate::domain::portal::extends_portal(c) {
+                portal = true;
+                return Walk::Refuse;
             }
             if &*c.name == "java/lang/Class" {
                 let k = crate::runtime::class_of_mirror(vm, o);
@@ -193,7 +201,11 @@ fn send(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let graph = match encoded {
         Ok(g) => g,
         Err(CopyError::NotCopyable(c)) => {
-            let msg = if c.starts_with("jx.memory.") {
+            let msg = if portal {
+                format!(
+                    "an object of class {c} is a portal or a service (it implements a jx.portal.Portal interface): portals cannot cross to another process yet"
+                )
+            } else if c.starts_with("jx.memory.") {
                 format!(
                     "an object of class {c} cannot be sent over a channel: only memory made by Memory.allocateShared can"
                 )
