@@ -520,7 +520,7 @@ const NO_PARENT: u32 = u32::MAX;
 
 /// The shared regions this process maps, by file identity (device, inode): a region received
 /// again maps to the same [`Shm`].
-static MAPPED: Mutex<Vec<(FileId, Weak<Shm>)>> = Mutex::new(Vec::new());
+static MAPPED: Mutex<Option<rustc_hash::FxHashMap<FileId, Weak<Shm>>>> = Mutex::new(None);
 
 /// A file's identity: device and inode.
 type FileId = (u64, u64);
@@ -546,7 +546,17 @@ impl Drop for Shm {
         // SAFETY: `header` is the mapping `map` made for this Shm; no grant refers to it any
         // more (they hold the Arc being dropped).
         unsafe { libc::munmap(self.header as *mut libc::c_void, SHARED_HEADER) };
-        // Its entry in MAPPED no longer upgrades; it is pruned when the next one is added.
+        // Its entry in MAPPED no longer upgrades; `remember` prunes such entries.
+    }
+}
+
+/// Records `shm` in the table of mapped regions, dropping the entries of unmapped ones each
+/// time the table reaches a power of two (from 64) entries.
+fn remember(mapped: &mut Option<rustc_hash::FxHashMap<FileId, Weak<Shm>>>, shm: &Arc<Shm>) {
+    let m = mapped.get_or_insert_with(Default::default);
+    m.insert(shm.id, Arc::downgrade(shm));
+    if m.len() >= 64 && m.len().is_power_of_two() {
+        m.retain(|_, w| w.strong_count() > 0);
     }
 }
 
@@ -607,10 +617,7 @@ impl Shm {
         }
         let shm = Shm::map_file(fd, len, account)?;
         shm.word(0).store(SHM_MAGIC, Ordering::SeqCst);
-        let mut mapped = MAPPED.lock();
-        mapped.retain(|(_, w)| w.strong_count() > 0);
-        mapped.push((shm.id, Arc::downgrade(&shm)));
-        drop(mapped);
+        remember(&mut MAPPED.lock(), &shm);
         Ok(shm)
     }
 
@@ -637,11 +644,7 @@ impl Shm {
         let id = (st.st_dev, st.st_ino);
         // Held while mapping: two threads receiving the same region map it once.
         let mut mapped = MAPPED.lock();
-        if let Some(shm) = mapped
-            .iter()
-            .find(|(k, _)| *k == id)
-            .and_then(|(_, w)| w.upgrade())
-        {
+        if let Some(shm) = mapped.as_ref().and_then(|m| m.get(&id)?.upgrade()) {
             return Ok(shm);
         }
         let len = usize::try_from(size - SHARED_HEADER as u64)
@@ -650,8 +653,7 @@ impl Shm {
         if shm.word(0).load(Ordering::SeqCst) != SHM_MAGIC {
             return Err(ShareError("not a jxvm shared region".into()));
         }
-        mapped.retain(|(_, w)| w.strong_count() > 0);
-        mapped.push((id, Arc::downgrade(&shm)));
+        remember(&mut mapped, &shm);
         Ok(shm)
     }
 
