@@ -376,6 +376,7 @@ fn shared_memory(what: &str, env: &[(&str, &str)]) {
             "ok revoking a sub-range in the owner revokes it here, and what was derived from it here; the whole stays valid",
             "ok revoking the whole here revokes every view of it here",
             "ok the fresh memory is shared too",
+            "ok a PSO over shared memory sees the owner's revocation",
             "ok the owner is gone",
             "ok memory outlives its creator (killed): still readable and writable here",
         ],

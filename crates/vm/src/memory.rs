@@ -22,7 +22,7 @@
 //! slot layout constant.
 
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, OwnedFd};
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, Ordering};
 use std::sync::{Arc, Weak};
 
 use parking_lot::Mutex;
@@ -280,11 +280,17 @@ impl View {
         self.at(offset, length)
     }
 
-    /// The flag that says whether this view is still valid (cleared when it is revoked): code
-    /// that caches an address from [`View::address`] checks it before each access. It lives as
-    /// long as this view.
-    pub fn valid_flag(&self) -> &AtomicBool {
-        &self.grant.valid
+    /// The flag that says whether this view is still valid (non-zero; cleared when it is
+    /// revoked): code that caches an address from [`View::address`] checks it before each
+    /// access. It lives as long as this view. For a shared region it is the view's byte in the
+    /// region's slot table, which another process may write (so it is a byte, not a bool).
+    pub fn valid_flag(&self) -> &AtomicU8 {
+        match &self.grant.shared {
+            Some((shm, slot)) => shm.byte(*slot, 0),
+            // SAFETY: an AtomicBool has the size, alignment and representation of a u8 holding
+            // 0 or 1, and is only ever accessed atomically; it lives as long as the grant.
+            None => unsafe { &*(self.grant.valid.as_ptr() as *const AtomicU8) },
+        }
     }
 
     /// The whole mapping this view is part of (address and length), for `msync`.
@@ -352,7 +358,7 @@ impl View {
                 "a shared range [{offset}, {offset} + {len}) outside its region of {size} bytes"
             )));
         }
-        if slot >= SLOTS || shm.state(slot).load(Ordering::SeqCst) == UNPUBLISHED {
+        if slot >= SLOTS || shm.byte(slot, 1).load(Ordering::SeqCst) == 0 {
             return Err(ShareError(format!("a shared range with a bad slot {slot}")));
         }
         Ok(View {
@@ -509,12 +515,10 @@ pub const SHARED_HEADER: usize = 256 << 10;
 const SHM_MAGIC: u32 = u32::from_le_bytes(*b"JXS1");
 const COUNT_AT: usize = 8;
 const SLOTS_AT: usize = 64;
-/// Slots of a region: a state word and a parent word each.
+/// Slots of a region, 8 bytes each: a valid byte (1 valid, 0 revoked or not yet made; what
+/// [`View::valid_flag`] gives), a published byte (1 once the slot is made; the file starts
+/// zeroed), two spare bytes and the parent word.
 const SLOTS: u32 = ((SHARED_HEADER - SLOTS_AT) / 8) as u32;
-/// A slot's states (the file starts zeroed: unpublished).
-const UNPUBLISHED: u32 = 0;
-const VALID: u32 = 1;
-const REVOKED: u32 = 2;
 /// The parent word of a slot without one.
 const NO_PARENT: u32 = u32::MAX;
 
@@ -695,9 +699,14 @@ impl Shm {
         unsafe { &*((self.header + at) as *const AtomicU32) }
     }
 
-    /// Slot `i`'s state word (`i` below `SLOTS`).
-    fn state(&self, i: u32) -> &AtomicU32 {
-        self.word(SLOTS_AT + 8 * i as usize)
+    /// Byte `k` of slot `i` (`i` below `SLOTS`; `k` 0: valid, 1: published).
+    fn byte(&self, i: u32, k: usize) -> &AtomicU8 {
+        let at = SLOTS_AT + 8 * i as usize + k;
+        debug_assert!(i < SLOTS && k < 4);
+        // SAFETY: as for `word`: inside the live header mapping, and only touched atomically
+        // (a byte access never overlaps a word access: bytes 0-3 of a slot are only ever
+        // accessed as bytes, bytes 4-7 as its parent word).
+        unsafe { &*((self.header + at) as *const AtomicU8) }
     }
 
     /// Slot `i`'s parent, if it has a valid one (an earlier slot).
@@ -714,7 +723,7 @@ impl Shm {
     /// Whether slot `i` is valid.
     #[inline]
     fn slot_valid(&self, i: u32) -> bool {
-        i < SLOTS && self.state(i).load(Ordering::Acquire) == VALID
+        i < SLOTS && self.byte(i, 0).load(Ordering::Acquire) != 0
     }
 
     /// A new slot, a child of `parent` (revoked at once if `parent` is).
@@ -727,13 +736,14 @@ impl Shm {
         }
         self.word(SLOTS_AT + 8 * i as usize + 4)
             .store(parent.unwrap_or(NO_PARENT), Ordering::Relaxed);
-        self.state(i).store(VALID, Ordering::SeqCst);
+        self.byte(i, 0).store(1, Ordering::SeqCst);
+        self.byte(i, 1).store(1, Ordering::SeqCst);
         // Either a revoker's pass sees this slot published, or this load sees the parent
         // revoked (both sides store, then load, sequentially consistent).
         if let Some(p) = parent
-            && !self.slot_valid(p)
+            && self.byte(p, 0).load(Ordering::SeqCst) == 0
         {
-            self.state(i).store(REVOKED, Ordering::SeqCst);
+            self.byte(i, 0).store(0, Ordering::SeqCst);
         }
         Ok(i)
     }
@@ -743,15 +753,16 @@ impl Shm {
         if i >= SLOTS {
             return;
         }
-        self.state(i).store(REVOKED, Ordering::SeqCst);
+        self.byte(i, 0).store(0, Ordering::SeqCst);
         let n = self.word(COUNT_AT).load(Ordering::SeqCst).min(SLOTS);
         for j in i + 1..n {
-            if self.state(j).load(Ordering::SeqCst) == VALID
+            if self.byte(j, 1).load(Ordering::SeqCst) != 0
+                && self.byte(j, 0).load(Ordering::SeqCst) != 0
                 && self
                     .parent_of(j)
-                    .is_some_and(|p| self.state(p).load(Ordering::SeqCst) == REVOKED)
+                    .is_some_and(|p| self.byte(p, 0).load(Ordering::SeqCst) == 0)
             {
-                self.state(j).store(REVOKED, Ordering::SeqCst);
+                self.byte(j, 0).store(0, Ordering::SeqCst);
             }
         }
     }

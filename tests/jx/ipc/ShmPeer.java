@@ -14,6 +14,10 @@ import jx.memory.RevokedMemoryException;
 public class ShmPeer {
     static final long MAGIC = 0x1122334455667788L;
 
+    static class Counter extends jx.pso.PSO {
+        int value;
+    }
+
     interface Echo extends jx.portal.Portal {
         String echo(String s);
     }
@@ -93,6 +97,11 @@ public class ShmPeer {
                     "the fresh memory the peer made by revoking arrives valid, the same bytes");
             m2.setInt(16, 1234);
             ch.send("written3");
+            Memory pm = Memory.allocateShared(4096);
+            ch.send(new Object[] {"pso", pm});
+            expect(ch, "pso-ready");
+            pm.revoke();
+            ch.send("pso-revoked");
             Memory keep = Memory.allocateShared(1 << 20);
             keep.setLong(0, 77);
             ch.send(keep);
@@ -149,6 +158,19 @@ public class ShmPeer {
         ch.send(new Object[] {"revoked-whole", m2});
         expect(ch, "written3");
         ok(m2.getInt(16) == 1234, "the fresh memory is shared too");
+        Memory pm = (Memory) expect(ch, "pso")[1];
+        Counter q = jx.pso.Container.over(pm).allocate(Counter.class);
+        q.value = 5;
+        boolean before = q.value == 5;
+        ch.send("pso-ready");
+        expect(ch, "pso-revoked");
+        boolean after = false;
+        try {
+            q.value++;
+        } catch (RevokedMemoryException e) {
+            after = true;
+        }
+        ok(before && after, "a PSO over shared memory sees the owner's revocation");
         Memory keep = (Memory) ch.receive(30_000);
         try {
             ch.receive(60_000);
