@@ -325,3 +325,159 @@ fn a_hostile_peer_gets_exceptions_never_a_crash_or_a_hang() {
         );
     }
 }
+
+/// Shared memory between two processes (`tests/jx/ipc/ShmPeer.java`): the same bytes both
+/// ways, bounds and read-only-ness kept, revocation seen across in both directions (with what
+/// was derived from the revoked range on either side), and memory that outlives its creator
+/// killed with SIGKILL.
+fn shared_memory(what: &str, env: &[(&str, &str)]) {
+    let p = peers(what);
+    javac(&["tests/jx/ipc/ShmPeer.java"], &p.a);
+    let mut owner = p.start_with(&p.a, &["ShmPeer", "owner", what], env);
+    let user = p.start_with(&p.a, &["ShmPeer", "user", what], env);
+    let mut owner_out = Vec::new();
+    let mut lines = BufReader::new(owner.stdout.take().unwrap()).lines();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let Some(Ok(l)) = lines.next() else {
+            let _ = owner.kill();
+            let (_, out, err) = finish(user, Duration::from_secs(10));
+            panic!("the owner ended early: {owner_out:?}\nuser:\n{out}\n{err}");
+        };
+        assert!(Instant::now() < deadline, "owner too slow: {owner_out:?}");
+        if l == "sent keep" {
+            break;
+        }
+        owner_out.push(l);
+    }
+    owner.kill().unwrap(); // SIGKILL: the creator of `keep` dies
+    owner.wait().unwrap();
+    let (ok, out, err) = finish(user, Duration::from_secs(120));
+    assert!(ok, "user failed:\n{out}\n{err}\nowner: {owner_out:?}");
+    assert_eq!(
+        owner_out,
+        [
+            "ok memory made by allocate is IllegalArgumentException, nothing sent",
+            "ok a portal service is IllegalArgumentException (not yet across processes), nothing sent",
+            "ok writes in the peer are seen here",
+            "ok revoking the whole in the peer revokes every view of it here",
+            "ok the fresh memory the peer made by revoking arrives valid, the same bytes",
+        ]
+    );
+    let oks: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        oks,
+        [
+            "ok shared memory arrives with its bytes",
+            "ok a memory object twice in a graph arrives as one object",
+            "ok a read-only view arrives read-only, with its bounds",
+            "ok a sub-range arrives with its bounds",
+            "ok writes in the owner are seen here",
+            "ok revoking a sub-range in the owner revokes it here, and what was derived from it here; the whole stays valid",
+            "ok revoking the whole here revokes every view of it here",
+            "ok the fresh memory is shared too",
+            "ok a PSO over shared memory sees the owner's revocation",
+            "ok the owner is gone",
+            "ok memory outlives its creator (killed): still readable and writable here",
+        ],
+        "{err}"
+    );
+}
+
+#[test]
+fn shared_memory_is_the_same_bytes_in_both_processes() {
+    shared_memory("shm", &[]);
+}
+
+#[test]
+fn shared_memory_crosses_with_the_collector_under_stress() {
+    shared_memory(
+        "shm-stress",
+        &[("JXVM_GC_STRESS", "1"), ("JXVM_GC_VERIFY", "1")],
+    );
+}
+
+/// A hostile peer (this test, through crate `ipc`) forging the shared memory of a real frame:
+/// descriptor indexes, ranges and slots that are not there, files that are not sealed shared
+/// regions, descriptors announced but not sent. Each is an IOException in the receiver (the
+/// channel usable after all but the last), never a crash.
+#[test]
+fn a_hostile_peer_forging_shared_memory_gets_exceptions() {
+    use ipc::frame::{GraphFrame, KIND_FDS, TokenDesc};
+    use std::os::fd::{AsFd, OwnedFd};
+    let p = peers("shm-hostile");
+    javac(&["tests/jx/ipc/ShmPeer.java"], &p.a);
+    let mirror = p.start(&p.a, &["ShmPeer", "mirror", "shm-hostile"]);
+    let dir = p.names.join("jxvm-ipc");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let ch = loop {
+        match ipc::Channel::connect_in(&dir, "shm-hostile") {
+            Ok(c) => break c,
+            Err(e) => {
+                assert!(Instant::now() < deadline, "no listener: {e}");
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+    };
+    let (_, sample, fds) = ch
+        .receive_with_fds(None, &|| false, 1 << 20)
+        .unwrap()
+        .unwrap();
+    assert_eq!(fds.len(), 1, "the region's descriptor comes with the frame");
+    let frame = GraphFrame::parse(&sample).unwrap();
+    let TokenDesc::Memory { slot, .. } = frame.tokens[0] else {
+        panic!("{:?}", frame.tokens)
+    };
+    let token = |fd: u32, slot: u32, offset: u64, len: u64, writable: bool| {
+        let mut f = frame.clone();
+        f.tokens = vec![TokenDesc::Memory {
+            fd,
+            slot,
+            offset,
+            len,
+            writable,
+        }];
+        let mut out = Vec::new();
+        f.write(&mut out);
+        out
+    };
+    let region = fds[0].as_fd();
+    let plain = p.names.join("plain-file");
+    let file = std::fs::File::create(&plain).unwrap();
+    file.set_len((256 << 10) + 4096).unwrap();
+    let plain: OwnedFd = file.into();
+    let send = |bytes: Vec<u8>, fds: &[std::os::fd::BorrowedFd]| {
+        ch.send_parts_with_fds(&[&bytes], fds).unwrap()
+    };
+    send(token(0, slot, 0, 4096, true), &[region]);
+    send(token(0, slot, 0, 4096, false), &[region]);
+    send(token(3, slot, 0, 4096, true), &[region]);
+    send(token(0, slot, 0, 4096, true), &[]);
+    send(token(0, slot, 0, 4097, true), &[region]);
+    send(token(0, slot, u64::MAX, 2, true), &[region]);
+    send(token(0, 40_000, 0, 4096, true), &[region]);
+    send(token(0, 1000, 0, 4096, true), &[region]);
+    send(token(0, slot, 0, 4096, true), &[plain.as_fd()]);
+    send(token(0, slot, 0, 4096, true), &[region]);
+    // Descriptors announced but not sent: the stream is out of step, the channel closes.
+    let mut forged = Header {
+        kind: KIND_FDS,
+        len: 4,
+    }
+    .to_bytes()
+    .to_vec();
+    forged.extend_from_slice(&1u32.to_le_bytes());
+    forged.extend_from_slice(&token(0, slot, 0, 4096, true));
+    ch.send(&forged).unwrap();
+    let (ok, out, err) = finish(mirror, Duration::from_secs(60));
+    drop(ch);
+    assert!(ok, "the receiver failed:\n{out}\n{err}");
+    let sce = "frame java.io.StreamCorruptedException";
+    let mut want = vec![
+        "frame the sample intact",
+        "frame the sample intact read-only",
+    ];
+    want.extend([sce; 7]);
+    want.extend(["frame the sample intact", sce, "closed after 11 frames"]);
+    assert_eq!(out.lines().collect::<Vec<_>>(), want, "{err}");
+}

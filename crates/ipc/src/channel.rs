@@ -15,13 +15,18 @@
 //! needs; a receiver holds the receive lock for a whole frame. The socket stays open and
 //! carries nothing more: when the peer closes it or dies (even by `kill -9`), the kernel ends
 //! it, which is how a waiting side learns the peer is gone ([`ChannelError::Closed`]) after
-//! reading what the peer had sent. Waiting sleeps on the ring's futex in slices of
+//! reading what the peer had sent. A graph that holds shared memory needs the regions'
+//! descriptors: the sender passes them over the socket (SCM_RIGHTS) and then writes a
+//! descriptors frame (their count) and the graph frame, all under its send lock; the receiver,
+//! meeting the descriptors frame, takes that many descriptors from the socket without waiting
+//! (they were sent before the frame was written, so a peer that did not send them is corrupt)
+//! and hands them out with the graph frame that follows. Waiting sleeps on the ring's futex in slices of
 //! [`SLICE`], between which it checks the socket, the caller's interruption and its deadline.
 //!
 //! Owns the rendezvous, the locks and the waiting; the bytes of a frame are [`crate::frame`]'s.
 
 use std::io;
-use std::os::fd::AsRawFd;
+use std::os::fd::{AsRawFd, BorrowedFd, OwnedFd};
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::PathBuf;
@@ -30,7 +35,7 @@ use std::time::{Duration, Instant};
 
 use parking_lot::Mutex;
 
-use crate::frame::{FrameError, HEADER_LEN, Header};
+use crate::frame::{FrameError, HEADER_LEN, Header, KIND_FDS, KIND_GRAPH, MAX_FDS};
 use crate::ring::Rings;
 use crate::sys;
 
@@ -84,6 +89,9 @@ impl From<io::Error> for ChannelError {
 fn corrupt_ring(_: crate::ring::Corrupt) -> ChannelError {
     ChannelError::Corrupt("the peer broke the channel's ring".into())
 }
+
+/// A received frame: its header, its payload and the descriptors that came with it.
+pub type Received = (Header, Vec<u8>, Vec<OwnedFd>);
 
 /// One end of a channel.
 pub struct Channel {
@@ -280,8 +288,50 @@ impl Channel {
 
     /// Sends one frame made of `parts` in order (a head and the graph, not copied together).
     pub fn send_parts(&self, parts: &[&[u8]]) -> Result<(), ChannelError> {
+        self.send_parts_with_fds(parts, &[])
+    }
+
+    /// Sends one graph frame made of `parts`, with descriptors `fds` (at most
+    /// [`MAX_FDS`]) that the receiver gets with it ([`Channel::receive_with_fds`]).
+    pub fn send_parts_with_fds(
+        &self,
+        parts: &[&[u8]],
+        fds: &[BorrowedFd],
+    ) -> Result<(), ChannelError> {
+        if fds.len() > MAX_FDS as usize {
+            return Err(io::Error::other(format!(
+                "a frame takes at most {MAX_FDS} descriptors, not {}",
+                fds.len()
+            ))
+            .into());
+        }
         let mut head = self.send.lock();
-        for part in parts {
+        let mut announce = Vec::new();
+        if !fds.is_empty() {
+            if self.ended() {
+                return Err(ChannelError::Closed);
+            }
+            let raw: Vec<i32> = fds.iter().map(|f| f.as_raw_fd()).collect();
+            for chunk in raw.chunks(sys::FDS_PER_MESSAGE) {
+                sys::send_fds(self.sock.as_raw_fd(), &[chunk.len() as u8], chunk).map_err(|e| {
+                    match e.kind() {
+                        io::ErrorKind::BrokenPipe | io::ErrorKind::ConnectionReset => {
+                            ChannelError::Closed
+                        }
+                        _ => ChannelError::Io(e),
+                    }
+                })?;
+            }
+            announce.extend_from_slice(
+                &Header {
+                    kind: KIND_FDS,
+                    len: 4,
+                }
+                .to_bytes(),
+            );
+            announce.extend_from_slice(&(fds.len() as u32).to_le_bytes());
+        }
+        for part in std::iter::once(&announce[..]).chain(parts.iter().copied()) {
             let mut sent = 0;
             while sent < part.len() {
                 if self.ended() {
@@ -332,6 +382,19 @@ impl Channel {
         stop: &dyn Fn() -> bool,
         keep_max: u64,
     ) -> Result<Option<(Header, Vec<u8>)>, ChannelError> {
+        Ok(self
+            .receive_with_fds(timeout, stop, keep_max)?
+            .map(|(h, p, _)| (h, p)))
+    }
+
+    /// [`Channel::receive_at_most`], with the descriptors the peer sent with the frame (none
+    /// for most frames; dropped with a frame that is).
+    pub fn receive_with_fds(
+        &self,
+        timeout: Option<Duration>,
+        stop: &dyn Fn() -> bool,
+        keep_max: u64,
+    ) -> Result<Option<Received>, ChannelError> {
         let mut tail = self.recv.lock();
         if self.broken.load(Ordering::SeqCst) {
             return Err(ChannelError::Closed);
@@ -379,7 +442,41 @@ impl Channel {
         }
         let mut h = [0u8; HEADER_LEN];
         self.read_exact(&mut tail, &mut h)?;
-        let header = Header::parse(&h, MAX_FRAME).map_err(|e| self.corrupt_frame(e))?;
+        let mut header = Header::parse(&h, MAX_FRAME).map_err(|e| self.corrupt_frame(e))?;
+        let mut fds = Vec::new();
+        if header.kind == KIND_FDS {
+            let mut n = [0u8; 4];
+            if header.len != 4 {
+                return Err(self.corrupt_frame(FrameError::Malformed("a descriptors frame")));
+            }
+            self.read_exact(&mut tail, &mut n)?;
+            let n = u32::from_le_bytes(n);
+            if n == 0 || n > MAX_FDS {
+                return Err(self.corrupt_frame(FrameError::Malformed("a descriptor count")));
+            }
+            while fds.len() < n as usize {
+                let mut b = [0u8; 1];
+                match sys::recv_fds(self.sock.as_raw_fd(), &mut b, true) {
+                    Ok((1, got)) if !got.is_empty() => fds.extend(got),
+                    _ => {
+                        return Err(self.corrupt_frame(FrameError::Malformed(
+                            "descriptors announced but not sent",
+                        )));
+                    }
+                }
+            }
+            if fds.len() != n as usize {
+                return Err(self.corrupt_frame(FrameError::Malformed("a descriptor count")));
+            }
+            self.read_exact(&mut tail, &mut h)?;
+            header = Header::parse(&h, MAX_FRAME).map_err(|e| self.corrupt_frame(e))?;
+            if header.kind != KIND_GRAPH {
+                return Err(self
+                    .corrupt_frame(FrameError::Malformed("descriptors not followed by a graph")));
+            }
+        } else if header.kind != KIND_GRAPH {
+            return Err(self.corrupt_frame(FrameError::BadKind(header.kind)));
+        }
         // Grown a ring's worth at a time as bytes arrive: a header claiming a huge frame
         // reserves nothing by itself.
         let len = header.len as usize;
@@ -400,7 +497,7 @@ impl Channel {
             payload.resize(at + n, 0);
             self.read_exact(&mut tail, &mut payload[at..])?;
         }
-        Ok(Some((header, payload)))
+        Ok(Some((header, payload, fds)))
     }
 
     /// Reads and drops the next `n` bytes.
@@ -651,5 +748,81 @@ mod tests {
                 assert_eq!((g.len() - 1000) % 997, 0);
             }
         });
+    }
+
+    #[test]
+    fn descriptors_travel_with_their_frame_and_are_dropped_with_it() {
+        use std::io::{Read, Seek, Write};
+        use std::os::fd::AsFd;
+        let (a, b) = pair("fds");
+        let files: Vec<std::fs::File> = (0..20u8)
+            .map(|i| {
+                let mut f = std::fs::File::from(sys::sealed_memfd(64).unwrap());
+                f.write_all(&[i; 8]).unwrap();
+                f
+            })
+            .collect();
+        let fds: Vec<BorrowedFd> = files.iter().map(|f| f.as_fd()).collect();
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                a.send_parts_with_fds(&[&frame(&vec![1; 3 * RING_CAPACITY])], &fds[..2])
+                    .unwrap();
+                a.send_parts_with_fds(&[&frame(b"twenty")], &fds).unwrap();
+                a.send(&frame(b"none")).unwrap();
+            });
+            // The first is too large here: dropped with its descriptors.
+            let r = b.receive_with_fds(None, &|| false, 1 << 20);
+            assert!(matches!(r, Err(ChannelError::TooLarge(_))));
+            let (_, p, got) = b
+                .receive_with_fds(None, &|| false, 1 << 20)
+                .unwrap()
+                .unwrap();
+            assert_eq!(payload_graph(&p), b"twenty");
+            assert_eq!(got.len(), 20);
+            for (i, fd) in got.into_iter().enumerate() {
+                let mut f = std::fs::File::from(fd);
+                f.seek(std::io::SeekFrom::Start(0)).unwrap();
+                let mut buf = [0u8; 8];
+                f.read_exact(&mut buf).unwrap();
+                assert_eq!(buf, [i as u8; 8], "the descriptors in order");
+            }
+            let (_, p, got) = b
+                .receive_with_fds(None, &|| false, 1 << 20)
+                .unwrap()
+                .unwrap();
+            assert_eq!(payload_graph(&p), b"none");
+            assert!(got.is_empty());
+        });
+        // Descriptors sent but not yet read do not make the peer look gone.
+        a.send_parts_with_fds(&[&frame(b"x")], &fds[..1]).unwrap();
+        assert!(!b.ended() && !a.ended());
+        drop(a);
+        let (_, p, got) = b
+            .receive_with_fds(None, &|| false, 1 << 20)
+            .unwrap()
+            .unwrap();
+        assert_eq!((payload_graph(&p).as_slice(), got.len()), (&b"x"[..], 1));
+        assert!(matches!(
+            b.receive(None, &|| false),
+            Err(ChannelError::Closed)
+        ));
+    }
+
+    #[test]
+    fn descriptors_announced_but_not_sent_are_corrupt() {
+        let (a, b) = pair("fds-forged");
+        let mut f = Header {
+            kind: KIND_FDS,
+            len: 4,
+        }
+        .to_bytes()
+        .to_vec();
+        f.extend_from_slice(&3u32.to_le_bytes());
+        f.extend_from_slice(&frame(b"g"));
+        a.send(&f).unwrap();
+        assert!(matches!(
+            b.receive_with_fds(None, &|| false, 1 << 20),
+            Err(ChannelError::Corrupt(m)) if m.contains("not sent")
+        ));
     }
 }

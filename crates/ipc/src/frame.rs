@@ -11,10 +11,17 @@
 //!   per class:  id: u32 | name: str | instance size: u32 | field count: u32
 //!               per field: name: str | descriptor: str | offset: u32
 //!   token count: u32
-//!   per token:  kind: u8 (1 enum constant, 2 class) | class name: str | constant name: str
+//!   per token:  kind: u8, then
+//!               1 (enum constant): class name: str | constant name: str
+//!               2 (class):         class name: str | "": str
+//!               3 (shared memory): descriptor: u32 (index among the frame's descriptors) |
+//!                                  slot: u32 | offset: u64 | length: u64 | writable: u8
 //!   the rest:   the graph, as `heap::graph::encode` wrote it (class ids are the sender's,
 //!               mapped through the class table; token k stands for the k-th token above)
 //! str: length: u16 | UTF-8 bytes
+//! descriptors frame (kind 2), sent just before a graph frame whose tokens name descriptors:
+//!   count: u32 (descriptors the sender passed over the channel's socket, SCM_RIGHTS, before
+//!               writing this frame; they belong to the graph frame that follows)
 //! ```
 //!
 //! A class's *shape* is every instance field of it and its superclasses (name, descriptor,
@@ -32,6 +39,10 @@ pub const MAGIC: [u8; 4] = *b"JXC1";
 pub const HEADER_LEN: usize = 16;
 /// The kind of a frame holding an object graph.
 pub const KIND_GRAPH: u32 = 1;
+/// The kind of a frame announcing the descriptors of the next graph frame.
+pub const KIND_FDS: u32 = 2;
+/// The most descriptors one graph frame takes.
+pub const MAX_FDS: u32 = 1024;
 
 /// Why bytes are not a frame.
 #[derive(Debug, PartialEq, Eq, Clone)]
@@ -83,7 +94,7 @@ impl Header {
         }
         let kind = u32::from_le_bytes([b[4], b[5], b[6], b[7]]);
         let len = u64::from_le_bytes([b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]]);
-        if kind != KIND_GRAPH {
+        if kind != KIND_GRAPH && kind != KIND_FDS {
             return Err(FrameError::BadKind(kind));
         }
         if len > max_len {
@@ -119,6 +130,15 @@ pub enum TokenDesc<'a> {
     Enum { class: &'a str, name: &'a str },
     /// The `java.lang.Class` of class `name` (internal name or array descriptor).
     Class { name: &'a str },
+    /// A view of a shared memory region: the region is descriptor `fd` of the frame's
+    /// descriptors; the view is `[offset, offset+len)` of its data, with grant slot `slot`.
+    Memory {
+        fd: u32,
+        slot: u32,
+        offset: u64,
+        len: u64,
+        writable: bool,
+    },
 }
 
 /// A graph frame's payload.
@@ -191,9 +211,24 @@ impl GraphFrame<'_> {
         }
         out.extend_from_slice(&(self.tokens.len() as u32).to_le_bytes());
         for t in &self.tokens {
-            let (kind, a, b) = match t {
-                TokenDesc::Enum { class, name } => (1u8, *class, *name),
-                TokenDesc::Class { name } => (2u8, *name, ""),
+            let (kind, a, b) = match *t {
+                TokenDesc::Enum { class, name } => (1u8, class, name),
+                TokenDesc::Class { name } => (2u8, name, ""),
+                TokenDesc::Memory {
+                    fd,
+                    slot,
+                    offset,
+                    len,
+                    writable,
+                } => {
+                    out.push(3);
+                    out.extend_from_slice(&fd.to_le_bytes());
+                    out.extend_from_slice(&slot.to_le_bytes());
+                    out.extend_from_slice(&offset.to_le_bytes());
+                    out.extend_from_slice(&len.to_le_bytes());
+                    out.push(writable as u8);
+                    continue;
+                }
             };
             out.push(kind);
             put_str(out, a);
@@ -240,10 +275,26 @@ impl GraphFrame<'_> {
         let mut tokens = Vec::with_capacity(n.min(r.remaining() / 5));
         for _ in 0..n {
             let kind = r.bytes(1)?[0];
-            let (a, b) = (r.str()?, r.str()?);
             tokens.push(match kind {
-                1 => TokenDesc::Enum { class: a, name: b },
-                2 => TokenDesc::Class { name: a },
+                1 | 2 => {
+                    let (a, b) = (r.str()?, r.str()?);
+                    if kind == 1 {
+                        TokenDesc::Enum { class: a, name: b }
+                    } else {
+                        TokenDesc::Class { name: a }
+                    }
+                }
+                3 => TokenDesc::Memory {
+                    fd: r.u32()?,
+                    slot: r.u32()?,
+                    offset: r.u64()?,
+                    len: r.u64()?,
+                    writable: match r.bytes(1)?[0] {
+                        0 => false,
+                        1 => true,
+                        _ => return Err(FrameError::Malformed("a writable flag not 0 or 1")),
+                    },
+                },
                 _ => return Err(FrameError::Malformed("unknown token kind")),
             });
         }
@@ -276,6 +327,10 @@ impl<'a> Reader<'a> {
     fn u32(&mut self) -> Result<u32, FrameError> {
         let b = self.bytes(4)?;
         Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+    fn u64(&mut self) -> Result<u64, FrameError> {
+        let b = self.bytes(8)?;
+        Ok(u64::from_le_bytes(b.try_into().expect("8 bytes")))
     }
     fn str(&mut self) -> Result<&'a str, FrameError> {
         let b = self.bytes(2)?;
@@ -325,6 +380,13 @@ mod tests {
                     name: "RED",
                 },
                 TokenDesc::Class { name: "[J" },
+                TokenDesc::Memory {
+                    fd: 0,
+                    slot: 3,
+                    offset: 16,
+                    len: 4096,
+                    writable: false,
+                },
             ],
             graph: b"JXG3 and the rest",
         };
@@ -351,7 +413,14 @@ mod tests {
                     class: "Color",
                     name: "RED"
                 },
-                TokenDesc::Class { name: "[J" }
+                TokenDesc::Class { name: "[J" },
+                TokenDesc::Memory {
+                    fd: 0,
+                    slot: 3,
+                    offset: 16,
+                    len: 4096,
+                    writable: false
+                }
             ]
         );
         assert_eq!(f.graph, b"JXG3 and the rest");
@@ -367,6 +436,8 @@ mod tests {
         );
         h[4] = 9;
         assert_eq!(Header::parse(&h, 1 << 20), Err(FrameError::BadKind(9)));
+        h[4] = KIND_FDS as u8;
+        assert!(Header::parse(&h, 1 << 20).is_ok());
         h[0] = b'X';
         assert_eq!(Header::parse(&h, 1 << 20), Err(FrameError::BadMagic));
     }

@@ -10,7 +10,8 @@
 //! - [`ring`]: the shared-memory rings, one per direction, and waiting on them (futexes).
 //! - [`channel`]: a connected channel: rendezvous by name over a Unix socket in a directory
 //!   private to the user, the ring passed as a sealed memfd, frames sent and received whole
-//!   (chunked through the ring when larger), peer death seen through the socket.
+//!   (chunked through the ring when larger), the descriptors a graph frame needs (shared
+//!   memory regions) passed over the socket with it, peer death seen through the socket.
 //! - `sys`: the system calls (the only other place with `unsafe`).
 //!
 //! `unsafe` is allowed in [`ring`] (the shared mapping) and `sys` only.

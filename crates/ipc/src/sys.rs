@@ -75,29 +75,47 @@ pub unsafe fn unmap(p: *mut u8, len: usize) {
     unsafe { libc::munmap(p as *mut libc::c_void, len) };
 }
 
+/// The most descriptors one message carries.
+pub const FDS_PER_MESSAGE: usize = 16;
+
 /// Sends `bytes` and descriptor `fd` on Unix socket `sock`.
 pub fn send_fd(sock: RawFd, bytes: &[u8], fd: RawFd) -> io::Result<()> {
+    send_fds(sock, bytes, &[fd])
+}
+
+/// Sends `bytes` and descriptors `fds` (at most [`FDS_PER_MESSAGE`]) on Unix socket `sock`.
+pub fn send_fds(sock: RawFd, bytes: &[u8], fds: &[RawFd]) -> io::Result<()> {
+    if fds.len() > FDS_PER_MESSAGE {
+        return Err(io::Error::other("too many descriptors for one message"));
+    }
     let mut iov = libc::iovec {
         iov_base: bytes.as_ptr() as *mut libc::c_void,
         iov_len: bytes.len(),
     };
+    let data = std::mem::size_of_val(fds) as u32;
     // SAFETY: CMSG_SPACE is a pure computation.
-    let space = unsafe { libc::CMSG_SPACE(std::mem::size_of::<RawFd>() as u32) } as usize;
+    let space = unsafe { libc::CMSG_SPACE(data) } as usize;
     let mut control = vec![0u64; space.div_ceil(8)];
     // SAFETY: an all-zero msghdr is valid; its pointers are set below.
     let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
     msg.msg_iov = &mut iov;
     msg.msg_iovlen = 1;
-    msg.msg_control = control.as_mut_ptr() as *mut libc::c_void;
-    msg.msg_controllen = space as _;
-    // SAFETY: msg_control points at `space` writable bytes, enough for one descriptor; the
-    // header pointer CMSG_FIRSTHDR gives lies inside it.
-    unsafe {
-        let c = libc::CMSG_FIRSTHDR(&msg);
-        (*c).cmsg_level = libc::SOL_SOCKET;
-        (*c).cmsg_type = libc::SCM_RIGHTS;
-        (*c).cmsg_len = libc::CMSG_LEN(std::mem::size_of::<RawFd>() as u32) as _;
-        std::ptr::write_unaligned(libc::CMSG_DATA(c) as *mut RawFd, fd);
+    if !fds.is_empty() {
+        msg.msg_control = control.as_mut_ptr() as *mut libc::c_void;
+        msg.msg_controllen = space as _;
+        // SAFETY: msg_control points at `space` writable bytes, enough for `fds`; the header
+        // pointer CMSG_FIRSTHDR gives lies inside it, and CMSG_DATA has room for `data` bytes.
+        unsafe {
+            let c = libc::CMSG_FIRSTHDR(&msg);
+            (*c).cmsg_level = libc::SOL_SOCKET;
+            (*c).cmsg_type = libc::SCM_RIGHTS;
+            (*c).cmsg_len = libc::CMSG_LEN(data) as _;
+            std::ptr::copy_nonoverlapping(
+                fds.as_ptr() as *const u8,
+                libc::CMSG_DATA(c),
+                data as usize,
+            );
+        }
     }
     // SAFETY: msg and everything it points at live across the call.
     let n = unsafe { libc::sendmsg(sock, &msg, libc::MSG_NOSIGNAL) };
@@ -112,12 +130,21 @@ pub fn send_fd(sock: RawFd, bytes: &[u8], fd: RawFd) -> io::Result<()> {
 
 /// Receives up to `buf.len()` bytes and at most one descriptor from Unix socket `sock`.
 pub fn recv_fd(sock: RawFd, buf: &mut [u8]) -> io::Result<(usize, Option<OwnedFd>)> {
+    let (n, fds) = recv_fds(sock, buf, false)?;
+    Ok((n, fds.into_iter().next()))
+}
+
+/// Receives up to `buf.len()` bytes and the descriptors that come with them (at most
+/// [`FDS_PER_MESSAGE`]) from Unix socket `sock`; without waiting if `nowait`
+/// (`WouldBlock` if nothing is there).
+pub fn recv_fds(sock: RawFd, buf: &mut [u8], nowait: bool) -> io::Result<(usize, Vec<OwnedFd>)> {
     let mut iov = libc::iovec {
         iov_base: buf.as_mut_ptr() as *mut libc::c_void,
         iov_len: buf.len(),
     };
+    let room = (FDS_PER_MESSAGE * std::mem::size_of::<RawFd>()) as u32;
     // SAFETY: pure computation.
-    let space = unsafe { libc::CMSG_SPACE(std::mem::size_of::<RawFd>() as u32) } as usize;
+    let space = unsafe { libc::CMSG_SPACE(room) } as usize;
     let mut control = vec![0u64; space.div_ceil(8)];
     // SAFETY: an all-zero msghdr is valid; its pointers are set below.
     let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
@@ -125,27 +152,27 @@ pub fn recv_fd(sock: RawFd, buf: &mut [u8]) -> io::Result<(usize, Option<OwnedFd
     msg.msg_iovlen = 1;
     msg.msg_control = control.as_mut_ptr() as *mut libc::c_void;
     msg.msg_controllen = space as _;
+    let flags = libc::MSG_CMSG_CLOEXEC | if nowait { libc::MSG_DONTWAIT } else { 0 };
     // SAFETY: msg points at a writable buffer and control area that live across the call.
-    let n = unsafe { libc::recvmsg(sock, &mut msg, libc::MSG_CMSG_CLOEXEC) };
+    let n = unsafe { libc::recvmsg(sock, &mut msg, flags) };
     if n < 0 {
         return Err(io::Error::last_os_error());
     }
-    let mut fd = None;
-    // SAFETY: the kernel filled msg_control/msg_controllen; the CMSG macros stay inside it
-    // and a SCM_RIGHTS message of our length holds one descriptor, now ours.
+    let mut fds = Vec::new();
+    // SAFETY: the kernel filled msg_control/msg_controllen; the CMSG macros stay inside it;
+    // a SCM_RIGHTS message holds as many descriptors as its length says (whole ones
+    // counted), each now ours.
     unsafe {
         let mut c = libc::CMSG_FIRSTHDR(&msg);
         while !c.is_null() {
-            if (*c).cmsg_level == libc::SOL_SOCKET
-                && (*c).cmsg_type == libc::SCM_RIGHTS
-                && (*c).cmsg_len as usize
-                    >= libc::CMSG_LEN(std::mem::size_of::<RawFd>() as u32) as usize
-            {
-                let raw = std::ptr::read_unaligned(libc::CMSG_DATA(c) as *const RawFd);
-                if fd.is_none() {
-                    fd = Some(OwnedFd::from_raw_fd(raw));
-                } else {
-                    libc::close(raw);
+            if (*c).cmsg_level == libc::SOL_SOCKET && (*c).cmsg_type == libc::SCM_RIGHTS {
+                let head = libc::CMSG_LEN(0) as usize;
+                let count =
+                    ((*c).cmsg_len as usize).saturating_sub(head) / std::mem::size_of::<RawFd>();
+                let data = libc::CMSG_DATA(c) as *const RawFd;
+                for i in 0..count {
+                    let raw = std::ptr::read_unaligned(data.add(i));
+                    fds.push(OwnedFd::from_raw_fd(raw));
                 }
             }
             c = libc::CMSG_NXTHDR(&msg, c);
@@ -154,7 +181,7 @@ pub fn recv_fd(sock: RawFd, buf: &mut [u8]) -> io::Result<(usize, Option<OwnedFd
     if msg.msg_flags & libc::MSG_CTRUNC != 0 {
         return Err(io::Error::other("descriptor message truncated"));
     }
-    Ok((n as usize, fd))
+    Ok((n as usize, fds))
 }
 
 /// The user id of the process at the other end of Unix socket `sock`.
@@ -200,12 +227,12 @@ pub fn poll(fd: RawFd, events: i16, ms: i32) -> io::Result<i16> {
     Ok(if n == 0 { 0 } else { p.revents })
 }
 
-/// Whether the peer of connected Unix socket `sock` is gone (closed its end, or died): the
-/// socket carries nothing after the rendezvous, so anything readable is the end.
+/// Whether the peer of connected Unix socket `sock` is gone (closed its end, or died). The
+/// socket may hold descriptors the peer sent (readable), so only the hang-up counts.
 pub fn peer_gone(sock: RawFd) -> bool {
-    match poll(sock, libc::POLLIN | libc::POLLRDHUP, 0) {
+    match poll(sock, libc::POLLRDHUP, 0) {
         Ok(0) => false,
-        Ok(ev) => ev & (libc::POLLIN | libc::POLLRDHUP | libc::POLLHUP | libc::POLLERR) != 0,
+        Ok(ev) => ev & (libc::POLLRDHUP | libc::POLLHUP | libc::POLLERR) != 0,
         Err(_) => true,
     }
 }

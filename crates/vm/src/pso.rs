@@ -19,7 +19,7 @@
 //! Must not touch: the layout rules, the memory objects' internals (it uses `memory::View`'s
 //! public interface).
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicU8, Ordering};
 
 use crate::class::pso::{ARRAY_CLASSES, PsoLayout};
 use crate::class::resolve::ResolvedField;
@@ -64,7 +64,7 @@ fn words(o: ObjRef, at: usize) -> Words {
 
 fn set_words(o: ObjRef, at: usize, addr: usize, view: &View) {
     o.write_word(at, addr);
-    o.write_word(at + 8, view.valid_flag() as *const AtomicBool as usize);
+    o.write_word(at + 8, view.valid_flag() as *const AtomicU8 as usize);
     o.write_word(at + 16, view.writable() as usize);
 }
 
@@ -79,8 +79,8 @@ impl Words {
         // flag of the view of the memory object the object's container holds. The container
         // field is never written after that, so the memory object, its view and the flag live
         // at least as long as this object, which the caller holds.
-        let valid = unsafe { &*(self.flag as *const AtomicBool) };
-        if !valid.load(Ordering::Acquire) {
+        let valid = unsafe { &*(self.flag as *const AtomicU8) };
+        if valid.load(Ordering::Acquire) == 0 {
             return Err(Denied::Revoked);
         }
         Ok(self.addr)
@@ -323,6 +323,10 @@ fn fault(t: &mut JThread, f: Fault, what: &str) -> Thrown {
             t.throw_new("java/lang/IndexOutOfBoundsException", Some(&msg))
         }
         Fault::NoMemory => t.throw_new("java/lang/OutOfMemoryError", None),
+        Fault::NoSlot => t.throw_new(
+            "java/lang/OutOfMemoryError",
+            Some("too many views of one shared memory object"),
+        ),
     }
 }
 

@@ -12,6 +12,16 @@ public final class Memory extends ReadOnlyMemory {
     /** Allocates {@code size} zeroed bytes. */
     public static native Memory allocate(long size);
 
+    /**
+     * Allocates {@code size} zeroed bytes in shared memory. Sent over a {@code jx.ipc.Channel}
+     * (inside any graph), such memory arrives in the other process as the same bytes, not a
+     * copy: writes on either side are seen by the other, and revoking a range (or a range it
+     * was derived from) in one process revokes it in both. Sub-range bounds and read-only-ness
+     * are kept across. Memory made by {@link #allocate} cannot be sent
+     * (IllegalArgumentException).
+     */
+    public static native Memory allocateShared(long size);
+
     public native void setByte(long offset, byte v);
     public native void setShort(long offset, short v);
     public native void setInt(long offset, int v);

@@ -134,7 +134,7 @@ pub fn portal_interfaces(c: &'static Class) -> Vec<&'static Class> {
 }
 
 /// Whether `c` is, or implements, `jx.portal.Portal`.
-fn extends_portal(c: &'static Class) -> bool {
+pub(crate) fn extends_portal(c: &'static Class) -> bool {
     &*c.name == PORTAL || c.all_interfaces.iter().any(|i| &*i.name == PORTAL)
 }
 

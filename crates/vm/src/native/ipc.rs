@@ -5,9 +5,14 @@
 //! - sending: the graph is encoded by the object-graph copier ([`crate::graph`]) in the
 //!   sender's domain; enum constants and `Class` objects become tokens that the frame names
 //!   (class and constant), every class met goes into the frame's class table with its shape;
+//!   a memory object made by `Memory.allocateShared` becomes a token naming its region's
+//!   descriptor (passed with the frame), its grant slot, bounds and writability: the receiver
+//!   maps the same bytes, under the same grant;
 //!   what cannot mean anything in another process is refused (`IllegalArgumentException`,
-//!   nothing sent): what portals refuse between domains, the API's objects (portals, memory
-//!   objects, domains: not yet across processes), hidden classes (lambdas);
+//!   nothing sent): what portals refuse between domains, the API's other objects (memory
+//!   objects made by `Memory.allocate`, domains), portals and services (objects implementing
+//!   a `jx.portal.Portal` interface: not yet across processes, refused rather than copied as
+//!   plain objects), hidden classes (lambdas);
 //! - receiving: each class of the frame is loaded by name by the domain's application loader
 //!   and must have the sender's shape (else `InvalidClassException`, the frame dropped and the
 //!   channel usable); classes are verified but not initialized (the peer does not choose which
@@ -108,6 +113,8 @@ fn connect(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 enum Token {
     Enum(&'static Class, String),
     Class(&'static Class),
+    /// A memory object of a shared region.
+    Memory(crate::memory::View),
 }
 
 /// Channel.send0(long id, Object obj)
@@ -124,11 +131,29 @@ fn send(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let mut traces: Vec<ObjRef> = Vec::new();
     // This thread's buffer, kept between sends (fresh large buffers cost a page fault a page).
     let mut buf = SEND_BUF.with(|b| std::mem::take(&mut *b.borrow_mut()));
+    let domain = t.domain.clone();
+    // Set when the graph holds a portal or a service (not yet across processes).
+    let mut portal = false;
     let encoded = graph::encode_into(
         &[root],
         ipc::channel::MAX_FRAME as usize,
         |o| {
             let c = o.class();
+            let is_memory = |k: &Class| &*k.name == crate::memory::VIEW_CLASS;
+            if is_memory(c) || c.super_class.is_some_and(is_memory) {
+                // Only memory of a shared region crosses (a token); other memory is refused.
+                return match domain.memory_objects.lock().get(&o.addr()) {
+                    Some(v) if v.shared().is_some() => {
+                        tokens.push(Token::Memory((**v).clone()));
+                        Walk::Token(tokens.len() as u64 - 1)
+                    }
+                    _ => Walk::Refuse,
+                };
+            }
+            if !c.is_array() && crate::domain::portal::extends_portal(c) {
+                portal = true;
+                return Walk::Refuse;
+            }
             if &*c.name == "java/lang/Class" {
                 let k = crate::runtime::class_of_mirror(vm, o);
                 if k.is_primitive() {
@@ -176,7 +201,17 @@ fn send(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let graph = match encoded {
         Ok(g) => g,
         Err(CopyError::NotCopyable(c)) => {
-            let msg = format!("an object of class {c} cannot be sent over a channel");
+            let msg = if portal {
+                format!(
+                    "an object of class {c} is a portal or a service (it implements a jx.portal.Portal interface): portals cannot cross to another process yet"
+                )
+            } else if c.starts_with("jx.memory.") {
+                format!(
+                    "an object of class {c} cannot be sent over a channel: only memory made by Memory.allocateShared can"
+                )
+            } else {
+                format!("an object of class {c} cannot be sent over a channel")
+            };
             return Err(t.throw_new("java/lang/IllegalArgumentException", Some(&msg)));
         }
         Err(e) => {
@@ -184,31 +219,49 @@ fn send(t: &mut JThread, a: &[u64]) -> JResult<u64> {
             return Err(t.throw_new("java/io/IOException", Some(&msg)));
         }
     };
-    let names: Vec<(String, &'static Class)> = tokens
-        .iter()
-        .map(|t| match t {
-            Token::Enum(c, n) => (n.clone(), *c),
-            Token::Class(c) => (String::new(), *c),
-        })
-        .collect();
+    // The descriptors of the shared regions the graph holds, each once.
+    let mut fds: Vec<std::os::fd::BorrowedFd> = Vec::new();
+    let mut descs = Vec::with_capacity(tokens.len());
+    for tok in &tokens {
+        descs.push(match tok {
+            Token::Enum(c, n) => TokenDesc::Enum {
+                class: &c.name,
+                name: n,
+            },
+            Token::Class(c) => TokenDesc::Class { name: &c.name },
+            Token::Memory(v) => {
+                use std::os::fd::AsRawFd;
+                let s = v.shared().expect("only shared memory is a token");
+                let at = fds.iter().position(|f| f.as_raw_fd() == s.fd.as_raw_fd());
+                let fd = at.unwrap_or_else(|| {
+                    fds.push(s.fd);
+                    fds.len() - 1
+                });
+                TokenDesc::Memory {
+                    fd: fd as u32,
+                    slot: s.slot,
+                    offset: s.offset,
+                    len: s.len,
+                    writable: s.writable,
+                }
+            }
+        });
+    }
+    if fds.len() > ipc::frame::MAX_FDS as usize {
+        let msg = format!(
+            "a graph may hold at most {} shared memory regions",
+            ipc::frame::MAX_FDS
+        );
+        return Err(t.throw_new("java/lang/IllegalArgumentException", Some(&msg)));
+    }
     let frame = GraphFrame {
         classes: classes.iter().map(|&c| ipc::frame::shape(c)).collect(),
-        tokens: tokens
-            .iter()
-            .zip(&names)
-            .map(|(tok, (n, c))| match tok {
-                Token::Enum(..) => TokenDesc::Enum {
-                    class: &c.name,
-                    name: n,
-                },
-                Token::Class(_) => TokenDesc::Class { name: &c.name },
-            })
-            .collect(),
+        tokens: descs,
         graph: &graph,
     };
     let mut head = Vec::with_capacity(64 * classes.len() + 64);
     frame.write_head(&mut head);
-    let r = t.blocking(|| chan.send_parts(&[&head, &graph]));
+    let r = t.blocking(|| chan.send_parts_with_fds(&[&head, &graph], &fds));
     if graph.capacity() <= KEEP_MAX {
         SEND_BUF.with(|b| *b.borrow_mut() = graph);
     }
@@ -262,11 +315,12 @@ fn receive(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let flag = t.interrupted.clone();
     // A frame larger than the heap could ever hold is dropped unread (OutOfMemoryError).
     let keep_max = t.domain.heap.capacity() as u64;
-    let r = t.blocking(|| chan.receive_at_most(timeout, &|| flag.load(Ordering::SeqCst), keep_max));
+    let r =
+        t.blocking(|| chan.receive_with_fds(timeout, &|| flag.load(Ordering::SeqCst), keep_max));
     match r {
         Ok(None) => Ok(0),
-        Ok(Some((_, payload))) => {
-            let r = decode(t, &payload).map(to_slot);
+        Ok(Some((_, payload, fds))) => {
+            let r = decode(t, &payload, &fds).map(to_slot);
             chan.recycle(payload);
             r
         }
@@ -283,8 +337,13 @@ fn corrupt(t: &mut JThread, why: &str) -> Thrown {
     t.throw_new("java/io/StreamCorruptedException", Some(why))
 }
 
-/// Rebuilds the graph of a received frame's payload in `t`'s domain.
-fn decode(t: &mut JThread, payload: &[u8]) -> JResult<Option<ObjRef>> {
+/// Rebuilds the graph of a received frame's payload in `t`'s domain (`fds`: the descriptors
+/// that came with it).
+fn decode(
+    t: &mut JThread,
+    payload: &[u8],
+    fds: &[std::os::fd::OwnedFd],
+) -> JResult<Option<ObjRef>> {
     let frame = match GraphFrame::parse(payload) {
         Ok(f) => f,
         Err(e) => return Err(corrupt(t, &e.to_string())),
@@ -320,7 +379,7 @@ fn decode(t: &mut JThread, payload: &[u8]) -> JResult<Option<ObjRef>> {
     // mirror of Throwable (its statics: the sentinel `fix_throwable` needs).
     let mark = t.handles.len();
     let throwable = t.load_boot("java/lang/Throwable")?;
-    let r = tokens(t, loader, &frame.tokens).and_then(|()| {
+    let r = tokens(t, loader, &frame.tokens, fds).and_then(|()| {
         let m = t.mirror(throwable)?;
         t.handles.push(m.slot());
         Ok(())
@@ -420,7 +479,12 @@ fn resolve(t: &mut JThread, loader: LoaderId, name: &str) -> JResult<&'static Cl
 }
 
 /// Pushes, for each token, the receiver's object onto `t.handles`.
-fn tokens(t: &mut JThread, loader: LoaderId, toks: &[TokenDesc]) -> JResult<()> {
+fn tokens(
+    t: &mut JThread,
+    loader: LoaderId,
+    toks: &[TokenDesc],
+    fds: &[std::os::fd::OwnedFd],
+) -> JResult<()> {
     for tok in toks {
         let o = match *tok {
             TokenDesc::Class { name } => {
@@ -428,6 +492,29 @@ fn tokens(t: &mut JThread, loader: LoaderId, toks: &[TokenDesc]) -> JResult<()> 
                 Some(t.mirror(c)?)
             }
             TokenDesc::Enum { class, name } => Some(enum_constant(t, loader, class, name)?),
+            TokenDesc::Memory {
+                fd,
+                slot,
+                offset,
+                len,
+                writable,
+            } => {
+                let Some(fd) = fds.get(fd as usize).and_then(|f| f.try_clone().ok()) else {
+                    return Err(corrupt(t, "a shared memory object without its descriptor"));
+                };
+                let v = match crate::memory::View::from_shared(fd, slot, offset, len, writable) {
+                    Ok(v) => v,
+                    Err(e) => return Err(corrupt(t, &format!("shared memory: {e}"))),
+                };
+                let class = if writable {
+                    "jx/memory/Memory"
+                } else {
+                    crate::memory::VIEW_CLASS
+                };
+                let o = super::memory::new_memory_object(t, class, v)?;
+                t.handles.push(o);
+                continue;
+            }
         };
         t.handles.push(to_slot(o));
     }

@@ -34,7 +34,12 @@ pub fn register(r: &mut Registry) {
         })
     });
     let m = MEMORY;
-    r.add(m, "allocate", "(J)Ljx/memory/Memory;", allocate);
+    r.add(m, "allocate", "(J)Ljx/memory/Memory;", |t, a| {
+        allocate(t, a, false)
+    });
+    r.add(m, "allocateShared", "(J)Ljx/memory/Memory;", |t, a| {
+        allocate(t, a, true)
+    });
     r.add(m, "setByte", "(JB)V", |t, a| set(t, a, BasicType::Byte));
     r.add(m, "setShort", "(JS)V", |t, a| set(t, a, BasicType::Short));
     r.add(m, "setInt", "(JI)V", |t, a| set(t, a, BasicType::Int));
@@ -61,7 +66,8 @@ pub fn register(r: &mut Registry) {
 /// would run out of memory long before its heap fills).
 const COLLECT_EVERY: u64 = 256 << 20;
 
-fn allocate(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+/// `Memory.allocate` (or `allocateShared`: a region other processes can map).
+fn allocate(t: &mut JThread, a: &[u64], shared: bool) -> JResult<u64> {
     let size = jlong(a[0]);
     let since = t
         .domain
@@ -78,7 +84,12 @@ fn allocate(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         return Err(off_heap_exhausted(t, size as u64));
     }
     let account = (size > 0).then(|| t.domain.budget.account(Resource::OffHeap));
-    let v = View::allocate_charged(size, account).map_err(|f| fault(t, f))?;
+    let v = if shared {
+        View::allocate_shared(size, account)
+    } else {
+        View::allocate_charged(size, account)
+    };
+    let v = v.map_err(|f| fault(t, f))?;
     new_memory_object(t, MEMORY, v)
 }
 
@@ -218,6 +229,10 @@ fn fault(t: &mut JThread, f: Fault) -> crate::thread::Thrown {
         Fault::NoMemory => t.throw_new(
             "java/lang/OutOfMemoryError",
             Some("cannot map memory for a memory object"),
+        ),
+        Fault::NoSlot => t.throw_new(
+            "java/lang/OutOfMemoryError",
+            Some("too many views of one shared memory object (each sub-range, read-only view and revocation takes one of its table's slots)"),
         ),
     }
 }
