@@ -10,10 +10,14 @@ use ninep::client::Fid;
 use ninep::msg::{self, Attr, Flock, QTDIR, QTSYMLINK, SetAttr};
 
 use super::NinepBackend;
+use super::cache::{FileCache, Plan, Stamp};
 use super::ns::{self, Names, errno};
 use super::table::{Entry, RemoteFile};
 use crate::fs::{FileStat, FsStat, LockResult};
 use crate::{Errno, Fd, PortResult};
+
+/// The most a read through the file cache returns at once.
+const MAX_CACHED_READ: usize = 16 << 20;
 
 /// The device number every file of a 9P namespace reports (one file system).
 const DEV: u64 = 0x9f;
@@ -126,7 +130,7 @@ impl NinepBackend {
             self.ns.clunk(found.fid);
         }
         let is_dir = opened?;
-        self.insert(found.fid, found.names, flags, is_dir)
+        self.insert(found.fid, found.names, flags, is_dir, found.qid.path)
     }
 
     /// Opens a walked fid as `flags` asks; whether it is a directory.
@@ -158,21 +162,26 @@ impl NinepBackend {
             self.ns
                 .client
                 .lcreate(dfid, utf8(&name)?, wire_flags(flags), mode & 0o7777, gid);
-        if let Err(e) = made {
-            self.ns.clunk(dfid);
-            return Err(errno(e));
-        }
+        let qid = match made {
+            Ok((qid, _)) => qid,
+            Err(e) => {
+                self.ns.clunk(dfid);
+                return Err(errno(e));
+            }
+        };
         names.push(name);
-        self.insert(dfid, names, flags, false)
+        self.insert(dfid, names, flags, false, qid.path)
     }
 
-    fn insert(&self, fid: Fid, names: Names, flags: i32, is_dir: bool) -> PortResult<Fd> {
+    fn insert(&self, fid: Fid, names: Names, flags: i32, is_dir: bool, qid: u64) -> PortResult<Fd> {
         let file = RemoteFile {
             client: self.ns.client.clone(),
             fid,
             names,
             flags,
             is_dir,
+            qid,
+            readahead: Default::default(),
             pos: Mutex::new(0),
         };
         self.table.insert(Entry::Remote(Arc::new(file))).map(Fd)
@@ -180,6 +189,20 @@ impl NinepBackend {
 
     /// Reads up to `len` bytes at `at`, or at the file's offset (which moves) when `None`.
     pub(super) fn read_remote(&self, fd: Fd, len: usize, at: Option<u64>) -> PortResult<Vec<u8>> {
+        let mut data = Vec::new();
+        self.read_remote_with(fd, len, at, &mut |chunk| data.extend_from_slice(chunk))?;
+        Ok(data)
+    }
+
+    /// Reads up to `len` bytes at `at`, or at the file's offset (which moves) when `None`,
+    /// handing them to `out` in order; returns how many were read.
+    pub(super) fn read_remote_with(
+        &self,
+        fd: Fd,
+        len: usize,
+        at: Option<u64>,
+        out: &mut dyn FnMut(&[u8]),
+    ) -> PortResult<usize> {
         let f = self.remote(fd)?;
         if f.is_dir {
             return Err(Errno::EISDIR);
@@ -187,14 +210,130 @@ impl NinepBackend {
         if !f.readable() {
             return Err(Errno::EBADF);
         }
-        let len = len.min(self.ns.client.max_io() as usize);
         let Some(pos) = at else {
             let mut pos = super::lock(&f.pos);
-            let data = self.ns.client.read(f.fid, *pos, len).map_err(errno)?;
-            *pos += data.len() as u64;
-            return Ok(data);
+            let n = self.read_at(&f, *pos, len, out)?;
+            *pos += n as u64;
+            return Ok(n);
         };
-        self.ns.client.read(f.fid, pos, len).map_err(errno)
+        self.read_at(&f, pos, len, out)
+    }
+
+    fn read_at(
+        &self,
+        f: &RemoteFile,
+        pos: u64,
+        len: usize,
+        out: &mut dyn FnMut(&[u8]),
+    ) -> PortResult<usize> {
+        if let Some(cache) = &self.cache
+            && let Some(n) = self.read_cached(cache, f, pos, len, out)?
+        {
+            return Ok(n);
+        }
+        let len = len.min(self.ns.client.max_io() as usize);
+        let data = self.ns.client.read(f.fid, pos, len).map_err(errno)?;
+        out(&data);
+        Ok(data.len())
+    }
+
+    /// Checks the stamp of `f`'s file against the server's.
+    fn check(&self, cache: &FileCache, f: &RemoteFile) -> PortResult<()> {
+        let attr = self.ns.getattr(f.fid)?;
+        cache.validate(f.qid, Stamp::of(&attr));
+        Ok(())
+    }
+
+    /// A read through the file cache, or `None` when the file is to be read around it (it
+    /// changed too recently). The first read of a descriptor checks the file's stamp, as does
+    /// a read after the last check has expired.
+    fn read_cached(
+        &self,
+        cache: &FileCache,
+        f: &RemoteFile,
+        pos: u64,
+        len: usize,
+        out: &mut dyn FnMut(&[u8]),
+    ) -> PortResult<Option<usize>> {
+        let mut ra = super::lock(&f.readahead);
+        if !ra.checked {
+            self.check(cache, f)?;
+            ra.checked = true;
+        }
+        let (size, generation) = match cache.plan(f.qid) {
+            Plan::Use { size, generation } => (size, generation),
+            Plan::Bypass => return Ok(None),
+            Plan::Check => {
+                self.check(cache, f)?;
+                match cache.plan(f.qid) {
+                    Plan::Use { size, generation } => (size, generation),
+                    _ => return Ok(None),
+                }
+            }
+        };
+        let len = len.min(MAX_CACHED_READ) as u64;
+        let end = pos.saturating_add(len).min(size);
+        let bs = cache.config().block as u64;
+        let mut at = pos;
+        while at < end {
+            let n = at / bs;
+            let block = match cache.get(f.qid, n) {
+                Some(b) => b,
+                None => {
+                    let want = ra.blocks(at, cache.config().max_readahead) as u64;
+                    let last = (size - 1) / bs;
+                    let count = want.min(last - n + 1);
+                    match self.fetch(cache, f, (n, count), (size, generation))? {
+                        Some(b) => b,
+                        None => break,
+                    }
+                }
+            };
+            let off = (at - n * bs) as usize;
+            let stop = (block.len() as u64).min(end - n * bs) as usize;
+            if off >= stop {
+                break;
+            }
+            out(&block[off..stop]);
+            at += (stop - off) as u64;
+            if (stop as u64) < bs && n * bs + (stop as u64) < end {
+                break; // a short block: the file shrank since its check
+            }
+        }
+        ra.ended(at);
+        Ok(Some((at - pos) as usize))
+    }
+
+    /// Reads `count` blocks from block `first` of a file of `size` bytes (by its stamp) and
+    /// keeps them under `generation`; returns the first (`None` at the end of the file).
+    fn fetch(
+        &self,
+        cache: &FileCache,
+        f: &RemoteFile,
+        (first, count): (u64, u64),
+        (size, generation): (u64, u64),
+    ) -> PortResult<Option<Arc<[u8]>>> {
+        let bs = cache.config().block as u64;
+        let start = first * bs;
+        let want = (count * bs).min(size - start);
+        let data = self
+            .ns
+            .client
+            .read(f.fid, start, want as usize)
+            .map_err(errno)?;
+        if data.len() as u64 != want {
+            // The file changed size since its check: keep nothing, check again next time.
+            cache.invalidate(f.qid);
+        }
+        let mut head = None;
+        for (i, chunk) in data.chunks(bs as usize).enumerate() {
+            let block: Arc<[u8]> = chunk.into();
+            if data.len() as u64 == want {
+                cache.put(f.qid, generation, first + i as u64, block.clone());
+            }
+            head.get_or_insert(block);
+        }
+        Ok(head)
     }
 
     /// Writes `data` at `at`, or at the file's offset (the end when appending) when `None`.
@@ -204,20 +343,26 @@ impl NinepBackend {
             return Err(Errno::EBADF);
         }
         if let Some(pos) = at {
-            return self
-                .ns
-                .client
-                .write(f.fid, pos, data)
-                .map(|n| n as usize)
-                .map_err(errno);
+            let n = self.ns.client.write(f.fid, pos, data);
+            self.invalidate(f.qid);
+            return n.map(|n| n as usize).map_err(errno);
         }
         let mut pos = super::lock(&f.pos);
         if f.append() {
             *pos = self.ns.getattr(f.fid)?.size;
         }
-        let n = self.ns.client.write(f.fid, *pos, data).map_err(errno)?;
+        let n = self.ns.client.write(f.fid, *pos, data);
+        self.invalidate(f.qid);
+        let n = n.map_err(errno)?;
         *pos += n;
         Ok(n as usize)
+    }
+
+    /// Drops what the file cache holds of file `qid` (this backend changed it).
+    pub(super) fn invalidate(&self, qid: u64) {
+        if let Some(cache) = &self.cache {
+            cache.invalidate(qid);
+        }
     }
 
     /// Moves the offset (`SEEK_SET` from `start`, `SEEK_CUR` from the offset, `SEEK_END` from
@@ -238,8 +383,11 @@ impl NinepBackend {
         Ok(to)
     }
 
-    pub(super) fn setattr_fid(&self, fid: Fid, attr: SetAttr) -> PortResult<()> {
-        self.ns.client.setattr(fid, attr).map_err(errno)
+    /// `Tsetattr` on `fid`, a fid of file `qid`.
+    pub(super) fn setattr_fid(&self, fid: Fid, qid: u64, attr: SetAttr) -> PortResult<()> {
+        let r = self.ns.client.setattr(fid, attr).map_err(errno);
+        self.invalidate(qid);
+        r
     }
 
     pub(super) fn truncate_remote(&self, fd: Fd, len: i64) -> PortResult<()> {
@@ -248,7 +396,7 @@ impl NinepBackend {
             return Err(Errno::EINVAL);
         }
         let size = u64::try_from(len).map_err(|_| Errno::EINVAL)?;
-        self.setattr_fid(f.fid, size_attr(size))
+        self.setattr_fid(f.fid, f.qid, size_attr(size))
     }
 
     pub(super) fn fsync_remote(&self, fd: Fd, metadata: bool) -> PortResult<()> {

@@ -78,9 +78,11 @@ impl NinepBackend {
     fn read_into(&self, fd: Fd, addr: usize, len: usize, at: Option<u64>) -> PortResult<usize> {
         match self.route(fd)? {
             Route::Remote => {
-                let data = self.read_remote(fd, len, at)?;
-                fs::copy_to_native(addr, &data);
-                Ok(data.len())
+                let mut off = 0;
+                self.read_remote_with(fd, len, at, &mut |chunk| {
+                    fs::copy_to_native(addr + off, chunk);
+                    off += chunk.len();
+                })
             }
             Route::Host(h) => match at {
                 Some(p) => self.host.pread(h, addr, len, p as i64),
@@ -132,12 +134,14 @@ impl NinepBackend {
     }
 
     fn setattr_path(&self, path: &[u8], follow: bool, attr: msg::SetAttr) -> PortResult<()> {
-        self.with_path(&[], path, follow, |fid, _| self.setattr_fid(fid, attr))
+        self.with_path(&[], path, follow, |fid, qid| {
+            self.setattr_fid(fid, qid.path, attr)
+        })
     }
 
     fn setattr_fd(&self, fd: Fd, attr: msg::SetAttr) -> PortResult<()> {
         let f = self.remote(fd)?;
-        self.setattr_fid(f.fid, attr)
+        self.setattr_fid(f.fid, f.qid, attr)
     }
 
     fn open_mode(&self, path: &str, mode: OpenMode) -> PortResult<Fd> {
@@ -573,9 +577,12 @@ impl Host for NinepBackend {
     fn read_buf(&self, fd: Fd, buf: &mut [u8]) -> PortResult<usize> {
         match self.route(fd)? {
             Route::Remote => {
-                let data = self.read_remote(fd, buf.len(), None)?;
-                buf[..data.len()].copy_from_slice(&data);
-                Ok(data.len())
+                let mut off = 0;
+                let len = buf.len();
+                self.read_remote_with(fd, len, None, &mut |chunk| {
+                    buf[off..off + chunk.len()].copy_from_slice(chunk);
+                    off += chunk.len();
+                })
             }
             Route::Host(h) => self.host.read_buf(h, buf),
             Route::Local(s) => {

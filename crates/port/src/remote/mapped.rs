@@ -104,11 +104,9 @@ impl NinepBackend {
         let mut data = vec![0u8; len];
         fs::copy_from_native(addr, &mut data);
         let at = pos + (addr - base) as u64;
-        self.ns
-            .client
-            .write(f.fid, at, &data)
-            .map(drop)
-            .map_err(errno)
+        let r = self.ns.client.write(f.fid, at, &data);
+        self.invalidate(f.qid);
+        r.map(drop).map_err(errno)
     }
 
     pub(super) fn unmap_remote(&self, addr: usize, len: usize) -> PortResult<()> {

@@ -8,7 +8,7 @@
 //!
 //! What it owns: the descriptor table ([`table`]), client-side path resolution ([`ns`]), the
 //! `--io` value ([`spec`]) and the mapping of every file and directory call to 9P messages
-//! ([`files`]). What is not a file keeps to the host (the clock, the environment, the
+//! ([`files`]), and the read-only file cache ([`cache`]). What is not a file keeps to the host (the clock, the environment, the
 //! standard streams 0-2 the process was started with, and — read-only — the JDK's own
 //! directory, which the VM reads from the host anyway). Memory mappings are copies
 //! ([`mapped`]). TCP sockets and name lookups go over the gateway's `/net` ([`sockets`]),
@@ -17,6 +17,7 @@
 //! file watching, extended attributes and process creation (`EOPNOTSUPP`), never
 //! falling back to the host.
 
+pub mod cache;
 pub mod events;
 pub mod files;
 mod host_impl;
@@ -53,6 +54,8 @@ pub struct NinepBackend {
     net: Mutex<Option<std::sync::Arc<sockets::NetRoot>>>,
     /// Rung when a socket or eventfd changes (see [`events`]).
     bell: std::sync::Arc<events::Bell>,
+    /// File contents kept in the process (`cache=on`, see [`cache`]).
+    cache: Option<cache::FileCache>,
 }
 
 impl NinepBackend {
@@ -73,7 +76,23 @@ impl NinepBackend {
             jdk: jdk.filter(|p| p.len() > 1),
             net: Mutex::new(None),
             bell: Default::default(),
+            cache: spec
+                .cache
+                .then(|| cache::FileCache::new(cache::Config::default())),
         })
+    }
+
+    /// Gives the file cache other sizes and intervals (dropping what it holds); no-op when it
+    /// is off.
+    pub fn set_cache_config(&mut self, cfg: cache::Config) {
+        if self.cache.is_some() {
+            self.cache = Some(cache::FileCache::new(cfg));
+        }
+    }
+
+    /// The file cache's counters (`None` when it is off).
+    pub fn cache_stats(&self) -> Option<cache::Stats> {
+        self.cache.as_ref().map(|c| c.stats())
     }
 
     /// The gateway's `/net` (`EPERM` when it serves none: sockets are refused as a

@@ -1,5 +1,5 @@
 //! Owns the `--io` value: which backend a domain gets (`host`, or
-//! `9p:ADDR[,aname=PATH][,timeout=SECONDS][,cache=on|off][,stream=on|off]`), parsed once by the launcher or the
+//! `9p:ADDR[,aname=PATH][,timeout=SECONDS][,cache=on|off][,stream=off]`), parsed once by the launcher or the
 //! system description and handed to the domain that is created with it.
 
 use std::fmt;
@@ -24,6 +24,9 @@ pub struct NinepSpec {
     /// How long a request waits for the server's reply (`timeout=SECONDS`, 0 for ever);
     /// [`ninep::client::DEFAULT_TIMEOUT`] by default.
     pub timeout: Option<std::time::Duration>,
+    /// Whether file contents are cached in the process (`cache=on|off`, on by default; see
+    /// [`super::cache`]).
+    pub cache: bool,
 }
 
 impl NinepSpec {
@@ -33,6 +36,7 @@ impl NinepSpec {
             addr: addr.to_string(),
             aname: String::new(),
             timeout: Some(ninep::client::DEFAULT_TIMEOUT),
+            cache: true,
         }
     }
 }
@@ -49,6 +53,9 @@ impl fmt::Display for IoSpec {
                 if s.timeout != Some(ninep::client::DEFAULT_TIMEOUT) {
                     let secs = s.timeout.map_or(0, |t| t.as_secs());
                     write!(f, ",timeout={secs}")?;
+                }
+                if !s.cache {
+                    f.write_str(",cache=off")?;
                 }
                 Ok(())
             }
@@ -78,8 +85,8 @@ impl IoSpec {
     }
 }
 
-/// One `,key=value` of a 9P spec. The file cache and socket streaming (issue 22, item 4) are
-/// not built yet: `off` is accepted, `on` is refused rather than silently ignored.
+/// One `,key=value` of a 9P spec. Socket streaming (issue 22, item 4) is not built yet:
+/// `stream=off` is accepted, `stream=on` is refused rather than silently ignored.
 fn apply_option(spec: &mut NinepSpec, opt: &str) -> Result<(), String> {
     match opt.split_once('=') {
         Some(("aname", v)) => spec.aname = v.to_string(),
@@ -89,9 +96,10 @@ fn apply_option(spec: &mut NinepSpec, opt: &str) -> Result<(), String> {
                 .map_err(|_| format!("--io: bad timeout `{v}` (seconds, 0 for none)"))?;
             spec.timeout = (secs > 0).then(|| std::time::Duration::from_secs(secs));
         }
-        Some(("cache" | "stream", "off")) => {}
-        Some((k @ ("cache" | "stream"), "on")) => {
-            return Err(format!("--io: {k}=on is not implemented yet"));
+        Some(("cache", v @ ("on" | "off"))) => spec.cache = v == "on",
+        Some(("stream", "off")) => {}
+        Some(("stream", "on")) => {
+            return Err("--io: stream=on is not implemented yet".into());
         }
         _ => return Err(format!("--io: unknown option `{opt}`")),
     }
@@ -110,10 +118,14 @@ mod tests {
             s,
             IoSpec::NineP(NinepSpec {
                 aname: "/srv".into(),
+                cache: false,
                 ..NinepSpec::new("unix:/run/gw.sock")
             })
         );
-        assert_eq!(s.to_string(), "9p:unix:/run/gw.sock,aname=/srv");
+        assert_eq!(s.to_string(), "9p:unix:/run/gw.sock,aname=/srv,cache=off");
+        let on = IoSpec::parse("9p:unix:/s,cache=on").unwrap();
+        assert_eq!(on, IoSpec::parse("9p:unix:/s").unwrap());
+        assert_eq!(on.to_string(), "9p:unix:/s");
         let t = IoSpec::parse("9p:unix:/s,timeout=5").unwrap();
         assert_eq!(t.to_string(), "9p:unix:/s,timeout=5");
         let IoSpec::NineP(n) = IoSpec::parse("9p:unix:/s,timeout=0").unwrap() else {
@@ -133,6 +145,7 @@ mod tests {
         ] {
             assert!(IoSpec::parse(bad).is_err(), "{bad}");
         }
-        assert!(IoSpec::parse("9p:unix:/s,cache=on").is_err());
+        assert!(IoSpec::parse("9p:unix:/s,cache=maybe").is_err());
+        assert!(IoSpec::parse("9p:unix:/s,stream=on").is_err());
     }
 }

@@ -20,6 +20,10 @@ pub struct RemoteFile {
     /// The Linux open flags it was opened with.
     pub flags: i32,
     pub is_dir: bool,
+    /// Its identity on the server (the qid path): what the file cache keys it by.
+    pub qid: u64,
+    /// Where its next sequential read starts, for the file cache's read-ahead.
+    pub readahead: Mutex<super::cache::ReadAhead>,
     /// The file offset (shared by `dup`s, as the kernel's open file description is).
     pub pos: Mutex<u64>,
 }

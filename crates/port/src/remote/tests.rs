@@ -409,3 +409,136 @@ fn dots_inside_a_path_are_walked_in_one_message() {
     assert_eq!(b.realpath(b"./d/./"), Ok(b"/d".to_vec()));
     assert_eq!(b.stat(b"./nothing", true).map(drop), Err(Errno::ENOENT));
 }
+
+/// A backend over `dir`'s export whose file cache keeps small blocks in a cache smaller than
+/// the files, and keeps a file's blocks however recently it changed (the tests wait past the
+/// timestamps' tick themselves).
+fn cached(tag: &str) -> (PathBuf, NinepBackend) {
+    let (dir, mut b) = attached(tag);
+    b.set_cache_config(cache::Config {
+        block: 4096,
+        capacity: 64 << 10,
+        settle: std::time::Duration::ZERO,
+        ..cache::Config::default()
+    });
+    (dir, b)
+}
+
+fn pattern(len: usize, seed: u8) -> Vec<u8> {
+    (0..len)
+        .map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed) ^ (i >> 12) as u8)
+        .collect()
+}
+
+/// Reads `path` from its start to its end in reads of `chunk` bytes, through a new descriptor.
+fn slurp(b: &NinepBackend, path: &[u8], chunk: usize) -> Vec<u8> {
+    let fd = b.open(path, libc::O_RDONLY, 0).unwrap();
+    let mut all = Vec::new();
+    loop {
+        let got = read_n(b, fd, chunk, None);
+        if got.is_empty() {
+            break;
+        }
+        all.extend_from_slice(&got);
+    }
+    b.close(fd).unwrap();
+    all
+}
+
+/// Past the tick of the file system's timestamps, so that a change moves them.
+fn tick() {
+    std::thread::sleep(std::time::Duration::from_millis(30));
+}
+
+#[test]
+fn cached_reads_give_the_files_bytes_and_see_every_change() {
+    let (dir, b) = cached("cache");
+    let host = dir.join("f.bin");
+    let v1 = pattern(300_000, 1);
+    std::fs::write(&host, &v1).unwrap();
+    tick();
+    for chunk in [1000, 4096, 65_536, 1 << 20] {
+        assert_eq!(slurp(&b, b"/f.bin", chunk), v1, "chunk {chunk}");
+    }
+    let s = b.cache_stats().unwrap();
+    assert!(s.hits > 0 && s.misses > 0 && s.evictions > 0, "{s:?}");
+
+    // Another writer changes it, keeping its size: the next open reads it again.
+    let v2 = pattern(300_000, 2);
+    std::fs::write(&host, &v2).unwrap();
+    tick();
+    assert_eq!(slurp(&b, b"/f.bin", 8192), v2);
+    // It grows, and shrinks.
+    let v3 = pattern(310_001, 3);
+    std::fs::write(&host, &v3).unwrap();
+    tick();
+    assert_eq!(slurp(&b, b"/f.bin", 5000), v3);
+    let v4 = pattern(1234, 4);
+    std::fs::write(&host, &v4).unwrap();
+    tick();
+    assert_eq!(slurp(&b, b"/f.bin", 5000), v4);
+    std::fs::write(&host, b"").unwrap();
+    tick();
+    assert_eq!(slurp(&b, b"/f.bin", 5000), b"");
+
+    // Random access, beyond the end too.
+    std::fs::write(&host, &v1).unwrap();
+    tick();
+    let fd = b.open(b"/f.bin", libc::O_RDONLY, 0).unwrap();
+    let mut seed = 12345u64;
+    for _ in 0..200 {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let at = (seed >> 33) as usize % 310_000;
+        let n = (seed >> 13) as usize % 20_000 + 1;
+        let want = &v1[at.min(v1.len())..(at + n).min(v1.len())];
+        assert_eq!(read_n(&b, fd, n, Some(at as i64)), want, "{at} {n}");
+    }
+    b.close(fd).unwrap();
+}
+
+#[test]
+fn writes_through_the_backend_drop_what_the_cache_holds() {
+    let (dir, b) = cached("cachew");
+    std::fs::write(dir.join("w.bin"), pattern(20_000, 1)).unwrap();
+    tick();
+    let r = b.open(b"/w.bin", libc::O_RDONLY, 0).unwrap();
+    assert_eq!(read_n(&b, r, 20_000, Some(0)), pattern(20_000, 1));
+    // A write by another descriptor, with no tick between: the open reader sees it at once.
+    let w = b.open(b"/w.bin", libc::O_WRONLY, 0).unwrap();
+    assert_eq!(b.pwrite(w, b"XYZ".as_ptr() as usize, 3, 5000), Ok(3));
+    let mut want = pattern(20_000, 1)[4999..5005].to_vec();
+    want[1..4].copy_from_slice(b"XYZ");
+    assert_eq!(read_n(&b, r, 6, Some(4999)), want);
+    b.truncate(w, 100).unwrap();
+    assert_eq!(read_n(&b, r, 1000, Some(0)).len(), 100);
+    b.close(w).unwrap();
+    b.close(r).unwrap();
+    assert!(b.cache_stats().unwrap().invalidations >= 2);
+}
+
+#[test]
+fn a_file_changed_just_now_is_read_around_the_cache() {
+    let (dir, b) = attached("cachefresh");
+    std::fs::write(dir.join("n.bin"), pattern(10_000, 1)).unwrap();
+    assert_eq!(slurp(&b, b"/n.bin", 1000), pattern(10_000, 1));
+    std::fs::write(dir.join("n.bin"), pattern(10_000, 2)).unwrap();
+    assert_eq!(slurp(&b, b"/n.bin", 1000), pattern(10_000, 2));
+    let s = b.cache_stats().unwrap();
+    assert_eq!((s.hits, s.misses), (0, 0), "{s:?}");
+}
+
+#[test]
+fn cache_off_reads_from_the_server_only() {
+    let (dir, _) = attached("cacheoff");
+    let addr = format!("unix:{}", dir.parent().unwrap().join("s.sock").display());
+    let spec = NinepSpec {
+        cache: false,
+        ..NinepSpec::new(&addr)
+    };
+    let b = NinepBackend::connect(&spec, crate::held::Owner::domain(7002), None).unwrap();
+    std::fs::write(dir.join("o.bin"), pattern(10_000, 1)).unwrap();
+    assert_eq!(slurp(&b, b"/o.bin", 1000), pattern(10_000, 1));
+    assert_eq!(b.cache_stats(), None);
+}
