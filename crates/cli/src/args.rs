@@ -70,10 +70,11 @@ pub const USAGE: &str = "Usage: jxvm [options] <mainclass> [args...]
     --system <file.toml>
                   create the domains the file describes, run their components,
                   and wait for them (see README: Domains and portals)
-    --io=host|9p:unix:<path>|9p:tcp:<host>:<port>[,aname=<path>][,timeout=<s>]
+    --io=host|9p:unix:<path>|9p:tcp:<host>:<port>[,aname=<path>][,timeout=<s>][,cache=on|off]
                   where the program's files are: the host (default), or a 9P2000.L
                   server whose root is the program's / (and its working directory);
-                  its sockets go over the server's /net (jxvm gateway --net)
+                  its sockets go over the server's /net (jxvm gateway --net);
+                  cache=on (the default) keeps file contents read in the process
     --api-jar     print the path of the jxvm API jar (jx.memory, ...) for javac -cp
     --print-mappings
                   print the code mappings: the method calls and field accesses the

@@ -465,8 +465,12 @@ fn bad_io_values_and_unreachable_servers_are_one_line_errors() {
         ("--io=nfs:x", "Error: bad --io value `nfs:x`"),
         ("--io=9p:udp:x", "Error: --io: bad 9P address `udp:x`"),
         (
-            "--io=9p:unix:/s,cache=on",
-            "Error: --io: cache=on is not implemented yet",
+            "--io=9p:unix:/s,stream=on",
+            "Error: --io: stream=on is not implemented yet",
+        ),
+        (
+            "--io=9p:unix:/s,cache=yes",
+            "Error: --io: unknown option `cache=yes`",
         ),
     ] {
         let out = jxvm().args([arg, "Main"]).output().unwrap();
@@ -891,4 +895,161 @@ fn xlog_9p_prints_a_line_per_request_that_the_gateways_stats_agree_with() {
             "{ty}: logged {n} (twice over two runs), served {got}"
         );
     }
+}
+
+/// Java's `Arrays.hashCode(byte[])`.
+fn java_hash(b: &[u8]) -> i32 {
+    b.iter().fold(1i32, |h, &x| {
+        h.wrapping_mul(31).wrapping_add(i32::from(x as i8))
+    })
+}
+
+fn pattern(len: usize, seed: u8) -> Vec<u8> {
+    (0..len)
+        .map(|i| (i as u8).wrapping_mul(seed | 1).wrapping_add(seed) ^ (i >> 16) as u8)
+        .collect()
+}
+
+/// A program that reads `/data.bin` whole, in 1 KiB and 1 MiB reads and at random places,
+/// checks that they agree, and prints its length and hash; again for each line of its input
+/// until `end`, printing `ready` when it waits.
+fn rereading_program(dir: &Path) {
+    program(
+        dir,
+        "Rereads",
+        r#"var in = new BufferedReader(new InputStreamReader(System.in));
+           String line = "start";
+           do {
+               byte[] all = Files.readAllBytes(Path.of("/data.bin"));
+               boolean same = true;
+               for (int buf : new int[] { 1000, 1 << 20 }) {
+                   try (var s = new FileInputStream("/data.bin")) {
+                       var out = new ByteArrayOutputStream();
+                       byte[] b = new byte[buf];
+                       int n;
+                       while ((n = s.read(b)) > 0) out.write(b, 0, n);
+                       same &= java.util.Arrays.equals(all, out.toByteArray());
+                   }
+               }
+               try (var f = new RandomAccessFile("/data.bin", "r")) {
+                   long seed = 7;
+                   byte[] b = new byte[70000];
+                   for (int i = 0; i < 200; i++) {
+                       seed = seed * 6364136223846793005L + 1442695040888963407L;
+                       int at = (int) Math.floorMod(seed >>> 20, (long) all.length + 100);
+                       int len = 1 + (int) Math.floorMod(seed >>> 7, 70000L);
+                       f.seek(at);
+                       int n = f.read(b, 0, len);
+                       int want = Math.max(0, Math.min(len, all.length - at));
+                       if (want == 0) same &= n == -1;
+                       else same &= n > 0 && n <= want && java.util.Arrays.equals(
+                           b, 0, n, all, at, at + n);
+                   }
+               }
+               System.out.println(line + " " + all.length + " " + java.util.Arrays.hashCode(all)
+                   + " " + (same ? "agree" : "differ"));
+               System.out.println("ready");
+               System.out.flush();
+           } while ((line = in.readLine()) != null && !line.equals("end"));"#,
+    );
+}
+
+/// Runs `Rereads` over `io` while another writer changes `/data.bin` on the host between its
+/// rounds; every round must print the file as it is then.
+fn rereads_see_every_change(dir: &Path, io: &str) {
+    let data = dir.join("data.bin");
+    let v1 = pattern(2_500_000, 1);
+    std::fs::write(&data, &v1).unwrap();
+    // Old enough for its blocks to be kept.
+    std::thread::sleep(Duration::from_millis(1100));
+    let mut vm = jxvm()
+        .arg(format!("--io={io}"))
+        .arg("Rereads")
+        .current_dir(std::env::temp_dir())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = vm.stdin.take().unwrap();
+    let mut lines = BufReader::new(vm.stdout.take().unwrap());
+    let mut round = |tag: &str, want: &[u8]| {
+        if tag != "start" {
+            writeln!(stdin, "{tag}").unwrap();
+        }
+        let mut line = String::new();
+        lines.read_line(&mut line).unwrap();
+        let expect = format!("{tag} {} {} agree\n", want.len(), java_hash(want));
+        assert_eq!(line, expect, "{io}");
+        line.clear();
+        lines.read_line(&mut line).unwrap();
+        assert_eq!(line, "ready\n");
+    };
+    let settle = || std::thread::sleep(Duration::from_millis(1200));
+    round("start", &v1);
+    round("again", &v1);
+    // The same size, changed and settled: the blocks cached of v1 must not be served.
+    let v2 = pattern(2_500_000, 2);
+    std::fs::write(&data, &v2).unwrap();
+    settle();
+    round("same-size", &v2);
+    round("same-size-again", &v2);
+    // Grown, read at once (changed within the last second).
+    let v3 = pattern(3_000_001, 3);
+    std::fs::write(&data, &v3).unwrap();
+    round("grown", &v3);
+    settle();
+    round("grown-settled", &v3);
+    let v4 = pattern(70_000, 4);
+    std::fs::write(&data, &v4).unwrap();
+    settle();
+    round("shrunk", &v4);
+    std::fs::write(&data, b"").unwrap();
+    settle();
+    round("empty", b"");
+    writeln!(stdin, "end").unwrap();
+    drop(stdin);
+    assert!(vm.wait().unwrap().success());
+}
+
+#[test]
+fn the_file_cache_gives_the_files_bytes_and_never_a_stale_file() {
+    let dir = scratch("io9p-cache");
+    rereading_program(&dir);
+    let server = gateway(&dir, &scratch("io9p-cache-sock").join("gw.sock"));
+    rereads_see_every_change(&dir, &server.io);
+    rereads_see_every_change(&dir, &format!("{},cache=on", server.io));
+    rereads_see_every_change(&dir, &format!("{},cache=off", server.io));
+}
+
+#[test]
+fn cached_reads_ask_the_server_far_less() {
+    let dir = scratch("io9p-cache-log");
+    rereading_program(&dir);
+    std::fs::write(dir.join("data.bin"), pattern(1_000_000, 1)).unwrap();
+    std::thread::sleep(Duration::from_millis(1100));
+    let server = gateway(&dir, &scratch("io9p-cache-log-sock").join("gw.sock"));
+    let treads = |opt: &str| {
+        let mut vm = jxvm()
+            .arg(format!("--io={}{opt}", server.io))
+            .args(["-Xlog:9p", "Rereads"])
+            .current_dir(std::env::temp_dir())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        vm.stdin.take().unwrap().write_all(b"again\nend\n").unwrap();
+        let out = vm.wait_with_output().unwrap();
+        let text = stdout(&out);
+        assert!(
+            text.contains("again 1000000 ") && !text.contains("differ"),
+            "{text}"
+        );
+        String::from_utf8_lossy(&out.stderr)
+            .lines()
+            .filter(|l| l.starts_with("[9p] Tread "))
+            .count()
+    };
+    let (on, off) = (treads(""), treads(",cache=off"));
+    assert!(on * 4 < off, "Treads with the cache {on}, without {off}");
 }

@@ -3,8 +3,8 @@
 //! identity (its qid path) and block number, bounded in bytes with least-recently-used
 //! eviction, and filled with read-ahead when a descriptor reads sequentially.
 //!
-//! A file's blocks are tied to a [`Stamp`] (the server's qid version, size, modification and
-//! change times) taken by `Tgetattr`. The backend validates the stamp when a file is opened
+//! A file's blocks are tied to a [`Stamp`] (the server's qid version and data version, size,
+//! modification and change times) taken by `Tgetattr`. The backend validates the stamp when a file is opened
 //! and again when it was last checked more than [`Config::revalidate`] ago; a different stamp
 //! drops every block of the file. A write, truncation, attribute change or mapping write-back
 //! made through this backend drops them as well (write-behind is not done: writes go to the
@@ -30,21 +30,29 @@ use ninep::msg::Attr;
 /// What tells one state of a file from another.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stamp {
+    /// The qid's version.
     pub version: u32,
+    /// `Rgetattr`'s data version (0 from servers that keep none).
+    pub data_version: u64,
     pub size: u64,
     /// Modification time (seconds, nanoseconds).
     pub mtime: (u64, u64),
     /// Change time (seconds, nanoseconds).
     pub ctime: (u64, u64),
+    /// Whether it is a regular file that says it holds bytes: the only files cached (a file
+    /// whose size says nothing of what a read returns, as many synthetic files' do, is not).
+    pub regular: bool,
 }
 
 impl Stamp {
     pub fn of(a: &Attr) -> Stamp {
         Stamp {
             version: a.qid.version,
+            data_version: a.data_version,
             size: a.size,
             mtime: (a.mtime_sec, a.mtime_nsec),
             ctime: (a.ctime_sec, a.ctime_nsec),
+            regular: a.mode & libc::S_IFMT == libc::S_IFREG && a.size > 0,
         }
     }
 
@@ -172,7 +180,7 @@ impl FileCache {
 
     fn validate_at(&self, file: u64, stamp: Stamp, now: Instant, wall: Duration) {
         let mut inner = super::lock(&self.inner);
-        let keep = stamp.settled(wall, self.cfg.settle);
+        let keep = stamp.regular && stamp.settled(wall, self.cfg.settle);
         let same = matches!(inner.files.get(&file), Some(e) if e.stamp == Some(stamp));
         if !same || !keep {
             inner.drop_blocks(file);
@@ -344,9 +352,11 @@ mod tests {
     fn stamp(version: u32, size: u64, t: u64) -> Stamp {
         Stamp {
             version,
+            data_version: 0,
             size,
             mtime: (t, 0),
             ctime: (t, 0),
+            regular: true,
         }
     }
 
@@ -467,7 +477,18 @@ mod tests {
         assert_eq!(c.plan(7), Plan::Bypass);
         c.validate_at(8, stamp(1, 2000, 2000), now, LATER);
         assert_eq!(c.plan(8), Plan::Bypass);
-        // Nothing is kept for it.
+        // Nor one that is not a regular file with bytes.
+        c.validate_at(
+            9,
+            Stamp {
+                regular: false,
+                ..stamp(1, 0, 10)
+            },
+            now,
+            LATER,
+        );
+        assert_eq!(c.plan(9), Plan::Bypass);
+        // Nothing is kept for them.
         c.put(7, 1, 0, block(1, 1024));
         assert_eq!(c.bytes(), 0);
         // Once settled, it is cached.
