@@ -324,6 +324,9 @@ pub struct ReadAhead {
     window: usize,
     /// Whether a read of the descriptor has checked its file's stamp since it was opened.
     pub checked: bool,
+    /// The block it read last: (block number, generation, bytes), so that small reads of
+    /// one block do not go to the shared cache each time.
+    pub last: Option<(u64, u64, Arc<[u8]>)>,
 }
 
 impl ReadAhead {

@@ -277,7 +277,11 @@ impl NinepBackend {
         let mut at = pos;
         while at < end {
             let n = at / bs;
-            let block = match cache.get(f.qid, n) {
+            let memo = match &ra.last {
+                Some((m, g, b)) if *m == n && *g == generation => Some(b.clone()),
+                _ => None,
+            };
+            let block = match memo.or_else(|| cache.get(f.qid, n)) {
                 Some(b) => b,
                 None => {
                     let want = ra.blocks(at, cache.config().max_readahead) as u64;
@@ -289,6 +293,7 @@ impl NinepBackend {
                     }
                 }
             };
+            ra.last = Some((n, generation, block.clone()));
             let off = (at - n * bs) as usize;
             let stop = (block.len() as u64).min(end - n * bs) as usize;
             if off >= stop {
