@@ -57,6 +57,19 @@ pub trait Host: Send + Sync {
     fn io_write_all(&self, fd: Fd, data: &[u8]) -> PortResult<()>;
     /// See [`super::read`].
     fn io_read(&self, fd: Fd, buf: &mut [u8]) -> PortResult<usize>;
+    /// Reads up to `len` bytes at `fd`'s offset from what the backend holds in memory,
+    /// handing them to `out` in order, without waiting for anything (no system call, no
+    /// message, no lock another thread may hold while it waits): `None` when it cannot answer
+    /// so, and the caller then reads as usual. The 9P backend's file cache answers; a caller
+    /// may pass memory that must not be touched once it waits (a Java array).
+    fn io_read_held(
+        &self,
+        _fd: Fd,
+        _len: usize,
+        _out: &mut dyn FnMut(&[u8]),
+    ) -> Option<PortResult<usize>> {
+        None
+    }
     /// See [`super::seek`].
     fn io_seek(&self, fd: Fd, off: i64, whence: Whence) -> PortResult<i64>;
     /// See [`super::file_length`].

@@ -254,6 +254,14 @@ impl Host for NinepBackend {
     fn io_read(&self, fd: Fd, buf: &mut [u8]) -> PortResult<usize> {
         self.read_buf(fd, buf)
     }
+    fn io_read_held(
+        &self,
+        fd: Fd,
+        len: usize,
+        out: &mut dyn FnMut(&[u8]),
+    ) -> Option<PortResult<usize>> {
+        self.read_held(fd, len, out)
+    }
     fn io_seek(&self, fd: Fd, off: i64, whence: Whence) -> PortResult<i64> {
         match self.route(fd)? {
             Route::Remote => {

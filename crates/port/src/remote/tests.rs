@@ -542,3 +542,36 @@ fn cache_off_reads_from_the_server_only() {
     assert_eq!(slurp(&b, b"/o.bin", 1000), pattern(10_000, 1));
     assert_eq!(b.cache_stats(), None);
 }
+
+#[test]
+fn held_reads_answer_only_from_the_cache() {
+    let (dir, b) = cached("cacheheld");
+    let v = pattern(50_000, 5);
+    std::fs::write(dir.join("h.bin"), &v).unwrap();
+    tick();
+    let fd = b.open(b"/h.bin", libc::O_RDONLY, 0).unwrap();
+    let held = |n: usize| {
+        let mut got = Vec::new();
+        let r = b.io_read_held(fd, n, &mut |c| got.extend_from_slice(c));
+        r.map(|r| (r.unwrap(), got))
+    };
+    // Not before the descriptor has checked its file.
+    assert_eq!(held(100), None);
+    assert_eq!(read_n(&b, fd, 100, None), v[..100]);
+    // Block 0 (4 KiB here) is held, and read-ahead fetched block 1 too.
+    assert_eq!(held(3000), Some((3000, v[100..3100].to_vec())));
+    assert_eq!(held(5000), Some((5000, v[3100..8100].to_vec())));
+    // Past what is held, the caller reads as usual.
+    assert_eq!(held(5000), None);
+    assert_eq!(read_n(&b, fd, 5000, None), v[8100..13_100]);
+    b.seek(fd, 50_000).unwrap();
+    assert_eq!(held(10), Some((0, Vec::new())));
+    // A write through the backend: nothing is held until the next read checks again.
+    let w = b.open(b"/h.bin", libc::O_WRONLY, 0).unwrap();
+    assert_eq!(b.pwrite(w, b"Q".as_ptr() as usize, 1, 0), Ok(1));
+    b.seek(fd, 0).unwrap();
+    assert_eq!(held(10), None);
+    assert_eq!(read_n(&b, fd, 2, None), [b'Q', v[1]]);
+    b.close(w).unwrap();
+    b.close(fd).unwrap();
+}
