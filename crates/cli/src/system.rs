@@ -10,8 +10,8 @@
 //! heap-limit = "64m"               # bytes, or with k/m/g; default 256m
 //! cpu-time-limit = "10s"           # milliseconds, or with ms/s/min; default none
 //! max-threads = 16                 # default none
-//! io = "9p:unix:/run/gw.sock"      # its files over 9P (as --io; its class path is then in
-//!                                  # the 9P namespace); default "host"
+//! io = "9p:unix:/run/gw.sock"      # its files over 9P (as --io, `,cache=off` too; its class
+//!                                  # path is then in the 9P namespace); default "host"
 //!
 //! [[domain.component]]             # one or more; each runs in a thread of the domain
 //! main = "kv.Server"
@@ -317,6 +317,21 @@ mod tests {
         assert_eq!(c.limits.heap_bytes, 0, "no limit given: the default");
         assert_eq!(c.components.len(), 2);
         assert_eq!(c.components[0].args, ["a", "10"]);
+    }
+
+    #[test]
+    fn a_domain_names_its_backend_and_its_file_cache() {
+        let text = "[[domain]]\nname = \"a\"\nclass-path = [\"c\"]\n\
+                    io = \"9p:unix:/run/gw.sock,cache=off\"\n\
+                    [[domain.component]]\nmain = \"M\"\n";
+        let specs = parse_ok(text);
+        let port::IoSpec::NineP(n) = &specs[0].io else {
+            panic!("{:?}", specs[0].io)
+        };
+        assert!(!n.cache);
+        assert_eq!(specs[0].class_path, ["/c"]);
+        let on = parse_ok(&text.replace(",cache=off", ""));
+        assert!(matches!(&on[0].io, port::IoSpec::NineP(n) if n.cache));
     }
 
     #[test]
