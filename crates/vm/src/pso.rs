@@ -113,54 +113,33 @@ fn denied(t: &mut JThread, d: Denied) -> Thrown {
 }
 
 /// Reads a value of type `ty` at `addr` as an interpreter slot (sub-word ints extended as
-/// `getfield` extends them).
+/// `getfield` extends them; little-endian, at any alignment: a recovered PSO may start at any
+/// offset).
 ///
 /// # Safety
 /// `[addr, addr + ty.size())` must be mapped and readable.
 unsafe fn read_raw(addr: usize, ty: BasicType) -> u64 {
-    // SAFETY (for every arm): the caller guarantees the bytes are readable; reads are
-    // unaligned because a recovered PSO may start at any offset.
-    unsafe {
-        match ty {
-            BasicType::Int | BasicType::Float => {
-                u32::from_le(std::ptr::read_unaligned(addr as *const u32)) as u64
-            }
-            BasicType::Long | BasicType::Double | BasicType::Ref => {
-                u64::from_le(std::ptr::read_unaligned(addr as *const u64))
-            }
-            BasicType::Boolean => std::ptr::read(addr as *const u8) as u64,
-            BasicType::Byte => std::ptr::read(addr as *const i8) as i32 as u32 as u64,
-            BasicType::Char => u16::from_le(std::ptr::read_unaligned(addr as *const u16)) as u64,
-            BasicType::Short => {
-                i16::from_le(std::ptr::read_unaligned(addr as *const i16)) as i32 as u32 as u64
-            }
-            BasicType::Void => 0,
-        }
+    let mut b = [0u8; 8];
+    // SAFETY: the caller guarantees the `ty.size()` (at most 8) bytes at `addr` are readable.
+    unsafe { std::ptr::copy_nonoverlapping(addr as *const u8, b.as_mut_ptr(), ty.size()) };
+    let word = u64::from_le_bytes(b);
+    match ty {
+        BasicType::Byte => word as i8 as i32 as u32 as u64,
+        BasicType::Short => word as i16 as i32 as u32 as u64,
+        _ => word,
     }
 }
 
-/// Writes slot value `v` as a value of type `ty` at `addr` (a boolean as `v & 1`).
+/// Writes slot value `v` as a value of type `ty` at `addr` (a boolean as `v & 1`;
+/// little-endian, at any alignment).
 ///
 /// # Safety
 /// `[addr, addr + ty.size())` must be mapped and writable.
 unsafe fn write_raw(addr: usize, ty: BasicType, v: u64) {
-    // SAFETY (for every arm): the caller guarantees the bytes are writable.
-    unsafe {
-        match ty {
-            BasicType::Int | BasicType::Float => {
-                std::ptr::write_unaligned(addr as *mut u32, (v as u32).to_le())
-            }
-            BasicType::Long | BasicType::Double | BasicType::Ref => {
-                std::ptr::write_unaligned(addr as *mut u64, v.to_le())
-            }
-            BasicType::Boolean => std::ptr::write(addr as *mut u8, v as u8 & 1),
-            BasicType::Byte => std::ptr::write(addr as *mut u8, v as u8),
-            BasicType::Char | BasicType::Short => {
-                std::ptr::write_unaligned(addr as *mut u16, (v as u16).to_le())
-            }
-            BasicType::Void => {}
-        }
-    }
+    let v = if ty == BasicType::Boolean { v & 1 } else { v };
+    let b = v.to_le_bytes();
+    // SAFETY: the caller guarantees the `ty.size()` (at most 8) bytes at `addr` are writable.
+    unsafe { std::ptr::copy_nonoverlapping(b.as_ptr(), addr as *mut u8, ty.size()) };
 }
 
 /// `getfield` of a primitive field of type `ty` at `place` in PSO `o`.

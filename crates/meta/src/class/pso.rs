@@ -77,8 +77,12 @@ pub struct PsoLayout {
     /// For each declared field of this class (by index), the PSO class a reference field
     /// points to, or the message of the `IllegalArgumentException` that the first `allocate`
     /// or `at` of the class throws; filled by the VM on that first use.
-    pub targets: OnceLock<Result<Box<[Option<&'static Class>]>, Box<str>>>,
+    pub targets: OnceLock<Result<Targets, Box<str>>>,
 }
+
+/// For each declared field of a PSO class (by index), the PSO class a reference field points
+/// to (None for the others).
+pub type Targets = Box<[Option<&'static Class>]>;
 
 /// Whether a class named `name` of `module` with superclass `super_class` is a PSO class.
 pub fn is_pso_class(name: &str, module: Option<&str>, super_class: Option<&Class>) -> bool {

@@ -23,10 +23,18 @@ pub fn register(r: &mut Registry) {
     r.add(ro, "isValid", "()Z", |t, a| {
         Ok(ret_bool(view(t, a[0])?.is_valid()))
     });
-    r.add(ro, "getByte", "(J)B", |t, a| get(t, a[0], jlong(a[1]), BasicType::Byte));
-    r.add(ro, "getShort", "(J)S", |t, a| get(t, a[0], jlong(a[1]), BasicType::Short));
-    r.add(ro, "getInt", "(J)I", |t, a| get(t, a[0], jlong(a[1]), BasicType::Int));
-    r.add(ro, "getLong", "(J)J", |t, a| get(t, a[0], jlong(a[1]), BasicType::Long));
+    r.add(ro, "getByte", "(J)B", |t, a| {
+        get(t, a[0], jlong(a[1]), BasicType::Byte)
+    });
+    r.add(ro, "getShort", "(J)S", |t, a| {
+        get(t, a[0], jlong(a[1]), BasicType::Short)
+    });
+    r.add(ro, "getInt", "(J)I", |t, a| {
+        get(t, a[0], jlong(a[1]), BasicType::Int)
+    });
+    r.add(ro, "getLong", "(J)J", |t, a| {
+        get(t, a[0], jlong(a[1]), BasicType::Long)
+    });
     r.add(ro, "copyTo", "(J[BII)V", copy_to);
     r.add(ro, "subRange", "(JJ)Ljx/memory/ReadOnlyMemory;", |t, a| {
         derive(t, a[0], VIEW_CLASS, |v| {
@@ -139,9 +147,7 @@ pub fn get(t: &mut JThread, this: u64, offset: i64, ty: BasicType) -> JResult<u6
         BasicType::Short => v
             .read::<2>(offset)
             .map(|b| ret_int(i16::from_le_bytes(b) as i32)),
-        BasicType::Int => v
-            .read::<4>(offset)
-            .map(|b| ret_int(i32::from_le_bytes(b))),
+        BasicType::Int => v.read::<4>(offset).map(|b| ret_int(i32::from_le_bytes(b))),
         _ => v.read::<8>(offset).map(u64::from_le_bytes),
     };
     r.map_err(|f| fault(t, f))
