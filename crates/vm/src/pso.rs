@@ -19,6 +19,7 @@
 //! Must not touch: the layout rules, the memory objects' internals (it uses `memory::View`'s
 //! public interface).
 
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU8, Ordering};
 
 use crate::class::pso::{ARRAY_CLASSES, PsoLayout};
@@ -228,6 +229,10 @@ pub fn checked_size(t: &mut JThread, c: &'static Class) -> JResult<u32> {
         let msg = format!("{} is not a PSO class", c.java_name());
         return Err(t.throw_new("java/lang/IllegalArgumentException", Some(&msg)));
     };
+    if let Some(Ok(_)) = layout.targets.get() {
+        // The superclasses were checked before the class itself.
+        return Ok(layout.size);
+    }
     // Superclasses first: their fields come first in the layout, and in the messages.
     for k in c.supers.iter().copied().chain(std::iter::once(c)) {
         if let Some(l) = k.pso.as_ref() {
@@ -273,17 +278,49 @@ fn check_targets(t: &mut JThread, c: &'static Class, layout: &PsoLayout) -> JRes
 
 /// The view of the memory object `container` (a `jx.pso.Container`) holds.
 fn container_view(t: &mut JThread, container: ObjRef) -> JResult<&'static View> {
-    let memory = container.read::<u64>(container_memory_offset(container.class()));
+    let memory = container.read::<u64>(container_field(container.class(), "memory"));
     crate::native::memory::view(t, memory)
 }
 
-/// The offset of `Container.memory`.
-fn container_memory_offset(c: &Class) -> usize {
-    c.fields
-        .iter()
-        .find(|f| &*f.name == "memory" && !f.is_static())
-        .expect("jx.pso.Container has its memory field")
-        .offset as usize
+/// The offset of instance field `name` of `jx.pso.Container` (`c`), found once: the API's
+/// classes are the boot loader's, the same in every domain.
+fn container_field(c: &Class, name: &str) -> usize {
+    static MEMORY: OnceLock<usize> = OnceLock::new();
+    static USED: OnceLock<usize> = OnceLock::new();
+    let cell = if name == "memory" { &MEMORY } else { &USED };
+    *cell.get_or_init(|| {
+        c.fields
+            .iter()
+            .find(|f| &*f.name == name && !f.is_static())
+            .expect("jx.pso.Container's fields")
+            .offset as usize
+    })
+}
+
+/// `Container.allocate`: a new PSO of class `c` at `container`'s `used()` rounded up to 8,
+/// zeroed and constructed; `used()` moves past it. `ContainerFullException` if it does not
+/// fit.
+pub fn allocate(t: &mut JThread, container: ObjRef, c: &'static Class) -> JResult<ObjRef> {
+    let size = checked_size(t, c)? as i64;
+    let used_at = container_field(container.class(), "used");
+    let used = container.read::<i64>(used_at);
+    let len = container_view(t, container)?.len() as i64;
+    let at = used.wrapping_add(7) & !7;
+    if at < used || at > len || size > len - at {
+        let msg = format!(
+            "{} ({size} bytes) does not fit at {at} in a container of {len} bytes",
+            c.java_name()
+        );
+        return Err(t.throw_new("jx/pso/ContainerFullException", Some(&msg)));
+    }
+    let mark = t.handles.len();
+    let h = t.handle(container);
+    let made = make(t, container, c, at, true);
+    let container = t.handle_get(h);
+    t.handles.truncate(mark);
+    let made = made?;
+    container.write::<i64>(used_at, at + size);
+    Ok(made)
 }
 
 /// The exception for a fault of a container's memory.
@@ -341,7 +378,7 @@ pub fn make(
         };
         // SAFETY: `address` checked that [addr, addr+size) lies inside the writable view.
         unsafe { std::ptr::write_bytes(addr as *mut u8, 0, size as usize) };
-        Some(ctor)
+        (!crate::class::pso::constructor_is_trivial(c)).then_some(ctor)
     } else {
         None
     };
