@@ -181,12 +181,7 @@ pub fn load_ref(t: &mut JThread, o: ObjRef, f: &ResolvedField) -> JResult<u64> {
     let Some(container) = o.read_ref(CONTAINER) else {
         return Err(denied(t, Denied::NoContainer));
     };
-    let mark = t.handles.len();
-    let h = t.handle(o);
-    let made = make(t, container, class, target, false);
-    let o = t.handle_get(h);
-    t.handles.truncate(mark);
-    let made = made?;
+    let (o, made) = make_keeping(t, o, container, class, target, false)?;
     t.domain.heap.write_slot(o, f.offset as usize, made.slot());
     Ok(made.slot())
 }
@@ -313,14 +308,27 @@ pub fn allocate(t: &mut JThread, container: ObjRef, c: &'static Class) -> JResul
         );
         return Err(t.throw_new("jx/pso/ContainerFullException", Some(&msg)));
     }
-    let mark = t.handles.len();
-    let h = t.handle(container);
-    let made = make(t, container, c, at, true);
-    let container = t.handle_get(h);
-    t.handles.truncate(mark);
-    let made = made?;
+    let (container, made) = make_keeping(t, container, container, c, at, true)?;
     container.write::<i64>(used_at, at + size);
     Ok(made)
+}
+
+/// [`make`], keeping `keep` alive across it (the collector may run): gives `keep`'s address
+/// after it, and the PSO made.
+fn make_keeping(
+    t: &mut JThread,
+    keep: ObjRef,
+    container: ObjRef,
+    c: &'static Class,
+    offset: i64,
+    fresh: bool,
+) -> JResult<(ObjRef, ObjRef)> {
+    let mark = t.handles.len();
+    let h = t.handle(keep);
+    let made = make(t, container, c, offset, fresh);
+    let keep = t.handle_get(h);
+    t.handles.truncate(mark);
+    Ok((keep, made?))
 }
 
 /// The exception for a fault of a container's memory.
