@@ -341,6 +341,28 @@ pub fn module_of_loader(loader: LoaderId, module: Option<&str>) -> String {
     }
 }
 
+/// Whether instances of the class that `cf` defines, a subclass of `super_class`, need
+/// finalization, as HotSpot decides it when it parses a class: a class that declares an empty
+/// `finalize()V` (its code a lone `return`) does not, whatever its superclass does; otherwise one
+/// does if it declares a `finalize()V` with any other body (or none: abstract, native) or its
+/// superclass does. `Object.finalize` is empty, so only a real override counts.
+pub fn has_finalizer(cf: &ClassFile, super_class: Option<&Class>) -> bool {
+    let mut declared = None;
+    for m in &cf.methods {
+        if m.name == "finalize"
+            && m.descriptor == "()V"
+            && m.access_flags & classfile::access::ACC_STATIC == 0
+        {
+            let empty = m.code.as_ref().is_some_and(|c| c.code == [0xb1]);
+            declared = Some(!empty);
+        }
+    }
+    match declared {
+        Some(non_empty) => non_empty,
+        None => super_class.is_some_and(|s| s.finalizable),
+    }
+}
+
 /// A class's metadata. `#[repr(C)]`: compiled code reads the fields `vm::offsets` names.
 #[repr(C)]
 pub struct Class {
@@ -390,6 +412,10 @@ pub struct Class {
     /// Whether its instances and statics may hold capabilities (`crate::api::makes_api_class`),
     /// decided when the class is made: `Unsafe` checks it on every access.
     pub api: bool,
+    /// Whether its instances are registered with `java.lang.ref.Finalizer` when `Object.<init>`
+    /// returns (HotSpot's `has_finalizer`, see [`has_finalizer`]); never for arrays. Compiled
+    /// code reads it (`vm::offsets`).
+    pub finalizable: bool,
 }
 
 impl std::fmt::Debug for Class {
@@ -435,6 +461,7 @@ impl Class {
             array_of: OnceLock::new(),
             dims: 0,
             api: false,
+            finalizable: false,
         }
     }
 

@@ -332,6 +332,7 @@ pub fn spin(t: &mut JThread, caller: &'static Class, b: &Bootstrap) -> JResult<&
             array_of: OnceLock::new(),
             dims: 0,
             api: false,
+            finalizable: false,
         },
         |c| {
             let mut ms: Vec<Method> = bodies
