@@ -653,3 +653,44 @@ impl Class {
         self.dispatch.get().map_or(&[], |d| d.vtable.as_slice())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::LoaderId;
+    use super::loader::{ClassSources, ClassTable};
+
+    #[test]
+    fn finalizable_classes_are_those_hotspot_registers() {
+        let home = std::env::var_os("JAVA_HOME")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| "/usr/lib/jvm/java-17-openjdk-amd64".into());
+        let Ok(jimage) = jimage::JImage::open(&home.join("lib/modules")) else {
+            eprintln!("SKIP: no JDK image");
+            return;
+        };
+        let classes = ClassTable::new(ClassSources {
+            jimage,
+            classpath: Default::default(),
+        });
+        let finalizable = |n: &str| {
+            classes
+                .load(LoaderId::BOOT, n)
+                .unwrap_or_else(|e| panic!("{n}: {}", e.message()))
+                .finalizable
+        };
+        assert!(!finalizable("java/lang/Object"), "Object.finalize is empty");
+        assert!(!finalizable("java/lang/String"));
+        assert!(
+            finalizable("java/util/concurrent/Executors$FinalizableDelegatedExecutorService"),
+            "declares a finalize that shuts its executor down"
+        );
+        assert!(
+            !finalizable("java/util/concurrent/ThreadPoolExecutor"),
+            "declares an empty finalize"
+        );
+        assert!(
+            !finalizable("java/util/concurrent/ScheduledThreadPoolExecutor"),
+            "inherits an empty finalize"
+        );
+    }
+}

@@ -16,6 +16,15 @@
 //! allocation polls in the interpreter (never inside an allocation made by VM code, so VM code
 //! may hold raw references across its own allocations), `System.gc()`, or another thread's
 //! request. VM code that holds a reference across a call into Java keeps it in a handle.
+//!
+//! References (`process_references`) are handled in HotSpot's order, soft, weak, final,
+//! phantom, which is what finalization needs: an unreached finalizable object (the referent of
+//! an active `FinalReference`) survives its first collection, with everything it reaches, and
+//! its reference goes on the pending list; the domain's finalizer thread then runs `finalize`
+//! and clears the reference, so the next collection that finds the object unreachable frees it
+//! (HotSpot's semantics: `finalize` runs at most once, a resurrected object is collected
+//! normally later). Finalizable objects are registered by the engines, not here
+//! (`JThread::register_finalizer`).
 
 pub mod unloading;
 pub mod verify;
