@@ -676,8 +676,9 @@ fn process_references(
         at = close(cp, at);
     }
     let mut pending = d.pending_refs.lock();
-    // Whether deferred reference `r`'s referent was reached; if so `r` now refers to its copy.
-    let reached = |cp: &mut Copier, r: ObjRef| -> Option<ObjRef> {
+    // The referent of deferred reference `r` if it was not reached; if it was, `r` now refers
+    // to its copy.
+    let unreached = |cp: &mut Copier, r: ObjRef| -> Option<ObjRef> {
         let referent =
             from_slot(r.read::<u64>(referent_off)).expect("deferred reference has a referent");
         match cp.forwardee(referent) {
@@ -694,7 +695,7 @@ fn process_references(
     };
     // Soft and weak.
     for &(r, kind) in &deferred {
-        if matches!(kind, RefKind::Soft | RefKind::Weak) && reached(cp, r).is_some() {
+        if matches!(kind, RefKind::Soft | RefKind::Weak) && unreached(cp, r).is_some() {
             cp.store_traced(r, referent_off, None);
             enqueue(cp, r, &mut pending);
         }
@@ -703,7 +704,7 @@ fn process_references(
     let mut finalizable = false;
     for &(r, kind) in &deferred {
         if kind == RefKind::Final
-            && let Some(referent) = reached(cp, r)
+            && let Some(referent) = unreached(cp, r)
         {
             let n = cp.forward(referent);
             cp.store_traced(r, referent_off, Some(n));
@@ -729,7 +730,7 @@ fn process_references(
     }
     // Phantom.
     for &(r, kind) in &deferred {
-        if kind == RefKind::Phantom && reached(cp, r).is_some() {
+        if kind == RefKind::Phantom && unreached(cp, r).is_some() {
             cp.store_traced(r, referent_off, None);
             enqueue(cp, r, &mut pending);
         }
