@@ -27,8 +27,9 @@ bash tests/workloads/surefire.sh
 # verified at every call on a sample of programs.
 JXVM_VERIFY_FRAMES=1 bash tests/conformance.sh --jobs "$(nproc)" StreamsCollectors LambdaCapture ExceptionsNested \
     MethodHandlesBasic VarHandles AlgoGraph Records TryWithResources SwitchString StackTraceFrames
-# Threaded programs 20 times in a row: no failure and no hang in any run.
-CONFORMANCE_REPEAT=20 bash tests/conformance.sh --jobs "$(nproc)" $(cd tests/java && ls Thread*.java Concurrent*.java GcThreads.java GcThreadsSmallHeap.java AtomicsAndConcurrentQueues.java | sed 's/\.java$//')
+# Threaded programs 20 times in a row: no failure and no hang in any run (finalizers run on
+# the finalizer thread).
+CONFORMANCE_REPEAT=20 bash tests/conformance.sh --jobs "$(nproc)" $(cd tests/java && ls Thread*.java Concurrent*.java GcThreads.java GcThreadsSmallHeap.java AtomicsAndConcurrentQueues.java Finalize*.java | sed 's/\.java$//')
 # The whole suite again with the collector under stress and verification: a young collection
 # at every allocation (and frequent full ones), the write barrier's remembered set checked, and
 # the heap and every frame verified after collections (see README, Diagnostics). Methods are

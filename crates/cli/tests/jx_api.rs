@@ -224,6 +224,21 @@ fn portals_copy_pass_by_reference_and_fail_cleanly() {
     }
 }
 
+/// Finalization is per domain: a domain's finalizer thread runs its objects' finalizers, in
+/// it; a domain whose finalizer blocks forever is still terminated.
+#[test]
+fn finalizers_run_in_their_domain() {
+    let dir = compile("Finalization");
+    for env in PLAIN_AND_STRESSED {
+        let out = run(&dir, "Finalization", env);
+        let oks = checks(&out, 11);
+        assert!(
+            oks.contains(&"ok fin-a: by a finalizer thread of its own domain"),
+            "{out}"
+        );
+    }
+}
+
 /// Termination stops threads blocked in accept, pipe and FIFO reads, a FIFO open and a
 /// process wait, and portal calls blocked in the terminated domain (the caller's OS thread
 /// then does its own system calls as before).

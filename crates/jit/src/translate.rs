@@ -1461,6 +1461,25 @@ impl<'a, 'f> Translator<'a, 'f> {
                 self.b.ins().return_(&[r]);
                 return Ok(false);
             }
+            ReturnRegister => {
+                // An object of a finalizable class leaves for the interpreter, which registers
+                // it; any other returns here.
+                let o = self.local(0);
+                let class = self
+                    .b
+                    .ins()
+                    .load(I64, TRUSTED, o, self.env.layout.object_class as i32);
+                let flag = self.b.ins().uload8(
+                    I32,
+                    TRUSTED,
+                    class,
+                    self.env.layout.class_finalizable as i32,
+                );
+                self.exit_if(flag, pc);
+                let r = self.b.ins().iconst(I64, Exit::Returned.encode() as i64);
+                self.b.ins().return_(&[r]);
+                return Ok(false);
+            }
             GetFieldInt(off) | GetFieldWide(off) | GetFieldRef(off) | GetFieldQ(_, off) => {
                 let ty = self.quick_field_type(pc, op);
                 let o = self.peek(0);
@@ -1760,6 +1779,7 @@ fn ends_block(op: &Op) -> bool {
             | Op::Return1
             | Op::Return2
             | Op::Return
+            | Op::ReturnRegister
             | Op::Athrow
             | Op::FellOff
     )

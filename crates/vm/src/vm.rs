@@ -136,6 +136,8 @@ pub struct Vm {
     /// In a fork server's child, what it took over from its client's command line (see
     /// `crate::fork`); unset in every other VM.
     pub adopted: OnceLock<crate::fork::Adopted>,
+    /// `java.lang.ref.Finalizer.register(Object)`, found on the first registration.
+    pub finalizer_register: OnceLock<&'static crate::class::Method>,
 }
 
 /// Errors that stop the VM before Java code can report them.
@@ -250,6 +252,7 @@ impl Vm {
             java_version: OnceLock::new(),
             compiler,
             adopted: OnceLock::new(),
+            finalizer_register: OnceLock::new(),
         }));
         vm.domains.insert(&vm.domain_zero);
         vm.domains.insert(&vm.app_domain);

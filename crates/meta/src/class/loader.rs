@@ -1085,6 +1085,7 @@ impl ClassTable {
         let cp_len = cf.constant_pool.len();
         let id = self.alloc_id();
         self.stats.defined(id.0, metadata::estimate(cf.file_len));
+        let finalizable = super::has_finalizer(&cf, super_class);
         let c = Class {
             id,
             name: cf.name.as_str().into(),
@@ -1113,6 +1114,7 @@ impl ClassTable {
             dims: 0,
             api: crate::api::makes_api_class(module, super_class),
             pso,
+            finalizable,
         };
         let c = self.publish(c, owner, charge);
         if let Some(start) = self.load_log {
