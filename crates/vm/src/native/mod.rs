@@ -18,6 +18,7 @@ pub mod misc;
 pub mod net;
 pub mod nio;
 pub mod portal;
+pub mod prefs;
 pub mod process;
 pub mod reflect;
 pub mod stackwalk;
@@ -80,6 +81,7 @@ impl Registry {
         memory::register(&mut r);
         domain::register(&mut r);
         portal::register(&mut r);
+        prefs::register(&mut r);
         ipc::register(&mut r);
         r
     }
