@@ -292,6 +292,19 @@ pub trait Host: Send + Sync {
     fn local_address(&self, fd: Fd) -> PortResult<SocketAddr>;
     /// See [`net::remote_address`].
     fn remote_address(&self, fd: Fd) -> PortResult<SocketAddr>;
+    /// A new Unix domain stream socket (close-on-exec).
+    fn unix_socket(&self) -> PortResult<Fd>;
+    /// Binds a Unix domain socket to `path` (ENAMETOOLONG: too long for a `sockaddr_un`).
+    fn unix_bind(&self, fd: Fd, path: &[u8]) -> PortResult<()>;
+    /// Connects a Unix domain socket to `path`: `Ok(true)` connected, `Ok(false)` in progress.
+    fn unix_connect(&self, fd: Fd, path: &[u8]) -> PortResult<bool>;
+    /// Accepts a connection on a Unix domain socket: the new socket and the peer's path
+    /// (empty when the peer is unnamed).
+    fn unix_accept(&self, fd: Fd) -> PortResult<(Fd, Vec<u8>)>;
+    /// The path a Unix domain socket is bound to (empty when unnamed).
+    fn unix_local_address(&self, fd: Fd) -> PortResult<Vec<u8>>;
+    /// The peer's (uid, gid) of a connected Unix domain socket (SO_PEERCRED).
+    fn peer_credentials(&self, fd: Fd) -> PortResult<(u32, u32)>;
     /// An integer socket option; SO_LINGER is its linger time, or -1 when off.
     fn get_int_option(&self, fd: Fd, level: i32, opt: i32) -> PortResult<i32>;
     /// Sets an integer socket option; SO_LINGER takes the linger time, negative for off.
@@ -810,6 +823,24 @@ impl Host for HostBackend {
     }
     fn local_address(&self, fd: Fd) -> PortResult<SocketAddr> {
         net::local_address(fd.0)
+    }
+    fn unix_socket(&self) -> PortResult<Fd> {
+        net::unix_socket(self.owner).map(Fd)
+    }
+    fn unix_bind(&self, fd: Fd, path: &[u8]) -> PortResult<()> {
+        net::unix_bind(fd.0, path)
+    }
+    fn unix_connect(&self, fd: Fd, path: &[u8]) -> PortResult<bool> {
+        net::unix_connect(fd.0, path)
+    }
+    fn unix_accept(&self, fd: Fd) -> PortResult<(Fd, Vec<u8>)> {
+        net::unix_accept(self.owner, fd.0).map(|(fd, path)| (Fd(fd), path))
+    }
+    fn unix_local_address(&self, fd: Fd) -> PortResult<Vec<u8>> {
+        net::unix_local_address(fd.0)
+    }
+    fn peer_credentials(&self, fd: Fd) -> PortResult<(u32, u32)> {
+        net::peer_credentials(fd.0)
     }
     fn remote_address(&self, fd: Fd) -> PortResult<SocketAddr> {
         net::remote_address(fd.0)

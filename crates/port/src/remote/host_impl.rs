@@ -835,6 +835,25 @@ impl Host for NinepBackend {
     fn remote_address(&self, fd: Fd) -> PortResult<SocketAddr> {
         self.socket_of(fd)?.address(true)
     }
+    // A 9P gateway's /net has no Unix domain sockets.
+    fn unix_socket(&self) -> PortResult<Fd> {
+        unsupported()
+    }
+    fn unix_bind(&self, _fd: Fd, _path: &[u8]) -> PortResult<()> {
+        unsupported()
+    }
+    fn unix_connect(&self, _fd: Fd, _path: &[u8]) -> PortResult<bool> {
+        unsupported()
+    }
+    fn unix_accept(&self, _fd: Fd) -> PortResult<(Fd, Vec<u8>)> {
+        unsupported()
+    }
+    fn unix_local_address(&self, _fd: Fd) -> PortResult<Vec<u8>> {
+        unsupported()
+    }
+    fn peer_credentials(&self, _fd: Fd) -> PortResult<(u32, u32)> {
+        unsupported()
+    }
     fn get_int_option(&self, fd: Fd, level: i32, opt: i32) -> PortResult<i32> {
         self.socket_of(fd)?.get_option(level, opt)
     }

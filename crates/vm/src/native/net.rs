@@ -25,6 +25,7 @@ pub fn register(r: &mut Registry) {
     register_linux_options(r);
     register_network_interface(r);
     register_async_channels(r);
+    register_unix_domain(r);
 }
 
 // IOStatus codes.
@@ -1253,6 +1254,12 @@ fn register_linux_options(r: &mut Registry) {
     r.add(l, "getQuickAck0", "(I)Z", |t, a| {
         tcp_option(t, jfd(a[0]), libc::TCP_QUICKACK, None).map(|v| ret_bool(v != 0))
     });
+    // The peer's uid in the high half, its gid in the low half (LinuxSocketOptions.getSoPeerCred).
+    r.add(l, "getSoPeerCred0", "(I)J", |t, a| {
+        let r = t.domain.host().peer_credentials(jfd(a[0]));
+        let (uid, gid) = sock_option(t, r)?;
+        Ok(((uid as u64) << 32) | gid as u64)
+    });
     r.add(l, "getIncomingNapiId0", "(I)I", |t, a| {
         let r =
             t.domain
@@ -1260,4 +1267,97 @@ fn register_linux_options(r: &mut Registry) {
                 .get_int_option(jfd(a[0]), libc::SOL_SOCKET, libc::SO_INCOMING_NAPI_ID);
         sock_option(t, r).map(ret_int)
     });
+}
+
+// ---- sun.nio.ch.UnixDomainSockets ----
+
+fn register_unix_domain(r: &mut Registry) {
+    let u = "sun/nio/ch/UnixDomainSockets";
+    r.add(u, "init", "()Z", |_, _| Ok(ret_bool(true)));
+    r.add(u, "socket0", "()I", |t, _| {
+        let r = t.domain.host().unix_socket();
+        sock(t, r).map(ret_fd)
+    });
+    r.add(u, "bind0", "(Ljava/io/FileDescriptor;[B)V", |t, a| {
+        let fd = fdval(t, a[0])?;
+        let path = unix_path(t, a[1])?;
+        let r = t.domain.host().unix_bind(fd, &path);
+        sock(t, r).map(|_| 0)
+    });
+    r.add(u, "connect0", "(Ljava/io/FileDescriptor;[B)I", uds_connect);
+    r.add(
+        u,
+        "accept0",
+        "(Ljava/io/FileDescriptor;Ljava/io/FileDescriptor;[Ljava/lang/Object;)I",
+        uds_accept,
+    );
+    r.add(
+        u,
+        "localAddress0",
+        "(Ljava/io/FileDescriptor;)[B",
+        |t, a| {
+            let fd = fdval(t, a[0])?;
+            let r = t.domain.host().unix_local_address(fd);
+            let path = sock(t, r)?;
+            Ok(t.new_byte_array(&path)?.slot())
+        },
+    );
+}
+
+/// A socket path from Java (a byte[]); as libnio, one that does not fit a `sockaddr_un` is a
+/// SocketException.
+fn unix_path(t: &mut JThread, v: u64) -> JResult<Vec<u8>> {
+    let arr = nonnull(t, v)?;
+    let path = arr.array_slice::<u8>().to_vec();
+    if path.len() >= net::UNIX_PATH_MAX {
+        return Err(t.throw_new(
+            "java/net/SocketException",
+            Some("Unix domain path too long"),
+        ));
+    }
+    Ok(path)
+}
+
+fn uds_connect(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let fd = fdval(t, a[0])?;
+    let path = unix_path(t, a[1])?;
+    let backend = t.domain.host().clone();
+    match t.blocking(|| backend.unix_connect(fd, &path)) {
+        Ok(true) => Ok(ret_int(1)),
+        Ok(false) => Ok(ret_int(IOS_UNAVAILABLE)),
+        Err(Errno::EINTR) => Ok(ret_int(IOS_INTERRUPTED)),
+        Err(e) => Err(socket_error(t, e)),
+    }
+}
+
+fn uds_accept(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let fd = fdval(t, a[0])?;
+    let backend = t.domain.host().clone();
+    let (newfd, peer) = match t.blocking(|| backend.unix_accept(fd)) {
+        Ok(r) => r,
+        Err(Errno::EAGAIN) => return Ok(ret_int(IOS_UNAVAILABLE)),
+        Err(Errno::EINTR) => return Ok(ret_int(IOS_INTERRUPTED)),
+        Err(e) => return Err(socket_error(t, e)),
+    };
+    // The collector may have run while waiting: re-read the reference arguments.
+    let store = |t: &mut JThread| -> JResult<()> {
+        let newfdo = nonnull(t, t.arg(1))?;
+        super::io::set_fd(t, newfdo, newfd)?;
+        let bytes = t.new_byte_array(&peer)?;
+        let arr = nonnull(t, t.arg(2))?;
+        if arr.array_len() < 1 {
+            return Err(t.throw_new("java/lang/ArrayIndexOutOfBoundsException", None));
+        }
+        t.domain
+            .heap
+            .write_ref(arr, base::layout::ARRAY_BASE, Some(bytes));
+        Ok(())
+    };
+    match store(t) {
+        Ok(()) => Ok(ret_int(1)),
+        Err(e) => {
+            t.domain.host().close(newfd).ok();
+            Err(e)
+        }
+    }
 }
