@@ -1058,6 +1058,110 @@ pub fn interfaces(ipv6: bool) -> PortResult<Vec<Interface>> {
     Ok(list)
 }
 
+// ---- Unix domain sockets (sun.nio.ch.UnixDomainSockets, jdk.net's SO_PEERCRED) ----
+
+/// The room for a path in a `sockaddr_un` (its `sun_path`), the terminating NUL included.
+pub const UNIX_PATH_MAX: usize = 108;
+
+/// A `sockaddr_un` for `path` (NUL-terminated) and its length; ENAMETOOLONG when the path and
+/// its NUL do not fit.
+fn to_unix(path: &[u8]) -> PortResult<(libc::sockaddr_un, libc::socklen_t)> {
+    // SAFETY: sockaddr_un is plain old data; all zeroes is a valid value.
+    let mut sa: libc::sockaddr_un = unsafe { std::mem::zeroed() };
+    if path.len() >= sa.sun_path.len() {
+        return Err(Errno::ENAMETOOLONG);
+    }
+    sa.sun_family = libc::AF_UNIX as libc::sa_family_t;
+    for (d, s) in sa.sun_path.iter_mut().zip(path) {
+        *d = *s as libc::c_char;
+    }
+    let len = std::mem::offset_of!(libc::sockaddr_un, sun_path) + path.len() + 1;
+    Ok((sa, len as libc::socklen_t))
+}
+
+/// The path of a `sockaddr_un` of `len` bytes (up to its first NUL; empty when unnamed).
+fn from_unix(sa: &libc::sockaddr_un, len: libc::socklen_t) -> Vec<u8> {
+    let room = (len as usize).saturating_sub(std::mem::offset_of!(libc::sockaddr_un, sun_path));
+    sa.sun_path[..room.min(sa.sun_path.len())]
+        .iter()
+        .take_while(|&&c| c != 0)
+        .map(|&c| c as u8)
+        .collect()
+}
+
+/// A new Unix domain stream socket (close-on-exec).
+pub fn unix_socket(owner: Owner) -> PortResult<i32> {
+    // SAFETY: socket has no memory-safety preconditions.
+    let fd =
+        check(unsafe { libc::socket(libc::AF_UNIX, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0) })?;
+    held::took_fd(owner, fd)
+}
+
+/// Binds a Unix domain socket to `path`.
+pub fn unix_bind(fd: i32, path: &[u8]) -> PortResult<()> {
+    let (sa, len) = to_unix(path)?;
+    // SAFETY: sa is a valid sockaddr_un of len bytes.
+    check(unsafe { libc::bind(fd, &sa as *const _ as *const libc::sockaddr, len) }).map(|_| ())
+}
+
+/// Connects a Unix domain socket to `path`: `Ok(true)` connected, `Ok(false)` in progress.
+pub fn unix_connect(fd: i32, path: &[u8]) -> PortResult<bool> {
+    let (sa, len) = to_unix(path)?;
+    // SAFETY: sa is a valid sockaddr_un of len bytes.
+    match check(unsafe { libc::connect(fd, &sa as *const _ as *const libc::sockaddr, len) }) {
+        Ok(_) => Ok(true),
+        Err(Errno::EINPROGRESS) | Err(Errno::EAGAIN) => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+/// Accepts a connection on a Unix domain socket: the new (close-on-exec) socket and the
+/// peer's path (empty for an unnamed peer).
+pub fn unix_accept(owner: Owner, fd: i32) -> PortResult<(i32, Vec<u8>)> {
+    loop {
+        // SAFETY: sockaddr_un is plain old data; all zeroes is a valid value.
+        let mut sa: libc::sockaddr_un = unsafe { std::mem::zeroed() };
+        let mut len = std::mem::size_of::<libc::sockaddr_un>() as libc::socklen_t;
+        // SAFETY: sa and len are valid out-parameters of the sizes given.
+        let r = unsafe {
+            libc::accept4(
+                fd,
+                &mut sa as *mut _ as *mut libc::sockaddr,
+                &mut len,
+                libc::SOCK_CLOEXEC,
+            )
+        };
+        if r >= 0 {
+            return held::took_fd(owner, r).map(|r| (r, from_unix(&sa, len)));
+        }
+        match errno() {
+            Errno::ECONNABORTED => continue,
+            e => return Err(e),
+        }
+    }
+}
+
+/// The path a Unix domain socket is bound to (empty when unnamed).
+pub fn unix_local_address(fd: i32) -> PortResult<Vec<u8>> {
+    // SAFETY: sockaddr_un is plain old data; all zeroes is a valid value.
+    let mut sa: libc::sockaddr_un = unsafe { std::mem::zeroed() };
+    let mut len = std::mem::size_of::<libc::sockaddr_un>() as libc::socklen_t;
+    // SAFETY: sa and len are valid out-parameters of the sizes given.
+    check(unsafe { libc::getsockname(fd, &mut sa as *mut _ as *mut libc::sockaddr, &mut len) })?;
+    Ok(from_unix(&sa, len))
+}
+
+/// The user and group ids of the peer of a connected Unix domain socket (SO_PEERCRED).
+pub fn peer_credentials(fd: i32) -> PortResult<(u32, u32)> {
+    let mut cred = libc::ucred {
+        pid: 0,
+        uid: 0,
+        gid: 0,
+    };
+    get_option(fd, libc::SOL_SOCKET, libc::SO_PEERCRED, &mut cred)?;
+    Ok((cred.uid, cred.gid))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1221,108 +1325,4 @@ mod tests {
         assert_eq!(crate::wake_thread(-1), Err(Errno::ESRCH));
         assert_eq!(crate::wake_thread(0), Err(Errno::ESRCH));
     }
-}
-
-// ---- Unix domain sockets (sun.nio.ch.UnixDomainSockets, jdk.net's SO_PEERCRED) ----
-
-/// The room for a path in a `sockaddr_un` (its `sun_path`), the terminating NUL included.
-pub const UNIX_PATH_MAX: usize = 108;
-
-/// A `sockaddr_un` for `path` (NUL-terminated) and its length; ENAMETOOLONG when the path and
-/// its NUL do not fit.
-fn to_unix(path: &[u8]) -> PortResult<(libc::sockaddr_un, libc::socklen_t)> {
-    // SAFETY: sockaddr_un is plain old data; all zeroes is a valid value.
-    let mut sa: libc::sockaddr_un = unsafe { std::mem::zeroed() };
-    if path.len() >= sa.sun_path.len() {
-        return Err(Errno::ENAMETOOLONG);
-    }
-    sa.sun_family = libc::AF_UNIX as libc::sa_family_t;
-    for (d, s) in sa.sun_path.iter_mut().zip(path) {
-        *d = *s as libc::c_char;
-    }
-    let len = std::mem::offset_of!(libc::sockaddr_un, sun_path) + path.len() + 1;
-    Ok((sa, len as libc::socklen_t))
-}
-
-/// The path of a `sockaddr_un` of `len` bytes (up to its first NUL; empty when unnamed).
-fn from_unix(sa: &libc::sockaddr_un, len: libc::socklen_t) -> Vec<u8> {
-    let room = (len as usize).saturating_sub(std::mem::offset_of!(libc::sockaddr_un, sun_path));
-    sa.sun_path[..room.min(sa.sun_path.len())]
-        .iter()
-        .take_while(|&&c| c != 0)
-        .map(|&c| c as u8)
-        .collect()
-}
-
-/// A new Unix domain stream socket (close-on-exec).
-pub fn unix_socket(owner: Owner) -> PortResult<i32> {
-    // SAFETY: socket has no memory-safety preconditions.
-    let fd =
-        check(unsafe { libc::socket(libc::AF_UNIX, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0) })?;
-    held::took_fd(owner, fd)
-}
-
-/// Binds a Unix domain socket to `path`.
-pub fn unix_bind(fd: i32, path: &[u8]) -> PortResult<()> {
-    let (sa, len) = to_unix(path)?;
-    // SAFETY: sa is a valid sockaddr_un of len bytes.
-    check(unsafe { libc::bind(fd, &sa as *const _ as *const libc::sockaddr, len) }).map(|_| ())
-}
-
-/// Connects a Unix domain socket to `path`: `Ok(true)` connected, `Ok(false)` in progress.
-pub fn unix_connect(fd: i32, path: &[u8]) -> PortResult<bool> {
-    let (sa, len) = to_unix(path)?;
-    // SAFETY: sa is a valid sockaddr_un of len bytes.
-    match check(unsafe { libc::connect(fd, &sa as *const _ as *const libc::sockaddr, len) }) {
-        Ok(_) => Ok(true),
-        Err(Errno::EINPROGRESS) | Err(Errno::EAGAIN) => Ok(false),
-        Err(e) => Err(e),
-    }
-}
-
-/// Accepts a connection on a Unix domain socket: the new (close-on-exec) socket and the
-/// peer's path (empty for an unnamed peer).
-pub fn unix_accept(owner: Owner, fd: i32) -> PortResult<(i32, Vec<u8>)> {
-    loop {
-        // SAFETY: sockaddr_un is plain old data; all zeroes is a valid value.
-        let mut sa: libc::sockaddr_un = unsafe { std::mem::zeroed() };
-        let mut len = std::mem::size_of::<libc::sockaddr_un>() as libc::socklen_t;
-        // SAFETY: sa and len are valid out-parameters of the sizes given.
-        let r = unsafe {
-            libc::accept4(
-                fd,
-                &mut sa as *mut _ as *mut libc::sockaddr,
-                &mut len,
-                libc::SOCK_CLOEXEC,
-            )
-        };
-        if r >= 0 {
-            return held::took_fd(owner, r).map(|r| (r, from_unix(&sa, len)));
-        }
-        match errno() {
-            Errno::ECONNABORTED => continue,
-            e => return Err(e),
-        }
-    }
-}
-
-/// The path a Unix domain socket is bound to (empty when unnamed).
-pub fn unix_local_address(fd: i32) -> PortResult<Vec<u8>> {
-    // SAFETY: sockaddr_un is plain old data; all zeroes is a valid value.
-    let mut sa: libc::sockaddr_un = unsafe { std::mem::zeroed() };
-    let mut len = std::mem::size_of::<libc::sockaddr_un>() as libc::socklen_t;
-    // SAFETY: sa and len are valid out-parameters of the sizes given.
-    check(unsafe { libc::getsockname(fd, &mut sa as *mut _ as *mut libc::sockaddr, &mut len) })?;
-    Ok(from_unix(&sa, len))
-}
-
-/// The user and group ids of the peer of a connected Unix domain socket (SO_PEERCRED).
-pub fn peer_credentials(fd: i32) -> PortResult<(u32, u32)> {
-    let mut cred = libc::ucred {
-        pid: 0,
-        uid: 0,
-        gid: 0,
-    };
-    get_option(fd, libc::SOL_SOCKET, libc::SO_PEERCRED, &mut cred)?;
-    Ok((cred.uid, cred.gid))
 }
