@@ -34,9 +34,8 @@ fn lock_file(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     // The JDK creates the file under umask 0; created here exclusively and then given its
     // mode, so the process's umask stays untouched.
     let opened = match host.open(&path, flags | libc::O_CREAT | libc::O_EXCL, mode) {
-        Ok(fd) => host.fchmod(fd, mode).map(|_| fd).map_err(|e| {
+        Ok(fd) => host.fchmod(fd, mode).map(|_| fd).inspect_err(|_| {
             let _ = host.close(fd);
-            e
         }),
         Err(Errno::EEXIST) => host.open(&path, flags, 0),
         Err(e) => Err(e),
