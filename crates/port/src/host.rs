@@ -292,6 +292,14 @@ pub trait Host: Send + Sync {
     fn local_address(&self, fd: Fd) -> PortResult<SocketAddr>;
     /// See [`net::remote_address`].
     fn remote_address(&self, fd: Fd) -> PortResult<SocketAddr>;
+    /// See [`net::is_reachable`] (`InetAddress.isReachable`).
+    fn is_reachable(
+        &self,
+        target: SocketAddr,
+        timeout_ms: i32,
+        source: Option<SocketAddr>,
+        ttl: i32,
+    ) -> PortResult<bool>;
     /// A new Unix domain stream socket (close-on-exec).
     fn unix_socket(&self) -> PortResult<Fd>;
     /// Binds a Unix domain socket to `path` (ENAMETOOLONG: too long for a `sockaddr_un`).
@@ -823,6 +831,15 @@ impl Host for HostBackend {
     }
     fn local_address(&self, fd: Fd) -> PortResult<SocketAddr> {
         net::local_address(fd.0)
+    }
+    fn is_reachable(
+        &self,
+        target: SocketAddr,
+        timeout_ms: i32,
+        source: Option<SocketAddr>,
+        ttl: i32,
+    ) -> PortResult<bool> {
+        net::is_reachable(target, timeout_ms, source, ttl)
     }
     fn unix_socket(&self) -> PortResult<Fd> {
         net::unix_socket(self.owner).map(Fd)

@@ -835,6 +835,16 @@ impl Host for NinepBackend {
     fn remote_address(&self, fd: Fd) -> PortResult<SocketAddr> {
         self.socket_of(fd)?.address(true)
     }
+    // A 9P gateway's /net carries TCP streams only: no ICMP, and no probe of a port.
+    fn is_reachable(
+        &self,
+        _target: SocketAddr,
+        _timeout_ms: i32,
+        _source: Option<SocketAddr>,
+        _ttl: i32,
+    ) -> PortResult<bool> {
+        unsupported()
+    }
     // A 9P gateway's /net has no Unix domain sockets.
     fn unix_socket(&self) -> PortResult<Fd> {
         unsupported()

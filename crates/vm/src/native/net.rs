@@ -245,6 +245,75 @@ fn register_inet(r: &mut Registry) {
             if v6 { lookup_all_v6 } else { lookup_all_v4 },
         );
     }
+    r.add(
+        "java/net/Inet4AddressImpl",
+        "isReachable0",
+        "([BI[BI)Z",
+        inet4_is_reachable,
+    );
+    r.add(
+        "java/net/Inet6AddressImpl",
+        "isReachable0",
+        "([BII[BII)Z",
+        inet6_is_reachable,
+    );
+}
+
+/// The address in a byte[] of 4 or 16 bytes (None: null), with an IPv6 scope.
+fn address_bytes(t: &mut JThread, v: u64, scope: i32) -> JResult<Option<SocketAddr>> {
+    let Some(arr) = super::obj(v) else {
+        return Ok(None);
+    };
+    let b = arr.array_slice::<u8>();
+    let ip = match b.len() {
+        4 => IpAddr::V4(Ipv4Addr::new(b[0], b[1], b[2], b[3])),
+        16 => {
+            let mut o = [0u8; 16];
+            o.copy_from_slice(b);
+            let scope = if scope > 0 { scope as u32 } else { 0 };
+            return Ok(Some(SocketAddr::V6(SocketAddrV6::new(
+                Ipv6Addr::from(o),
+                0,
+                0,
+                scope,
+            ))));
+        }
+        _ => return Err(t.throw_new("java/net/SocketException", Some("Invalid address"))),
+    };
+    Ok(Some(SocketAddr::new(ip, 0)))
+}
+
+/// `isReachable0`: the host's probe (see `port::net::is_reachable`); failures other than an
+/// unreachable network or host are SocketExceptions with the OS message.
+fn is_reachable(
+    t: &mut JThread,
+    target: Option<SocketAddr>,
+    timeout: i32,
+    source: Option<SocketAddr>,
+    ttl: i32,
+) -> JResult<u64> {
+    let Some(target) = target else {
+        return Err(t.throw_new("java/lang/NullPointerException", None));
+    };
+    let backend = t.domain.host().clone();
+    let r = t.blocking(|| backend.is_reachable(target, timeout, source, ttl));
+    sock_option(t, r).map(ret_bool)
+}
+
+fn inet4_is_reachable(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    // (this, addr, timeout, ifaddr, ttl)
+    let target = address_bytes(t, a[1], -1)?;
+    let source = address_bytes(t, a[3], -1)?;
+    is_reachable(t, target, jint(a[2]), source, jint(a[4]))
+}
+
+fn inet6_is_reachable(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    // (this, addr, scope, timeout, inf, ttl, if_scope)
+    let target = address_bytes(t, a[1], jint(a[2]))?;
+    let source = address_bytes(t, a[4], jint(a[6]))?;
+    // A source of the other family cannot be bound: the JDK's Java side never passes one.
+    let source = source.filter(|s| target.is_some_and(|t| t.is_ipv6() == s.is_ipv6()));
+    is_reachable(t, target, jint(a[3]), source, jint(a[5]))
 }
 
 fn get_host_by_addr(t: &mut JThread, a: &[u64]) -> JResult<u64> {
