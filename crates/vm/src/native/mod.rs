@@ -21,6 +21,7 @@ pub mod portal;
 pub mod prefs;
 pub mod process;
 pub mod reflect;
+pub mod sctp;
 pub mod stackwalk;
 pub mod thread;
 pub mod util;
@@ -82,6 +83,7 @@ impl Registry {
         domain::register(&mut r);
         portal::register(&mut r);
         prefs::register(&mut r);
+        sctp::register(&mut r);
         ipc::register(&mut r);
         r
     }
