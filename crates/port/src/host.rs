@@ -397,6 +397,8 @@ pub trait Host: Send + Sync {
     fn epoll_ctl(&self, epfd: Fd, op: i32, fd: Fd, events: u32) -> PortResult<()>;
     /// epoll_wait into `count` events at native address `addr` (the selector's poll array).
     fn epoll_wait(&self, epfd: Fd, addr: usize, count: i32, timeout_ms: i32) -> PortResult<i32>;
+    /// See [`net::poll_array`].
+    fn poll_array(&self, addr: usize, count: i32, timeout_ms: i32) -> PortResult<i32>;
     /// A new blocking eventfd (close-on-exec) with value zero.
     fn eventfd(&self) -> PortResult<Fd>;
     /// The host's name (gethostname).
@@ -962,6 +964,9 @@ impl Host for HostBackend {
     }
     fn epoll_wait(&self, epfd: Fd, addr: usize, count: i32, timeout_ms: i32) -> PortResult<i32> {
         net::epoll_wait(epfd.0, addr, count, timeout_ms)
+    }
+    fn poll_array(&self, addr: usize, count: i32, timeout_ms: i32) -> PortResult<i32> {
+        net::poll_array(addr, count, timeout_ms)
     }
     fn eventfd(&self) -> PortResult<Fd> {
         net::eventfd(self.owner).map(Fd)

@@ -691,6 +691,20 @@ pub fn epoll_ctl(epfd: i32, op: i32, fd: i32, events: u32) -> PortResult<()> {
 }
 
 /// epoll_wait into `count` events at native address `addr` (the selector's poll array).
+/// poll(2) on `count` `struct pollfd` at native address `addr` (PollSelectorImpl's poll
+/// array): the number of descriptors with events. EINTR is returned as an error.
+pub fn poll_array(addr: usize, count: i32, timeout_ms: i32) -> PortResult<i32> {
+    // SAFETY: the caller (PollSelectorImpl's allocated poll array) guarantees addr holds count
+    // pollfd structures.
+    check(unsafe {
+        libc::poll(
+            addr as *mut libc::pollfd,
+            count.max(0) as libc::nfds_t,
+            timeout_ms,
+        )
+    })
+}
+
 pub fn epoll_wait(epfd: i32, addr: usize, count: i32, timeout_ms: i32) -> PortResult<i32> {
     // SAFETY: the caller (EPoll's allocated poll array) guarantees addr holds count events.
     check(unsafe {

@@ -835,6 +835,11 @@ impl Host for NinepBackend {
     fn remote_address(&self, fd: Fd) -> PortResult<SocketAddr> {
         self.socket_of(fd)?.address(true)
     }
+    // The poll selector's array of host descriptors; the 9P backend's descriptors are its
+    // own (its epoll set serves the default selector).
+    fn poll_array(&self, _addr: usize, _count: i32, _timeout_ms: i32) -> PortResult<i32> {
+        unsupported()
+    }
     // A 9P gateway's /net carries TCP streams only: no ICMP, and no probe of a port.
     fn is_reachable(
         &self,

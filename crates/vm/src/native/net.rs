@@ -940,6 +940,17 @@ fn register_dispatchers(r: &mut Registry) {
         }
     });
 
+    // The poll selector (-Djava.nio.channels.spi.SelectorProvider=sun.nio.ch.PollSelectorProvider).
+    r.add("sun/nio/ch/PollSelectorImpl", "poll", "(JII)I", |t, a| {
+        let (addr, count, timeout) = (a[0] as usize, jint(a[2]), jint(a[3]));
+        let backend = t.domain.host().clone();
+        match t.blocking(|| backend.poll_array(addr, count, timeout)) {
+            Ok(n) => Ok(ret_int(n)),
+            Err(Errno::EINTR) => Ok(ret_int(IOS_INTERRUPTED)),
+            Err(e) => Err(throw_errno(t, "java/io/IOException", e)),
+        }
+    });
+
     let ev = "sun/nio/ch/EventFD";
     r.add(ev, "eventfd0", "()I", |t, _| {
         match t.domain.host().eventfd() {
