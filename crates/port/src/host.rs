@@ -311,6 +311,8 @@ pub trait Host: Send + Sync {
     fn unix_accept(&self, fd: Fd) -> PortResult<(Fd, Vec<u8>)>;
     /// The path a Unix domain socket is bound to (empty when unnamed).
     fn unix_local_address(&self, fd: Fd) -> PortResult<Vec<u8>>;
+    /// The path of a connected Unix domain socket's peer (empty when unnamed).
+    fn unix_peer_address(&self, fd: Fd) -> PortResult<Vec<u8>>;
     /// The peer's (uid, gid) of a connected Unix domain socket (SO_PEERCRED).
     fn peer_credentials(&self, fd: Fd) -> PortResult<(u32, u32)>;
     /// An integer socket option; SO_LINGER is its linger time, or -1 when off.
@@ -857,6 +859,9 @@ impl Host for HostBackend {
     }
     fn unix_local_address(&self, fd: Fd) -> PortResult<Vec<u8>> {
         net::unix_local_address(fd.0)
+    }
+    fn unix_peer_address(&self, fd: Fd) -> PortResult<Vec<u8>> {
+        net::unix_peer_address(fd.0)
     }
     fn peer_credentials(&self, fd: Fd) -> PortResult<(u32, u32)> {
         net::peer_credentials(fd.0)

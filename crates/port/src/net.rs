@@ -1157,11 +1157,27 @@ pub fn unix_accept(owner: Owner, fd: i32) -> PortResult<(i32, Vec<u8>)> {
 
 /// The path a Unix domain socket is bound to (empty when unnamed).
 pub fn unix_local_address(fd: i32) -> PortResult<Vec<u8>> {
+    unix_name(fd, false)
+}
+
+/// The path of a connected Unix domain socket's peer (empty when unnamed).
+pub fn unix_peer_address(fd: i32) -> PortResult<Vec<u8>> {
+    unix_name(fd, true)
+}
+
+fn unix_name(fd: i32, peer: bool) -> PortResult<Vec<u8>> {
     // SAFETY: sockaddr_un is plain old data; all zeroes is a valid value.
     let mut sa: libc::sockaddr_un = unsafe { std::mem::zeroed() };
     let mut len = std::mem::size_of::<libc::sockaddr_un>() as libc::socklen_t;
+    let p = &mut sa as *mut _ as *mut libc::sockaddr;
     // SAFETY: sa and len are valid out-parameters of the sizes given.
-    check(unsafe { libc::getsockname(fd, &mut sa as *mut _ as *mut libc::sockaddr, &mut len) })?;
+    check(unsafe {
+        if peer {
+            libc::getpeername(fd, p, &mut len)
+        } else {
+            libc::getsockname(fd, p, &mut len)
+        }
+    })?;
     Ok(from_unix(&sa, len))
 }
 

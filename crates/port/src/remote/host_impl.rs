@@ -866,6 +866,9 @@ impl Host for NinepBackend {
     fn unix_local_address(&self, _fd: Fd) -> PortResult<Vec<u8>> {
         unsupported()
     }
+    fn unix_peer_address(&self, _fd: Fd) -> PortResult<Vec<u8>> {
+        unsupported()
+    }
     fn peer_credentials(&self, _fd: Fd) -> PortResult<(u32, u32)> {
         unsupported()
     }

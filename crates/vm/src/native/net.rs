@@ -166,7 +166,7 @@ fn new_inet_address(
     r
 }
 
-fn new_inet_address_of(t: &mut JThread, a: SocketAddr) -> JResult<ObjRef> {
+pub(super) fn new_inet_address_of(t: &mut JThread, a: SocketAddr) -> JResult<ObjRef> {
     match a {
         SocketAddr::V4(v4) => new_inet_address(t, None, IpAddr::V4(*v4.ip()), 0),
         SocketAddr::V6(v6) => new_inet_address(t, None, IpAddr::V6(*v6.ip()), v6.scope_id()),
