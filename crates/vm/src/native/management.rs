@@ -189,7 +189,11 @@ fn register_vm(r: &mut Registry) {
         Ok(t.vm.classes.stats.get().1)
     });
     // jxvm does not log class loading (-verbose:class is accepted and ignored).
-    r.add(vm, "getVerboseClass", "()Z", |_, _| Ok(ret_bool(false)));
+    r.add(vm, "getVerboseClass", "()Z", |t, _| {
+        Ok(ret_bool(
+            t.vm.classes.load_log_verbose.load(Ordering::Relaxed),
+        ))
+    });
     r.add(vm, "getVerboseGC", "()Z", |t, _| {
         Ok(ret_bool(t.domain.gc.log.load(Ordering::Relaxed)))
     });
@@ -278,6 +282,19 @@ fn register_memory(r: &mut Registry) {
         "getMemoryUsage0",
         "(Z)Ljava/lang/management/MemoryUsage;",
         memory_usage,
+    );
+    // ClassLoadingMXBean.setVerbose: -verbose:class's log switched on or off (every domain's:
+    // classes are defined in the one table).
+    r.add(
+        "sun/management/ClassLoadingImpl",
+        "setVerboseClass",
+        "(Z)V",
+        |t, a| {
+            let on = a[0] != 0;
+            t.vm.classes.load_log_verbose.store(on, Ordering::Relaxed);
+            t.vm.classes.load_log.store(on, Ordering::Relaxed);
+            Ok(0)
+        },
     );
     r.add(mem, "setVerboseGC", "(Z)V", |t, a| {
         t.domain.gc.log.store(a[1] != 0, Ordering::Relaxed);
