@@ -26,6 +26,7 @@ pub fn register(r: &mut Registry) {
     register_network_interface(r);
     register_async_channels(r);
     register_unix_domain(r);
+    register_port_config(r);
 }
 
 // IOStatus codes.
@@ -1440,4 +1441,35 @@ fn uds_accept(t: &mut JThread, a: &[u64]) -> JResult<u64> {
             Err(e)
         }
     }
+}
+
+// ---- sun.net.PortConfig: the ephemeral port range ----
+
+fn register_port_config(r: &mut Registry) {
+    let pc = "sun/net/PortConfig";
+    r.add(pc, "getLower0", "()I", |t, _| {
+        Ok(ret_int(port_range(t).map_or(-1, |r| r.0)))
+    });
+    r.add(pc, "getUpper0", "()I", |t, _| {
+        Ok(ret_int(port_range(t).map_or(-1, |r| r.1)))
+    });
+}
+
+/// The kernel's ephemeral port range, the two numbers of
+/// `/proc/sys/net/ipv4/ip_local_port_range` (None: unreadable, and PortConfig takes Linux's
+/// defaults).
+fn port_range(t: &mut JThread) -> Option<(i32, i32)> {
+    let host = t.domain.host().clone();
+    let fd = host
+        .io_open(
+            "/proc/sys/net/ipv4/ip_local_port_range",
+            port::OpenMode::Read,
+        )
+        .ok()?;
+    let mut buf = [0u8; 64];
+    let n = host.io_read(fd, &mut buf);
+    host.io_close(fd).ok();
+    let text = std::str::from_utf8(buf.get(..n.ok()?)?).ok()?;
+    let mut it = text.split_whitespace().map(|w| w.parse::<i32>().ok());
+    Some((it.next()??, it.next()??))
 }
