@@ -465,6 +465,8 @@ pub trait Host: Send + Sync {
     fn available_processors(&self) -> usize;
     /// (uid, euid, gid, egid)
     fn ids(&self) -> (u64, u64, u64, u64);
+    /// See [`super::groups`].
+    fn groups(&self) -> Vec<u32>;
     /// See [`super::environment`].
     fn environment(&self) -> Vec<(Vec<u8>, Vec<u8>)>;
     /// The values of SystemProps.Raw's `_xxx_NDX` slots (39 entries).
@@ -1050,6 +1052,9 @@ impl Host for HostBackend {
     }
     fn ids(&self) -> (u64, u64, u64, u64) {
         super::ids()
+    }
+    fn groups(&self) -> Vec<u32> {
+        super::groups()
     }
     fn environment(&self) -> Vec<(Vec<u8>, Vec<u8>)> {
         super::environment()

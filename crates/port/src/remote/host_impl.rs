@@ -1083,6 +1083,9 @@ impl Host for NinepBackend {
     fn ids(&self) -> (u64, u64, u64, u64) {
         self.host.ids()
     }
+    fn groups(&self) -> Vec<u32> {
+        self.host.groups()
+    }
     fn environment(&self) -> Vec<(Vec<u8>, Vec<u8>)> {
         self.host.environment()
     }

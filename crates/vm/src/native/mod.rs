@@ -6,6 +6,7 @@
 //! method — never a made-up default. Natives reach the host only through [`port`].
 //! The table binds only to classes of the boot and platform loaders (see [`invoke_native`]).
 
+pub mod auth;
 pub mod confine;
 pub mod domain;
 pub mod io;
@@ -84,6 +85,7 @@ impl Registry {
         portal::register(&mut r);
         prefs::register(&mut r);
         sctp::register(&mut r);
+        auth::register(&mut r);
         ipc::register(&mut r);
         r
     }
