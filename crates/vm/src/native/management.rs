@@ -157,6 +157,20 @@ pub fn register(r: &mut Registry) {
     register_cgroup(r);
     register_gc_info(r);
     register_notifications(r);
+    // RMI's distributed GC (java.rmi's sun.rmi.transport.GC): milliseconds since the heap was
+    // last examined whole, its domain's last full collection (before any: since the VM
+    // started, as HotSpot counts from the heap's creation). Its daemon runs System.gc() when
+    // that passes the latency asked for.
+    r.add(
+        "sun/rmi/transport/GC",
+        "maxObjectInspectionAge",
+        "()J",
+        |t, _| {
+            let since = t.domain.gc.stats.last_full.lock().map(|gc| gc.end);
+            let since = since.unwrap_or_else(|| t.vm.started());
+            Ok(since.elapsed().as_millis().min(i64::MAX as u128) as u64)
+        },
+    );
     r.add(
         "jdk/internal/misc/Unsafe",
         "getLoadAverage0",
