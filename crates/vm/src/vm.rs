@@ -179,7 +179,7 @@ impl Vm {
             classpath: classpath.into(),
         });
         classes.verify_app = opts.verify;
-        classes.load_log = opts.class_load_log.then(std::time::Instant::now);
+        classes.load_log = opts.class_load_log.into();
         classes.boot_append = (opts.boot_append.split(':'))
             .filter(|e| !e.is_empty())
             .filter_map(crate::class::loader::ClassPathEntry::open)

@@ -433,8 +433,14 @@ pub struct ClassTable {
     pub sources: ClassSources,
     /// Classes outside the JDK are verified when true.
     pub verify_app: bool,
-    /// `-verbose:class`: when the VM started, if each class defined is to be logged.
-    pub load_log: Option<std::time::Instant>,
+    /// `-verbose:class` (or `ClassLoadingMXBean.setVerbose`): each class defined is logged,
+    /// with the time since `load_log_start` (when the VM started).
+    pub load_log: std::sync::atomic::AtomicBool,
+    pub load_log_start: std::time::Instant,
+    /// `ClassLoadingMXBean.setVerbose`'s setting, what `isVerbose` answers: as HotSpot's, true
+    /// only once the bean switched the log on (HotSpot's every class+load tag set, which
+    /// `-verbose:class` alone does not enable).
+    pub load_log_verbose: std::sync::atomic::AtomicBool,
     /// `-Xbootclasspath/a:`: where the boot loader looks after the JDK's image.
     pub boot_append: Vec<ClassPathEntry>,
     /// Classes of user-defined loaders whose references were loaded through their loader (see
@@ -475,7 +481,9 @@ impl ClassTable {
             module_loaders: RwLock::new(FxHashMap::default()),
             sources,
             verify_app: true,
-            load_log: None,
+            load_log: std::sync::atomic::AtomicBool::new(false),
+            load_log_start: std::time::Instant::now(),
+            load_log_verbose: std::sync::atomic::AtomicBool::new(false),
             boot_append: Vec::new(),
             references_loaded: Mutex::new(Default::default()),
             references_cond: parking_lot::Condvar::new(),
@@ -1117,8 +1125,8 @@ impl ClassTable {
             finalizable,
         };
         let c = self.publish(c, owner, charge);
-        if let Some(start) = self.load_log {
-            self.log_load(c, loader, module, hidden.is_some(), start);
+        if self.load_log.load(std::sync::atomic::Ordering::Relaxed) {
+            self.log_load(c, loader, module, hidden.is_some(), self.load_log_start);
         }
         self.attach_methods(c);
         self.link_dispatch(c);
