@@ -320,10 +320,8 @@ fn jlinked(level: u32) -> Option<JImage> {
         .duration_since(std::time::UNIX_EPOCH)
         .ok()?
         .as_secs();
-    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
-        "jimage-compress-{level}-{}-{stamp}",
-        jmod.len()
-    ));
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("jimage-compress-{level}-{}-{stamp}", jmod.len()));
     let modules = out.join("lib/modules");
     if !modules.exists() {
         let _ = std::fs::remove_dir_all(&out);
