@@ -13,16 +13,18 @@ import java.nio.file.StandardOpenOption;
 /**
  * Jaguar §5.3 (issue 21): the maximum of a file of little-endian ints, scanned through a
  * read-only PSO container (jxvm only), a MappedByteBuffer, and a DataInputStream over a
- * BufferedInputStream (both also on HotSpot). Usage: Scan pso|mapped|stream FILE; prints the
- * best of five scans in milliseconds after two warm-up scans, then the maximum.
+ * BufferedInputStream (both also on HotSpot). Usage: Scan pso|mapped|stream FILE [ROUNDS];
+ * prints the best of ROUNDS (default 5) scans in milliseconds after two warm-up scans, then the
+ * maximum.
  */
 public class Scan {
     public static void main(String[] args) throws Exception {
         String how = args[0];
         Path file = Path.of(args[1]);
+        int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 5;
         double best = Double.MAX_VALUE;
         int max = 0;
-        for (int round = 0; round < 7; round++) {
+        for (int round = 0; round < rounds + 2; round++) {
             long t0 = System.nanoTime();
             max = switch (how) {
                 case "pso" -> PsoScan.scan(file);

@@ -51,6 +51,15 @@ public class Psos {
         private Node() { value = -1; } // the constructor runs on allocate, whatever its access
     }
 
+    static class Tagged extends PSO {
+        int tag;
+        Tagged() { tag = 9; }
+    }
+
+    static class Subtagged extends Tagged { // javac's default constructor: super() only
+        int more;
+    }
+
     static class Tree extends PSO {
         int key;
         Tree left, right;
@@ -154,6 +163,7 @@ public class Psos {
             n.next = head;
             head = n;
         }
+        check(c.allocate(Subtagged.class).tag == 9, "a superclass's constructor runs under a default one");
         long sum = 0;
         int count = 0;
         for (Node n = c.at(Node.class, head.offset()); n != null; n = n.next) {

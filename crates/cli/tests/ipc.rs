@@ -362,6 +362,8 @@ fn shared_memory(what: &str, env: &[(&str, &str)]) {
             "ok writes in the peer are seen here",
             "ok revoking the whole in the peer revokes every view of it here",
             "ok the fresh memory the peer made by revoking arrives valid, the same bytes",
+            "ok a PSO itself is IllegalArgumentException (its container crosses), nothing sent",
+            "ok a PSO field written in the peer is seen here",
         ]
     );
     let oks: Vec<&str> = out.lines().collect();
@@ -376,6 +378,7 @@ fn shared_memory(what: &str, env: &[(&str, &str)]) {
             "ok revoking a sub-range in the owner revokes it here, and what was derived from it here; the whole stays valid",
             "ok revoking the whole here revokes every view of it here",
             "ok the fresh memory is shared too",
+            "ok a container of shared memory arrives: its PSOs are read here with no copy",
             "ok a PSO over shared memory sees the owner's revocation",
             "ok the owner is gone",
             "ok memory outlives its creator (killed): still readable and writable here",

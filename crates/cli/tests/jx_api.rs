@@ -142,7 +142,7 @@ fn pre_serialized_objects() {
         (&["-Xint"], &stressed),
     ] {
         let out = run_with(&dir, options, "Psos", &[], env);
-        checks(&out, 24);
+        checks(&out, 25);
         let others: Vec<&str> = out.lines().filter(|l| !l.starts_with("ok ")).collect();
         assert_eq!(others, PSO_REFUSALS, "{options:?} {env:?}");
     }
@@ -219,6 +219,21 @@ fn portals_copy_pass_by_reference_and_fail_cleanly() {
         let oks = checks(&out, 32);
         assert!(
             oks.contains(&"ok a Portal object becomes a service and comes home as itself"),
+            "{out}"
+        );
+    }
+}
+
+/// Finalization is per domain: a domain's finalizer thread runs its objects' finalizers, in
+/// it; a domain whose finalizer blocks forever is still terminated.
+#[test]
+fn finalizers_run_in_their_domain() {
+    let dir = compile("Finalization");
+    for env in PLAIN_AND_STRESSED {
+        let out = run(&dir, "Finalization", env);
+        let oks = checks(&out, 11);
+        assert!(
+            oks.contains(&"ok fin-a: by a finalizer thread of its own domain"),
             "{out}"
         );
     }

@@ -311,7 +311,17 @@ fn jlinked(level: u32) -> Option<JImage> {
         eprintln!("skipping: jlink or jmods not available");
         return None;
     }
-    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("jimage-compress-{level}"));
+    // Keyed by the jmods' identity: a JDK updated in place must not be compared with an
+    // image linked from its previous jmods.
+    let jmod = std::fs::metadata(Path::new(JDK17).join("jmods/java.base.jmod")).ok()?;
+    let stamp = jmod
+        .modified()
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?
+        .as_secs();
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("jimage-compress-{level}-{}-{stamp}", jmod.len()));
     let modules = out.join("lib/modules");
     if !modules.exists() {
         let _ = std::fs::remove_dir_all(&out);

@@ -99,6 +99,8 @@ pub struct Layout {
     pub frame_bp: usize,
     /// The class of `boolean[]`: a `bastore` into one stores only the low bit.
     pub boolean_array_class: usize,
+    /// A class's `finalizable` flag (a byte, non-zero: its objects need registering).
+    pub class_finalizable: usize,
 }
 
 /// What the compiler is given once.

@@ -18,12 +18,12 @@ use cranelift_codegen::ir::{
 use cranelift_codegen::isa::{CallConv, TargetFrontendConfig};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch, Variable};
 use meta::class::BasicType;
+use meta::class::pso::{ARRAY_WORDS_AT, LENGTH_AT, PSO_WORDS_AT};
 use meta::class::resolve::Resolved;
 use meta::code::compiled::{Exit, InvokeKind, STUB_OK};
 use meta::code::effect::{self, Push};
 use meta::code::oopmap::OopMaps;
 use meta::code::op::{Cond, Op};
-use meta::class::pso::{ARRAY_WORDS_AT, LENGTH_AT, PSO_WORDS_AT};
 use meta::intrinsics::{Inline, inline_form};
 use meta::mappings::Primitive;
 
@@ -1461,6 +1461,25 @@ impl<'a, 'f> Translator<'a, 'f> {
                 self.b.ins().return_(&[r]);
                 return Ok(false);
             }
+            ReturnRegister => {
+                // An object of a finalizable class leaves for the interpreter, which registers
+                // it; any other returns here.
+                let o = self.local(0);
+                let class = self
+                    .b
+                    .ins()
+                    .load(I64, TRUSTED, o, self.env.layout.object_class as i32);
+                let flag = self.b.ins().uload8(
+                    I32,
+                    TRUSTED,
+                    class,
+                    self.env.layout.class_finalizable as i32,
+                );
+                self.exit_if(flag, pc);
+                let r = self.b.ins().iconst(I64, Exit::Returned.encode() as i64);
+                self.b.ins().return_(&[r]);
+                return Ok(false);
+            }
             GetFieldInt(off) | GetFieldWide(off) | GetFieldRef(off) | GetFieldQ(_, off) => {
                 let ty = self.quick_field_type(pc, op);
                 let o = self.peek(0);
@@ -1535,10 +1554,11 @@ impl<'a, 'f> Translator<'a, 'f> {
                 self.type_check(pc, op, idx)?
             }
             LdcString(_) | LdcClass(_) | LdcOther(_) | GetStatic(_) | PutStatic(_)
-            | GetField(_) | PutField(_) | InvokeVirtual(_)
-            | InvokeSpecial(_) | InvokeStatic(_) | InvokeInterface(_) | InvokeDynamic(_)
-            | New(_) | NewArray(_) | ANewArray(_) | CheckCast(_) | InstanceOf(_) | MonitorEnter
-            | MonitorExit | MultiANewArray(..) => self.stub_op(pc, op)?,
+            | GetField(_) | PutField(_) | InvokeVirtual(_) | InvokeSpecial(_) | InvokeStatic(_)
+            | InvokeInterface(_) | InvokeDynamic(_) | New(_) | NewArray(_) | ANewArray(_)
+            | CheckCast(_) | InstanceOf(_) | MonitorEnter | MonitorExit | MultiANewArray(..) => {
+                self.stub_op(pc, op)?
+            }
             LoadLoad(..)
             | StoreLoad(..)
             | ArrayLoadLL(..)
@@ -1607,7 +1627,10 @@ impl<'a, 'f> Translator<'a, 'f> {
         let flag = self.b.ins().load(I64, TRUSTED, o, words + 8);
         let none = self.b.ins().icmp_imm_s(IntCC::Equal, flag, 0);
         self.exit_if(none, pc);
-        let valid = self.b.ins().uload8(I32, MemFlags::new().with_notrap(), flag, 0);
+        let valid = self
+            .b
+            .ins()
+            .uload8(I32, MemFlags::new().with_notrap(), flag, 0);
         let revoked = self.b.ins().icmp_imm_s(IntCC::Equal, valid, 0);
         self.exit_if(revoked, pc);
         if write {
@@ -1756,6 +1779,7 @@ fn ends_block(op: &Op) -> bool {
             | Op::Return1
             | Op::Return2
             | Op::Return
+            | Op::ReturnRegister
             | Op::Athrow
             | Op::FellOff
     )

@@ -66,7 +66,9 @@ static MATH: [Entry; 27] = [
     ("log", "(D)D", |a| libm::log(d(a[0])).to_bits()),
     ("log10", "(D)D", |a| libm::log10(d(a[0])).to_bits()),
     ("pow", "(DD)D", |a| pow(d(a[0]), d(a[2])).to_bits()),
-    ("atan2", "(DD)D", |a| libm::atan2(d(a[0]), d(a[2])).to_bits()),
+    ("atan2", "(DD)D", |a| {
+        libm::atan2(d(a[0]), d(a[2])).to_bits()
+    }),
     EXACT[0],
     EXACT[1],
     EXACT[2],

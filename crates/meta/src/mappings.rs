@@ -43,10 +43,25 @@ static API: [Row; 16] = {
         ("jx/pso/DoubleArray", "set", "(ID)V", PsoArraySet(Double)),
         ("jx/pso/ByteArray", "get", "(I)B", PsoArrayGet(Byte)),
         ("jx/pso/ByteArray", "set", "(IB)V", PsoArraySet(Byte)),
-        ("jx/memory/ReadOnlyMemory", "getByte", "(J)B", MemoryGet(Byte)),
-        ("jx/memory/ReadOnlyMemory", "getShort", "(J)S", MemoryGet(Short)),
+        (
+            "jx/memory/ReadOnlyMemory",
+            "getByte",
+            "(J)B",
+            MemoryGet(Byte),
+        ),
+        (
+            "jx/memory/ReadOnlyMemory",
+            "getShort",
+            "(J)S",
+            MemoryGet(Short),
+        ),
         ("jx/memory/ReadOnlyMemory", "getInt", "(J)I", MemoryGet(Int)),
-        ("jx/memory/ReadOnlyMemory", "getLong", "(J)J", MemoryGet(Long)),
+        (
+            "jx/memory/ReadOnlyMemory",
+            "getLong",
+            "(J)J",
+            MemoryGet(Long),
+        ),
         ("jx/memory/Memory", "setByte", "(JB)V", MemorySet(Byte)),
         ("jx/memory/Memory", "setShort", "(JS)V", MemorySet(Short)),
         ("jx/memory/Memory", "setInt", "(JI)V", MemorySet(Int)),
@@ -139,8 +154,14 @@ mod tests {
     #[test]
     fn every_mapping_is_listed() {
         let rows = rows();
-        assert!(rows.iter().any(|r| r.starts_with("java.lang.Math.sqrt(D)D")));
-        assert!(rows.iter().any(|r| r.starts_with("jx.pso.LongArray.set(IJ)V")));
+        assert!(
+            rows.iter()
+                .any(|r| r.starts_with("java.lang.Math.sqrt(D)D"))
+        );
+        assert!(
+            rows.iter()
+                .any(|r| r.starts_with("jx.pso.LongArray.set(IJ)V"))
+        );
         assert!(rows.iter().any(|r| r.contains("jx.pso.PSO")));
         assert_eq!(rows.len(), 27 + 16 + API.len() + FIELD_RULES.len());
     }

@@ -52,6 +52,8 @@ errno_constants!(
     EISDIR,
     ELOOP,
     EMFILE,
+    ENAMETOOLONG,
+    ENETUNREACH,
     ENODEV,
     ENOENT,
     ENOEXEC,

@@ -310,6 +310,29 @@ pub trait Host: Send + Sync {
     fn local_address(&self, fd: Fd) -> PortResult<SocketAddr>;
     /// See [`net::remote_address`].
     fn remote_address(&self, fd: Fd) -> PortResult<SocketAddr>;
+    /// See [`net::is_reachable`] (`InetAddress.isReachable`).
+    fn is_reachable(
+        &self,
+        target: SocketAddr,
+        timeout_ms: i32,
+        source: Option<SocketAddr>,
+        ttl: i32,
+    ) -> PortResult<bool>;
+    /// A new Unix domain stream socket (close-on-exec).
+    fn unix_socket(&self) -> PortResult<Fd>;
+    /// Binds a Unix domain socket to `path` (ENAMETOOLONG: too long for a `sockaddr_un`).
+    fn unix_bind(&self, fd: Fd, path: &[u8]) -> PortResult<()>;
+    /// Connects a Unix domain socket to `path`: `Ok(true)` connected, `Ok(false)` in progress.
+    fn unix_connect(&self, fd: Fd, path: &[u8]) -> PortResult<bool>;
+    /// Accepts a connection on a Unix domain socket: the new socket and the peer's path
+    /// (empty when the peer is unnamed).
+    fn unix_accept(&self, fd: Fd) -> PortResult<(Fd, Vec<u8>)>;
+    /// The path a Unix domain socket is bound to (empty when unnamed).
+    fn unix_local_address(&self, fd: Fd) -> PortResult<Vec<u8>>;
+    /// The path of a connected Unix domain socket's peer (empty when unnamed).
+    fn unix_peer_address(&self, fd: Fd) -> PortResult<Vec<u8>>;
+    /// The peer's (uid, gid) of a connected Unix domain socket (SO_PEERCRED).
+    fn peer_credentials(&self, fd: Fd) -> PortResult<(u32, u32)>;
     /// An integer socket option; SO_LINGER is its linger time, or -1 when off.
     fn get_int_option(&self, fd: Fd, level: i32, opt: i32) -> PortResult<i32>;
     /// Sets an integer socket option; SO_LINGER takes the linger time, negative for off.
@@ -394,6 +417,8 @@ pub trait Host: Send + Sync {
     fn epoll_ctl(&self, epfd: Fd, op: i32, fd: Fd, events: u32) -> PortResult<()>;
     /// epoll_wait into `count` events at native address `addr` (the selector's poll array).
     fn epoll_wait(&self, epfd: Fd, addr: usize, count: i32, timeout_ms: i32) -> PortResult<i32>;
+    /// See [`net::poll_array`].
+    fn poll_array(&self, addr: usize, count: i32, timeout_ms: i32) -> PortResult<i32>;
     /// A new blocking eventfd (close-on-exec) with value zero.
     fn eventfd(&self) -> PortResult<Fd>;
     /// The host's name (gethostname).
@@ -458,6 +483,8 @@ pub trait Host: Send + Sync {
     fn available_processors(&self) -> usize;
     /// (uid, euid, gid, egid)
     fn ids(&self) -> (u64, u64, u64, u64);
+    /// See [`super::groups`].
+    fn groups(&self) -> Vec<u32>;
     /// See [`super::environment`].
     fn environment(&self) -> Vec<(Vec<u8>, Vec<u8>)>;
     /// The values of SystemProps.Raw's `_xxx_NDX` slots (39 entries).
@@ -832,6 +859,36 @@ impl Host for HostBackend {
     fn local_address(&self, fd: Fd) -> PortResult<SocketAddr> {
         net::local_address(fd.0)
     }
+    fn is_reachable(
+        &self,
+        target: SocketAddr,
+        timeout_ms: i32,
+        source: Option<SocketAddr>,
+        ttl: i32,
+    ) -> PortResult<bool> {
+        net::is_reachable(target, timeout_ms, source, ttl)
+    }
+    fn unix_socket(&self) -> PortResult<Fd> {
+        net::unix_socket(self.owner).map(Fd)
+    }
+    fn unix_bind(&self, fd: Fd, path: &[u8]) -> PortResult<()> {
+        net::unix_bind(fd.0, path)
+    }
+    fn unix_connect(&self, fd: Fd, path: &[u8]) -> PortResult<bool> {
+        net::unix_connect(fd.0, path)
+    }
+    fn unix_accept(&self, fd: Fd) -> PortResult<(Fd, Vec<u8>)> {
+        net::unix_accept(self.owner, fd.0).map(|(fd, path)| (Fd(fd), path))
+    }
+    fn unix_local_address(&self, fd: Fd) -> PortResult<Vec<u8>> {
+        net::unix_local_address(fd.0)
+    }
+    fn unix_peer_address(&self, fd: Fd) -> PortResult<Vec<u8>> {
+        net::unix_peer_address(fd.0)
+    }
+    fn peer_credentials(&self, fd: Fd) -> PortResult<(u32, u32)> {
+        net::peer_credentials(fd.0)
+    }
     fn remote_address(&self, fd: Fd) -> PortResult<SocketAddr> {
         net::remote_address(fd.0)
     }
@@ -936,6 +993,9 @@ impl Host for HostBackend {
     fn epoll_wait(&self, epfd: Fd, addr: usize, count: i32, timeout_ms: i32) -> PortResult<i32> {
         net::epoll_wait(epfd.0, addr, count, timeout_ms)
     }
+    fn poll_array(&self, addr: usize, count: i32, timeout_ms: i32) -> PortResult<i32> {
+        net::poll_array(addr, count, timeout_ms)
+    }
     fn eventfd(&self) -> PortResult<Fd> {
         net::eventfd(self.owner).map(Fd)
     }
@@ -1013,6 +1073,9 @@ impl Host for HostBackend {
     }
     fn ids(&self) -> (u64, u64, u64, u64) {
         super::ids()
+    }
+    fn groups(&self) -> Vec<u32> {
+        super::groups()
     }
     fn environment(&self) -> Vec<(Vec<u8>, Vec<u8>)> {
         super::environment()

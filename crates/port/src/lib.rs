@@ -152,6 +152,20 @@ pub fn ids() -> (u64, u64, u64, u64) {
     }
 }
 
+/// The process's supplementary group ids (getgroups; empty if they cannot be read).
+pub fn groups() -> Vec<u32> {
+    // SAFETY: with size 0 getgroups only counts, writing nothing.
+    let n = unsafe { libc::getgroups(0, std::ptr::null_mut()) };
+    if n <= 0 {
+        return Vec::new();
+    }
+    let mut list = vec![0 as libc::gid_t; n as usize];
+    // SAFETY: list has room for n group ids.
+    let got = unsafe { libc::getgroups(n, list.as_mut_ptr()) };
+    list.truncate(got.max(0) as usize);
+    list
+}
+
 /// Makes the C allocator map every allocation of 1 MiB or more on its own (as it does at
 /// first): such memory — a thread's Java stack above all — is then zero pages the kernel fills
 /// on first touch, instead of heap memory that `calloc` clears (and so makes resident) once

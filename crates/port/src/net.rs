@@ -691,6 +691,20 @@ pub fn epoll_ctl(epfd: i32, op: i32, fd: i32, events: u32) -> PortResult<()> {
 }
 
 /// epoll_wait into `count` events at native address `addr` (the selector's poll array).
+/// poll(2) on `count` `struct pollfd` at native address `addr` (PollSelectorImpl's poll
+/// array): the number of descriptors with events. EINTR is returned as an error.
+pub fn poll_array(addr: usize, count: i32, timeout_ms: i32) -> PortResult<i32> {
+    // SAFETY: the caller (PollSelectorImpl's allocated poll array) guarantees addr holds count
+    // pollfd structures.
+    check(unsafe {
+        libc::poll(
+            addr as *mut libc::pollfd,
+            count.max(0) as libc::nfds_t,
+            timeout_ms,
+        )
+    })
+}
+
 pub fn epoll_wait(epfd: i32, addr: usize, count: i32, timeout_ms: i32) -> PortResult<i32> {
     // SAFETY: the caller (EPoll's allocated poll array) guarantees addr holds count events.
     check(unsafe {
@@ -1056,6 +1070,326 @@ pub fn interfaces(ipv6: bool) -> PortResult<Vec<Interface>> {
     }
     reverse(&mut list);
     Ok(list)
+}
+
+// ---- Unix domain sockets (sun.nio.ch.UnixDomainSockets, jdk.net's SO_PEERCRED) ----
+
+/// The room for a path in a `sockaddr_un` (its `sun_path`), the terminating NUL included.
+pub const UNIX_PATH_MAX: usize = 108;
+
+/// A `sockaddr_un` for `path` (NUL-terminated) and its length; ENAMETOOLONG when the path and
+/// its NUL do not fit.
+fn to_unix(path: &[u8]) -> PortResult<(libc::sockaddr_un, libc::socklen_t)> {
+    // SAFETY: sockaddr_un is plain old data; all zeroes is a valid value.
+    let mut sa: libc::sockaddr_un = unsafe { std::mem::zeroed() };
+    if path.len() >= sa.sun_path.len() {
+        return Err(Errno::ENAMETOOLONG);
+    }
+    sa.sun_family = libc::AF_UNIX as libc::sa_family_t;
+    for (d, s) in sa.sun_path.iter_mut().zip(path) {
+        *d = *s as libc::c_char;
+    }
+    let len = std::mem::offset_of!(libc::sockaddr_un, sun_path) + path.len() + 1;
+    Ok((sa, len as libc::socklen_t))
+}
+
+/// The path of a `sockaddr_un` of `len` bytes (up to its first NUL; empty when unnamed).
+fn from_unix(sa: &libc::sockaddr_un, len: libc::socklen_t) -> Vec<u8> {
+    let room = (len as usize).saturating_sub(std::mem::offset_of!(libc::sockaddr_un, sun_path));
+    sa.sun_path[..room.min(sa.sun_path.len())]
+        .iter()
+        .take_while(|&&c| c != 0)
+        .map(|&c| c as u8)
+        .collect()
+}
+
+/// A new Unix domain stream socket (close-on-exec).
+pub fn unix_socket(owner: Owner) -> PortResult<i32> {
+    // SAFETY: socket has no memory-safety preconditions.
+    let fd =
+        check(unsafe { libc::socket(libc::AF_UNIX, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0) })?;
+    held::took_fd(owner, fd)
+}
+
+/// Binds a Unix domain socket to `path`.
+pub fn unix_bind(fd: i32, path: &[u8]) -> PortResult<()> {
+    let (sa, len) = to_unix(path)?;
+    // SAFETY: sa is a valid sockaddr_un of len bytes.
+    check(unsafe { libc::bind(fd, &sa as *const _ as *const libc::sockaddr, len) }).map(|_| ())
+}
+
+/// Connects a Unix domain socket to `path`: `Ok(true)` connected, `Ok(false)` in progress.
+pub fn unix_connect(fd: i32, path: &[u8]) -> PortResult<bool> {
+    let (sa, len) = to_unix(path)?;
+    // SAFETY: sa is a valid sockaddr_un of len bytes.
+    match check(unsafe { libc::connect(fd, &sa as *const _ as *const libc::sockaddr, len) }) {
+        Ok(_) => Ok(true),
+        Err(Errno::EINPROGRESS) | Err(Errno::EAGAIN) => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+/// Accepts a connection on a Unix domain socket: the new (close-on-exec) socket and the
+/// peer's path (empty for an unnamed peer).
+pub fn unix_accept(owner: Owner, fd: i32) -> PortResult<(i32, Vec<u8>)> {
+    loop {
+        // SAFETY: sockaddr_un is plain old data; all zeroes is a valid value.
+        let mut sa: libc::sockaddr_un = unsafe { std::mem::zeroed() };
+        let mut len = std::mem::size_of::<libc::sockaddr_un>() as libc::socklen_t;
+        // SAFETY: sa and len are valid out-parameters of the sizes given.
+        let r = unsafe {
+            libc::accept4(
+                fd,
+                &mut sa as *mut _ as *mut libc::sockaddr,
+                &mut len,
+                libc::SOCK_CLOEXEC,
+            )
+        };
+        if r >= 0 {
+            return held::took_fd(owner, r).map(|r| (r, from_unix(&sa, len)));
+        }
+        match errno() {
+            Errno::ECONNABORTED => continue,
+            e => return Err(e),
+        }
+    }
+}
+
+/// The path a Unix domain socket is bound to (empty when unnamed).
+pub fn unix_local_address(fd: i32) -> PortResult<Vec<u8>> {
+    unix_name(fd, false)
+}
+
+/// The path of a connected Unix domain socket's peer (empty when unnamed).
+pub fn unix_peer_address(fd: i32) -> PortResult<Vec<u8>> {
+    unix_name(fd, true)
+}
+
+fn unix_name(fd: i32, peer: bool) -> PortResult<Vec<u8>> {
+    // SAFETY: sockaddr_un is plain old data; all zeroes is a valid value.
+    let mut sa: libc::sockaddr_un = unsafe { std::mem::zeroed() };
+    let mut len = std::mem::size_of::<libc::sockaddr_un>() as libc::socklen_t;
+    let p = &mut sa as *mut _ as *mut libc::sockaddr;
+    // SAFETY: sa and len are valid out-parameters of the sizes given.
+    check(unsafe {
+        if peer {
+            libc::getpeername(fd, p, &mut len)
+        } else {
+            libc::getsockname(fd, p, &mut len)
+        }
+    })?;
+    Ok(from_unix(&sa, len))
+}
+
+/// The user and group ids of the peer of a connected Unix domain socket (SO_PEERCRED).
+pub fn peer_credentials(fd: i32) -> PortResult<(u32, u32)> {
+    let mut cred = libc::ucred {
+        pid: 0,
+        uid: 0,
+        gid: 0,
+    };
+    get_option(fd, libc::SOL_SOCKET, libc::SO_PEERCRED, &mut cred)?;
+    Ok((cred.uid, cred.gid))
+}
+
+// ---- InetAddress.isReachable (the JDK's ping4/ping6 and tcp_ping4/tcp_ping6) ----
+
+/// Whether `target` answers within `timeout_ms`, as the JDK probes it: ICMP echo requests
+/// (one a second) on a raw socket when one can be had (root, or CAP_NET_RAW), else a TCP
+/// connection to the echo port (7), where a refusal counts as an answer. `source` binds the
+/// probe to an interface's address; `ttl` > 0 limits its hops. Unreachable networks and hosts
+/// the kernel reports at once are `Ok(false)`; other failures are errors.
+pub fn is_reachable(
+    target: SocketAddr,
+    timeout_ms: i32,
+    source: Option<SocketAddr>,
+    ttl: i32,
+) -> PortResult<bool> {
+    let v6 = target.is_ipv6();
+    let (domain, proto) = if v6 {
+        (libc::AF_INET6, libc::IPPROTO_ICMPV6)
+    } else {
+        (libc::AF_INET, libc::IPPROTO_ICMP)
+    };
+    // SAFETY: socket has no memory-safety preconditions.
+    let raw = unsafe { libc::socket(domain, libc::SOCK_RAW | libc::SOCK_CLOEXEC, proto) };
+    let fd = if raw >= 0 {
+        raw
+    } else {
+        // SAFETY: socket has no memory-safety preconditions.
+        check(unsafe { libc::socket(domain, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0) })?
+    };
+    let r = probe(fd, raw >= 0, target, timeout_ms, source, ttl);
+    close_quietly(fd);
+    r
+}
+
+/// Failures of sending a probe that mean "not reachable" rather than an error.
+fn unreachable(e: Errno) -> bool {
+    matches!(
+        e,
+        Errno::ENETUNREACH
+            | Errno::EHOSTUNREACH
+            | Errno::EINVAL
+            | Errno::EADDRNOTAVAIL
+            | Errno::EAFNOSUPPORT
+    )
+}
+
+fn probe(
+    fd: i32,
+    icmp: bool,
+    target: SocketAddr,
+    timeout_ms: i32,
+    source: Option<SocketAddr>,
+    ttl: i32,
+) -> PortResult<bool> {
+    let v6 = target.is_ipv6();
+    if ttl > 0 {
+        if v6 {
+            set_int_option(fd, libc::IPPROTO_IPV6, libc::IPV6_UNICAST_HOPS, ttl)?;
+        } else {
+            set_int_option(fd, libc::IPPROTO_IP, libc::IP_TTL, ttl)?;
+        }
+    }
+    if let Some(src) = source {
+        bind(fd, v6, src)?;
+    }
+    if icmp {
+        icmp_ping(fd, target, timeout_ms)
+    } else {
+        tcp_ping(fd, target, timeout_ms)
+    }
+}
+
+fn tcp_ping(fd: i32, target: SocketAddr, timeout_ms: i32) -> PortResult<bool> {
+    crate::fs::set_blocking(fd, false)?;
+    let echo = SocketAddr::new(target.ip(), 7);
+    let echo = match (echo, target) {
+        (SocketAddr::V6(mut a), SocketAddr::V6(t)) => {
+            a.set_scope_id(t.scope_id());
+            SocketAddr::V6(a)
+        }
+        (a, _) => a,
+    };
+    match connect(fd, target.is_ipv6(), echo) {
+        Ok(true) | Err(Errno::ECONNREFUSED) => return Ok(true),
+        Ok(false) => {}
+        Err(e) if unreachable(e) => return Ok(false),
+        Err(e) => return Err(e),
+    }
+    if poll(fd, libc::POLLOUT, timeout_ms as i64)? == 0 {
+        return Ok(false);
+    }
+    match get_int_option(fd, libc::SOL_SOCKET, libc::SO_ERROR)? {
+        0 => Ok(true),
+        e => Ok(e == libc::ECONNREFUSED),
+    }
+}
+
+const ICMP_PACKET: usize = 64;
+
+/// An ICMP (or ICMPv6) echo request of `ICMP_PACKET` bytes with `id` and `seq`; the checksum
+/// is computed for ICMPv4 (the kernel computes ICMPv6's).
+fn echo_request(v6: bool, id: u16, seq: u16) -> [u8; ICMP_PACKET] {
+    let mut p = [0u8; ICMP_PACKET];
+    p[0] = if v6 { 128 } else { 8 };
+    p[4..6].copy_from_slice(&id.to_be_bytes());
+    p[6..8].copy_from_slice(&seq.to_be_bytes());
+    for (i, b) in p[8..].iter_mut().enumerate() {
+        *b = i as u8;
+    }
+    if !v6 {
+        let mut sum: u32 = p
+            .chunks(2)
+            .map(|c| u16::from_be_bytes([c[0], c[1]]) as u32)
+            .sum();
+        while sum >> 16 != 0 {
+            sum = (sum & 0xffff) + (sum >> 16);
+        }
+        p[2..4].copy_from_slice(&(!(sum as u16)).to_be_bytes());
+    }
+    p
+}
+
+fn icmp_ping(fd: i32, target: SocketAddr, timeout_ms: i32) -> PortResult<bool> {
+    let v6 = target.is_ipv6();
+    let id = (std::process::id() & 0xffff) as u16;
+    let (ss, len) = to_raw(target, v6);
+    let deadline =
+        std::time::Instant::now() + std::time::Duration::from_millis(timeout_ms.max(0) as u64);
+    let mut seq: u16 = 1;
+    loop {
+        let packet = echo_request(v6, id, seq);
+        seq = seq.wrapping_add(1);
+        // SAFETY: packet is ICMP_PACKET readable bytes; ss is a valid sockaddr of len bytes.
+        let n = unsafe {
+            libc::sendto(
+                fd,
+                packet.as_ptr() as *const libc::c_void,
+                packet.len(),
+                0,
+                &ss as *const _ as *const libc::sockaddr,
+                len,
+            )
+        };
+        if n < 0 {
+            let e = errno();
+            return if unreachable(e) { Ok(false) } else { Err(e) };
+        }
+        // Wait for the reply up to a second, then send again, until the time is up.
+        let round_end =
+            (std::time::Instant::now() + std::time::Duration::from_secs(1)).min(deadline);
+        loop {
+            let now = std::time::Instant::now();
+            if now >= round_end {
+                break;
+            }
+            let wait = (round_end - now).as_millis().max(1) as i64;
+            if poll(fd, libc::POLLIN, wait)? == 0 {
+                break;
+            }
+            let mut buf = [0u8; 1500];
+            let mut from = zeroed_storage();
+            let mut flen = std::mem::size_of::<libc::sockaddr_storage>() as libc::socklen_t;
+            // SAFETY: buf, from and flen are valid out-parameters of the sizes given.
+            let n = unsafe {
+                libc::recvfrom(
+                    fd,
+                    buf.as_mut_ptr() as *mut libc::c_void,
+                    buf.len(),
+                    libc::MSG_DONTWAIT,
+                    &mut from as *mut _ as *mut libc::sockaddr,
+                    &mut flen,
+                )
+            };
+            if n < 0 {
+                match errno() {
+                    Errno::EAGAIN | Errno::EINTR => continue,
+                    e => return Err(e),
+                }
+            }
+            let data = &buf[..n as usize];
+            // An IPv4 raw socket receives the IP header too.
+            let icmp = if v6 {
+                data
+            } else {
+                let hlen = (data.first().copied().unwrap_or(0) & 0x0f) as usize * 4;
+                data.get(hlen..).unwrap_or(&[])
+            };
+            let reply_type = if v6 { 129 } else { 0 };
+            if icmp.len() < 8 || icmp[0] != reply_type || icmp[4..6] != id.to_be_bytes() {
+                continue;
+            }
+            let sender = from_raw(&from).map(|a| a.ip()).ok();
+            if target.ip().is_unspecified() || sender == Some(target.ip()) {
+                return Ok(true);
+            }
+        }
+        if std::time::Instant::now() >= deadline {
+            return Ok(false);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -270,9 +270,15 @@ impl Natives {
         Natives(crate::native::Registry::new())
     }
 
-    /// Whether native method `name` `desc` of class `class` (internal names) has an
-    /// implementation.
-    pub fn implements(&self, class: &str, name: &str, desc: &str) -> bool {
-        self.0.lookup(class, name, desc).is_some()
+    /// Whether native method `name` `desc` of class `class` (internal names), a static method
+    /// if `is_static`, has an implementation when its class is defined by the boot or the
+    /// platform loader (the only classes the table binds): an entry in the table, the no-op
+    /// of a static void `registerNatives` or `initIDs`, or a pure intrinsic (which runs
+    /// instead of the method) — what a call of the method runs instead of throwing
+    /// `UnsatisfiedLinkError`.
+    pub fn implements(&self, class: &str, name: &str, desc: &str, is_static: bool) -> bool {
+        let static_void = is_static && desc.ends_with(")V");
+        self.0.binding(class, name, desc, static_void).is_some()
+            || (is_static && meta::intrinsics::pure_intrinsic(class, name, desc).is_some())
     }
 }

@@ -135,6 +135,7 @@ jdk_classes! {
     Reference = "java/lang/ref/Reference" {
         referent = "referent",
         discovered = "discovered",
+        next = "next",
     }
     ReflectField = "java/lang/reflect/Field" { clazz = "clazz", slot = "slot" }
     ReflectMethod = "java/lang/reflect/Method" { clazz = "clazz", slot = "slot" }

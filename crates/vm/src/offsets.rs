@@ -61,6 +61,8 @@ pub struct Offsets {
     pub class_id: usize,
     /// A class's instance size in bytes (`u32`, header included).
     pub class_instance_size: usize,
+    /// A class's `finalizable` flag (`bool`: one byte, 0 or 1).
+    pub class_finalizable: usize,
 }
 
 /// The offsets of this build.
@@ -93,6 +95,7 @@ pub const OFFSETS: Offsets = Offsets {
     frame_bp: offset_of!(FrameRec, bp),
     class_id: offset_of!(Class, id),
     class_instance_size: offset_of!(Class, instance_size),
+    class_finalizable: offset_of!(Class, finalizable),
 };
 
 // What compiled code may assume without reading the table: the thread pointer is the area
@@ -154,10 +157,13 @@ mod tests {
     }
 
     #[test]
-    fn a_class_id_and_size_are_where_compiled_code_looks() {
+    fn a_class_id_size_and_flag_are_where_compiled_code_looks() {
         let mut c = Class::bare(ClassId(77), "T", ClassKind::Instance, None, 0);
         c.instance_size = 40;
         assert_eq!(at::<u32, _>(&c, OFFSETS.class_id), 77);
         assert_eq!(at::<u32, _>(&c, OFFSETS.class_instance_size), 40);
+        assert_eq!(at::<u8, _>(&c, OFFSETS.class_finalizable), 0);
+        c.finalizable = true;
+        assert_eq!(at::<u8, _>(&c, OFFSETS.class_finalizable), 1);
     }
 }

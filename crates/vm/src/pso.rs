@@ -19,6 +19,7 @@
 //! Must not touch: the layout rules, the memory objects' internals (it uses `memory::View`'s
 //! public interface).
 
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU8, Ordering};
 
 use crate::class::pso::{ARRAY_CLASSES, PsoLayout};
@@ -113,54 +114,33 @@ fn denied(t: &mut JThread, d: Denied) -> Thrown {
 }
 
 /// Reads a value of type `ty` at `addr` as an interpreter slot (sub-word ints extended as
-/// `getfield` extends them).
+/// `getfield` extends them; little-endian, at any alignment: a recovered PSO may start at any
+/// offset).
 ///
 /// # Safety
 /// `[addr, addr + ty.size())` must be mapped and readable.
 unsafe fn read_raw(addr: usize, ty: BasicType) -> u64 {
-    // SAFETY (for every arm): the caller guarantees the bytes are readable; reads are
-    // unaligned because a recovered PSO may start at any offset.
-    unsafe {
-        match ty {
-            BasicType::Int | BasicType::Float => {
-                u32::from_le(std::ptr::read_unaligned(addr as *const u32)) as u64
-            }
-            BasicType::Long | BasicType::Double | BasicType::Ref => {
-                u64::from_le(std::ptr::read_unaligned(addr as *const u64))
-            }
-            BasicType::Boolean => std::ptr::read(addr as *const u8) as u64,
-            BasicType::Byte => std::ptr::read(addr as *const i8) as i32 as u32 as u64,
-            BasicType::Char => u16::from_le(std::ptr::read_unaligned(addr as *const u16)) as u64,
-            BasicType::Short => {
-                i16::from_le(std::ptr::read_unaligned(addr as *const i16)) as i32 as u32 as u64
-            }
-            BasicType::Void => 0,
-        }
+    let mut b = [0u8; 8];
+    // SAFETY: the caller guarantees the `ty.size()` (at most 8) bytes at `addr` are readable.
+    unsafe { std::ptr::copy_nonoverlapping(addr as *const u8, b.as_mut_ptr(), ty.size()) };
+    let word = u64::from_le_bytes(b);
+    match ty {
+        BasicType::Byte => word as i8 as i32 as u32 as u64,
+        BasicType::Short => word as i16 as i32 as u32 as u64,
+        _ => word,
     }
 }
 
-/// Writes slot value `v` as a value of type `ty` at `addr` (a boolean as `v & 1`).
+/// Writes slot value `v` as a value of type `ty` at `addr` (a boolean as `v & 1`;
+/// little-endian, at any alignment).
 ///
 /// # Safety
 /// `[addr, addr + ty.size())` must be mapped and writable.
 unsafe fn write_raw(addr: usize, ty: BasicType, v: u64) {
-    // SAFETY (for every arm): the caller guarantees the bytes are writable.
-    unsafe {
-        match ty {
-            BasicType::Int | BasicType::Float => {
-                std::ptr::write_unaligned(addr as *mut u32, (v as u32).to_le())
-            }
-            BasicType::Long | BasicType::Double | BasicType::Ref => {
-                std::ptr::write_unaligned(addr as *mut u64, v.to_le())
-            }
-            BasicType::Boolean => std::ptr::write(addr as *mut u8, v as u8 & 1),
-            BasicType::Byte => std::ptr::write(addr as *mut u8, v as u8),
-            BasicType::Char | BasicType::Short => {
-                std::ptr::write_unaligned(addr as *mut u16, (v as u16).to_le())
-            }
-            BasicType::Void => {}
-        }
-    }
+    let v = if ty == BasicType::Boolean { v & 1 } else { v };
+    let b = v.to_le_bytes();
+    // SAFETY: the caller guarantees the `ty.size()` (at most 8) bytes at `addr` are writable.
+    unsafe { std::ptr::copy_nonoverlapping(b.as_ptr(), addr as *mut u8, ty.size()) };
 }
 
 /// `getfield` of a primitive field of type `ty` at `place` in PSO `o`.
@@ -201,12 +181,7 @@ pub fn load_ref(t: &mut JThread, o: ObjRef, f: &ResolvedField) -> JResult<u64> {
     let Some(container) = o.read_ref(CONTAINER) else {
         return Err(denied(t, Denied::NoContainer));
     };
-    let mark = t.handles.len();
-    let h = t.handle(o);
-    let made = make(t, container, class, target, false);
-    let o = t.handle_get(h);
-    t.handles.truncate(mark);
-    let made = made?;
+    let (o, made) = make_keeping(t, o, container, class, target, false)?;
     t.domain.heap.write_slot(o, f.offset as usize, made.slot());
     Ok(made.slot())
 }
@@ -249,6 +224,10 @@ pub fn checked_size(t: &mut JThread, c: &'static Class) -> JResult<u32> {
         let msg = format!("{} is not a PSO class", c.java_name());
         return Err(t.throw_new("java/lang/IllegalArgumentException", Some(&msg)));
     };
+    if let Some(Ok(_)) = layout.targets.get() {
+        // The superclasses were checked before the class itself.
+        return Ok(layout.size);
+    }
     // Superclasses first: their fields come first in the layout, and in the messages.
     for k in c.supers.iter().copied().chain(std::iter::once(c)) {
         if let Some(l) = k.pso.as_ref() {
@@ -294,17 +273,62 @@ fn check_targets(t: &mut JThread, c: &'static Class, layout: &PsoLayout) -> JRes
 
 /// The view of the memory object `container` (a `jx.pso.Container`) holds.
 fn container_view(t: &mut JThread, container: ObjRef) -> JResult<&'static View> {
-    let memory = container.read::<u64>(container_memory_offset(container.class()));
+    let memory = container.read::<u64>(container_field(container.class(), "memory"));
     crate::native::memory::view(t, memory)
 }
 
-/// The offset of `Container.memory`.
-fn container_memory_offset(c: &Class) -> usize {
-    c.fields
-        .iter()
-        .find(|f| &*f.name == "memory" && !f.is_static())
-        .expect("jx.pso.Container has its memory field")
-        .offset as usize
+/// The offset of instance field `name` of `jx.pso.Container` (`c`), found once: the API's
+/// classes are the boot loader's, the same in every domain.
+fn container_field(c: &Class, name: &str) -> usize {
+    static MEMORY: OnceLock<usize> = OnceLock::new();
+    static USED: OnceLock<usize> = OnceLock::new();
+    let cell = if name == "memory" { &MEMORY } else { &USED };
+    *cell.get_or_init(|| {
+        c.fields
+            .iter()
+            .find(|f| &*f.name == name && !f.is_static())
+            .expect("jx.pso.Container's fields")
+            .offset as usize
+    })
+}
+
+/// `Container.allocate`: a new PSO of class `c` at `container`'s `used()` rounded up to 8,
+/// zeroed and constructed; `used()` moves past it. `ContainerFullException` if it does not
+/// fit.
+pub fn allocate(t: &mut JThread, container: ObjRef, c: &'static Class) -> JResult<ObjRef> {
+    let size = checked_size(t, c)? as i64;
+    let used_at = container_field(container.class(), "used");
+    let used = container.read::<i64>(used_at);
+    let len = container_view(t, container)?.len() as i64;
+    let at = used.wrapping_add(7) & !7;
+    if at < used || at > len || size > len - at {
+        let msg = format!(
+            "{} ({size} bytes) does not fit at {at} in a container of {len} bytes",
+            c.java_name()
+        );
+        return Err(t.throw_new("jx/pso/ContainerFullException", Some(&msg)));
+    }
+    let (container, made) = make_keeping(t, container, container, c, at, true)?;
+    container.write::<i64>(used_at, at + size);
+    Ok(made)
+}
+
+/// [`make`], keeping `keep` alive across it (the collector may run): gives `keep`'s address
+/// after it, and the PSO made.
+fn make_keeping(
+    t: &mut JThread,
+    keep: ObjRef,
+    container: ObjRef,
+    c: &'static Class,
+    offset: i64,
+    fresh: bool,
+) -> JResult<(ObjRef, ObjRef)> {
+    let mark = t.handles.len();
+    let h = t.handle(keep);
+    let made = make(t, container, c, offset, fresh);
+    let keep = t.handle_get(h);
+    t.handles.truncate(mark);
+    Ok((keep, made?))
 }
 
 /// The exception for a fault of a container's memory.
@@ -362,7 +386,7 @@ pub fn make(
         };
         // SAFETY: `address` checked that [addr, addr+size) lies inside the writable view.
         unsafe { std::ptr::write_bytes(addr as *mut u8, 0, size as usize) };
-        Some(ctor)
+        (!crate::class::pso::constructor_is_trivial(c)).then_some(ctor)
     } else {
         None
     };

@@ -136,6 +136,8 @@ pub struct Vm {
     /// In a fork server's child, what it took over from its client's command line (see
     /// `crate::fork`); unset in every other VM.
     pub adopted: OnceLock<crate::fork::Adopted>,
+    /// `java.lang.ref.Finalizer.register(Object)`, found on the first registration.
+    pub finalizer_register: OnceLock<&'static crate::class::Method>,
 }
 
 /// Errors that stop the VM before Java code can report them.
@@ -177,7 +179,7 @@ impl Vm {
             classpath: classpath.into(),
         });
         classes.verify_app = opts.verify;
-        classes.load_log = opts.class_load_log.then(std::time::Instant::now);
+        classes.load_log = opts.class_load_log.into();
         classes.boot_append = (opts.boot_append.split(':'))
             .filter(|e| !e.is_empty())
             .filter_map(crate::class::loader::ClassPathEntry::open)
@@ -250,6 +252,7 @@ impl Vm {
             java_version: OnceLock::new(),
             compiler,
             adopted: OnceLock::new(),
+            finalizer_register: OnceLock::new(),
         }));
         vm.domains.insert(&vm.domain_zero);
         vm.domains.insert(&vm.app_domain);

@@ -98,8 +98,18 @@ public class ShmPeer {
             m2.setInt(16, 1234);
             ch.send("written3");
             Memory pm = Memory.allocateShared(4096);
-            ch.send(new Object[] {"pso", pm});
+            jx.pso.Container pc = jx.pso.Container.over(pm);
+            Counter first = pc.allocate(Counter.class);
+            first.value = 41;
+            try {
+                ch.send(first);
+                ok(false, "a PSO is refused");
+            } catch (IllegalArgumentException e) {
+                ok(true, "a PSO itself is IllegalArgumentException (its container crosses), nothing sent");
+            }
+            ch.send(new Object[] {"pso", pc});
             expect(ch, "pso-ready");
+            ok(first.value == 42, "a PSO field written in the peer is seen here");
             pm.revoke();
             ch.send("pso-revoked");
             Memory keep = Memory.allocateShared(1 << 20);
@@ -158,10 +168,12 @@ public class ShmPeer {
         ch.send(new Object[] {"revoked-whole", m2});
         expect(ch, "written3");
         ok(m2.getInt(16) == 1234, "the fresh memory is shared too");
-        Memory pm = (Memory) expect(ch, "pso")[1];
-        Counter q = jx.pso.Container.over(pm).allocate(Counter.class);
-        q.value = 5;
-        boolean before = q.value == 5;
+        jx.pso.Container pc = (jx.pso.Container) expect(ch, "pso")[1];
+        Counter q = pc.at(Counter.class, 0);
+        ok(q.value == 41 && pc.used() == 8 && pc.size() == 4096,
+                "a container of shared memory arrives: its PSOs are read here with no copy");
+        q.value = 42;
+        boolean before = q.value == 42;
         ch.send("pso-ready");
         expect(ch, "pso-revoked");
         boolean after = false;

@@ -86,16 +86,15 @@ public final class Container {
 
     /** A new PSO of type at used() (zeroed; its no-argument constructor, of any access, runs);
         ContainerFullException if it does not fit. */
+    @SuppressWarnings("unchecked") // allocate0 makes an instance of type
     public <T extends PSO> T allocate(Class<T> type) {
-        long at = next(PSO.sizeOf(Objects.requireNonNull(type, "type")), type.getName());
-        T p = type.cast(make0(type, at, true));
-        used = at + PSO.sizeOf(type);
-        return p;
+        return (T) allocate0(Objects.requireNonNull(type));
     }
 
     /** The PSO of type whose bytes start at offset (recovery); IndexOutOfBoundsException if they do not fit. */
+    @SuppressWarnings("unchecked") // make0 makes an instance of type
     public <T extends PSO> T at(Class<T> type, long offset) {
-        return type.cast(make0(Objects.requireNonNull(type, "type"), offset, false));
+        return (T) make0(Objects.requireNonNull(type), offset, false);
     }
 
     public IntArray allocateInts(int length) {
@@ -169,6 +168,9 @@ public final class Container {
             throws IOException;
 
     private static native void force0(ReadOnlyMemory memory) throws IOException;
+
+    /** A new PSO of type at used() rounded up to 8, zeroed and constructed; moves used(). */
+    private native PSO allocate0(Class<?> type);
 
     private native PSO make0(Class<?> type, long offset, boolean fresh);
 

@@ -16,9 +16,10 @@
 //! and domains) promotes the nursery's survivors in young collections and copies everything
 //! in full ones. Every store of a reference into an object goes through the write barrier
 //! ([`Heap::write_ref`] and its kin), which records old objects that come to refer
-//! into the nursery. Finalization (`Object.finalize`) is not supported: objects are never
-//! registered with `java.lang.ref.Finalizer`, so `finalize` methods never run (the method is
-//! deprecated for removal); `java.lang.ref` references and `Cleaner` work.
+//! into the nursery. `java.lang.ref` references (soft, weak, final, phantom) are discovered by
+//! the copier and processed by the runtime's `gc` module, which also does finalization: it keeps
+//! the unreached referent of a `FinalReference` (the class library's `Finalizer`, registered
+//! for finalizable objects when `Object.<init>` returns) alive for its `finalize`.
 //!
 //! Lives in crate `heap` (below the runtime, beside the graph copier); the runtime names it
 //! `crate::heap`.

@@ -433,8 +433,14 @@ pub struct ClassTable {
     pub sources: ClassSources,
     /// Classes outside the JDK are verified when true.
     pub verify_app: bool,
-    /// `-verbose:class`: when the VM started, if each class defined is to be logged.
-    pub load_log: Option<std::time::Instant>,
+    /// `-verbose:class` (or `ClassLoadingMXBean.setVerbose`): each class defined is logged,
+    /// with the time since `load_log_start` (when the VM started).
+    pub load_log: std::sync::atomic::AtomicBool,
+    pub load_log_start: std::time::Instant,
+    /// `ClassLoadingMXBean.setVerbose`'s setting, what `isVerbose` answers: as HotSpot's, true
+    /// only once the bean switched the log on (HotSpot's every class+load tag set, which
+    /// `-verbose:class` alone does not enable).
+    pub load_log_verbose: std::sync::atomic::AtomicBool,
     /// `-Xbootclasspath/a:`: where the boot loader looks after the JDK's image.
     pub boot_append: Vec<ClassPathEntry>,
     /// Classes of user-defined loaders whose references were loaded through their loader (see
@@ -475,7 +481,9 @@ impl ClassTable {
             module_loaders: RwLock::new(FxHashMap::default()),
             sources,
             verify_app: true,
-            load_log: None,
+            load_log: std::sync::atomic::AtomicBool::new(false),
+            load_log_start: std::time::Instant::now(),
+            load_log_verbose: std::sync::atomic::AtomicBool::new(false),
             boot_append: Vec::new(),
             references_loaded: Mutex::new(Default::default()),
             references_cond: parking_lot::Condvar::new(),
@@ -1085,6 +1093,7 @@ impl ClassTable {
         let cp_len = cf.constant_pool.len();
         let id = self.alloc_id();
         self.stats.defined(id.0, metadata::estimate(cf.file_len));
+        let finalizable = super::has_finalizer(&cf, super_class);
         let c = Class {
             id,
             name: cf.name.as_str().into(),
@@ -1113,10 +1122,11 @@ impl ClassTable {
             dims: 0,
             api: crate::api::makes_api_class(module, super_class),
             pso,
+            finalizable,
         };
         let c = self.publish(c, owner, charge);
-        if let Some(start) = self.load_log {
-            self.log_load(c, loader, module, hidden.is_some(), start);
+        if self.load_log.load(std::sync::atomic::Ordering::Relaxed) {
+            self.log_load(c, loader, module, hidden.is_some(), self.load_log_start);
         }
         self.attach_methods(c);
         self.link_dispatch(c);

@@ -348,6 +348,28 @@ pub fn module_of_loader(loader: LoaderId, module: Option<&str>) -> String {
     }
 }
 
+/// Whether instances of the class that `cf` defines, a subclass of `super_class`, need
+/// finalization, as HotSpot decides it when it parses a class: a class that declares an empty
+/// `finalize()V` (its code a lone `return`) does not, whatever its superclass does; otherwise one
+/// does if it declares a `finalize()V` with any other body (or none: abstract, native) or its
+/// superclass does. `Object.finalize` is empty, so only a real override counts.
+pub fn has_finalizer(cf: &ClassFile, super_class: Option<&Class>) -> bool {
+    let mut declared = None;
+    for m in &cf.methods {
+        if m.name == "finalize"
+            && m.descriptor == "()V"
+            && m.access_flags & classfile::access::ACC_STATIC == 0
+        {
+            let empty = m.code.as_ref().is_some_and(|c| c.code == [0xb1]);
+            declared = Some(!empty);
+        }
+    }
+    match declared {
+        Some(non_empty) => non_empty,
+        None => super_class.is_some_and(|s| s.finalizable),
+    }
+}
+
 /// A class's metadata. `#[repr(C)]`: compiled code reads the fields `vm::offsets` names.
 #[repr(C)]
 pub struct Class {
@@ -399,6 +421,10 @@ pub struct Class {
     pub api: bool,
     /// For `jx.pso.PSO` and its subclasses: where instance fields live in a container.
     pub pso: Option<Box<pso::PsoLayout>>,
+    /// Whether its instances are registered with `java.lang.ref.Finalizer` when `Object.<init>`
+    /// returns (HotSpot's `has_finalizer`, see [`has_finalizer`]); never for arrays. Compiled
+    /// code reads it (`vm::offsets`).
+    pub finalizable: bool,
 }
 
 impl std::fmt::Debug for Class {
@@ -445,6 +471,7 @@ impl Class {
             dims: 0,
             api: false,
             pso: None,
+            finalizable: false,
         }
     }
 
@@ -634,5 +661,46 @@ impl Class {
     #[inline]
     pub fn vtable(&self) -> &[&'static Method] {
         self.dispatch.get().map_or(&[], |d| d.vtable.as_slice())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::LoaderId;
+    use super::loader::{ClassSources, ClassTable};
+
+    #[test]
+    fn finalizable_classes_are_those_hotspot_registers() {
+        let home = std::env::var_os("JAVA_HOME")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| "/usr/lib/jvm/java-17-openjdk-amd64".into());
+        let Ok(jimage) = jimage::JImage::open(&home.join("lib/modules")) else {
+            eprintln!("SKIP: no JDK image");
+            return;
+        };
+        let classes = ClassTable::new(ClassSources {
+            jimage,
+            classpath: Default::default(),
+        });
+        let finalizable = |n: &str| {
+            classes
+                .load(LoaderId::BOOT, n)
+                .unwrap_or_else(|e| panic!("{n}: {}", e.message()))
+                .finalizable
+        };
+        assert!(!finalizable("java/lang/Object"), "Object.finalize is empty");
+        assert!(!finalizable("java/lang/String"));
+        assert!(
+            finalizable("java/util/concurrent/Executors$FinalizableDelegatedExecutorService"),
+            "declares a finalize that shuts its executor down"
+        );
+        assert!(
+            !finalizable("java/util/concurrent/ThreadPoolExecutor"),
+            "declares an empty finalize"
+        );
+        assert!(
+            !finalizable("java/util/concurrent/ScheduledThreadPoolExecutor"),
+            "inherits an empty finalize"
+        );
     }
 }

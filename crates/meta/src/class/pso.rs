@@ -77,8 +77,15 @@ pub struct PsoLayout {
     /// For each declared field of this class (by index), the PSO class a reference field
     /// points to, or the message of the `IllegalArgumentException` that the first `allocate`
     /// or `at` of the class throws; filled by the VM on that first use.
-    pub targets: OnceLock<Result<Box<[Option<&'static Class>]>, Box<str>>>,
+    pub targets: OnceLock<Result<Targets, Box<str>>>,
+    /// Whether the class's no-argument constructor has no effect ([`constructor_is_trivial`]),
+    /// found on first use.
+    pub trivial_init: OnceLock<bool>,
 }
+
+/// For each declared field of a PSO class (by index), the PSO class a reference field points
+/// to (None for the others).
+pub type Targets = Box<[Option<&'static Class>]>;
 
 /// Whether a class named `name` of `module` with superclass `super_class` is a PSO class.
 pub fn is_pso_class(name: &str, module: Option<&str>, super_class: Option<&Class>) -> bool {
@@ -99,7 +106,42 @@ pub fn place_fields(fields: &mut [Field], super_size: u32) -> PsoLayout {
     PsoLayout {
         size: end.next_multiple_of(8),
         targets: OnceLock::new(),
+        trivial_init: OnceLock::new(),
     }
+}
+
+/// Whether `<init>()V` of PSO class `c` does nothing but call its superclass's, down to
+/// `PSO`'s, whose one check (that the object has a container) holds for every PSO the VM
+/// makes: then `Container.allocate` need not run it (javac's default constructor, and any
+/// written as `{ super(); }`).
+pub fn constructor_is_trivial(c: &Class) -> bool {
+    match c.pso.as_ref() {
+        Some(layout) => *layout.trivial_init.get_or_init(|| only_calls_super(c)),
+        None => false,
+    }
+}
+
+fn only_calls_super(c: &Class) -> bool {
+    if &*c.name == PSO_CLASS && crate::api::in_module(c) {
+        return true;
+    }
+    let Some(sup) = c.super_class else {
+        return false;
+    };
+    let code = c
+        .declared_method("<init>", "()V")
+        .and_then(|m| m.info.code.as_ref());
+    let (Some(code), Some(file)) = (code, c.file.as_ref()) else {
+        return false;
+    };
+    // aload_0; invokespecial #super.<init>()V; return
+    let &[0x2a, 0xb7, hi, lo, 0xb1] = code.code.as_slice() else {
+        return false;
+    };
+    file.constant_pool
+        .member_ref(u16::from_be_bytes([hi, lo]))
+        .is_some_and(|r| r.class_name == &*sup.name && r.name == "<init>" && r.descriptor == "()V")
+        && constructor_is_trivial(sup)
 }
 
 /// Why instance field `f` of a PSO class may not live in a container, judged from its

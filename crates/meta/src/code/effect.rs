@@ -76,7 +76,7 @@ pub fn of(op: &Op, operands: &dyn Operands) -> Result<Effect, &'static str> {
     use Op::*;
     let field = || operands.field_type(op).ok_or("unknown field type");
     Ok(match *op {
-        Nop | Iinc(..) | Goto(_) | Ret(_) | Return | FellOff => vals(0, 0),
+        Nop | Iinc(..) | Goto(_) | Ret(_) | Return | ReturnRegister | FellOff => vals(0, 0),
         AconstNull | LdcString(_) | LdcClass(_) | LdcOther(_) | New(_) => Effect {
             pops: 0,
             push: Push::Ref,

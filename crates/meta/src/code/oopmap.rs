@@ -257,7 +257,9 @@ pub(super) fn for_each_successor(
             f(sw.default as usize)
         }
         Op::Ret(_) => return_points.iter().try_for_each(|&r| f(r)),
-        Op::Return | Op::Return1 | Op::Return2 | Op::Athrow | Op::FellOff => Ok(()),
+        Op::Return | Op::ReturnRegister | Op::Return1 | Op::Return2 | Op::Athrow | Op::FellOff => {
+            Ok(())
+        }
         _ => f(pc + 1),
     }
 }

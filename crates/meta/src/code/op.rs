@@ -134,6 +134,10 @@ pub enum Op {
     /// Return a two-slot value.
     Return2,
     Return,
+    /// `Object.<init>`'s `return` (HotSpot's `_return_register_finalizer`): registers the
+    /// receiver (local 0) with `java.lang.ref.Finalizer` if its class is finalizable
+    /// (`Class::finalizable`), then returns. Made only by rewriting that one method's code.
+    ReturnRegister,
     GetStatic(u16),
     PutStatic(u16),
     GetField(u16),

@@ -854,6 +854,43 @@ impl Host for NinepBackend {
     fn remote_address(&self, fd: Fd) -> PortResult<SocketAddr> {
         self.socket_of(fd)?.address(true)
     }
+    // The poll selector's array of host descriptors; the 9P backend's descriptors are its
+    // own (its epoll set serves the default selector).
+    fn poll_array(&self, _addr: usize, _count: i32, _timeout_ms: i32) -> PortResult<i32> {
+        unsupported()
+    }
+    // A 9P gateway's /net carries TCP streams only: no ICMP, and no probe of a port.
+    fn is_reachable(
+        &self,
+        _target: SocketAddr,
+        _timeout_ms: i32,
+        _source: Option<SocketAddr>,
+        _ttl: i32,
+    ) -> PortResult<bool> {
+        unsupported()
+    }
+    // A 9P gateway's /net has no Unix domain sockets.
+    fn unix_socket(&self) -> PortResult<Fd> {
+        unsupported()
+    }
+    fn unix_bind(&self, _fd: Fd, _path: &[u8]) -> PortResult<()> {
+        unsupported()
+    }
+    fn unix_connect(&self, _fd: Fd, _path: &[u8]) -> PortResult<bool> {
+        unsupported()
+    }
+    fn unix_accept(&self, _fd: Fd) -> PortResult<(Fd, Vec<u8>)> {
+        unsupported()
+    }
+    fn unix_local_address(&self, _fd: Fd) -> PortResult<Vec<u8>> {
+        unsupported()
+    }
+    fn unix_peer_address(&self, _fd: Fd) -> PortResult<Vec<u8>> {
+        unsupported()
+    }
+    fn peer_credentials(&self, _fd: Fd) -> PortResult<(u32, u32)> {
+        unsupported()
+    }
     fn get_int_option(&self, fd: Fd, level: i32, opt: i32) -> PortResult<i32> {
         self.socket_of(fd)?.get_option(level, opt)
     }
@@ -1064,6 +1101,9 @@ impl Host for NinepBackend {
     }
     fn ids(&self) -> (u64, u64, u64, u64) {
         self.host.ids()
+    }
+    fn groups(&self) -> Vec<u32> {
+        self.host.groups()
     }
     fn environment(&self) -> Vec<(Vec<u8>, Vec<u8>)> {
         self.host.environment()

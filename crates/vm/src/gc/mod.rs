@@ -16,6 +16,15 @@
 //! allocation polls in the interpreter (never inside an allocation made by VM code, so VM code
 //! may hold raw references across its own allocations), `System.gc()`, or another thread's
 //! request. VM code that holds a reference across a call into Java keeps it in a handle.
+//!
+//! References (`process_references`) are handled in HotSpot's order, soft, weak, final,
+//! phantom, which is what finalization needs: an unreached finalizable object (the referent of
+//! an active `FinalReference`) survives its first collection, with everything it reaches, and
+//! its reference goes on the pending list; the domain's finalizer thread then runs `finalize`
+//! and clears the reference, so the next collection that finds the object unreachable frees it
+//! (HotSpot's semantics: `finalize` runs at most once, a resurrected object is collected
+//! normally later). Finalizable objects are registered by the engines, not here
+//! (`JThread::register_finalizer`).
 
 pub mod unloading;
 pub mod verify;
@@ -577,13 +586,16 @@ pub fn for_each_table_ref(d: &Domain, vm: &crate::vm::Vm, f: &mut dyn FnMut(ObjR
 enum RefKind {
     Soft,
     Weak,
+    /// `FinalReference` (the class library's `Finalizer`s).
+    Final,
     Phantom,
-    /// FinalReference and anything else: treated as strong (finalization is not supported).
+    /// Any other (no such class exists: `Reference`'s constructors are package-private):
+    /// strong.
     Strong,
 }
 
-/// The soft, weak and phantom reference classes, looked up once per collection.
-struct RefClasses([Option<&'static crate::class::Class>; 3]);
+/// The soft, weak, final and phantom reference classes, looked up once per collection.
+struct RefClasses([Option<&'static crate::class::Class>; 4]);
 
 impl RefClasses {
     fn new(vm: &crate::vm::Vm) -> RefClasses {
@@ -591,6 +603,7 @@ impl RefClasses {
         RefClasses([
             find("java/lang/ref/SoftReference"),
             find("java/lang/ref/WeakReference"),
+            find("java/lang/ref/FinalReference"),
             find("java/lang/ref/PhantomReference"),
         ])
     }
@@ -598,16 +611,28 @@ impl RefClasses {
     fn kind(&self, c: &'static crate::class::Class) -> RefKind {
         let is = |k: Option<&'static crate::class::Class>| k.is_some_and(|k| c.is_subtype_of(k));
         match self.0 {
-            [soft, _, _] if is(soft) => RefKind::Soft,
-            [_, weak, _] if is(weak) => RefKind::Weak,
-            [_, _, phantom] if is(phantom) => RefKind::Phantom,
+            [soft, ..] if is(soft) => RefKind::Soft,
+            [_, weak, ..] if is(weak) => RefKind::Weak,
+            [_, _, fin, _] if is(fin) => RefKind::Final,
+            [.., phantom] if is(phantom) => RefKind::Phantom,
             _ => RefKind::Strong,
         }
     }
 }
 
-/// Soft references keep their referents unless `clear_soft`; then weak and phantom references
-/// whose referents were not reached are cleared and put on the pending list.
+/// Processes the references discovered while tracing, as HotSpot's reference processor
+/// does, in its order: soft references keep their referents unless `clear_soft`; then soft
+/// and weak references whose referents were not reached are cleared and put on the pending
+/// list; then final references (one `Finalizer` per finalizable object, see
+/// `JThread::register_finalizer`) whose referents were not reached keep them, and all they
+/// reach, alive for one more cycle and go on the pending list too, made inactive (`next`
+/// pointing at itself, as the collector and `ReferenceQueue` both mark a final reference that
+/// is no longer to be discovered), so that the Reference Handler hands them to the finalizer
+/// thread; then phantom references whose referents are still not reached (finalization
+/// keeps a referent reachable, so such a phantom reference waits for a later collection) are
+/// cleared and put on the pending list. References reached only through what finalization
+/// keeps are traced as strong this time. An inactive final reference's referent (queued for
+/// `finalize`, not yet run) is strong as well.
 fn process_references(
     cp: &mut Copier,
     d: &Domain,
@@ -615,11 +640,12 @@ fn process_references(
     clear_soft: bool,
     mut at: usize,
     close: &mut dyn FnMut(&mut Copier, usize) -> usize,
-) {
+) -> usize {
     let r = jdk::Reference::get();
-    let (referent_off, discovered_off) = (r.referent, r.discovered);
+    let (referent_off, discovered_off, next_off) = (r.referent, r.discovered, r.next);
     let kinds = RefClasses::new(vm);
     let mut deferred: Vec<(ObjRef, RefKind)> = Vec::new();
+    // Discovery: what tracing from the roots finds.
     loop {
         let batch = std::mem::take(&mut cp.discovered);
         if batch.is_empty() {
@@ -634,7 +660,13 @@ fn process_references(
                 continue;
             }
             let kind = kinds.kind(r.class());
-            if kind == RefKind::Strong || (kind == RefKind::Soft && !clear_soft) {
+            let strong = match kind {
+                RefKind::Strong => true,
+                RefKind::Soft => !clear_soft,
+                RefKind::Final => r.read::<u64>(next_off) != 0,
+                RefKind::Weak | RefKind::Phantom => false,
+            };
+            if strong {
                 let n = cp.forward(referent);
                 cp.store_traced(r, referent_off, Some(n));
             } else {
@@ -644,17 +676,66 @@ fn process_references(
         at = close(cp, at);
     }
     let mut pending = d.pending_refs.lock();
-    for (r, _) in deferred {
+    // The referent of deferred reference `r` if it was not reached; if it was, `r` now refers
+    // to its copy.
+    let unreached = |cp: &mut Copier, r: ObjRef| -> Option<ObjRef> {
         let referent =
             from_slot(r.read::<u64>(referent_off)).expect("deferred reference has a referent");
-        if let Some(n) = cp.forwardee(referent) {
-            cp.store_traced(r, referent_off, Some(n));
-            continue;
+        match cp.forwardee(referent) {
+            Some(n) => {
+                cp.store_traced(r, referent_off, Some(n));
+                None
+            }
+            None => Some(referent),
         }
-        cp.store_traced(r, referent_off, None);
+    };
+    let enqueue = |cp: &mut Copier, r: ObjRef, pending: &mut Option<ObjRef>| {
         cp.store_traced(r, discovered_off, *pending);
         *pending = Some(r);
+    };
+    // Soft and weak.
+    for &(r, kind) in &deferred {
+        if matches!(kind, RefKind::Soft | RefKind::Weak) && unreached(cp, r).is_some() {
+            cp.store_traced(r, referent_off, None);
+            enqueue(cp, r, &mut pending);
+        }
     }
+    // Final: the unreached referents are kept, with all they reach.
+    let mut finalizable = false;
+    for &(r, kind) in &deferred {
+        if kind == RefKind::Final
+            && let Some(referent) = unreached(cp, r)
+        {
+            let n = cp.forward(referent);
+            cp.store_traced(r, referent_off, Some(n));
+            cp.store_traced(r, next_off, Some(r));
+            enqueue(cp, r, &mut pending);
+            finalizable = true;
+        }
+    }
+    if finalizable {
+        loop {
+            at = close(cp, at);
+            let batch = std::mem::take(&mut cp.discovered);
+            if batch.is_empty() {
+                break;
+            }
+            for r in batch {
+                if let Some(referent) = from_slot(r.read::<u64>(referent_off)) {
+                    let n = cp.forward(referent);
+                    cp.store_traced(r, referent_off, Some(n));
+                }
+            }
+        }
+    }
+    // Phantom.
+    for &(r, kind) in &deferred {
+        if kind == RefKind::Phantom && unreached(cp, r).is_some() {
+            cp.store_traced(r, referent_off, None);
+            enqueue(cp, r, &mut pending);
+        }
+    }
+    at
 }
 
 /// Whether a collection is needed before allocating an array of `len` elements of `elem`.

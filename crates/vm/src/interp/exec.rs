@@ -83,7 +83,12 @@ fn prepared(t: &mut JThread, m: &'static Method) -> JResult<&'static Prepared> {
         .get_or_init(|| match (&m.info.code, &m.class.file) {
             (Some(code), Some(cf)) => {
                 crate::code::decode::prepare(code, &cf.constant_pool, |ops| {
-                    quicken(ops, m.class, table)
+                    quicken(ops, m.class, table);
+                    if is_object_init(m) && code.max_locals >= 1 {
+                        for op in ops.iter_mut().filter(|op| matches!(op, Op::Return)) {
+                            *op = Op::ReturnRegister;
+                        }
+                    }
                 })
                 .and_then(|p| {
                     crate::code::depth::check(
@@ -117,6 +122,19 @@ fn prepared(t: &mut JThread, m: &'static Method) -> JResult<&'static Prepared> {
             Err(t.throw_new("java/lang/VerifyError", Some(&msg)))
         }
     }
+}
+
+/// Whether `m` is `java.lang.Object.<init>()`, whose returns register finalizable objects
+/// (`Op::ReturnRegister`): HotSpot's `RegisterFinalizersAtInit`, on by default. A constructor
+/// runs its superclass's, so every object made by `new` and a constructor (whichever engine,
+/// reflection or method handle runs it) passes there once it is fully made; one made without
+/// (`Unsafe.allocateInstance`, a constructor that threw before `super()`) is never finalized.
+fn is_object_init(m: &Method) -> bool {
+    m.class.super_class.is_none()
+        && m.class.loader == crate::class::LoaderId::BOOT
+        && &*m.class.name == "java/lang/Object"
+        && &*m.name == "<init>"
+        && &*m.descriptor == "()V"
 }
 
 /// Rewrites `getfield`/`putfield` of non-volatile fields that resolve without side effects
@@ -1091,6 +1109,15 @@ pub(super) fn run<const STEP: bool>(
             Op::Return1 => return Ok(Flow::Return(S!(sp - 1))),
             Op::Return2 => return Ok(Flow::Return(S!(sp - 2))),
             Op::Return => return Ok(Flow::Return(0)),
+            Op::ReturnRegister => {
+                if let Some(o) = from_slot(S!(bp))
+                    && o.class().finalizable
+                {
+                    sync!();
+                    tri!(t.register_finalizer(o));
+                }
+                return Ok(Flow::Return(0));
+            }
             Op::GetStatic(idx) => {
                 sync!();
                 let (mirror, f) = tri!(static_field(t, m, idx));

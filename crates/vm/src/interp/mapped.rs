@@ -2,9 +2,9 @@
 //! it: what every engine falls back to (the interpreter always, compiled code where it has no
 //! inline form). The primitives themselves are `crate::pso`'s and `native::memory`'s.
 
-use meta::mappings::Primitive;
 use crate::native::{jint, jlong, nonnull};
 use crate::thread::{JResult, JThread};
+use meta::mappings::Primitive;
 
 /// Runs `p` on the arguments at `t.stack[base..]` (receiver first); the result as a slot.
 pub fn run(t: &mut JThread, p: Primitive, base: usize) -> JResult<u64> {

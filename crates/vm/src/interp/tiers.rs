@@ -382,6 +382,7 @@ fn compiler_of(t: &mut JThread) -> Option<&'static jit::Jit> {
             frame_pc: o.frame_pc,
             frame_bp: o.frame_bp,
             boolean_array_class: boolean_array as *const crate::class::Class as usize,
+            class_finalizable: o.class_finalizable,
         },
     };
     vm.compiler

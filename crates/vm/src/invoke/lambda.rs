@@ -334,6 +334,7 @@ pub fn spin(t: &mut JThread, caller: &'static Class, b: &Bootstrap) -> JResult<&
             dims: 0,
             api: false,
             pso: None,
+            finalizable: false,
         },
         |c| {
             let mut ms: Vec<Method> = bodies

@@ -23,6 +23,16 @@ pub fn register(r: &mut Registry) {
         Ok(ret_bool(t.domain.host().io_is_append(jfd(a[0]))))
     });
     r.add(fd, "close0", "()V", fd_close0);
+    // The Cleaner's last-chance close of a stream dropped unclosed (FileCleanable): the
+    // descriptor (its handle is Windows'), IOException with the OS message when that fails.
+    r.add("java/io/FileCleanable", "cleanupClose0", "(IJ)V", |t, a| {
+        let fd = jfd(a[0]);
+        if fd.0 != -1 {
+            let r = t.domain.host().io_close(fd);
+            io_result(t, r)?;
+        }
+        Ok(0)
+    });
     r.add(fd, "sync", "()V", |t, a| {
         let fdo = nonnull(t, a[0])?;
         let fd = fd_of(t, fdo)?;

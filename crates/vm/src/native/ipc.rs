@@ -294,15 +294,19 @@ fn enum_name(vm: &'static crate::vm::Vm, o: ObjRef) -> String {
     }
 }
 
-/// Whether objects of class `c` may cross to another process (and be received from one).
+/// Whether objects of class `c` may cross to another process (and be received from one). Of
+/// the API's classes only `jx.pso.Container` does: its fields are its memory object (which
+/// crosses as a token if shared, and is refused otherwise) and plain values. PSOs and PSO
+/// arrays do not: their VM words are addresses in this process (their container crosses).
 fn sendable(c: &'static Class) -> bool {
     let mut k = c;
     while let Some(e) = k.array_component() {
         k = e;
     }
+    let container = crate::api::in_module(k) && &*k.name == "jx/pso/Container";
     !(crate::domain::portal::refused(c)
-        || k.api
-        || crate::api::in_module(k)
+        || k.api && !container
+        || crate::api::in_module(k) && !container
         || k.hidden
         || k.is_primitive() && !c.is_array())
 }

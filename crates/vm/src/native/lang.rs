@@ -295,7 +295,18 @@ fn object_clone(t: &mut JThread, a: &[u64]) -> JResult<u64> {
             return Err(t.throw_new("java/lang/CloneNotSupportedException", Some(&c.java_name())));
         }
     }
-    Ok(t.clone_object(o)?.slot())
+    let n = t.clone_object(o)?;
+    if c.finalizable {
+        // A copy of a finalizable object is finalized too (HotSpot's JVM_Clone); it is kept
+        // in a handle while Java code registers it.
+        let h = t.handle(n);
+        let registered = t.register_finalizer(n);
+        let n = t.handle_get(h);
+        t.handles.truncate(h);
+        registered?;
+        return Ok(n.slot());
+    }
+    Ok(n.slot())
 }
 
 fn monitor_error(t: &mut JThread, e: MonitorError) -> Thrown {

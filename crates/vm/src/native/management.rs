@@ -157,6 +157,20 @@ pub fn register(r: &mut Registry) {
     register_cgroup(r);
     register_gc_info(r);
     register_notifications(r);
+    // RMI's distributed GC (java.rmi's sun.rmi.transport.GC): milliseconds since the heap was
+    // last examined whole, its domain's last full collection (before any: since the VM
+    // started, as HotSpot counts from the heap's creation). Its daemon runs System.gc() when
+    // that passes the latency asked for.
+    r.add(
+        "sun/rmi/transport/GC",
+        "maxObjectInspectionAge",
+        "()J",
+        |t, _| {
+            let since = t.domain.gc.stats.last_full.lock().map(|gc| gc.end);
+            let since = since.unwrap_or_else(|| t.vm.started());
+            Ok(since.elapsed().as_millis().min(i64::MAX as u128) as u64)
+        },
+    );
     r.add(
         "jdk/internal/misc/Unsafe",
         "getLoadAverage0",
@@ -189,7 +203,11 @@ fn register_vm(r: &mut Registry) {
         Ok(t.vm.classes.stats.get().1)
     });
     // jxvm does not log class loading (-verbose:class is accepted and ignored).
-    r.add(vm, "getVerboseClass", "()Z", |_, _| Ok(ret_bool(false)));
+    r.add(vm, "getVerboseClass", "()Z", |t, _| {
+        Ok(ret_bool(
+            t.vm.classes.load_log_verbose.load(Ordering::Relaxed),
+        ))
+    });
     r.add(vm, "getVerboseGC", "()Z", |t, _| {
         Ok(ret_bool(t.domain.gc.log.load(Ordering::Relaxed)))
     });
@@ -278,6 +296,19 @@ fn register_memory(r: &mut Registry) {
         "getMemoryUsage0",
         "(Z)Ljava/lang/management/MemoryUsage;",
         memory_usage,
+    );
+    // ClassLoadingMXBean.setVerbose: -verbose:class's log switched on or off (every domain's:
+    // classes are defined in the one table).
+    r.add(
+        "sun/management/ClassLoadingImpl",
+        "setVerboseClass",
+        "(Z)V",
+        |t, a| {
+            let on = a[0] != 0;
+            t.vm.classes.load_log_verbose.store(on, Ordering::Relaxed);
+            t.vm.classes.load_log.store(on, Ordering::Relaxed);
+            Ok(0)
+        },
     );
     r.add(mem, "setVerboseGC", "(Z)V", |t, a| {
         t.domain.gc.log.store(a[1] != 0, Ordering::Relaxed);

@@ -23,10 +23,18 @@ pub fn register(r: &mut Registry) {
     r.add(ro, "isValid", "()Z", |t, a| {
         Ok(ret_bool(view(t, a[0])?.is_valid()))
     });
-    r.add(ro, "getByte", "(J)B", |t, a| get(t, a[0], jlong(a[1]), BasicType::Byte));
-    r.add(ro, "getShort", "(J)S", |t, a| get(t, a[0], jlong(a[1]), BasicType::Short));
-    r.add(ro, "getInt", "(J)I", |t, a| get(t, a[0], jlong(a[1]), BasicType::Int));
-    r.add(ro, "getLong", "(J)J", |t, a| get(t, a[0], jlong(a[1]), BasicType::Long));
+    r.add(ro, "getByte", "(J)B", |t, a| {
+        get(t, a[0], jlong(a[1]), BasicType::Byte)
+    });
+    r.add(ro, "getShort", "(J)S", |t, a| {
+        get(t, a[0], jlong(a[1]), BasicType::Short)
+    });
+    r.add(ro, "getInt", "(J)I", |t, a| {
+        get(t, a[0], jlong(a[1]), BasicType::Int)
+    });
+    r.add(ro, "getLong", "(J)J", |t, a| {
+        get(t, a[0], jlong(a[1]), BasicType::Long)
+    });
     r.add(ro, "copyTo", "(J[BII)V", copy_to);
     r.add(ro, "subRange", "(JJ)Ljx/memory/ReadOnlyMemory;", |t, a| {
         derive(t, a[0], VIEW_CLASS, |v| {
@@ -106,9 +114,26 @@ pub fn off_heap_exhausted(t: &mut JThread, bytes: u64) -> crate::thread::Thrown 
     t.throw_new("java/lang/OutOfMemoryError", Some(&msg))
 }
 
-/// The offset of the view slot (the last 8 bytes of a ReadOnlyMemory instance).
+/// The offset of the view slot (the last 8 bytes of a ReadOnlyMemory instance), if `o` is a
+/// memory object. The offset is the same for both memory classes (`Memory` adds no field) and
+/// in every domain (they are the boot loader's), so it is found once; the class check is kept
+/// as the guard it is.
 fn slot_offset(o: ObjRef) -> Option<usize> {
-    crate::api::vm_slot_offset(o.class(), VIEW_CLASS)
+    static AT: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    let c = o.class();
+    match AT.get() {
+        Some(&at) if std::ptr::eq(c, memory_class(c)?) => Some(at),
+        _ => {
+            let at = crate::api::vm_slot_offset(c, VIEW_CLASS)?;
+            Some(*AT.get_or_init(|| at))
+        }
+    }
+}
+
+/// `c` if it is one of the two memory classes of the API.
+fn memory_class(c: &'static crate::class::Class) -> Option<&'static crate::class::Class> {
+    let named = &*c.name == VIEW_CLASS || &*c.name == MEMORY;
+    (named && crate::api::in_module(c)).then_some(c)
 }
 
 /// The view behind memory object `v` (`this` of a native).
@@ -139,9 +164,7 @@ pub fn get(t: &mut JThread, this: u64, offset: i64, ty: BasicType) -> JResult<u6
         BasicType::Short => v
             .read::<2>(offset)
             .map(|b| ret_int(i16::from_le_bytes(b) as i32)),
-        BasicType::Int => v
-            .read::<4>(offset)
-            .map(|b| ret_int(i32::from_le_bytes(b))),
+        BasicType::Int => v.read::<4>(offset).map(|b| ret_int(i32::from_le_bytes(b))),
         _ => v.read::<8>(offset).map(u64::from_le_bytes),
     };
     r.map_err(|f| fault(t, f))

@@ -6,6 +6,7 @@
 //! method — never a made-up default. Natives reach the host only through [`port`].
 //! The table binds only to classes of the boot and platform loaders (see [`invoke_native`]).
 
+pub mod auth;
 pub mod confine;
 pub mod domain;
 pub mod io;
@@ -18,9 +19,11 @@ pub mod misc;
 pub mod net;
 pub mod nio;
 pub mod portal;
+pub mod prefs;
 pub mod process;
 pub mod pso;
 pub mod reflect;
+pub mod sctp;
 pub mod stackwalk;
 pub mod thread;
 pub mod util;
@@ -81,6 +84,9 @@ impl Registry {
         memory::register(&mut r);
         domain::register(&mut r);
         portal::register(&mut r);
+        prefs::register(&mut r);
+        sctp::register(&mut r);
+        auth::register(&mut r);
         ipc::register(&mut r);
         pso::register(&mut r);
         r
@@ -112,6 +118,22 @@ impl Registry {
     }
 }
 
+impl Registry {
+    /// The function a native method of a boot or platform class binds to: its entry in the
+    /// table, else, for `registerNatives` and `initIDs` when `static_void` (they only cache
+    /// JNI ids in the JDK's C code), [`NOP`]; None: the method throws `UnsatisfiedLinkError`.
+    pub fn binding(
+        &self,
+        class: &str,
+        name: &str,
+        desc: &str,
+        static_void: bool,
+    ) -> Option<NativeId> {
+        self.lookup(class, name, desc)
+            .or((static_void && matches!(name, "registerNatives" | "initIDs")).then_some(NOP))
+    }
+}
+
 fn nop(_: &mut JThread, _: &[u64]) -> JResult<u64> {
     Ok(0)
 }
@@ -123,15 +145,16 @@ pub fn invoke_native(t: &mut JThread, m: &'static Method, base: usize) -> JResul
         // name defined by another loader (a program's own `jx/memory/Memory`) gets none of
         // them, or it could point them at memory of its choosing.
         let builtin = matches!(m.class.loader, LoaderId::BOOT | LoaderId::PLATFORM);
-        let found = builtin
-            .then(|| t.vm.natives.lookup(&m.class.name, &m.name, &m.descriptor))
-            .flatten();
-        // registerNatives/initIDs only cache JNI ids in the JDK's C code: nothing to do here
-        // unless a module registers a real implementation (some return values).
-        let trivial = matches!(&*m.name, "registerNatives" | "initIDs")
-            && m.is_static()
-            && m.ret == BasicType::Void;
-        found.or((builtin && trivial).then_some(NOP))
+        builtin
+            .then(|| {
+                t.vm.natives.binding(
+                    &m.class.name,
+                    &m.name,
+                    &m.descriptor,
+                    m.is_static() && m.ret == BasicType::Void,
+                )
+            })
+            .flatten()
     });
     let Some(f) = f.map(|id| t.vm.natives.function(id)) else {
         let msg = format!(

@@ -25,6 +25,8 @@ pub fn register(r: &mut Registry) {
     register_linux_options(r);
     register_network_interface(r);
     register_async_channels(r);
+    register_unix_domain(r);
+    register_port_config(r);
 }
 
 // IOStatus codes.
@@ -165,7 +167,7 @@ fn new_inet_address(
     r
 }
 
-fn new_inet_address_of(t: &mut JThread, a: SocketAddr) -> JResult<ObjRef> {
+pub(super) fn new_inet_address_of(t: &mut JThread, a: SocketAddr) -> JResult<ObjRef> {
     match a {
         SocketAddr::V4(v4) => new_inet_address(t, None, IpAddr::V4(*v4.ip()), 0),
         SocketAddr::V6(v6) => new_inet_address(t, None, IpAddr::V6(*v6.ip()), v6.scope_id()),
@@ -244,6 +246,75 @@ fn register_inet(r: &mut Registry) {
             if v6 { lookup_all_v6 } else { lookup_all_v4 },
         );
     }
+    r.add(
+        "java/net/Inet4AddressImpl",
+        "isReachable0",
+        "([BI[BI)Z",
+        inet4_is_reachable,
+    );
+    r.add(
+        "java/net/Inet6AddressImpl",
+        "isReachable0",
+        "([BII[BII)Z",
+        inet6_is_reachable,
+    );
+}
+
+/// The address in a byte[] of 4 or 16 bytes (None: null), with an IPv6 scope.
+fn address_bytes(t: &mut JThread, v: u64, scope: i32) -> JResult<Option<SocketAddr>> {
+    let Some(arr) = super::obj(v) else {
+        return Ok(None);
+    };
+    let b = arr.array_slice::<u8>();
+    let ip = match b.len() {
+        4 => IpAddr::V4(Ipv4Addr::new(b[0], b[1], b[2], b[3])),
+        16 => {
+            let mut o = [0u8; 16];
+            o.copy_from_slice(b);
+            let scope = if scope > 0 { scope as u32 } else { 0 };
+            return Ok(Some(SocketAddr::V6(SocketAddrV6::new(
+                Ipv6Addr::from(o),
+                0,
+                0,
+                scope,
+            ))));
+        }
+        _ => return Err(t.throw_new("java/net/SocketException", Some("Invalid address"))),
+    };
+    Ok(Some(SocketAddr::new(ip, 0)))
+}
+
+/// `isReachable0`: the host's probe (see `port::net::is_reachable`); failures other than an
+/// unreachable network or host are SocketExceptions with the OS message.
+fn is_reachable(
+    t: &mut JThread,
+    target: Option<SocketAddr>,
+    timeout: i32,
+    source: Option<SocketAddr>,
+    ttl: i32,
+) -> JResult<u64> {
+    let Some(target) = target else {
+        return Err(t.throw_new("java/lang/NullPointerException", None));
+    };
+    let backend = t.domain.host().clone();
+    let r = t.blocking(|| backend.is_reachable(target, timeout, source, ttl));
+    sock_option(t, r).map(ret_bool)
+}
+
+fn inet4_is_reachable(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    // (this, addr, timeout, ifaddr, ttl)
+    let target = address_bytes(t, a[1], -1)?;
+    let source = address_bytes(t, a[3], -1)?;
+    is_reachable(t, target, jint(a[2]), source, jint(a[4]))
+}
+
+fn inet6_is_reachable(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    // (this, addr, scope, timeout, inf, ttl, if_scope)
+    let target = address_bytes(t, a[1], jint(a[2]))?;
+    let source = address_bytes(t, a[4], jint(a[6]))?;
+    // A source of the other family cannot be bound: the JDK's Java side never passes one.
+    let source = source.filter(|s| target.is_some_and(|t| t.is_ipv6() == s.is_ipv6()));
+    is_reachable(t, target, jint(a[3]), source, jint(a[5]))
 }
 
 fn get_host_by_addr(t: &mut JThread, a: &[u64]) -> JResult<u64> {
@@ -870,6 +941,17 @@ fn register_dispatchers(r: &mut Registry) {
         }
     });
 
+    // The poll selector (-Djava.nio.channels.spi.SelectorProvider=sun.nio.ch.PollSelectorProvider).
+    r.add("sun/nio/ch/PollSelectorImpl", "poll", "(JII)I", |t, a| {
+        let (addr, count, timeout) = (a[0] as usize, jint(a[2]), jint(a[3]));
+        let backend = t.domain.host().clone();
+        match t.blocking(|| backend.poll_array(addr, count, timeout)) {
+            Ok(n) => Ok(ret_int(n)),
+            Err(Errno::EINTR) => Ok(ret_int(IOS_INTERRUPTED)),
+            Err(e) => Err(throw_errno(t, "java/io/IOException", e)),
+        }
+    });
+
     let ev = "sun/nio/ch/EventFD";
     r.add(ev, "eventfd0", "()I", |t, _| {
         match t.domain.host().eventfd() {
@@ -1253,6 +1335,12 @@ fn register_linux_options(r: &mut Registry) {
     r.add(l, "getQuickAck0", "(I)Z", |t, a| {
         tcp_option(t, jfd(a[0]), libc::TCP_QUICKACK, None).map(|v| ret_bool(v != 0))
     });
+    // The peer's uid in the high half, its gid in the low half (LinuxSocketOptions.getSoPeerCred).
+    r.add(l, "getSoPeerCred0", "(I)J", |t, a| {
+        let r = t.domain.host().peer_credentials(jfd(a[0]));
+        let (uid, gid) = sock_option(t, r)?;
+        Ok(((uid as u64) << 32) | gid as u64)
+    });
     r.add(l, "getIncomingNapiId0", "(I)I", |t, a| {
         let r =
             t.domain
@@ -1260,4 +1348,128 @@ fn register_linux_options(r: &mut Registry) {
                 .get_int_option(jfd(a[0]), libc::SOL_SOCKET, libc::SO_INCOMING_NAPI_ID);
         sock_option(t, r).map(ret_int)
     });
+}
+
+// ---- sun.nio.ch.UnixDomainSockets ----
+
+fn register_unix_domain(r: &mut Registry) {
+    let u = "sun/nio/ch/UnixDomainSockets";
+    r.add(u, "init", "()Z", |_, _| Ok(ret_bool(true)));
+    r.add(u, "socket0", "()I", |t, _| {
+        let r = t.domain.host().unix_socket();
+        sock(t, r).map(ret_fd)
+    });
+    r.add(u, "bind0", "(Ljava/io/FileDescriptor;[B)V", |t, a| {
+        let fd = fdval(t, a[0])?;
+        let path = unix_path(t, a[1])?;
+        let r = t.domain.host().unix_bind(fd, &path);
+        sock(t, r).map(|_| 0)
+    });
+    r.add(u, "connect0", "(Ljava/io/FileDescriptor;[B)I", uds_connect);
+    r.add(
+        u,
+        "accept0",
+        "(Ljava/io/FileDescriptor;Ljava/io/FileDescriptor;[Ljava/lang/Object;)I",
+        uds_accept,
+    );
+    r.add(
+        u,
+        "localAddress0",
+        "(Ljava/io/FileDescriptor;)[B",
+        |t, a| {
+            let fd = fdval(t, a[0])?;
+            let r = t.domain.host().unix_local_address(fd);
+            let path = sock(t, r)?;
+            Ok(t.new_byte_array(&path)?.slot())
+        },
+    );
+}
+
+/// A socket path from Java (a byte[]); as libnio, one that does not fit a `sockaddr_un` is a
+/// SocketException.
+fn unix_path(t: &mut JThread, v: u64) -> JResult<Vec<u8>> {
+    let arr = nonnull(t, v)?;
+    let path = arr.array_slice::<u8>().to_vec();
+    if path.len() >= net::UNIX_PATH_MAX {
+        return Err(t.throw_new(
+            "java/net/SocketException",
+            Some("Unix domain path too long"),
+        ));
+    }
+    Ok(path)
+}
+
+fn uds_connect(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let fd = fdval(t, a[0])?;
+    let path = unix_path(t, a[1])?;
+    let backend = t.domain.host().clone();
+    match t.blocking(|| backend.unix_connect(fd, &path)) {
+        Ok(true) => Ok(ret_int(1)),
+        Ok(false) => Ok(ret_int(IOS_UNAVAILABLE)),
+        Err(Errno::EINTR) => Ok(ret_int(IOS_INTERRUPTED)),
+        Err(e) => Err(socket_error(t, e)),
+    }
+}
+
+fn uds_accept(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let fd = fdval(t, a[0])?;
+    let backend = t.domain.host().clone();
+    let (newfd, peer) = match t.blocking(|| backend.unix_accept(fd)) {
+        Ok(r) => r,
+        Err(Errno::EAGAIN) => return Ok(ret_int(IOS_UNAVAILABLE)),
+        Err(Errno::EINTR) => return Ok(ret_int(IOS_INTERRUPTED)),
+        Err(e) => return Err(socket_error(t, e)),
+    };
+    // The collector may have run while waiting: re-read the reference arguments.
+    let store = |t: &mut JThread| -> JResult<()> {
+        let newfdo = nonnull(t, t.arg(1))?;
+        super::io::set_fd(t, newfdo, newfd)?;
+        let bytes = t.new_byte_array(&peer)?;
+        let arr = nonnull(t, t.arg(2))?;
+        if arr.array_len() < 1 {
+            return Err(t.throw_new("java/lang/ArrayIndexOutOfBoundsException", None));
+        }
+        t.domain
+            .heap
+            .write_ref(arr, base::layout::ARRAY_BASE, Some(bytes));
+        Ok(())
+    };
+    match store(t) {
+        Ok(()) => Ok(ret_int(1)),
+        Err(e) => {
+            t.domain.host().close(newfd).ok();
+            Err(e)
+        }
+    }
+}
+
+// ---- sun.net.PortConfig: the ephemeral port range ----
+
+fn register_port_config(r: &mut Registry) {
+    let pc = "sun/net/PortConfig";
+    r.add(pc, "getLower0", "()I", |t, _| {
+        Ok(ret_int(port_range(t).map_or(-1, |r| r.0)))
+    });
+    r.add(pc, "getUpper0", "()I", |t, _| {
+        Ok(ret_int(port_range(t).map_or(-1, |r| r.1)))
+    });
+}
+
+/// The kernel's ephemeral port range, the two numbers of
+/// `/proc/sys/net/ipv4/ip_local_port_range` (None: unreadable, and PortConfig takes Linux's
+/// defaults).
+fn port_range(t: &mut JThread) -> Option<(i32, i32)> {
+    let host = t.domain.host().clone();
+    let fd = host
+        .io_open(
+            "/proc/sys/net/ipv4/ip_local_port_range",
+            port::OpenMode::Read,
+        )
+        .ok()?;
+    let mut buf = [0u8; 64];
+    let n = host.io_read(fd, &mut buf);
+    host.io_close(fd).ok();
+    let text = std::str::from_utf8(buf.get(..n.ok()?)?).ok()?;
+    let mut it = text.split_whitespace().map(|w| w.parse::<i32>().ok());
+    Some((it.next()??, it.next()??))
 }

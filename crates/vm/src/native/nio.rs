@@ -18,6 +18,7 @@ pub fn register(r: &mut Registry) {
     register_linux_dispatcher(r);
     register_file_dispatcher(r);
     register_channels(r);
+    register_inherited_channel(r);
 }
 
 // IOStatus codes.
@@ -880,4 +881,100 @@ fn fc_map0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         Err(Errno::ENOMEM) => Err(t.throw_new("java/lang/OutOfMemoryError", Some("Map failed"))),
         Err(e) => Err(io_exception(t, e)),
     }
+}
+
+// ---- sun.nio.ch.InheritedChannel (System.inheritedChannel: standard input as a socket) ----
+
+fn register_inherited_channel(r: &mut Registry) {
+    let ic = "sun/nio/ch/InheritedChannel";
+    r.add(ic, "dup", "(I)I", |t, a| {
+        let r = t.domain.host().dup(jfd(a[0]));
+        inherited_io(t, r, "dup failed").map(ret_fd)
+    });
+    r.add(ic, "dup2", "(II)V", |t, a| {
+        let r = t.domain.host().dup2(jfd(a[0]), jfd(a[1]));
+        inherited_io(t, r, "dup2 failed").map(|_| 0)
+    });
+    r.add(ic, "open0", "(Ljava/lang/String;I)I", |t, a| {
+        let p = nonnull(t, a[0])?;
+        let path = t.rust_string(p);
+        // InheritedChannel's O_RDONLY, O_WRONLY, O_RDWR are 0, 1, 2.
+        let flags = match jint(a[1]) {
+            0 => libc::O_RDONLY,
+            1 => libc::O_WRONLY,
+            2 => libc::O_RDWR,
+            _ => return Err(t.throw_new("java/lang/InternalError", Some("Unrecognized file mode"))),
+        };
+        let r = t
+            .domain
+            .host()
+            .open(path.as_bytes(), flags | libc::O_CLOEXEC, 0);
+        inherited_io(t, r, &path).map(ret_fd)
+    });
+    r.add(ic, "close0", "(I)V", |t, a| {
+        let r = t.domain.host().close(jfd(a[0]));
+        inherited_io(t, r, "close failed").map(|_| 0)
+    });
+    // SOCK_STREAM 1, SOCK_DGRAM 2, else -1 (not a socket, or another type).
+    r.add(ic, "soType0", "(I)I", |t, a| {
+        let ty = t
+            .domain
+            .host()
+            .get_int_option(jfd(a[0]), libc::SOL_SOCKET, libc::SO_TYPE);
+        Ok(ret_int(match ty {
+            Ok(libc::SOCK_STREAM) => 1,
+            Ok(libc::SOCK_DGRAM) => 2,
+            _ => -1,
+        }))
+    });
+    // AF_INET 1, AF_INET6 2, AF_UNIX 3, else -1.
+    r.add(ic, "addressFamily", "(I)I", |t, a| {
+        let family = t
+            .domain
+            .host()
+            .get_int_option(jfd(a[0]), libc::SOL_SOCKET, libc::SO_DOMAIN);
+        Ok(ret_int(match family {
+            Ok(libc::AF_INET) => 1,
+            Ok(libc::AF_INET6) => 2,
+            Ok(libc::AF_UNIX) => 3,
+            _ => -1,
+        }))
+    });
+    r.add(
+        ic,
+        "inetPeerAddress0",
+        "(I)Ljava/net/InetAddress;",
+        |t, a| match t.domain.host().remote_address(jfd(a[0])) {
+            Ok(peer) => Ok(super::net::new_inet_address_of(t, peer)?.slot()),
+            Err(_) => Ok(0),
+        },
+    );
+    r.add(ic, "peerPort0", "(I)I", |t, a| {
+        let port = t.domain.host().remote_address(jfd(a[0]));
+        Ok(ret_int(port.map_or(-1, |p| p.port() as i32)))
+    });
+    r.add(ic, "unixPeerAddress0", "(I)[B", |t, a| {
+        let r = t.domain.host().unix_peer_address(jfd(a[0]));
+        let path = inherited_io(t, r, "getpeername failed")?;
+        byte_array(t, &path)
+    });
+    r.add(ic, "isConnected", "(I)Z", |t, a| {
+        let host = t.domain.host().clone();
+        let fd = jfd(a[0]);
+        let connected = host.remote_address(fd).is_ok() || host.unix_peer_address(fd).is_ok();
+        Ok(ret_bool(connected))
+    });
+}
+
+/// libnio's JNU_ThrowIOExceptionWithLastError: the OS message, else `detail`.
+fn inherited_io<T>(t: &mut JThread, r: PortResult<T>, detail: &str) -> JResult<T> {
+    r.map_err(|e| {
+        let msg = e.message();
+        let msg = if msg.is_empty() {
+            detail.to_string()
+        } else {
+            msg
+        };
+        t.throw_new("java/io/IOException", Some(&msg))
+    })
 }

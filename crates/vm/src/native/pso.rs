@@ -16,6 +16,16 @@ pub fn register(r: &mut Registry) {
     });
     r.add(
         CONTAINER,
+        "allocate0",
+        "(Ljava/lang/Class;)Ljx/pso/PSO;",
+        |t, a| {
+            let container = nonnull(t, a[0])?;
+            let c = super::reflect::mirror_class(t, a[1])?;
+            crate::pso::allocate(t, container, c).map(ObjRef::slot)
+        },
+    );
+    r.add(
+        CONTAINER,
         "make0",
         "(Ljava/lang/Class;JZ)Ljx/pso/PSO;",
         |t, a| {

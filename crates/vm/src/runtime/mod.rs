@@ -192,6 +192,35 @@ impl JThread {
         Ok(n)
     }
 
+    /// Registers `o`, an object of a finalizable class (`Class::finalizable`), with
+    /// `java.lang.ref.Finalizer.register`, as HotSpot does when `Object.<init>` returns and
+    /// when `clone` copies such an object: the collector then finds its `Finalizer` (a
+    /// `FinalReference`) once `o` is unreachable and the domain's finalizer thread runs
+    /// `o.finalize()` (see `crate::gc`).
+    pub fn register_finalizer(&mut self, o: ObjRef) -> JResult<()> {
+        let m = match self.vm.finalizer_register.get() {
+            Some(m) => *m,
+            None => {
+                let c = self.load_boot("java/lang/ref/Finalizer")?;
+                let Some(m) = c.declared_method("register", "(Ljava/lang/Object;)V") else {
+                    let msg = "java.lang.ref.Finalizer.register(Object)";
+                    return Err(self.throw_new("java/lang/NoSuchMethodError", Some(msg)));
+                };
+                *self.vm.finalizer_register.get_or_init(|| m)
+            }
+        };
+        if !self
+            .domain
+            .class_state(m.class)
+            .initialized
+            .load(Ordering::Acquire)
+        {
+            let args = self.initialize_keeping_args(m.class, m, &[o.slot()])?;
+            return exec::call(self, m, &args).map(|_| ());
+        }
+        exec::call(self, m, &[o.slot()]).map(|_| ())
+    }
+
     // ---- mirrors ----
 
     /// The java.lang.Class mirror of `c` in this thread's domain (created on first use).
