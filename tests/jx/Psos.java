@@ -60,6 +60,11 @@ public class Psos {
         int more;
     }
 
+    static class Flagged extends PSO {
+        volatile int ready;
+        long data;
+    }
+
     static class Tree extends PSO {
         int key;
         Tree left, right;
@@ -127,6 +132,17 @@ public class Psos {
         check(x == 48 && m.getByte(x) == 9 && m.getInt(x + 4) == 10 && m.getShort(x + 8) == 11
                 && m.getLong(x + 16) == 12, "superclass fields first, then the subclass's, aligned");
         check(c.used() == 72, "used() after two allocations");
+
+        Memory fm = Memory.allocate(64);
+        Flagged f = Container.over(fm).allocate(Flagged.class);
+        Thread writer = new Thread(() -> {
+            f.data = 42;
+            f.ready = 1;
+        });
+        writer.start();
+        while (f.ready == 0) Thread.onSpinWait();
+        check(f.data == 42 && fm.getInt(0) == 1 && fm.getLong(8) == 42,
+                "a volatile PSO field publishes the writes before it to another thread");
     }
 
     static void references() {

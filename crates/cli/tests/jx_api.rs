@@ -142,7 +142,7 @@ fn pre_serialized_objects() {
         (&["-Xint"], &stressed),
     ] {
         let out = run_with(&dir, options, "Psos", &[], env);
-        checks(&out, 25);
+        checks(&out, 26);
         let others: Vec<&str> = out.lines().filter(|l| !l.starts_with("ok ")).collect();
         assert_eq!(others, PSO_REFUSALS, "{options:?} {env:?}");
     }

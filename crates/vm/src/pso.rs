@@ -162,9 +162,43 @@ pub fn store(t: &mut JThread, o: ObjRef, ty: BasicType, place: u32, v: u64) -> J
     Ok(())
 }
 
+/// `getfield` of field `f` (of any type) of PSO `o`, as the interpreter's plain op runs it: a
+/// volatile field's read is followed by a full fence, so no later access moves above it (an
+/// acquire); the bytes are read as any field's (a recovered PSO may be unaligned).
+pub fn get_field(t: &mut JThread, o: ObjRef, f: &ResolvedField) -> JResult<u64> {
+    let place = f.place.expect("a PSO field");
+    let v = if f.ty == BasicType::Ref {
+        load_ref(t, o, f)?
+    } else {
+        load(t, o, f.ty, place)?
+    };
+    if f.volatile {
+        std::sync::atomic::fence(Ordering::SeqCst);
+    }
+    Ok(v)
+}
+
+/// `putfield` of field `f` of PSO `o`: a volatile field's write is fenced on both sides, as
+/// HotSpot orders a volatile store (release before, a full fence after).
+pub fn put_field(t: &mut JThread, o: ObjRef, f: &ResolvedField, v: u64) -> JResult<()> {
+    let place = f.place.expect("a PSO field");
+    if f.volatile {
+        std::sync::atomic::fence(Ordering::SeqCst);
+    }
+    if f.ty == BasicType::Ref {
+        store_ref(t, o, f, v)?;
+    } else {
+        store(t, o, f.ty, place, v)?;
+    }
+    if f.volatile {
+        std::sync::atomic::fence(Ordering::SeqCst);
+    }
+    Ok(())
+}
+
 /// `getfield` of reference field `f` of PSO `o`: the PSO its slot names (the cached one if
 /// the slot still names it), or null.
-pub fn load_ref(t: &mut JThread, o: ObjRef, f: &ResolvedField) -> JResult<u64> {
+fn load_ref(t: &mut JThread, o: ObjRef, f: &ResolvedField) -> JResult<u64> {
     let place = f.place.expect("a PSO field");
     let slot = load(t, o, BasicType::Ref, place)?;
     if slot == 0 {
@@ -188,7 +222,7 @@ pub fn load_ref(t: &mut JThread, o: ObjRef, f: &ResolvedField) -> JResult<u64> {
 
 /// `putfield` of reference field `f` of PSO `o`: stores 1 + the offset of `value` (a PSO of
 /// the same container), or 0 for null.
-pub fn store_ref(t: &mut JThread, o: ObjRef, f: &ResolvedField, value: u64) -> JResult<()> {
+fn store_ref(t: &mut JThread, o: ObjRef, f: &ResolvedField, value: u64) -> JResult<()> {
     let place = f.place.expect("a PSO field");
     let slot = match from_slot(value) {
         None => 0,

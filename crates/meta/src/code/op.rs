@@ -229,11 +229,12 @@ impl Op {
 
     /// The op a `getfield` (`put` false) or `putfield` of resolved field `f` becomes: a
     /// quickened op of its width, a code mapping's PSO op (`crate::mappings`), or None for a
-    /// field that stays with the plain op (static, volatile, a PSO reference).
+    /// field that stays with the plain op (static, volatile, a PSO reference or volatile PSO
+    /// field).
     pub fn for_field(put: bool, f: &crate::class::resolve::ResolvedField) -> Option<Op> {
         match f.place {
             _ if f.is_static => None,
-            Some(_) if f.ty == BasicType::Ref => None,
+            Some(_) if f.ty == BasicType::Ref || f.volatile => None,
             Some(place) if put => Some(Op::PsoPut(f.ty, place)),
             Some(place) => Some(Op::PsoGet(f.ty, place)),
             None if f.volatile => None,

@@ -1148,14 +1148,10 @@ pub(super) fn run<const STEP: bool>(
                         tri!(instance_field(t, m, idx))
                     }
                 };
-                if let Some(place) = f.place {
+                if f.place.is_some() {
                     sync!();
                     let o = null_checked!(S!(sp - 1));
-                    let v = if f.ty == BasicType::Ref {
-                        tri!(crate::pso::load_ref(t, o, &f))
-                    } else {
-                        tri!(crate::pso::load(t, o, f.ty, place))
-                    };
+                    let v = tri!(crate::pso::get_field(t, o, &f));
                     sp -= 1;
                     push_result!(f.ty, v);
                     continue;
@@ -1176,16 +1172,12 @@ pub(super) fn run<const STEP: bool>(
                         tri!(instance_field(t, m, idx))
                     }
                 };
-                if let Some(place) = f.place {
+                if f.place.is_some() {
                     sync!();
                     let n = f.ty.slots();
                     let v = S!(sp - n);
                     let o = null_checked!(S!(sp - n - 1));
-                    if f.ty == BasicType::Ref {
-                        tri!(crate::pso::store_ref(t, o, &f, v));
-                    } else {
-                        tri!(crate::pso::store(t, o, f.ty, place, v));
-                    }
+                    tri!(crate::pso::put_field(t, o, &f, v));
                     sp -= n + 1;
                     continue;
                 }
