@@ -424,44 +424,44 @@ pub fn make(
     } else {
         None
     };
+    let o = new_over(t, c, container, offset, (PSO_WORDS, addr, view), |_| {})?;
+    let Some(ctor) = ctor else {
+        return Ok(o);
+    };
     let mark = t.handles.len();
-    let hc = t.handle(container);
-    let o = new_object(t, c, |t, o| {
-        let container = t.handle_get(hc);
-        t.domain.heap.write_slot(o, CONTAINER, container.slot());
-        o.write::<i64>(OFFSET, offset);
-        set_words(o, PSO_WORDS, addr, view);
-    });
-    let o = match o {
-        Ok(o) => o,
-        Err(e) => {
-            t.handles.truncate(mark);
-            return Err(e);
-        }
-    };
-    let r = match ctor {
-        Some(ctor) => {
-            let h = t.handle(o);
-            let r = crate::interp::exec::call(t, ctor, &[o.slot()]);
-            r.map(|_| t.handle_get(h))
-        }
-        None => Ok(o),
-    };
+    let h = t.handle(o);
+    let r = crate::interp::exec::call(t, ctor, &[o.slot()]);
+    let o = t.handle_get(h);
     t.handles.truncate(mark);
-    r
+    r.map(|_| o)
 }
 
-/// Initializes `c`, allocates an instance (the collector may run) and lets `fill` write its
-/// fields before anything else can see it.
-fn new_object(
+/// Initializes `c`, allocates an instance (the collector may run, `container` is kept) and
+/// writes its container, offset and VM words (`words`: where they start, the address of its
+/// bytes, the view they are in), then lets `fill` write the rest, before anything else can
+/// see it.
+fn new_over(
     t: &mut JThread,
     c: &'static Class,
-    fill: impl FnOnce(&mut JThread, ObjRef),
+    container: ObjRef,
+    offset: i64,
+    words: (usize, usize, &View),
+    fill: impl FnOnce(ObjRef),
 ) -> JResult<ObjRef> {
-    t.ensure_initialized(c)?;
-    let size = c.instance_size as usize;
-    let o = crate::gc::alloc_at_safepoint(t, size, |h, tlab| h.alloc_local(tlab, c, size))?;
-    fill(t, o);
+    let mark = t.handles.len();
+    let hc = t.handle(container);
+    let made = t.ensure_initialized(c).and_then(|()| {
+        let size = c.instance_size as usize;
+        crate::gc::alloc_at_safepoint(t, size, |h, tlab| h.alloc_local(tlab, c, size))
+    });
+    let container = t.handle_get(hc);
+    t.handles.truncate(mark);
+    let o = made?;
+    t.domain.heap.write_slot(o, CONTAINER, container.slot());
+    o.write::<i64>(OFFSET, offset);
+    let (at, addr, view) = words;
+    set_words(o, at, addr, view);
+    fill(o);
     Ok(o)
 }
 
@@ -503,17 +503,9 @@ pub fn make_array(
         // SAFETY: `address` checked that [addr, addr+bytes) lies inside the writable view.
         unsafe { std::ptr::write_bytes(addr as *mut u8, 0, bytes as usize) };
     }
-    let mark = t.handles.len();
-    let hc = t.handle(container);
-    let o = new_object(t, c, |t, o| {
-        let container = t.handle_get(hc);
-        t.domain.heap.write_slot(o, CONTAINER, container.slot());
-        o.write::<i64>(OFFSET, offset);
-        o.write::<i32>(LENGTH, length);
-        set_words(o, ARRAY_WORDS, addr, view);
-    });
-    t.handles.truncate(mark);
-    o
+    new_over(t, c, container, offset, (ARRAY_WORDS, addr, view), |o| {
+        o.write::<i32>(LENGTH, length)
+    })
 }
 
 /// The address of element `index` of PSO array `a` (elements of `ty`), checked against its

@@ -1377,7 +1377,9 @@ fn new_method(c: &'static Class, id: Numbered, index: u16, info: classfile::Meth
     } else {
         None
     };
-    let mapped = if is_static {
+    // Only native instance methods are mapped, so engines look for a mapping on natives only.
+    let native = info.access_flags & classfile::access::ACC_NATIVE != 0;
+    let mapped = if is_static || !native {
         None
     } else {
         crate::mappings::method_primitive(

@@ -60,10 +60,11 @@ pub fn invoke(t: &mut JThread, m: &'static Method, base: usize) -> JResult<u64> 
     if let Some(f) = m.intrinsic {
         return Ok(f(&t.stack[base..base + m.arg_slots as usize]));
     }
-    if let Some(p) = m.mapped {
-        return super::mapped::run(t, p, base);
-    }
     if m.is_native() {
+        // The mapped API methods are all natives: the check costs other calls nothing.
+        if let Some(p) = m.mapped {
+            return super::mapped::run(t, p, base);
+        }
         return crate::native::invoke_native(t, m, base);
     }
     if m.is_abstract() {

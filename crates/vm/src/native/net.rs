@@ -856,10 +856,7 @@ fn net_accept(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         Err(Errno::EINTR) => return Ok(ret_int(IOS_INTERRUPTED)),
         Err(e) => return Err(throw_errno(t, "java/io/IOException", e)),
     };
-    // The collector may have run while waiting: re-read the reference arguments.
-    let store = |t: &mut JThread| -> JResult<()> {
-        let newfdo = nonnull(t, t.arg(1))?;
-        super::io::set_fd(t, newfdo, newfd)?;
+    finish_accept(t, newfd, |t| {
         let ia = new_inet_address_of(t, peer)?;
         let h = t.handle(ia);
         let isa_class = t.load_boot("java/net/InetSocketAddress")?;
@@ -870,14 +867,30 @@ fn net_accept(t: &mut JThread, a: &[u64]) -> JResult<u64> {
             &[ia.slot(), ret_int(peer.port() as i32)],
         );
         t.handles.truncate(h);
-        let isa = isa?;
+        isa
+    })
+}
+
+/// The end of an `accept` native: sets the new descriptor into the `FileDescriptor` argument
+/// 1, stores the peer's address object that `peer` makes into element 0 of the array argument
+/// 2, and answers 1; on any failure closes the new descriptor. The arguments are re-read (the
+/// collector may have run while the accept waited).
+fn finish_accept(
+    t: &mut JThread,
+    newfd: Fd,
+    peer: impl FnOnce(&mut JThread) -> JResult<ObjRef>,
+) -> JResult<u64> {
+    let store = |t: &mut JThread| -> JResult<()> {
+        let newfdo = nonnull(t, t.arg(1))?;
+        super::io::set_fd(t, newfdo, newfd)?;
+        let element = peer(t)?;
         let arr = nonnull(t, t.arg(2))?;
         if arr.array_len() < 1 {
             return Err(t.throw_new("java/lang/ArrayIndexOutOfBoundsException", None));
         }
         t.domain
             .heap
-            .write_ref(arr, base::layout::ARRAY_BASE, Some(isa));
+            .write_ref(arr, base::layout::ARRAY_BASE, Some(element));
         Ok(())
     };
     match store(t) {
@@ -1420,27 +1433,7 @@ fn uds_accept(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         Err(Errno::EINTR) => return Ok(ret_int(IOS_INTERRUPTED)),
         Err(e) => return Err(socket_error(t, e)),
     };
-    // The collector may have run while waiting: re-read the reference arguments.
-    let store = |t: &mut JThread| -> JResult<()> {
-        let newfdo = nonnull(t, t.arg(1))?;
-        super::io::set_fd(t, newfdo, newfd)?;
-        let bytes = t.new_byte_array(&peer)?;
-        let arr = nonnull(t, t.arg(2))?;
-        if arr.array_len() < 1 {
-            return Err(t.throw_new("java/lang/ArrayIndexOutOfBoundsException", None));
-        }
-        t.domain
-            .heap
-            .write_ref(arr, base::layout::ARRAY_BASE, Some(bytes));
-        Ok(())
-    };
-    match store(t) {
-        Ok(()) => Ok(ret_int(1)),
-        Err(e) => {
-            t.domain.host().close(newfd).ok();
-            Err(e)
-        }
-    }
+    finish_accept(t, newfd, |t| t.new_byte_array(&peer))
 }
 
 // ---- sun.net.PortConfig: the ephemeral port range ----
