@@ -5,7 +5,7 @@
 //! VM's id -> class and id -> method tables (classes are unloaded).
 
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicPtr, Ordering};
+use std::sync::atomic::{AtomicPtr, AtomicU8, Ordering};
 
 const CHUNK_BITS: u32 = 10;
 const CHUNK: usize = 1 << CHUNK_BITS;
@@ -80,6 +80,75 @@ impl<T> Drop for IdTable<T> {
 unsafe impl<T: Send + Sync> Sync for IdTable<T> {}
 // SAFETY: as above.
 unsafe impl<T: Send> Send for IdTable<T> {}
+
+/// One byte for every id an [`IdTable`] can hold, in one block at a fixed address: a flag
+/// compiled code reads with a single load at [`IdFlags::base`] + id (a domain's "class is
+/// initialized" flags). The block is reserved whole and zeroed by the allocator, which maps
+/// fresh pages for it, so only the pages of ids in use are ever touched.
+pub struct IdFlags {
+    bytes: std::ptr::NonNull<AtomicU8>,
+}
+
+impl IdFlags {
+    const LAYOUT: std::alloc::Layout = match std::alloc::Layout::array::<AtomicU8>(CHUNK * CHUNKS) {
+        Ok(l) => l,
+        Err(_) => panic!("the flag block's size fits a layout"),
+    };
+
+    pub fn new() -> IdFlags {
+        // SAFETY: the layout's size is not zero.
+        let p = unsafe { std::alloc::alloc_zeroed(Self::LAYOUT) } as *mut AtomicU8;
+        match std::ptr::NonNull::new(p) {
+            Some(bytes) => IdFlags { bytes },
+            None => std::alloc::handle_alloc_error(Self::LAYOUT),
+        }
+    }
+
+    /// The flag of `id` (false beyond the table's capacity).
+    #[inline]
+    pub fn get(&self, id: u32) -> bool {
+        self.byte(id)
+            .is_some_and(|b| b.load(Ordering::Acquire) != 0)
+    }
+
+    /// Sets the flag of `id`. Panics if `id` exceeds capacity, as [`IdTable::get_or_init`].
+    #[inline]
+    pub fn set(&self, id: u32, on: bool) {
+        let b = self
+            .byte(id)
+            .expect("class id within the id table's capacity");
+        b.store(on as u8, Ordering::Release);
+    }
+
+    /// The address of id 0's byte: id `n`'s is `base() + n`.
+    pub fn base(&self) -> usize {
+        self.bytes.as_ptr() as usize
+    }
+
+    fn byte(&self, id: u32) -> Option<&AtomicU8> {
+        // SAFETY: the block holds CHUNK * CHUNKS initialized (zeroed) bytes for as long as
+        // `self` lives, and AtomicU8 has the layout of u8.
+        ((id as usize) < CHUNK * CHUNKS).then(|| unsafe { &*self.bytes.as_ptr().add(id as usize) })
+    }
+}
+
+impl Default for IdFlags {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Drop for IdFlags {
+    fn drop(&mut self) {
+        // SAFETY: the block came from `alloc_zeroed` with this layout and is freed once.
+        unsafe { std::alloc::dealloc(self.bytes.as_ptr() as *mut u8, Self::LAYOUT) };
+    }
+}
+
+// SAFETY: the bytes are atomics; the block is owned by the value.
+unsafe impl Sync for IdFlags {}
+// SAFETY: as above.
+unsafe impl Send for IdFlags {}
 
 /// Ids to `&'static T` that can be cleared again: the class table's id -> class and
 /// id -> method maps, whose entries go when their class is unloaded.
@@ -226,6 +295,21 @@ mod tests {
         unsafe { c.clear() };
         assert!(c.get().is_none());
         assert_eq!(c.get_or_init(|| vec![3]), &vec![3]);
+    }
+
+    #[test]
+    fn id_flags_are_bytes_at_base_plus_id() {
+        let f = IdFlags::new();
+        let last = (CHUNK * CHUNKS - 1) as u32;
+        assert!(!f.get(7) && !f.get(last));
+        f.set(7, true);
+        f.set(last, true);
+        assert!(f.get(7) && f.get(last) && !f.get(8));
+        // SAFETY: id 7's byte lies in the block `f` owns.
+        assert_eq!(unsafe { *((f.base() + 7) as *const u8) }, 1);
+        f.set(7, false);
+        assert!(!f.get(7));
+        assert!(!f.get(last + 1));
     }
 
     #[test]

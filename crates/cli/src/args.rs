@@ -632,6 +632,7 @@ impl Given {
             }
             Some(("PrintCompilation", Bool(on))) => self.jit_options().print = on,
             Some(("PrintAssembly", Bool(on))) => self.jit_options().print_assembly = on,
+            Some(("PrintInlining", Bool(on))) => self.jit_options().print_inlining = on,
             Some(("DumpPerfMapAtExit", Bool(on))) => self.jit_options().perf_map = on,
             Some(("ReservedCodeCacheSize", Int(n))) => {
                 self.jit_options().code_cache = usize::try_from(n).unwrap_or(usize::MAX)

@@ -2173,6 +2173,85 @@ fn the_compiler_modes_and_print_compilation() {
     assert_eq!(out.stdout, j.stdout);
 }
 
+const INLINED: &str = r#"
+public class Inlined {
+    static final class Cell {
+        private final int v;
+        private Object tag;
+        Cell(int v) { this.v = v; }
+        int v() { return v; }
+        void tag(Object t) { tag = t; }
+        int spin() { int s = 0; for (int i = 0; i < 3; i++) s += v; return s; }
+    }
+
+    static long run(int n) {
+        long s = 0;
+        for (int i = 0; i < n; i++) {
+            Cell c = new Cell(i);
+            c.tag(c);
+            s += c.v() + c.spin();
+        }
+        return s;
+    }
+
+    public static void main(String[] a) {
+        long s = 0;
+        for (int i = 0; i < 50; i++) s += run(2000);
+        System.out.println(s);
+    }
+}
+"#;
+
+#[test]
+fn print_inlining_names_each_call_inlined_or_why_not() {
+    if !have_jdk() {
+        return;
+    }
+    let dir = scratch("jit-inlining");
+    compile(&dir, "Inlined.java", INLINED);
+    let (j, _) = run_both(&dir, &["Inlined"]);
+    let out = jxvm()
+        .args(["-XX:+PrintInlining", "-cp"])
+        .arg(&dir)
+        .arg("Inlined")
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("-XX:+UnlockDiagnosticVMOptions"),
+        "a diagnostic flag, as in HotSpot"
+    );
+    let out = jxvm()
+        .args([
+            "-XX:+UnlockDiagnosticVMOptions",
+            "-XX:+PrintCompilation",
+            "-XX:+PrintInlining",
+            "-XX:CompileThreshold=1000",
+            "-cp",
+        ])
+        .arg(&dir)
+        .arg("Inlined")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.ends_with(&*String::from_utf8_lossy(&j.stdout)),
+        "{text}"
+    );
+    let after_run = text
+        .split_once("Inlined::run")
+        .unwrap_or_else(|| panic!("run was compiled: {text}"))
+        .1;
+    for expected in [
+        "@ 14  Inlined$Cell::<init> (10 bytes)   inline",
+        "  @ 1   java.lang.Object::<init> (1 bytes)   inline",
+        "Inlined$Cell::tag (6 bytes)   inline",
+        "Inlined$Cell::v (5 bytes)   inline",
+        "Inlined$Cell::spin (24 bytes)   callee may throw, branch or call the VM",
+    ] {
+        assert!(after_run.contains(expected), "{expected} in {text}");
+    }
+}
+
 #[test]
 fn a_full_code_cache_stops_compiling_once_and_says_so() {
     if !have_jdk() {

@@ -709,7 +709,7 @@ mod tests {
     }
 
     fn heap() -> Heap {
-        Heap::new(8 << 20, 1 << 20, 1 << 20).unwrap()
+        Heap::new(8 << 20, 1 << 20, 1 << 20, 1 << 20).unwrap()
     }
 
     fn copy_all(_: ObjRef) -> Walk {
@@ -1013,11 +1013,11 @@ mod tests {
     #[test]
     fn a_full_target_heap_is_out_of_memory() {
         let w = world();
-        let a = Heap::new(64 << 20, 1 << 20, 1 << 20).unwrap();
+        let a = Heap::new(64 << 20, 1 << 20, 1 << 20, 1 << 20).unwrap();
         let big = a.alloc(w.longs, ARRAY_BASE + (3 << 20) * 8).unwrap();
         big.write::<u32>(ARRAY_LENGTH, 3 << 20);
         let buf = encode(&[Some(big)], usize::MAX, copy_all).unwrap();
-        let small = Heap::new(4 << 20, 1 << 20, 1 << 20).unwrap();
+        let small = Heap::new(4 << 20, 1 << 20, 1 << 20, 1 << 20).unwrap();
         assert_eq!(
             decode(&buf, &small, |id| w.class(id), &[]),
             Err(CopyError::OutOfMemory)

@@ -195,7 +195,7 @@ mod tests {
             place: None,
         }];
         let holder = leak(holder);
-        let h = Heap::new(1 << 20, 1 << 18, 1 << 18).unwrap();
+        let h = Heap::new(1 << 20, 1 << 18, 1 << 18, 1 << 18).unwrap();
         let a = h.alloc(holder, 24).unwrap();
         let arr = h.alloc(bytes, ARRAY_BASE + 8).unwrap();
         h.write_ref(a, 16, Some(arr));

@@ -28,6 +28,7 @@
 
 #![deny(unsafe_code)]
 
+pub mod inline;
 #[allow(unsafe_code)] // maps pages and makes them executable
 pub mod memory;
 pub mod translate;
@@ -77,11 +78,20 @@ pub struct Stubs {
 #[derive(Clone, Copy, Debug)]
 pub struct Layout {
     pub object_class: usize,
+    /// The mark word and the header's size (the first field's offset).
+    pub object_mark: usize,
+    pub object_header_size: usize,
     pub array_length: usize,
     pub array_base: usize,
     pub thread_poll_word: usize,
     pub thread_nursery_start: usize,
     pub thread_nursery_size: usize,
+    /// The thread's allocation buffer: its next free byte and its end.
+    pub thread_tlab_top: usize,
+    pub thread_tlab_end: usize,
+    /// The address of the thread's domain's initialized flags: a byte per class id, non-zero
+    /// once the class is initialized in that domain.
+    pub thread_init_flags: usize,
     /// What a direct call between compiled methods reads and writes in the thread: the
     /// stack's base and the limit of its frames (addresses), the first free slot, the depth
     /// limit, and the frame records' base, count and capacity.
@@ -115,6 +125,8 @@ pub struct Unit<'a> {
     /// The method's class (its resolution cache tells what calls are known to reach).
     pub class: &'a meta::class::Class,
     pub prep: &'a Prepared,
+    /// Whether the method is static (else local 0 holds its receiver on entry).
+    pub is_static: bool,
     /// The method's bytecode (`prep.bcis` index it): what quickened ops no longer say, such
     /// as whether a two-slot field is a long or a double.
     pub bytecode: &'a [u8],
@@ -150,6 +162,19 @@ pub struct Output {
     pub time: Duration,
     /// The machine code as text, when [`Jit::compile`] was asked for it.
     pub listing: Option<String>,
+    /// What was decided at each call the compiler could name, in translation order.
+    pub inlining: Vec<Inlined>,
+}
+
+/// One call compiled code could name, and whether its callee was inlined (`-XX:+PrintInlining`).
+pub struct Inlined {
+    /// The call's bytecode index in its method, and how deep that method is inlined itself
+    /// (0: the compiled method).
+    pub bci: u32,
+    pub level: u32,
+    pub method: &'static meta::class::Method,
+    /// `Ok` if inlined, else why not.
+    pub outcome: Result<(), &'static str>,
 }
 
 /// The compiler: the target, the runtime's numbers, and the code cache.
@@ -196,9 +221,9 @@ impl Jit {
     /// Compiles one method; with `listing`, also gives its machine code as text.
     pub fn compile(&self, unit: &Unit, listing: bool) -> Result<Output, Failure> {
         let start = Instant::now();
-        let (func, entries) = translate::function(&self.env, self.isa.frontend_config(), unit)
+        let translation = translate::function(&self.env, self.isa.frontend_config(), unit)
             .map_err(Failure::Refused)?;
-        let mut ctx = cranelift_codegen::Context::for_function(func);
+        let mut ctx = cranelift_codegen::Context::for_function(translation.function);
         ctx.set_disasm(listing);
         let compiled = ctx
             .compile(&*self.isa, &mut Default::default())
@@ -218,11 +243,12 @@ impl Jit {
         Ok(Output {
             code: Compiled {
                 entry,
-                entries: entries.into(),
+                entries: translation.entries.into(),
                 code_size: bytes.len(),
             },
             time: start.elapsed(),
             listing,
+            inlining: translation.inlining,
         })
     }
 }

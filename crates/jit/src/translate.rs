@@ -29,7 +29,7 @@ use meta::mappings::Primitive;
 
 use std::collections::{HashMap, HashSet};
 
-use crate::{Env, Unit};
+use crate::{Env, Unit, inline};
 
 /// Why a method cannot be compiled.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,13 +55,20 @@ impl std::fmt::Display for Refusal {
 /// Ops beyond which a method is left to the interpreter (compile time grows with size).
 const MAX_OPS: usize = 8000;
 
-/// Translates `unit` into a function with [`meta::code::compiled::EntryFn`]'s signature;
-/// also returns its entry points other than 0.
+/// A translated method: its function, its entry points other than 0, and what was decided
+/// at each call the compiler could name (inlined or not, and why).
+pub struct Translation {
+    pub function: ir::Function,
+    pub entries: Vec<u32>,
+    pub inlining: Vec<crate::Inlined>,
+}
+
+/// Translates `unit` into a function with [`meta::code::compiled::EntryFn`]'s signature.
 pub fn function(
     env: &Env,
     target: TargetFrontendConfig,
     unit: &Unit,
-) -> Result<(ir::Function, Vec<u32>), Refusal> {
+) -> Result<Translation, Refusal> {
     let ops = &unit.prep.ops;
     if ops.len() > MAX_OPS {
         return Err(Refusal::TooLarge);
@@ -81,8 +88,13 @@ pub fn function(
     let mut tr = Translator::new(env, call_conv, unit, b);
     let entries = tr.run()?;
     tr.b.seal_all_blocks();
+    let inlining = std::mem::take(&mut tr.inlining);
     tr.b.finalize(target);
-    Ok((func, entries))
+    Ok(Translation {
+        function: func,
+        entries,
+        inlining,
+    })
 }
 
 /// Signatures of the stubs.
@@ -127,9 +139,19 @@ struct Translator<'a, 'f> {
     /// References already checked against null, valid until the next block that control
     /// can reach from elsewhere (a leader).
     non_null: HashSet<Value>,
+    /// Objects this code allocated, and their classes (exact), until the next leader.
+    fresh: HashMap<Value, &'static meta::class::Class>,
+    /// The calls this compile named, and whether each was inlined.
+    inlining: Vec<crate::Inlined>,
+    /// Whether local 0 holds the receiver throughout: an instance method that never stores
+    /// to it. The receiver is never null, so it needs no null check.
+    this_fixed: bool,
 }
 
 const TRUSTED: MemFlags = MemFlags::trusted();
+/// The largest object (bytes) compiled code allocates inline; larger ones take the new stub
+/// (zeroing them inline would be a long run of stores).
+const INLINE_NEW_MAX: usize = 256;
 /// Accesses to a PSO's container: checked before (no trap), but a recovered PSO may start at
 /// any offset, so not known to be aligned.
 const CONTAINER: MemFlags = MemFlags::new().with_notrap();
@@ -192,6 +214,14 @@ impl<'a, 'f> Translator<'a, 'f> {
             polls: Vec::new(),
             views: HashMap::new(),
             non_null: HashSet::new(),
+            fresh: HashMap::new(),
+            inlining: Vec::new(),
+            this_fixed: !unit.is_static
+                && !unit
+                    .prep
+                    .ops
+                    .iter()
+                    .any(|op| matches!(op, Op::Store(0) | Op::Store2(0))),
         }
     }
 
@@ -270,6 +300,7 @@ impl<'a, 'f> Translator<'a, 'f> {
                 }
                 self.b.switch_to_block(block);
                 self.non_null.clear();
+                self.fresh.clear();
                 open = true;
             }
             if !open {
@@ -481,11 +512,17 @@ impl<'a, 'f> Translator<'a, 'f> {
     }
 
     fn exit_if_null(&mut self, r: Value, pc: usize) {
-        if !self.non_null.insert(r) {
+        if !self.non_null.insert(r) || self.is_receiver(r) {
             return;
         }
         let c = self.b.ins().icmp_imm_s(IntCC::Equal, r, 0);
         self.exit_if(c, pc);
+    }
+
+    /// Whether `r` is the method's receiver (local 0 of an instance method that never
+    /// stores to it): never null.
+    fn is_receiver(&mut self, r: Value) -> bool {
+        self.this_fixed && self.b.use_var(self.locals[0]) == r
     }
 
     /// Calls a status stub for op `pc` with `depth` slots flushed; on a throw, leaves with
@@ -511,13 +548,188 @@ impl<'a, 'f> Translator<'a, 'f> {
         {
             return false;
         }
-        let depth = self.depth;
         let pops = method.arg_slots as usize;
-        let after = depth - pops + method.ret.slots();
-        if kind != InvokeKind::Static {
-            let receiver = self.peek(pops - 1);
-            self.exit_if_null(receiver, pc);
+        let receiver = (kind != InvokeKind::Static).then(|| self.peek(pops - 1));
+        if let Some(r) = receiver {
+            self.exit_if_null(r, pc);
         }
+        let inlined = self.direct_target(method, kind).and_then(|target| {
+            let body = inline::body(target, 0);
+            let bci = self.unit.prep.bcis.get(pc).copied().unwrap_or(0);
+            self.note_inlining(bci, 0, target, body.as_ref().map(|_| ()).map_err(|e| *e));
+            body.ok()
+        });
+        match inlined {
+            None => self.call_resolved(pc, method, sig, kind),
+            Some(body) => match receiver {
+                Some(r) if body.registers && !self.known_not_finalizable(r) => {
+                    self.inline_unless_finalizable(pc, &body, r, sig, kind)
+                }
+                _ => self.emit_inlined(pc, &body),
+            },
+        }
+        true
+    }
+
+    /// `body` inlined for a receiver `r` whose class does not need registering for
+    /// finalization; for one that does, the call as usual (`Object.<init>` registers it).
+    fn inline_unless_finalizable(
+        &mut self,
+        pc: usize,
+        body: &inline::Body,
+        r: Value,
+        sig: u32,
+        kind: InvokeKind,
+    ) {
+        let l = self.env.layout;
+        let class = self.b.ins().load(I64, TRUSTED, r, l.object_class as i32);
+        let flag = self
+            .b
+            .ins()
+            .uload8(I32, TRUSTED, class, l.class_finalizable as i32);
+        let inline = self.b.create_block();
+        let call = self.b.create_block();
+        let join = self.b.create_block();
+        self.b.set_cold_block(call);
+        self.b.ins().brif(flag, call, &[], inline, &[]);
+        self.b.seal_block(inline);
+        self.b.seal_block(call);
+        let (depth, known) = (self.depth, self.non_null.clone());
+        self.b.switch_to_block(inline);
+        self.emit_inlined(pc, body);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(call);
+        (self.depth, self.non_null) = (depth, known.clone());
+        self.call_resolved(pc, body.method, sig, kind);
+        self.b.ins().jump(join, &[]);
+        self.b.seal_block(join);
+        self.b.switch_to_block(join);
+        // Only what was known before the two paths holds after them.
+        self.non_null = known;
+    }
+
+    /// Whether reference `r` is known to be of a class that does not register its objects
+    /// for finalization (an object this code allocated).
+    fn known_not_finalizable(&self, r: Value) -> bool {
+        self.fresh.get(&r).is_some_and(|c| !c.finalizable)
+    }
+
+    /// Emits inlined `body` in place of a call (at op `pc`) whose arguments are the top
+    /// `arg_slots` of the stack, the receiver among them checked against null; leaves the
+    /// result there. The body's ops never leave compiled code (`inline`'s rules), so `pc` is
+    /// never an exit's.
+    fn emit_inlined(&mut self, pc: usize, body: &inline::Body) {
+        self.emit_inlined_at(pc, body, 0);
+    }
+
+    /// Records what was decided for a call of `method` at bytecode index `bci` of the method
+    /// inlined at `level` (0: the compiled method).
+    fn note_inlining(
+        &mut self,
+        bci: u32,
+        level: u32,
+        method: &'static meta::class::Method,
+        outcome: Result<(), &'static str>,
+    ) {
+        self.inlining.push(crate::Inlined {
+            bci,
+            level,
+            method,
+            outcome,
+        });
+    }
+
+    /// [`Self::emit_inlined`] of a body nested `level` calls deep.
+    fn emit_inlined_at(&mut self, pc: usize, body: &inline::Body, level: u32) {
+        let m = body.method;
+        let Some(Ok(prep)) = m.prepared.get() else {
+            unreachable!("inline::body checked the callee's code")
+        };
+        let base = self.depth - m.arg_slots as usize;
+        let zero = self.b.ins().iconst(I64, 0);
+        let mut locals = Vec::with_capacity(prep.max_locals as usize);
+        for i in 0..prep.max_locals as usize {
+            let var = self.b.declare_var(I64);
+            let v = if i < m.arg_slots as usize {
+                self.b.use_var(self.stack[base + i])
+            } else {
+                zero
+            };
+            self.b.def_var(var, v);
+            locals.push(var);
+        }
+        while self.stack.len() < base + prep.max_stack as usize + 2 {
+            let var = self.b.declare_var(I64);
+            self.stack.push(var);
+        }
+        let callers = std::mem::replace(&mut self.locals, locals);
+        self.depth = base;
+        for step in &body.steps {
+            match step {
+                inline::Step::Plain(op) => {
+                    let goes_on = self.op(pc, op);
+                    debug_assert!(matches!(goes_on, Ok(true)), "an inlined op goes on");
+                }
+                &inline::Step::Const2(bits) => {
+                    let c = self.b.ins().iconst(I64, bits as i64);
+                    self.push2(c);
+                }
+                &inline::Step::Field { put, ty, offset } => self.receiver_field(put, ty, offset),
+                &inline::Step::Call { bci, ref body } => {
+                    self.note_inlining(bci, level + 1, body.method, Ok(()));
+                    self.emit_inlined_at(pc, body, level + 1);
+                }
+                inline::Step::Return => {
+                    let slots = m.ret.slots();
+                    let v = (slots > 0).then(|| self.peek(slots - 1));
+                    self.depth = base;
+                    match v {
+                        Some(v) if slots == 2 => self.push2(v),
+                        Some(v) => self.push(v),
+                        None => {}
+                    }
+                }
+            }
+        }
+        self.locals = callers;
+    }
+
+    /// A read or write of a field of an inlined body's receiver, which the call site checked
+    /// against null.
+    fn receiver_field(&mut self, put: bool, ty: BasicType, offset: u32) {
+        let w = ty.slots();
+        if put {
+            let v = self.peek(w - 1);
+            let o = self.peek(w);
+            self.store_typed(ty, v, o, offset as i32);
+            if ty == BasicType::Ref {
+                self.barrier(o, v);
+            }
+            self.depth -= 1 + w;
+        } else {
+            let o = self.peek(0);
+            self.depth -= 1;
+            let v = self.load_typed(ty, o, offset as i32);
+            if w == 2 {
+                self.push2(v);
+            } else {
+                self.push(v);
+            }
+        }
+    }
+
+    /// A call the site has resolved to `method` (its arguments on the stack, the receiver
+    /// checked): directly into the callee's code when the target is known now and has code
+    /// when the call runs, else through the invoke stub.
+    fn call_resolved(
+        &mut self,
+        pc: usize,
+        method: &'static meta::class::Method,
+        sig: u32,
+        kind: InvokeKind,
+    ) {
+        let depth = self.depth;
+        let after = depth - method.arg_slots as usize + method.ret.slots();
         self.flush_for_vm(pc, depth);
         let join = self.b.create_block();
         let slow = self.b.create_block();
@@ -539,7 +751,6 @@ impl<'a, 'f> Translator<'a, 'f> {
         self.b.switch_to_block(join);
         self.reload_after_vm(pc, after);
         self.depth = after;
-        true
     }
 
     /// What constant-pool entry `idx` had resolved to when this compile began.
@@ -565,9 +776,11 @@ impl<'a, 'f> Translator<'a, 'f> {
         }
     }
 
-    /// `new` of a class the site has resolved, through the new stub (initialization and
-    /// allocation, without decoding or resolving the op); false for a class that cannot be
-    /// instantiated (the op stub throws).
+    /// `new` of a class the site has resolved; false for a class that cannot be instantiated
+    /// (the op stub throws). An object of a class the running thread's domain has
+    /// initialized is bumped from the thread's allocation buffer inline (HotSpot's TLAB fast
+    /// path); anything else (not yet initialized there, no room) takes the new stub, which
+    /// initializes and allocates without decoding or resolving the op.
     fn new_resolved(&mut self, pc: usize, idx: u16) -> bool {
         let Some(c) = self.resolved_class(idx) else {
             return false;
@@ -576,13 +789,84 @@ impl<'a, 'f> Translator<'a, 'f> {
             return false;
         }
         let depth = self.depth;
+        let size = (c.instance_size as usize).next_multiple_of(8);
+        if size > INLINE_NEW_MAX {
+            self.new_by_stub(pc, c);
+        } else {
+            let slow = self.b.create_block();
+            let done = self.b.create_block();
+            self.b.set_cold_block(slow);
+            let object = self.bump_allocate(c, size, slow);
+            self.b.def_var(self.stack[depth], object);
+            self.b.ins().jump(done, &[]);
+            self.b.seal_block(slow);
+            self.b.switch_to_block(slow);
+            self.new_by_stub(pc, c);
+            self.b.ins().jump(done, &[]);
+            self.b.seal_block(done);
+            self.b.switch_to_block(done);
+            let made = self.b.use_var(self.stack[depth]);
+            self.non_null.insert(made);
+            self.fresh.insert(made, c);
+        }
+        self.depth = depth + 1;
+        true
+    }
+
+    /// `new` of `c` by the new stub, its object left in operand slot `self.depth`.
+    fn new_by_stub(&mut self, pc: usize, c: &meta::class::Class) {
+        let depth = self.depth;
         self.flush_for_vm(pc, depth);
         let cv = self.b.ins().iconst(I64, c as *const _ as i64);
         let status = self.call_flushed(self.sigs.new, self.env.stubs.new, &[cv], pc);
         self.exit_if_threw(status, pc, depth);
         self.reload_after_vm(pc, depth + 1);
-        self.depth = depth + 1;
-        true
+    }
+
+    /// The inline allocation of an object of `c` (`size` bytes, a multiple of 8): checks
+    /// that the running domain has initialized `c` and that the thread's buffer has room
+    /// (else branches to `slow`), bumps the buffer's top, and writes the header and zeroes.
+    /// No safepoint lies between the bump and the header, so no collection sees the bytes
+    /// before they are an object.
+    fn bump_allocate(&mut self, c: &meta::class::Class, size: usize, slow: Block) -> Value {
+        let l = self.env.layout;
+        let flags = self
+            .b
+            .ins()
+            .load(I64, TRUSTED, self.thread, l.thread_init_flags as i32);
+        // Class ids are below the flag table's 2^22 entries, so the id is an offset.
+        let initialized = self.b.ins().uload8(I32, TRUSTED, flags, c.id.0 as i32);
+        let check_room = self.b.create_block();
+        self.b.ins().brif(initialized, check_room, &[], slow, &[]);
+        self.b.seal_block(check_room);
+        self.b.switch_to_block(check_room);
+        let top = self
+            .b
+            .ins()
+            .load(I64, TRUSTED, self.thread, l.thread_tlab_top as i32);
+        let end = self
+            .b
+            .ins()
+            .load(I64, TRUSTED, self.thread, l.thread_tlab_end as i32);
+        let new_top = self.b.ins().iadd_imm_s(top, size as i64);
+        let full = self.b.ins().icmp(IntCC::UnsignedGreaterThan, new_top, end);
+        let fill = self.b.create_block();
+        self.b.ins().brif(full, slow, &[], fill, &[]);
+        self.b.seal_block(fill);
+        self.b.switch_to_block(fill);
+        self.b
+            .ins()
+            .store(TRUSTED, new_top, self.thread, l.thread_tlab_top as i32);
+        let class = self.b.ins().iconst(I64, c as *const _ as i64);
+        self.b
+            .ins()
+            .store(TRUSTED, class, top, l.object_class as i32);
+        let zero = self.b.ins().iconst(I64, 0);
+        self.b.ins().store(TRUSTED, zero, top, l.object_mark as i32);
+        for off in (l.object_header_size..size).step_by(8) {
+            self.b.ins().store(TRUSTED, zero, top, off as i32);
+        }
+        top
     }
 
     /// `checkcast` or `instanceof` of a resolved class: a null or an object of exactly that
@@ -639,14 +923,11 @@ impl<'a, 'f> Translator<'a, 'f> {
         m: &'static meta::class::Method,
         kind: InvokeKind,
     ) -> Option<&'static meta::class::Method> {
-        use classfile::access::ACC_FINAL;
         let exact = match kind {
             InvokeKind::Static => std::iter::successors(Some(self.unit.class), |c| c.super_class)
                 .any(|c| std::ptr::eq(c, m.class)),
             InvokeKind::Special => m.is_private() || &*m.name == "<init>",
-            InvokeKind::Virtual => {
-                m.is_private() || m.access & ACC_FINAL != 0 || m.class.access & ACC_FINAL != 0
-            }
+            InvokeKind::Virtual => inline::always_runs(m),
         };
         let runnable = !(m.is_native() || m.is_abstract() || m.is_synchronized())
             && m.intrinsic.is_none()

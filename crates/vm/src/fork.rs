@@ -87,7 +87,7 @@ pub fn check_forkable(t: &mut JThread) -> Result<(), String> {
     }
     for name in MUST_NOT_BE_INITIALIZED {
         if let Some(c) = t.vm.classes.find_loaded(crate::class::LoaderId::BOOT, name)
-            && t.domain.class_state(c).initialized.load(Ordering::Acquire)
+            && t.domain.is_initialized(c)
         {
             return Err(format!(
                 "the class library initialized {} while it booted",
@@ -278,7 +278,7 @@ fn patch_properties(t: &mut JThread, patch: &[String]) -> JResult<Option<Refused
 /// `REVERSE`, as its initializer computes them; only iteration reads them, never a lookup).
 fn reseed(t: &mut JThread) -> JResult<()> {
     let c = t.load_boot("java/util/ImmutableCollections")?;
-    if !t.domain.class_state(c).initialized.load(Ordering::Acquire) {
+    if !t.domain.is_initialized(c) {
         return Ok(());
     }
     let seed = std::time::SystemTime::now()
@@ -347,15 +347,12 @@ fn patch_user_dir(t: &mut JThread) -> JResult<()> {
     })?;
     let dir = t.handle(dir);
     let sp = t.load_boot("jdk/internal/util/StaticProperty")?;
-    if t.domain.class_state(sp).initialized.load(Ordering::Acquire) {
+    if t.domain.is_initialized(sp) {
         let d = t.handle_get(dir);
         write_static(t, sp, "USER_DIR", "Ljava/lang/String;", Some(d))?;
     }
     let file = t.load_boot("java/io/File")?;
-    if t.domain
-        .class_state(file)
-        .initialized
-        .load(Ordering::Acquire)
+    if t.domain.is_initialized(file)
         && let Some(fs) = read_static(t, file, "fs", "Ljava/io/FileSystem;")?
         && let Some(f) = fs.class().field("userDir", "Ljava/lang/String;")
         && !f.is_static()

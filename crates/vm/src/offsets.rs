@@ -41,6 +41,8 @@ pub struct Offsets {
     pub thread_nursery_size: usize,
     /// Pointer to the thread's domain's safepoint request flag (a byte, non-zero: stop).
     pub thread_poll_word: usize,
+    /// Pointer to the thread's domain's initialized flags (a byte per class id).
+    pub thread_init_flags: usize,
     /// The addresses of the thread's stack's first slot and of the limit of its frames.
     pub thread_stack_base: usize,
     pub thread_stack_limit: usize,
@@ -82,6 +84,7 @@ pub const OFFSETS: Offsets = Offsets {
     thread_nursery_start: offset_of!(JThread, area) + offset_of!(ThreadArea, nursery_start),
     thread_nursery_size: offset_of!(JThread, area) + offset_of!(ThreadArea, nursery_size),
     thread_poll_word: offset_of!(JThread, area) + offset_of!(ThreadArea, poll_word),
+    thread_init_flags: offset_of!(JThread, area) + offset_of!(ThreadArea, init_flags),
     thread_stack_base: offset_of!(JThread, area) + offset_of!(ThreadArea, stack_base),
     thread_stack_limit: offset_of!(JThread, area) + offset_of!(ThreadArea, stack_limit),
     thread_sp: offset_of!(JThread, sp),
@@ -141,6 +144,7 @@ mod tests {
             nursery_start: 33,
             nursery_size: 44,
             poll_word: &flag as *const AtomicBool as usize,
+            init_flags: 77,
             stack_base: 55,
             stack_limit: 66,
         };
@@ -150,6 +154,7 @@ mod tests {
         assert_eq!(at::<usize, _>(&area, OFFSETS.thread_nursery_size), 44);
         assert_eq!(at::<usize, _>(&area, OFFSETS.thread_stack_base), 55);
         assert_eq!(at::<usize, _>(&area, OFFSETS.thread_stack_limit), 66);
+        assert_eq!(at::<usize, _>(&area, OFFSETS.thread_init_flags), 77);
         let poll: *const AtomicBool = at(&area, OFFSETS.thread_poll_word);
         flag.store(true, Ordering::Relaxed);
         // SAFETY: the poll word points at `flag`, alive for the test.

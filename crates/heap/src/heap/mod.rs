@@ -283,7 +283,11 @@ pub struct Heap {
     space: AtomicUsize,
     top: AtomicUsize,
     nursery_start: usize,
+    /// The nursery's reserved extent: the write barrier's bounds, fixed for the heap's life.
     nursery_size: usize,
+    /// How much of it a cycle may fill: `nursery_size` when -Xmn fixed it, else grown by
+    /// [`Heap::finish_young`] while young collections find much of it alive.
+    nursery_capacity: AtomicUsize,
     nursery_top: AtomicUsize,
     /// The nursery allocates below this (less than its end when the old generation is so full
     /// that a whole nursery would not fit beside it).
@@ -372,6 +376,21 @@ pub fn default_nursery(max: usize) -> usize {
     (max / 4).clamp(1 << 20, 16 << 20)
 }
 
+/// How far the nursery of a heap of `max` bytes may grow unless -Xmn fixed it: a quarter of
+/// the heap, at most 256 MB. A program whose young collections keep finding much of the
+/// nursery alive (objects that live a little longer than one cycle: trees being built,
+/// buffers being filled) gets a bigger one, so that they die young instead of being promoted
+/// and copied again by full collections; HotSpot's collectors grow their young generations
+/// for the same reason.
+#[inline]
+pub fn max_adaptive_nursery(max: usize) -> usize {
+    (max / 4).clamp(1 << 20, 256 << 20)
+}
+
+/// A young collection that promotes more than this fraction (1/n) of the nursery's capacity
+/// doubles the capacity, up to the reserve.
+const GROW_WHEN_SURVIVING: usize = 8;
+
 // SAFETY: the heap is a range of raw memory; concurrent allocation uses atomic bump pointers,
 // and the collector runs only while every thread of the domain is stopped.
 unsafe impl Send for Heap {}
@@ -425,16 +444,20 @@ pub struct Plan {
 
 impl Heap {
     /// Reserves the old semispaces and a nursery of `nursery_bytes` (committed lazily by the OS
-    /// on first touch); full collections start when old data passes `initial_bytes` (and the
-    /// threshold grows from there).
+    /// on first touch) that may grow to `nursery_reserve` bytes; full collections start when
+    /// old data passes `initial_bytes` (and the threshold grows from there).
     pub fn new(
         max_bytes: usize,
         initial_bytes: usize,
         nursery_bytes: usize,
+        nursery_reserve: usize,
     ) -> std::io::Result<Heap> {
         let max = max_bytes.max(1 << 20).next_multiple_of(4096);
-        let nursery_size = nursery_bytes
+        let nursery_capacity = nursery_bytes
             .clamp(64 << 10, max / 2)
+            .next_multiple_of(4096);
+        let nursery_size = nursery_reserve
+            .clamp(nursery_capacity, (max / 2).max(nursery_capacity))
             .next_multiple_of(4096);
         let total = max
             .checked_mul(2)
@@ -443,7 +466,7 @@ impl Heap {
         let base = map_anonymous(total).ok_or_else(std::io::Error::last_os_error)?;
         let min_threshold = initial_bytes
             .max(1 << 20)
-            .min(full_ceiling(max, nursery_size));
+            .min(full_ceiling(max, nursery_capacity));
         let nursery_start = base + 2 * max;
         Ok(Heap {
             base,
@@ -452,14 +475,15 @@ impl Heap {
             top: AtomicUsize::new(base),
             nursery_start,
             nursery_size,
+            nursery_capacity: AtomicUsize::new(nursery_capacity),
             nursery_top: AtomicUsize::new(nursery_start),
-            nursery_limit: AtomicUsize::new(nursery_start + nursery_size),
+            nursery_limit: AtomicUsize::new(nursery_start + nursery_capacity),
             threshold: AtomicUsize::new(min_threshold),
             min_threshold,
             large: parking_lot::Mutex::new(std::collections::BTreeMap::new()),
             large_bytes: AtomicUsize::new(0),
             remembered: parking_lot::Mutex::new(Vec::new()),
-            tlab_size: AtomicUsize::new(tlab_size_for(nursery_size)),
+            tlab_size: AtomicUsize::new(tlab_size_for(nursery_capacity)),
         })
     }
 
@@ -531,7 +555,7 @@ impl Heap {
     /// shared pointer, so every allocation poll sees the nursery's true fill) or on.
     pub fn set_tlabs(&self, on: bool) {
         let size = if on {
-            tlab_size_for(self.nursery_size)
+            tlab_size_for(self.nursery_capacity.load(Ordering::Relaxed))
         } else {
             0
         };
@@ -641,10 +665,10 @@ impl Heap {
     pub fn large_used(&self) -> usize {
         self.large_bytes.load(Ordering::Relaxed)
     }
-    /// The nursery's size (fixed for the heap's life).
+    /// How much the nursery may hold in this cycle (grown by [`Heap::finish_young`]).
     #[inline]
     pub fn nursery_size(&self) -> usize {
-        self.nursery_size
+        self.nursery_capacity.load(Ordering::Relaxed)
     }
     /// The maximum heap size (-Xmx).
     #[inline]
@@ -654,7 +678,7 @@ impl Heap {
     /// The current collection threshold plus the nursery (what Runtime.totalMemory reports).
     #[inline]
     pub fn committed(&self) -> usize {
-        (self.threshold.load(Ordering::Relaxed) + self.nursery_size)
+        (self.threshold.load(Ordering::Relaxed) + self.nursery_size())
             .min(self.max)
             .max(self.used())
     }
@@ -703,9 +727,16 @@ impl Heap {
         }
     }
 
-    /// After a young collection promoted the nursery's survivors up to `new_top`.
+    /// After a young collection promoted the nursery's survivors up to `new_top`. A nursery
+    /// whose survivors were more than an eighth of it doubles, up to its reserve.
     pub fn finish_young(&self, new_top: usize) {
+        let promoted = new_top - self.top.load(Ordering::Relaxed);
         self.top.store(new_top, Ordering::Relaxed);
+        let capacity = self.nursery_capacity.load(Ordering::Relaxed);
+        if promoted > capacity / GROW_WHEN_SURVIVING && capacity < self.nursery_size {
+            let grown = (capacity * 2).min(self.nursery_size);
+            self.nursery_capacity.store(grown, Ordering::Relaxed);
+        }
         self.reset_nursery();
     }
 
@@ -730,7 +761,7 @@ impl Heap {
             }
         }
         let live_total = live + self.large_bytes.load(Ordering::Relaxed);
-        let ceiling = full_ceiling(self.max, self.nursery_size);
+        let ceiling = full_ceiling(self.max, self.nursery_size());
         let next = (live_total.saturating_mul(3))
             .max(self.min_threshold)
             .min(ceiling);
@@ -771,7 +802,7 @@ impl Heap {
         let next = len
             .saturating_mul(3)
             .max(self.min_threshold)
-            .min(full_ceiling(self.max, self.nursery_size));
+            .min(full_ceiling(self.max, self.nursery_size()));
         self.threshold.store(next, Ordering::Relaxed);
         self.reset_nursery();
         Some(dst)
@@ -828,7 +859,7 @@ impl Heap {
         let room = self
             .max
             .saturating_sub(self.old_used() + self.large_bytes.load(Ordering::Relaxed));
-        let cap = self.nursery_size.min(room) & !7;
+        let cap = self.nursery_size().min(room) & !7;
         self.nursery_limit
             .store(self.nursery_start + cap, Ordering::Relaxed);
     }
@@ -1007,12 +1038,12 @@ mod tests {
     #[test]
     fn an_image_loads_at_the_bottom_of_an_empty_old_space_only() {
         let c = node_class();
-        let from = Heap::new(4 << 20, 1 << 20, NURSERY).unwrap();
+        let from = Heap::new(4 << 20, 1 << 20, NURSERY, NURSERY).unwrap();
         let a = from.alloc_old(24).map(ObjRef::from_addr).unwrap();
         a.set_raw_class_word(c as *const Class as usize);
         a.write::<i64>(16, 0x1234);
         let (src, top) = from.old_space();
-        let to = Heap::new(4 << 20, 1 << 20, NURSERY).unwrap();
+        let to = Heap::new(4 << 20, 1 << 20, NURSERY, NURSERY).unwrap();
         let dst = to.load_image(src, top - src).expect("fits");
         assert_eq!(to.old_space(), (dst, dst + 24));
         assert_eq!(
@@ -1024,7 +1055,7 @@ mod tests {
             to.load_image(src, top - src).is_none(),
             "only into an empty heap"
         );
-        let small = Heap::new(1 << 20, 1 << 20, NURSERY).unwrap();
+        let small = Heap::new(1 << 20, 1 << 20, NURSERY, NURSERY).unwrap();
         assert!(
             small.load_image(src, (1 << 20) / 2 + 8).is_none(),
             "not more than half the heap"
@@ -1032,8 +1063,29 @@ mod tests {
     }
 
     #[test]
+    fn a_nursery_that_survives_much_grows_to_its_reserve_and_a_fixed_one_does_not() {
+        let heap = Heap::new(16 << 20, 1 << 20, NURSERY, 4 * NURSERY).unwrap();
+        let (start, size) = heap.nursery_bounds();
+        assert_eq!(size, 4 * NURSERY, "the barrier's bounds are the reserve");
+        assert_eq!(heap.nursery_size(), NURSERY);
+        let top = heap.old_space().1;
+        heap.finish_young(top + NURSERY / 16);
+        assert_eq!(heap.nursery_size(), NURSERY, "few survivors: unchanged");
+        for grown in [2 * NURSERY, 4 * NURSERY, 4 * NURSERY] {
+            let top = heap.old_space().1;
+            heap.finish_young(top + heap.nursery_size() / 4);
+            assert_eq!(heap.nursery_size(), grown);
+            assert_eq!(heap.nursery_limit.load(Ordering::Relaxed), start + grown);
+        }
+        let fixed = Heap::new(16 << 20, 1 << 20, NURSERY, NURSERY).unwrap();
+        let top = fixed.old_space().1;
+        fixed.finish_young(top + NURSERY / 2);
+        assert_eq!(fixed.nursery_size(), NURSERY);
+    }
+
+    #[test]
     fn allocation_fills_the_nursery_then_spills_into_the_old_space() {
-        let heap = Heap::new(4 << 20, 1 << 20, NURSERY).unwrap();
+        let heap = Heap::new(4 << 20, 1 << 20, NURSERY, NURSERY).unwrap();
         let (young, old) = young_and_old(&heap, node_class());
         assert!(heap.is_young(young.addr()));
         assert!(!heap.is_young(old.addr()));
@@ -1045,7 +1097,7 @@ mod tests {
 
     #[test]
     fn the_barrier_remembers_an_old_holder_of_a_young_reference_once() {
-        let heap = Heap::new(4 << 20, 1 << 20, NURSERY).unwrap();
+        let heap = Heap::new(4 << 20, 1 << 20, NURSERY, NURSERY).unwrap();
         let c = node_class();
         let (young, old) = young_and_old(&heap, c);
         heap.write_ref(young, 16, Some(old));
@@ -1074,7 +1126,7 @@ mod tests {
 
     #[test]
     fn the_remembered_bit_leaves_hash_and_monitor_alone() {
-        let heap = Heap::new(4 << 20, 1 << 20, NURSERY).unwrap();
+        let heap = Heap::new(4 << 20, 1 << 20, NURSERY, NURSERY).unwrap();
         let (young, old) = young_and_old(&heap, node_class());
         old.mark().store(0x1234_5678_0000_0042, Ordering::Relaxed);
         heap.write_ref(old, 16, Some(young));
@@ -1084,7 +1136,7 @@ mod tests {
 
     #[test]
     fn a_young_collection_plan_promotes_into_the_old_space_and_empties_the_nursery() {
-        let heap = Heap::new(4 << 20, 1 << 20, NURSERY).unwrap();
+        let heap = Heap::new(4 << 20, 1 << 20, NURSERY, NURSERY).unwrap();
         young_and_old(&heap, node_class());
         let plan = heap.young_plan();
         assert_eq!(plan.from[0], heap.nursery());
@@ -1097,7 +1149,7 @@ mod tests {
 
     #[test]
     fn the_nursery_shrinks_when_the_old_generation_nearly_fills_the_heap() {
-        let heap = Heap::new(1 << 20, 1 << 20, NURSERY).unwrap();
+        let heap = Heap::new(1 << 20, 1 << 20, NURSERY, NURSERY).unwrap();
         let (space, _) = heap.old_space();
         heap.finish_young(space + (1 << 20) - 8192);
         assert!(
@@ -1109,7 +1161,7 @@ mod tests {
 
     #[test]
     fn a_full_collection_plan_evacuates_both_generations_into_the_other_semispace() {
-        let heap = Heap::new(4 << 20, 1 << 20, NURSERY).unwrap();
+        let heap = Heap::new(4 << 20, 1 << 20, NURSERY, NURSERY).unwrap();
         young_and_old(&heap, node_class());
         let plan = heap.full_plan();
         assert_eq!(plan.from, [heap.old_space(), heap.nursery()]);
@@ -1123,7 +1175,7 @@ mod tests {
 
     #[test]
     fn large_objects_are_old_and_count_against_the_threshold() {
-        let heap = Heap::new(4 << 20, 1 << 20, NURSERY).unwrap();
+        let heap = Heap::new(4 << 20, 1 << 20, NURSERY, NURSERY).unwrap();
         let c = node_class();
         let big = heap.alloc(c, LARGE_OBJECT).unwrap();
         assert!(!heap.is_young(big.addr()) && heap.contains(big.addr()));
@@ -1137,7 +1189,7 @@ mod tests {
     #[test]
     fn a_thread_buffer_serves_small_objects_without_the_shared_pointer() {
         let c = node_class();
-        let heap = Heap::new(4 << 20, 1 << 20, NURSERY).unwrap();
+        let heap = Heap::new(4 << 20, 1 << 20, NURSERY, NURSERY).unwrap();
         let mut tlab = Tlab::default();
         let first = heap.alloc_local(&mut tlab, c, 24).unwrap();
         let chunk = tlab_size_for(NURSERY);
@@ -1173,7 +1225,7 @@ mod tests {
     #[test]
     fn without_buffers_every_allocation_bumps_the_shared_pointer() {
         let c = node_class();
-        let heap = Heap::new(4 << 20, 1 << 20, NURSERY).unwrap();
+        let heap = Heap::new(4 << 20, 1 << 20, NURSERY, NURSERY).unwrap();
         heap.set_tlabs(false);
         let mut tlab = Tlab::default();
         heap.alloc_local(&mut tlab, c, 24).unwrap();
@@ -1184,7 +1236,7 @@ mod tests {
     #[test]
     fn buffer_memory_is_zeroed_per_object() {
         let c = node_class();
-        let heap = Heap::new(4 << 20, 1 << 20, NURSERY).unwrap();
+        let heap = Heap::new(4 << 20, 1 << 20, NURSERY, NURSERY).unwrap();
         let mut tlab = Tlab::default();
         let a = heap.alloc_local(&mut tlab, c, 24).unwrap();
         a.write::<i64>(16, -1);

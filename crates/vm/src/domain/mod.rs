@@ -57,7 +57,6 @@ pub enum InitState {
 pub struct ClassState {
     /// The mirror (java.lang.Class instance holding the statics), 0 until created.
     pub mirror: AtomicU64,
-    pub initialized: AtomicBool,
     pub init: Mutex<InitState>,
     pub init_cond: Condvar,
     /// Resolved String constants, indexed by constant-pool index.
@@ -71,7 +70,6 @@ impl ClassState {
     fn new() -> ClassState {
         ClassState {
             mirror: AtomicU64::new(0),
-            initialized: AtomicBool::new(false),
             init: Mutex::new(InitState::Uninitialized),
             init_cond: Condvar::new(),
             cp_strings: Default::default(),
@@ -87,7 +85,6 @@ impl ClassState {
     #[allow(unsafe_code)]
     pub unsafe fn forget(&self) {
         self.mirror.store(0, Ordering::Release);
-        self.initialized.store(false, Ordering::Release);
         *self.init.lock() = InitState::Uninitialized;
         // SAFETY: the caller guarantees no reference to the constants is held or taken.
         unsafe { self.cp_strings.clear() };
@@ -114,6 +111,9 @@ pub struct Domain {
     pub define_loader: LoaderId,
     pub heap: Heap,
     classes: IdTable<ClassState>,
+    /// Whether each class is initialized in this domain (JVMS §5.5), a byte per class id:
+    /// read by the interpreter and, at [`Domain::init_flags_base`] + id, by compiled code.
+    init_flags: base::idtable::IdFlags,
     /// Interned strings: UTF-16 contents -> String object.
     pub strings: Mutex<FxHashMap<Arc<[u16]>, ObjRef>>,
     /// Inflated monitors, by index + 1 as stored in an object's mark word (read lock-free).
@@ -366,9 +366,14 @@ impl Domain {
     ) -> std::io::Result<Domain> {
         let host = port::remote::backend(io, holder(id)).map_err(std::io::Error::other)?;
         let limits = budget.limits;
-        let nursery_bytes = heap
-            .nursery
-            .unwrap_or_else(|| crate::heap::default_nursery(heap.max));
+        // -Xmn fixes the nursery; by default it starts small and may grow (`heap`'s policy).
+        let (nursery_bytes, nursery_reserve) = match heap.nursery {
+            Some(n) => (n, n),
+            None => (
+                crate::heap::default_nursery(heap.max),
+                crate::heap::max_adaptive_nursery(heap.max),
+            ),
+        };
         Ok(Domain {
             id,
             name: name.to_string(),
@@ -379,8 +384,9 @@ impl Domain {
                 crate::class::loader::new_user_loader(classes.loader, id)
             },
             class_path: classes.path,
-            heap: Heap::new(heap.max, heap.initial, nursery_bytes)?,
+            heap: Heap::new(heap.max, heap.initial, nursery_bytes, nursery_reserve)?,
             classes: IdTable::new(),
+            init_flags: Default::default(),
             strings: Mutex::new(FxHashMap::default()),
             monitors: IdTable::new(),
             monitor_count: Mutex::new(0),
@@ -438,6 +444,36 @@ impl Domain {
     #[cold]
     fn new_class_state(&self, id: ClassId) -> &ClassState {
         self.classes.get_or_init(id.0, ClassState::new)
+    }
+
+    /// Whether class `c` is initialized in this domain.
+    #[inline]
+    pub fn is_initialized(&self, c: &Class) -> bool {
+        self.init_flags.get(c.id.0)
+    }
+
+    /// Records that class `c` is initialized in this domain (or, for a class being forgotten
+    /// or copied from a template, that it is not).
+    pub fn set_initialized(&self, c: ClassId, initialized: bool) {
+        self.init_flags.set(c.0, initialized);
+    }
+
+    /// The address of the initialized flags: class id `n`'s byte is at this address + `n`.
+    pub fn init_flags_base(&self) -> usize {
+        self.init_flags.base()
+    }
+
+    /// Clears what the domain knows of unloaded class `c`: its state and its initialized flag.
+    ///
+    /// # Safety
+    /// As [`ClassState::forget`].
+    #[allow(unsafe_code)]
+    pub unsafe fn forget_class(&self, c: ClassId) {
+        if let Some(st) = self.existing_class_state(c.0) {
+            self.set_initialized(c, false);
+            // SAFETY: the caller's guarantee.
+            unsafe { st.forget() };
+        }
     }
 
     /// The state of class `id` if this domain has one (never creates it).

@@ -46,10 +46,7 @@ pub fn stub_class(
         },
     };
     // A stub has no statics and no initializer: initialized in every domain that uses it.
-    t.domain
-        .class_state(c)
-        .initialized
-        .store(true, Ordering::Release);
+    t.domain.set_initialized(c.id, true);
     Ok(c)
 }
 

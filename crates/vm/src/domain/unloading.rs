@@ -161,12 +161,10 @@ fn wait_for_grace_period(vm: &'static Vm, gone: &Unloaded) {
         pending.retain(|d| {
             let forget = |_: &[&crate::thread::JThread]| {
                 for c in gone.classes() {
-                    if let Some(st) = d.existing_class_state(c.id.0) {
-                        // SAFETY: the domain is stopped, and nothing reaches the class any
-                        // more (it is out of the class table and every cache), so no thread
-                        // holds or will take a reference to its resolved constants.
-                        unsafe { st.forget() };
-                    }
+                    // SAFETY: the domain is stopped, and nothing reaches the class any more
+                    // (it is out of the class table and every cache), so no thread holds or
+                    // will take a reference to its resolved constants.
+                    unsafe { d.forget_class(c.id) };
                 }
             };
             d.safepoint.with_stopped(PATIENCE, forget).is_none()

@@ -166,13 +166,11 @@ impl<'d> Liveness<'d> {
         }
         for &id in &dead {
             for c in self.vm.classes.classes_of_unit(id) {
-                if let Some(st) = self.d.existing_class_state(c.id.0) {
-                    // SAFETY: the class is unreachable (no object, frame, mirror or living
-                    // loader of it is left, see `Liveness`), so no thread of the domain
-                    // (stopped for this collection) holds or will take a reference to its
-                    // constants; no other domain has this class's state.
-                    unsafe { st.forget() };
-                }
+                // SAFETY: the class is unreachable (no object, frame, mirror or living loader
+                // of it is left, see `Liveness`), so no thread of the domain (stopped for this
+                // collection) holds or will take a reference to its constants; no other domain
+                // has this class's state.
+                unsafe { self.d.forget_class(c.id) };
             }
         }
         self.d

@@ -341,14 +341,11 @@ fn array_index(t: &mut JThread, arr: ObjRef, idx: i32) -> JResult<usize> {
 fn static_field(t: &mut JThread, m: &'static Method, idx: u16) -> JResult<(ObjRef, ResolvedField)> {
     if let Some(Resolved::Field(f)) = m.class.cp_cache[idx as usize].get()
         && f.is_static
+        && t.domain.is_initialized(f.holder)
+        && let Some(mirror) = t.domain.class_state(f.holder).mirror()
     {
-        let st = t.domain.class_state(f.holder);
-        if st.initialized.load(std::sync::atomic::Ordering::Acquire)
-            && let Some(mirror) = st.mirror()
-        {
-            let off = t.vm.wk().statics_base + f.offset;
-            return Ok((mirror, ResolvedField { offset: off, ..*f }));
-        }
+        let off = t.vm.wk().statics_base + f.offset;
+        return Ok((mirror, ResolvedField { offset: off, ..*f }));
     }
     static_field_slow(t, m, idx)
 }

@@ -55,6 +55,9 @@ pub struct JitOptions {
     pub print: bool,
     /// `-XX:+PrintAssembly` (diagnostic): each compiled method's machine code on stdout.
     pub print_assembly: bool,
+    /// `-XX:+PrintInlining` (diagnostic): after each compiled method, the calls it could
+    /// name, inlined or not and why.
+    pub print_inlining: bool,
     /// `-XX:+DumpPerfMapAtExit` (diagnostic): `/tmp/perf-PID.map` names compiled code for
     /// `perf` (written as methods are compiled, so it is there even if the VM is killed).
     pub perf_map: bool,
@@ -69,6 +72,7 @@ impl Default for JitOptions {
             threshold: 10_000,
             print: false,
             print_assembly: false,
+            print_inlining: false,
             perf_map: false,
             code_cache: 240 << 20,
         }
@@ -235,6 +239,7 @@ fn compile(t: &mut JThread, m: &'static Method, prep: &'static Prepared) {
     let unit = jit::Unit {
         class: m.class,
         prep,
+        is_static: m.is_static(),
         bytecode: m.info.code.as_ref().map_or(&[], |c| &c.code),
         maps,
         operands: &operands,
@@ -258,6 +263,9 @@ fn compile(t: &mut JThread, m: &'static Method, prep: &'static Prepared) {
                         out.time.as_micros()
                     ),
                 );
+            }
+            if t.vm.opts.jit.print_inlining {
+                print_inlining(&out.inlining);
             }
             prep.tier.install(out.code);
         }
@@ -292,6 +300,26 @@ fn print_line(t: &JThread, id: u32, m: &'static Method, what: &str) {
         m.name
     );
     let _ = std::io::stdout().lock().write_all(line.as_bytes());
+}
+
+/// `-XX:+PrintInlining` lines, in HotSpot's shape: `@ bci class::method (N bytes)` and
+/// `inline` or why not, indented by how deep the call is inlined.
+fn print_inlining(calls: &[jit::Inlined]) {
+    let mut text = String::new();
+    for c in calls {
+        let m = c.method;
+        let bytes = m.info.code.as_ref().map_or(0, |c| c.code.len());
+        let outcome = c.outcome.err().unwrap_or("inline");
+        let indent = "  ".repeat(c.level as usize);
+        text += &format!(
+            "{:30}{indent}@ {:<3} {}::{} ({bytes} bytes)   {outcome}\n",
+            "",
+            c.bci,
+            m.class.java_name(),
+            m.name
+        );
+    }
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
 }
 
 /// A `-XX:+PrintAssembly` listing: a header naming the method, then Cranelift's text of the
@@ -365,6 +393,11 @@ fn compiler_of(t: &mut JThread) -> Option<&'static jit::Jit> {
         },
         layout: jit::Layout {
             object_class: o.object_class,
+            object_mark: o.object_mark,
+            object_header_size: o.object_header_size,
+            thread_tlab_top: o.thread_tlab_top,
+            thread_tlab_end: o.thread_tlab_end,
+            thread_init_flags: o.thread_init_flags,
             array_length: o.array_length,
             array_base: o.array_base,
             thread_poll_word: o.thread_poll_word,

@@ -242,12 +242,7 @@ fn link_to(t: &mut JThread, kind: &str, call_desc: &str, base: usize, sp: usize)
     };
     let target = match kind {
         "linkToStatic" => {
-            if !t
-                .domain
-                .class_state(m.class)
-                .initialized
-                .load(Ordering::Acquire)
-            {
+            if !t.domain.is_initialized(m.class) {
                 // The class initializer runs Java: keep the arguments in handles meanwhile.
                 let saved = SavedArgs::save(t, call_desc, base, false);
                 let r = t.ensure_initialized(m.class);

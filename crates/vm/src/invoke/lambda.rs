@@ -374,8 +374,7 @@ pub fn spin(t: &mut JThread, caller: &'static Class, b: &Bootstrap) -> JResult<&
             ));
         }
     }
-    let st = t.domain.class_state(proxy);
-    st.initialized.store(true, Ordering::Release);
+    t.domain.set_initialized(proxy.id, true);
     Ok(proxy)
 }
 

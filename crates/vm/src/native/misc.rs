@@ -272,9 +272,7 @@ fn register_unsafe(r: &mut Registry) {
     );
     r.add(u, "shouldBeInitialized0", "(Ljava/lang/Class;)Z", |t, a| {
         let c = super::reflect::mirror_class(t, a[1])?;
-        Ok(ret_bool(
-            !t.domain.class_state(c).initialized.load(Ordering::Acquire),
-        ))
+        Ok(ret_bool(!t.domain.is_initialized(c)))
     });
     r.add(
         u,

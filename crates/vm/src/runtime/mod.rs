@@ -209,12 +209,7 @@ impl JThread {
                 *self.vm.finalizer_register.get_or_init(|| m)
             }
         };
-        if !self
-            .domain
-            .class_state(m.class)
-            .initialized
-            .load(Ordering::Acquire)
-        {
+        if !self.domain.is_initialized(m.class) {
             let args = self.initialize_keeping_args(m.class, m, &[o.slot()])?;
             return exec::call(self, m, &args).map(|_| ());
         }
@@ -312,12 +307,7 @@ impl JThread {
 
     #[inline]
     pub fn ensure_initialized(&mut self, c: &'static Class) -> JResult<()> {
-        if self
-            .domain
-            .class_state(c)
-            .initialized
-            .load(Ordering::Acquire)
-        {
+        if self.domain.is_initialized(c) {
             return Ok(());
         }
         self.initialize(c)
@@ -326,10 +316,7 @@ impl JThread {
     #[cold]
     fn initialize(&mut self, c: &'static Class) -> JResult<()> {
         if c.is_array() || c.is_primitive() {
-            self.domain
-                .class_state(c)
-                .initialized
-                .store(true, Ordering::Release);
+            self.domain.set_initialized(c.id, true);
             return Ok(());
         }
         self.link(c)?;
@@ -369,7 +356,7 @@ impl JThread {
         match r {
             Ok(()) => {
                 *s = InitState::Initialized;
-                st.initialized.store(true, Ordering::Release);
+                domain.set_initialized(c.id, true);
                 st.init_cond.notify_all();
                 Ok(())
             }
@@ -768,12 +755,7 @@ impl JThread {
             let msg = format!("{class}.{name}{desc}");
             return Err(self.throw_new("java/lang/NoSuchMethodError", Some(&msg)));
         };
-        if self
-            .domain
-            .class_state(c)
-            .initialized
-            .load(Ordering::Acquire)
-        {
+        if self.domain.is_initialized(c) {
             return exec::call(self, m, args);
         }
         let args = self.initialize_keeping_args(c, m, args)?;

@@ -130,6 +130,9 @@ pub struct ThreadArea {
     /// `JThread::domain`): set while a collection or an inspection wants the domain's threads
     /// to stop, and for ever once the domain is terminated.
     pub poll_word: usize,
+    /// The address of the domain's initialized flags ([`Domain::init_flags_base`]), which
+    /// compiled code tests before it allocates an object inline.
+    pub init_flags: usize,
     /// The address of the thread's stack's first slot (`JThread::stack`, which never moves).
     pub stack_base: usize,
     /// The address no frame a compiled caller pushes may reach: the stack's end less the
@@ -146,6 +149,7 @@ impl ThreadArea {
             nursery_start,
             nursery_size,
             poll_word: &domain.safepoint.requested as *const AtomicBool as usize,
+            init_flags: domain.init_flags_base(),
             stack_base: 0,
             stack_limit: 0,
         }
