@@ -1,6 +1,7 @@
 //! The compiler's differential fuzzer: random Java programs (arithmetic of every primitive
 //! type, loops, branches, switches, array accesses, exceptions caught where they are thrown,
-//! calls), compiled by javac and run on HotSpot, on jxvm's interpreter (`-Xint`), with every
+//! calls, objects made and read through the small constructors, getters and setters the
+//! compiler inlines, null receivers among them), compiled by javac and run on HotSpot, on jxvm's interpreter (`-Xint`), with every
 //! method compiled before it runs (`-Xcomp`), and in the default mixed mode with a low
 //! threshold (methods compiled mid-run, loops entered by on-stack replacement). Every run must
 //! print what HotSpot prints. A bounded round of fixed seeds runs in the tests; a failure
@@ -239,7 +240,11 @@ impl Gen {
     }
 
     fn stmt(&mut self, indent: usize, nest: usize) {
-        let choice = self.rng.below(if nest == 0 { 7 } else { 11 });
+        // Kind 11 (objects) is drawn at every depth, in place of 7 where loops cannot nest.
+        let choice = match self.rng.below(if nest == 0 { 8 } else { 12 }) {
+            7 if nest == 0 => 11,
+            c => c,
+        };
         match choice {
             0 | 1 => {
                 let (vars, ty) = match self.rng.below(4) {
@@ -309,6 +314,7 @@ impl Gen {
                 self.stmt(indent + 1, nest - 1);
                 self.line(indent, "}");
             }
+            11 => self.cell_stmt(indent),
             _ => {
                 let k = self.expr(Ty::Int, 2);
                 self.line(indent, &format!("switch ({k} & 7) {{"));
@@ -328,8 +334,51 @@ impl Gen {
         }
     }
 
+    /// A `Cell` made, changed and read through its inlined constructor, setters and getters,
+    /// and a read through a receiver that may be null.
+    fn cell_stmt(&mut self, indent: usize) {
+        let n = self.next_loop;
+        self.next_loop += 1;
+        let (a, b, c) = (
+            self.expr(Ty::Int, 2),
+            self.expr(Ty::Long, 2),
+            self.expr(Ty::Double, 2),
+        );
+        let (nb, z) = (self.expr(Ty::Long, 2), self.expr(Ty::Int, 2));
+        self.line(indent, "{");
+        self.line(indent + 1, &format!("Cell c{n} = new Cell({a}, {b}, {c});"));
+        self.line(indent + 1, &format!("c{n}.setB(c{n}.b() * 3 + {nb});"));
+        self.line(indent + 1, &format!("c{n}.setNext(c{n});"));
+        self.line(
+            indent + 1,
+            &format!(
+                "h = h * 31 + c{n}.a() + c{n}.b() + Double.doubleToLongBits(c{n}.c()) + Float.floatToIntBits(c{n}.f()) + (c{n}.next() == c{n} ? 1 : 0) + Cell.mix(c{n}.a(), c{n}.b());"
+            ),
+        );
+        self.line(
+            indent + 1,
+            &format!("Cell z{n} = (({z}) & 1) == 0 ? null : c{n};"),
+        );
+        self.line(
+            indent + 1,
+            &format!("try {{ h += z{n}.a(); }} catch (NullPointerException e) {{ h += 7; }}"),
+        );
+        self.line(indent, "}");
+    }
+
     fn program(&mut self, class: &str) -> String {
         self.line(0, &format!("public class {class} {{"));
+        for line in [
+            "static final class Cell {",
+            "    private final int a; private long b; private final double c; private float f; private Cell next;",
+            "    Cell(int a, long b, double c) { this.a = a; this.b = b; this.c = c; this.f = (float) c; }",
+            "    int a() { return a; } long b() { return b; } double c() { return c; } float f() { return f; }",
+            "    Cell next() { return next; } void setB(long v) { b = v; } void setNext(Cell n) { next = n; }",
+            "    static long mix(int x, long y) { return y * 31 + x; }",
+            "}",
+        ] {
+            self.line(1, line);
+        }
         for m in 0..METHODS {
             self.line(
                 1,
