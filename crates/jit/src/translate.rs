@@ -143,6 +143,8 @@ struct Translator<'a, 'f> {
     fresh: HashMap<Value, &'static meta::class::Class>,
     /// The calls this compile named, and whether each was inlined.
     inlining: Vec<crate::Inlined>,
+    /// How many inlined bodies the ops being translated are in (0: the method's own).
+    inline_level: u32,
     /// Whether local 0 holds the receiver throughout: an instance method that never stores
     /// to it. The receiver is never null, so it needs no null check.
     this_fixed: bool,
@@ -156,14 +158,12 @@ const INLINE_NEW_MAX: usize = 256;
 /// any offset, so not known to be aligned.
 const CONTAINER: MemFlags = MemFlags::new().with_notrap();
 
-/// Which locals a write to or read from the frame covers.
+/// Which locals a read from the frame covers.
 #[derive(Clone, Copy)]
 enum Locals {
     All,
     /// Those holding references at op `pc` (all where `pc` has no map).
     Refs(usize),
-    /// The others (all where `pc` has no map).
-    Others(usize),
 }
 
 impl Locals {
@@ -171,7 +171,6 @@ impl Locals {
         match self {
             Locals::All => true,
             Locals::Refs(pc) => maps.at(pc).is_none_or(|m| m.is_ref(local)),
-            Locals::Others(pc) => maps.at(pc).is_none_or(|m| !m.is_ref(local)),
         }
     }
 }
@@ -216,6 +215,7 @@ impl<'a, 'f> Translator<'a, 'f> {
             non_null: HashSet::new(),
             fresh: HashMap::new(),
             inlining: Vec::new(),
+            inline_level: 0,
             this_fixed: !unit.is_static
                 && !unit
                     .prep
@@ -352,9 +352,10 @@ impl<'a, 'f> Translator<'a, 'f> {
         (i * 8) as i32
     }
 
-    /// Writes locals and the first `depth` stack slots to the frame.
+    /// Writes the first `depth` stack slots to the frame (the locals are there already: every
+    /// store to one writes through, see [`Self::set_local`]).
     fn flush(&mut self, depth: usize) {
-        self.store_slots(Locals::All, depth);
+        self.store_stack(depth);
     }
 
     /// Reads locals and the first `depth` stack slots from the frame.
@@ -362,13 +363,11 @@ impl<'a, 'f> Translator<'a, 'f> {
         self.load_slots(Locals::All, depth);
     }
 
-    /// Writes what the VM may read or move during a call from op `pc`: the locals that hold
-    /// references there (the collector updates them) and the first `depth` stack slots (the
-    /// op's operands among them). A call into the VM never reads or writes the caller's other
-    /// locals, so they stay in registers ([`Self::exit_if_threw`] writes them when an
-    /// exception hands the frame to the interpreter).
+    /// Writes what the VM may read or move during a call from op `pc`: the first `depth` stack
+    /// slots (the op's operands among them). The locals are in the frame already.
     fn flush_for_vm(&mut self, pc: usize, depth: usize) {
-        self.store_slots(Locals::Refs(pc), depth);
+        let _ = pc;
+        self.store_stack(depth);
     }
 
     /// Reads back after a call from op `pc` what [`Self::flush_for_vm`] wrote (references may
@@ -377,15 +376,8 @@ impl<'a, 'f> Translator<'a, 'f> {
         self.load_slots(Locals::Refs(pc), depth);
     }
 
-    /// Writes the `which` locals and the first `depth` stack slots to the frame.
-    fn store_slots(&mut self, which: Locals, depth: usize) {
-        for i in 0..self.locals.len() {
-            if which.includes(self.unit.maps, i) {
-                let v = self.b.use_var(self.locals[i]);
-                let off = self.slot_offset(None, i);
-                self.b.ins().store(TRUSTED, v, self.frame, off);
-            }
-        }
+    /// Writes the first `depth` stack slots to the frame.
+    fn store_stack(&mut self, depth: usize) {
         for j in 0..depth {
             let v = self.b.use_var(self.stack[j]);
             let off = self.slot_offset(Some(j), 0);
@@ -439,8 +431,16 @@ impl<'a, 'f> Translator<'a, 'f> {
         self.b.use_var(self.locals[n as usize])
     }
 
+    /// Sets local `n`, writing it through to the frame (but not an inlined body's locals,
+    /// which have no frame). So the frame always holds the locals: exits and calls into the
+    /// VM write only the operand stack, and a local is not kept alive in a register across a
+    /// loop that does not use it just because that loop may exit.
     fn set_local(&mut self, n: u16, v: Value) {
         self.b.def_var(self.locals[n as usize], v);
+        if self.inline_level == 0 {
+            let off = self.slot_offset(None, n as usize);
+            self.b.ins().store(TRUSTED, v, self.frame, off);
+        }
     }
 
     // ---- value views ----
@@ -663,6 +663,7 @@ impl<'a, 'f> Translator<'a, 'f> {
             self.stack.push(var);
         }
         let callers = std::mem::replace(&mut self.locals, locals);
+        self.inline_level += 1;
         self.depth = base;
         for step in &body.steps {
             match step {
@@ -692,6 +693,7 @@ impl<'a, 'f> Translator<'a, 'f> {
             }
         }
         self.locals = callers;
+        self.inline_level -= 1;
     }
 
     /// A read or write of a field of an inlined body's receiver, which the call site checked
@@ -1084,8 +1086,8 @@ impl<'a, 'f> Translator<'a, 'f> {
         self.b.seal_block(threw);
         self.b.seal_block(ok);
         self.b.switch_to_block(threw);
-        // The interpreter takes over at a handler and reads every local from the frame.
-        self.store_slots(Locals::Others(pc), 0);
+        // The interpreter takes over at a handler and reads every local from the frame, where
+        // they are (written through).
         let v = self.exit_value(pc, depth, true);
         self.b.ins().return_(&[v]);
         self.b.switch_to_block(ok);
