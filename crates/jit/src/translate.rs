@@ -363,10 +363,9 @@ impl<'a, 'f> Translator<'a, 'f> {
         self.load_slots(Locals::All, depth);
     }
 
-    /// Writes what the VM may read or move during a call from op `pc`: the first `depth` stack
-    /// slots (the op's operands among them). The locals are in the frame already.
-    fn flush_for_vm(&mut self, pc: usize, depth: usize) {
-        let _ = pc;
+    /// Writes what the VM may read or move during a call: the first `depth` stack slots (the
+    /// op's operands among them). The locals are in the frame already.
+    fn flush_for_vm(&mut self, depth: usize) {
         self.store_stack(depth);
     }
 
@@ -528,7 +527,7 @@ impl<'a, 'f> Translator<'a, 'f> {
     /// Calls a status stub for op `pc` with `depth` slots flushed; on a throw, leaves with
     /// the exception pending there.
     fn call_status_stub(&mut self, addr: usize, pc: usize, depth: usize, resume_depth: usize) {
-        self.flush_for_vm(pc, depth);
+        self.flush_for_vm(depth);
         let status = self.call_flushed(self.sigs.op, addr, &[], pc);
         self.exit_if_threw(status, pc, depth);
         self.reload_after_vm(pc, resume_depth);
@@ -732,7 +731,7 @@ impl<'a, 'f> Translator<'a, 'f> {
     ) {
         let depth = self.depth;
         let after = depth - method.arg_slots as usize + method.ret.slots();
-        self.flush_for_vm(pc, depth);
+        self.flush_for_vm(depth);
         let join = self.b.create_block();
         let slow = self.b.create_block();
         match self.direct_target(method, kind) {
@@ -818,7 +817,7 @@ impl<'a, 'f> Translator<'a, 'f> {
     /// `new` of `c` by the new stub, its object left in operand slot `self.depth`.
     fn new_by_stub(&mut self, pc: usize, c: &meta::class::Class) {
         let depth = self.depth;
-        self.flush_for_vm(pc, depth);
+        self.flush_for_vm(depth);
         let cv = self.b.ins().iconst(I64, c as *const _ as i64);
         let status = self.call_flushed(self.sigs.new, self.env.stubs.new, &[cv], pc);
         self.exit_if_threw(status, pc, depth);
