@@ -1,0 +1,375 @@
+//! Several conversations over one channel: the graphs user threads receive, in order, and the
+//! portal calls between the two processes (call, reply and release frames, see
+//! [`crate::frame`]).
+//!
+//! Until a portal crosses, a receiving thread reads the channel itself, as a plain channel
+//! does. Once one crosses ([`Mux::start_reader`]: this end exported a portal, or received
+//! one), a *reader* thread reads every frame as it comes: a graph frame is queued for
+//! [`Mux::receive`]; a reply frame goes to the thread waiting for it ([`Mux::call`]), by call
+//! id (a reply nobody waits for is dropped); a call frame is handed to a pool thread, which
+//! runs the [`Handler`] (the runtime's: it calls the exported portal and sends the reply); a
+//! release frame goes to the handler at once. A receiving thread that happens to read a
+//! non-graph frame itself hands it on the same way. When the channel ends (closed here, the
+//! peer gone, a corrupt frame), every waiting call fails with [`ChannelError::Closed`] and the
+//! handler hears of it once ([`Handler::ended`]).
+//!
+//! Frames the runtime must send without blocking (releases, sent from the collector) are
+//! posted ([`Mux::post`]) and sent by a pool thread.
+//!
+//! Owns the routing, the pending calls and the pool; what frames mean is the handler's.
+
+use std::collections::VecDeque;
+use std::os::fd::BorrowedFd;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
+
+use parking_lot::{Condvar, Mutex};
+use rustc_hash::FxHashMap;
+
+use crate::channel::{Channel, ChannelError, Received, SLICE};
+use crate::frame::{KIND_CALL, KIND_GRAPH, KIND_RELEASE, KIND_REPLY, ReplyHead, parse_release};
+
+/// How long an idle pool thread waits for work before it ends.
+const IDLE: Duration = Duration::from_secs(10);
+
+/// What the runtime does with the portal frames of a channel.
+pub trait Handler: Send + Sync {
+    /// A call frame arrived; runs on a pool thread, may block, and answers with a reply
+    /// frame sent through `mux` (whatever the frame holds: it is the peer's).
+    fn call(&self, mux: &Arc<Mux>, frame: Received);
+    /// A release frame arrived (export `id`, `count` tokens); must not block.
+    fn release(&self, id: u64, count: u64);
+    /// The channel ended; called once.
+    fn ended(&self);
+}
+
+/// A channel shared by graphs and portal calls.
+pub struct Mux {
+    chan: Channel,
+    state: Mutex<State>,
+    /// Signalled when a graph is queued, a reply arrives, or the channel ends.
+    cond: Condvar,
+    handler: OnceLock<Arc<dyn Handler>>,
+    next_call: AtomicU64,
+    pool: Arc<Pool>,
+    /// The largest frame the reader keeps (the receiving domain's heap).
+    keep_max: AtomicU64,
+}
+
+#[derive(Default)]
+struct State {
+    /// Graph frames read by the reader (or errors to report to a receiving thread).
+    graphs: VecDeque<Result<Received, ChannelError>>,
+    /// Calls waiting for their reply, by call id.
+    replies: FxHashMap<u64, Option<Received>>,
+    reader: bool,
+    ended: bool,
+    /// Frames posted, and whether a pool thread is sending them.
+    outbox: Vec<Vec<u8>>,
+    flushing: bool,
+}
+
+impl Mux {
+    /// Wraps a connected channel; pool threads get `stack` bytes of stack.
+    pub fn new(chan: Channel, stack: usize, keep_max: u64) -> Arc<Mux> {
+        Arc::new(Mux {
+            chan,
+            state: Mutex::new(State::default()),
+            cond: Condvar::new(),
+            handler: OnceLock::new(),
+            next_call: AtomicU64::new(1),
+            pool: Arc::new(Pool {
+                state: Mutex::new(PoolState::default()),
+                cond: Condvar::new(),
+                stack,
+            }),
+            keep_max: AtomicU64::new(keep_max),
+        })
+    }
+
+    /// The channel underneath (for sending graphs, and recycling buffers).
+    pub fn channel(&self) -> &Channel {
+        &self.chan
+    }
+
+    /// Sets the handler of portal frames (once; later calls are ignored).
+    pub fn set_handler(&self, h: Arc<dyn Handler>) {
+        let _ = self.handler.set(h);
+    }
+
+    /// Whether the channel has ended (closed, peer gone or corrupt).
+    pub fn ended(&self) -> bool {
+        self.state.lock().ended || self.chan.is_closed()
+    }
+
+    /// Starts the reader thread, if it is not running (portals now cross this channel).
+    pub fn start_reader(self: &Arc<Self>) {
+        {
+            let mut s = self.state.lock();
+            if s.reader || s.ended {
+                return;
+            }
+            s.reader = true;
+        }
+        let mux = self.clone();
+        let spawned = std::thread::Builder::new()
+            .name("jxvm-channel-reader".into())
+            .spawn(move || mux.read_loop());
+        if spawned.is_err() {
+            // No thread: receiving threads keep reading themselves; calls fail as ended.
+            self.end();
+        }
+    }
+
+    fn read_loop(self: Arc<Self>) {
+        loop {
+            let keep_max = self.keep_max.load(Ordering::Relaxed);
+            match self.chan.receive_with_fds(Some(SLICE), &|| false, keep_max) {
+                Ok(Some(f)) => self.dispatch(f),
+                Ok(None) => {}
+                Err(ChannelError::Closed) => break,
+                Err(e @ ChannelError::Corrupt(_)) => {
+                    self.queue(Err(e));
+                    break;
+                }
+                Err(e) => self.queue(Err(e)),
+            }
+            if self.state.lock().ended {
+                break;
+            }
+        }
+        self.end();
+    }
+
+    fn queue(&self, item: Result<Received, ChannelError>) {
+        self.state.lock().graphs.push_back(item);
+        self.cond.notify_all();
+    }
+
+    /// Routes a frame that is not for a receiving thread (see the module doc).
+    fn dispatch(self: &Arc<Self>, f: Received) {
+        match f.0.kind {
+            KIND_GRAPH => self.queue(Ok(f)),
+            KIND_REPLY => {
+                let Some(id) = ReplyHead::call_of(&f.1) else {
+                    return;
+                };
+                let mut s = self.state.lock();
+                if let Some(slot @ None) = s.replies.get_mut(&id) {
+                    *slot = Some(f);
+                    drop(s);
+                    self.cond.notify_all();
+                }
+            }
+            KIND_CALL => {
+                if let Some(h) = self.handler.get().cloned() {
+                    let mux = self.clone();
+                    self.pool.run(Box::new(move || h.call(&mux, f)));
+                }
+            }
+            KIND_RELEASE => {
+                if let (Ok((id, n)), Some(h)) = (parse_release(&f.1), self.handler.get()) {
+                    h.release(id, n);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Ends the channel: closes it, fails the waiting calls, tells the handler (once).
+    pub fn end(&self) {
+        {
+            let mut s = self.state.lock();
+            if s.ended {
+                return;
+            }
+            s.ended = true;
+        }
+        self.chan.close();
+        self.cond.notify_all();
+        if let Some(h) = self.handler.get() {
+            h.ended();
+        }
+    }
+
+    /// The next graph frame, as [`Channel::receive_with_fds`] (None if none began within
+    /// `timeout`); other frames met on the way are handed on.
+    pub fn receive(
+        self: &Arc<Self>,
+        timeout: Option<Duration>,
+        stop: &dyn Fn() -> bool,
+        keep_max: u64,
+    ) -> Result<Option<Received>, ChannelError> {
+        let deadline = timeout.map(|t| Instant::now() + t);
+        let slice = || match deadline {
+            Some(d) => d.saturating_duration_since(Instant::now()).min(SLICE),
+            None => SLICE,
+        };
+        loop {
+            {
+                let mut s = self.state.lock();
+                if let Some(item) = s.graphs.pop_front() {
+                    return item.map(Some);
+                }
+                if s.ended {
+                    return Err(ChannelError::Closed);
+                }
+                if s.reader {
+                    let left = slice();
+                    if left.is_zero() {
+                        return Ok(None);
+                    }
+                    self.cond.wait_for(&mut s, left);
+                    drop(s);
+                    if stop() {
+                        return Err(ChannelError::Interrupted);
+                    }
+                    continue;
+                }
+            }
+            match self.chan.receive_with_fds(Some(slice()), stop, keep_max) {
+                Ok(Some(f)) if f.0.kind == KIND_GRAPH => return Ok(Some(f)),
+                Ok(Some(f)) => self.dispatch(f),
+                Ok(None) if deadline.is_some_and(|d| Instant::now() >= d) => return Ok(None),
+                Ok(None) => {}
+                Err(e @ (ChannelError::Closed | ChannelError::Corrupt(_))) => {
+                    self.end();
+                    return Err(e);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// A fresh call id.
+    pub fn next_call_id(&self) -> u64 {
+        self.next_call.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Sends call frame `parts` (whose call id is `id`, with descriptors `fds`) and waits for
+    /// its reply frame; [`ChannelError::Closed`] if the channel ends first.
+    pub fn call(
+        self: &Arc<Self>,
+        id: u64,
+        parts: &[&[u8]],
+        fds: &[BorrowedFd],
+    ) -> Result<Received, ChannelError> {
+        self.start_reader();
+        {
+            let mut s = self.state.lock();
+            if s.ended {
+                return Err(ChannelError::Closed);
+            }
+            s.replies.insert(id, None);
+        }
+        if let Err(e) = self.chan.send_parts_with_fds(parts, fds) {
+            self.state.lock().replies.remove(&id);
+            return Err(e);
+        }
+        let mut s = self.state.lock();
+        loop {
+            if let Some(Some(_)) = s.replies.get(&id) {
+                let reply = s.replies.remove(&id).flatten().expect("a reply");
+                return Ok(reply);
+            }
+            if s.ended {
+                s.replies.remove(&id);
+                return Err(ChannelError::Closed);
+            }
+            self.cond.wait_for(&mut s, SLICE);
+        }
+    }
+
+    /// Sends a frame (a reply) now, waiting for room.
+    pub fn send(&self, parts: &[&[u8]], fds: &[BorrowedFd]) -> Result<(), ChannelError> {
+        self.chan.send_parts_with_fds(parts, fds)
+    }
+
+    /// Sends `frame` soon, from a pool thread: for callers that must not block (the
+    /// collector). Dropped if the channel has ended.
+    pub fn post(self: &Arc<Self>, frame: Vec<u8>) {
+        let mut s = self.state.lock();
+        if s.ended {
+            return;
+        }
+        s.outbox.push(frame);
+        if !s.flushing {
+            s.flushing = true;
+            let mux = self.clone();
+            self.pool.run(Box::new(move || mux.flush()));
+        }
+    }
+
+    fn flush(&self) {
+        loop {
+            let batch = {
+                let mut s = self.state.lock();
+                if s.outbox.is_empty() || s.ended {
+                    s.outbox.clear();
+                    s.flushing = false;
+                    return;
+                }
+                std::mem::take(&mut s.outbox)
+            };
+            for f in batch {
+                let _ = self.chan.send(&f);
+            }
+        }
+    }
+}
+
+type Job = Box<dyn FnOnce() + Send>;
+
+/// Threads that run calls and send posted frames: one per job running at once, kept while
+/// there is work, each ending after [`IDLE`] without any.
+struct Pool {
+    state: Mutex<PoolState>,
+    cond: Condvar,
+    stack: usize,
+}
+
+#[derive(Default)]
+struct PoolState {
+    jobs: VecDeque<Job>,
+    idle: usize,
+}
+
+impl Pool {
+    fn run(self: &Arc<Self>, job: Job) {
+        let mut s = self.state.lock();
+        s.jobs.push_back(job);
+        if s.jobs.len() <= s.idle {
+            self.cond.notify_one();
+            return;
+        }
+        drop(s);
+        let pool = self.clone();
+        let spawned = std::thread::Builder::new()
+            .name("jxvm-portal-call".into())
+            .stack_size(self.stack)
+            .spawn(move || pool.work());
+        if spawned.is_err() {
+            // No thread now: an idle one (or the next spawn) takes the job.
+            self.cond.notify_one();
+        }
+    }
+
+    fn work(&self) {
+        let mut s = self.state.lock();
+        loop {
+            if let Some(job) = s.jobs.pop_front() {
+                drop(s);
+                job();
+                s = self.state.lock();
+                continue;
+            }
+            s.idle += 1;
+            let timed_out = self.cond.wait_for(&mut s, IDLE).timed_out();
+            s.idle -= 1;
+            if timed_out && s.jobs.is_empty() {
+                return;
+            }
+        }
+    }
+}
