@@ -591,6 +591,11 @@ mod tests {
                     len: 4096,
                     writable: false,
                 },
+                TokenDesc::Portal {
+                    id: 77,
+                    yours: false,
+                    interfaces: vec!["Calc", "p/Other"],
+                },
             ],
             graph: b"JXG3 and the rest",
         };
@@ -624,6 +629,11 @@ mod tests {
                     offset: 16,
                     len: 4096,
                     writable: false
+                },
+                TokenDesc::Portal {
+                    id: 77,
+                    yours: false,
+                    interfaces: vec!["Calc", "p/Other"]
                 }
             ]
         );
@@ -671,6 +681,52 @@ mod tests {
         );
     }
 
+    #[test]
+    fn calls_replies_and_releases_read_back_as_written() {
+        let call = CallHead {
+            call: 5,
+            export: 9,
+            name: "add",
+            descriptor: "(IJ)I",
+            slots: vec![1, u64::MAX, 3],
+        };
+        let bytes = sample();
+        let f = GraphFrame::parse(&bytes[HEADER_LEN..]).unwrap();
+        let mut out = Vec::new();
+        f.write_head_as(&mut out, KIND_CALL, &call.to_bytes());
+        out.extend_from_slice(f.graph);
+        let h = Header::parse(out[..HEADER_LEN].try_into().unwrap(), 1 << 20).unwrap();
+        assert_eq!(
+            (h.kind, h.len as usize),
+            (KIND_CALL, out.len() - HEADER_LEN)
+        );
+        let (back, rest) = CallHead::parse(&out[HEADER_LEN..]).unwrap();
+        assert_eq!(back, call);
+        assert_eq!(GraphFrame::parse(rest).unwrap(), f);
+        let reply = ReplyHead {
+            call: 5,
+            outcome: Outcome::Threw,
+            slot: 0,
+            message: "why",
+        };
+        let bytes = reply.to_bytes();
+        assert_eq!(ReplyHead::call_of(&bytes), Some(5));
+        assert_eq!(ReplyHead::parse(&bytes).unwrap(), (reply, &[][..]));
+        let mut bad = bytes.clone();
+        bad[8] = 3;
+        assert!(ReplyHead::parse(&bad).is_err());
+        let rel = release_frame(9, 4);
+        assert_eq!(parse_release(&rel[HEADER_LEN..]), Ok((9, 4)));
+        assert!(parse_release(&rel[HEADER_LEN..20]).is_err());
+        for len in 0..bytes.len() {
+            assert!(ReplyHead::parse(&bytes[..len]).is_err());
+        }
+        let c = call.to_bytes();
+        for len in 0..c.len() {
+            assert!(CallHead::parse(&c[..len]).is_err());
+        }
+    }
+
     /// A bounded round of the `decode_frame` fuzz target: 200,000 mutants of a valid payload
     /// (bit flips, boundary values, truncation, duplicated ranges) must parse or be refused,
     /// never panic, and never reserve more entries than the bytes could hold.
@@ -697,6 +753,13 @@ mod tests {
                     _ if len > 0 => b[at] = rng.next_u64() as u8,
                     _ => {}
                 }
+            }
+            if let Ok((h, rest)) = CallHead::parse(&b) {
+                assert!(h.slots.capacity() <= b.len() / 8 + h.slots.len());
+                assert_eq!(h.to_bytes(), b[..b.len() - rest.len()]);
+            }
+            if let Ok((h, rest)) = ReplyHead::parse(&b) {
+                assert_eq!(h.to_bytes(), b[..b.len() - rest.len()]);
             }
             match GraphFrame::parse(&b) {
                 Ok(f) => {

@@ -373,3 +373,138 @@ impl Pool {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frame::{GraphFrame, Header, release_frame};
+
+    fn pair(name: &str) -> (Arc<Mux>, Arc<Mux>) {
+        let n = format!("mux-{name}-{}", std::process::id());
+        let n2 = n.clone();
+        let l =
+            std::thread::spawn(move || Channel::listen(&n2, Duration::from_secs(10), &|| false));
+        let c = loop {
+            match Channel::connect(&n) {
+                Ok(c) => break c,
+                Err(_) => std::thread::sleep(Duration::from_millis(5)),
+            }
+        };
+        let l = l.join().unwrap().unwrap();
+        (Mux::new(l, 1 << 20, 1 << 30), Mux::new(c, 1 << 20, 1 << 30))
+    }
+
+    fn frame(kind: u32, payload: &[u8]) -> Vec<u8> {
+        let mut f = Header {
+            kind,
+            len: payload.len() as u64,
+        }
+        .to_bytes()
+        .to_vec();
+        f.extend_from_slice(payload);
+        f
+    }
+
+    fn graph(bytes: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        GraphFrame {
+            classes: vec![],
+            tokens: vec![],
+            graph: bytes,
+        }
+        .write(&mut out);
+        out
+    }
+
+    /// Answers each call (whose payload is its id and a number) with the number doubled,
+    /// after `delay` if the number is 0; counts releases; notes the end.
+    #[derive(Default)]
+    struct Doubler {
+        released: AtomicU64,
+        ended: std::sync::atomic::AtomicBool,
+    }
+
+    impl Handler for Doubler {
+        fn call(&self, mux: &Arc<Mux>, f: Received) {
+            let id = u64::from_le_bytes(f.1[..8].try_into().unwrap());
+            let n = u64::from_le_bytes(f.1[8..16].try_into().unwrap());
+            if n == 0 {
+                std::thread::sleep(Duration::from_secs(60));
+            }
+            let mut p = id.to_le_bytes().to_vec();
+            p.extend_from_slice(&(2 * n).to_le_bytes());
+            mux.send(&[&frame(KIND_REPLY, &p)], &[]).unwrap();
+        }
+        fn release(&self, _: u64, count: u64) {
+            self.released.fetch_add(count, Ordering::SeqCst);
+        }
+        fn ended(&self) {
+            self.ended.store(true, Ordering::SeqCst);
+        }
+    }
+
+    fn call(m: &Arc<Mux>, n: u64) -> Result<u64, ChannelError> {
+        let id = m.next_call_id();
+        let mut p = id.to_le_bytes().to_vec();
+        p.extend_from_slice(&n.to_le_bytes());
+        let (_, r, _) = m.call(id, &[&frame(KIND_CALL, &p)], &[])?;
+        Ok(u64::from_le_bytes(r[8..16].try_into().unwrap()))
+    }
+
+    #[test]
+    fn calls_from_many_threads_get_their_own_replies_while_graphs_keep_their_order() {
+        let (a, b) = pair("calls");
+        let served = Arc::new(Doubler::default());
+        b.set_handler(served.clone());
+        b.start_reader();
+        std::thread::scope(|s| {
+            for k in 0..4u64 {
+                let a = &a;
+                s.spawn(move || {
+                    for i in 1..=100 {
+                        assert_eq!(call(a, k * 1000 + i).unwrap(), 2 * (k * 1000 + i));
+                    }
+                });
+            }
+            for i in 0..50u8 {
+                a.channel().send(&graph(&[i; 3])).unwrap();
+            }
+            for i in 0..50u8 {
+                let (h, p, _) = b.receive(None, &|| false, 1 << 20).unwrap().unwrap();
+                assert_eq!(h.kind, KIND_GRAPH);
+                assert_eq!(GraphFrame::parse(&p).unwrap().graph, [i; 3]);
+            }
+        });
+        a.post(release_frame(7, 3));
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while served.released.load(Ordering::SeqCst) != 3 {
+            assert!(Instant::now() < deadline, "the release did not arrive");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert!(
+            b.receive(Some(Duration::from_millis(30)), &|| false, 1 << 20)
+                .unwrap()
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn a_pending_call_fails_when_the_channel_ends() {
+        let (a, b) = pair("end");
+        let served = Arc::new(Doubler::default());
+        b.set_handler(served.clone());
+        b.start_reader();
+        std::thread::scope(|s| {
+            let waiting = s.spawn(|| call(&a, 0));
+            std::thread::sleep(Duration::from_millis(100));
+            b.end();
+            assert!(matches!(waiting.join().unwrap(), Err(ChannelError::Closed)));
+        });
+        assert!(served.ended.load(Ordering::SeqCst));
+        assert!(matches!(call(&a, 1), Err(ChannelError::Closed)));
+        assert!(matches!(
+            a.receive(None, &|| false, 1 << 20),
+            Err(ChannelError::Closed)
+        ));
+    }
+}
