@@ -514,7 +514,7 @@ fn portals(what: &str, env: &[(&str, &str)]) {
     assert!(sok, "serve failed:\n{sout}\n{serr}");
     assert_eq!(
         sout,
-        "listening\nok the export was freed when the channel closed\n"
+        "listening\nok the service was freed\nok the export was freed when the channel closed\n"
     );
 }
 
@@ -723,5 +723,29 @@ fn a_hostile_peer_calling_portals_gets_failed_replies() {
     let (ok, out, err) = finish(server, Duration::from_secs(60));
     assert!(ok, "the server failed:\n{out}\n{err}");
     assert!(!err.contains("panicked"), "{err}");
-    assert_eq!(out, "listening\n");
+    assert_eq!(out, "listening\nok the service was freed\n");
+}
+
+/// A portal outlives the `Channel` object it came over (collected unclosed); the channel
+/// closes when the portal is collected too, while the process lives on.
+#[test]
+fn a_channel_collected_unclosed_lives_while_portals_cross_it() {
+    let p = peers("portal-orphan");
+    javac(&["tests/jx/ipc/PortalPeer.java"], &p.a);
+    let server = p.start(&p.a, &["PortalPeer", "serve", "portal-orphan"]);
+    let mut client = p.start(&p.a, &["PortalPeer", "orphan", "portal-orphan"]);
+    let mut lines = BufReader::new(client.stdout.take().unwrap()).lines();
+    let first: Vec<String> = lines.by_ref().take(2).map(|l| l.unwrap()).collect();
+    assert_eq!(
+        first,
+        [
+            "ok a portal outlives the Channel object it came over",
+            "dropped"
+        ]
+    );
+    let (ok, out, err) = finish(server, Duration::from_secs(30));
+    let _ = client.kill();
+    client.wait().unwrap();
+    assert!(ok, "serve failed:\n{out}\n{err}");
+    assert_eq!(out, "listening\nok the service was freed\n");
 }

@@ -11,7 +11,8 @@ import jx.portal.PortalException;
  * Modes: serve NAME (export a Calc service, answer the client's questions about it, report
  * when it is freed), check NAME (call it: arguments and results, exceptions, callbacks,
  * concurrent callers, release; print one "ok" line per check), killcall NAME (a call in
- * flight when the serving process is killed).
+ * flight when the serving process is killed), orphan NAME (a portal outliving its Channel
+ * object; the channel closes when the portal is collected, while this process lives on).
  */
 public class PortalPeer {
     public interface Calc extends Portal {
@@ -83,6 +84,7 @@ public class PortalPeer {
             case "serve" -> serve(name);
             case "check" -> check(name);
             case "killcall" -> killcall(name);
+            case "orphan" -> orphan(name);
             default -> throw new IllegalArgumentException(args[0]);
         }
     }
@@ -131,6 +133,7 @@ public class PortalPeer {
                 }
             }
         } catch (ChannelClosedException e) {
+            System.out.println(freed(w1) ? "ok the service was freed" : "the service was kept");
             if (w2 != null) {
                 System.out.println(freed(w2) ? "ok the export was freed when the channel closed" : "the export was kept");
             }
@@ -203,6 +206,27 @@ public class PortalPeer {
         }
         for (Thread t : ts) t.join();
         ok(right.get() == threads * calls, threads + " threads call one portal at once");
+    }
+
+    static void orphan(String name) throws Exception {
+        Calc calc = first(name);
+        for (int i = 0; i < 5; i++) {
+            System.gc();
+            Thread.sleep(20);
+        }
+        ok(calc.add(1, 2) == 3, "a portal outlives the Channel object it came over");
+        calc = null;
+        for (int i = 0; i < 5; i++) {
+            System.gc();
+            Thread.sleep(20);
+        }
+        System.out.println("dropped");
+        Thread.sleep(60_000);
+    }
+
+    /** The service the server sends first, over a channel nothing references after. */
+    static Calc first(String name) throws Exception {
+        return (Calc) ((Object[]) connect(name).receive())[1];
     }
 
     static void killcall(String name) throws Exception {

@@ -17,7 +17,10 @@ import java.io.IOException;
  * (portals, memory objects, domains) cannot be sent ({@code IllegalArgumentException}).
  */
 public final class Channel implements AutoCloseable {
-    /** Closes the ends that became unreachable unclosed (their peers see the channel closed). */
+    /**
+     * Closes the ends that became unreachable unclosed (their peers see the channel closed),
+     * once no portal crosses them any more.
+     */
     private static final java.lang.ref.Cleaner CLEANER = java.lang.ref.Cleaner.create();
 
     /** The VM's id of this end (never reused in a process). */
@@ -27,7 +30,7 @@ public final class Channel implements AutoCloseable {
     private Channel(long id, String name) {
         this.id = id;
         this.name = name;
-        CLEANER.register(this, () -> close0(id));
+        CLEANER.register(this, () -> drop0(id));
     }
 
     /**
@@ -108,4 +111,5 @@ public final class Channel implements AutoCloseable {
     private static native void send0(long id, Object obj) throws IOException;
     private static native Object receive0(long id, long timeoutMillis) throws IOException, InterruptedException;
     private static native void close0(long id);
+    private static native void drop0(long id);
 }

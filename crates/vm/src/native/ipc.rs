@@ -60,6 +60,13 @@ pub fn register(r: &mut Registry) {
         }
         Ok(0)
     });
+    r.add(CHANNEL, "drop0", "(J)V", |_, a| {
+        let peer = CHANNELS.lock().as_mut().and_then(|m| m.remove(&a[0]));
+        if let Some(p) = peer {
+            p.orphan();
+        }
+        Ok(0)
+    });
 }
 
 /// The open channels of the process, by id.

@@ -23,12 +23,15 @@
 //!   of its parameter's type; anything else is a failed reply (`PortalException` at the
 //!   caller), never a crash. The result or exception is encoded for the peer as a sent graph.
 //!
+//! An end whose `Channel` object was collected unclosed stays open while portals cross it
+//! (exports or imports), kept in [`ORPHANS`], and closes when the last goes.
+//!
 //! A callback (a portal passed in a call, called by the service during the call) runs on
 //! another thread of the caller's process, not the waiting caller's: it does not re-enter the
 //! caller's monitors as a call between domains does.
 
 use std::os::fd::OwnedFd;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
 
 use ipc::Channel;
@@ -54,6 +57,17 @@ pub(crate) struct Peer {
     /// The peer's exports this end has portals to, by the peer's id.
     imports: Mutex<FxHashMap<u64, Arc<Import>>>,
     me: Weak<Peer>,
+    /// Set when its `Channel` object was collected (the end is in [`ORPHANS`]).
+    orphaned: AtomicBool,
+}
+
+/// Ends whose `Channel` object was collected while portals crossed them.
+static ORPHANS: Mutex<Vec<Arc<Peer>>> = Mutex::new(Vec::new());
+
+impl Drop for Peer {
+    fn drop(&mut self) {
+        self.mux.end();
+    }
 }
 
 /// A peer's export as a remote service here.
@@ -76,6 +90,7 @@ impl Peer {
             exports: Mutex::new(FxHashMap::default()),
             imports: Mutex::new(FxHashMap::default()),
             me: me.clone(),
+            orphaned: AtomicBool::new(false),
         });
         mux.set_handler(Arc::new(Served(Arc::downgrade(&peer))));
         peer
@@ -149,6 +164,32 @@ impl Peer {
         local
     }
 
+    /// Its `Channel` object was collected: the end closes now, or when no portal crosses it
+    /// any more.
+    pub(super) fn orphan(self: &Arc<Self>) {
+        ORPHANS.lock().push(self.clone());
+        self.orphaned.store(true, Ordering::SeqCst);
+        self.close_if_orphan();
+    }
+
+    /// Closes an orphaned end that no portal crosses.
+    fn close_if_orphan(&self) {
+        if !self.orphaned.load(Ordering::SeqCst)
+            || !self.exports.lock().is_empty()
+            || !self.imports.lock().is_empty()
+        {
+            return;
+        }
+        self.mux.end();
+        let me = {
+            let mut orphans = ORPHANS.lock();
+            let at = orphans.iter().position(|p| std::ptr::eq(&**p, self));
+            at.map(|i| orphans.swap_remove(i))
+        };
+        // The last reference may be this one: dropped outside the lock.
+        drop(me);
+    }
+
     /// The peer released `count` tokens of export `id`.
     fn release_export(&self, id: u64, count: u64) {
         let mut exports = self.exports.lock();
@@ -160,6 +201,7 @@ impl Peer {
             exports.remove(&id);
             drop(exports);
             portal::release(id);
+            self.close_if_orphan();
         }
     }
 
@@ -170,6 +212,7 @@ impl Peer {
             portal::release(id);
         }
         self.imports.lock().clear();
+        self.close_if_orphan();
     }
 
     /// Calls method `m` of the peer's export `export` (see the module doc).
@@ -361,6 +404,7 @@ impl Remote for Import {
         }
         let count = self.count.load(Ordering::Relaxed);
         p.mux.post(ipc::frame::release_frame(self.export, count));
+        p.close_if_orphan();
     }
 }
 
