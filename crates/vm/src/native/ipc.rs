@@ -8,22 +8,26 @@
 //!   a memory object made by `Memory.allocateShared` becomes a token naming its region's
 //!   descriptor (passed with the frame), its grant slot, bounds and writability: the receiver
 //!   maps the same bytes, under the same grant;
+//!   a portal or a service (an object implementing a `jx.portal.Portal` interface) becomes a
+//!   portal token, exported to the peer (`native::remote`);
 //!   what cannot mean anything in another process is refused (`IllegalArgumentException`,
 //!   nothing sent): what portals refuse between domains, the API's other objects (memory
-//!   objects made by `Memory.allocate`, domains), portals and services (objects implementing
-//!   a `jx.portal.Portal` interface: not yet across processes, refused rather than copied as
-//!   plain objects), hidden classes (lambdas);
+//!   objects made by `Memory.allocate`, domains), a portal from another channel, hidden
+//!   classes (lambdas);
 //! - receiving: each class of the frame is loaded by name by the domain's application loader
 //!   and must have the sender's shape (else `InvalidClassException`, the frame dropped and the
 //!   channel usable); classes are verified but not initialized (the peer does not choose which
 //!   static initializers run here); tokens become the receiver's own constants and mirrors;
+//!   a portal token becomes a portal to the peer's export (or this end's own service back);
 //!   the graph is decoded by the copier into the domain's heap from the frame's private copy
 //!   (copied out of the ring whole, never parsed in shared memory), `OutOfMemoryError` if it
 //!   has no room; then checked by `ipc::check` (`StreamCorruptedException` if a hostile peer
 //!   broke a type) and its Throwables given the receiver's sentinels.
 //!
-//! A channel is named in Java by an id into a process-wide table (never a pointer); the
-//! waiting is a blocking operation of the domain (it may collect meanwhile).
+//! A channel is named in Java by an id into a process-wide table (never a pointer) of ends
+//! ([`Peer`]: the channel multiplexed by `ipc::mux`, and its portals); the waiting is a
+//! blocking operation of the domain (it may collect meanwhile). The graph encoding and
+//! decoding here also carry the arguments and results of portal calls (`native::remote`).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
