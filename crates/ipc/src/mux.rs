@@ -4,11 +4,12 @@
 //!
 //! Until a portal crosses, a receiving thread reads the channel itself, as a plain channel
 //! does. Once one crosses ([`Mux::start_reader`]: this end exported a portal, or received
-//! one), a *reader* thread reads every frame as it comes: a graph frame is queued for
-//! [`Mux::receive`]; a reply frame goes to the thread waiting for it ([`Mux::call`]), by call
-//! id (a reply nobody waits for is dropped); a call frame is handed to a pool thread, which
-//! runs the [`Handler`] (the runtime's: it calls the exported portal and sends the reply); a
-//! release frame goes to the handler at once. A receiving thread that happens to read a
+//! one), a *reader*, a thread of the channel's pool, reads every frame as it comes: a graph
+//! frame is queued for [`Mux::receive`]; a reply frame goes to the thread waiting for it
+//! ([`Mux::call`]), by call id (a reply nobody waits for is dropped); a release frame goes to
+//! the [`Handler`] at once; for a call frame the reader hands its role to another pool thread
+//! and runs the handler itself (the runtime's: it calls the exported portal and sends the
+//! reply), so that a call costs no wake-up between reading it and serving it. A receiving thread that happens to read a
 //! non-graph frame itself hands it on the same way. When the channel ends (closed here, the
 //! peer gone, a corrupt frame), every waiting call fails with [`ChannelError::Closed`] and the
 //! handler hears of it once ([`Handler::ended`]).
@@ -112,20 +113,28 @@ impl Mux {
             }
             s.reader = true;
         }
-        let mux = self.clone();
-        let spawned = std::thread::Builder::new()
-            .name("jxvm-channel-reader".into())
-            .spawn(move || mux.read_loop());
-        if spawned.is_err() {
-            // No thread: receiving threads keep reading themselves; calls fail as ended.
-            self.end();
-        }
+        self.hand_reading_on();
     }
 
+    /// Gives the reader's role to a pool thread.
+    fn hand_reading_on(self: &Arc<Self>) {
+        let mux = self.clone();
+        self.pool.run(Box::new(move || mux.read_loop()));
+    }
+
+    /// The reader's role (see the module doc): until the channel ends, or until it reads a
+    /// call, which it serves after handing the role on.
     fn read_loop(self: Arc<Self>) {
         loop {
             let keep_max = self.keep_max.load(Ordering::Relaxed);
             match self.chan.receive_with_fds(Some(SLICE), &|| false, keep_max) {
+                Ok(Some(f)) if f.0.kind == KIND_CALL => {
+                    self.hand_reading_on();
+                    if let Some(h) = self.handler.get().cloned() {
+                        h.call(&self, f);
+                    }
+                    return;
+                }
                 Ok(Some(f)) => self.dispatch(f),
                 Ok(None) => {}
                 Err(ChannelError::Closed) => break,
@@ -321,8 +330,8 @@ impl Mux {
 
 type Job = Box<dyn FnOnce() + Send>;
 
-/// Threads that run calls and send posted frames: one per job running at once, kept while
-/// there is work, each ending after [`IDLE`] without any.
+/// Threads that read, run calls and send posted frames: one per job running at once, kept
+/// while there is work, each ending after [`IDLE`] without any.
 struct Pool {
     state: Mutex<PoolState>,
     cond: Condvar,
@@ -346,7 +355,7 @@ impl Pool {
         drop(s);
         let pool = self.clone();
         let spawned = std::thread::Builder::new()
-            .name("jxvm-portal-call".into())
+            .name("jxvm-channel".into())
             .stack_size(self.stack)
             .spawn(move || pool.work());
         if spawned.is_err() {
