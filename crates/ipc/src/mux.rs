@@ -2,9 +2,10 @@
 //! portal calls between the two processes (call, reply and release frames, see
 //! [`crate::frame`]).
 //!
-//! Until a portal crosses, a receiving thread reads the channel itself, as a plain channel
-//! does. Once one crosses ([`Mux::start_reader`]: this end exported a portal, or received
-//! one), a *reader*, a thread of the channel's pool, reads every frame as it comes: a graph
+//! Until this end exports a portal, a receiving thread reads the channel itself, as a plain
+//! channel does, and so does a thread waiting for the reply to its call (each hands on what
+//! is not its own). Once it exports one ([`Mux::start_reader`]: calls may come at any time),
+//! a *reader*, a thread of the channel's pool, reads every frame as it comes: a graph
 //! frame is queued for [`Mux::receive`]; a reply frame goes to the thread waiting for it
 //! ([`Mux::call`]), by call id (a reply nobody waits for is dropped); a release frame goes to
 //! the [`Handler`] at once; for a call frame the reader hands its role to another pool thread
@@ -257,14 +258,15 @@ impl Mux {
     }
 
     /// Sends call frame `parts` (whose call id is `id`, with descriptors `fds`) and waits for
-    /// its reply frame; [`ChannelError::Closed`] if the channel ends first.
+    /// its reply frame; [`ChannelError::Closed`] if the channel ends first. Without a reader
+    /// (this end exports nothing), the caller reads the channel itself while it waits, so
+    /// its reply costs no wake-up of another thread; frames for others are handed on.
     pub fn call(
         self: &Arc<Self>,
         id: u64,
         parts: &[&[u8]],
         fds: &[BorrowedFd],
     ) -> Result<Received, ChannelError> {
-        self.start_reader();
         {
             let mut s = self.state.lock();
             if s.ended {
@@ -276,6 +278,10 @@ impl Mux {
             self.state.lock().replies.remove(&id);
             return Err(e);
         }
+        let answered = || {
+            let s = self.state.lock();
+            s.ended || s.replies.get(&id).is_some_and(Option::is_some)
+        };
         let mut s = self.state.lock();
         loop {
             if let Some(Some(_)) = s.replies.get(&id) {
@@ -286,7 +292,20 @@ impl Mux {
                 s.replies.remove(&id);
                 return Err(ChannelError::Closed);
             }
-            self.cond.wait_for(&mut s, SLICE);
+            if s.reader {
+                self.cond.wait_for(&mut s, SLICE);
+                continue;
+            }
+            drop(s);
+            let keep_max = self.keep_max.load(Ordering::Relaxed);
+            match self.chan.receive_with_fds(Some(SLICE), &answered, keep_max) {
+                Ok(Some(f)) => self.dispatch(f),
+                Err(ChannelError::Closed | ChannelError::Corrupt(_)) => self.end(),
+                // Nothing came, or the reply came through another thread; a frame too large
+                // (a hostile peer's) was dropped.
+                _ => {}
+            }
+            s = self.state.lock();
         }
     }
 

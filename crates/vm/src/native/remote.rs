@@ -142,7 +142,6 @@ impl Peer {
     /// The remote service standing for the peer's export `id` (implementing `interfaces`),
     /// counting one more token of it, with a reference taken for the caller to release.
     pub(super) fn import(&self, id: u64, interfaces: Vec<String>) -> u64 {
-        self.mux.start_reader();
         let mut imports = self.imports.lock();
         if let Some(imp) = imports.get(&id) {
             let local = imp.local.load(Ordering::Relaxed);
