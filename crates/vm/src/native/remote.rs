@@ -292,11 +292,13 @@ impl Peer {
             Ok(f) => f,
             Err(e) => return bad(t, &e.to_string()),
         };
+        // Loading may run Java code: done before decoding (the roots are not handles).
+        let want = type_class(t, m.class.loader, want);
         let roots = decode(t, self, &frame, fds)?;
         let [root] = roots[..] else {
             return bad(t, "not one root");
         };
-        if !fits(t, m.class.loader, want, root) {
+        if !is_a(root, want) {
             return bad(t, "an object of another type");
         }
         if head.outcome == Outcome::Threw {
@@ -490,7 +492,11 @@ fn invoke(
 ) -> JResult<Result<(&'static Method, u64), String>> {
     let service = t.handle_get(h);
     let class = service.class();
-    let m = portal::portal_interfaces(class).into_iter().find_map(|i| {
+    let interfaces = portal::portal_interfaces(class);
+    let all = interfaces
+        .iter()
+        .flat_map(|i| i.all_interfaces.iter().copied().chain([*i]));
+    let m = all.into_iter().find_map(|i: &'static Class| {
         i.methods().iter().find(|m| {
             *m.name == *head.name
                 && *m.descriptor == *head.descriptor
@@ -518,6 +524,12 @@ fn invoke(
         )));
     }
     let refs = ref_slots(m);
+    // Loading may run Java code: done before decoding (the roots are not handles).
+    let wants: SmallVec<[Option<&'static Class>; 4]> = param_types(&m.descriptor)
+        .into_iter()
+        .filter(|d| d.starts_with(['L', '[']))
+        .map(|d| type_class(t, m.class.loader, d))
+        .collect();
     let roots = if refs.is_empty() {
         graph_roots_none()
     } else {
@@ -537,10 +549,8 @@ fn invoke(
     if roots.len() != refs.len() {
         return Ok(Err("a call whose arguments are not its method's".into()));
     }
-    let types = param_types(&m.descriptor);
-    let ref_types = types.iter().filter(|d| d.starts_with(['L', '[']));
-    for (&o, want) in roots.iter().zip(ref_types) {
-        if !fits(t, m.class.loader, want, o) {
+    for (&o, &want) in roots.iter().zip(&wants) {
+        if !is_a(o, want) {
             return Ok(Err("an argument of another type than its parameter".into()));
         }
     }
@@ -603,13 +613,21 @@ fn return_type(m: &'static Method) -> &'static str {
     m.descriptor.rsplit(')').next().unwrap_or("V")
 }
 
-/// Whether `o` may be a value of field type `desc` as loader `loader` sees it (null always).
-fn fits(t: &mut JThread, loader: LoaderId, desc: &str, o: Option<ObjRef>) -> bool {
-    let Some(o) = o else { return true };
+/// The class of field type `desc` as loader `loader` sees it (None if it cannot be loaded).
+fn type_class(t: &mut JThread, loader: LoaderId, desc: &str) -> Option<&'static Class> {
     let name = match desc.strip_prefix('L') {
         Some(n) => n.strip_suffix(';').unwrap_or(n),
         None => desc,
     };
-    let want: Option<&'static Class> = t.vm.classes.load(loader, name).ok();
-    want.is_some_and(|c| o.class().is_subtype_of(c))
+    t.vm.classes.load(loader, name).ok()
+}
+
+/// Whether `o` may be a value of a variable of class `want` (null always; nothing if the
+/// class could not be loaded).
+fn is_a(o: Option<ObjRef>, want: Option<&'static Class>) -> bool {
+    match (o, want) {
+        (None, _) => true,
+        (Some(o), Some(c)) => o.class().is_subtype_of(c),
+        (Some(_), None) => false,
+    }
 }
