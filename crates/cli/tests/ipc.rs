@@ -492,6 +492,7 @@ const PORTAL_CHECKS: &[&str] = &[
     "ok a callback: the service calls back into this process during the call",
     "ok a portal sent back to its process is the service itself",
     "ok 8 threads call one portal at once",
+    "ok a portal from the peer cannot be sent over another channel (IllegalArgumentException)",
     "ok the service is kept while this process holds a portal to it",
     "ok a portal collected here releases the service there",
     "ok a second service",

@@ -168,6 +168,7 @@ public class PortalPeer {
                 "a callback: the service calls back into this process during the call");
         ok(calc.echo(cb) == cb, "a portal sent back to its process is the service itself");
         concurrent(calc);
+        refusedElsewhere(calc, name + "-elsewhere");
         ch.send("alive?");
         ok(Boolean.TRUE.equals(ch.receive()), "the service is kept while this process holds a portal to it");
         calc = null;
@@ -187,6 +188,30 @@ public class PortalPeer {
             ok(false, "a call on a closed channel");
         } catch (PortalException e) {
             ok(true, "a call after the channel is closed is PortalException");
+        }
+    }
+
+    /** A portal from the peer sent over another channel (here, one to this very process). */
+    static void refusedElsewhere(Calc calc, String name) throws Exception {
+        Channel[] mine = new Channel[1];
+        Thread listener = new Thread(() -> {
+            try {
+                mine[0] = Channel.listen(name, 10_000);
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        });
+        listener.start();
+        try (Channel other = connect(name)) {
+            listener.join();
+            try {
+                other.send(new Object[] {calc});
+                ok(false, "a portal sent over another channel");
+            } catch (IllegalArgumentException e) {
+                ok(e.getMessage().contains("can only be sent back over its own channel"),
+                        "a portal from the peer cannot be sent over another channel (IllegalArgumentException)");
+            }
+            mine[0].close();
         }
     }
 
