@@ -284,7 +284,7 @@ impl Peer {
         };
         let want = match head.outcome {
             Outcome::Failed => return Err(portal::portal_exception(t, head.message)),
-            Outcome::Returned if m.ret != BasicType::Ref => return Ok(head.slot),
+            Outcome::Returned if m.ret != BasicType::Ref => return Ok(normalize(m.ret, head.slot)),
             Outcome::Returned => return_type(m),
             Outcome::Threw => "Ljava/lang/Throwable;",
         };
@@ -294,7 +294,14 @@ impl Peer {
         };
         // Loading may run Java code: done before decoding (the roots are not handles).
         let want = type_class(t, m.class.loader, want);
-        let roots = decode(t, self, &frame, fds)?;
+        let roots = match decode(t, self, &frame, fds) {
+            Ok(r) => r,
+            Err(Thrown) => {
+                let why = crate::vm::describe_exception(t);
+                t.exception = None;
+                return bad(t, &why);
+            }
+        };
         let [root] = roots[..] else {
             return bad(t, "not one root");
         };
@@ -557,6 +564,11 @@ fn invoke(
     let mut slots: SmallVec<[u64; 8]> = SmallVec::with_capacity(head.slots.len() + 1);
     slots.push(t.handle_get(h).slot());
     slots.extend_from_slice(&head.slots);
+    let mut at = 1;
+    for &ty in m.param_types.iter() {
+        slots[at] = normalize(ty, slots[at]);
+        at += ty.slots();
+    }
     for (k, &i) in refs.iter().enumerate() {
         slots[1 + i] = to_slot(roots[k]);
     }
@@ -566,6 +578,20 @@ fn invoke(
 
 fn graph_roots_none() -> crate::graph::Roots {
     crate::graph::Roots::new()
+}
+
+/// A primitive of type `ty` from a peer's slot `v`, as this VM keeps it in a slot (an int
+/// zero-extended, a boolean 0 or 1, a byte or short sign-extended to an int, a char
+/// zero-extended): whatever bits the peer sent.
+fn normalize(ty: BasicType, v: u64) -> u64 {
+    match ty {
+        BasicType::Boolean => v & 1,
+        BasicType::Byte => v as i8 as i32 as u32 as u64,
+        BasicType::Short => v as i16 as i32 as u32 as u64,
+        BasicType::Char => v as u16 as u64,
+        BasicType::Int | BasicType::Float => v as u32 as u64,
+        _ => v,
+    }
 }
 
 /// The argument slots `m` takes (without the receiver).
