@@ -258,7 +258,9 @@ impl Mux {
     }
 
     /// Sends call frame `parts` (whose call id is `id`, with descriptors `fds`) and waits for
-    /// its reply frame; [`ChannelError::Closed`] if the channel ends first. Without a reader
+    /// its reply frame; [`ChannelError::Closed`] if the channel ends first,
+    /// [`ChannelError::Interrupted`] if `stop` says so between waits (the reply, if it comes,
+    /// is dropped). Without a reader
     /// (this end exports nothing), the caller reads the channel itself while it waits, so
     /// its reply costs no wake-up of another thread; frames for others are handed on.
     pub fn call(
@@ -266,6 +268,7 @@ impl Mux {
         id: u64,
         parts: &[&[u8]],
         fds: &[BorrowedFd],
+        stop: &dyn Fn() -> bool,
     ) -> Result<Received, ChannelError> {
         {
             let mut s = self.state.lock();
@@ -291,6 +294,10 @@ impl Mux {
             if s.ended {
                 s.replies.remove(&id);
                 return Err(ChannelError::Closed);
+            }
+            if stop() {
+                s.replies.remove(&id);
+                return Err(ChannelError::Interrupted);
             }
             if s.reader {
                 self.cond.wait_for(&mut s, SLICE);
@@ -475,7 +482,7 @@ mod tests {
         let id = m.next_call_id();
         let mut p = id.to_le_bytes().to_vec();
         p.extend_from_slice(&n.to_le_bytes());
-        let (_, r, _) = m.call(id, &[&frame(KIND_CALL, &p)], &[])?;
+        let (_, r, _) = m.call(id, &[&frame(KIND_CALL, &p)], &[], &|| false)?;
         Ok(u64::from_le_bytes(r[8..16].try_into().unwrap()))
     }
 

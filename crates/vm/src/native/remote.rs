@@ -258,10 +258,18 @@ impl Peer {
         };
         self.commit(&encoded.exports);
         let mux = &self.mux;
-        let reply = t.blocking(|| mux.call(call, &[&head, &encoded.graph], &fds));
+        // A terminated domain's thread stops waiting (the reply, if it comes, is dropped).
+        let domain = t.domain.clone();
+        let killed = || domain.safepoint.is_killed();
+        let reply = t.blocking(|| mux.call(call, &[&head, &encoded.graph], &fds, &killed));
         drop(fds);
-        let Ok((_, payload, fds)) = reply else {
-            return Err(portal::portal_exception(t, gone));
+        let (_, payload, fds) = match reply {
+            Ok(r) => r,
+            Err(ipc::ChannelError::Interrupted) => {
+                let msg = "the caller's domain was terminated during the call";
+                return Err(portal::portal_exception(t, msg));
+            }
+            Err(_) => return Err(portal::portal_exception(t, gone)),
         };
         self.returned(t, m, &payload, &fds)
     }
