@@ -750,3 +750,27 @@ fn a_channel_collected_unclosed_lives_while_portals_cross_it() {
     assert!(ok, "serve failed:\n{out}\n{err}");
     assert_eq!(out, "listening\nok the service was freed\n");
 }
+
+/// A portal from another process registered in Naming and called from another domain; that
+/// domain terminated while its thread waits for a remote call (a 60 s sleep there) ends at
+/// once.
+#[test]
+fn a_domain_terminated_during_a_remote_call_ends() {
+    let p = peers("portal-domains");
+    javac(&["tests/jx/ipc/PortalPeer.java"], &p.a);
+    let mut server = p.start(&p.a, &["PortalPeer", "serve", "portal-domains"]);
+    let client = p.start(&p.a, &["PortalPeer", "domains", "portal-domains"]);
+    let (ok, out, err) = finish(client, Duration::from_secs(60));
+    let _ = server.kill();
+    server.wait().unwrap();
+    assert!(ok, "domains failed:\n{out}\n{err}");
+    assert_eq!(
+        out.lines().collect::<Vec<_>>(),
+        [
+            "ok another domain calls the portal through Naming",
+            "ok a domain terminated while its thread waits for a remote call ends",
+            "ok the portal still works here",
+        ],
+        "{err}"
+    );
+}

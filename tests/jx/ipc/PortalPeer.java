@@ -12,7 +12,9 @@ import jx.portal.PortalException;
  * when it is freed), check NAME (call it: arguments and results, exceptions, callbacks,
  * concurrent callers, release; print one "ok" line per check), killcall NAME (a call in
  * flight when the serving process is killed), orphan NAME (a portal outliving its Channel
- * object; the channel closes when the portal is collected, while this process lives on).
+ * object; the channel closes when the portal is collected, while this process lives on),
+ * domains NAME (the portal registered in Naming and called from another domain, which is
+ * terminated in the middle of a call).
  */
 public class PortalPeer {
     public interface Calc extends Portal {
@@ -85,6 +87,7 @@ public class PortalPeer {
             case "check" -> check(name);
             case "killcall" -> killcall(name);
             case "orphan" -> orphan(name);
+            case "domains" -> domains(name);
             default -> throw new IllegalArgumentException(args[0]);
         }
     }
@@ -247,6 +250,30 @@ public class PortalPeer {
         }
         System.out.println("dropped");
         Thread.sleep(60_000);
+    }
+
+    /** Domain "caller": looks the portal up and calls it; `sleep` never returns in time. */
+    public static class Caller {
+        public static void main(String[] args) throws Exception {
+            Calc calc = jx.naming.Naming.await("calc", Calc.class, 60_000);
+            System.out.println((calc.add(20, 22) == 42 ? "ok" : "FAILED")
+                    + " another domain calls the portal through Naming");
+            System.out.flush();
+            calc.sleep(60_000);
+        }
+    }
+
+    static void domains(String name) throws Exception {
+        Calc calc = first(name);
+        jx.naming.Naming.register("calc", calc);
+        jx.domain.Domain d = jx.domain.Domain.create(jx.domain.DomainSpec.named("caller")
+                .classPath(System.getProperty("java.class.path"))
+                .mainClass("PortalPeer$Caller"));
+        Thread.sleep(1000);
+        d.terminate();
+        ok(!d.isAlive() && d.awaitTermination(20_000),
+                "a domain terminated while its thread waits for a remote call ends");
+        ok(calc.add(1, 1) == 2, "the portal still works here");
     }
 
     /** The service the server sends first, over a channel nothing references after. */

@@ -950,6 +950,6 @@ pub fn lookup_name(
             .as_ref()
             .and_then(|m| m.get(name))
             .copied()
-            .filter(|&id| owner(id).is_some())
+            .filter(|&id| id & REMOTE != 0 || owner(id).is_some())
     })
 }
