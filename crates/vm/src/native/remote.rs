@@ -546,7 +546,7 @@ fn invoke(
         .map(|d| type_class(t, m.class.loader, d))
         .collect();
     let roots = if refs.is_empty() {
-        graph_roots_none()
+        crate::graph::Roots::new()
     } else {
         let frame = match GraphFrame::parse(rest) {
             Ok(f) => f,
@@ -582,10 +582,6 @@ fn invoke(
     }
     let r = crate::interp::exec::call(t, target, &slots)?;
     Ok(Ok((m, r)))
-}
-
-fn graph_roots_none() -> crate::graph::Roots {
-    crate::graph::Roots::new()
 }
 
 /// A primitive of type `ty` from a peer's slot `v`, as this VM keeps it in a slot (an int
