@@ -358,7 +358,7 @@ fn shared_memory(what: &str, env: &[(&str, &str)]) {
         owner_out,
         [
             "ok memory made by allocate is IllegalArgumentException, nothing sent",
-            "ok a portal service is IllegalArgumentException (not yet across processes), nothing sent",
+            "ok an object implementing only jx.portal.Portal is IllegalArgumentException, nothing sent",
             "ok writes in the peer are seen here",
             "ok revoking the whole in the peer revokes every view of it here",
             "ok the fresh memory the peer made by revoking arrives valid, the same bytes",
@@ -483,4 +483,294 @@ fn a_hostile_peer_forging_shared_memory_gets_exceptions() {
     want.extend([sce; 7]);
     want.extend(["frame the sample intact", sce, "closed after 11 frames"]);
     assert_eq!(out.lines().collect::<Vec<_>>(), want, "{err}");
+}
+
+const PORTAL_CHECKS: &[&str] = &[
+    "ok a service arrives as a portal to the other process",
+    "ok a call with arguments and a result",
+    "ok an exception thrown by the service arrives with its message and stack trace",
+    "ok a callback: the service calls back into this process during the call",
+    "ok a portal sent back to its process is the service itself",
+    "ok 8 threads call one portal at once",
+    "ok a portal from the peer cannot be sent over another channel (IllegalArgumentException)",
+    "ok the service is kept while this process holds a portal to it",
+    "ok a portal collected here releases the service there",
+    "ok a second service",
+    "ok a call after the channel is closed is PortalException",
+];
+
+/// Portals between two processes (`tests/jx/ipc/PortalPeer.java`): calls with arguments and
+/// results, an exception with its stack trace, a callback into the caller's process,
+/// concurrent callers, the service kept while a portal to it lives and freed when it is
+/// collected or the channel closes.
+fn portals(what: &str, env: &[(&str, &str)]) {
+    let p = peers(what);
+    javac(&["tests/jx/ipc/PortalPeer.java"], &p.a);
+    let server = p.start_with(&p.a, &["PortalPeer", "serve", what], env);
+    let client = p.start_with(&p.a, &["PortalPeer", "check", what], env);
+    let (ok, out, err) = finish(client, Duration::from_secs(300));
+    let (sok, sout, serr) = finish(server, Duration::from_secs(60));
+    assert!(ok, "check failed:\n{out}\n{err}\nserver:\n{sout}\n{serr}");
+    assert_eq!(out.lines().collect::<Vec<_>>(), PORTAL_CHECKS, "{err}");
+    assert!(sok, "serve failed:\n{sout}\n{serr}");
+    assert_eq!(
+        sout,
+        "listening\nok the service was freed\nok the export was freed when the channel closed\n"
+    );
+}
+
+#[test]
+fn portals_cross_between_two_processes() {
+    portals("portals", &[]);
+}
+
+#[test]
+fn portals_cross_with_the_collector_under_stress() {
+    portals(
+        "portals-stress",
+        &[("JXVM_GC_STRESS", "1"), ("JXVM_GC_VERIFY", "1")],
+    );
+}
+
+#[test]
+fn a_portal_call_whose_server_is_killed_is_portal_exception_not_a_hang() {
+    let p = peers("portal-kill");
+    javac(&["tests/jx/ipc/PortalPeer.java"], &p.a);
+    let mut server = p.start(&p.a, &["PortalPeer", "serve", "portal-kill"]);
+    let mut client = p.start(&p.a, &["PortalPeer", "killcall", "portal-kill"]);
+    let mut lines = BufReader::new(client.stdout.take().unwrap()).lines();
+    let mut seen = Vec::new();
+    for l in lines.by_ref() {
+        let l = l.unwrap();
+        seen.push(l.clone());
+        if l == "calling" {
+            break;
+        }
+    }
+    assert_eq!(seen, ["ok a call", "calling"]);
+    // The call (a 60 s sleep in the server) is in flight.
+    std::thread::sleep(Duration::from_millis(300));
+    server.kill().unwrap(); // SIGKILL
+    server.wait().unwrap();
+    let rest = std::thread::spawn(move || lines.map(|l| l.unwrap()).collect::<Vec<_>>());
+    let (ok, _, err) = finish(client, Duration::from_secs(30));
+    assert!(ok, "killcall failed:\n{err}");
+    assert_eq!(
+        rest.join().unwrap(),
+        [
+            "ok a call in flight when the serving process is killed is PortalException",
+            "ok so is a later call",
+        ]
+    );
+}
+
+/// A hostile peer (this test, through crate `ipc`) calling a real service: a forged export
+/// id, a method the interface lacks, the wrong argument slots, arguments of the wrong type,
+/// forged releases and replies, and mutants of a real call frame. Each is a failed reply or
+/// ignored; a real call still works after all of them, and the server never crashes.
+#[test]
+fn a_hostile_peer_calling_portals_gets_failed_replies() {
+    use ipc::frame::{CallHead, GraphFrame, KIND_CALL, KIND_REPLY, Outcome, ReplyHead, TokenDesc};
+    let p = peers("portal-hostile");
+    javac(&["tests/jx/ipc/PortalPeer.java"], &p.a);
+    let server = p.start(&p.a, &["PortalPeer", "serve", "portal-hostile"]);
+    let dir = p.names.join("jxvm-ipc");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let ch = loop {
+        match ipc::Channel::connect_in(&dir, "portal-hostile") {
+            Ok(c) => break c,
+            Err(e) => {
+                assert!(Instant::now() < deadline, "no listener: {e}");
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+    };
+    let (_, sample) = ch.receive(None, &|| false).unwrap().unwrap();
+    let frame = GraphFrame::parse(&sample).unwrap();
+    let export = frame
+        .tokens
+        .iter()
+        .find_map(|t| match t {
+            TokenDesc::Portal { id, interfaces, .. } => {
+                assert_eq!(interfaces, &["PortalPeer$Calc"]);
+                Some(*id)
+            }
+            _ => None,
+        })
+        .expect("a portal token");
+    let call_frame = |call: u64, export: u64, name: &str, desc: &str, slots: &[u64]| {
+        let prefix = CallHead {
+            call,
+            export,
+            name,
+            descriptor: desc,
+            slots: slots.to_vec(),
+        }
+        .to_bytes();
+        let mut out = Vec::new();
+        GraphFrame {
+            classes: vec![],
+            tokens: vec![],
+            graph: b"",
+        }
+        .write_head_as(&mut out, KIND_CALL, &prefix);
+        out
+    };
+    // The reply to call `call` (replies to other calls skipped); its outcome, slot, message.
+    let reply = |call: u64| loop {
+        let (h, payload) = ch
+            .receive(Some(Duration::from_secs(30)), &|| false)
+            .unwrap()
+            .expect("a reply in time");
+        assert_eq!(h.kind, KIND_REPLY);
+        let (r, _) = ReplyHead::parse(&payload).unwrap();
+        if r.call == call {
+            return (r.outcome, r.slot, r.message.to_string());
+        }
+    };
+    let failed = |call: u64, want: &str| {
+        let (outcome, _, msg) = reply(call);
+        assert_eq!(outcome, Outcome::Failed, "{msg}");
+        assert!(msg.contains(want), "{msg}");
+    };
+    ch.send(&call_frame(1, export, "add", "(II)I", &[2, 40]))
+        .unwrap();
+    assert_eq!(reply(1), (Outcome::Returned, 42, String::new()));
+    ch.send(&call_frame(2, export + 1000, "add", "(II)I", &[2, 40]))
+        .unwrap();
+    failed(2, "no portal");
+    ch.send(&call_frame(3, export, "exit", "(I)V", &[0]))
+        .unwrap();
+    failed(3, "has no method");
+    ch.send(&call_frame(4, export, "hashCode", "()I", &[]))
+        .unwrap();
+    failed(4, "has no method");
+    ch.send(&call_frame(5, export, "add", "(II)I", &[2]))
+        .unwrap();
+    failed(5, "argument slots");
+    // A reference argument whose graph is missing, then one of the wrong type.
+    ch.send(&call_frame(
+        6,
+        export,
+        "echo",
+        "(LPortalPeer$Callback;)LPortalPeer$Callback;",
+        &[0],
+    ))
+    .unwrap();
+    failed(6, "cannot be received");
+    let wrong_type = {
+        let g = GraphFrame::parse(&sample).unwrap();
+        let prefix = CallHead {
+            call: 7,
+            export,
+            name: "echo",
+            descriptor: "(LPortalPeer$Callback;)LPortalPeer$Callback;",
+            slots: vec![0],
+        }
+        .to_bytes();
+        let mut out = Vec::new();
+        g.write_head_as(&mut out, KIND_CALL, &prefix);
+        out.extend_from_slice(g.graph);
+        out
+    };
+    ch.send(&wrong_type).unwrap();
+    failed(7, "another type");
+    // Forged releases and a reply nobody waits for: ignored.
+    ch.send(&ipc::frame::release_frame(export + 1000, 5))
+        .unwrap();
+    let mut stray = Vec::new();
+    GraphFrame {
+        classes: vec![],
+        tokens: vec![],
+        graph: b"",
+    }
+    .write_head_as(
+        &mut stray,
+        KIND_REPLY,
+        &ReplyHead {
+            call: 99,
+            outcome: Outcome::Returned,
+            slot: 1,
+            message: "",
+        }
+        .to_bytes(),
+    );
+    ch.send(&stray).unwrap();
+    const MUTANTS: u64 = 200;
+    let mut rng = Rng(0x5EED_1234_ABCD_0002);
+    let real = call_frame(
+        0,
+        export,
+        "describe",
+        "(LPortalPeer$Point;Ljava/util/List;DCJ)Ljava/lang/String;",
+        &[0, 0, 0, 0, 0, 0, 0],
+    );
+    for k in 0..MUTANTS {
+        let mut m = real[HEADER_LEN..].to_vec();
+        mutate(&mut rng, &mut m);
+        let mut f = Header {
+            kind: KIND_CALL,
+            len: m.len() as u64,
+        }
+        .to_bytes()
+        .to_vec();
+        f.extend_from_slice(&m);
+        ch.send(&f).unwrap();
+        ch.send(&call_frame(1000 + k, export, "add", "(II)I", &[k, 1]))
+            .unwrap();
+        assert_eq!(reply(1000 + k).1, k + 1, "after mutant {k}");
+    }
+    drop(ch);
+    let (ok, out, err) = finish(server, Duration::from_secs(60));
+    assert!(ok, "the server failed:\n{out}\n{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(out, "listening\nok the service was freed\n");
+}
+
+/// A portal outlives the `Channel` object it came over (collected unclosed); the channel
+/// closes when the portal is collected too, while the process lives on.
+#[test]
+fn a_channel_collected_unclosed_lives_while_portals_cross_it() {
+    let p = peers("portal-orphan");
+    javac(&["tests/jx/ipc/PortalPeer.java"], &p.a);
+    let server = p.start(&p.a, &["PortalPeer", "serve", "portal-orphan"]);
+    let mut client = p.start(&p.a, &["PortalPeer", "orphan", "portal-orphan"]);
+    let mut lines = BufReader::new(client.stdout.take().unwrap()).lines();
+    let first: Vec<String> = lines.by_ref().take(2).map(|l| l.unwrap()).collect();
+    assert_eq!(
+        first,
+        [
+            "ok a portal outlives the Channel object it came over",
+            "dropped"
+        ]
+    );
+    let (ok, out, err) = finish(server, Duration::from_secs(30));
+    let _ = client.kill();
+    client.wait().unwrap();
+    assert!(ok, "serve failed:\n{out}\n{err}");
+    assert_eq!(out, "listening\nok the service was freed\n");
+}
+
+/// A portal from another process registered in Naming and called from another domain; that
+/// domain terminated while its thread waits for a remote call (a 60 s sleep there) ends at
+/// once.
+#[test]
+fn a_domain_terminated_during_a_remote_call_ends() {
+    let p = peers("portal-domains");
+    javac(&["tests/jx/ipc/PortalPeer.java"], &p.a);
+    let mut server = p.start(&p.a, &["PortalPeer", "serve", "portal-domains"]);
+    let client = p.start(&p.a, &["PortalPeer", "domains", "portal-domains"]);
+    let (ok, out, err) = finish(client, Duration::from_secs(60));
+    let _ = server.kill();
+    server.wait().unwrap();
+    assert!(ok, "domains failed:\n{out}\n{err}");
+    assert_eq!(
+        out.lines().collect::<Vec<_>>(),
+        [
+            "ok another domain calls the portal through Naming",
+            "ok a domain terminated while its thread waits for a remote call ends",
+            "ok the portal still works here",
+        ],
+        "{err}"
+    );
 }

@@ -35,7 +35,9 @@ use std::time::{Duration, Instant};
 
 use parking_lot::Mutex;
 
-use crate::frame::{FrameError, HEADER_LEN, Header, KIND_FDS, KIND_GRAPH, MAX_FDS};
+use crate::frame::{
+    FrameError, HEADER_LEN, Header, KIND_CALL, KIND_FDS, KIND_GRAPH, KIND_REPLY, MAX_FDS,
+};
 use crate::ring::Rings;
 use crate::sys;
 
@@ -291,7 +293,7 @@ impl Channel {
         self.send_parts_with_fds(parts, &[])
     }
 
-    /// Sends one graph frame made of `parts`, with descriptors `fds` (at most
+    /// Sends one graph, call or reply frame made of `parts`, with descriptors `fds` (at most
     /// [`MAX_FDS`]) that the receiver gets with it ([`Channel::receive_with_fds`]).
     pub fn send_parts_with_fds(
         &self,
@@ -470,12 +472,10 @@ impl Channel {
             }
             self.read_exact(&mut tail, &mut h)?;
             header = Header::parse(&h, MAX_FRAME).map_err(|e| self.corrupt_frame(e))?;
-            if header.kind != KIND_GRAPH {
+            if !matches!(header.kind, KIND_GRAPH | KIND_CALL | KIND_REPLY) {
                 return Err(self
                     .corrupt_frame(FrameError::Malformed("descriptors not followed by a graph")));
             }
-        } else if header.kind != KIND_GRAPH {
-            return Err(self.corrupt_frame(FrameError::BadKind(header.kind)));
         }
         // Grown a ring's worth at a time as bytes arrive: a header claiming a huge frame
         // reserves nothing by itself.
@@ -547,6 +547,11 @@ impl Channel {
         self.broken.store(true, Ordering::SeqCst);
         self.close();
         ChannelError::Corrupt(e.to_string())
+    }
+
+    /// Whether this end was closed (by [`Channel::close`] or a corrupt frame).
+    pub fn is_closed(&self) -> bool {
+        self.closed.load(Ordering::SeqCst)
     }
 
     /// Closes this end: the peer's waits end with [`ChannelError::Closed`] once it has read

@@ -16,12 +16,31 @@
 //!               2 (class):         class name: str | "": str
 //!               3 (shared memory): descriptor: u32 (index among the frame's descriptors) |
 //!                                  slot: u32 | offset: u64 | length: u64 | writable: u8
+//!               4 (portal):        id: u64 | yours: u8 | interface count: u16 |
+//!                                  per interface: internal name: str
+//!                                  (yours 0: a portal the sender exports under `id`, which
+//!                                  implements those Portal interfaces; yours 1: the
+//!                                  receiver's own export `id` coming back, no interfaces)
 //!   the rest:   the graph, as `heap::graph::encode` wrote it (class ids are the sender's,
 //!               mapped through the class table; token k stands for the k-th token above)
 //! str: length: u16 | UTF-8 bytes
-//! descriptors frame (kind 2), sent just before a graph frame whose tokens name descriptors:
+//! descriptors frame (kind 2), sent just before a graph, call or reply frame whose tokens
+//! name descriptors:
 //!   count: u32 (descriptors the sender passed over the channel's socket, SCM_RIGHTS, before
-//!               writing this frame; they belong to the graph frame that follows)
+//!               writing this frame; they belong to the frame that follows)
+//! call frame (kind 3): a call of a portal the receiver exported
+//!   call id: u64 | export id: u64 | method name: str | method descriptor: str |
+//!   slot count: u16 | slots: u64 each (the arguments as the caller's slots; a reference
+//!   argument's slot is 0, its object being root k of the graph, k counting reference
+//!   arguments) | then a graph payload as above (its roots: the reference arguments)
+//! reply frame (kind 4): how call `call id` ended
+//!   call id: u64 | outcome: u8 (0 returned, 1 threw, 2 failed) | result slot: u64 |
+//!   message: str (why it failed) | then a graph payload (returned: the result as its one
+//!   root if the method returns a reference, else no root; threw: the exception as its root;
+//!   failed: no root)
+//! release frame (kind 5): the sender dropped its portal to the receiver's export `id`
+//!   id: u64 | count: u64 (how many times it received that portal; the receiver forgets the
+//!   export once every portal token it sent is released)
 //! ```
 //!
 //! A class's *shape* is every instance field of it and its superclasses (name, descriptor,
@@ -41,6 +60,12 @@ pub const HEADER_LEN: usize = 16;
 pub const KIND_GRAPH: u32 = 1;
 /// The kind of a frame announcing the descriptors of the next graph frame.
 pub const KIND_FDS: u32 = 2;
+/// The kind of a frame calling a portal the receiver exported.
+pub const KIND_CALL: u32 = 3;
+/// The kind of a frame answering a call.
+pub const KIND_REPLY: u32 = 4;
+/// The kind of a frame releasing a portal the receiver exported.
+pub const KIND_RELEASE: u32 = 5;
 /// The most descriptors one graph frame takes.
 pub const MAX_FDS: u32 = 1024;
 
@@ -94,7 +119,7 @@ impl Header {
         }
         let kind = u32::from_le_bytes([b[4], b[5], b[6], b[7]]);
         let len = u64::from_le_bytes([b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]]);
-        if kind != KIND_GRAPH && kind != KIND_FDS {
+        if !(KIND_GRAPH..=KIND_RELEASE).contains(&kind) {
             return Err(FrameError::BadKind(kind));
         }
         if len > max_len {
@@ -138,6 +163,13 @@ pub enum TokenDesc<'a> {
         offset: u64,
         len: u64,
         writable: bool,
+    },
+    /// A portal: the sender's export `id` implementing `interfaces` (internal names), or, if
+    /// `yours`, the receiver's own export `id` sent back.
+    Portal {
+        id: u64,
+        yours: bool,
+        interfaces: Vec<&'a str>,
     },
 }
 
@@ -195,8 +227,15 @@ impl GraphFrame<'_> {
     /// Appends the frame up to its graph (header, class table, tokens) to `out`: sent before
     /// the graph's bytes, which are not copied.
     pub fn write_head(&self, out: &mut Vec<u8>) {
+        self.write_head_as(out, KIND_GRAPH, &[]);
+    }
+
+    /// [`GraphFrame::write_head`] for a frame of kind `kind` whose payload begins with
+    /// `prefix` (a call's or a reply's head) before the graph payload.
+    pub fn write_head_as(&self, out: &mut Vec<u8>, kind: u32, prefix: &[u8]) {
         let start = out.len();
         out.extend_from_slice(&[0; HEADER_LEN]);
+        out.extend_from_slice(prefix);
         out.extend_from_slice(&(self.classes.len() as u32).to_le_bytes());
         for c in &self.classes {
             out.extend_from_slice(&c.id.to_le_bytes());
@@ -229,16 +268,28 @@ impl GraphFrame<'_> {
                     out.push(writable as u8);
                     continue;
                 }
+                TokenDesc::Portal {
+                    id,
+                    yours,
+                    ref interfaces,
+                } => {
+                    out.push(4);
+                    out.extend_from_slice(&id.to_le_bytes());
+                    out.push(yours as u8);
+                    let n = interfaces.len().min(u16::MAX as usize);
+                    out.extend_from_slice(&(n as u16).to_le_bytes());
+                    for i in &interfaces[..n] {
+                        put_str(out, i);
+                    }
+                    continue;
+                }
             };
             out.push(kind);
             put_str(out, a);
             put_str(out, b);
         }
         let len = (out.len() - start - HEADER_LEN + self.graph.len()) as u64;
-        let h = Header {
-            kind: KIND_GRAPH,
-            len,
-        };
+        let h = Header { kind, len };
         out[start..start + HEADER_LEN].copy_from_slice(&h.to_bytes());
     }
 
@@ -295,6 +346,24 @@ impl GraphFrame<'_> {
                         _ => return Err(FrameError::Malformed("a writable flag not 0 or 1")),
                     },
                 },
+                4 => {
+                    let id = r.u64()?;
+                    let yours = match r.bytes(1)?[0] {
+                        0 => false,
+                        1 => true,
+                        _ => return Err(FrameError::Malformed("a yours flag not 0 or 1")),
+                    };
+                    let n = r.u16()? as usize;
+                    let mut interfaces = Vec::with_capacity(n.min(r.remaining() / 2));
+                    for _ in 0..n {
+                        interfaces.push(r.str()?);
+                    }
+                    TokenDesc::Portal {
+                        id,
+                        yours,
+                        interfaces,
+                    }
+                }
                 _ => return Err(FrameError::Malformed("unknown token kind")),
             });
         }
@@ -305,6 +374,138 @@ impl GraphFrame<'_> {
             graph,
         })
     }
+}
+
+/// The head of a call frame (its graph payload follows).
+#[derive(Debug, PartialEq, Eq, Clone)]
+pub struct CallHead<'a> {
+    pub call: u64,
+    /// The receiver's export being called.
+    pub export: u64,
+    pub name: &'a str,
+    pub descriptor: &'a str,
+    /// The argument slots (a reference argument's is 0: it is a root of the graph).
+    pub slots: Vec<u64>,
+}
+
+impl<'a> CallHead<'a> {
+    /// The head's bytes (what [`GraphFrame::write_head_as`] takes as its prefix).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(40 + self.name.len() + self.descriptor.len());
+        out.extend_from_slice(&self.call.to_le_bytes());
+        out.extend_from_slice(&self.export.to_le_bytes());
+        put_str(&mut out, self.name);
+        put_str(&mut out, self.descriptor);
+        // A method has at most 255 argument slots (JVMS 4.3.3).
+        let n = self.slots.len().min(u16::MAX as usize);
+        out.extend_from_slice(&(n as u16).to_le_bytes());
+        for s in &self.slots[..n] {
+            out.extend_from_slice(&s.to_le_bytes());
+        }
+        out
+    }
+
+    /// Reads a call frame's payload: its head and the graph payload after it.
+    pub fn parse(buf: &'a [u8]) -> Result<(CallHead<'a>, &'a [u8]), FrameError> {
+        let mut r = Reader { buf, at: 0 };
+        let (call, export) = (r.u64()?, r.u64()?);
+        let (name, descriptor) = (r.str()?, r.str()?);
+        let n = r.u16()? as usize;
+        let mut slots = Vec::with_capacity(n.min(r.remaining() / 8));
+        for _ in 0..n {
+            slots.push(r.u64()?);
+        }
+        let head = CallHead {
+            call,
+            export,
+            name,
+            descriptor,
+            slots,
+        };
+        Ok((head, &buf[r.at..]))
+    }
+}
+
+/// How a call ended, in a reply frame.
+#[derive(Debug, PartialEq, Eq, Clone, Copy)]
+pub enum Outcome {
+    /// The method returned (the result is the slot, or the graph's root for a reference).
+    Returned,
+    /// The method threw the graph's root.
+    Threw,
+    /// The call could not be made (the message says why).
+    Failed,
+}
+
+/// The head of a reply frame (its graph payload follows).
+#[derive(Debug, PartialEq, Eq, Clone)]
+pub struct ReplyHead<'a> {
+    pub call: u64,
+    pub outcome: Outcome,
+    pub slot: u64,
+    pub message: &'a str,
+}
+
+impl<'a> ReplyHead<'a> {
+    /// The head's bytes (what [`GraphFrame::write_head_as`] takes as its prefix).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(24 + self.message.len());
+        out.extend_from_slice(&self.call.to_le_bytes());
+        out.push(self.outcome as u8);
+        out.extend_from_slice(&self.slot.to_le_bytes());
+        put_str(&mut out, self.message);
+        out
+    }
+
+    /// Reads a reply frame's payload: its head and the graph payload after it.
+    pub fn parse(buf: &'a [u8]) -> Result<(ReplyHead<'a>, &'a [u8]), FrameError> {
+        let mut r = Reader { buf, at: 0 };
+        let call = r.u64()?;
+        let outcome = match r.bytes(1)?[0] {
+            0 => Outcome::Returned,
+            1 => Outcome::Threw,
+            2 => Outcome::Failed,
+            _ => return Err(FrameError::Malformed("an unknown call outcome")),
+        };
+        let slot = r.u64()?;
+        let message = r.str()?;
+        let head = ReplyHead {
+            call,
+            outcome,
+            slot,
+            message,
+        };
+        Ok((head, &buf[r.at..]))
+    }
+
+    /// The call id a reply frame's payload answers, read alone (to route the frame).
+    pub fn call_of(buf: &[u8]) -> Option<u64> {
+        Some(u64::from_le_bytes(buf.get(..8)?.try_into().ok()?))
+    }
+}
+
+/// A whole release frame (header included): the sender dropped its portals to export `id`,
+/// received `count` times.
+pub fn release_frame(id: u64, count: u64) -> Vec<u8> {
+    let mut out = Header {
+        kind: KIND_RELEASE,
+        len: 16,
+    }
+    .to_bytes()
+    .to_vec();
+    out.extend_from_slice(&id.to_le_bytes());
+    out.extend_from_slice(&count.to_le_bytes());
+    out
+}
+
+/// Reads a release frame's payload: (export id, count).
+pub fn parse_release(buf: &[u8]) -> Result<(u64, u64), FrameError> {
+    let mut r = Reader { buf, at: 0 };
+    let v = (r.u64()?, r.u64()?);
+    if r.remaining() != 0 {
+        return Err(FrameError::Malformed("a release frame of the wrong length"));
+    }
+    Ok(v)
 }
 
 /// A little-endian reader that reports truncation.
@@ -332,9 +533,12 @@ impl<'a> Reader<'a> {
         let b = self.bytes(8)?;
         Ok(u64::from_le_bytes(b.try_into().expect("8 bytes")))
     }
-    fn str(&mut self) -> Result<&'a str, FrameError> {
+    fn u16(&mut self) -> Result<u16, FrameError> {
         let b = self.bytes(2)?;
-        let n = u16::from_le_bytes([b[0], b[1]]) as usize;
+        Ok(u16::from_le_bytes([b[0], b[1]]))
+    }
+    fn str(&mut self) -> Result<&'a str, FrameError> {
+        let n = self.u16()? as usize;
         std::str::from_utf8(self.bytes(n)?).map_err(|_| FrameError::Malformed("a name not UTF-8"))
     }
     fn remaining(&self) -> usize {
@@ -387,6 +591,11 @@ mod tests {
                     len: 4096,
                     writable: false,
                 },
+                TokenDesc::Portal {
+                    id: 77,
+                    yours: false,
+                    interfaces: vec!["Calc", "p/Other"],
+                },
             ],
             graph: b"JXG3 and the rest",
         };
@@ -420,6 +629,11 @@ mod tests {
                     offset: 16,
                     len: 4096,
                     writable: false
+                },
+                TokenDesc::Portal {
+                    id: 77,
+                    yours: false,
+                    interfaces: vec!["Calc", "p/Other"]
                 }
             ]
         );
@@ -467,6 +681,52 @@ mod tests {
         );
     }
 
+    #[test]
+    fn calls_replies_and_releases_read_back_as_written() {
+        let call = CallHead {
+            call: 5,
+            export: 9,
+            name: "add",
+            descriptor: "(IJ)I",
+            slots: vec![1, u64::MAX, 3],
+        };
+        let bytes = sample();
+        let f = GraphFrame::parse(&bytes[HEADER_LEN..]).unwrap();
+        let mut out = Vec::new();
+        f.write_head_as(&mut out, KIND_CALL, &call.to_bytes());
+        out.extend_from_slice(f.graph);
+        let h = Header::parse(out[..HEADER_LEN].try_into().unwrap(), 1 << 20).unwrap();
+        assert_eq!(
+            (h.kind, h.len as usize),
+            (KIND_CALL, out.len() - HEADER_LEN)
+        );
+        let (back, rest) = CallHead::parse(&out[HEADER_LEN..]).unwrap();
+        assert_eq!(back, call);
+        assert_eq!(GraphFrame::parse(rest).unwrap(), f);
+        let reply = ReplyHead {
+            call: 5,
+            outcome: Outcome::Threw,
+            slot: 0,
+            message: "why",
+        };
+        let bytes = reply.to_bytes();
+        assert_eq!(ReplyHead::call_of(&bytes), Some(5));
+        assert_eq!(ReplyHead::parse(&bytes).unwrap(), (reply, &[][..]));
+        let mut bad = bytes.clone();
+        bad[8] = 3;
+        assert!(ReplyHead::parse(&bad).is_err());
+        let rel = release_frame(9, 4);
+        assert_eq!(parse_release(&rel[HEADER_LEN..]), Ok((9, 4)));
+        assert!(parse_release(&rel[HEADER_LEN..20]).is_err());
+        for len in 0..bytes.len() {
+            assert!(ReplyHead::parse(&bytes[..len]).is_err());
+        }
+        let c = call.to_bytes();
+        for len in 0..c.len() {
+            assert!(CallHead::parse(&c[..len]).is_err());
+        }
+    }
+
     /// A bounded round of the `decode_frame` fuzz target: 200,000 mutants of a valid payload
     /// (bit flips, boundary values, truncation, duplicated ranges) must parse or be refused,
     /// never panic, and never reserve more entries than the bytes could hold.
@@ -493,6 +753,13 @@ mod tests {
                     _ if len > 0 => b[at] = rng.next_u64() as u8,
                     _ => {}
                 }
+            }
+            if let Ok((h, rest)) = CallHead::parse(&b) {
+                assert!(h.slots.capacity() <= b.len() / 8 + h.slots.len());
+                assert_eq!(h.to_bytes(), b[..b.len() - rest.len()]);
+            }
+            if let Ok((h, rest)) = ReplyHead::parse(&b) {
+                assert_eq!(h.to_bytes(), b[..b.len() - rest.len()]);
             }
             match GraphFrame::parse(&b) {
                 Ok(f) => {

@@ -14,10 +14,21 @@ import java.io.IOException;
  * objects cross by name (the receiver's own); transient fields of application classes arrive
  * at their default. Threads, class loaders, reflection and method handles, direct buffers,
  * objects holding host resources (file descriptors, channels) and the jx API's objects
- * (portals, memory objects, domains) cannot be sent ({@code IllegalArgumentException}).
+ * (memory objects other than shared memory, domains) cannot be sent
+ * ({@code IllegalArgumentException}).
+ *
+ * <p>A portal, or a service (an object implementing a {@link jx.portal.Portal} interface), in a
+ * sent graph arrives as a portal whose calls come back over this channel and run in the
+ * service's domain in this process (parameters and results copied, exceptions copied back with
+ * their stack traces, {@link jx.portal.PortalException} once the channel has ended). The
+ * service is kept while the peer holds a portal to it, and released when that portal is
+ * collected or the channel ends. A channel collected unclosed stays open while portals cross it.
  */
 public final class Channel implements AutoCloseable {
-    /** Closes the ends that became unreachable unclosed (their peers see the channel closed). */
+    /**
+     * Closes the ends that became unreachable unclosed (their peers see the channel closed),
+     * once no portal crosses them any more.
+     */
     private static final java.lang.ref.Cleaner CLEANER = java.lang.ref.Cleaner.create();
 
     /** The VM's id of this end (never reused in a process). */
@@ -27,7 +38,7 @@ public final class Channel implements AutoCloseable {
     private Channel(long id, String name) {
         this.id = id;
         this.name = name;
-        CLEANER.register(this, () -> close0(id));
+        CLEANER.register(this, () -> drop0(id));
     }
 
     /**
@@ -91,7 +102,9 @@ public final class Channel implements AutoCloseable {
 
     /**
      * Closes this end; the peer's receive ends with ChannelClosedException once it has read
-     * what was sent. An end that becomes unreachable is closed by the collector.
+     * what was sent. Portals that crossed it end too (their calls are PortalException, the
+     * services this end exported are released). An end that becomes unreachable is closed by
+     * the collector once no portal crosses it.
      */
     @Override
     public void close() {
@@ -108,4 +121,5 @@ public final class Channel implements AutoCloseable {
     private static native void send0(long id, Object obj) throws IOException;
     private static native Object receive0(long id, long timeoutMillis) throws IOException, InterruptedException;
     private static native void close0(long id);
+    private static native void drop0(long id);
 }

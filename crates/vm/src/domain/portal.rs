@@ -22,6 +22,13 @@
 //! classes the target domain has no identical copy of are refused (`PortalException`), as is
 //! a graph above the per-call quota.
 //!
+//! A service may also be *remote*: a portal exported by another jxvm process over a channel
+//! (`native::ipc`), whose id has the [`REMOTE`] bit and which names its [`Remote`] (the
+//! channel's side of it) instead of a domain. Portals to it are made and counted as any, and a
+//! call on one goes to [`Remote::call`]; when the last is released the remote service is
+//! forgotten and [`Remote::released`] tells its channel. [`with_service`] runs a call that
+//! came from another process in the service's domain.
+//!
 //! Must never store a reference of one heap in another: everything crosses as bytes.
 
 use std::cell::RefCell;
@@ -52,12 +59,26 @@ const MEMORY: u64 = 2 << 56;
 const ENUM: u64 = 3 << 56;
 const KIND: u64 = 0xff << 56;
 
+/// The bit of a remote service's id.
+pub const REMOTE: u64 = 1 << 55;
+
+/// A service of another process, as the channel that reaches it sees it.
+pub trait Remote: Send + Sync {
+    /// Calls interface method `m` with `args` (the argument slots of `t`'s domain, without the
+    /// receiver); returns the result slot.
+    fn call(&self, t: &mut JThread, m: &'static Method, args: &[u64]) -> JResult<u64>;
+    /// The last portal to it was released (may run in the collector: must not block).
+    fn released(&self);
+}
+
 struct Service {
+    /// The owner domain (none for a remote service).
     domain: Weak<Domain>,
     domain_id: DomainId,
     /// Names of the Portal interfaces the service implements (what its portals implement).
     interfaces: Vec<String>,
     refs: u32,
+    remote: Option<Arc<dyn Remote>>,
 }
 
 static SERVICES: Mutex<Option<FxHashMap<u64, Service>>> = Mutex::new(None);
@@ -92,13 +113,61 @@ pub fn release(id: u64) {
         }
         map.remove(&id)
     };
-    if let Some(d) = gone.and_then(|s| s.domain.upgrade()) {
+    let Some(gone) = gone else { return };
+    if let Some(r) = gone.remote {
+        r.released();
+        return;
+    }
+    if let Some(d) = gone.domain.upgrade() {
         let mut exported = d.exported.lock();
         exported.remove(&id);
         if exported.is_empty() {
             d.exported_cond.notify_all();
         }
     }
+}
+
+/// Takes a reference to service `id` if it is still there (false if it was released).
+pub fn acquire_live(id: u64) -> bool {
+    match SERVICES.lock().as_mut().and_then(|m| m.get_mut(&id)) {
+        Some(s) => {
+            s.refs += 1;
+            true
+        }
+        None => false,
+    }
+}
+
+/// Makes a remote service implementing `interfaces` (internal names), reached through
+/// `remote`, with no reference yet: the caller takes one ([`acquire`]).
+pub fn import(interfaces: Vec<String>, remote: Arc<dyn Remote>) -> u64 {
+    let id = REMOTE | NEXT_SERVICE.fetch_add(1, Ordering::Relaxed);
+    let service = Service {
+        domain: Weak::new(),
+        domain_id: DomainId(u32::MAX),
+        interfaces,
+        refs: 0,
+        remote: Some(remote),
+    };
+    SERVICES
+        .lock()
+        .get_or_insert_with(FxHashMap::default)
+        .insert(id, service);
+    id
+}
+
+/// The names of the Portal interfaces service `id` implements (None if it is gone).
+pub fn service_interfaces(id: u64) -> Option<Vec<String>> {
+    SERVICES
+        .lock()
+        .as_ref()?
+        .get(&id)
+        .map(|s| s.interfaces.clone())
+}
+
+/// The remote side of service `id`, if it is a remote service.
+pub fn remote_of(id: u64) -> Option<Arc<dyn Remote>> {
+    SERVICES.lock().as_ref()?.get(&id)?.remote.clone()
 }
 
 /// Removes service `id` if nothing references it (an export whose token was never used).
@@ -156,6 +225,7 @@ pub fn export(domain: &Arc<Domain>, o: ObjRef) -> Option<u64> {
         domain_id: domain.id,
         interfaces: interfaces.iter().map(|i| i.name.to_string()).collect(),
         refs: 0,
+        remote: None,
     };
     SERVICES
         .lock()
@@ -187,8 +257,9 @@ pub fn materialize(t: &mut JThread, id: u64) -> JResult<ObjRef> {
     let mut classes = Vec::new();
     for name in &interfaces {
         match t.vm.classes.load(loader, name) {
-            Ok(c) => classes.push(c),
-            Err(_) => {
+            // A remote service's names are its peer's: only Portal interfaces make a stub.
+            Ok(c) if c.is_interface() && extends_portal(c) => classes.push(c),
+            _ => {
                 return Err(portal_exception(
                     t,
                     &format!(
@@ -570,6 +641,12 @@ fn ref_slots(m: &'static Method) -> impl Iterator<Item = usize> {
 /// Calls service `id`'s implementation of interface method `m` with `args` (the argument
 /// slots of `t`'s domain, without the receiver); returns the result slot.
 pub fn call(t: &mut JThread, id: u64, m: &'static Method, args: &[u64]) -> JResult<u64> {
+    if id & REMOTE != 0 {
+        return match remote_of(id) {
+            Some(r) => r.call(t, m, args),
+            None => Err(portal_exception(t, "the service is gone")),
+        };
+    }
     // A chain of calls between domains is one call chain: -Xss bounds it as it bounds any
     // recursion, each hop costing HOP_FRAMES of the caller's budget.
     let budget = t.depth_limit().saturating_sub(t.frames.len());
@@ -602,7 +679,7 @@ pub fn call(t: &mut JThread, id: u64, m: &'static Method, args: &[u64]) -> JResu
     let lock_id = t.lock_id.0;
     let reply = t.blocking(|| {
         with_caller(t_domain, lock_id, &mut activation, |a| {
-            run_activation(a, |a| serve(a, &request, caller))
+            run_activation(a, |a| serve(a, &request, caller)).unwrap_or_else(Reply::Failed)
         })
     });
     if t.activation.is_none() {
@@ -718,12 +795,13 @@ fn keep_activation(k: Kept) {
     });
 }
 
-/// Runs `f` on activation `k`, attached to its domain for the duration.
-fn run_activation(k: &mut Kept, f: impl FnOnce(&mut JThread) -> Reply) -> Reply {
+/// Runs `f` on activation `k`, attached to its domain for the duration; Err(why) if it
+/// cannot enter the domain.
+fn run_activation<R>(k: &mut Kept, f: impl FnOnce(&mut JThread) -> R) -> Result<R, String> {
     let t = &mut k.t;
     if !t.attach() {
         t.detach();
-        return Reply::Failed("the service's domain has ended".into());
+        return Err("the service's domain has ended".into());
     }
     if t.thread_obj.is_none() || t.domain.collections() != k.collections {
         // The Thread object may have moved while detached: the domain's thread table knows.
@@ -738,7 +816,7 @@ fn run_activation(k: &mut Kept, f: impl FnOnce(&mut JThread) -> Reply) -> Reply 
         if made.is_err() {
             let m = crate::vm::describe_exception(t);
             t.detach();
-            return Reply::Failed(format!("cannot enter the service's domain: {m}"));
+            return Err(format!("cannot enter the service's domain: {m}"));
         }
     }
     let reply = f(t);
@@ -746,7 +824,29 @@ fn run_activation(k: &mut Kept, f: impl FnOnce(&mut JThread) -> Reply) -> Reply 
     t.handles.clear();
     k.collections = t.domain.collections();
     t.detach();
-    reply
+    Ok(reply)
+}
+
+/// Runs `f` in the domain of (local) service `id`, on this OS thread's portal activation of
+/// that domain, with the service object: a call that came from another process, which runs
+/// there as a call from another domain would. Err(why) if the service or its domain is gone.
+pub fn with_service<R>(
+    vm: &'static Vm,
+    id: u64,
+    f: impl FnOnce(&mut JThread, ObjRef) -> R,
+) -> Result<R, String> {
+    let gone = || "the service is gone".to_string();
+    if id & REMOTE != 0 {
+        return Err(gone());
+    }
+    let mut k = take_activation(vm, id, vm.java_stack_slots()).ok_or_else(gone)?;
+    k.t.max_depth = vm.max_java_depth();
+    let r = run_activation(&mut k, |t| {
+        let service = t.domain.exported.lock().get(&id).copied();
+        service.map(|s| f(t, s))
+    });
+    keep_activation(k);
+    r?.ok_or_else(gone)
 }
 
 /// The callee's side of a call: decode, invoke, encode the outcome for `caller`.
@@ -850,6 +950,6 @@ pub fn lookup_name(
             .as_ref()
             .and_then(|m| m.get(name))
             .copied()
-            .filter(|&id| owner(id).is_some())
+            .filter(|&id| id & REMOTE != 0 || owner(id).is_some())
     })
 }

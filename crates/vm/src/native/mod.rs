@@ -23,6 +23,7 @@ pub mod prefs;
 pub mod process;
 pub mod pso;
 pub mod reflect;
+pub mod remote;
 pub mod sctp;
 pub mod stackwalk;
 pub mod thread;
