@@ -361,6 +361,14 @@ pub fn owner_of(domain: &Domain, obj: ObjRef) -> Option<u32> {
     (id != 0).then_some(id)
 }
 
+/// The address of `obj`'s inflated monitor (0 for a thin lock), as thread dumps show it.
+pub fn monitor_address(domain: &Domain, obj: ObjRef) -> usize {
+    match inflated_index(obj.mark().load(Ordering::Acquire) & LOCK_BITS) {
+        Some(idx) => Arc::as_ptr(&monitor_at(domain, obj, idx)) as usize,
+        None => 0,
+    }
+}
+
 /// Waits to enter `obj`'s monitor `mon`, which another thread holds ([`try_lock`] said so),
 /// as a blocking operation; meanwhile `obj` is the thread's pending monitor (kept in a handle,
 /// where the collector updates it), which deadlock detection, `ThreadInfo` and thread dumps
