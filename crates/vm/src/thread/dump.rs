@@ -251,7 +251,7 @@ fn thread_name(vm: &Vm, t: &JThread) -> String {
 /// waits for and who holds it, then their stacks. A monitor whose owner's lock id no thread
 /// has shows that id (HotSpot shows the unknown owner's address).
 fn deadlock_text(vm: &Vm, domain: &Domain, threads: &[&JThread], cycle: &[usize]) -> String {
-    use super::locks::{Owner, Wait, blocker};
+    use super::locks::{Owner, WaitKind, blocker};
     let mut out = String::from("\nFound one Java-level deadlock:\n=============================");
     for &i in cycle {
         let _ = write!(out, "\n\"{}\":\n", thread_name(vm, threads[i]));
@@ -260,7 +260,7 @@ fn deadlock_text(vm: &Vm, domain: &Domain, threads: &[&JThread], cycle: &[usize]
         };
         let class = b.lock.class().java_name();
         match b.wait {
-            Wait::Enter => {
+            WaitKind::Enter => {
                 let _ = write!(
                     out,
                     "  waiting to lock monitor 0x{:016x} (object 0x{:016x}, a {class}),",
@@ -445,7 +445,7 @@ fn frames_text(
         }
         if status & BLOCKED_ON_MONITOR_ENTER != 0 {
             if let Some(b) = super::locks::blocker(domain, threads, i)
-                .filter(|b| b.wait == super::locks::Wait::Enter)
+                .filter(|b| b.wait == super::locks::WaitKind::Enter)
             {
                 let _ = writeln!(out, "\t- waiting to lock {}", described(b.lock));
             }

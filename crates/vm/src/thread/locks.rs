@@ -24,7 +24,7 @@ const PARKED: i32 = 0x0200;
 
 /// How a thread waits for its lock.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Wait {
+pub enum WaitKind {
     /// Blocked entering the lock's monitor.
     Enter,
     /// In `Object.wait` on the lock.
@@ -50,7 +50,7 @@ pub enum Owner {
 /// The lock a thread waits for.
 #[derive(Debug, Clone, Copy)]
 pub struct Blocker {
-    pub wait: Wait,
+    pub wait: WaitKind,
     pub lock: ObjRef,
     pub owner: Owner,
 }
@@ -81,7 +81,7 @@ pub fn blocker(domain: &Domain, threads: &[&JThread], i: usize) -> Option<Blocke
             thread_with_lock_id(threads, id).map_or(Owner::UnknownLockId(id), Owner::Thread)
         });
         return Some(Blocker {
-            wait: Wait::ObjectWait,
+            wait: WaitKind::ObjectWait,
             lock,
             owner,
         });
@@ -102,7 +102,7 @@ fn pending_enter(domain: &Domain, threads: &[&JThread], i: usize) -> Option<Bloc
     }
     let owner = thread_with_lock_id(threads, id).map_or(Owner::UnknownLockId(id), Owner::Thread);
     Some(Blocker {
-        wait: Wait::Enter,
+        wait: WaitKind::Enter,
         lock,
         owner,
     })
@@ -120,7 +120,7 @@ fn parked_on(threads: &[&JThread], i: usize) -> Option<Blocker> {
             .map_or(Owner::Ended(owner), Owner::Thread),
     };
     Some(Blocker {
-        wait: Wait::Park,
+        wait: WaitKind::Park,
         lock,
         owner,
     })
