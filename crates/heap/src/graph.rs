@@ -434,11 +434,36 @@ pub fn decode(
     class_of: impl Fn(u32) -> Option<&'static Class>,
     tokens: &[Option<ObjRef>],
 ) -> Result<Roots, CopyError> {
+    decode_all(buf, heap, class_of, tokens).map(|d| d.roots)
+}
+
+/// A graph rebuilt by [`decode_all`].
+pub struct Decoded {
+    pub roots: Roots,
+    /// The copies of objects of finalizable classes (`Class::finalizable`), which the
+    /// receiver registers for finalization as it does the objects `new` makes.
+    pub finalizable: Vec<ObjRef>,
+}
+
+/// [`decode`], also returning the finalizable objects it made.
+pub fn decode_all(
+    buf: &[u8],
+    heap: &Heap,
+    class_of: impl Fn(u32) -> Option<&'static Class>,
+    tokens: &[Option<ObjRef>],
+) -> Result<Decoded, CopyError> {
     thread_local! {
         static LISTS: RefCell<DecodeLists> = RefCell::new(DecodeLists::default());
     }
     with_scratch(&LISTS, |l| {
-        decode_with(buf, heap, class_of, tokens, &mut l.objects, &mut l.pending)
+        let roots = decode_with(buf, heap, class_of, tokens, &mut l.objects, &mut l.pending)?;
+        let finalizable = l
+            .objects
+            .iter()
+            .copied()
+            .filter(|o| o.class().finalizable)
+            .collect();
+        Ok(Decoded { roots, finalizable })
     })
 }
 

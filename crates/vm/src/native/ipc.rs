@@ -401,7 +401,7 @@ fn decode(
         t.handles[mark..].iter().map(|&s| from_slot(s)).collect();
     t.handles.truncate(mark);
     let throwable_mirror = objects.pop().flatten();
-    let roots = match graph::decode(
+    let copied = match graph::decode_all(
         frame.graph,
         &t.domain.heap,
         |id| classes.get(&id).copied(),
@@ -416,6 +416,7 @@ fn decode(
         }
         Err(e) => return Err(corrupt(t, &format!("a corrupt graph: {e:?}"))),
     };
+    let roots = &copied.roots;
     if roots.len() != 1 {
         return Err(corrupt(t, "a graph without exactly one root"));
     }
@@ -447,7 +448,7 @@ fn decode(
     if let Err(ipc::check::BadGraph(m)) = checked {
         return Err(corrupt(t, &m));
     }
-    Ok(roots[0])
+    Ok(t.register_copies(copied)?[0])
 }
 
 /// Throwable's static field that marks "no suppressed exceptions yet" by identity.
