@@ -781,6 +781,40 @@ mod tests {
     }
 
     #[test]
+    fn decoding_reports_each_copy_of_a_finalizable_class_once() {
+        let w = world();
+        let (a, b) = (heap(), heap());
+        let mut fin = Class::bare(
+            ClassId(107),
+            "Fin",
+            ClassKind::Instance,
+            w.node.super_class,
+            0,
+        );
+        fin.instance_size = 24;
+        fin.finalizable = true;
+        let fin: &'static Class = Box::leak(Box::new(fin));
+        let (f1, f2) = (a.alloc(fin, 24).unwrap(), a.alloc(fin, 24).unwrap());
+        let n = w.node(&a, 1);
+        a.write_ref(n, 32, Some(f2));
+        let arr = w.array(&a, &[Some(f1), Some(n), Some(f2), Some(f1)]);
+        let buf = encode(&[Some(arr)], 1 << 20, copy_all).unwrap();
+        let class_of = |id| if id == 107 { Some(fin) } else { w.class(id) };
+        let copied = decode_all(&buf, &b, class_of, &[]).unwrap();
+        let c = copied.roots[0].unwrap();
+        let (c1, c2) = (
+            c.read_ref(ARRAY_BASE).unwrap(),
+            c.read_ref(ARRAY_BASE + 16).unwrap(),
+        );
+        let mut found: Vec<usize> = copied.finalizable.iter().map(|o| o.addr()).collect();
+        found.sort();
+        let mut want = vec![c1.addr(), c2.addr()];
+        want.sort();
+        assert_eq!(found, want, "the two copies, each once, in the target heap");
+        assert!(b.contains(c1.addr()) && b.contains(c2.addr()));
+    }
+
+    #[test]
     fn tokens_are_recorded_once_per_value_and_the_classifier_once_per_object() {
         let w = world();
         let (a, b) = (heap(), heap());
