@@ -434,7 +434,7 @@ fn decode(
         .iter()
         .find(|f| !f.is_static() && &*f.name == "suppressedExceptions")
         .map(|f| f.offset as usize);
-    let checked = ipc::check::check_graph(&roots, &objects, &mut |o| {
+    let checked = ipc::check::check_graph(roots, &objects, &mut |o| {
         if o.class().is_subtype_of(throwable) {
             fix_throwable(
                 heap,
