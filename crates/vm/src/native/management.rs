@@ -251,8 +251,9 @@ fn register_vm(r: &mut Registry) {
 const JMM_VERSION: &str = "3.0";
 
 /// The optional parts of the API jxvm supports: CPU time of the current and of other
-/// threads; not compilation time, contention monitoring, monitor and synchronizer usage,
-/// allocated memory per thread, or remote diagnostic commands.
+/// threads, synchronizer usage (the ownable synchronizers a thread holds, deadlocks through
+/// them); not compilation time, contention monitoring, object monitor usage (the monitors a
+/// thread holds), allocated memory per thread, or remote diagnostic commands.
 fn init_support_fields(t: &mut JThread, _: &[u64]) -> JResult<u64> {
     let c = t.load_boot("sun/management/VMManagementImpl")?;
     let mirror = t.mirror(c)?;
