@@ -318,6 +318,13 @@ pub fn collect(t: &mut JThread, what: Collection, cause: &str) {
     if !domain.safepoint.begin_collection(me) {
         return;
     }
+    collect_stopped(t, what, cause);
+    domain.safepoint.end_collection();
+}
+
+/// The collection `collect` runs once the domain is stopped.
+fn collect_stopped(t: &mut JThread, what: Collection, cause: &str) {
+    let domain = t.domain.clone();
     let gc = &domain.gc;
     let mut full = !matches!(what, Collection::Auto(_));
     if let Collection::Auto(pending) = what {
@@ -337,14 +344,13 @@ pub fn collect(t: &mut JThread, what: Collection, cause: &str) {
     if domain.pending_refs.lock().is_some() {
         domain.pending_refs_cond.notify_all();
     }
-    domain.safepoint.end_collection();
 }
 
 /// Runs `f` on every object of `t`'s domain's heap while its other threads are stopped: a
-/// young collection (cause `cause`) first empties the nursery, which leaves the old
-/// generation a run of objects, walked from its start, and the large objects. `f` must not
-/// run Java code or collect. (HotSpot's heap inspections, e.g. for the ownable synchronizers
-/// a thread holds.)
+/// collection (cause `cause`; young, and full if the policy says so) first empties the
+/// nursery, which leaves the old generation a run of objects, walked from its start, and the
+/// large objects. `f` must not run Java code or collect. (HotSpot's heap inspections, e.g. for
+/// the ownable synchronizers a thread holds.)
 pub fn with_every_object<R>(
     t: &mut JThread,
     cause: &str,
@@ -357,10 +363,7 @@ pub fn with_every_object<R>(
     }
     let me: *mut JThread = t;
     while !domain.safepoint.begin_collection(me) {}
-    run_phase(t, false, false, cause);
-    if domain.pending_refs.lock().is_some() {
-        domain.pending_refs_cond.notify_all();
-    }
+    collect_stopped(t, Collection::Auto(0), cause);
     let layouts = layouts_of(t);
     let (mut at, top) = domain.heap.old_space();
     let mut objects = Vec::new();
