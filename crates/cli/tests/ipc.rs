@@ -116,6 +116,9 @@ const CHECKS: &[&str] = &[
     "ok a class the receiver lacks is InvalidClassException there",
     "ok a class of another shape is InvalidClassException there",
     "ok the channel stays usable after them",
+    "ok a finalizable object crosses and comes back",
+    "ok its copy in the receiver is finalized there",
+    "ok the original and the copy that came back are finalized here",
     "ok a Thread is IllegalArgumentException",
     "ok a lambda is IllegalArgumentException",
     "ok nothing was sent by a refused send",
@@ -149,7 +152,7 @@ fn every_kind(what: &str, env: &[(&str, &str)]) {
     let (ok, out, err) = finish(server, Duration::from_secs(30));
     assert!(ok, "serve failed:\n{out}\n{err}");
     assert_eq!(
-        out, "listening\nserved 34\n",
+        out, "listening\nserved 36\n",
         "no static initializer ran in the receiver"
     );
 }

@@ -239,6 +239,40 @@ fn finalizers_run_in_their_domain() {
     }
 }
 
+/// The finalizable objects a portal call copies (parameters, however deep, and results) are
+/// registered in the domain that receives them: each copy's finalize() runs there, by its
+/// finalizer thread, and each original's where it was made.
+#[test]
+fn copied_finalizable_objects_are_finalized_where_they_land() {
+    let dir = compile("FinalizationCopies");
+    for env in PLAIN_AND_STRESSED {
+        let out = run(&dir, "FinalizationCopies", env);
+        let oks = checks(&out, 8);
+        assert!(
+            oks.contains(
+                &"ok the originals of parameters and the copies of results are finalized here"
+            ),
+            "{out}"
+        );
+    }
+}
+
+/// Deadlock detection sees a portal activation deadlocked with a thread of the service's
+/// domain (reporting the activation's Thread object), not in the caller's domain; the
+/// deadlocked domain is still terminated.
+#[test]
+fn deadlocks_with_portal_activations_are_found_in_their_domain() {
+    let dir = compile("Deadlocks");
+    for env in PLAIN_AND_STRESSED {
+        let out = run(&dir, "Deadlocks", env);
+        let oks = checks(&out, 7);
+        assert!(
+            oks.contains(&"ok the caller's domain has no deadlock"),
+            "{out}"
+        );
+    }
+}
+
 /// Termination stops threads blocked in accept, pipe and FIFO reads, a FIFO open and a
 /// process wait, and portal calls blocked in the terminated domain (the caller's OS thread
 /// then does its own system calls as before).

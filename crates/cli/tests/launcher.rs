@@ -927,6 +927,160 @@ fn sigquit_prints_a_thread_dump_and_the_program_runs_on() {
     assert_eq!(err, "", "stderr");
 }
 
+const DEADLOCKED: &str = r#"import java.nio.file.*;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.locks.ReentrantLock;
+public class Deadlocked {
+    static Thread start(String name, Runnable r) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+    static void await(CountDownLatch l) {
+        try { l.await(); } catch (InterruptedException e) { }
+    }
+    public static void main(String[] a) throws Exception {
+        Object x = new Object(), y = new Object();
+        CountDownLatch both = new CountDownLatch(2);
+        Thread m0 = start("m-0", () -> { synchronized (x) { both.countDown(); await(both); synchronized (y) { } } });
+        Thread m1 = start("m-1", () -> { synchronized (y) { both.countDown(); await(both); synchronized (x) { } } });
+        ReentrantLock r = new ReentrantLock(), s = new ReentrantLock();
+        CountDownLatch locked = new CountDownLatch(2);
+        Thread r0 = start("r-0", () -> { r.lock(); locked.countDown(); await(locked); s.lock(); });
+        Thread r1 = start("r-1", () -> { s.lock(); locked.countDown(); await(locked); r.lock(); });
+        while (m0.getState() != Thread.State.BLOCKED || m1.getState() != Thread.State.BLOCKED
+                || !(java.util.concurrent.locks.LockSupport.getBlocker(r0) instanceof java.util.concurrent.locks.AbstractOwnableSynchronizer)
+                || !(java.util.concurrent.locks.LockSupport.getBlocker(r1) instanceof java.util.concurrent.locks.AbstractOwnableSynchronizer)
+                || r0.getState() != Thread.State.WAITING || r1.getState() != Thread.State.WAITING) {
+            Thread.sleep(5);
+        }
+        System.out.println("ready");
+        long end = System.currentTimeMillis() + 30000;
+        while (!Files.exists(Paths.get(a[0])) && System.currentTimeMillis() < end) Thread.sleep(20);
+        System.out.println("done");
+    }
+}
+"#;
+
+/// The thread dump `vm` prints on SIGQUIT once `Deadlocked` (in `dir`) is ready, from its
+/// first line to the "Heap" line; then lets the program end.
+fn deadlocked_dump(mut vm: Command, dir: &Path, stop: &Path) -> String {
+    use std::io::BufRead;
+    use std::time::Duration;
+    let _ = std::fs::remove_file(stop);
+    let mut child = vm
+        .arg("-cp")
+        .arg(dir)
+        .arg("Deadlocked")
+        .arg(stop)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for l in std::io::BufReader::new(stdout).lines() {
+            if tx.send(l.unwrap_or_default()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut all = Vec::new();
+    let next_line = |all: &mut Vec<String>| match rx.recv_timeout(Duration::from_secs(60)) {
+        Ok(l) => {
+            all.push(l.clone());
+            l
+        }
+        Err(_) => panic!("no more output; so far:\n{}", all.join("\n")),
+    };
+    while next_line(&mut all) != "ready" {}
+    let pid = child.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-QUIT", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let mut dump = String::new();
+    loop {
+        let l = next_line(&mut all);
+        if l == "Heap" {
+            break;
+        }
+        dump.push_str(&l);
+        dump.push('\n');
+    }
+    std::fs::write(stop, "").unwrap();
+    while next_line(&mut all) != "done" {}
+    assert!(child.wait().unwrap().success(), "{}", all.join("\n"));
+    dump
+}
+
+/// The lines of a dump's deadlock sections that say who waits for what held by whom, and the
+/// count, addresses blanked out.
+fn deadlock_summary(dump: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut inside = false;
+    for l in dump.lines() {
+        if l.starts_with("Found ") {
+            inside = true;
+        } else if l.starts_with("Java stack information") {
+            inside = false;
+        }
+        if inside && !l.is_empty() {
+            let blanked: Vec<&str> = l
+                .split(' ')
+                .map(|w| if w.contains("0x") { "0x?" } else { w })
+                .collect();
+            out.push(blanked.join(" "));
+        }
+    }
+    out
+}
+
+#[test]
+fn sigquit_dump_reports_deadlocks_as_hotspot_does() {
+    if !have_jdk() {
+        return;
+    }
+    let d = scratch("deadlocks");
+    compile(&d, "Deadlocked.java", DEADLOCKED);
+    let stop = d.join("stop");
+    let hotspot = deadlocked_dump(Command::new("java"), &d, &stop);
+    let ours = deadlocked_dump(jxvm(), &d, &stop);
+    let want = deadlock_summary(&hotspot);
+    assert!(
+        want.contains(&"Found 2 deadlocks.".to_string()),
+        "{hotspot}"
+    );
+    assert_eq!(
+        deadlock_summary(&ours),
+        want,
+        "jxvm:\n{ours}\nHotSpot:\n{hotspot}"
+    );
+    // The stacks: the blocked threads' entries and the deadlock sections show what they wait
+    // for under their top frames (each thread twice).
+    for (name, wait) in [
+        ("m-0", "\t- waiting to lock <0x"),
+        ("m-1", "\t- waiting to lock <0x"),
+        ("r-0", "\t- parking to wait for  <0x"),
+        ("r-1", "\t- parking to wait for  <0x"),
+    ] {
+        let entry = dump_entry(&ours, name).unwrap_or_else(|| panic!("no {name}:\n{ours}"));
+        assert!(entry.contains(wait), "{entry}");
+        let section = ours
+            .split(&format!("\n\"{name}\":\n\tat "))
+            .nth(1)
+            .unwrap_or_else(|| panic!("no stack of {name} in a deadlock section:\n{ours}"));
+        assert!(
+            section.split("\n\"").next().unwrap().contains(wait),
+            "{ours}"
+        );
+    }
+}
+
 /// Every size option, good and bad, gives java's messages and exit code.
 #[test]
 fn size_options_are_checked_as_java_checks_them() {

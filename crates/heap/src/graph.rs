@@ -434,11 +434,36 @@ pub fn decode(
     class_of: impl Fn(u32) -> Option<&'static Class>,
     tokens: &[Option<ObjRef>],
 ) -> Result<Roots, CopyError> {
+    decode_all(buf, heap, class_of, tokens).map(|d| d.roots)
+}
+
+/// A graph rebuilt by [`decode_all`].
+pub struct Decoded {
+    pub roots: Roots,
+    /// The copies of objects of finalizable classes (`Class::finalizable`), which the
+    /// receiver registers for finalization as it does the objects `new` makes.
+    pub finalizable: Vec<ObjRef>,
+}
+
+/// [`decode`], also returning the finalizable objects it made.
+pub fn decode_all(
+    buf: &[u8],
+    heap: &Heap,
+    class_of: impl Fn(u32) -> Option<&'static Class>,
+    tokens: &[Option<ObjRef>],
+) -> Result<Decoded, CopyError> {
     thread_local! {
         static LISTS: RefCell<DecodeLists> = RefCell::new(DecodeLists::default());
     }
     with_scratch(&LISTS, |l| {
-        decode_with(buf, heap, class_of, tokens, &mut l.objects, &mut l.pending)
+        let roots = decode_with(buf, heap, class_of, tokens, &mut l.objects, &mut l.pending)?;
+        let finalizable = l
+            .objects
+            .iter()
+            .copied()
+            .filter(|o| o.class().finalizable)
+            .collect();
+        Ok(Decoded { roots, finalizable })
     })
 }
 
@@ -753,6 +778,40 @@ mod tests {
         assert_eq!((l1.array_len(), l1.read::<i64>(ARRAY_BASE + 16)), (3, -7));
         assert_eq!(c3.read_ref(ARRAY_BASE), Some(c2), "roots share objects too");
         assert_eq!(c3.read_ref(ARRAY_BASE + 8), None);
+    }
+
+    #[test]
+    fn decoding_reports_each_copy_of_a_finalizable_class_once() {
+        let w = world();
+        let (a, b) = (heap(), heap());
+        let mut fin = Class::bare(
+            ClassId(107),
+            "Fin",
+            ClassKind::Instance,
+            w.node.super_class,
+            0,
+        );
+        fin.instance_size = 24;
+        fin.finalizable = true;
+        let fin: &'static Class = Box::leak(Box::new(fin));
+        let (f1, f2) = (a.alloc(fin, 24).unwrap(), a.alloc(fin, 24).unwrap());
+        let n = w.node(&a, 1);
+        a.write_ref(n, 32, Some(f2));
+        let arr = w.array(&a, &[Some(f1), Some(n), Some(f2), Some(f1)]);
+        let buf = encode(&[Some(arr)], 1 << 20, copy_all).unwrap();
+        let class_of = |id| if id == 107 { Some(fin) } else { w.class(id) };
+        let copied = decode_all(&buf, &b, class_of, &[]).unwrap();
+        let c = copied.roots[0].unwrap();
+        let (c1, c2) = (
+            c.read_ref(ARRAY_BASE).unwrap(),
+            c.read_ref(ARRAY_BASE + 16).unwrap(),
+        );
+        let mut found: Vec<usize> = copied.finalizable.iter().map(|o| o.addr()).collect();
+        found.sort();
+        let mut want = vec![c1.addr(), c2.addr()];
+        want.sort();
+        assert_eq!(found, want, "the two copies, each once, in the target heap");
+        assert!(b.contains(c1.addr()) && b.contains(c2.addr()));
     }
 
     #[test]

@@ -132,6 +132,9 @@ jdk_classes! {
         name = "name",
         park_blocker = "parkBlocker",
     }
+    AbstractOwnableSynchronizer = "java/util/concurrent/locks/AbstractOwnableSynchronizer" {
+        exclusive_owner_thread = "exclusiveOwnerThread",
+    }
     Reference = "java/lang/ref/Reference" {
         referent = "referent",
         discovered = "discovered",

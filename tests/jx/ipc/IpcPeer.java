@@ -52,6 +52,12 @@ public class IpcPeer {
                     continue;
                 }
                 if ("bye".equals(o)) break;
+                if ("finalized?".equals(o)) {
+                    Finalizable.await(1);
+                    ch.send(Finalizable.finalized.get());
+                    n++;
+                    continue;
+                }
                 if (o instanceof Object[] q && q.length == 3 && "lookup".equals(q[0])) {
                     // A lookup here, in the receiver: its hash tables must find its own keys.
                     ch.send(((Map<?, ?>) q[1]).get(q[2]));
@@ -196,6 +202,11 @@ public class IpcPeer {
                 "InvalidClassException: Shaped; its fields differ from the sender's class"),
             "a class of another shape is InvalidClassException there");
         ok(echo(ch, "still").equals("still"), "the channel stays usable after them");
+        Finalizable f = echo(ch, new Finalizable());
+        ok(f != null && f.body[2] == 3, "a finalizable object crosses and comes back");
+        f = null;
+        ok(echo(ch, (Object) "finalized?").equals(1), "its copy in the receiver is finalized there");
+        ok(Finalizable.await(2), "the original and the copy that came back are finalized here");
         try {
             ch.send(List.of("t", Thread.currentThread()));
             ok(false, "a Thread was sent");
@@ -417,6 +428,28 @@ enum Color {
 }
 
 record Point(int x, int y, String label) {}
+
+/** Counts its finalizations (copies received are registered for finalization as `new` would). */
+class Finalizable {
+    static final java.util.concurrent.atomic.AtomicInteger finalized = new java.util.concurrent.atomic.AtomicInteger();
+    final int[] body = {1, 2, 3};
+
+    @SuppressWarnings("deprecation")
+    @Override
+    protected void finalize() {
+        finalized.incrementAndGet();
+    }
+
+    /** Whether n objects were finalized (collecting until they are, for up to 10 s). */
+    static boolean await(int n) throws InterruptedException {
+        for (int i = 0; i < 1000 && finalized.get() < n; i++) {
+            System.gc();
+            System.runFinalization();
+            Thread.sleep(10);
+        }
+        return finalized.get() == n;
+    }
+}
 
 class Node {
     int value;

@@ -522,13 +522,13 @@ fn decode(t: &mut JThread, parcel: &Parcel) -> JResult<graph::Roots> {
     let objects: Vec<Option<ObjRef>> = t.handles[mark..].iter().map(|&s| from_slot(s)).collect();
     t.handles.truncate(mark);
     let vm = t.vm;
-    match graph::decode(
+    match graph::decode_all(
         &parcel.bytes,
         &t.domain.heap,
         |id| vm.classes.class_by_id(id),
         &objects,
     ) {
-        Ok(roots) => Ok(roots),
+        Ok(copied) => t.register_copies(copied),
         Err(CopyError::OutOfMemory) => Err(t.throw_new(
             "java/lang/OutOfMemoryError",
             Some("Java heap space: no room for a portal call's objects"),

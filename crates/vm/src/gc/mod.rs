@@ -318,6 +318,13 @@ pub fn collect(t: &mut JThread, what: Collection, cause: &str) {
     if !domain.safepoint.begin_collection(me) {
         return;
     }
+    collect_stopped(t, what, cause);
+    domain.safepoint.end_collection();
+}
+
+/// The collection `collect` runs once the domain is stopped.
+fn collect_stopped(t: &mut JThread, what: Collection, cause: &str) {
+    let domain = t.domain.clone();
     let gc = &domain.gc;
     let mut full = !matches!(what, Collection::Auto(_));
     if let Collection::Auto(pending) = what {
@@ -337,7 +344,44 @@ pub fn collect(t: &mut JThread, what: Collection, cause: &str) {
     if domain.pending_refs.lock().is_some() {
         domain.pending_refs_cond.notify_all();
     }
+}
+
+/// Runs `f` on every object of `t`'s domain's heap while its other threads are stopped: a
+/// collection (cause `cause`; young, and full if the policy says so) first empties the
+/// nursery, which leaves the old generation a run of objects, walked from its start, and the
+/// large objects. `f` must not run Java code or collect. (HotSpot's heap inspections, e.g. for
+/// the ownable synchronizers a thread holds.)
+pub fn with_every_object<R>(
+    t: &mut JThread,
+    cause: &str,
+    f: impl FnOnce(&mut JThread, &[ObjRef]) -> R,
+) -> R {
+    let domain = t.domain.clone();
+    if !t.is_attached() {
+        // Not possible for a thread running Java code; nothing could be walked safely.
+        return f(t, &[]);
+    }
+    let me: *mut JThread = t;
+    while !domain.safepoint.begin_collection(me) {}
+    collect_stopped(t, Collection::Auto(0), cause);
+    let layouts = layouts_of(t);
+    let (mut at, top) = domain.heap.old_space();
+    let mut objects = Vec::new();
+    while at < top {
+        let o = ObjRef::from_addr(at);
+        objects.push(o);
+        at += crate::heap::collector::object_size(&layouts, o, o.class());
+    }
+    objects.extend(
+        domain
+            .heap
+            .large_objects()
+            .into_iter()
+            .map(ObjRef::from_addr),
+    );
+    let r = f(t, &objects);
     domain.safepoint.end_collection();
+    r
 }
 
 /// One young (promoting) or full collection while the domain is stopped; verifies and logs

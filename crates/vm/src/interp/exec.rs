@@ -275,7 +275,7 @@ fn unproven(t: &mut JThread, m: &'static Method) -> Thrown {
 fn monitor_enter(t: &mut JThread, o: ObjRef) -> JResult<()> {
     let me = t.lock_id.0;
     match monitor::try_lock(&t.domain, o, me) {
-        Some(mon) => enter_contended(t, &mon, me),
+        Some(mon) => enter_contended(t, o, &mon),
         None => Ok(()),
     }
 }
@@ -292,12 +292,10 @@ fn store_reference_element(t: &mut JThread, arr: ObjRef, i: usize, v: u64) -> JR
 /// Waits for a monitor another thread holds, as a safepoint-safe blocking operation.
 #[cold]
 #[inline(never)]
-fn enter_contended(t: &mut JThread, mon: &monitor::Monitor, me: u32) -> JResult<()> {
+fn enter_contended(t: &mut JThread, o: ObjRef, mon: &monitor::Monitor) -> JResult<()> {
     use crate::native::thread::{BLOCKED, RUNNABLE, set_current_status};
     set_current_status(t, BLOCKED);
-    let domain = t.domain.clone();
-    let entered = t.blocking(|| mon.enter_unless(me as u64, &|| domain.safepoint.is_killed()));
-    if !entered {
+    if !monitor::enter_blocked(t, o, mon) {
         return Err(t.die());
     }
     set_current_status(t, RUNNABLE);

@@ -564,7 +564,7 @@ pub(super) fn decode(
         t.handles[mark..].iter().map(|&s| from_slot(s)).collect();
     t.handles.truncate(mark);
     let throwable_mirror = objects.pop().flatten();
-    let roots = match graph::decode(
+    let copied = match graph::decode_all(
         frame.graph,
         &t.domain.heap,
         |id| classes.get(&id).copied(),
@@ -579,6 +579,7 @@ pub(super) fn decode(
         }
         Err(e) => return Err(corrupt(t, &format!("a corrupt graph: {e:?}"))),
     };
+    let roots = &copied.roots;
     let heap = &t.domain.heap;
     let wk = t.vm.wk();
     let sentinel = throwable_mirror.and_then(|m| {
@@ -593,7 +594,7 @@ pub(super) fn decode(
         .iter()
         .find(|f| !f.is_static() && &*f.name == "suppressedExceptions")
         .map(|f| f.offset as usize);
-    let checked = ipc::check::check_graph(&roots, &objects, &mut |o| {
+    let checked = ipc::check::check_graph(roots, &objects, &mut |o| {
         if o.class().is_subtype_of(throwable) {
             fix_throwable(
                 heap,
@@ -607,7 +608,8 @@ pub(super) fn decode(
     if let Err(ipc::check::BadGraph(m)) = checked {
         return Err(corrupt(t, &m));
     }
-    Ok(roots)
+    // Copies of finalizable classes are registered as `new` registers its objects.
+    t.register_copies(copied)
 }
 
 /// Throwable's static field that marks "no suppressed exceptions yet" by identity.

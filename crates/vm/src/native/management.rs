@@ -18,7 +18,7 @@ use super::{Registry, jint, jlong, nonnull, obj, ret_bool, ret_int};
 use crate::gc::{GcEvent, LastGc};
 use crate::heap::{Heap, ObjRef};
 use crate::jdk::{self, JdkClass};
-use crate::thread::{JResult, JThread};
+use crate::thread::{JResult, JThread, locks};
 use base::layout::ARRAY_BASE;
 use port::sysinfo;
 
@@ -251,8 +251,9 @@ fn register_vm(r: &mut Registry) {
 const JMM_VERSION: &str = "3.0";
 
 /// The optional parts of the API jxvm supports: CPU time of the current and of other
-/// threads; not compilation time, contention monitoring, monitor and synchronizer usage,
-/// allocated memory per thread, or remote diagnostic commands.
+/// threads, synchronizer usage (the ownable synchronizers a thread holds, deadlocks through
+/// them); not compilation time, contention monitoring, object monitor usage (the monitors a
+/// thread holds), allocated memory per thread, or remote diagnostic commands.
 fn init_support_fields(t: &mut JThread, _: &[u64]) -> JResult<u64> {
     let c = t.load_boot("sun/management/VMManagementImpl")?;
     let mirror = t.mirror(c)?;
@@ -262,7 +263,7 @@ fn init_support_fields(t: &mut JThread, _: &[u64]) -> JResult<u64> {
         ("currentThreadCpuTimeSupport", true),
         ("otherThreadCpuTimeSupport", true),
         ("objectMonitorUsageSupport", false),
-        ("synchronizerUsageSupport", false),
+        ("synchronizerUsageSupport", true),
         ("threadAllocatedMemorySupport", false),
         ("remoteDiagnosticCommandsSupport", false),
     ];
@@ -900,14 +901,17 @@ fn register_threads(r: &mut Registry) {
         "([JZZI)[Ljava/lang/management/ThreadInfo;",
         dump_threads,
     );
-    // Monitor deadlocks are not detected (which monitor a blocked thread waits for is not
-    // recorded): null, "none found", as the brief allows for now. findDeadlockedThreads
-    // also needs synchronizer usage, unsupported: the Java side refuses it before the native.
     r.add(
         ti,
         "findMonitorDeadlockedThreads0",
         "()[Ljava/lang/Thread;",
-        |_, _| Ok(0),
+        |t, _| deadlocked_threads(t, false),
+    );
+    r.add(
+        ti,
+        "findDeadlockedThreads0",
+        "()[Ljava/lang/Thread;",
+        |t, _| deadlocked_threads(t, true),
     );
     // CPU time is always measured (by the host): nothing to switch.
     r.add(ti, "setThreadCpuTimeEnabled0", "(Z)V", |_, _| Ok(0));
@@ -929,10 +933,96 @@ fn live_threads(t: &JThread) -> Vec<ObjRef> {
         .collect()
 }
 
+/// ThreadImpl.findMonitorDeadlockedThreads0 and findDeadlockedThreads0: the Thread objects of
+/// the threads of the domain's deadlocks (`locks::find_deadlocks`: of monitors, and with
+/// `synchronizers` of ownable synchronizers too), null if there is none. A portal activation
+/// in a deadlock is reported with its Thread object ("portal-N"), which `getThreadInfo` does
+/// not know (it is not one of the domain's threads).
+fn deadlocked_threads(t: &mut JThread, synchronizers: bool) -> JResult<u64> {
+    let domain = t.domain.clone();
+    let found: Vec<ObjRef> = domain.safepoint.with_others_stopped(t, |me, others| {
+        let threads = all_threads(me, others);
+        locks::find_deadlocks(&domain, &threads, synchronizers)
+            .into_iter()
+            .flatten()
+            .filter_map(|i| threads[i].thread_obj)
+            .collect()
+    });
+    if found.is_empty() {
+        return Ok(0);
+    }
+    // This thread ran on since the others were stopped: the references are current, and VM
+    // allocations never collect.
+    let tc = t.load_boot("java/lang/Thread")?;
+    let arr = t.new_array_of(tc, found.len() as i32)?;
+    for (i, th) in found.into_iter().enumerate() {
+        t.domain.heap.write_ref(arr, ARRAY_BASE + i * 8, Some(th));
+    }
+    Ok(arr.slot())
+}
+
+/// The stopped threads of a domain and the thread that stopped them, oldest first.
+fn all_threads<'a>(me: &'a JThread, others: &[&'a JThread]) -> Vec<&'a JThread> {
+    let mut all: Vec<&JThread> = others.iter().copied().chain([me]).collect();
+    all.sort_by_key(|t| t.id);
+    all
+}
+
+/// What a ThreadInfo reports of a thread besides its Thread object, read while the domain's
+/// threads were stopped: its stack (`lang::encode_frame`, innermost first) and the handles of
+/// the lock it waits for and of that lock's owner.
+struct Snapshot {
+    frames: Vec<i64>,
+    lock: Option<usize>,
+    owner: Option<usize>,
+}
+
+/// Snapshots of the threads with VM thread ids `ids`, with stacks if `frames`.
+fn snapshots(t: &mut JThread, ids: &[u64], frames: bool) -> rustc_hash::FxHashMap<u64, Snapshot> {
+    let domain = t.domain.clone();
+    domain.safepoint.with_others_stopped(t, |me, others| {
+        let read: Vec<_> = {
+            let threads = all_threads(me, others);
+            (0..threads.len())
+                .filter(|&i| ids.contains(&threads[i].id))
+                .map(|i| {
+                    let th = threads[i];
+                    let stack: Vec<i64> = match frames {
+                        true => th
+                            .frames
+                            .iter()
+                            .rev()
+                            .map(|f| super::lang::encode_frame(f.method, f.bci()))
+                            .collect(),
+                        false => Vec::new(),
+                    };
+                    let b = locks::blocker(&domain, &threads, i);
+                    let owner = b.and_then(|b| b.owner.thread_object(&threads));
+                    (th.id, stack, b.map(|b| b.lock), owner)
+                })
+                .collect()
+        };
+        read.into_iter()
+            .map(|(id, frames, lock, owner)| {
+                let lock = lock.map(|o| me.handle(o));
+                let owner = owner.map(|o| me.handle(o));
+                (
+                    id,
+                    Snapshot {
+                        frames,
+                        lock,
+                        owner,
+                    },
+                )
+            })
+            .collect()
+    })
+}
+
 /// ThreadImpl.getThreadInfo1(long[] ids, int maxDepth, ThreadInfo[] result): a ThreadInfo
 /// for each live thread of `ids` (null for the others), with up to `maxDepth` frames of its
-/// stack (-1: all). Lock and contention details are not tracked: no lock object, zero
-/// blocked and waited counts, times -1 (contention monitoring is unsupported).
+/// stack (-1: all) and the lock it waits for (`locks::blocker`). Contention is not tracked:
+/// zero blocked and waited counts, times -1 (contention monitoring is unsupported).
 fn thread_info(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let ids = nonnull(t, a[0])?;
     let max_depth = jint(a[1]);
@@ -942,17 +1032,18 @@ fn thread_info(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         return Err(t.throw_new("java/lang/IllegalArgumentException", None));
     }
     let result_h = t.handle(result);
-    fill_thread_infos(t, &ids, max_depth, result_h)?;
+    fill_thread_infos(t, &ids, max_depth, false, result_h)?;
     Ok(0)
 }
 
 /// ThreadImpl.dumpThreads0(long[] ids, boolean lockedMonitors, boolean lockedSynchronizers,
-/// int maxDepth): ThreadInfos of `ids` (null: every live thread). Locked monitors and
-/// synchronizers are not tracked (`objectMonitorUsageSupport` and `synchronizerUsageSupport`
-/// are false): asking for them throws UnsupportedOperationException.
+/// int maxDepth): ThreadInfos of `ids` (null: every live thread), with the ownable
+/// synchronizers each holds if asked (`owned_synchronizers`). Locked monitors are not
+/// tracked (`objectMonitorUsageSupport` is false): asking for them throws
+/// UnsupportedOperationException.
 fn dump_threads(t: &mut JThread, a: &[u64]) -> JResult<u64> {
-    if a[1] != 0 || a[2] != 0 {
-        let msg = "Monitoring of object monitor and ownable synchronizer usage is not supported by this VM";
+    if a[1] != 0 {
+        let msg = "Monitoring of Object Monitor Usage is not supported by this VM";
         return Err(t.throw_new("java/lang/UnsupportedOperationException", Some(msg)));
     }
     let max_depth = jint(a[3]);
@@ -969,13 +1060,47 @@ fn dump_threads(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let info = t.load_boot("java/lang/management/ThreadInfo")?;
     let result = t.new_array_of(info, ids.len() as i32)?;
     let result_h = t.handle(result);
-    fill_thread_infos(t, &ids, max_depth, result_h)?;
+    fill_thread_infos(t, &ids, max_depth, a[2] != 0, result_h)?;
     Ok(t.handle_get(result_h).slot())
 }
 
+/// Handles of the ownable synchronizers (`AbstractOwnableSynchronizer`s) each of the Thread
+/// objects of handles `threads` holds, found by a walk of the heap as in HotSpot (in heap
+/// order).
+fn owned_synchronizers(t: &mut JThread, threads: &[usize]) -> JResult<Vec<Vec<usize>>> {
+    if jdk::AbstractOwnableSynchronizer::load(&t.vm.classes).is_err() {
+        let msg = "java.util.concurrent.locks.AbstractOwnableSynchronizer is not what jxvm expects";
+        return Err(t.throw_new("java/lang/InternalError", Some(msg)));
+    }
+    Ok(crate::gc::with_every_object(
+        t,
+        "Heap Inspection",
+        |t, objects| {
+            let owners: Vec<ObjRef> = threads.iter().map(|&h| t.handle_get(h)).collect();
+            let mut held = vec![Vec::new(); owners.len()];
+            for &o in objects {
+                let owner = locks::synchronizer_owner(o);
+                if let Some(i) = owners.iter().position(|&th| Some(th) == owner) {
+                    held[i].push(o);
+                }
+            }
+            held.into_iter()
+                .map(|syncs: Vec<ObjRef>| syncs.into_iter().map(|o| t.handle(o)).collect())
+                .collect()
+        },
+    ))
+}
+
 /// Stores in the ThreadInfo[] of handle `result_h` a ThreadInfo for each live thread of
-/// `ids` (leaving null for the others) with up to `max_depth` frames (-1: all).
-fn fill_thread_infos(t: &mut JThread, ids: &[i64], max_depth: i32, result_h: usize) -> JResult<()> {
+/// `ids` (leaving null for the others) with up to `max_depth` frames (-1: all), and with the
+/// ownable synchronizers it holds if `synchronizers`.
+fn fill_thread_infos(
+    t: &mut JThread,
+    ids: &[i64],
+    max_depth: i32,
+    synchronizers: bool,
+    result_h: usize,
+) -> JResult<()> {
     let fields = super::lang::SteFields::of(t)?;
     let ste = t.load_boot("java/lang/StackTraceElement")?;
     let info_class = t.load_boot("java/lang/management/ThreadInfo")?;
@@ -991,18 +1116,39 @@ fn fill_thread_infos(t: &mut JThread, ids: &[i64], max_depth: i32, result_h: usi
             found.push((i, t.handle(th), vm_id));
         }
     }
-    let stacks: rustc_hash::FxHashMap<u64, Vec<i64>> = if max_depth == 0 || found.is_empty() {
+    let vm_ids: Vec<u64> = found.iter().map(|f| f.2).collect();
+    let snapshots = if found.is_empty() {
         Default::default()
     } else {
-        super::thread::stacks_of_domain_threads(t)
+        snapshots(t, &vm_ids, max_depth != 0)
     };
+    let held = match synchronizers {
+        true => {
+            let threads: Vec<usize> = found.iter().map(|f| f.1).collect();
+            Some(owned_synchronizers(t, &threads)?)
+        }
+        false => None,
+    };
+    let object = t.load_boot("java/lang/Object")?;
     let depth = if max_depth < 0 {
         usize::MAX
     } else {
         max_depth as usize
     };
-    for (i, th_h, vm_id) in found {
-        let entries: &[i64] = stacks.get(&vm_id).map_or(&[], |v| v.as_slice());
+    for (k, (i, th_h, vm_id)) in found.into_iter().enumerate() {
+        let syncs = match &held {
+            Some(held) => {
+                let arr = t.new_array_of(object, held[k].len() as i32)?;
+                for (j, &h) in held[k].iter().enumerate() {
+                    let o = t.handle_get(h);
+                    t.domain.heap.write_ref(arr, ARRAY_BASE + j * 8, Some(o));
+                }
+                arr.slot()
+            }
+            None => 0,
+        };
+        let snapshot = snapshots.get(&vm_id);
+        let entries: &[i64] = snapshot.map_or(&[], |s| s.frames.as_slice());
         let entries = &entries[..entries.len().min(depth)];
         // No Java code runs while the trace is built (VM allocations never collect).
         let trace = t.new_array_of(ste, entries.len() as i32)?;
@@ -1011,16 +1157,24 @@ fn fill_thread_infos(t: &mut JThread, ids: &[i64], max_depth: i32, result_h: usi
             t.domain.heap.write_ref(trace, ARRAY_BASE + j * 8, Some(el));
         }
         let th = t.handle_get(th_h);
-        let status = th.read::<u32>(jdk::Thread::get().thread_status);
+        let slot_of = |h: Option<usize>| h.map_or(0, |h| t.handle_get(h).slot());
+        let lock = slot_of(snapshot.and_then(|s| s.lock));
+        let owner = slot_of(snapshot.and_then(|s| s.owner));
+        let mut status = th.read::<u32>(jdk::Thread::get().thread_status);
+        // As HotSpot: a thread blocked on a monitor nobody holds is about to run.
+        if status as i32 == super::thread::BLOCKED && lock == 0 {
+            status = super::thread::RUNNABLE as u32;
+        }
         let minus1 = -1i64 as u64;
         let info = t.construct(
             info_class,
-            "(Ljava/lang/Thread;ILjava/lang/Object;Ljava/lang/Thread;JJJJ[Ljava/lang/StackTraceElement;)V",
+            "(Ljava/lang/Thread;ILjava/lang/Object;Ljava/lang/Thread;JJJJ[Ljava/lang/StackTraceElement;[Ljava/lang/Object;[I[Ljava/lang/Object;)V",
             &[
                 th.slot(),
                 status as u64,
-                0,
-                0,
+                lock,
+                owner,
+                // Longs take two slots: blocked count, blocked time, waited count and time.
                 0,
                 0,
                 minus1,
@@ -1030,6 +1184,10 @@ fn fill_thread_infos(t: &mut JThread, ids: &[i64], max_depth: i32, result_h: usi
                 minus1,
                 0,
                 trace.slot(),
+                // No locked monitors (not tracked), their depths, the synchronizers.
+                0,
+                0,
+                syncs,
             ],
         )?;
         let result = t.handle_get(result_h);

@@ -487,9 +487,9 @@ fn park(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     super::thread::set_current_status(
         t,
         if deadline.is_some() {
-            super::thread::TIMED_WAITING
+            super::thread::PARKED_TIMED
         } else {
-            super::thread::WAITING
+            super::thread::PARKED
         },
     );
     t.blocking(|| {

@@ -14,8 +14,14 @@ use crate::thread::{JResult, JThread};
 #[allow(dead_code)] // the encodings, whole; a thread is never read as NEW
 pub const NEW: i32 = 0;
 pub const RUNNABLE: i32 = 0x0005;
+/// Alive, waiting in Object.wait (JVMTI_THREAD_STATE_IN_OBJECT_WAIT), without or with a timeout.
 pub const WAITING: i32 = 0x0191;
 pub const TIMED_WAITING: i32 = 0x01a1;
+/// Alive, parked (JVMTI_THREAD_STATE_PARKED), without or with a timeout.
+pub const PARKED: i32 = 0x0291;
+pub const PARKED_TIMED: i32 = 0x02a1;
+/// Alive, in Thread.sleep (JVMTI_THREAD_STATE_SLEEPING, with a timeout).
+pub const SLEEPING: i32 = 0x00e1;
 pub const TERMINATED: i32 = 0x0002;
 /// Alive and blocked entering a monitor (JVMTI_THREAD_STATE_BLOCKED_ON_MONITOR_ENTER).
 pub const BLOCKED: i32 = 0x0401;
@@ -130,7 +136,7 @@ fn sleep(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         ));
     }
     let deadline = std::time::Instant::now() + std::time::Duration::from_millis(ms as u64);
-    set_current_status(t, TIMED_WAITING);
+    set_current_status(t, SLEEPING);
     let flag = t.interrupted.clone();
     let handle = current_handle(t);
     let interrupted = t.blocking(|| {
@@ -305,12 +311,17 @@ pub fn exit_thread(t: &mut JThread) {
         h.end_counted(&t.domain.budget);
     }
     set_eetop(th, 0);
-    let mon = crate::thread::monitor::monitor_of(&t.domain, th);
-    let me = t.lock_id.0 as u64;
-    let domain = t.domain.clone();
-    if t.blocking(|| mon.enter_unless(me, &|| domain.safepoint.is_killed())) {
-        let _ = mon.notify(me, true);
-        let _ = mon.exit(me);
+    use crate::thread::monitor;
+    let me = t.lock_id.0;
+    let entered = match monitor::try_lock(&t.domain, th, me) {
+        Some(mon) => monitor::enter_blocked(t, th, &mon),
+        None => true,
+    };
+    if entered {
+        // Moved if a collection ran while this thread waited.
+        let th = t.thread_obj.unwrap_or(th);
+        let _ = monitor::notify(&t.domain, th, me, true);
+        let _ = monitor::unlock(&t.domain, th, me);
     }
 }
 

@@ -216,6 +216,37 @@ impl JThread {
         exec::call(self, m, &[o.slot()]).map(|_| ())
     }
 
+    /// Registers the finalizable objects of a graph just copied into this thread's domain (by
+    /// a portal call or an IPC channel) for finalization, as `new` would have registered them;
+    /// returns the graph's roots, current (registering runs Java code, which may move them).
+    pub fn register_copies(
+        &mut self,
+        copied: crate::heap::graph::Decoded,
+    ) -> JResult<crate::heap::graph::Roots> {
+        if copied.finalizable.is_empty() {
+            return Ok(copied.roots);
+        }
+        let mark = self.handles.len();
+        self.handles
+            .extend(copied.roots.iter().map(|&r| crate::heap::to_slot(r)));
+        let first = self.handles.len();
+        self.handles
+            .extend(copied.finalizable.iter().map(|o| o.slot()));
+        for h in first..first + copied.finalizable.len() {
+            let o = self.handle_get(h);
+            if let Err(e) = self.register_finalizer(o) {
+                self.handles.truncate(mark);
+                return Err(e);
+            }
+        }
+        let roots = self.handles[mark..first]
+            .iter()
+            .map(|&s| crate::heap::from_slot(s))
+            .collect();
+        self.handles.truncate(mark);
+        Ok(roots)
+    }
+
     // ---- mirrors ----
 
     /// The java.lang.Class mirror of `c` in this thread's domain (created on first use).

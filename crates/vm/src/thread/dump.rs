@@ -160,11 +160,14 @@ pub fn thread_dump(vm: &'static Vm) -> String {
         vm.opts.jit.mode.info()
     );
     let domains = vm.domains.live_domains();
+    let mut deadlocks = Deadlocks::default();
     for domain in &domains {
-        match domain
-            .safepoint
-            .with_stopped(PATIENCE, |threads| domain_threads(vm, domain, threads))
-        {
+        match domain.safepoint.with_stopped(PATIENCE, |threads| {
+            let mut sorted = threads.to_vec();
+            sorted.sort_by_key(|t| t.id);
+            deadlocks.add(vm, domain, &sorted);
+            domain_threads(vm, domain, &sorted)
+        }) {
             Some(text) => out.push_str(&text),
             None => {
                 let _ = writeln!(
@@ -182,6 +185,7 @@ pub fn thread_dump(vm: &'static Vm) -> String {
         DISPATCHER_TID.load(Ordering::Relaxed),
         DISPATCHER_NID.load(Ordering::Relaxed)
     );
+    out.push_str(&deadlocks.text());
     out.push_str("Heap\n");
     for domain in &domains {
         let kb = |b: usize| b >> 10;
@@ -198,13 +202,110 @@ pub fn thread_dump(vm: &'static Vm) -> String {
     out
 }
 
-/// The entries of a stopped domain's threads, oldest thread first.
+/// The entries of a stopped domain's threads (given oldest first).
 fn domain_threads(vm: &Vm, domain: &Domain, threads: &[&JThread]) -> String {
-    let mut sorted = threads.to_vec();
-    sorted.sort_by_key(|t| t.id);
     let mut out = String::new();
-    for t in sorted {
-        thread_entry(vm, domain, t, &mut out);
+    for i in 0..threads.len() {
+        thread_entry(vm, domain, threads, i, &mut out);
+    }
+    out
+}
+
+/// The deadlocks of a dump's domains (monitors and ownable synchronizers, as HotSpot's
+/// dump): HotSpot's section for each, and how many there were.
+#[derive(Default)]
+struct Deadlocks {
+    text: String,
+    count: usize,
+}
+
+impl Deadlocks {
+    /// Finds the deadlocks among a stopped domain's threads (oldest first).
+    fn add(&mut self, vm: &Vm, domain: &Domain, threads: &[&JThread]) {
+        for cycle in super::locks::find_deadlocks(domain, threads, true) {
+            self.count += 1;
+            self.text
+                .push_str(&deadlock_text(vm, domain, threads, &cycle));
+        }
+    }
+
+    /// The sections and the count line (nothing without a deadlock).
+    fn text(&self) -> String {
+        match self.count {
+            0 => String::new(),
+            1 => format!("{}\nFound 1 deadlock.\n\n", self.text),
+            n => format!("{}\nFound {n} deadlocks.\n\n", self.text),
+        }
+    }
+}
+
+/// The name a dump gives thread `t`.
+fn thread_name(vm: &Vm, t: &JThread) -> String {
+    t.thread_obj.map_or_else(
+        || "<no Thread object>".into(),
+        |th| ThreadFields::read(vm, th).name,
+    )
+}
+
+/// One deadlock, as HotSpot's `DeadlockCycle::print_on_with`: what each thread of the chain
+/// waits for and who holds it, then their stacks. A monitor whose owner's lock id no thread
+/// has shows that id (HotSpot shows the unknown owner's address).
+fn deadlock_text(vm: &Vm, domain: &Domain, threads: &[&JThread], cycle: &[usize]) -> String {
+    use super::locks::{Owner, WaitKind, blocker};
+    let mut out = String::from("\nFound one Java-level deadlock:\n=============================");
+    for &i in cycle {
+        let _ = write!(out, "\n\"{}\":\n", thread_name(vm, threads[i]));
+        let Some(b) = blocker(domain, threads, i) else {
+            continue;
+        };
+        let class = b.lock.class().java_name();
+        match b.wait {
+            WaitKind::Enter => {
+                let _ = write!(
+                    out,
+                    "  waiting to lock monitor 0x{:016x} (object 0x{:016x}, a {class}),",
+                    super::monitor::monitor_address(domain, b.lock),
+                    b.lock.addr()
+                );
+            }
+            _ => {
+                let _ = write!(
+                    out,
+                    "  waiting for ownable synchronizer 0x{:016x}, (a {class}),",
+                    b.lock.addr()
+                );
+            }
+        }
+        match b.owner {
+            Owner::Thread(o) => {
+                let _ = writeln!(
+                    out,
+                    "\n  which is held by \"{}\"",
+                    thread_name(vm, threads[o])
+                );
+            }
+            Owner::UnknownLockId(id) => {
+                let _ = writeln!(out, "\n  which is held by UNKNOWN_owner_lock_id={id}");
+            }
+            Owner::Ended(th) => {
+                let _ = writeln!(
+                    out,
+                    "\n  which is held by \"{}\"",
+                    ThreadFields::read(vm, th).name
+                );
+            }
+            Owner::Nobody => out.push('\n'),
+        }
+    }
+    out.push_str("\nJava stack information for the threads listed above:\n");
+    out.push_str("===================================================\n");
+    for &i in cycle {
+        let _ = writeln!(out, "\"{}\":", thread_name(vm, threads[i]));
+        let t = threads[i];
+        let status = t
+            .thread_obj
+            .map_or(0, |th| ThreadFields::read(vm, th).status);
+        frames_text(vm, domain, threads, i, status, &mut out);
     }
     out
 }
@@ -250,7 +351,6 @@ struct ThreadFields {
     daemon: bool,
     priority: i32,
     status: i32,
-    park_blocker: Option<ObjRef>,
 }
 
 impl ThreadFields {
@@ -264,13 +364,13 @@ impl ThreadFields {
             daemon: th.read::<u8>(f.daemon) != 0,
             priority: th.read::<i32>(f.priority),
             status: th.read::<i32>(f.thread_status),
-            park_blocker: th.read_ref(f.park_blocker),
         }
     }
 }
 
 /// One thread's entry: header, state line, frames, blank line.
-fn thread_entry(vm: &Vm, domain: &Domain, t: &JThread, out: &mut String) {
+fn thread_entry(vm: &Vm, domain: &Domain, threads: &[&JThread], i: usize, out: &mut String) {
+    let t = threads[i];
     // The Thread object is a root of its stopped thread: nothing moves it while we look.
     let Some(fields) = t.thread_obj.map(|th| ThreadFields::read(vm, th)) else {
         let tid = t as *const JThread as usize;
@@ -281,11 +381,9 @@ fn thread_entry(vm: &Vm, domain: &Domain, t: &JThread, out: &mut String) {
         );
         return;
     };
-    let top = t.frames.last();
     let status = fields.status;
-    let wait = Wait::of(status, top);
+    let wait = Wait::of(status, t.frames.last());
     let waits = status & (WAITING_INDEFINITELY | WAITING_WITH_TIMEOUT);
-    let waiting = status & (RUNNABLE | BLOCKED_ON_MONITOR_ENTER) == 0 && waits != 0;
     let (state, condition) = if status & RUNNABLE != 0 {
         ("RUNNABLE", "runnable")
     } else if status & BLOCKED_ON_MONITOR_ENTER != 0 {
@@ -320,12 +418,42 @@ fn thread_entry(vm: &Vm, domain: &Domain, t: &JThread, out: &mut String) {
         t.os_tid
     );
     let _ = writeln!(out, "   java.lang.Thread.State: {state}");
-    for (i, f) in t.frames.iter().rev().enumerate() {
+    frames_text(vm, domain, threads, i, status, out);
+    out.push('\n');
+}
+
+/// Thread `i`'s frames, the top one followed by what it waits for: a monitor it is blocked
+/// entering, the object of its `Object.wait`, its park blocker. (The monitors each frame
+/// holds are not tracked: no "- locked" lines.)
+fn frames_text(
+    vm: &Vm,
+    domain: &Domain,
+    threads: &[&JThread],
+    i: usize,
+    status: i32,
+    out: &mut String,
+) {
+    let t = threads[i];
+    let wait = Wait::of(status, t.frames.last());
+    let waits = status & (WAITING_INDEFINITELY | WAITING_WITH_TIMEOUT);
+    let waiting = status & (RUNNABLE | BLOCKED_ON_MONITOR_ENTER) == 0 && waits != 0;
+    let described = |o: ObjRef| format!("<0x{:016x}> (a {})", o.addr(), o.class().java_name());
+    for (depth, f) in t.frames.iter().rev().enumerate() {
         let _ = writeln!(out, "\tat {}", frame_text(vm, f));
-        if i > 0 || f.pc != u32::MAX || !waiting {
+        if depth > 0 {
             continue;
         }
-        let described = |o: ObjRef| format!("<0x{:016x}> (a {})", o.addr(), o.class().java_name());
+        if status & BLOCKED_ON_MONITOR_ENTER != 0 {
+            if let Some(b) = super::locks::blocker(domain, threads, i)
+                .filter(|b| b.wait == super::locks::WaitKind::Enter)
+            {
+                let _ = writeln!(out, "\t- waiting to lock {}", described(b.lock));
+            }
+            continue;
+        }
+        if f.pc != u32::MAX || !waiting {
+            continue;
+        }
         match wait {
             Wait::ObjectMonitor => {
                 // The receiver of Object.wait, the native frame's first argument slot.
@@ -334,14 +462,16 @@ fn thread_entry(vm: &Vm, domain: &Domain, t: &JThread, out: &mut String) {
                 }
             }
             Wait::Parking => {
-                if let Some(o) = fields.park_blocker {
+                let blocker = t
+                    .thread_obj
+                    .and_then(|th| th.read_ref(jdk::Thread::get().park_blocker));
+                if let Some(o) = blocker {
                     let _ = writeln!(out, "\t- parking to wait for  {}", described(o));
                 }
             }
             Wait::Sleeping => {}
         }
     }
-    out.push('\n');
 }
 
 /// "java.lang.Thread.sleep(java.base@17.0.21.1/Native Method)", "Main.work(Main.java:12)".

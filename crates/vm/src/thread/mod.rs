@@ -9,6 +9,7 @@
 pub mod dump;
 #[allow(unsafe_code)] // the records' storage, shared with compiled code
 pub mod frames;
+pub mod locks;
 pub mod monitor;
 pub mod safepoint;
 pub mod signal;
@@ -89,6 +90,9 @@ pub struct JThread {
     pub id: u64,
     /// Identifies this thread as the owner of monitors (see `monitor`).
     pub lock_id: monitor::LockId,
+    /// The handle of the object whose monitor this thread is blocked entering
+    /// (`monitor::enter_blocked`), read by other threads while it is stopped.
+    pub pending_monitor: Option<usize>,
     /// Locals and operand stacks of all interpreter frames.
     pub stack: Vec<u64>,
     /// First free slot of `stack` (frames above it belong to nobody).
@@ -170,6 +174,7 @@ impl JThread {
             domain,
             id,
             lock_id: monitor::LockId::new(),
+            pending_monitor: None,
             stack: vec![0; stack_slots],
             sp: 0,
             frames: frames::FrameStack::with_capacity(256),

@@ -25,6 +25,7 @@ use std::time::{Duration, Instant};
 
 use parking_lot::{Condvar, Mutex};
 
+use super::JThread;
 use crate::domain::Domain;
 use crate::heap::ObjRef;
 
@@ -136,6 +137,10 @@ impl Monitor {
     }
     pub fn is_owner(&self, me: u64) -> bool {
         self.state.lock().owner == me
+    }
+    /// The lock id of the owner (0: none).
+    fn owner(&self) -> u64 {
+        self.state.lock().owner
     }
     /// `Object.wait(timeout)`; `interrupted` is polled while waiting.
     pub fn wait(
@@ -344,6 +349,40 @@ pub fn holds_lock(domain: &Domain, obj: ObjRef, me: u32) -> bool {
         Some(idx) => monitor_at(domain, obj, idx).is_owner(me as u64),
         None => low != 0 && thin_owner(low) == me,
     }
+}
+
+/// The lock id of the thread holding `obj`'s monitor (None if nobody holds it).
+pub fn owner_of(domain: &Domain, obj: ObjRef) -> Option<u32> {
+    let low = obj.mark().load(Ordering::Acquire) & LOCK_BITS;
+    let id = match inflated_index(low) {
+        Some(idx) => monitor_at(domain, obj, idx).owner() as u32,
+        None => thin_owner(low),
+    };
+    (id != 0).then_some(id)
+}
+
+/// The address of `obj`'s inflated monitor (0 for a thin lock), as thread dumps show it.
+pub fn monitor_address(domain: &Domain, obj: ObjRef) -> usize {
+    match inflated_index(obj.mark().load(Ordering::Acquire) & LOCK_BITS) {
+        Some(idx) => Arc::as_ptr(&monitor_at(domain, obj, idx)) as usize,
+        None => 0,
+    }
+}
+
+/// Waits to enter `obj`'s monitor `mon`, which another thread holds ([`try_lock`] said so),
+/// as a blocking operation; meanwhile `obj` is the thread's pending monitor (kept in a handle,
+/// where the collector updates it), which deadlock detection, `ThreadInfo` and thread dumps
+/// report (`super::locks`). False if the domain was terminated meanwhile (the owner may never
+/// release it).
+pub fn enter_blocked(t: &mut JThread, obj: ObjRef, mon: &Monitor) -> bool {
+    let me = t.lock_id.0 as u64;
+    let h = t.handle(obj);
+    t.pending_monitor = Some(h);
+    let domain = t.domain.clone();
+    let entered = t.blocking(|| mon.enter_unless(me, &|| domain.safepoint.is_killed()));
+    t.pending_monitor = None;
+    t.handles.truncate(h);
+    entered
 }
 
 /// Object.notify/notifyAll: nobody waits on a thin lock, so its owner's notify is a no-op.

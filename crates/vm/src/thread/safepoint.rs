@@ -180,6 +180,47 @@ impl Safepoint {
         self.state.lock().stopped.clone()
     }
 
+    /// Stops every other attached thread of the domain for the attached, running thread `me`,
+    /// as a collection does (waiting for one in progress to end first), runs `f` with `me`
+    /// and the stopped threads, and resumes them. `me` keeps running meanwhile, so references
+    /// `f` reads stay valid until `me` next polls or blocks; `f` may keep them in `me`'s
+    /// handles, but must not run Java code or collect. For a thread that is not attached
+    /// (holding no references the others could move), `f` sees no other thread.
+    #[allow(unsafe_code)]
+    pub fn with_others_stopped<R>(
+        &self,
+        me: &mut JThread,
+        f: impl FnOnce(&mut JThread, &[&JThread]) -> R,
+    ) -> R {
+        if !me.is_attached() {
+            return f(me, &[]);
+        }
+        let p: *mut JThread = me;
+        while !self.begin_collection(p) {}
+        // Resumes the threads however this ends (also if `f` panics).
+        struct Resume<'s>(&'s Safepoint);
+        impl Drop for Resume<'_> {
+            fn drop(&mut self) {
+                self.0.end_collection();
+            }
+        }
+        let resume = Resume(self);
+        let lent = self.stopped_threads();
+        let threads: Vec<&JThread> = lent
+            .iter()
+            // SAFETY: `q` was derived from a stopped thread's own `&mut JThread` when it stopped
+            // (`block`, `blocking`, `begin_collection`), and it stays stopped, not touching its
+            // JThread, until the collection `me` began ends, which `resume` does only after `f`
+            // returned; `me` is not among them (it is the collector). The references cannot
+            // outlive `f`, which receives them with a lifetime local to this call.
+            .map(|&q| unsafe { &*(q as *const JThread) })
+            .collect();
+        let r = f(me, &threads);
+        drop(threads);
+        drop(resume);
+        r
+    }
+
     /// Stops every attached thread of the domain for a requester that is not one of them (it
     /// must not be attached to this domain: it would wait for itself), runs `f` on the lent
     /// threads, and resumes them. Waits for a collection in progress to end first; a
