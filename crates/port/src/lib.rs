@@ -20,6 +20,7 @@ pub mod net;
 pub mod os;
 pub mod process;
 pub mod remote;
+pub mod sandbox;
 pub mod sysinfo;
 
 pub use errno::{Errno, PortResult};
@@ -665,7 +666,14 @@ pub fn canonicalize(path: &str) -> String {
 
 // ---- platform properties (jdk.internal.util.SystemProps.Raw) ----
 
+/// The host locale's language, country and encoding, read once per process (a `--sandbox`
+/// run reads it before the host's files, the locale's among them, are closed).
 fn locale_info() -> (String, Option<String>, String) {
+    static INFO: std::sync::OnceLock<(String, Option<String>, String)> = std::sync::OnceLock::new();
+    INFO.get_or_init(read_locale_info).clone()
+}
+
+fn read_locale_info() -> (String, Option<String>, String) {
     // SAFETY: setlocale/nl_langinfo are called with valid arguments; the returned C strings are
     // copied before any further locale call.
     unsafe {
@@ -716,7 +724,14 @@ fn os_version() -> String {
         .into_owned()
 }
 
+/// The user's name and home directory, read once per process (before a `--sandbox` run
+/// closes the password database).
 fn user_info() -> (String, String) {
+    static INFO: std::sync::OnceLock<(String, String)> = std::sync::OnceLock::new();
+    INFO.get_or_init(read_user_info).clone()
+}
+
+fn read_user_info() -> (String, String) {
     // SAFETY: getpwuid returns a pointer to static storage or null; fields are copied at once.
     unsafe {
         let pw = libc::getpwuid(libc::getuid());
@@ -775,8 +790,14 @@ pub fn platform_properties() -> Vec<Option<String>> {
 // ---- time zone ----
 
 /// The host's time zone id (TZ, /etc/timezone, or the /etc/localtime link), like the JDK's
-/// TimeZone_md.c.
+/// TimeZone_md.c. Read once per process (a `--sandbox` run reads it before the host's files
+/// are closed to it, see [`sandbox`]).
 pub fn system_time_zone() -> Option<String> {
+    static ZONE: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    ZONE.get_or_init(read_system_time_zone).clone()
+}
+
+fn read_system_time_zone() -> Option<String> {
     if let Ok(tz) = std::env::var("TZ") {
         let tz = tz.trim_start_matches(':').to_string();
         if !tz.is_empty() {
