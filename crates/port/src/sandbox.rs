@@ -402,6 +402,7 @@ pub fn probe(jdk: &Path, port: u16) -> Vec<String> {
     say("read the JDK's release", read(&jdk.join("release")));
     let tmp = std::env::temp_dir().join(format!("jxvm-probe-{}", std::process::id()));
     say("create a file in /tmp", std::fs::write(&tmp, b"x"));
+    let _ = std::fs::remove_file(&tmp);
     say(
         "connect to the host's listener",
         std::net::TcpStream::connect(("127.0.0.1", port)).map(drop),
