@@ -452,3 +452,40 @@ fn signal_parent() -> std::io::Result<()> {
         _ => Err(std::io::Error::last_os_error()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_filters_compile_for_this_machine() {
+        for (rules, errno) in [(refused_calls(), libc::EPERM), (path_calls(), libc::EACCES)] {
+            let program = filter(rules, errno).expect("a filter");
+            assert!(!program.is_empty());
+        }
+    }
+
+    #[test]
+    fn only_link_targets_outside_the_jdk_are_allowed_besides_it() {
+        let dir = std::env::temp_dir().join(format!("jxvm-sandbox-links-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let (jdk, outside) = (dir.join("jdk"), dir.join("etc"));
+        std::fs::create_dir_all(jdk.join("conf")).unwrap();
+        std::fs::create_dir_all(&outside).unwrap();
+        std::fs::write(outside.join("net.properties"), "x").unwrap();
+        std::fs::write(jdk.join("release"), "x").unwrap();
+        let link = |target: &Path, name: &str| std::os::unix::fs::symlink(target, jdk.join(name));
+        link(&outside.join("net.properties"), "conf/net.properties").unwrap();
+        link(&jdk.join("release"), "conf/inside").unwrap();
+        link(&outside, "etc-dir").unwrap();
+        link(&dir.join("missing"), "dangling").unwrap();
+        let mut found = link_targets_outside(&jdk);
+        found.sort();
+        let canon = |p: &Path| p.canonicalize().unwrap();
+        assert_eq!(
+            found,
+            [canon(&outside), canon(&outside.join("net.properties"))]
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
