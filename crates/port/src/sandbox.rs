@@ -58,7 +58,8 @@ pub enum FileGuard {
 
 /// Reads what the VM would otherwise read from the host's files later and that a sandboxed
 /// run still uses: the clock's calibration, the time zone, the locale, the user's name and
-/// home, and the user and group databases (whose names Java's file owners are). Called
+/// home, and the user and group databases (whose names Java's file owners are); and opens
+/// the `/proc` files of the management API, read through their descriptors later. Called
 /// before the process starts other threads (`getpwent` is not thread-safe).
 pub fn prepare() {
     let _ = crate::ticks();
@@ -66,6 +67,7 @@ pub fn prepare() {
     let _ = crate::gmt_offset_id();
     let _ = crate::platform_properties();
     let _ = NAMES.set(Names::read());
+    crate::sysinfo::hold_proc_files();
 }
 
 /// The host's users and groups as they were when the sandbox was prepared.
