@@ -246,11 +246,13 @@ fn sockets_go_over_the_gateway_in_a_sandbox() {
     );
 }
 
-/// Conformance programs that touch files, threads, the JIT and user names.
+/// Conformance programs that touch files, threads, the JIT, user names and `/proc` (the
+/// management counters).
 const PROGRAMS: &[&str] = &[
     "NioFiles",
     "NioDirectories",
     "PropertiesLogging",
+    "ManagementBeans",
     "ToolJavac",
 ];
 
