@@ -21,14 +21,20 @@ struct Gateway {
 }
 
 impl Gateway {
+    /// On a Unix socket.
     fn start(dir: &Path, extra: &[&str]) -> Gateway {
         let sock = scratch("sandbox-sock").join("gw.sock");
+        Gateway::listen(dir, extra, &format!("unix:{}", sock.display()))
+    }
+
+    /// On `listen` (`unix:PATH`, `tcp:HOST:PORT`); `--io` names the address it says it
+    /// serves on, a TCP one with the host name `localhost`.
+    fn listen(dir: &Path, extra: &[&str], listen: &str) -> Gateway {
         let mut child = jxvm()
             .args(["gateway", "--export"])
             .arg(dir)
             .args(extra)
-            .arg("--listen")
-            .arg(format!("unix:{}", sock.display()))
+            .args(["--listen", listen])
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
@@ -38,8 +44,12 @@ impl Gateway {
             .read_line(&mut first)
             .unwrap();
         assert!(first.starts_with("jxvm gateway: serving "), "{first}");
-        let io = format!("--io=9p:unix:{}", sock.display());
-        Gateway { child, io }
+        let addr = first.trim().rsplit(" on ").next().unwrap();
+        let addr = addr.replace("tcp:127.0.0.1:", "tcp:localhost:");
+        Gateway {
+            child,
+            io: format!("--io=9p:{addr}"),
+        }
     }
 }
 
@@ -240,6 +250,20 @@ fn sockets_go_over_the_gateway_in_a_sandbox() {
     let gw = Gateway::start(&export, &["--net"]);
     let out = stdout(&tries(&gw, &["--sandbox"], port));
     assert_eq!(answer(&out, "socket"), "ok true");
+    assert_eq!(
+        answer(&out, "connect to the host's listener"),
+        "Operation not permitted"
+    );
+}
+
+#[test]
+fn a_tcp_gateway_named_by_host_name_is_reached_in_a_sandbox() {
+    let (export, _) = fixture();
+    let gw = Gateway::listen(&export, &[], "tcp:127.0.0.1:0");
+    assert!(gw.io.starts_with("--io=9p:tcp:localhost:"), "{}", gw.io);
+    let out = stdout(&tries(&gw, &["--sandbox"], 9));
+    assert_eq!(answer(&out, "inside"), "ok inside");
+    assert_eq!(answer(&out, "read /etc/passwd"), "Permission denied");
     assert_eq!(
         answer(&out, "connect to the host's listener"),
         "Operation not permitted"
