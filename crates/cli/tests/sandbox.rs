@@ -133,8 +133,12 @@ fn fixture() -> (PathBuf, PathBuf) {
 
 /// jxvm running `Tries PORT` over `gw` with `extra` options.
 fn tries(gw: &Gateway, extra: &[&str], port: u16) -> Output {
-    jxvm()
-        .arg(&gw.io)
+    tries_in(jxvm(), gw, extra, port)
+}
+
+/// `jxvm` (a command) running `Tries PORT` over `gw` with `extra` options.
+fn tries_in(mut jxvm: Command, gw: &Gateway, extra: &[&str], port: u16) -> Output {
+    jxvm.arg(&gw.io)
         .args(extra)
         .arg(format!("--sandbox-probe={port}"))
         .args(["Tries", &port.to_string()])
@@ -267,6 +271,60 @@ fn a_tcp_gateway_named_by_host_name_is_reached_in_a_sandbox() {
     assert_eq!(
         answer(&out, "connect to the host's listener"),
         "Operation not permitted"
+    );
+}
+
+/// A kernel without Landlock, as a process under a seccomp filter that answers `ENOSYS` to
+/// Landlock's calls sees it: the sandbox says so and refuses every file open by path.
+#[test]
+fn without_landlock_the_sandbox_refuses_every_open() {
+    use std::os::unix::process::CommandExt;
+    let (export, _) = fixture();
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let gw = Gateway::start(&export, &[]);
+    let calls = [
+        libc::SYS_landlock_create_ruleset,
+        libc::SYS_landlock_add_rule,
+        libc::SYS_landlock_restrict_self,
+    ];
+    let no_landlock: seccompiler::BpfProgram = seccompiler::SeccompFilter::new(
+        calls.into_iter().map(|c| (c, vec![])).collect(),
+        seccompiler::SeccompAction::Allow,
+        seccompiler::SeccompAction::Errno(libc::ENOSYS as u32),
+        std::env::consts::ARCH.try_into().unwrap(),
+    )
+    .and_then(TryInto::try_into)
+    .unwrap();
+    let mut cmd = jxvm();
+    // SAFETY: between fork and exec the child only installs the filter built before (a
+    // prctl and a seccomp call; no allocation on success).
+    unsafe {
+        cmd.pre_exec(move || {
+            seccompiler::apply_filter(&no_landlock).map_err(std::io::Error::other)
+        });
+    }
+    let out = tries_in(cmd, &gw, &["--sandbox"], port);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("jxvm: warning: Landlock is not available on this kernel"),
+        "{err}"
+    );
+    let text = stdout(&out);
+    let refused = |what: &str, why: &str| assert_eq!(answer(&text, what), why, "{what}");
+    refused("read /etc/passwd", "Permission denied");
+    refused("read /proc/self/status", "Permission denied");
+    refused("read the JDK's release", "Permission denied");
+    refused("create a file in /tmp", "Permission denied");
+    refused("connect to the host's listener", "Operation not permitted");
+    refused("fork", "Operation not permitted");
+    refused("start /bin/true", "Operation not permitted");
+    refused("signal the parent", "Operation not permitted");
+    assert_eq!(answer(&text, "start a thread"), "ok");
+    assert_eq!(answer(&text, "inside"), "ok inside");
+    assert!(
+        answer(&text, "jdk").starts_with("java.nio.file.AccessDeniedException"),
+        "{text}"
     );
 }
 

@@ -20,7 +20,8 @@
 //!   read, answers `ENOSYS`, on which the C library falls back to `clone`), metadata changes
 //!   of host files (mode, owner, times, extended attributes), and the calls that reach other
 //!   processes or the kernel's global state (`ptrace`, `process_vm_*`, `io_uring`, mounts,
-//!   namespaces, `bpf`, `perf_event_open`, keys, modules, clocks, `open_by_handle_at`) fail
+//!   namespaces, `bpf`, `perf_event_open`, keys, modules, clocks, `open_by_handle_at`, signals
+//!   to other processes) fail
 //!   with `EPERM`: a refused call returns an errno, so Java sees the exception of a host that
 //!   refuses it, and the process is never killed. Threads, memory mappings (the heap, the
 //!   JIT's code memory, memfds), futexes, signals to itself and clocks stay allowed.
@@ -263,7 +264,7 @@ fn refused_calls() -> BTreeMap<i64, Vec<SeccompRule>> {
     let mut always = vec![
         // New sockets: the process keeps the ones it has (its 9P connections).
         libc::SYS_socket,
-        // Processes.
+        // Processes (and, below, signals to others).
         libc::SYS_execve,
         libc::SYS_execveat,
         libc::SYS_ptrace,
@@ -337,10 +338,28 @@ fn refused_calls() -> BTreeMap<i64, Vec<SeccompRule>> {
         libc::SYS_iopl,
         libc::SYS_ioperm,
     ]);
+    always.extend([libc::SYS_tkill, libc::SYS_pidfd_send_signal]);
     let mut rules: BTreeMap<i64, Vec<SeccompRule>> =
         always.into_iter().map(|n| (n, Vec::new())).collect();
     rules.insert(libc::SYS_clone, vec![not_a_thread()]);
+    // Signals to another process (Landlock's signal scope refuses them too, from ABI 6).
+    for call in [
+        libc::SYS_kill,
+        libc::SYS_tgkill,
+        libc::SYS_rt_sigqueueinfo,
+        libc::SYS_rt_tgsigqueueinfo,
+    ] {
+        rules.insert(call, vec![not_this_process()]);
+    }
     rules
+}
+
+/// Matches a call whose argument 0 (a process id) is not this process's.
+fn not_this_process() -> SeccompRule {
+    let me = std::process::id() as u64;
+    SeccompCondition::new(0, SeccompCmpArgLen::Dword, SeccompCmpOp::Ne, me)
+        .and_then(|c| SeccompRule::new(vec![c]))
+        .expect("a well-formed condition")
 }
 
 /// Matches a `clone` whose flags (argument 0) lack `CLONE_THREAD`.
