@@ -666,14 +666,16 @@ pub fn canonicalize(path: &str) -> String {
 
 // ---- platform properties (jdk.internal.util.SystemProps.Raw) ----
 
-/// The host locale's language, country and encoding, read once per process (a `--sandbox`
-/// run reads it before the host's files, the locale's among them, are closed).
+/// The host locale's language, country and encoding (in a sandbox, as read before it closed
+/// the host's files, the locale's among them).
 fn locale_info() -> (String, Option<String>, String) {
-    static INFO: std::sync::OnceLock<(String, Option<String>, String)> = std::sync::OnceLock::new();
-    INFO.get_or_init(read_locale_info).clone()
+    match sandbox::frozen() {
+        Some(f) => f.locale.clone(),
+        None => read_locale_info(),
+    }
 }
 
-fn read_locale_info() -> (String, Option<String>, String) {
+pub(crate) fn read_locale_info() -> (String, Option<String>, String) {
     // SAFETY: setlocale/nl_langinfo are called with valid arguments; the returned C strings are
     // copied before any further locale call.
     unsafe {
@@ -724,14 +726,16 @@ fn os_version() -> String {
         .into_owned()
 }
 
-/// The user's name and home directory, read once per process (before a `--sandbox` run
-/// closes the password database).
+/// The user's name and home directory (in a sandbox, as read before it closed the password
+/// database).
 fn user_info() -> (String, String) {
-    static INFO: std::sync::OnceLock<(String, String)> = std::sync::OnceLock::new();
-    INFO.get_or_init(read_user_info).clone()
+    match sandbox::frozen() {
+        Some(f) => f.user.clone(),
+        None => read_user_info(),
+    }
 }
 
-fn read_user_info() -> (String, String) {
+pub(crate) fn read_user_info() -> (String, String) {
     // SAFETY: getpwuid returns a pointer to static storage or null; fields are copied at once.
     unsafe {
         let pw = libc::getpwuid(libc::getuid());
@@ -790,14 +794,15 @@ pub fn platform_properties() -> Vec<Option<String>> {
 // ---- time zone ----
 
 /// The host's time zone id (TZ, /etc/timezone, or the /etc/localtime link), like the JDK's
-/// TimeZone_md.c. Read once per process (a `--sandbox` run reads it before the host's files
-/// are closed to it, see [`sandbox`]).
+/// TimeZone_md.c (in a sandbox, as read before it closed the host's files).
 pub fn system_time_zone() -> Option<String> {
-    static ZONE: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
-    ZONE.get_or_init(read_system_time_zone).clone()
+    match sandbox::frozen() {
+        Some(f) => f.time_zone.clone(),
+        None => read_system_time_zone(),
+    }
 }
 
-fn read_system_time_zone() -> Option<String> {
+pub(crate) fn read_system_time_zone() -> Option<String> {
     if let Ok(tz) = std::env::var("TZ") {
         let tz = tz.trim_start_matches(':').to_string();
         if !tz.is_empty() {

@@ -64,11 +64,29 @@ pub enum FileGuard {
 /// before the process starts other threads (`getpwent` is not thread-safe).
 pub fn prepare() {
     let _ = crate::ticks();
-    let _ = crate::system_time_zone();
     let _ = crate::gmt_offset_id();
-    let _ = crate::platform_properties();
+    let _ = FROZEN.set(Frozen {
+        time_zone: crate::read_system_time_zone(),
+        locale: crate::read_locale_info(),
+        user: crate::read_user_info(),
+    });
     let _ = NAMES.set(Names::read());
     crate::sysinfo::hold_proc_files();
+}
+
+/// Host facts read once by [`prepare`] (a process that is not sandboxed reads them each time:
+/// a fork server's child reads its client's environment).
+pub(crate) struct Frozen {
+    pub(crate) time_zone: Option<String>,
+    pub(crate) locale: (String, Option<String>, String),
+    pub(crate) user: (String, String),
+}
+
+static FROZEN: std::sync::OnceLock<Frozen> = std::sync::OnceLock::new();
+
+/// The facts [`prepare`] read (None in a process that is not sandboxed).
+pub(crate) fn frozen() -> Option<&'static Frozen> {
+    FROZEN.get()
 }
 
 /// The host's users and groups as they were when the sandbox was prepared.
