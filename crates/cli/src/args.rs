@@ -75,6 +75,9 @@ pub const USAGE: &str = "Usage: jxvm [options] <mainclass> [args...]
                   server whose root is the program's / (and its working directory);
                   its sockets go over the server's /net (jxvm gateway --net);
                   cache=on (the default) keeps file contents read in the process
+    --sandbox     with --io=9p: the process reaches the host only through its 9P
+                  connection (Landlock and seccomp; the JDK's directory stays
+                  readable; see README: The sandbox)
     --api-jar     print the path of the jxvm API jar (jx.memory, ...) for javac -cp
     --print-mappings
                   print the code mappings: the method calls and field accesses the
@@ -131,6 +134,11 @@ pub struct Run {
     pub show_version: Option<bool>,
     /// What the launcher does once the VM is created (and the settings and version shown).
     pub finish: Finish,
+    /// `--sandbox` (with a 9P backend): the host closed to the process.
+    pub sandbox: bool,
+    /// The hidden `--sandbox-probe=PORT`: print what raw system calls give once the VM is
+    /// started (and sandboxed), trying a host TCP listener on `PORT` (for the tests).
+    pub probe: Option<u16>,
 }
 
 /// What java does once the VM is created.
@@ -406,6 +414,10 @@ struct Given {
     boot_append: String,
     /// `--io=`: the application domain's backend.
     io: port::IoSpec,
+    /// `--sandbox`.
+    sandbox: bool,
+    /// `--sandbox-probe=PORT` (hidden, for the tests).
+    probe: Option<u16>,
 }
 
 /// What reading one option leaves to do.
@@ -471,6 +483,15 @@ impl Parser<'_> {
             }
             _ if let Some(v) = a.strip_prefix("--io=") => {
                 self.g.io = port::IoSpec::parse(v).map_err(|e| format!("Error: {e}"))?;
+                Step::Next
+            }
+            "--sandbox" => {
+                self.g.sandbox = true;
+                Step::Next
+            }
+            _ if let Some(v) = a.strip_prefix("--sandbox-probe=") => {
+                let port = v.parse().map_err(|_| format!("Error: bad port in {a}"))?;
+                self.g.probe = Some(port);
                 Step::Next
             }
             // java reads no option after these, and checks those before them.
@@ -799,6 +820,7 @@ impl Given {
                 mode: opts.jit.mode,
             });
         }
+        self.check_sandbox()?;
         // Source-file mode: `--source N`, or a main "class" that is a `.java` file.
         let source_mode = self.source.is_some() || argv.get(i).is_some_and(|m| is_source_file(m));
         if let Some(v) = self.source.clone() {
@@ -836,6 +858,8 @@ impl Given {
                 settings,
                 show_version,
                 finish,
+                sandbox: self.sandbox,
+                probe: self.probe,
             }));
         }
         if let Some(file) = self.system.take() {
@@ -857,7 +881,26 @@ impl Given {
             settings,
             show_version,
             finish,
+            sandbox: self.sandbox,
+            probe: self.probe,
         }))
+    }
+
+    /// `--sandbox` closes the host to the whole process, so it needs a 9P backend for the
+    /// program's files and one program: a system's domains are created while others run.
+    fn check_sandbox(&self) -> Result<(), String> {
+        if !self.sandbox {
+            Ok(())
+        } else if self.system.is_some() {
+            Err(
+                "Error: --sandbox is for the whole process: it cannot be given with --system"
+                    .into(),
+            )
+        } else if self.io == port::IoSpec::Host {
+            Err("Error: --sandbox needs a 9P backend (--io=9p:...)".into())
+        } else {
+            Ok(())
+        }
     }
 
     /// The main class and the program's arguments (as bytes), `opts` given the class path

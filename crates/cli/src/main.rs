@@ -8,6 +8,7 @@ mod args;
 mod envopts;
 mod gateway;
 mod home;
+mod sandbox;
 mod serve;
 mod system;
 mod xx;
@@ -48,12 +49,23 @@ fn main() -> ExitCode {
     };
     if let (Some(socket), Some(argv), Command::Run(run)) = (&via, original, &cmd)
         && run.finish == args::Finish::RunMain
+        && !run.sandbox
         && let serve::Via::Ended(code) = serve::run_via(socket, &argv)
     {
         return code;
     }
     match cmd {
-        Command::Run(run) => on_main_thread(run.opts.stack_size, move || launch(run)),
+        Command::Run(mut run) => {
+            let guard = match run.sandbox.then(|| sandbox::before_threads(&mut run)) {
+                Some(Err(msg)) => {
+                    eprintln!("{msg}");
+                    return ExitCode::from(1);
+                }
+                Some(Ok(g)) => Some(g),
+                None => None,
+            };
+            on_main_thread(run.opts.stack_size, move || launch(run, guard))
+        }
         Command::System { opts, domains } => {
             on_main_thread(opts.stack_size, move || launch_system(opts, domains))
         }
@@ -140,10 +152,21 @@ fn start_vm(opts: Options) -> Option<Launcher> {
         .ok()
 }
 
-fn launch(run: args::Run) -> u8 {
+/// Boots the VM and runs `run`; with `--sandbox` (whose files are closed already, `guard`),
+/// the rest of the host is closed between the two.
+fn launch(run: args::Run, guard: Option<port::sandbox::FileGuard>) -> u8 {
     let Some(mut l) = start_vm(run.opts.clone()) else {
         return 1;
     };
+    if let Some(g) = guard
+        && let Err(msg) = sandbox::after_start(g)
+    {
+        eprintln!("{msg}");
+        return 1;
+    }
+    if let Some(port) = run.probe {
+        sandbox::print_probe(&run, port);
+    }
     run_program(&mut l, &run)
 }
 

@@ -382,6 +382,9 @@ fn server_options(options: &[OsString]) -> Result<Options, String> {
     argv.push("jxvm.Serve".into());
     let argv = crate::envopts::with_environment_options(argv)?;
     match args::parse_args(&argv)? {
+        // The server starts processes: a sandbox is given to a run (`jxvm --sandbox`, which
+        // then does not go through a server), not to the server.
+        Command::Run(run) if run.sandbox => Err("--sandbox cannot be given to `serve`".into()),
         Command::Run(run) if run.finish == args::Finish::RunMain => {
             let mut opts = run.opts;
             opts.fork_server = true;

@@ -914,6 +914,9 @@ fn name_lookup(
 
 /// The user name of `uid` (ENOENT when there is none).
 pub fn user_name(uid: u32) -> PortResult<Vec<u8>> {
+    if let Some(db) = crate::sandbox::names() {
+        return db.user_name(uid).ok_or(Errno::ENOENT);
+    }
     let r = name_lookup(|buf| {
         // SAFETY: struct passwd is plain old data.
         let mut pw: libc::passwd = unsafe { std::mem::zeroed() };
@@ -942,6 +945,9 @@ pub fn user_name(uid: u32) -> PortResult<Vec<u8>> {
 
 /// The group name of `gid` (ENOENT when there is none).
 pub fn group_name(gid: u32) -> PortResult<Vec<u8>> {
+    if let Some(db) = crate::sandbox::names() {
+        return db.group_name(gid).ok_or(Errno::ENOENT);
+    }
     let r = name_lookup(|buf| {
         // SAFETY: struct group is plain old data.
         let mut gr: libc::group = unsafe { std::mem::zeroed() };
@@ -977,6 +983,9 @@ fn not_found_errno(e: Errno) -> bool {
 
 /// The uid of user `name`, None if there is no such user.
 pub fn user_id(name: &[u8]) -> PortResult<Option<u32>> {
+    if let Some(db) = crate::sandbox::names() {
+        return Ok(db.user_id(name));
+    }
     let c = cpath(name)?;
     reentrant_lookup(|buf| {
         // SAFETY: struct passwd is plain old data.
@@ -998,6 +1007,9 @@ pub fn user_id(name: &[u8]) -> PortResult<Option<u32>> {
 
 /// The gid of group `name`, None if there is no such group.
 pub fn group_id(name: &[u8]) -> PortResult<Option<u32>> {
+    if let Some(db) = crate::sandbox::names() {
+        return Ok(db.group_id(name));
+    }
     let c = cpath(name)?;
     reentrant_lookup(|buf| {
         // SAFETY: struct group is plain old data.

@@ -20,6 +20,7 @@ pub mod net;
 pub mod os;
 pub mod process;
 pub mod remote;
+pub mod sandbox;
 pub mod sysinfo;
 
 pub use errno::{Errno, PortResult};
@@ -665,7 +666,16 @@ pub fn canonicalize(path: &str) -> String {
 
 // ---- platform properties (jdk.internal.util.SystemProps.Raw) ----
 
+/// The host locale's language, country and encoding (in a sandbox, as read before it closed
+/// the host's files, the locale's among them).
 fn locale_info() -> (String, Option<String>, String) {
+    match sandbox::frozen() {
+        Some(f) => f.locale.clone(),
+        None => read_locale_info(),
+    }
+}
+
+pub(crate) fn read_locale_info() -> (String, Option<String>, String) {
     // SAFETY: setlocale/nl_langinfo are called with valid arguments; the returned C strings are
     // copied before any further locale call.
     unsafe {
@@ -716,7 +726,16 @@ fn os_version() -> String {
         .into_owned()
 }
 
+/// The user's name and home directory (in a sandbox, as read before it closed the password
+/// database).
 fn user_info() -> (String, String) {
+    match sandbox::frozen() {
+        Some(f) => f.user.clone(),
+        None => read_user_info(),
+    }
+}
+
+pub(crate) fn read_user_info() -> (String, String) {
     // SAFETY: getpwuid returns a pointer to static storage or null; fields are copied at once.
     unsafe {
         let pw = libc::getpwuid(libc::getuid());
@@ -775,8 +794,15 @@ pub fn platform_properties() -> Vec<Option<String>> {
 // ---- time zone ----
 
 /// The host's time zone id (TZ, /etc/timezone, or the /etc/localtime link), like the JDK's
-/// TimeZone_md.c.
+/// TimeZone_md.c (in a sandbox, as read before it closed the host's files).
 pub fn system_time_zone() -> Option<String> {
+    match sandbox::frozen() {
+        Some(f) => f.time_zone.clone(),
+        None => read_system_time_zone(),
+    }
+}
+
+pub(crate) fn read_system_time_zone() -> Option<String> {
     if let Ok(tz) = std::env::var("TZ") {
         let tz = tz.trim_start_matches(':').to_string();
         if !tz.is_empty() {

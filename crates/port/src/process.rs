@@ -682,6 +682,9 @@ pub fn proc_uid(pid: i64) -> Option<u32> {
 
 /// The login name of `uid`, if the password database knows it.
 pub fn user_name(uid: u32) -> Option<Vec<u8>> {
+    if let Some(db) = crate::sandbox::names() {
+        return db.user_name(uid);
+    }
     let mut buf = vec![0u8; 16384];
     // SAFETY: pwd is plain old data for getpwuid_r to fill.
     let mut pwd: libc::passwd = unsafe { std::mem::zeroed() };

@@ -9,7 +9,7 @@ use std::sync::Mutex;
 
 /// The 1, 5 and 15 minute load averages.
 pub fn load_average() -> Option<[f64; 3]> {
-    parse_loadavg(&std::fs::read_to_string("/proc/loadavg").ok()?)
+    parse_loadavg(&read_proc("/proc/loadavg")?)
 }
 
 fn parse_loadavg(text: &str) -> Option<[f64; 3]> {
@@ -59,12 +59,26 @@ fn clock_ticks_per_second() -> u64 {
 }
 
 /// (user, system) CPU time of thread `tid` of this process (a `current_thread_token`), in
-/// nanoseconds; None once it has exited.
+/// nanoseconds; None once it has exited. Read from the thread's CPU clocks (no `/proc`, so
+/// it works in a sandbox too).
 pub fn task_cpu_nanos(tid: i64) -> Option<(u64, u64)> {
-    let text = std::fs::read_to_string(format!("/proc/self/task/{tid}/stat")).ok()?;
-    let (user, sys) = parse_stat_times(&text)?;
-    let per = tick_nanos();
-    Some((user * per, sys * per))
+    let total = clock_nanos(thread_clock(tid, CPUCLOCK_PROF)?)?;
+    let user = clock_nanos(thread_clock(tid, CPUCLOCK_VIRT)?)?;
+    Some((user, total.saturating_sub(user)))
+}
+
+/// Linux's CPU clock of a thread: user and system time (`CPUCLOCK_PROF`), or user time alone
+/// (`CPUCLOCK_VIRT`).
+const CPUCLOCK_PROF: libc::clockid_t = 0;
+const CPUCLOCK_VIRT: libc::clockid_t = 1;
+/// The bit that makes a CPU clock a thread's rather than a process's.
+const CPUCLOCK_PERTHREAD: libc::clockid_t = 4;
+
+/// The clock id of thread `tid`'s CPU clock `which`, as Linux builds it (what
+/// `pthread_getcpuclockid` gives): the complement of the id shifted left by 3, then the flags.
+fn thread_clock(tid: i64, which: libc::clockid_t) -> Option<libc::clockid_t> {
+    let tid = libc::clockid_t::try_from(tid).ok()?;
+    Some((!tid << 3) | CPUCLOCK_PERTHREAD | which)
 }
 
 /// The fields of a `/proc/.../stat` line after the command name (which may hold spaces and
@@ -74,16 +88,9 @@ fn stat_fields(text: &str) -> Option<Vec<&str>> {
     Some(rest.split_whitespace().collect())
 }
 
-/// utime and stime (fields 14 and 15 of stat, in clock ticks).
-fn parse_stat_times(text: &str) -> Option<(u64, u64)> {
-    let f = stat_fields(text)?;
-    // After the name, field 3 (state) is index 0: utime (14) is index 11, stime (15) 12.
-    Some((f.get(11)?.parse().ok()?, f.get(12)?.parse().ok()?))
-}
-
 /// The process's virtual memory size in bytes (vsize, field 23 of stat).
 pub fn virtual_memory_size() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let text = read_proc("/proc/self/stat")?;
     stat_fields(&text)?.get(20)?.parse().ok()
 }
 
@@ -123,7 +130,83 @@ pub fn swap() -> Option<(u64, u64)> {
 
 /// Descriptors the process has open now.
 pub fn open_descriptors() -> Option<u64> {
+    if let Some(dir) = HELD.get().and_then(|h| h.fd_dir.as_ref()) {
+        return count_entries(&crate::remote::lock(dir));
+    }
     Some(std::fs::read_dir("/proc/self/fd").ok()?.count() as u64)
+}
+
+/// The `/proc` files read here, held open by a process whose host files are closed
+/// afterwards (`--sandbox`: Landlock checks a file when it is opened, not when it is read).
+struct Held {
+    files: Vec<(&'static str, std::fs::File)>,
+    /// `/proc/self/fd`, listed through its descriptor (one lister at a time: they share
+    /// its offset).
+    fd_dir: Option<Mutex<std::os::fd::OwnedFd>>,
+}
+
+static HELD: std::sync::OnceLock<Held> = std::sync::OnceLock::new();
+
+/// Opens the `/proc` files this module reads, which it reads through these descriptors from
+/// then on. For a process about to close the host's files to itself; a process that forks
+/// must not call it (its child would read the parent's `/proc/self`).
+pub fn hold_proc_files() {
+    let files = ["/proc/self/stat", "/proc/stat", "/proc/loadavg"]
+        .into_iter()
+        .filter_map(|p| std::fs::File::open(p).ok().map(|f| (p, f)))
+        .collect();
+    let fd_dir = std::fs::File::open("/proc/self/fd")
+        .ok()
+        .map(|f| Mutex::new(f.into()));
+    let _ = HELD.set(Held { files, fd_dir });
+}
+
+/// `/proc` file `path` read whole, through its held descriptor if there is one.
+fn read_proc(path: &str) -> Option<String> {
+    use std::os::unix::fs::FileExt;
+    let Some((_, f)) = HELD
+        .get()
+        .and_then(|h| h.files.iter().find(|(p, _)| *p == path))
+    else {
+        return std::fs::read_to_string(path).ok();
+    };
+    let mut text = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        match f.read_at(&mut buf, text.len() as u64).ok()? {
+            0 => return String::from_utf8(text).ok(),
+            n => text.extend_from_slice(&buf[..n]),
+        }
+    }
+}
+
+/// The entries of directory `dir` but `.` and `..`, read from its start.
+fn count_entries(dir: &std::os::fd::OwnedFd) -> Option<u64> {
+    use std::os::fd::IntoRawFd;
+    let own = dir.try_clone().ok()?.into_raw_fd();
+    // SAFETY: `own` is a descriptor of ours that fdopendir takes over (closedir closes it);
+    // the stream is used by this call alone and closed before it returns.
+    unsafe {
+        let stream = libc::fdopendir(own);
+        if stream.is_null() {
+            libc::close(own);
+            return None;
+        }
+        libc::rewinddir(stream);
+        let mut n = 0;
+        loop {
+            let e = libc::readdir(stream);
+            if e.is_null() {
+                break;
+            }
+            let name = std::ffi::CStr::from_ptr((*e).d_name.as_ptr()).to_bytes();
+            if name != b"." && name != b".." {
+                n += 1;
+            }
+        }
+        libc::closedir(stream);
+        Some(n)
+    }
 }
 
 /// The most descriptors the process may have open (its soft limit).
@@ -152,7 +235,7 @@ pub fn host_cpus() -> (u32, u32) {
 /// (busy, total) clock ticks of all the host's processors (`cpu` line of /proc/stat), or of
 /// processor `n` alone.
 pub fn host_cpu_ticks(n: Option<u32>) -> Option<(u64, u64)> {
-    parse_proc_stat(&std::fs::read_to_string("/proc/stat").ok()?, n)
+    parse_proc_stat(&read_proc("/proc/stat")?, n)
 }
 
 fn parse_proc_stat(text: &str, n: Option<u32>) -> Option<(u64, u64)> {
@@ -220,15 +303,13 @@ mod tests {
     }
 
     #[test]
-    fn stat_times_skip_odd_names() {
+    fn stat_fields_skip_odd_names() {
         let line = "123 (a) b (c)) S 1 2 3 4 5 6 7 8 9 10 42 17 0 0 20 0 1 0 99 123456 7";
-        assert_eq!(parse_stat_times(line), Some((42, 17)));
         assert_eq!(
             stat_fields(line).and_then(|f| f.get(20).copied()),
             Some("123456")
         );
-        assert_eq!(parse_stat_times("no parens"), None);
-        assert_eq!(parse_stat_times("1 (x) S 1"), None);
+        assert_eq!(stat_fields("no parens"), None);
     }
 
     #[test]
@@ -258,5 +339,38 @@ mod tests {
         assert!(conf >= 1 && online >= 1);
         let tid = crate::current_thread_token();
         assert!(task_cpu_nanos(tid).is_some());
+    }
+
+    #[test]
+    fn another_threads_cpu_time_is_read_from_its_clock() {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+        let worker = std::thread::spawn(move || {
+            let start = std::time::Instant::now();
+            let mut x = 0u64;
+            while start.elapsed() < std::time::Duration::from_millis(50) {
+                x = std::hint::black_box(x.wrapping_add(1));
+            }
+            tx.send(crate::current_thread_token()).unwrap();
+            done_rx.recv().unwrap();
+        });
+        let tid = rx.recv().unwrap();
+        let (user, sys) = task_cpu_nanos(tid).expect("a live thread's times");
+        assert!(
+            user + sys >= 10_000_000,
+            "{user} + {sys} ns after a 50 ms loop"
+        );
+        assert!(user + sys < 10_000_000_000);
+        done_tx.send(()).unwrap();
+        worker.join().unwrap();
+        // The thread is released a moment after `join` returns.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        while task_cpu_nanos(tid).is_some() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "an exited thread has times"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
     }
 }

@@ -110,12 +110,15 @@ impl NinepBackend {
         Ok(n)
     }
 
-    /// Whether absolute `path` is in the JDK's directory (read from the host).
+    /// Whether absolute `path` is in the JDK's directory (read from the host). A path with a
+    /// `..` is not: the host would resolve it, and `JDK/../..` leads anywhere on the host.
     fn in_jdk(&self, path: &[u8]) -> bool {
         let Some(jdk) = &self.jdk else {
             return false;
         };
-        path.starts_with(jdk) && (path.len() == jdk.len() || path[jdk.len()] == b'/')
+        path.starts_with(jdk)
+            && (path.len() == jdk.len() || path[jdk.len()] == b'/')
+            && !path.split(|&b| b == b'/').any(|name| name == b"..")
     }
 }
 
