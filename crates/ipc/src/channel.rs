@@ -576,11 +576,12 @@ impl Drop for Unlink {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::frame::{GraphFrame, KIND_GRAPH};
 
-    fn pair(name: &str) -> (Channel, Channel) {
+    /// Two ends of a fresh channel named after `name` and this process.
+    pub(crate) fn pair(name: &str) -> (Channel, Channel) {
         let n = format!("{name}-{}", std::process::id());
         let n2 = n.clone();
         let l =

@@ -415,17 +415,7 @@ mod tests {
     use crate::frame::{GraphFrame, Header, release_frame};
 
     fn pair(name: &str) -> (Arc<Mux>, Arc<Mux>) {
-        let n = format!("mux-{name}-{}", std::process::id());
-        let n2 = n.clone();
-        let l =
-            std::thread::spawn(move || Channel::listen(&n2, Duration::from_secs(10), &|| false));
-        let c = loop {
-            match Channel::connect(&n) {
-                Ok(c) => break c,
-                Err(_) => std::thread::sleep(Duration::from_millis(5)),
-            }
-        };
-        let l = l.join().unwrap().unwrap();
+        let (l, c) = crate::channel::tests::pair(&format!("mux-{name}"));
         (Mux::new(l, 1 << 20, 1 << 30), Mux::new(c, 1 << 20, 1 << 30))
     }
 
