@@ -469,8 +469,10 @@ impl Domain {
     /// As [`ClassState::forget`].
     #[allow(unsafe_code)]
     pub unsafe fn forget_class(&self, c: ClassId) {
+        // Array and primitive classes are initialized without a state: the flag goes anyway,
+        // so that a class given this id later is not taken for initialized.
+        self.set_initialized(c, false);
         if let Some(st) = self.existing_class_state(c.0) {
-            self.set_initialized(c, false);
             // SAFETY: the caller's guarantee.
             unsafe { st.forget() };
         }

@@ -29,6 +29,27 @@ use crate::vm::Vm;
 /// Work for the unloader, with a condvar to wait for some.
 static QUEUE: Mutex<Option<Work>> = Mutex::new(None);
 static QUEUED: Condvar = Condvar::new();
+/// Whether the unloader is working on a batch it took from the queue, and the condvar it
+/// signals when it has finished one.
+static BUSY: Mutex<bool> = Mutex::new(false);
+static DONE: Condvar = Condvar::new();
+
+/// Waits (up to `timeout`) until the unloader has no work queued or under way: the ids of
+/// classes found unreachable before the call are free again. For a definition that found no
+/// ids left after a collection.
+pub fn wait_until_idle(timeout: Duration) {
+    let deadline = std::time::Instant::now() + timeout;
+    let mut busy = BUSY.lock();
+    loop {
+        let queued = QUEUE.lock().as_ref().is_some_and(|w| !w.is_empty());
+        if !queued && !*busy {
+            return;
+        }
+        if DONE.wait_until(&mut busy, deadline).timed_out() {
+            return;
+        }
+    }
+}
 
 #[derive(Default)]
 struct Work {
@@ -93,7 +114,10 @@ fn unload_forever(vm: &'static Vm) {
             }
         }
         std::thread::sleep(GATHER);
+        let mut busy = BUSY.lock();
         let work = QUEUE.lock().take().unwrap_or_default();
+        *busy = true;
+        drop(busy);
         let batch = forget(vm, &work);
         if !batch.gone.is_empty() {
             wait_for_grace_period(vm, &batch.gone);
@@ -106,6 +130,8 @@ fn unload_forever(vm: &'static Vm) {
         // What the ended domains' threads allocated (their tables, metadata) was freed into
         // their threads' arenas, which later threads may never use again.
         port::give_back_free_memory();
+        *BUSY.lock() = false;
+        DONE.notify_all();
     }
 }
 

@@ -154,7 +154,10 @@ impl JThread {
     }
 
     /// As [`JThread::define_with_loader`], the class in named module `module` (the JDK's
-    /// dynamic modules) if given.
+    /// dynamic modules) if given. When class or method ids have run out, the domain is
+    /// collected in full (unloading the classes of loaders nothing reaches), the unloader is
+    /// given time to free their ids, and the definition is tried once more before it is
+    /// `OutOfMemoryError: Metaspace`: HotSpot's "Metadata GC Threshold" collection.
     pub fn define_with_loader_in(
         &mut self,
         loader: LoaderId,
@@ -162,6 +165,30 @@ impl JThread {
         bytes: &[u8],
         module: Option<&str>,
     ) -> JResult<&'static Class> {
+        match self.define_attempt(loader, expected, bytes, module)? {
+            Ok(c) => Ok(c),
+            Err(OutOfIds) => {
+                crate::gc::collect(self, crate::gc::Collection::Full, "Metadata GC Threshold");
+                self.blocking(|| crate::domain::unloading::wait_until_idle(METADATA_GC_WAIT));
+                match self.define_attempt(loader, expected, bytes, module)? {
+                    Ok(c) => Ok(c),
+                    Err(OutOfIds) => {
+                        Err(self.throw_resolve(crate::class::loader::LoadError::OutOfIds.into()))
+                    }
+                }
+            }
+        }
+    }
+
+    /// One try of [`Self::define_with_loader_in`]: the class, or `OutOfIds` (nothing thrown)
+    /// when the class table has no ids left for it.
+    fn define_attempt(
+        &mut self,
+        loader: LoaderId,
+        expected: Option<&str>,
+        bytes: &[u8],
+        module: Option<&str>,
+    ) -> JResult<Result<&'static Class, OutOfIds>> {
         let cf = match crate::class::loader::ClassTable::parse(bytes, expected) {
             Ok(cf) => cf,
             Err(e) => return Err(self.throw_resolve(e.into())),
@@ -194,7 +221,8 @@ impl JThread {
             }
         }
         match self.vm.classes.define_parsed(loader, expected, cf, module) {
-            Ok(c) => Ok(c),
+            Ok(c) => Ok(Ok(c)),
+            Err(crate::class::loader::LoadError::OutOfIds) => Ok(Err(OutOfIds)),
             Err(e) => Err(self.throw_resolve(e.into())),
         }
     }
@@ -283,3 +311,10 @@ pub fn referenced_class_names(c: &Class) -> Vec<String> {
     }
     out
 }
+
+/// The class table had no ids left for a definition.
+struct OutOfIds;
+
+/// How long a definition that found no ids waits for the unloader to free those of the
+/// classes a collection found unreachable.
+const METADATA_GC_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
