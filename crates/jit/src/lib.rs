@@ -71,6 +71,9 @@ pub struct Stubs {
     pub remember: usize,
     /// `fn(f32, f32) -> f32` and `fn(f64, f64) -> f64`: Java's `%` of floats (fmod).
     pub frem: usize,
+    /// `fn(f: usize, args: *const u64, n: u32) -> u64`: calls pure intrinsic `f` (a
+    /// [`meta::intrinsics::PureFn`]) on the `n` argument slots at `args`.
+    pub pure: usize,
     pub drem: usize,
 }
 

@@ -112,6 +112,8 @@ struct Sigs {
     /// (thread, holder).
     remember: SigRef,
     frem: SigRef,
+    /// (function, argument slots' address, count) -> result: a pure intrinsic.
+    pure: SigRef,
     drem: SigRef,
 }
 
@@ -191,6 +193,7 @@ impl<'a, 'f> Translator<'a, 'f> {
             new: b.import_signature(sig(&[I64, I32, I32, I64], Some(I32))),
             remember: b.import_signature(sig(&[I64, I64], None)),
             frem: b.import_signature(sig(&[F32, F32], Some(F32))),
+            pure: b.import_signature(sig(&[I64, I64, I32], Some(I64))),
             drem: b.import_signature(sig(&[F64, F64], Some(F64))),
         };
         let prep = unit.prep;
@@ -1803,6 +1806,7 @@ impl<'a, 'f> Translator<'a, 'f> {
             }
             Jsr(_) | Ret(_) => return Err(Refusal::Subroutines),
             InvokeStatic(idx) if self.inline_intrinsic(idx) => {}
+            InvokeStatic(idx) if self.call_pure_intrinsic(idx) => {}
             InvokeStatic(idx) if self.invoke_resolved(pc, idx, InvokeKind::Static) => {}
             InvokeSpecial(idx) if self.invoke_resolved(pc, idx, InvokeKind::Special) => {}
             GetField(idx) | PutField(idx) if let Some(quick) = self.field_quickened(op, idx) => {
@@ -2025,6 +2029,42 @@ impl<'a, 'f> Translator<'a, 'f> {
                 };
                 self.push2(r);
             }
+        }
+        true
+    }
+
+    /// A static call of a pure intrinsic with no inline form (`Math.sin`, `Math.pow`, ...):
+    /// its argument slots are written to the frame and the function is called through the
+    /// pure stub. It cannot throw, allocate or reach a safepoint, so nothing is read back.
+    fn call_pure_intrinsic(&mut self, idx: u16) -> bool {
+        let Some((method, _)) = self.resolved_method(idx) else {
+            return false;
+        };
+        let Some(f) = method.intrinsic.filter(|_| method.is_static()) else {
+            return false;
+        };
+        let n = method.arg_slots as usize;
+        let first = self.depth - n;
+        for j in first..self.depth {
+            let v = self.b.use_var(self.stack[j]);
+            let off = self.slot_offset(Some(j), 0);
+            self.b.ins().store(TRUSTED, v, self.frame, off);
+        }
+        let at = self.slot_offset(Some(first), 0);
+        let args = self.b.ins().iadd_imm_s(self.frame, at as i64);
+        let fv = self.b.ins().iconst(I64, f as usize as i64);
+        let nv = self.b.ins().iconst(I32, n as i64);
+        let callee = self.b.ins().iconst(I64, self.env.stubs.pure as i64);
+        let call = self
+            .b
+            .ins()
+            .call_indirect(self.sigs.pure, callee, &[fv, args, nv]);
+        let r = self.b.inst_results(call)[0];
+        self.depth = first;
+        match method.ret.slots() {
+            0 => {}
+            1 => self.push(r),
+            _ => self.push2(r),
         }
         true
     }

@@ -389,6 +389,7 @@ fn compiler_of(t: &mut JThread) -> Option<&'static jit::Jit> {
             new: stub_new as *const () as usize,
             remember: stub_remember as *const () as usize,
             frem: stub_frem as *const () as usize,
+            pure: stub_pure as *const () as usize,
             drem: stub_drem as *const () as usize,
         },
         layout: jit::Layout {
@@ -633,6 +634,18 @@ extern "C" fn stub_remember(thread: *mut u8, holder: u64) {
     if let Some(h) = from_slot(holder) {
         t.domain.heap.remember(h);
     }
+}
+
+/// A pure intrinsic `f` (a `PureFn`, as an address) on the `n` argument slots at `args`.
+#[allow(unsafe_code)]
+extern "C" fn stub_pure(f: usize, args: *const u64, n: u32) -> u64 {
+    // SAFETY: compiled code passes the address of a `PureFn` it read from a method's
+    // `intrinsic` when it was compiled (functions of this binary, never freed).
+    let f = unsafe { std::mem::transmute::<usize, meta::intrinsics::PureFn>(f) };
+    // SAFETY: `args` is the calling frame's first argument slot, followed by the other
+    // `n - 1`, which compiled code has just written.
+    let slots = unsafe { std::slice::from_raw_parts(args, n as usize) };
+    f(slots)
 }
 
 extern "C" fn stub_frem(a: f32, b: f32) -> f32 {
