@@ -56,13 +56,16 @@ fn main() -> ExitCode {
     }
     match cmd {
         Command::Run(mut run) => {
-            let guard = match run.sandbox.then(|| sandbox::before_threads(&mut run)) {
-                Some(Err(msg)) => {
+            let guard = match run
+                .sandbox
+                .then(|| sandbox::before_threads(&mut run))
+                .transpose()
+            {
+                Ok(guard) => guard,
+                Err(msg) => {
                     eprintln!("{msg}");
                     return ExitCode::from(1);
                 }
-                Some(Ok(g)) => Some(g),
-                None => None,
             };
             on_main_thread(run.opts.stack_size, move || launch(run, guard))
         }

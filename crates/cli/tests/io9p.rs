@@ -36,21 +36,8 @@ fn gateway(dir: &Path, sock: &Path) -> Server {
 
 /// `jxvm gateway --export DIR EXTRA...` on a Unix socket, once it serves.
 fn gateway_with(dir: &Path, sock: &Path, extra: &[&str]) -> Server {
-    let mut child = jxvm()
-        .args(["gateway", "--export"])
-        .arg(dir)
-        .args(extra)
-        .arg("--listen")
-        .arg(format!("unix:{}", sock.display()))
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start jxvm gateway");
-    let mut first = String::new();
-    BufReader::new(child.stderr.take().unwrap())
-        .read_line(&mut first)
-        .unwrap();
-    assert!(first.starts_with("jxvm gateway: serving "), "{first}");
+    let listen = format!("unix:{}", sock.display());
+    let (child, _) = common::start_gateway(dir, extra, &listen);
     let io = format!("9p:unix:{}", sock.display());
     Server { child, io }
 }

@@ -7,7 +7,6 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -30,21 +29,7 @@ impl Gateway {
     /// On `listen` (`unix:PATH`, `tcp:HOST:PORT`); `--io` names the address it says it
     /// serves on, a TCP one with the host name `localhost`.
     fn listen(dir: &Path, extra: &[&str], listen: &str) -> Gateway {
-        let mut child = jxvm()
-            .args(["gateway", "--export"])
-            .arg(dir)
-            .args(extra)
-            .args(["--listen", listen])
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start jxvm gateway");
-        let mut first = String::new();
-        BufReader::new(child.stderr.take().unwrap())
-            .read_line(&mut first)
-            .unwrap();
-        assert!(first.starts_with("jxvm gateway: serving "), "{first}");
-        let addr = first.trim().rsplit(" on ").next().unwrap();
+        let (child, addr) = common::start_gateway(dir, extra, listen);
         let addr = addr.replace("tcp:127.0.0.1:", "tcp:localhost:");
         Gateway {
             child,

@@ -20,7 +20,9 @@
 //! Must not emit code or touch anything of the runtime but the metadata it reads.
 
 use meta::class::resolve::Resolved;
-use meta::class::{BasicType, Method};
+use meta::class::{BasicType, Class, Method};
+use meta::code::compiled::InvokeKind;
+use meta::code::decode::Prepared;
 use meta::code::effect::{self, Push};
 use meta::code::oopmap::Operands;
 use meta::code::op::Op;
@@ -86,11 +88,7 @@ pub fn body(m: &'static Method, level: u32) -> Result<Body, &'static str> {
     let mut walk = Walk {
         method: m,
         bytecode: &code.code,
-        this_fixed: !m.is_static()
-            && !prep
-                .ops
-                .iter()
-                .any(|op| matches!(op, Op::Store(0) | Op::Store2(0))),
+        this_fixed: receiver_fixed(m.is_static(), prep),
         stack: Vec::new(),
         registers: false,
         level,
@@ -222,16 +220,13 @@ impl Walk<'_> {
         let Some(Resolved::Method { method, .. }) = self.resolved(bci as usize) else {
             return Err("call not resolved");
         };
-        let bound = match op {
-            Op::InvokeStatic(_) => {
-                method.is_static() && std::ptr::eq(method.class, self.method.class)
-            }
-            Op::InvokeSpecial(_) => {
-                !method.is_static() && (method.is_private() || &*method.name == "<init>")
-            }
-            _ => !method.is_static() && always_runs(method),
+        let kind = match op {
+            Op::InvokeStatic(_) => InvokeKind::Static,
+            Op::InvokeSpecial(_) => InvokeKind::Special,
+            _ => InvokeKind::Virtual,
         };
-        if !bound {
+        let static_call = kind == InvokeKind::Static;
+        if method.is_static() != static_call || !names_target(self.method.class, method, kind) {
             return Err("calls a method it cannot name");
         }
         let args = method.arg_slots as usize;
@@ -248,10 +243,31 @@ impl Walk<'_> {
     }
 }
 
-/// Whether a virtual call of `m` always runs `m`: no class can override it.
-pub fn always_runs(m: &Method) -> bool {
+/// Whether a call of kind `kind` from code of class `caller` that resolved to `m` always
+/// runs `m`, and `m`'s class is initialized wherever `caller`'s code runs: a static method
+/// of `caller` or a superclass, a private method or constructor, or a method no class can
+/// override. The one rule for direct calls and inlined ones.
+pub fn names_target(caller: &Class, m: &Method, kind: InvokeKind) -> bool {
     use classfile::access::ACC_FINAL;
-    m.is_private() || m.access & ACC_FINAL != 0 || m.class.access & ACC_FINAL != 0
+    match kind {
+        InvokeKind::Static => {
+            std::iter::successors(Some(caller), |c| c.super_class).any(|c| std::ptr::eq(c, m.class))
+        }
+        InvokeKind::Special => m.is_private() || &*m.name == "<init>",
+        InvokeKind::Virtual => {
+            m.is_private() || m.access & ACC_FINAL != 0 || m.class.access & ACC_FINAL != 0
+        }
+    }
+}
+
+/// Whether local 0 holds the receiver throughout a method (`is_static` false) with code
+/// `prep`: it never stores to local 0.
+pub fn receiver_fixed(is_static: bool, prep: &Prepared) -> bool {
+    !is_static
+        && !prep
+            .ops
+            .iter()
+            .any(|op| matches!(op, Op::Store(0) | Op::Store2(0)))
 }
 
 /// The inlined ops the walk gives the stack-effect table name no field or call.

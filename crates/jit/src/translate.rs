@@ -219,12 +219,7 @@ impl<'a, 'f> Translator<'a, 'f> {
             fresh: HashMap::new(),
             inlining: Vec::new(),
             inline_level: 0,
-            this_fixed: !unit.is_static
-                && !unit
-                    .prep
-                    .ops
-                    .iter()
-                    .any(|op| matches!(op, Op::Store(0) | Op::Store2(0))),
+            this_fixed: inline::receiver_fixed(unit.is_static, unit.prep),
         }
     }
 
@@ -380,7 +375,12 @@ impl<'a, 'f> Translator<'a, 'f> {
 
     /// Writes the first `depth` stack slots to the frame.
     fn store_stack(&mut self, depth: usize) {
-        for j in 0..depth {
+        self.store_stack_slots(0..depth);
+    }
+
+    /// Writes stack slots `slots` to the frame.
+    fn store_stack_slots(&mut self, slots: std::ops::Range<usize>) {
+        for j in slots {
             let v = self.b.use_var(self.stack[j]);
             let off = self.slot_offset(Some(j), 0);
             self.b.ins().store(TRUSTED, v, self.frame, off);
@@ -406,6 +406,15 @@ impl<'a, 'f> Translator<'a, 'f> {
     fn push(&mut self, v: Value) {
         self.b.def_var(self.stack[self.depth], v);
         self.depth += 1;
+    }
+
+    /// Pushes `v` as a value of `slots` slots (0: nothing, as for void).
+    fn push_sized(&mut self, v: Value, slots: usize) {
+        match slots {
+            0 => {}
+            1 => self.push(v),
+            _ => self.push2(v),
+        }
     }
 
     fn push2(&mut self, v: Value) {
@@ -567,7 +576,7 @@ impl<'a, 'f> Translator<'a, 'f> {
                 Some(r) if body.registers && !self.known_not_finalizable(r) => {
                     self.inline_unless_finalizable(pc, &body, r, sig, kind)
                 }
-                _ => self.emit_inlined(pc, &body),
+                _ => self.emit_inlined(pc, &body, 0),
             },
         }
         true
@@ -598,7 +607,7 @@ impl<'a, 'f> Translator<'a, 'f> {
         self.b.seal_block(call);
         let (depth, known) = (self.depth, self.non_null.clone());
         self.b.switch_to_block(inline);
-        self.emit_inlined(pc, body);
+        self.emit_inlined(pc, body, 0);
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(call);
         (self.depth, self.non_null) = (depth, known.clone());
@@ -614,14 +623,6 @@ impl<'a, 'f> Translator<'a, 'f> {
     /// for finalization (an object this code allocated).
     fn known_not_finalizable(&self, r: Value) -> bool {
         self.fresh.get(&r).is_some_and(|c| !c.finalizable)
-    }
-
-    /// Emits inlined `body` in place of a call (at op `pc`) whose arguments are the top
-    /// `arg_slots` of the stack, the receiver among them checked against null; leaves the
-    /// result there. The body's ops never leave compiled code (`inline`'s rules), so `pc` is
-    /// never an exit's.
-    fn emit_inlined(&mut self, pc: usize, body: &inline::Body) {
-        self.emit_inlined_at(pc, body, 0);
     }
 
     /// Records what was decided for a call of `method` at bytecode index `bci` of the method
@@ -641,8 +642,11 @@ impl<'a, 'f> Translator<'a, 'f> {
         });
     }
 
-    /// [`Self::emit_inlined`] of a body nested `level` calls deep.
-    fn emit_inlined_at(&mut self, pc: usize, body: &inline::Body, level: u32) {
+    /// Emits inlined `body`, nested `level` inlined calls deep (0: called by the compiled
+    /// method), in place of a call (at op `pc`) whose arguments are the top `arg_slots` of
+    /// the stack, the receiver among them checked against null; leaves the result there. The
+    /// body's ops never leave compiled code (`inline`'s rules), so `pc` is never an exit's.
+    fn emit_inlined(&mut self, pc: usize, body: &inline::Body, level: u32) {
         let m = body.method;
         let Some(Ok(prep)) = m.prepared.get() else {
             unreachable!("inline::body checked the callee's code")
@@ -680,16 +684,14 @@ impl<'a, 'f> Translator<'a, 'f> {
                 &inline::Step::Field { put, ty, offset } => self.receiver_field(put, ty, offset),
                 &inline::Step::Call { bci, ref body } => {
                     self.note_inlining(bci, level + 1, body.method, Ok(()));
-                    self.emit_inlined_at(pc, body, level + 1);
+                    self.emit_inlined(pc, body, level + 1);
                 }
                 inline::Step::Return => {
                     let slots = m.ret.slots();
                     let v = (slots > 0).then(|| self.peek(slots - 1));
                     self.depth = base;
-                    match v {
-                        Some(v) if slots == 2 => self.push2(v),
-                        Some(v) => self.push(v),
-                        None => {}
+                    if let Some(v) = v {
+                        self.push_sized(v, slots);
                     }
                 }
             }
@@ -714,11 +716,7 @@ impl<'a, 'f> Translator<'a, 'f> {
             let o = self.peek(0);
             self.depth -= 1;
             let v = self.load_typed(ty, o, offset as i32);
-            if w == 2 {
-                self.push2(v);
-            } else {
-                self.push(v);
-            }
+            self.push_sized(v, w);
         }
     }
 
@@ -927,12 +925,7 @@ impl<'a, 'f> Translator<'a, 'f> {
         m: &'static meta::class::Method,
         kind: InvokeKind,
     ) -> Option<&'static meta::class::Method> {
-        let exact = match kind {
-            InvokeKind::Static => std::iter::successors(Some(self.unit.class), |c| c.super_class)
-                .any(|c| std::ptr::eq(c, m.class)),
-            InvokeKind::Special => m.is_private() || &*m.name == "<init>",
-            InvokeKind::Virtual => inline::always_runs(m),
-        };
+        let exact = inline::names_target(self.unit.class, m, kind);
         let runnable = !(m.is_native() || m.is_abstract() || m.is_synchronized())
             && m.intrinsic.is_none()
             && matches!(m.prepared.get(), Some(Ok(p)) if p.proven_frame_slots() > 0);
@@ -1423,11 +1416,7 @@ impl<'a, 'f> Translator<'a, 'f> {
                 let addr = self.element(array, index, size, pc);
                 self.depth -= 2;
                 let v = self.load_typed(ty, addr, self.env.layout.array_base as i32);
-                if ty.slots() == 2 {
-                    self.push2(v);
-                } else {
-                    self.push(v);
-                }
+                self.push_sized(v, ty.slots());
             }
             ArrayStore(BasicType::Ref) => self.stub_op(pc, op)?,
             ArrayStore(ty) => {
@@ -1771,11 +1760,7 @@ impl<'a, 'f> Translator<'a, 'f> {
                 self.exit_if_null(o, pc);
                 self.depth -= 1;
                 let v = self.load_typed(ty, o, off as i32);
-                if ty.slots() == 2 {
-                    self.push2(v);
-                } else {
-                    self.push(v);
-                }
+                self.push_sized(v, ty.slots());
             }
             PutFieldInt(off) | PutFieldWide(off) | PutFieldRef(off) | PutFieldQ(_, off) => {
                 let ty = self.quick_field_type(pc, op);
@@ -1820,11 +1805,7 @@ impl<'a, 'f> Translator<'a, 'f> {
                 let base = self.pso_bytes(o, PSO_WORDS_AT, false, pc);
                 self.depth -= 1;
                 let v = self.load_with(CONTAINER, ty, base, place as i32);
-                if ty.slots() == 2 {
-                    self.push2(v);
-                } else {
-                    self.push(v);
-                }
+                self.push_sized(v, ty.slots());
             }
             PsoPut(ty, place) => {
                 let w = ty.slots();
@@ -1961,11 +1942,7 @@ impl<'a, 'f> Translator<'a, 'f> {
         } else {
             self.depth -= 2;
             let v = self.load_with(CONTAINER, ty, addr, 0);
-            if ty.slots() == 2 {
-                self.push2(v);
-            } else {
-                self.push(v);
-            }
+            self.push_sized(v, ty.slots());
         }
         true
     }
@@ -2045,11 +2022,7 @@ impl<'a, 'f> Translator<'a, 'f> {
         };
         let n = method.arg_slots as usize;
         let first = self.depth - n;
-        for j in first..self.depth {
-            let v = self.b.use_var(self.stack[j]);
-            let off = self.slot_offset(Some(j), 0);
-            self.b.ins().store(TRUSTED, v, self.frame, off);
-        }
+        self.store_stack_slots(first..self.depth);
         let at = self.slot_offset(Some(first), 0);
         let args = self.b.ins().iadd_imm_s(self.frame, at as i64);
         let fv = self.b.ins().iconst(I64, f as usize as i64);
@@ -2061,11 +2034,7 @@ impl<'a, 'f> Translator<'a, 'f> {
             .call_indirect(self.sigs.pure, callee, &[fv, args, nv]);
         let r = self.b.inst_results(call)[0];
         self.depth = first;
-        match method.ret.slots() {
-            0 => {}
-            1 => self.push(r),
-            _ => self.push2(r),
-        }
+        self.push_sized(r, method.ret.slots());
         true
     }
 

@@ -48,3 +48,25 @@ pub fn javac(sources: &[&str], out: &Path) {
         .unwrap();
     assert!(ok.success(), "javac failed for {sources:?}");
 }
+
+/// `jxvm gateway --export dir [extra] --listen listen`, once it says it serves: the gateway
+/// and the address it serves on (`unix:PATH` or `tcp:IP:PORT`, as its first line says).
+pub fn start_gateway(dir: &Path, extra: &[&str], listen: &str) -> (std::process::Child, String) {
+    use std::io::{BufRead, BufReader};
+    let mut child = jxvm()
+        .args(["gateway", "--export"])
+        .arg(dir)
+        .args(extra)
+        .args(["--listen", listen])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start jxvm gateway");
+    let mut first = String::new();
+    BufReader::new(child.stderr.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with("jxvm gateway: serving "), "{first}");
+    let addr = first.trim().rsplit(" on ").next().unwrap().to_string();
+    (child, addr)
+}

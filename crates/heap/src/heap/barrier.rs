@@ -48,7 +48,7 @@ impl Heap {
     /// Whether `addr` lies in the nursery.
     #[inline(always)]
     pub fn is_young(&self, addr: usize) -> bool {
-        addr.wrapping_sub(self.nursery_start) < self.nursery_size
+        addr.wrapping_sub(self.nursery_start) < self.nursery_reserve
     }
 
     /// The barrier's check, after the reference slot `value` was stored into `holder`.

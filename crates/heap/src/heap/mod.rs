@@ -284,8 +284,8 @@ pub struct Heap {
     top: AtomicUsize,
     nursery_start: usize,
     /// The nursery's reserved extent: the write barrier's bounds, fixed for the heap's life.
-    nursery_size: usize,
-    /// How much of it a cycle may fill: `nursery_size` when -Xmn fixed it, else grown by
+    nursery_reserve: usize,
+    /// How much of it a cycle may fill: `nursery_reserve` when -Xmn fixed it, else grown by
     /// [`Heap::finish_young`] while young collections find much of it alive.
     nursery_capacity: AtomicUsize,
     nursery_top: AtomicUsize,
@@ -456,12 +456,12 @@ impl Heap {
         let nursery_capacity = nursery_bytes
             .clamp(64 << 10, max / 2)
             .next_multiple_of(4096);
-        let nursery_size = nursery_reserve
+        let nursery_reserve = nursery_reserve
             .clamp(nursery_capacity, (max / 2).max(nursery_capacity))
             .next_multiple_of(4096);
         let total = max
             .checked_mul(2)
-            .and_then(|t| t.checked_add(nursery_size))
+            .and_then(|t| t.checked_add(nursery_reserve))
             .ok_or_else(|| std::io::Error::other("heap size overflows"))?;
         let base = map_anonymous(total).ok_or_else(std::io::Error::last_os_error)?;
         let min_threshold = initial_bytes
@@ -474,7 +474,7 @@ impl Heap {
             space: AtomicUsize::new(base),
             top: AtomicUsize::new(base),
             nursery_start,
-            nursery_size,
+            nursery_reserve,
             nursery_capacity: AtomicUsize::new(nursery_capacity),
             nursery_top: AtomicUsize::new(nursery_start),
             nursery_limit: AtomicUsize::new(nursery_start + nursery_capacity),
@@ -695,7 +695,7 @@ impl Heap {
     /// for the heap's life.
     #[inline]
     pub fn nursery_bounds(&self) -> (usize, usize) {
-        (self.nursery_start, self.nursery_size)
+        (self.nursery_start, self.nursery_reserve)
     }
 
     /// (start, top) of the nursery.
@@ -733,8 +733,8 @@ impl Heap {
         let promoted = new_top - self.top.load(Ordering::Relaxed);
         self.top.store(new_top, Ordering::Relaxed);
         let capacity = self.nursery_capacity.load(Ordering::Relaxed);
-        if promoted > capacity / GROW_WHEN_SURVIVING && capacity < self.nursery_size {
-            let grown = (capacity * 2).min(self.nursery_size);
+        if promoted > capacity / GROW_WHEN_SURVIVING && capacity < self.nursery_reserve {
+            let grown = (capacity * 2).min(self.nursery_reserve);
             self.nursery_capacity.store(grown, Ordering::Relaxed);
         }
         self.reset_nursery();
@@ -812,12 +812,12 @@ impl Heap {
     /// template), to the OS.
     pub fn release_nursery(&self) {
         debug_assert_eq!(self.nursery_used(), 0);
-        // SAFETY: [nursery_start, +nursery_size) lies inside this heap's mapping and holds no
+        // SAFETY: [nursery_start, +nursery_reserve) lies inside this heap's mapping and holds no
         // object (the nursery is empty); the pages read as zeroes if it is used again.
         unsafe {
             libc::madvise(
                 self.nursery_start as *mut libc::c_void,
-                self.nursery_size,
+                self.nursery_reserve,
                 libc::MADV_DONTNEED,
             )
         };
@@ -840,7 +840,7 @@ impl Heap {
         unsafe {
             libc::madvise(
                 self.base as *mut libc::c_void,
-                self.max * 2 + self.nursery_size,
+                self.max * 2 + self.nursery_reserve,
                 libc::MADV_DONTNEED,
             )
         };
@@ -897,7 +897,7 @@ impl Drop for Heap {
         unsafe {
             libc::munmap(
                 self.base as *mut libc::c_void,
-                self.max * 2 + self.nursery_size,
+                self.max * 2 + self.nursery_reserve,
             );
         }
     }

@@ -114,10 +114,12 @@ fn unload_forever(vm: &'static Vm) {
             }
         }
         std::thread::sleep(GATHER);
-        let mut busy = BUSY.lock();
-        let work = QUEUE.lock().take().unwrap_or_default();
-        *busy = true;
-        drop(busy);
+        // Taken under BUSY, so a waiter never sees the work neither queued nor under way.
+        let work = {
+            let mut busy = BUSY.lock();
+            *busy = true;
+            QUEUE.lock().take().unwrap_or_default()
+        };
         let batch = forget(vm, &work);
         if !batch.gone.is_empty() {
             wait_for_grace_period(vm, &batch.gone);

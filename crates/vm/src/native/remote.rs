@@ -540,10 +540,13 @@ fn invoke(
     }
     let refs = ref_slots(m);
     // Loading may run Java code: done before decoding (the roots are not handles).
-    let wants: SmallVec<[Option<&'static Class>; 4]> = param_types(&m.descriptor)
-        .into_iter()
-        .filter(|d| d.starts_with(['L', '[']))
-        .map(|d| type_class(t, m.class.loader, d))
+    let params = classfile::descriptor::parse_method_descriptor(&m.descriptor)
+        .map(|d| d.params)
+        .unwrap_or_default();
+    let wants: SmallVec<[Option<&'static Class>; 4]> = params
+        .iter()
+        .filter(|p| p.is_reference())
+        .map(|p| type_class(t, m.class.loader, &p.descriptor()))
         .collect();
     let roots = if refs.is_empty() {
         crate::graph::Roots::new()
@@ -612,28 +615,6 @@ fn ref_slots(m: &'static Method) -> SmallVec<[usize; 4]> {
             out.push(at);
         }
         at += ty.slots();
-    }
-    out
-}
-
-/// The field descriptors of the parameters of method descriptor `desc`.
-fn param_types(desc: &str) -> Vec<&str> {
-    let inner = desc
-        .strip_prefix('(')
-        .and_then(|d| d.split(')').next())
-        .unwrap_or("");
-    let b = inner.as_bytes();
-    let (mut out, mut i) = (Vec::new(), 0);
-    while i < b.len() {
-        let start = i;
-        while i < b.len() && b[i] == b'[' {
-            i += 1;
-        }
-        if i < b.len() && b[i] == b'L' {
-            i += inner[i..].find(';').unwrap_or(inner.len() - i - 1);
-        }
-        i += 1;
-        out.push(&inner[start..i.min(inner.len())]);
     }
     out
 }

@@ -165,17 +165,15 @@ impl JThread {
         bytes: &[u8],
         module: Option<&str>,
     ) -> JResult<&'static Class> {
+        if let Ok(c) = self.define_attempt(loader, expected, bytes, module)? {
+            return Ok(c);
+        }
+        crate::gc::collect(self, crate::gc::Collection::Full, "Metadata GC Threshold");
+        self.blocking(|| crate::domain::unloading::wait_until_idle(METADATA_GC_WAIT));
         match self.define_attempt(loader, expected, bytes, module)? {
             Ok(c) => Ok(c),
             Err(OutOfIds) => {
-                crate::gc::collect(self, crate::gc::Collection::Full, "Metadata GC Threshold");
-                self.blocking(|| crate::domain::unloading::wait_until_idle(METADATA_GC_WAIT));
-                match self.define_attempt(loader, expected, bytes, module)? {
-                    Ok(c) => Ok(c),
-                    Err(OutOfIds) => {
-                        Err(self.throw_resolve(crate::class::loader::LoadError::OutOfIds.into()))
-                    }
-                }
+                Err(self.throw_resolve(crate::class::loader::LoadError::OutOfIds.into()))
             }
         }
     }
