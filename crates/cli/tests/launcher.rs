@@ -2406,6 +2406,72 @@ fn print_inlining_names_each_call_inlined_or_why_not() {
     }
 }
 
+const OVERRIDDEN: &str = r#"
+public class Overridden {
+    static class Base { int v() { return 1; } }
+    static class Later extends Base { int v() { return 2; } }
+    static long loop(int n) throws Exception {
+        Base b = new Base();
+        long sum = 0;
+        for (int i = 0; i < n; i++) {
+            if (i == n / 2) b = (Base) Class.forName("Overridden$Later").getDeclaredConstructor().newInstance();
+            sum += b.v();
+        }
+        return sum;
+    }
+    public static void main(String[] args) throws Exception {
+        System.out.println(new Base().v());
+        System.out.println(loop(200000));
+    }
+}
+"#;
+
+#[test]
+fn code_assuming_no_override_is_made_not_entrant_when_a_class_overrides() {
+    if !have_jdk() {
+        return;
+    }
+    let dir = scratch("jit-deopt");
+    compile(&dir, "Overridden.java", OVERRIDDEN);
+    for mode in ["-Xcomp", "-XX:CompileThreshold=1000"] {
+        let out = jxvm()
+            .args([
+                mode,
+                "-XX:+UnlockDiagnosticVMOptions",
+                "-XX:+PrintCompilation",
+                "-XX:+PrintInlining",
+                "-cp",
+            ])
+            .arg(&dir)
+            .arg("Overridden")
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        let printed: Vec<&str> = text.lines().filter(|l| !l.starts_with(' ')).collect();
+        assert_eq!(printed, ["1", "300000"], "{mode}: {text}");
+        let (compiled, after) = text
+            .split_once("Overridden::loop (66 bytes)   made not entrant")
+            .unwrap_or_else(|| panic!("{mode}: loop's code was taken out: {text}"));
+        let first = compiled
+            .rsplit_once("Overridden::loop (66 bytes)")
+            .unwrap_or_else(|| panic!("{mode}: loop was compiled: {text}"))
+            .1;
+        assert!(
+            first.contains("Overridden$Base::v (2 bytes)   inline"),
+            "{mode}: the first code inlined Base.v: {text}"
+        );
+        let again = after
+            .split_once("Overridden::loop (66 bytes)")
+            .unwrap_or_else(|| panic!("{mode}: loop was compiled again: {text}"))
+            .1;
+        let again = again.split_once("\n     ").map_or(again, |(a, _)| a);
+        assert!(
+            !again.contains("Base::v"),
+            "{mode}: not inlined again: {text}"
+        );
+    }
+}
+
 #[test]
 fn a_full_code_cache_stops_compiling_once_and_says_so() {
     if !have_jdk() {

@@ -257,6 +257,7 @@ pub fn names_target(caller: &Class, m: &Method, kind: InvokeKind) -> bool {
         InvokeKind::Virtual => {
             m.is_private() || m.access & ACC_FINAL != 0 || m.class.access & ACC_FINAL != 0
         }
+        InvokeKind::Exact => true,
     }
 }
 

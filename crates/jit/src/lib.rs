@@ -135,6 +135,9 @@ pub struct Unit<'a> {
     pub bytecode: &'a [u8],
     pub maps: &'a OopMaps,
     pub operands: &'a dyn Operands,
+    /// What this compile may assume of the class hierarchy, recorded as it does
+    /// ([`meta::code::deps`]); the code carries them if it relies on any.
+    pub assumptions: &'static meta::code::deps::Assumptions,
 }
 
 /// Why a method was not compiled.
@@ -248,6 +251,7 @@ impl Jit {
                 entry,
                 entries: translation.entries.into(),
                 code_size: bytes.len(),
+                assumptions: translation.assumes.then_some(unit.assumptions),
             },
             time: start.elapsed(),
             listing,

@@ -17,10 +17,11 @@ use cranelift_codegen::ir::{
 };
 use cranelift_codegen::isa::{CallConv, TargetFrontendConfig};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch, Variable};
-use meta::class::BasicType;
 use meta::class::pso::{ARRAY_WORDS_AT, LENGTH_AT, PSO_WORDS_AT};
 use meta::class::resolve::Resolved;
+use meta::class::{BasicType, LoaderId};
 use meta::code::compiled::{Exit, InvokeKind, STUB_OK};
+use meta::code::deps;
 use meta::code::effect::{self, Push};
 use meta::code::oopmap::OopMaps;
 use meta::code::op::{Cond, Op};
@@ -61,6 +62,8 @@ pub struct Translation {
     pub function: ir::Function,
     pub entries: Vec<u32>,
     pub inlining: Vec<crate::Inlined>,
+    /// Whether the code relies on the unit's assumptions (made a call on one).
+    pub assumes: bool,
 }
 
 /// Translates `unit` into a function with [`meta::code::compiled::EntryFn`]'s signature.
@@ -89,11 +92,13 @@ pub fn function(
     let entries = tr.run()?;
     tr.b.seal_all_blocks();
     let inlining = std::mem::take(&mut tr.inlining);
+    let assumes = tr.assumes;
     tr.b.finalize(target);
     Ok(Translation {
         function: func,
         entries,
         inlining,
+        assumes,
     })
 }
 
@@ -150,6 +155,22 @@ struct Translator<'a, 'f> {
     /// Whether local 0 holds the receiver throughout: an instance method that never stores
     /// to it. The receiver is never null, so it needs no null check.
     this_fixed: bool,
+    /// Whether a call was made on the unit's assumptions (see [`meta::code::deps`]).
+    assumes: bool,
+}
+
+/// The most receiver classes a call site checks for (HotSpot's bimorphic inlining).
+const MAX_PROFILED: usize = 2;
+
+/// A receiver class a call site has seen, and the method it selected.
+type Profiled = (&'static meta::class::Class, &'static meta::class::Method);
+
+/// The method a call site always runs, as far as this compile can tell.
+#[derive(Clone, Copy)]
+struct Target {
+    method: &'static meta::class::Method,
+    /// Known only while no class overrides it: the site checks the unit's assumptions.
+    assumed: bool,
 }
 
 const TRUSTED: MemFlags = MemFlags::trusted();
@@ -220,6 +241,7 @@ impl<'a, 'f> Translator<'a, 'f> {
             inlining: Vec::new(),
             inline_level: 0,
             this_fixed: inline::receiver_fixed(unit.is_static, unit.prep),
+            assumes: false,
         }
     }
 
@@ -564,14 +586,19 @@ impl<'a, 'f> Translator<'a, 'f> {
         if let Some(r) = receiver {
             self.exit_if_null(r, pc);
         }
-        let inlined = self.direct_target(method, kind).and_then(|target| {
-            let body = inline::body(target, 0);
+        let target = self.direct_target(method, kind);
+        if target.is_some_and(|t| t.assumed) {
+            self.exit_if_assumption_broken(pc);
+        }
+        let inlined = target.and_then(|target| {
+            let body = inline::body(target.method, 0);
             let bci = self.unit.prep.bcis.get(pc).copied().unwrap_or(0);
-            self.note_inlining(bci, 0, target, body.as_ref().map(|_| ()).map_err(|e| *e));
+            let outcome = body.as_ref().map(|_| ()).map_err(|e| *e);
+            self.note_inlining(bci, 0, target.method, outcome);
             body.ok()
         });
         match inlined {
-            None => self.call_resolved(pc, method, sig, kind),
+            None => self.call_resolved(pc, method, sig, kind, target),
             Some(body) => match receiver {
                 Some(r) if body.registers && !self.known_not_finalizable(r) => {
                     self.inline_unless_finalizable(pc, &body, r, sig, kind)
@@ -611,7 +638,11 @@ impl<'a, 'f> Translator<'a, 'f> {
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(call);
         (self.depth, self.non_null) = (depth, known.clone());
-        self.call_resolved(pc, body.method, sig, kind);
+        let target = Target {
+            method: body.method,
+            assumed: false,
+        };
+        self.call_resolved(pc, body.method, sig, kind, Some(target));
         self.b.ins().jump(join, &[]);
         self.b.seal_block(join);
         self.b.switch_to_block(join);
@@ -721,22 +752,24 @@ impl<'a, 'f> Translator<'a, 'f> {
     }
 
     /// A call the site has resolved to `method` (its arguments on the stack, the receiver
-    /// checked): directly into the callee's code when the target is known now and has code
-    /// when the call runs, else through the invoke stub.
+    /// checked): directly into `target`'s code when it has some when the call runs, else
+    /// through the invoke stub. After a call on an assumption, a frame whose assumptions a
+    /// class broke meanwhile goes on in the interpreter.
     fn call_resolved(
         &mut self,
         pc: usize,
         method: &'static meta::class::Method,
         sig: u32,
         kind: InvokeKind,
+        target: Option<Target>,
     ) {
         let depth = self.depth;
         let after = depth - method.arg_slots as usize + method.ret.slots();
         self.flush_for_vm(depth);
         let join = self.b.create_block();
         let slow = self.b.create_block();
-        match self.direct_target(method, kind) {
-            Some(target) => self.direct_call(pc, target, slow, join),
+        match target {
+            Some(target) => self.direct_call(pc, target.method, slow, join),
             None => {
                 self.b.ins().jump(slow, &[]);
             }
@@ -753,6 +786,133 @@ impl<'a, 'f> Translator<'a, 'f> {
         self.b.switch_to_block(join);
         self.reload_after_vm(pc, after);
         self.depth = after;
+        if target.is_some_and(|t| t.assumed) {
+            self.leave_if_assumption_broken(pc + 1, after);
+        }
+    }
+
+    /// The receiver classes the `invokeinterface` at op `pc` (constant-pool entry `idx`,
+    /// resolved) has seen in the interpreter, with the method each selected, when they are
+    /// few enough to check for ([`MAX_PROFILED`]), and none can be unloaded (compiled code
+    /// compares their addresses).
+    fn profiled(&self, pc: usize, idx: u16) -> Option<Vec<Profiled>> {
+        self.resolved_method(idx)?;
+        let Some(&Op::InvokeInterfaceIC(_, site)) = self.unit.prep.fast.get(pc) else {
+            return None;
+        };
+        let seen = self.unit.prep.icache.get(site as usize)?.seen();
+        let permanent = |c: &meta::class::Class| {
+            !c.hidden
+                && (c.loader == LoaderId::BOOT
+                    || c.loader == LoaderId::PLATFORM
+                    || c.loader == LoaderId::APP)
+        };
+        (!seen.is_empty() && seen.len() <= MAX_PROFILED && seen.iter().all(|(c, _)| permanent(c)))
+            .then_some(seen)
+    }
+
+    /// The call at op `pc` (an `invokeinterface`) for receivers of the classes in `seen`: a
+    /// check of the receiver's class against each, and its method inlined or called
+    /// directly; a receiver of any other class takes the op stub.
+    fn invoke_profiled(&mut self, pc: usize, op: &Op, seen: Vec<Profiled>) -> Result<(), Refusal> {
+        let Op::InvokeInterface(idx) = *op else {
+            unreachable!("profiled calls are invokeinterface")
+        };
+        let (rm, sig) = self.resolved_method(idx).expect("checked by `profiled`");
+        let pops = rm.arg_slots as usize;
+        let after = self.depth - pops + rm.ret.slots();
+        let r = self.peek(pops - 1);
+        self.exit_if_null(r, pc);
+        let (depth, known, fresh) = (self.depth, self.non_null.clone(), self.fresh.clone());
+        let class = self
+            .b
+            .ins()
+            .load(I64, TRUSTED, r, self.env.layout.object_class as i32);
+        let join = self.b.create_block();
+        for (c, target) in seen {
+            let hit = self.b.create_block();
+            let next = self.b.create_block();
+            let is_c = self
+                .b
+                .ins()
+                .icmp_imm_s(IntCC::Equal, class, c as *const _ as i64);
+            self.b.ins().brif(is_c, hit, &[], next, &[]);
+            self.b.seal_block(hit);
+            self.b.seal_block(next);
+            self.b.switch_to_block(hit);
+            (self.depth, self.non_null, self.fresh) = (depth, known.clone(), fresh.clone());
+            self.call_exact(pc, c, target, sig);
+            self.b.ins().jump(join, &[]);
+            self.b.switch_to_block(next);
+        }
+        (self.depth, self.non_null, self.fresh) = (depth, known.clone(), fresh.clone());
+        self.b
+            .set_cold_block(self.b.current_block().expect("in a block"));
+        self.stub_op(pc, op)?;
+        self.b.ins().jump(join, &[]);
+        self.b.seal_block(join);
+        self.b.switch_to_block(join);
+        // Only what was known before the paths holds after them.
+        (self.depth, self.non_null, self.fresh) = (after, known, fresh);
+        Ok(())
+    }
+
+    /// The call at op `pc` of `target`, which the receiver's class `c` selects (checked):
+    /// inlined if it can be, else directly into its code.
+    fn call_exact(
+        &mut self,
+        pc: usize,
+        c: &'static meta::class::Class,
+        target: &'static meta::class::Method,
+        sig: u32,
+    ) {
+        let body = inline::body(target, 0);
+        let bci = self.unit.prep.bcis.get(pc).copied().unwrap_or(0);
+        let outcome = body.as_ref().map(|_| ()).map_err(|e| *e);
+        self.note_inlining(bci, 0, target, outcome);
+        match body {
+            Ok(body) if !(body.registers && c.finalizable) => self.emit_inlined(pc, &body, 0),
+            _ => {
+                let direct = self.direct_target(target, InvokeKind::Exact);
+                self.call_resolved(pc, target, sig, InvokeKind::Exact, direct);
+            }
+        }
+    }
+
+    /// Leaves for the interpreter at the current op `pc` (its state as at its start) if a
+    /// class broke the unit's assumptions: the op is a call made on one.
+    fn exit_if_assumption_broken(&mut self, pc: usize) {
+        let broken = self.assumptions_broken();
+        self.exit_if(broken, pc);
+    }
+
+    /// Leaves for the interpreter at op `pc`, `depth` operand slots in the frame already, if
+    /// a class broke the unit's assumptions.
+    fn leave_if_assumption_broken(&mut self, pc: usize, depth: usize) {
+        let broken = self.assumptions_broken();
+        let cold = self.b.create_block();
+        let cont = self.b.create_block();
+        self.b.set_cold_block(cold);
+        self.b.ins().brif(broken, cold, &[], cont, &[]);
+        self.b.seal_block(cold);
+        self.b.seal_block(cont);
+        self.b.switch_to_block(cold);
+        let v = self.exit_value(pc, depth, false);
+        self.b.ins().return_(&[v]);
+        self.b.switch_to_block(cont);
+    }
+
+    /// Whether the unit's assumptions are broken (non-zero): a load of their mark, not
+    /// moved before the loads before it (a receiver read before must be checked after).
+    fn assumptions_broken(&mut self) -> Value {
+        self.assumes = true;
+        let at = self
+            .b
+            .ins()
+            .iconst(I64, self.unit.assumptions.broken_addr() as i64);
+        self.b
+            .ins()
+            .uload8(I32, MemFlags::new().with_notrap(), at, 0)
     }
 
     /// What constant-pool entry `idx` had resolved to when this compile began.
@@ -917,19 +1077,31 @@ impl<'a, 'f> Translator<'a, 'f> {
 
     /// The method a call site always runs, if this compile can tell: a static method of the
     /// caller's class or a superclass (initialized, since the caller runs), a constructor or
-    /// private method, or a method no class can override. It must have code proven for the
+    /// private method, a method no class can override, or one no loaded class overrides
+    /// (an assumption: the site checks it). It must have code proven for the
     /// interpreter (so it has run before) and need nothing the VM's call path does (a
     /// monitor, a native frame).
-    fn direct_target(
-        &self,
-        m: &'static meta::class::Method,
-        kind: InvokeKind,
-    ) -> Option<&'static meta::class::Method> {
-        let exact = inline::names_target(self.unit.class, m, kind);
+    fn direct_target(&self, m: &'static meta::class::Method, kind: InvokeKind) -> Option<Target> {
         let runnable = !(m.is_native() || m.is_abstract() || m.is_synchronized())
             && m.intrinsic.is_none()
             && matches!(m.prepared.get(), Some(Ok(p)) if p.proven_frame_slots() > 0);
-        (exact && runnable).then_some(m)
+        if !runnable {
+            return None;
+        }
+        if inline::names_target(self.unit.class, m, kind) {
+            return Some(Target {
+                method: m,
+                assumed: false,
+            });
+        }
+        // Class-hierarchy analysis: a virtual method no loaded class overrides.
+        (kind == InvokeKind::Virtual
+            && self.inline_level == 0
+            && deps::assume_not_overridden(m, self.unit.assumptions))
+        .then_some(Target {
+            method: m,
+            assumed: true,
+        })
     }
 
     /// The direct call of `callee` at op `pc`, the caller's state flushed: pushes its frame
@@ -1796,6 +1968,9 @@ impl<'a, 'f> Translator<'a, 'f> {
             InvokeSpecial(idx) if self.invoke_resolved(pc, idx, InvokeKind::Special) => {}
             GetField(idx) | PutField(idx) if let Some(quick) = self.field_quickened(op, idx) => {
                 return self.op(pc, &quick);
+            }
+            InvokeInterface(idx) if let Some(seen) = self.profiled(pc, idx) => {
+                self.invoke_profiled(pc, op, seen)?
             }
             InvokeVirtual(idx) if self.inline_mapping(pc, idx) => {}
             InvokeVirtual(idx) if self.invoke_resolved(pc, idx, InvokeKind::Virtual) => {}

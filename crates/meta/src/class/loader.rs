@@ -1294,6 +1294,9 @@ impl ClassTable {
                 itable.entry(key).or_insert(*m);
             }
         }
+        // Before the dispatch is published: code assuming a method this class overrides
+        // must be out of the way before any object of this class can exist.
+        crate::code::deps::note_overrides(c, &vtable);
         let _ = c.dispatch.set(Dispatch { vtable, itable });
     }
 }

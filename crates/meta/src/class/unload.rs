@@ -174,6 +174,7 @@ impl ClassTable {
         self.by_name
             .write()
             .retain(|(loader, _), c| !gone.has_loader(*loader) && !gone.contains(c));
+        crate::code::deps::forget(&gone.classes);
         let mut references = self.references_loaded.lock();
         for c in &gone.classes {
             self.by_id.clear(c.id.0);

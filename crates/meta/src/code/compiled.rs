@@ -84,6 +84,8 @@ pub enum InvokeKind {
     Special = 1,
     /// `invokevirtual`: selected by the receiver's class.
     Virtual = 2,
+    /// The method itself, selected already by the site (a class check against its profile).
+    Exact = 3,
 }
 
 /// Installed code of one method, shared by every domain.
@@ -94,6 +96,8 @@ pub struct Compiled {
     pub entries: Box<[u32]>,
     /// Bytes of machine code.
     pub code_size: usize,
+    /// What the code assumes of the class hierarchy, if anything (see [`super::deps`]).
+    pub assumptions: Option<&'static super::deps::Assumptions>,
 }
 
 impl Compiled {
@@ -116,13 +120,24 @@ pub enum TierState {
     Refused = 3,
 }
 
+/// How many times a method's code may be taken out (deoptimized) and compiled again; after
+/// that it stays interpreted (HotSpot's `PerMethodRecompilationCutoff`, smaller).
+pub const MAX_RECOMPILES: usize = 7;
+
 /// A method's profile and its compiled code.
+///
+/// The code is installed once per version: version 0 in `code`, later ones (after the code
+/// of an earlier one was taken out, [`Tier::take_out`]) in `recompiled`. Code taken out is
+/// never freed, since frames may still run it (they leave at their next broken assumption).
 #[derive(Debug, Default)]
 pub struct Tier {
     /// Invocations plus taken backward branches, while interpreted.
     counter: AtomicU32,
     state: AtomicU8,
+    /// Which version is current: 0 for `code`, `k` for `recompiled[k - 1]`.
+    version: AtomicU8,
     code: OnceLock<Compiled>,
+    recompiled: OnceLock<Box<[OnceLock<Compiled>; MAX_RECOMPILES]>>,
     /// The installed code's entry address, or 0: the word compiled callers load to call it
     /// directly ([`Tier::entry_word`]).
     entry: AtomicUsize,
@@ -132,7 +147,21 @@ impl Tier {
     /// The installed code, if any.
     #[inline(always)]
     pub fn code(&self) -> Option<&Compiled> {
-        self.code.get()
+        match self.version.load(Ordering::Acquire) {
+            0 => self.code.get(),
+            v => self.recompiled.get()?.get(v as usize - 1)?.get(),
+        }
+    }
+
+    /// The slot of version `v`, if there may be one.
+    fn slot(&self, v: u8) -> Option<&OnceLock<Compiled>> {
+        match v {
+            0 => Some(&self.code),
+            v => self
+                .recompiled
+                .get_or_init(Default::default)
+                .get(v as usize - 1),
+        }
     }
 
     /// Counts `n` events; true when the count reaches `threshold` while the method is
@@ -155,6 +184,11 @@ impl Tier {
         }
     }
 
+    /// How many times the method's code was taken out.
+    pub fn recompiles(&self) -> usize {
+        self.version.load(Ordering::Acquire) as usize
+    }
+
     /// Claims the method for compiling; false if another thread has it or it is done.
     pub fn claim(&self) -> bool {
         self.state
@@ -174,12 +208,46 @@ impl Tier {
     }
 
     /// Installs `code` (after [`Tier::claim`]): every later call and loop entry uses it.
+    /// Code with assumptions is installed through [`super::deps::install`].
     pub fn install(&self, code: Compiled) {
         let entry = code.entry as usize;
-        let _ = self.code.set(code);
+        let v = self.version.load(Ordering::Acquire);
+        let Some(slot) = self.slot(v) else {
+            // No version left: `take_out` refused the method already.
+            return;
+        };
+        if slot.set(code).is_err() {
+            unreachable!("a claimed tier's current version has no code");
+        }
         self.entry.store(entry, Ordering::Release);
         self.state
             .store(TierState::Compiled as u8, Ordering::Release);
+    }
+
+    /// Gives up a claimed compile whose code cannot be installed: the method is interpreted
+    /// and counted again.
+    pub fn discard(&self) {
+        self.counter.store(0, Ordering::Relaxed);
+        self.state
+            .store(TierState::Interpreted as u8, Ordering::Release);
+    }
+
+    /// Takes the installed code out if `is_it` says it is the one meant: no new call or loop
+    /// entry reaches it, and the method is interpreted and counted again until compiled
+    /// anew (or for good, after [`MAX_RECOMPILES`]). Callers serialize this with
+    /// installation (`deps`'s lock).
+    pub fn take_out(&self, is_it: impl FnOnce(&Compiled) -> bool) {
+        let v = self.version.load(Ordering::Acquire);
+        if !self.code().is_some_and(is_it) {
+            return;
+        }
+        self.entry.store(0, Ordering::Release);
+        self.version.store(v + 1, Ordering::Release);
+        if (v as usize) < MAX_RECOMPILES {
+            self.discard();
+        } else {
+            self.refuse();
+        }
     }
 
     /// Marks a claimed method as not compilable.
@@ -228,5 +296,41 @@ mod tests {
         assert!(!t.claim());
         t.refuse();
         assert_eq!(t.state(), TierState::Refused);
+    }
+
+    /// An entry of `EntryFn`'s type (never called).
+    #[allow(unsafe_code)] // the type is an `unsafe fn`; the body does nothing unsafe
+    unsafe extern "C" fn nothing(_: *mut u64, _: *mut u8, _: u32) -> u64 {
+        Exit::Returned.encode()
+    }
+
+    fn code(size: usize) -> Compiled {
+        Compiled {
+            entry: nothing,
+            entries: Box::new([]),
+            code_size: size,
+            assumptions: None,
+        }
+    }
+
+    #[test]
+    fn code_taken_out_is_compiled_again_until_the_cutoff() {
+        let t = Tier::default();
+        for version in 0..=MAX_RECOMPILES {
+            assert!(t.count(1, 1), "counted again after version {version}");
+            assert!(t.claim());
+            t.install(code(version));
+            assert_eq!(t.code().map(|c| c.code_size), Some(version));
+            assert_ne!(t.entry.load(Ordering::Relaxed), 0);
+            // Only the code meant is taken out.
+            t.take_out(|c| c.code_size != version);
+            assert_eq!(t.state(), TierState::Compiled);
+            t.take_out(|c| c.code_size == version);
+            assert!(t.code().is_none());
+            assert_eq!(t.entry.load(Ordering::Relaxed), 0);
+            assert_eq!(t.recompiles(), version + 1);
+        }
+        assert_eq!(t.state(), TierState::Refused);
+        assert!(!t.count(1, 1));
     }
 }

@@ -66,6 +66,21 @@ impl<K, V> Cache<K, V> {
         None
     }
 
+    /// The pairs seen so far, in the order they were.
+    pub fn seen(&self) -> Vec<(&'static K, &'static V)> {
+        let mut pairs = Vec::with_capacity(WAYS);
+        for slot in &self.entries {
+            let e = slot.load(Ordering::Acquire);
+            if e.is_null() {
+                break;
+            }
+            // SAFETY: as in `lookup`.
+            let e = unsafe { &*e };
+            pairs.push((e.class, e.method));
+        }
+        pairs
+    }
+
     /// Remembers that receiver class `c` selects `m` (ignored when the cache is full).
     pub fn insert(&self, c: &'static K, m: &'static V) {
         let new = Box::into_raw(Box::new(Entry {

@@ -11,6 +11,7 @@
 
 pub mod compiled;
 pub mod decode;
+pub mod deps;
 pub mod depth;
 pub mod effect;
 pub mod fuse;

@@ -19,6 +19,7 @@ use super::frame::{Code, Refused, Slots};
 use crate::class::{BasicType, Class, Method};
 use crate::code::compiled::{Compiled, Exit, InvokeKind, STUB_OK, STUB_THREW};
 use crate::code::decode::Prepared;
+use crate::code::deps::{self, Assumptions};
 use crate::code::oopmap::{self, MethodOperands};
 use crate::heap::from_slot;
 use crate::thread::{JResult, JThread};
@@ -243,6 +244,7 @@ fn compile(t: &mut JThread, m: &'static Method, prep: &'static Prepared) {
         bytecode: m.info.code.as_ref().map_or(&[], |c| &c.code),
         maps,
         operands: &operands,
+        assumptions: Assumptions::new(m, &prep.tier),
     };
     match jit.compile(&unit, t.vm.opts.jit.print_assembly) {
         Ok(out) => {
@@ -267,7 +269,9 @@ fn compile(t: &mut JThread, m: &'static Method, prep: &'static Prepared) {
             if t.vm.opts.jit.print_inlining {
                 print_inlining(&out.inlining);
             }
-            prep.tier.install(out.code);
+            if !deps::install(&prep.tier, out.code) && t.vm.opts.jit.print {
+                print_line(t, id, m, "COMPILE SKIPPED: a class broke its assumptions");
+            }
         }
         Err(jit::Failure::Memory(jit::MemoryError::Full)) => {
             prep.tier.refuse();
@@ -296,6 +300,22 @@ fn print_line(t: &JThread, id: u32, m: &'static Method, what: &str) {
     let ms = t.vm.started().elapsed().as_millis();
     let line = format!(
         "{ms:>8} {id:>5}       {}::{} ({bytes} bytes)   {what}\n",
+        m.class.java_name(),
+        m.name
+    );
+    let _ = std::io::stdout().lock().write_all(line.as_bytes());
+}
+
+/// When the VM printing compilations started, for [`print_not_entrant`].
+static PRINT_SINCE: OnceLock<std::time::Instant> = OnceLock::new();
+
+/// The `-XX:+PrintCompilation` line for code taken out because a class broke what it
+/// assumed (HotSpot's "made not entrant").
+fn print_not_entrant(m: &'static Method) {
+    let bytes = m.info.code.as_ref().map_or(0, |c| c.code.len());
+    let ms = PRINT_SINCE.get().map_or(0, |s| s.elapsed().as_millis());
+    let line = format!(
+        "{ms:>8}             {}::{} ({bytes} bytes)   made not entrant\n",
         m.class.java_name(),
         m.name
     );
@@ -419,6 +439,10 @@ fn compiler_of(t: &mut JThread) -> Option<&'static jit::Jit> {
             class_finalizable: o.class_finalizable,
         },
     };
+    if vm.opts.jit.print {
+        let _ = PRINT_SINCE.set(vm.started());
+        deps::on_deoptimize(print_not_entrant);
+    }
     vm.compiler
         .jit
         .get_or_init(|| match jit::Jit::new(env, vm.opts.jit.code_cache) {
@@ -543,8 +567,13 @@ fn invoke_selected(
 ) -> JResult<u64> {
     const STATIC: u32 = InvokeKind::Static as u32;
     const SPECIAL: u32 = InvokeKind::Special as u32;
+    const EXACT: u32 = InvokeKind::Exact as u32;
     if kind == STATIC {
         t.ensure_initialized(rm.class)?;
+        return invoke(t, rm, base);
+    }
+    if kind == EXACT {
+        // The site checked the receiver's class, so not null either.
         return invoke(t, rm, base);
     }
     let Some(recv) = from_slot(t.stack[base]) else {
