@@ -171,6 +171,9 @@ struct Target {
     method: &'static meta::class::Method,
     /// Known only while no class overrides it: the site checks the unit's assumptions.
     assumed: bool,
+    /// A class the running domain must have initialized before the call (a static method's,
+    /// of a class other than the caller's and its superclasses): the site checks.
+    init: Option<&'static meta::class::Class>,
 }
 
 const TRUSTED: MemFlags = MemFlags::trusted();
@@ -597,34 +600,58 @@ impl<'a, 'f> Translator<'a, 'f> {
             self.note_inlining(bci, 0, target.method, outcome);
             body.ok()
         });
-        match inlined {
-            None => self.call_resolved(pc, method, sig, kind, target),
-            Some(body) => match receiver {
-                Some(r) if body.registers && !self.known_not_finalizable(r) => {
-                    self.inline_unless_finalizable(pc, &body, r, sig, kind)
-                }
-                _ => self.emit_inlined(pc, &body, 0),
-            },
+        let Some(body) = inlined else {
+            self.call_resolved(pc, method, sig, kind, target);
+            return true;
+        };
+        let target = target.expect("an inlined body has a target");
+        if let Some(c) = target.init {
+            // Not yet initialized in the running domain: the invoke stub initializes it.
+            let initialized = self.initialized(c);
+            let call = self.b.ins().icmp_imm_s(IntCC::Equal, initialized, 0);
+            self.inline_unless(pc, &body, call, sig, kind, None);
+            return true;
+        }
+        match receiver {
+            Some(r) if body.registers && !self.known_not_finalizable(r) => {
+                // A finalizable receiver is registered by `Object.<init>`, which needs its frame.
+                let l = self.env.layout;
+                let class = self.b.ins().load(I64, TRUSTED, r, l.object_class as i32);
+                let finalizable = self
+                    .b
+                    .ins()
+                    .uload8(I32, TRUSTED, class, l.class_finalizable as i32);
+                self.inline_unless(pc, &body, finalizable, sig, kind, Some(target));
+            }
+            _ => self.emit_inlined(pc, &body, 0),
         }
         true
     }
 
-    /// `body` inlined for a receiver `r` whose class does not need registering for
-    /// finalization; for one that does, the call as usual (`Object.<init>` registers it).
-    fn inline_unless_finalizable(
+    /// Whether the running thread's domain has initialized class `c` (non-zero if so).
+    fn initialized(&mut self, c: &meta::class::Class) -> Value {
+        let flags = self.b.ins().load(
+            I64,
+            TRUSTED,
+            self.thread,
+            self.env.layout.thread_init_flags as i32,
+        );
+        // Class ids are below the flag table's 2^22 entries, so the id is an offset.
+        self.b.ins().uload8(I32, TRUSTED, flags, c.id.0 as i32)
+    }
+
+    /// `body` inlined where `call` is zero; where it is not, the call as usual (to `target`
+    /// directly when given, else through the invoke stub).
+    fn inline_unless(
         &mut self,
         pc: usize,
         body: &inline::Body,
-        r: Value,
+        call: Value,
         sig: u32,
         kind: InvokeKind,
+        target: Option<Target>,
     ) {
-        let l = self.env.layout;
-        let class = self.b.ins().load(I64, TRUSTED, r, l.object_class as i32);
-        let flag = self
-            .b
-            .ins()
-            .uload8(I32, TRUSTED, class, l.class_finalizable as i32);
+        let flag = call;
         let inline = self.b.create_block();
         let call = self.b.create_block();
         let join = self.b.create_block();
@@ -638,11 +665,7 @@ impl<'a, 'f> Translator<'a, 'f> {
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(call);
         (self.depth, self.non_null) = (depth, known.clone());
-        let target = Target {
-            method: body.method,
-            assumed: false,
-        };
-        self.call_resolved(pc, body.method, sig, kind, Some(target));
+        self.call_resolved(pc, body.method, sig, kind, target);
         self.b.ins().jump(join, &[]);
         self.b.seal_block(join);
         self.b.switch_to_block(join);
@@ -769,7 +792,7 @@ impl<'a, 'f> Translator<'a, 'f> {
         let join = self.b.create_block();
         let slow = self.b.create_block();
         match target {
-            Some(target) => self.direct_call(pc, target.method, slow, join),
+            Some(target) => self.direct_call(pc, target, slow, join),
             None => {
                 self.b.ins().jump(slow, &[]);
             }
@@ -992,12 +1015,7 @@ impl<'a, 'f> Translator<'a, 'f> {
     /// before they are an object.
     fn bump_allocate(&mut self, c: &meta::class::Class, size: usize, slow: Block) -> Value {
         let l = self.env.layout;
-        let flags = self
-            .b
-            .ins()
-            .load(I64, TRUSTED, self.thread, l.thread_init_flags as i32);
-        // Class ids are below the flag table's 2^22 entries, so the id is an offset.
-        let initialized = self.b.ins().uload8(I32, TRUSTED, flags, c.id.0 as i32);
+        let initialized = self.initialized(c);
         let check_room = self.b.create_block();
         self.b.ins().brif(initialized, check_room, &[], slow, &[]);
         self.b.seal_block(check_room);
@@ -1075,10 +1093,11 @@ impl<'a, 'f> Translator<'a, 'f> {
         Ok(())
     }
 
-    /// The method a call site always runs, if this compile can tell: a static method of the
-    /// caller's class or a superclass (initialized, since the caller runs), a constructor or
-    /// private method, a method no class can override, or one no loaded class overrides
-    /// (an assumption: the site checks it). It must have code proven for the
+    /// The method a call site always runs, if this compile can tell: a static method (of
+    /// the caller's class or a superclass, initialized since the caller runs, or of another
+    /// class, which the site checks is initialized), a constructor or private method, a
+    /// method no class can override, or one no loaded class overrides (an assumption: the
+    /// site checks it). It must have code proven for the
     /// interpreter (so it has run before) and need nothing the VM's call path does (a
     /// monitor, a native frame).
     fn direct_target(&self, m: &'static meta::class::Method, kind: InvokeKind) -> Option<Target> {
@@ -1088,33 +1107,37 @@ impl<'a, 'f> Translator<'a, 'f> {
         if !runnable {
             return None;
         }
-        if inline::names_target(self.unit.class, m, kind) {
-            return Some(Target {
+        let known = |assumed, init| {
+            Some(Target {
                 method: m,
-                assumed: false,
-            });
+                assumed,
+                init,
+            })
+        };
+        if inline::names_target(self.unit.class, m, kind) {
+            return known(false, None);
         }
-        // Class-hierarchy analysis: a virtual method no loaded class overrides.
-        (kind == InvokeKind::Virtual
-            && self.inline_level == 0
-            && deps::assume_not_overridden(m, self.unit.assumptions))
-        .then_some(Target {
-            method: m,
-            assumed: true,
-        })
+        match kind {
+            // Any other class's static method, once initialized.
+            InvokeKind::Static if m.is_static() => known(false, Some(m.class)),
+            // Class-hierarchy analysis: a virtual method no loaded class overrides.
+            InvokeKind::Virtual
+                if self.inline_level == 0
+                    && deps::assume_not_overridden(m, self.unit.assumptions) =>
+            {
+                known(true, None)
+            }
+            _ => None,
+        }
     }
 
-    /// The direct call of `callee` at op `pc`, the caller's state flushed: pushes its frame
+    /// The direct call of `target` at op `pc`, the caller's state flushed: pushes its frame
     /// (as `vm::interp::exec::execute` would) and calls its code, then goes to `join`; goes
-    /// to `slow` instead when the callee has no code yet, its frame would not fit, or a
-    /// safepoint is pending (the VM's path polls, and throws what must be thrown).
-    fn direct_call(
-        &mut self,
-        pc: usize,
-        callee: &'static meta::class::Method,
-        slow: Block,
-        join: Block,
-    ) {
+    /// to `slow` instead when the callee has no code yet, its frame would not fit, a
+    /// safepoint is pending (the VM's path polls, and throws what must be thrown) or its
+    /// class is not yet initialized in the running domain (the VM's path initializes it).
+    fn direct_call(&mut self, pc: usize, target: Target, slow: Block, join: Block) {
+        let callee = target.method;
         let l = self.env.layout;
         let Some(Ok(cprep)) = callee.prepared.get() else {
             unreachable!("direct_target checked the callee's code")
@@ -1160,7 +1183,12 @@ impl<'a, 'f> Translator<'a, 'f> {
         let b2 = self.b.ins().bor(too_deep, full);
         let c = self.b.ins().bor(a, b2);
         let polled = self.b.ins().icmp_imm_s(IntCC::NotEqual, polled, 0);
-        let go_slow = self.b.ins().bor(c, polled);
+        let mut go_slow = self.b.ins().bor(c, polled);
+        if let Some(class) = target.init {
+            let initialized = self.initialized(class);
+            let not_yet = self.b.ins().icmp_imm_s(IntCC::Equal, initialized, 0);
+            go_slow = self.b.ins().bor(go_slow, not_yet);
+        }
         let fast = self.b.create_block();
         self.b.set_cold_block(slow);
         self.b.ins().brif(go_slow, slow, &[], fast, &[]);
