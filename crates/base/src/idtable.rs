@@ -81,74 +81,110 @@ unsafe impl<T: Send + Sync> Sync for IdTable<T> {}
 // SAFETY: as above.
 unsafe impl<T: Send> Send for IdTable<T> {}
 
-/// One byte for every id an [`IdTable`] can hold, in one block at a fixed address: a flag
-/// compiled code reads with a single load at [`IdFlags::base`] + id (a domain's "class is
-/// initialized" flags). The block is reserved whole and zeroed by the allocator, which maps
-/// fresh pages for it, so only the pages of ids in use are ever touched.
-pub struct IdFlags {
-    bytes: std::ptr::NonNull<AtomicU8>,
+/// A cell for every id an [`IdTable`] can hold, in one block at a fixed address, which
+/// compiled code reads with a single load at [`IdBlock::base`] + id × the cell's size: a
+/// domain's "class is initialized" flags ([`IdFlags`]) and its class mirrors ([`IdWords`]).
+/// The block is reserved whole and zeroed by the allocator, which maps fresh pages for it, so
+/// only the pages of ids in use are ever touched.
+pub struct IdBlock<T: ZeroedCell> {
+    cells: std::ptr::NonNull<T>,
 }
 
-impl IdFlags {
-    const LAYOUT: std::alloc::Layout = match std::alloc::Layout::array::<AtomicU8>(CHUNK * CHUNKS) {
+/// A cell type whose all-zero bytes are a valid value (the atomic integers).
+///
+/// # Safety
+/// Zeroed memory of the type's size and alignment must be a valid value of it.
+pub unsafe trait ZeroedCell: Sync {}
+// SAFETY: atomic integers are plain integers in memory; zero is one.
+unsafe impl ZeroedCell for AtomicU8 {}
+// SAFETY: as above.
+unsafe impl ZeroedCell for std::sync::atomic::AtomicU64 {}
+
+/// A byte per id: nonzero means set.
+pub type IdFlags = IdBlock<AtomicU8>;
+/// A word per id.
+pub type IdWords = IdBlock<std::sync::atomic::AtomicU64>;
+
+impl<T: ZeroedCell> IdBlock<T> {
+    const LAYOUT: std::alloc::Layout = match std::alloc::Layout::array::<T>(CHUNK * CHUNKS) {
         Ok(l) => l,
-        Err(_) => panic!("the flag block's size fits a layout"),
+        Err(_) => panic!("the block's size fits a layout"),
     };
 
-    pub fn new() -> IdFlags {
+    pub fn new() -> IdBlock<T> {
         // SAFETY: the layout's size is not zero.
-        let p = unsafe { std::alloc::alloc_zeroed(Self::LAYOUT) } as *mut AtomicU8;
+        let p = unsafe { std::alloc::alloc_zeroed(Self::LAYOUT) } as *mut T;
         match std::ptr::NonNull::new(p) {
-            Some(bytes) => IdFlags { bytes },
+            Some(cells) => IdBlock { cells },
             None => std::alloc::handle_alloc_error(Self::LAYOUT),
         }
     }
 
+    /// The address of id 0's cell: id `n`'s is `base() + n * size_of::<T>()`.
+    pub fn base(&self) -> usize {
+        self.cells.as_ptr() as usize
+    }
+
+    /// The cell of `id` (None beyond the table's capacity).
+    #[inline]
+    pub fn cell(&self, id: u32) -> Option<&T> {
+        // SAFETY: the block holds CHUNK * CHUNKS zeroed cells, valid values of `T`
+        // (`ZeroedCell`), for as long as `self` lives.
+        ((id as usize) < CHUNK * CHUNKS).then(|| unsafe { &*self.cells.as_ptr().add(id as usize) })
+    }
+
+    fn expect_cell(&self, id: u32) -> &T {
+        self.cell(id)
+            .expect("class id within the id table's capacity")
+    }
+}
+
+impl IdFlags {
     /// The flag of `id` (false beyond the table's capacity).
     #[inline]
     pub fn get(&self, id: u32) -> bool {
-        self.byte(id)
+        self.cell(id)
             .is_some_and(|b| b.load(Ordering::Acquire) != 0)
     }
 
     /// Sets the flag of `id`. Panics if `id` exceeds capacity, as [`IdTable::get_or_init`].
     #[inline]
     pub fn set(&self, id: u32, on: bool) {
-        let b = self
-            .byte(id)
-            .expect("class id within the id table's capacity");
-        b.store(on as u8, Ordering::Release);
-    }
-
-    /// The address of id 0's byte: id `n`'s is `base() + n`.
-    pub fn base(&self) -> usize {
-        self.bytes.as_ptr() as usize
-    }
-
-    fn byte(&self, id: u32) -> Option<&AtomicU8> {
-        // SAFETY: the block holds CHUNK * CHUNKS initialized (zeroed) bytes for as long as
-        // `self` lives, and AtomicU8 has the layout of u8.
-        ((id as usize) < CHUNK * CHUNKS).then(|| unsafe { &*self.bytes.as_ptr().add(id as usize) })
+        self.expect_cell(id).store(on as u8, Ordering::Release);
     }
 }
 
-impl Default for IdFlags {
+impl IdWords {
+    /// The word of `id` (0 beyond the table's capacity).
+    #[inline]
+    pub fn load(&self, id: u32) -> u64 {
+        self.cell(id).map_or(0, |w| w.load(Ordering::Acquire))
+    }
+
+    /// Sets the word of `id`. Panics if `id` exceeds capacity, as [`IdTable::get_or_init`].
+    #[inline]
+    pub fn store(&self, id: u32, v: u64) {
+        self.expect_cell(id).store(v, Ordering::Release);
+    }
+}
+
+impl<T: ZeroedCell> Default for IdBlock<T> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl Drop for IdFlags {
+impl<T: ZeroedCell> Drop for IdBlock<T> {
     fn drop(&mut self) {
         // SAFETY: the block came from `alloc_zeroed` with this layout and is freed once.
-        unsafe { std::alloc::dealloc(self.bytes.as_ptr() as *mut u8, Self::LAYOUT) };
+        unsafe { std::alloc::dealloc(self.cells.as_ptr() as *mut u8, Self::LAYOUT) };
     }
 }
 
-// SAFETY: the bytes are atomics; the block is owned by the value.
-unsafe impl Sync for IdFlags {}
+// SAFETY: the cells are atomics (`ZeroedCell: Sync`); the block is owned by the value.
+unsafe impl<T: ZeroedCell> Sync for IdBlock<T> {}
 // SAFETY: as above.
-unsafe impl Send for IdFlags {}
+unsafe impl<T: ZeroedCell> Send for IdBlock<T> {}
 
 /// Ids to `&'static T` that can be cleared again: the class table's id -> class and
 /// id -> method maps, whose entries go when their class is unloaded.

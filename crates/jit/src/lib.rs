@@ -95,6 +95,11 @@ pub struct Layout {
     /// The address of the thread's domain's initialized flags: a byte per class id, non-zero
     /// once the class is initialized in that domain.
     pub thread_init_flags: usize,
+    /// The address of the thread's domain's class mirrors: a word per class id, the
+    /// `java.lang.Class` object whose fields from `statics_base` on are the class's statics
+    /// (0 before it is made; made before the class is initialized).
+    pub thread_mirrors: usize,
+    pub statics_base: usize,
     /// What a direct call between compiled methods reads and writes in the thread: the
     /// stack's base and the limit of its frames (addresses), the first free slot, the depth
     /// limit, and the frame records' base, count and capacity.

@@ -617,10 +617,10 @@ impl<'a, 'f> Translator<'a, 'f> {
                 // A finalizable receiver is registered by `Object.<init>`, which needs its frame.
                 let l = self.env.layout;
                 let class = self.b.ins().load(I64, TRUSTED, r, l.object_class as i32);
-                let finalizable = self
-                    .b
-                    .ins()
-                    .uload8(I32, TRUSTED, class, l.class_finalizable as i32);
+                let finalizable =
+                    self.b
+                        .ins()
+                        .uload8(I32, TRUSTED, class, l.class_finalizable as i32);
                 self.inline_unless(pc, &body, finalizable, sig, kind, Some(target));
             }
             _ => self.emit_inlined(pc, &body, 0),
@@ -2019,6 +2019,9 @@ impl<'a, 'f> Translator<'a, 'f> {
                 self.store_with(CONTAINER, ty, v, base, place as i32);
                 self.depth -= 1 + w;
             }
+            GetStatic(idx) | PutStatic(idx) if let Some(f) = self.static_resolved(idx) => {
+                self.static_field(pc, op, f)?
+            }
             New(idx) if self.new_resolved(pc, idx) => {}
             CheckCast(idx) | InstanceOf(idx) if self.resolved_class(idx).is_some() => {
                 self.type_check(pc, op, idx)?
@@ -2080,6 +2083,77 @@ impl<'a, 'f> Translator<'a, 'f> {
     /// `idx`) if the entry had resolved when this compile began (the interpreter quickens only
     /// fields whose class was loaded when the method was prepared; most others have resolved
     /// by the time it is compiled): the same ops `exec::quicken` makes.
+    /// The static field entry `idx` had resolved to when this compile began.
+    fn static_resolved(&self, idx: u16) -> Option<&'a meta::class::resolve::ResolvedField> {
+        match self.resolved(idx)? {
+            Resolved::Field(f) if f.is_static => Some(f),
+            _ => None,
+        }
+    }
+
+    /// `getstatic` or `putstatic` (op `op` at `pc`) of resolved static field `f`: in a class
+    /// the running domain has initialized, read or written in the class's mirror there,
+    /// found through the thread's domain (the word is the collector's to update when the
+    /// mirror moves, and nothing can move it between the load and the access); anything else
+    /// by the op stub, which initializes the class. A volatile write is followed by a fence,
+    /// which is all the Java memory model asks of x86-64 here.
+    fn static_field(
+        &mut self,
+        pc: usize,
+        op: &Op,
+        f: &meta::class::resolve::ResolvedField,
+    ) -> Result<(), Refusal> {
+        let put = matches!(op, Op::PutStatic(_));
+        let (depth, w) = (self.depth, f.ty.slots());
+        let after = if put { depth - w } else { depth + w };
+        let l = self.env.layout;
+        let fast = self.b.create_block();
+        let slow = self.b.create_block();
+        let done = self.b.create_block();
+        self.b.set_cold_block(slow);
+        let initialized = self.initialized(f.holder);
+        let mirrors = self
+            .b
+            .ins()
+            .load(I64, TRUSTED, self.thread, l.thread_mirrors as i32);
+        // Class ids are below the table's 2^22 entries, so the id's word is an offset.
+        let mirror = self
+            .b
+            .ins()
+            .load(I64, TRUSTED, mirrors, (f.holder.id.0 * 8) as i32);
+        let has_mirror = self.b.ins().icmp_imm_s(IntCC::NotEqual, mirror, 0);
+        let initialized = self.b.ins().icmp_imm_s(IntCC::NotEqual, initialized, 0);
+        let ready = self.b.ins().band(initialized, has_mirror);
+        self.b.ins().brif(ready, fast, &[], slow, &[]);
+        self.b.seal_block(fast);
+        self.b.seal_block(slow);
+        self.b.switch_to_block(fast);
+        let off = (l.statics_base + f.offset as usize) as i32;
+        if put {
+            let v = self.peek(w - 1);
+            self.store_typed(f.ty, v, mirror, off);
+            if f.ty == BasicType::Ref {
+                self.barrier(mirror, v);
+            }
+            if f.volatile {
+                self.b.ins().fence();
+            }
+            self.depth = after;
+        } else {
+            let v = self.load_typed(f.ty, mirror, off);
+            self.push_sized(v, w);
+        }
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(slow);
+        self.depth = depth;
+        self.stub_op(pc, op)?;
+        self.b.ins().jump(done, &[]);
+        self.b.seal_block(done);
+        self.b.switch_to_block(done);
+        self.depth = after;
+        Ok(())
+    }
+
     fn field_quickened(&self, op: &Op, idx: u16) -> Option<Op> {
         let Resolved::Field(f) = self.resolved(idx)? else {
             return None;

@@ -43,6 +43,7 @@ pub struct Offsets {
     pub thread_poll_word: usize,
     /// Pointer to the thread's domain's initialized flags (a byte per class id).
     pub thread_init_flags: usize,
+    pub thread_mirrors: usize,
     /// The addresses of the thread's stack's first slot and of the limit of its frames.
     pub thread_stack_base: usize,
     pub thread_stack_limit: usize,
@@ -85,6 +86,7 @@ pub const OFFSETS: Offsets = Offsets {
     thread_nursery_size: offset_of!(JThread, area) + offset_of!(ThreadArea, nursery_size),
     thread_poll_word: offset_of!(JThread, area) + offset_of!(ThreadArea, poll_word),
     thread_init_flags: offset_of!(JThread, area) + offset_of!(ThreadArea, init_flags),
+    thread_mirrors: offset_of!(JThread, area) + offset_of!(ThreadArea, mirrors),
     thread_stack_base: offset_of!(JThread, area) + offset_of!(ThreadArea, stack_base),
     thread_stack_limit: offset_of!(JThread, area) + offset_of!(ThreadArea, stack_limit),
     thread_sp: offset_of!(JThread, sp),
@@ -145,6 +147,7 @@ mod tests {
             nursery_size: 44,
             poll_word: &flag as *const AtomicBool as usize,
             init_flags: 77,
+            mirrors: 88,
             stack_base: 55,
             stack_limit: 66,
         };
@@ -155,6 +158,7 @@ mod tests {
         assert_eq!(at::<usize, _>(&area, OFFSETS.thread_stack_base), 55);
         assert_eq!(at::<usize, _>(&area, OFFSETS.thread_stack_limit), 66);
         assert_eq!(at::<usize, _>(&area, OFFSETS.thread_init_flags), 77);
+        assert_eq!(at::<usize, _>(&area, OFFSETS.thread_mirrors), 88);
         let poll: *const AtomicBool = at(&area, OFFSETS.thread_poll_word);
         flag.store(true, Ordering::Relaxed);
         // SAFETY: the poll word points at `flag`, alive for the test.

@@ -257,8 +257,7 @@ fn copy_tables(from: &Domain, to: &Domain, vm: &Vm) {
             continue;
         };
         let ns = to.class_state_by_id(ClassId(id));
-        ns.mirror
-            .store(st.mirror.load(Ordering::Relaxed), Ordering::Relaxed);
+        to.set_mirror(ClassId(id), from.mirrors.load(id));
         to.set_initialized(ClassId(id), from.init_flags.get(id));
         *ns.init.lock() = match *st.init.lock() {
             InitState::InProgress(_) => InitState::Uninitialized,

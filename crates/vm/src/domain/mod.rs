@@ -53,10 +53,8 @@ pub enum InitState {
     Failed,
 }
 
-/// What a domain knows about one class.
+/// What a domain knows about one class (its mirror is in [`Domain::mirror_of`]).
 pub struct ClassState {
-    /// The mirror (java.lang.Class instance holding the statics), 0 until created.
-    pub mirror: AtomicU64,
     pub init: Mutex<InitState>,
     pub init_cond: Condvar,
     /// Resolved String constants, indexed by constant-pool index.
@@ -69,7 +67,6 @@ pub struct ClassState {
 impl ClassState {
     fn new() -> ClassState {
         ClassState {
-            mirror: AtomicU64::new(0),
             init: Mutex::new(InitState::Uninitialized),
             init_cond: Condvar::new(),
             cp_strings: Default::default(),
@@ -84,15 +81,10 @@ impl ClassState {
     /// constants (nothing reaches the class any more, and the domain is stopped).
     #[allow(unsafe_code)]
     pub unsafe fn forget(&self) {
-        self.mirror.store(0, Ordering::Release);
         *self.init.lock() = InitState::Uninitialized;
         // SAFETY: the caller guarantees no reference to the constants is held or taken.
         unsafe { self.cp_strings.clear() };
         *self.init_error.lock() = None;
-    }
-
-    pub fn mirror(&self) -> Option<ObjRef> {
-        from_slot(self.mirror.load(Ordering::Acquire))
     }
 }
 
@@ -114,6 +106,9 @@ pub struct Domain {
     /// Whether each class is initialized in this domain (JVMS §5.5), a byte per class id:
     /// read by the interpreter and, at [`Domain::init_flags_base`] + id, by compiled code.
     init_flags: base::idtable::IdFlags,
+    /// The mirror (java.lang.Class instance holding the statics) of each class in this
+    /// domain, 0 until created: read at [`Domain::mirrors_base`] + 8 × id by compiled code.
+    mirrors: base::idtable::IdWords,
     /// Interned strings: UTF-16 contents -> String object.
     pub strings: Mutex<FxHashMap<Arc<[u16]>, ObjRef>>,
     /// Inflated monitors, by index + 1 as stored in an object's mark word (read lock-free).
@@ -387,6 +382,7 @@ impl Domain {
             heap: Heap::new(heap.max, heap.initial, nursery_bytes, nursery_reserve)?,
             classes: IdTable::new(),
             init_flags: Default::default(),
+            mirrors: Default::default(),
             strings: Mutex::new(FxHashMap::default()),
             monitors: IdTable::new(),
             monitor_count: Mutex::new(0),
@@ -463,6 +459,31 @@ impl Domain {
         self.init_flags.base()
     }
 
+    /// The mirror of the class with id `id` in this domain, if made.
+    #[inline]
+    pub fn mirror_of(&self, id: ClassId) -> Option<ObjRef> {
+        from_slot(self.mirrors.load(id.0))
+    }
+
+    /// Sets the mirror of class `id` (a slot value: 0 for none). The class gets a state, so
+    /// that the collector, which visits the mirrors of classes with one, finds it.
+    pub fn set_mirror(&self, id: ClassId, mirror: u64) {
+        if mirror != 0 {
+            self.class_state_by_id(id);
+        }
+        self.mirrors.store(id.0, mirror);
+    }
+
+    /// The cell holding the mirror of class `id` (for the collector).
+    pub(crate) fn mirror_cell(&self, id: u32) -> Option<&AtomicU64> {
+        self.mirrors.cell(id)
+    }
+
+    /// The address of the mirrors: class id `n`'s is at this address + 8 × `n`.
+    pub fn mirrors_base(&self) -> usize {
+        self.mirrors.base()
+    }
+
     /// Clears what the domain knows of unloaded class `c`: its state and its initialized flag.
     ///
     /// # Safety
@@ -472,6 +493,7 @@ impl Domain {
         // Array and primitive classes are initialized without a state: the flag goes anyway,
         // so that a class given this id later is not taken for initialized.
         self.set_initialized(c, false);
+        self.set_mirror(c, 0);
         if let Some(st) = self.existing_class_state(c.0) {
             // SAFETY: the caller's guarantee.
             unsafe { st.forget() };

@@ -30,10 +30,9 @@ fn map_slot(a: &AtomicU64, f: &mut dyn FnMut(ObjRef) -> ObjRef) {
 }
 
 impl ClassState {
-    /// Replaces the references of this class state (its mirror, which holds the statics; its
-    /// resolved string constants; its initialization error) with `f` of them.
-    pub fn map_refs(&self, f: &mut dyn FnMut(ObjRef) -> ObjRef) {
-        map_slot(&self.mirror, f);
+    /// Replaces the references of this class state (its resolved string constants; its
+    /// initialization error) with `f` of them.
+    fn map_refs(&self, f: &mut dyn FnMut(ObjRef) -> ObjRef) {
         if let Some(consts) = self.cp_strings.get() {
             consts.iter().for_each(|c| map_slot(c, f));
         }
@@ -42,6 +41,17 @@ impl ClassState {
 }
 
 impl Domain {
+    /// Replaces the references the domain keeps for class `id`, if it has a state here (its
+    /// mirror, which holds the statics, and its state's) with `f` of them.
+    pub fn map_class_refs(&self, id: u32, f: &mut dyn FnMut(ObjRef) -> ObjRef) {
+        if let Some(st) = self.existing_class_state(id) {
+            st.map_refs(f);
+            if let Some(mirror) = self.mirror_cell(id) {
+                map_slot(mirror, f);
+            }
+        }
+    }
+
     /// Replaces every reference the domain's tables hold, except in the address-keyed ones
     /// (threads, memory objects, portals: see [`Domain::rekey_tables`]), with `f` of it,
     /// leaving out the entries of units `waits` says are not known to be alive yet (their
@@ -55,10 +65,8 @@ impl Domain {
         unit_waits: &dyn Fn(Unit) -> bool,
     ) {
         for id in 0..classes {
-            if let Some(st) = self.existing_class_state(id)
-                && !waits(id)
-            {
-                st.map_refs(f);
+            if !waits(id) {
+                self.map_class_refs(id, f);
             }
         }
         let mut opt = |o: &mut Option<ObjRef>| map_opt(o, f);

@@ -53,10 +53,7 @@ impl<'d> Liveness<'d> {
             .collect();
         for h in vm.classes.hidden_units_of(d.id) {
             // Without a mirror of the hidden class itself it is kept (being defined).
-            if d.existing_class_state(h.0)
-                .and_then(|st| st.mirror())
-                .is_none()
-            {
+            if d.mirror_of(h).is_none() {
                 continue;
             }
             let unit = Unit::Hidden(h);
@@ -64,7 +61,7 @@ impl<'d> Liveness<'d> {
                 .classes
                 .classes_of_unit(unit)
                 .iter()
-                .filter_map(|c| d.existing_class_state(c.id.0)?.mirror())
+                .filter_map(|c| d.mirror_of(c.id))
                 .collect();
             objects.insert(unit, mirrors);
         }
@@ -116,9 +113,7 @@ impl<'d> Liveness<'d> {
         }
         let mut forward = |o: ObjRef| cp.forward(o);
         for c in self.vm.classes.classes_of_unit(id) {
-            if let Some(st) = self.d.existing_class_state(c.id.0) {
-                st.map_refs(&mut forward);
-            }
+            self.d.map_class_refs(c.id.0, &mut forward);
         }
         for (site, unit) in self.d.call_sites.lock().values_mut() {
             if *unit == id {

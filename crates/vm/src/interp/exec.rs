@@ -340,7 +340,7 @@ fn static_field(t: &mut JThread, m: &'static Method, idx: u16) -> JResult<(ObjRe
     if let Some(Resolved::Field(f)) = m.class.cp_cache[idx as usize].get()
         && f.is_static
         && t.domain.is_initialized(f.holder)
-        && let Some(mirror) = t.domain.class_state(f.holder).mirror()
+        && let Some(mirror) = t.domain.mirror_of(f.holder.id)
     {
         let off = t.vm.wk().statics_base + f.offset;
         return Ok((mirror, ResolvedField { offset: off, ..*f }));

@@ -419,6 +419,8 @@ fn compiler_of(t: &mut JThread) -> Option<&'static jit::Jit> {
             thread_tlab_top: o.thread_tlab_top,
             thread_tlab_end: o.thread_tlab_end,
             thread_init_flags: o.thread_init_flags,
+            thread_mirrors: o.thread_mirrors,
+            statics_base: vm.wk().statics_base as usize,
             array_length: o.array_length,
             array_base: o.array_base,
             thread_poll_word: o.thread_poll_word,

@@ -859,10 +859,7 @@ fn module_define(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         if c.module.as_deref() != Some(name.as_str()) {
             return;
         }
-        if let Some(m) = domain
-            .existing_class_state(c.id.0)
-            .and_then(|st| st.mirror())
-        {
+        if let Some(m) = domain.mirror_of(c.id) {
             domain
                 .heap
                 .write_ref(m, wk.class_module as usize, Some(module));

@@ -251,7 +251,7 @@ impl JThread {
 
     /// The java.lang.Class mirror of `c` in this thread's domain (created on first use).
     pub fn mirror(&mut self, c: &'static Class) -> JResult<ObjRef> {
-        if let Some(m) = self.domain.class_state(c).mirror() {
+        if let Some(m) = self.domain.mirror_of(c.id) {
             return Ok(m);
         }
         self.create_mirror(c)
@@ -285,12 +285,11 @@ impl JThread {
                 .heap
                 .write_ref(m, wk.class_module as usize, Some(module));
         }
-        let st = self.domain.class_state(c);
         let _g = self.domain.mirror_lock.lock();
-        if let Some(existing) = st.mirror() {
+        if let Some(existing) = self.domain.mirror_of(c.id) {
             return Ok(existing);
         }
-        st.mirror.store(m.slot(), Ordering::Release);
+        self.domain.set_mirror(c.id, m.slot());
         drop(_g);
         self.set_constant_statics(c, m)?;
         Ok(m)

@@ -137,6 +137,9 @@ pub struct ThreadArea {
     /// The address of the domain's initialized flags ([`Domain::init_flags_base`]), which
     /// compiled code tests before it allocates an object inline.
     pub init_flags: usize,
+    /// The address of the domain's class mirrors ([`Domain::mirrors_base`]), where compiled
+    /// code finds static fields.
+    pub mirrors: usize,
     /// The address of the thread's stack's first slot (`JThread::stack`, which never moves).
     pub stack_base: usize,
     /// The address no frame a compiled caller pushes may reach: the stack's end less the
@@ -154,6 +157,7 @@ impl ThreadArea {
             nursery_size,
             poll_word: &domain.safepoint.requested as *const AtomicBool as usize,
             init_flags: domain.init_flags_base(),
+            mirrors: domain.mirrors_base(),
             stack_base: 0,
             stack_limit: 0,
         }
