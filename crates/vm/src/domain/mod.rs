@@ -204,11 +204,15 @@ pub struct Domain {
     pub thread_stats: ThreadStats,
 }
 
-/// How many Java threads a domain has had: started in all, and the most alive at once.
+/// How many Java threads a domain has had: started in all, and the most alive at once; and
+/// whether its threads' contention times are measured (`thread::contention`).
 #[derive(Default)]
 pub struct ThreadStats {
     pub started: std::sync::atomic::AtomicU64,
     pub peak: AtomicU32,
+    pub contention_monitoring: AtomicBool,
+    /// Bumped each time contention monitoring is turned on (times start from zero).
+    pub contention_epoch: std::sync::atomic::AtomicU64,
 }
 
 /// What a domain may use (0: no limit).

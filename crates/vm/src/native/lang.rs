@@ -358,7 +358,9 @@ fn object_wait(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     if let Some(h) = &handle {
         *h.waiting_on.lock() = Some(mon.clone());
     }
-    let r = t.blocking(|| mon.wait(me, timeout, &|| flag.load(Ordering::SeqCst)));
+    let r = t.blocking_counted(crate::thread::contention::Kind::Waited, || {
+        mon.wait(me, timeout, &|| flag.load(Ordering::SeqCst))
+    });
     if let Some(h) = &handle {
         *h.waiting_on.lock() = None;
     }
