@@ -1042,7 +1042,10 @@ fn frames_and_locks(dump: &str, names: &[&str]) -> Vec<String> {
     for name in names {
         let entry = dump_entry(dump, name).unwrap_or_else(|| panic!("no {name}:\n{dump}"));
         out.push(format!("\"{name}\""));
-        for l in entry.lines().filter(|l| l.starts_with("\tat ") || l.starts_with("\t- ")) {
+        for l in entry
+            .lines()
+            .filter(|l| l.starts_with("\tat ") || l.starts_with("\t- "))
+        {
             if l.contains("$$Lambda$") {
                 out.push("\tat (a lambda proxy)".into());
                 continue;

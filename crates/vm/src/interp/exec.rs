@@ -295,12 +295,7 @@ fn store_reference_element(t: &mut JThread, arr: ObjRef, i: usize, v: u64) -> JR
 /// Waits for a monitor another thread holds, as a safepoint-safe blocking operation.
 #[cold]
 #[inline(never)]
-fn enter_contended(
-    t: &mut JThread,
-    o: ObjRef,
-    mon: &monitor::Monitor,
-    fi: usize,
-) -> JResult<()> {
+fn enter_contended(t: &mut JThread, o: ObjRef, mon: &monitor::Monitor, fi: usize) -> JResult<()> {
     use crate::native::thread::{BLOCKED, RUNNABLE, set_current_status};
     set_current_status(t, BLOCKED);
     if !monitor::enter_blocked(t, o, mon) {

@@ -189,7 +189,9 @@ fn register_vm(r: &mut Registry) {
     r.add(vm, "initOptionalSupportFields", "()V", init_support_fields);
     r.add(vm, "isThreadContentionMonitoringEnabled", "()Z", |t, _| {
         let stats = &t.domain.thread_stats;
-        Ok(ret_bool(stats.contention_monitoring.load(Ordering::Relaxed)))
+        Ok(ret_bool(
+            stats.contention_monitoring.load(Ordering::Relaxed),
+        ))
     });
     r.add(vm, "isThreadCpuTimeEnabled", "()Z", |_, _| {
         Ok(ret_bool(true))
@@ -917,10 +919,15 @@ fn register_threads(r: &mut Registry) {
     );
     // CPU time is always measured (by the host): nothing to switch.
     r.add(ti, "setThreadCpuTimeEnabled0", "(Z)V", |_, _| Ok(0));
-    r.add(ti, "setThreadContentionMonitoringEnabled0", "(Z)V", |t, a| {
-        contention::set_monitoring(&t.domain.thread_stats, a[0] != 0);
-        Ok(0)
-    });
+    r.add(
+        ti,
+        "setThreadContentionMonitoringEnabled0",
+        "(Z)V",
+        |t, a| {
+            contention::set_monitoring(&t.domain.thread_stats, a[0] != 0);
+            Ok(0)
+        },
+    );
     // Called with 0 (every thread) before monitoring is turned on, which starts the times
     // from zero anyway (`contention::set_monitoring`); no other id is ever passed.
     r.add(ti, "resetContentionTimes0", "(J)V", |t, _| {
@@ -1276,7 +1283,9 @@ fn locked_monitor_arrays(
     let depths = t.new_array_of(int, held.len() as i32)?;
     for (j, &(depth, h)) in held.iter().enumerate() {
         let o = t.handle_get(h);
-        t.domain.heap.write_ref(monitors, ARRAY_BASE + j * 8, Some(o));
+        t.domain
+            .heap
+            .write_ref(monitors, ARRAY_BASE + j * 8, Some(o));
         depths.array_slice::<i32>()[j] = depth as i32;
     }
     Ok((monitors.slot(), depths.slot()))

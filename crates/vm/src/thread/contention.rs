@@ -108,13 +108,20 @@ mod tests {
         set_monitoring(&domain, true);
         c.begin(Kind::Waited, &domain);
         std::thread::sleep(std::time::Duration::from_millis(20));
-        assert!(c.millis(Kind::Waited, &domain) >= 20, "the wait in progress counts");
+        assert!(
+            c.millis(Kind::Waited, &domain) >= 20,
+            "the wait in progress counts"
+        );
         c.end(&domain);
         assert!(c.millis(Kind::Waited, &domain) >= 20);
         assert_eq!(c.millis(Kind::Blocked, &domain), 0);
         set_monitoring(&domain, false);
         set_monitoring(&domain, true);
-        assert_eq!(c.millis(Kind::Waited, &domain), 0, "re-enabling resets the times");
+        assert_eq!(
+            c.millis(Kind::Waited, &domain),
+            0,
+            "re-enabling resets the times"
+        );
         assert_eq!(c.count(Kind::Waited), 1);
     }
 }

@@ -3,7 +3,8 @@
 //! A `JThread` owns the thread's Java stack (an array of 64-bit slots holding every
 //! interpreter frame's locals and operand stack, so the collector can find them), the list of
 //! frame records (method + current instruction, for stack traces and stack walks), the
-//! pending exception and the domain the thread currently runs in. It is passed as `&mut`
+//! monitors its frames hold ([`LockRecord`]), its contention statistics, the pending
+//! exception and the domain the thread currently runs in. It is passed as `&mut`
 //! through the interpreter and natives; other threads never touch it.
 
 pub mod contention;
