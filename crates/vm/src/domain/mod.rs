@@ -64,6 +64,10 @@ pub struct ClassState {
     /// The ExceptionInInitializerError recorded when initialization failed (JDK 17 style),
     /// used as the cause of later NoClassDefFoundErrors.
     pub init_error: Mutex<Option<ObjRef>>,
+    /// The ProtectionDomain the class was defined with (`Class.getProtectionDomain`), once
+    /// known: given to `ClassLoader.defineClass`, or made on first request for a class of the
+    /// application class path.
+    pub protection_domain: Mutex<Option<ObjRef>>,
 }
 
 impl ClassState {
@@ -74,6 +78,7 @@ impl ClassState {
             init_cond: Condvar::new(),
             cp_strings: Default::default(),
             init_error: Mutex::new(None),
+            protection_domain: Mutex::new(None),
         }
     }
     /// Clears what the domain knows of an unloaded class (as if it had never used it) and
@@ -89,6 +94,7 @@ impl ClassState {
         // SAFETY: the caller guarantees no reference to the constants is held or taken.
         unsafe { self.cp_strings.clear() };
         *self.init_error.lock() = None;
+        *self.protection_domain.lock() = None;
     }
 
     pub fn mirror(&self) -> Option<ObjRef> {
