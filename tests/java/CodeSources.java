@@ -7,8 +7,9 @@ import java.util.function.Supplier;
 
 // Class.getProtectionDomain: an application class's code source is its class path entry (the
 // same ProtectionDomain for every class of the entry, from the application loader), a JDK
-// class has none, and a class a loader defines gets the ProtectionDomain it was given (or the
-// loader's default one, whose code source has no location).
+// class has none, a class a loader defines gets the ProtectionDomain it was given (or the
+// loader's default one, whose code source has no location), and lambda proxies and hidden
+// classes get their caller's or lookup class's.
 public class CodeSources {
     static class Nested { }
 
@@ -37,6 +38,14 @@ public class CodeSources {
                 + (pd.getClassLoader() == ClassLoader.getSystemClassLoader()));
         System.out.println("nested class shares it: " + (Nested.class.getProtectionDomain() == pd));
         System.out.println("asked again, the same: " + (CodeSources.class.getProtectionDomain() == pd));
+        Runnable lambda = () -> { };
+        System.out.println("a lambda's is its caller's: " + (lambda.getClass().getProtectionDomain() == pd));
+        byte[] nested;
+        try (InputStream in = CodeSources.class.getResourceAsStream("CodeSources$Nested.class")) {
+            nested = in.readAllBytes();
+        }
+        Class<?> hidden = java.lang.invoke.MethodHandles.lookup().defineHiddenClass(nested, false).lookupClass();
+        System.out.println("a hidden class's is its lookup's: " + (hidden.getProtectionDomain() == pd));
         System.out.println("String's code source: " + String.class.getProtectionDomain().getCodeSource());
         System.out.println("int[]'s code source: " + int[].class.getProtectionDomain().getCodeSource());
 

@@ -1017,11 +1017,12 @@ fn define_class2(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 
 /// defineClass0(ClassLoader, Class lookup, String, byte[], int, int, ProtectionDomain, boolean, int, Object)
 fn define_class0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
-    if jint(a[8]) & super::jli::HIDDEN_CLASS != 0 {
-        return super::jli::define_hidden_class(t, a);
-    }
-    let bytes = super::bytes_of(t, a[3], jint(a[4]), jint(a[5]))?;
-    let c = define_from_bytes(t, obj(a[0]), obj(a[2]), &bytes)?;
+    let c = if jint(a[8]) & super::jli::HIDDEN_CLASS != 0 {
+        super::jli::define_hidden_class(t, a)?
+    } else {
+        let bytes = super::bytes_of(t, a[3], jint(a[4]), jint(a[5]))?;
+        define_from_bytes(t, obj(a[0]), obj(a[2]), &bytes)?
+    };
     super::reflect::keep_protection_domain(t, c, t.arg(6));
     Ok(c)
 }

@@ -1617,14 +1617,23 @@ fn constructor_new_instance0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
 /// (`ClassLoader.defineClass`'s, kept in the domain's state of the class); for a class the VM
 /// loaded itself from the application class path, the one `BuiltinClassLoader.defineClass`
 /// would have given it: its loader's `getProtectionDomain` of the class path entry's
-/// `CodeSource` (made on first request, then kept; the loader caches one per entry). Null
+/// `CodeSource` (made on first request, then kept; the loader caches one per entry); for a
+/// lambda proxy, its caller's (HotSpot defines it with the caller's lookup). Null
 /// (all permissions, no code source) for the others: boot and platform classes, classes
 /// defined without one, arrays and primitives.
 fn protection_domain(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let mirror = nonnull(t, a[0])?;
     let c = t.class_of_mirror(mirror);
+    protection_domain_of(t, c)
+}
+
+/// The ProtectionDomain of `c` (see `protection_domain`); a lambda proxy's is its caller's.
+fn protection_domain_of(t: &mut JThread, c: &'static Class) -> JResult<u64> {
     if let Some(pd) = *t.domain.class_state(c).protection_domain.lock() {
         return Ok(pd.slot());
+    }
+    if let Some(shape) = &c.lambda {
+        return protection_domain_of(t, shape.caller);
     }
     if c.hidden || !matches!(c.kind, ClassKind::Instance) || !c.loader.is_app() {
         return Ok(0);
