@@ -811,7 +811,8 @@ fn check_dump(dump: &str, src: &str) -> Result<(), String> {
         ("holder", vec!["java.lang.Thread.State: TIMED_WAITING (sleeping)".into(), "\tat Dumped.holder(Dumped.java:".into()]),
         ("blocked", vec![
             "waiting for monitor entry".into(),
-            format!("java.lang.Thread.State: BLOCKED (on object monitor)\n\tat Dumped.blocker(Dumped.java:{})\n", line("// blocker line")),
+            // Past its monitorenter, as HotSpot's interpreter shows a blocked frame.
+            format!("java.lang.Thread.State: BLOCKED (on object monitor)\n\tat Dumped.blocker(Dumped.java:{})\n", line("// blocker line") + 1),
         ]),
         ("spinner", vec![" prio=7 ".into(), "java.lang.Thread.State: RUNNABLE\n\tat Dumped.spin(Dumped.java:".into()]),
     ];
@@ -940,7 +941,19 @@ public class Deadlocked {
     static void await(CountDownLatch l) {
         try { l.await(); } catch (InterruptedException e) { }
     }
+    static synchronized void holdClassAndWait(Object z, Object inner) {
+        synchronized (inner) {
+            synchronized (z) {
+                try { z.wait(); } catch (InterruptedException e) { }
+            }
+        }
+    }
+    synchronized void holdThisAndWait(Object z) {
+        holdClassAndWait(z, this);
+    }
     public static void main(String[] a) throws Exception {
+        Object z = new Object();
+        Thread w0 = start("w-0", () -> new Deadlocked().holdThisAndWait(z));
         Object x = new Object(), y = new Object();
         CountDownLatch both = new CountDownLatch(2);
         Thread m0 = start("m-0", () -> { synchronized (x) { both.countDown(); await(both); synchronized (y) { } } });
@@ -952,7 +965,8 @@ public class Deadlocked {
         while (m0.getState() != Thread.State.BLOCKED || m1.getState() != Thread.State.BLOCKED
                 || !(java.util.concurrent.locks.LockSupport.getBlocker(r0) instanceof java.util.concurrent.locks.AbstractOwnableSynchronizer)
                 || !(java.util.concurrent.locks.LockSupport.getBlocker(r1) instanceof java.util.concurrent.locks.AbstractOwnableSynchronizer)
-                || r0.getState() != Thread.State.WAITING || r1.getState() != Thread.State.WAITING) {
+                || r0.getState() != Thread.State.WAITING || r1.getState() != Thread.State.WAITING
+                || w0.getState() != Thread.State.WAITING) {
             Thread.sleep(5);
         }
         System.out.println("ready");
@@ -1018,6 +1032,42 @@ fn deadlocked_dump(mut vm: Command, dir: &Path, stop: &Path) -> String {
     dump
 }
 
+/// The frames of thread `name`'s entry in `dump` with the lock lines under them ("- locked",
+/// "- waiting to lock", ...), each object's address replaced by the order in which the
+/// threads of `names` first show it (the same object, the same number). Lambda proxy frames
+/// are not compared (their hidden classes are numbered and named differently).
+fn frames_and_locks(dump: &str, names: &[&str]) -> Vec<String> {
+    let mut seen: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    for name in names {
+        let entry = dump_entry(dump, name).unwrap_or_else(|| panic!("no {name}:\n{dump}"));
+        out.push(format!("\"{name}\""));
+        for l in entry
+            .lines()
+            .filter(|l| l.starts_with("\tat ") || l.starts_with("\t- "))
+        {
+            if l.contains("$$Lambda$") {
+                out.push("\tat (a lambda proxy)".into());
+                continue;
+            }
+            let Some((before, rest)) = l.split_once("<0x") else {
+                out.push(l.to_string());
+                continue;
+            };
+            let (addr, after) = rest.split_once('>').expect("an address ends with '>'");
+            let n = match seen.iter().position(|a| a == addr) {
+                Some(n) => n,
+                None => {
+                    seen.push(addr.to_string());
+                    seen.len() - 1
+                }
+            };
+            out.push(format!("{before}<object {n}>{after}"));
+        }
+    }
+    out
+}
+
 /// The lines of a dump's deadlock sections that say who waits for what held by whom, and the
 /// count, addresses blanked out.
 fn deadlock_summary(dump: &str) -> Vec<String> {
@@ -1057,6 +1107,19 @@ fn sigquit_dump_reports_deadlocks_as_hotspot_does() {
     );
     assert_eq!(
         deadlock_summary(&ours),
+        want,
+        "jxvm:\n{ours}\nHotSpot:\n{hotspot}"
+    );
+    // Each frame with the monitors it holds ("- locked", the same objects as HotSpot's), and
+    // what the top frame waits for.
+    let threads = ["m-0", "m-1", "r-0", "r-1", "w-0"];
+    let want = frames_and_locks(&hotspot, &threads);
+    assert!(
+        want.iter().filter(|l| l.starts_with("\t- locked ")).count() >= 5,
+        "{hotspot}"
+    );
+    assert_eq!(
+        frames_and_locks(&ours, &threads),
         want,
         "jxvm:\n{ours}\nHotSpot:\n{hotspot}"
     );

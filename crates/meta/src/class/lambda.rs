@@ -7,6 +7,8 @@ use super::{BasicType, Class, Method};
 /// The shape of a lambda proxy: its captured values' types and field offsets.
 #[derive(Debug)]
 pub struct LambdaShape {
+    /// The class whose call site made it (its host: the proxy has its ProtectionDomain).
+    pub caller: &'static Class,
     pub captured: Vec<(BasicType, u32)>,
     pub captured_slots: usize,
     /// For serializable lambdas: what `writeReplace` records.

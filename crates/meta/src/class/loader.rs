@@ -1161,7 +1161,7 @@ impl ClassTable {
     }
 
     /// The URL of the entry of application loader `app`'s class path that holds class `name`.
-    fn app_entry_url(&self, app: LoaderId, name: &str) -> Option<String> {
+    pub fn app_entry_url(&self, app: LoaderId, name: &str) -> Option<String> {
         let path = format!("{name}.class");
         let holds = |e: &&ClassPathEntry| e.read(&path).is_some();
         if app == LoaderId::APP {

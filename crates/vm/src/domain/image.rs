@@ -264,6 +264,7 @@ fn copy_tables(from: &Domain, to: &Domain, vm: &Vm) {
             s => s,
         };
         *ns.init_error.lock() = *st.init_error.lock();
+        *ns.protection_domain.lock() = *st.protection_domain.lock();
     }
     to.strings.lock().clone_from(&from.strings.lock());
     to.modules.lock().clone_from(&from.modules.lock());

@@ -62,6 +62,10 @@ pub struct ClassState {
     /// The ExceptionInInitializerError recorded when initialization failed (JDK 17 style),
     /// used as the cause of later NoClassDefFoundErrors.
     pub init_error: Mutex<Option<ObjRef>>,
+    /// The ProtectionDomain the class was defined with (`Class.getProtectionDomain`), once
+    /// known: given to `ClassLoader.defineClass`, or made on first request for a class of the
+    /// application class path.
+    pub protection_domain: Mutex<Option<ObjRef>>,
 }
 
 impl ClassState {
@@ -71,6 +75,7 @@ impl ClassState {
             init_cond: Condvar::new(),
             cp_strings: Default::default(),
             init_error: Mutex::new(None),
+            protection_domain: Mutex::new(None),
         }
     }
     /// Clears what the domain knows of an unloaded class (as if it had never used it) and
@@ -85,6 +90,7 @@ impl ClassState {
         // SAFETY: the caller guarantees no reference to the constants is held or taken.
         unsafe { self.cp_strings.clear() };
         *self.init_error.lock() = None;
+        *self.protection_domain.lock() = None;
     }
 }
 
@@ -199,11 +205,15 @@ pub struct Domain {
     pub thread_stats: ThreadStats,
 }
 
-/// How many Java threads a domain has had: started in all, and the most alive at once.
+/// How many Java threads a domain has had: started in all, and the most alive at once; and
+/// whether its threads' contention times are measured (`thread::contention`).
 #[derive(Default)]
 pub struct ThreadStats {
     pub started: std::sync::atomic::AtomicU64,
     pub peak: AtomicU32,
+    pub contention_monitoring: AtomicBool,
+    /// Bumped each time contention monitoring is turned on (times start from zero).
+    pub contention_epoch: std::sync::atomic::AtomicU64,
 }
 
 /// What a domain may use (0: no limit).

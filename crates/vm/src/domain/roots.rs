@@ -37,6 +37,7 @@ impl ClassState {
             consts.iter().for_each(|c| map_slot(c, f));
         }
         map_opt(&mut self.init_error.lock(), f);
+        map_opt(&mut self.protection_domain.lock(), f);
     }
 }
 

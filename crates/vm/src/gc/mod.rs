@@ -9,7 +9,7 @@
 //!
 //! Roots: each attached thread's interpreter frames (through their reference maps), native
 //! frames' arguments (through the native method's parameter types), the thread's handles,
-//! pending exception and Thread object; and the domain's tables (mirrors, which hold the
+//! lock records, pending exception and Thread object; and the domain's tables (mirrors, which hold the
 //! static fields; resolved constants; initialization errors; interned strings; modules; linked
 //! call sites; class
 //! loaders; thread objects; the pending-reference list). Collections start only at safepoints:
@@ -585,6 +585,9 @@ fn thread_roots(cp: &mut Copier, th: &mut JThread) {
     }
     for h in th.handles.iter_mut() {
         cp.forward_slot(h);
+    }
+    for r in th.lock_records.iter_mut() {
+        cp.forward_slot(&mut r.obj);
     }
     map_opt(&mut th.exception, &mut |o| cp.forward(o));
     map_opt(&mut th.thread_obj, &mut |o| cp.forward(o));

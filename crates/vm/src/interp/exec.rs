@@ -233,7 +233,7 @@ fn execute(t: &mut JThread, m: &'static Method, bp: usize) -> JResult<u64> {
         // In a handle before entering: a contended entry blocks, and a collection meanwhile
         // moves the object.
         let h = t.handle(o);
-        if let Err(e) = monitor_enter(t, o) {
+        if let Err(e) = monitor_enter(t, o, fi) {
             t.handles.truncate(handles_mark);
             t.frames.pop();
             t.sp = saved_sp;
@@ -250,6 +250,7 @@ fn execute(t: &mut JThread, m: &'static Method, bp: usize) -> JResult<u64> {
         let o = t.handle_get(h);
         let _ = monitor::unlock(&t.domain, o, t.lock_id.0);
     }
+    t.drop_lock_records_from(fi);
     t.handles.truncate(handles_mark);
     t.frames.pop();
     t.sp = saved_sp;
@@ -269,13 +270,15 @@ fn unproven(t: &mut JThread, m: &'static Method) -> Thrown {
     t.throw_new("java/lang/InternalError", Some(&msg))
 }
 
-/// Enters `o`'s monitor; a contended entry blocks as a safepoint-safe operation (and fails
-/// once the domain is terminated: the owner may never release it).
+/// Enters `o`'s monitor for frame `fi` (recording which frame holds it); a contended entry
+/// blocks as a safepoint-safe operation (and fails once the domain is terminated: the owner
+/// may never release it).
 #[inline]
-fn monitor_enter(t: &mut JThread, o: ObjRef) -> JResult<()> {
+fn monitor_enter(t: &mut JThread, o: ObjRef, fi: usize) -> JResult<()> {
     let me = t.lock_id.0;
+    t.push_lock_record(fi, o);
     match monitor::try_lock(&t.domain, o, me) {
-        Some(mon) => enter_contended(t, o, &mon),
+        Some(mon) => enter_contended(t, o, &mon, fi),
         None => Ok(()),
     }
 }
@@ -292,10 +295,11 @@ fn store_reference_element(t: &mut JThread, arr: ObjRef, i: usize, v: u64) -> JR
 /// Waits for a monitor another thread holds, as a safepoint-safe blocking operation.
 #[cold]
 #[inline(never)]
-fn enter_contended(t: &mut JThread, o: ObjRef, mon: &monitor::Monitor) -> JResult<()> {
+fn enter_contended(t: &mut JThread, o: ObjRef, mon: &monitor::Monitor, fi: usize) -> JResult<()> {
     use crate::native::thread::{BLOCKED, RUNNABLE, set_current_status};
     set_current_status(t, BLOCKED);
     if !monitor::enter_blocked(t, o, mon) {
+        t.drop_lock_records_from(fi);
         return Err(t.die());
     }
     set_current_status(t, RUNNABLE);
@@ -1425,8 +1429,10 @@ pub(super) fn run<const STEP: bool>(
                     Some(o) => o,
                     None => throw!("java/lang/NullPointerException", None),
                 };
-                sync!();
-                tri!(monitor_enter(t, o));
+                // While it blocks, the frame is at the next instruction, as HotSpot's
+                // interpreter has it (stack traces show the line after the monitorenter).
+                t.frames[fi].pc = pc as u32;
+                tri!(monitor_enter(t, o, fi));
             }
             Op::MonitorExit => {
                 let o = pop!();
@@ -1437,6 +1443,7 @@ pub(super) fn run<const STEP: bool>(
                 if monitor::unlock(&t.domain, o, t.lock_id.0).is_err() {
                     throw!("java/lang/IllegalMonitorStateException", None);
                 }
+                t.pop_lock_record(fi, o);
             }
             Op::LoadLoad(a, b) => {
                 push!(S!(bp + a as usize));

@@ -615,6 +615,7 @@ extern "C" fn stub_resume(thread: *mut u8, exit: u64, old_sp: u64) -> u32 {
         Ok((code, slots)) => run_from(t, m, prep, code, slots, bp, fi, start, false),
         Err(_) => unreachable!("a frame compiled code pushed is proven and fits"),
     };
+    t.drop_lock_records_from(fi);
     t.frames.pop();
     t.sp = old_sp as usize;
     leave_result(t, r, bp, m.ret)

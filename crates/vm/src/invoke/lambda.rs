@@ -326,6 +326,7 @@ pub fn spin(t: &mut JThread, caller: &'static Class, b: &Bootstrap) -> JResult<&
             hidden: true,
             hidden_unit: caller.hidden_unit,
             lambda: Some(Box::new(LambdaShape {
+                caller,
                 captured: shape.clone(),
                 captured_slots,
                 serial,

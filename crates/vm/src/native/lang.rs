@@ -358,7 +358,9 @@ fn object_wait(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     if let Some(h) = &handle {
         *h.waiting_on.lock() = Some(mon.clone());
     }
-    let r = t.blocking(|| mon.wait(me, timeout, &|| flag.load(Ordering::SeqCst)));
+    let r = t.blocking_counted(crate::thread::contention::Kind::Waited, || {
+        mon.wait(me, timeout, &|| flag.load(Ordering::SeqCst))
+    });
     if let Some(h) = &handle {
         *h.waiting_on.lock() = None;
     }
@@ -980,7 +982,10 @@ fn define_class1(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         }
         _ => None,
     };
-    define_in_module(t, obj(a[0]), obj(a[1]), &bytes, module.as_deref())
+    let c = define_in_module(t, obj(a[0]), obj(a[1]), &bytes, module.as_deref())?;
+    // The ProtectionDomain argument, where the collector kept it current.
+    super::reflect::keep_protection_domain(t, c, t.arg(5));
+    Ok(c)
 }
 
 /// defineClass2(ClassLoader, String, ByteBuffer (direct), int off, int len, ProtectionDomain,
@@ -1002,16 +1007,21 @@ fn define_class2(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     // range was checked against it above.
     let src = unsafe { crate::heap::raw::Addr::new(None, base + off as i64, len as usize) };
     src.copy_to(crate::heap::raw::Addr::of_slice(&mut bytes));
-    define_from_bytes(t, obj(a[0]), obj(a[1]), &bytes)
+    let c = define_from_bytes(t, obj(a[0]), obj(a[1]), &bytes)?;
+    super::reflect::keep_protection_domain(t, c, t.arg(5));
+    Ok(c)
 }
 
 /// defineClass0(ClassLoader, Class lookup, String, byte[], int, int, ProtectionDomain, boolean, int, Object)
 fn define_class0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
-    if jint(a[8]) & super::jli::HIDDEN_CLASS != 0 {
-        return super::jli::define_hidden_class(t, a);
-    }
-    let bytes = super::bytes_of(t, a[3], jint(a[4]), jint(a[5]))?;
-    define_from_bytes(t, obj(a[0]), obj(a[2]), &bytes)
+    let c = if jint(a[8]) & super::jli::HIDDEN_CLASS != 0 {
+        super::jli::define_hidden_class(t, a)?
+    } else {
+        let bytes = super::bytes_of(t, a[3], jint(a[4]), jint(a[5]))?;
+        define_from_bytes(t, obj(a[0]), obj(a[2]), &bytes)?
+    };
+    super::reflect::keep_protection_domain(t, c, t.arg(6));
+    Ok(c)
 }
 
 /// ClassLoader.retrieveDirectives(): the launcher's -ea/-da switches (names with dots, in

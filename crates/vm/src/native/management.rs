@@ -18,7 +18,7 @@ use super::{Registry, jint, jlong, nonnull, obj, ret_bool, ret_int};
 use crate::gc::{GcEvent, LastGc};
 use crate::heap::{Heap, ObjRef};
 use crate::jdk::{self, JdkClass};
-use crate::thread::{JResult, JThread, locks};
+use crate::thread::{JResult, JThread, contention, locks};
 use base::layout::ARRAY_BASE;
 use port::sysinfo;
 
@@ -187,8 +187,11 @@ fn register_vm(r: &mut Registry) {
         Ok(t.new_string(JMM_VERSION)?.slot())
     });
     r.add(vm, "initOptionalSupportFields", "()V", init_support_fields);
-    r.add(vm, "isThreadContentionMonitoringEnabled", "()Z", |_, _| {
-        Ok(ret_bool(false))
+    r.add(vm, "isThreadContentionMonitoringEnabled", "()Z", |t, _| {
+        let stats = &t.domain.thread_stats;
+        Ok(ret_bool(
+            stats.contention_monitoring.load(Ordering::Relaxed),
+        ))
     });
     r.add(vm, "isThreadCpuTimeEnabled", "()Z", |_, _| {
         Ok(ret_bool(true))
@@ -250,19 +253,20 @@ fn register_vm(r: &mut Registry) {
 /// What `RuntimeMXBean.getManagementSpecVersion` reports (HotSpot 17's jmm version 3.0).
 const JMM_VERSION: &str = "3.0";
 
-/// The optional parts of the API jxvm supports: CPU time of the current and of other
-/// threads, synchronizer usage (the ownable synchronizers a thread holds, deadlocks through
-/// them); not compilation time, contention monitoring, object monitor usage (the monitors a
-/// thread holds), allocated memory per thread, or remote diagnostic commands.
+/// The optional parts of the API jxvm supports: contention monitoring (blocked and waited
+/// times), CPU time of the current and of other threads, object monitor usage (the monitors
+/// a thread holds, `thread::locks::locked_monitors`), synchronizer usage (the ownable
+/// synchronizers a thread holds, deadlocks through them); not compilation time, allocated
+/// memory per thread, or remote diagnostic commands.
 fn init_support_fields(t: &mut JThread, _: &[u64]) -> JResult<u64> {
     let c = t.load_boot("sun/management/VMManagementImpl")?;
     let mirror = t.mirror(c)?;
     let flags = [
         ("compTimeMonitoringSupport", false),
-        ("threadContentionMonitoringSupport", false),
+        ("threadContentionMonitoringSupport", true),
         ("currentThreadCpuTimeSupport", true),
         ("otherThreadCpuTimeSupport", true),
-        ("objectMonitorUsageSupport", false),
+        ("objectMonitorUsageSupport", true),
         ("synchronizerUsageSupport", true),
         ("threadAllocatedMemorySupport", false),
         ("remoteDiagnosticCommandsSupport", false),
@@ -915,6 +919,21 @@ fn register_threads(r: &mut Registry) {
     );
     // CPU time is always measured (by the host): nothing to switch.
     r.add(ti, "setThreadCpuTimeEnabled0", "(Z)V", |_, _| Ok(0));
+    r.add(
+        ti,
+        "setThreadContentionMonitoringEnabled0",
+        "(Z)V",
+        |t, a| {
+            contention::set_monitoring(&t.domain.thread_stats, a[0] != 0);
+            Ok(0)
+        },
+    );
+    // Called with 0 (every thread) before monitoring is turned on, which starts the times
+    // from zero anyway (`contention::set_monitoring`); no other id is ever passed.
+    r.add(ti, "resetContentionTimes0", "(J)V", |t, _| {
+        contention::reset_times(&t.domain.thread_stats);
+        Ok(0)
+    });
     r.add(ti, "resetPeakThreadCount0", "()V", |t, _| {
         let live = t.domain.alive_java_threads();
         t.domain.thread_stats.peak.store(live, Ordering::Relaxed);
@@ -969,16 +988,43 @@ fn all_threads<'a>(me: &'a JThread, others: &[&'a JThread]) -> Vec<&'a JThread> 
 }
 
 /// What a ThreadInfo reports of a thread besides its Thread object, read while the domain's
-/// threads were stopped: its stack (`lang::encode_frame`, innermost first) and the handles of
-/// the lock it waits for and of that lock's owner.
+/// threads were stopped: its stack (`lang::encode_frame`, innermost first), the handles of
+/// the lock it waits for and of that lock's owner, the monitors it holds (stack depth and
+/// handle, if asked for) and its contention statistics.
 struct Snapshot {
     frames: Vec<i64>,
     lock: Option<usize>,
     owner: Option<usize>,
+    monitors: Vec<(usize, usize)>,
+    contention: Contention,
 }
 
-/// Snapshots of the threads with VM thread ids `ids`, with stacks if `frames`.
-fn snapshots(t: &mut JThread, ids: &[u64], frames: bool) -> rustc_hash::FxHashMap<u64, Snapshot> {
+/// A thread's blocked count and time, waited count and time (times -1: not measured).
+#[derive(Clone, Copy)]
+struct Contention {
+    blocked: (i64, i64),
+    waited: (i64, i64),
+}
+
+impl Contention {
+    fn of(t: &JThread) -> Contention {
+        use contention::Kind::{Blocked, Waited};
+        let (c, stats) = (&t.contention, &t.domain.thread_stats);
+        Contention {
+            blocked: (c.count(Blocked), c.millis(Blocked, stats)),
+            waited: (c.count(Waited), c.millis(Waited, stats)),
+        }
+    }
+}
+
+/// Snapshots of the threads with VM thread ids `ids`, with stacks if `frames`, with the
+/// monitors they hold if `monitors`.
+fn snapshots(
+    t: &mut JThread,
+    ids: &[u64],
+    frames: bool,
+    monitors: bool,
+) -> rustc_hash::FxHashMap<u64, Snapshot> {
     let domain = t.domain.clone();
     domain.safepoint.with_others_stopped(t, |me, others| {
         let read: Vec<_> = {
@@ -998,20 +1044,28 @@ fn snapshots(t: &mut JThread, ids: &[u64], frames: bool) -> rustc_hash::FxHashMa
                     };
                     let b = locks::blocker(&domain, &threads, i);
                     let owner = b.and_then(|b| b.owner.thread_object(&threads));
-                    (th.id, stack, b.map(|b| b.lock), owner)
+                    let held = match monitors {
+                        true => locks::locked_monitors(th),
+                        false => Vec::new(),
+                    };
+                    let contention = Contention::of(th);
+                    (th.id, stack, b.map(|b| b.lock), owner, held, contention)
                 })
                 .collect()
         };
         read.into_iter()
-            .map(|(id, frames, lock, owner)| {
+            .map(|(id, frames, lock, owner, held, contention)| {
                 let lock = lock.map(|o| me.handle(o));
                 let owner = owner.map(|o| me.handle(o));
+                let monitors = held.into_iter().map(|(d, o)| (d, me.handle(o))).collect();
                 (
                     id,
                     Snapshot {
                         frames,
                         lock,
                         owner,
+                        monitors,
+                        contention,
                     },
                 )
             })
@@ -1021,8 +1075,7 @@ fn snapshots(t: &mut JThread, ids: &[u64], frames: bool) -> rustc_hash::FxHashMa
 
 /// ThreadImpl.getThreadInfo1(long[] ids, int maxDepth, ThreadInfo[] result): a ThreadInfo
 /// for each live thread of `ids` (null for the others), with up to `maxDepth` frames of its
-/// stack (-1: all) and the lock it waits for (`locks::blocker`). Contention is not tracked:
-/// zero blocked and waited counts, times -1 (contention monitoring is unsupported).
+/// stack (-1: all), the lock it waits for (`locks::blocker`) and its contention statistics.
 fn thread_info(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let ids = nonnull(t, a[0])?;
     let max_depth = jint(a[1]);
@@ -1032,20 +1085,19 @@ fn thread_info(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         return Err(t.throw_new("java/lang/IllegalArgumentException", None));
     }
     let result_h = t.handle(result);
-    fill_thread_infos(t, &ids, max_depth, false, result_h)?;
+    fill_thread_infos(t, &ids, max_depth, Details::default(), result_h)?;
     Ok(0)
 }
 
 /// ThreadImpl.dumpThreads0(long[] ids, boolean lockedMonitors, boolean lockedSynchronizers,
-/// int maxDepth): ThreadInfos of `ids` (null: every live thread), with the ownable
-/// synchronizers each holds if asked (`owned_synchronizers`). Locked monitors are not
-/// tracked (`objectMonitorUsageSupport` is false): asking for them throws
-/// UnsupportedOperationException.
+/// int maxDepth): ThreadInfos of `ids` (null: every live thread), with the monitors each
+/// holds (`locks::locked_monitors`) and the ownable synchronizers (`owned_synchronizers`) if
+/// asked.
 fn dump_threads(t: &mut JThread, a: &[u64]) -> JResult<u64> {
-    if a[1] != 0 {
-        let msg = "Monitoring of Object Monitor Usage is not supported by this VM";
-        return Err(t.throw_new("java/lang/UnsupportedOperationException", Some(msg)));
-    }
+    let details = Details {
+        monitors: a[1] != 0,
+        synchronizers: a[2] != 0,
+    };
     let max_depth = jint(a[3]);
     let ids: Vec<i64> = match obj(a[0]) {
         Some(ids) => ids.array_slice::<i64>().to_vec(),
@@ -1060,7 +1112,7 @@ fn dump_threads(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let info = t.load_boot("java/lang/management/ThreadInfo")?;
     let result = t.new_array_of(info, ids.len() as i32)?;
     let result_h = t.handle(result);
-    fill_thread_infos(t, &ids, max_depth, a[2] != 0, result_h)?;
+    fill_thread_infos(t, &ids, max_depth, details, result_h)?;
     Ok(t.handle_get(result_h).slot())
 }
 
@@ -1091,14 +1143,22 @@ fn owned_synchronizers(t: &mut JThread, threads: &[usize]) -> JResult<Vec<Vec<us
     ))
 }
 
+/// What a ThreadInfo lists besides its stack: the monitors, the ownable synchronizers the
+/// thread holds.
+#[derive(Clone, Copy, Default)]
+struct Details {
+    monitors: bool,
+    synchronizers: bool,
+}
+
 /// Stores in the ThreadInfo[] of handle `result_h` a ThreadInfo for each live thread of
 /// `ids` (leaving null for the others) with up to `max_depth` frames (-1: all), and with the
-/// ownable synchronizers it holds if `synchronizers`.
+/// monitors and ownable synchronizers it holds if `details` asks.
 fn fill_thread_infos(
     t: &mut JThread,
     ids: &[i64],
     max_depth: i32,
-    synchronizers: bool,
+    details: Details,
     result_h: usize,
 ) -> JResult<()> {
     let fields = super::lang::SteFields::of(t)?;
@@ -1120,9 +1180,9 @@ fn fill_thread_infos(
     let snapshots = if found.is_empty() {
         Default::default()
     } else {
-        snapshots(t, &vm_ids, max_depth != 0)
+        snapshots(t, &vm_ids, max_depth != 0, details.monitors)
     };
-    let held = match synchronizers {
+    let held = match details.synchronizers {
         true => {
             let threads: Vec<usize> = found.iter().map(|f| f.1).collect();
             Some(owned_synchronizers(t, &threads)?)
@@ -1156,6 +1216,17 @@ fn fill_thread_infos(
             let el = fields.new_element(t, e)?;
             t.domain.heap.write_ref(trace, ARRAY_BASE + j * 8, Some(el));
         }
+        let (monitors, depths) = match (details.monitors, snapshot) {
+            (true, Some(s)) => locked_monitor_arrays(t, &s.monitors, entries.len())?,
+            _ => (0, 0),
+        };
+        let c = snapshot.map_or(
+            Contention {
+                blocked: (0, -1),
+                waited: (0, -1),
+            },
+            |s| s.contention,
+        );
         let th = t.handle_get(th_h);
         let slot_of = |h: Option<usize>| h.map_or(0, |h| t.handle_get(h).slot());
         let lock = slot_of(snapshot.and_then(|s| s.lock));
@@ -1165,7 +1236,6 @@ fn fill_thread_infos(
         if status as i32 == super::thread::BLOCKED && lock == 0 {
             status = super::thread::RUNNABLE as u32;
         }
-        let minus1 = -1i64 as u64;
         let info = t.construct(
             info_class,
             "(Ljava/lang/Thread;ILjava/lang/Object;Ljava/lang/Thread;JJJJ[Ljava/lang/StackTraceElement;[Ljava/lang/Object;[I[Ljava/lang/Object;)V",
@@ -1175,18 +1245,17 @@ fn fill_thread_infos(
                 lock,
                 owner,
                 // Longs take two slots: blocked count, blocked time, waited count and time.
+                c.blocked.0 as u64,
                 0,
+                c.blocked.1 as u64,
                 0,
-                minus1,
+                c.waited.0 as u64,
                 0,
-                0,
-                0,
-                minus1,
+                c.waited.1 as u64,
                 0,
                 trace.slot(),
-                // No locked monitors (not tracked), their depths, the synchronizers.
-                0,
-                0,
+                monitors,
+                depths,
                 syncs,
             ],
         )?;
@@ -1196,6 +1265,30 @@ fn fill_thread_infos(
             .write_ref(result, ARRAY_BASE + i * 8, Some(info));
     }
     Ok(())
+}
+
+/// The Object[] of the monitors of `held` (stack depth, handle) and the int[] of their
+/// depths, for a ThreadInfo whose stack has `frames` frames (those of deeper frames are left
+/// out, as HotSpot walks only the frames it reports).
+fn locked_monitor_arrays(
+    t: &mut JThread,
+    held: &[(usize, usize)],
+    frames: usize,
+) -> JResult<(u64, u64)> {
+    let held: Vec<(usize, usize)> = held.iter().copied().filter(|h| h.0 < frames).collect();
+    let object = t.load_boot("java/lang/Object")?;
+    // No Java code runs while the arrays are filled (VM allocations never collect).
+    let monitors = t.new_array_of(object, held.len() as i32)?;
+    let int = t.vm.classes.primitive(crate::class::BasicType::Int);
+    let depths = t.new_array_of(int, held.len() as i32)?;
+    for (j, &(depth, h)) in held.iter().enumerate() {
+        let o = t.handle_get(h);
+        t.domain
+            .heap
+            .write_ref(monitors, ARRAY_BASE + j * 8, Some(o));
+        depths.array_slice::<i32>()[j] = depth as i32;
+    }
+    Ok((monitors.slot(), depths.slot()))
 }
 
 fn is_daemon(th: ObjRef) -> bool {

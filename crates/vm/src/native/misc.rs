@@ -492,7 +492,7 @@ fn park(t: &mut JThread, a: &[u64]) -> JResult<u64> {
             super::thread::PARKED
         },
     );
-    t.blocking(|| {
+    t.blocking_counted(crate::thread::contention::Kind::Waited, || {
         let mut p = h.permit.lock();
         loop {
             if *p {

@@ -122,7 +122,7 @@ pub fn register(r: &mut Registry) {
         c,
         "getProtectionDomain0",
         "()Ljava/security/ProtectionDomain;",
-        |_, _| Ok(0),
+        protection_domain,
     );
     r.add(c, "getSigners", "()[Ljava/lang/Object;", |_, _| Ok(0));
     r.add(c, "setSigners", "([Ljava/lang/Object;)V", |_, _| Ok(0));
@@ -1611,4 +1611,72 @@ fn constructor_new_instance0(t: &mut JThread, a: &[u64]) -> JResult<u64> {
         return Err(wrap_invocation_target(t));
     }
     Ok(t.handle_get(h).slot())
+}
+
+/// Class.getProtectionDomain0: the ProtectionDomain the class was defined with
+/// (`ClassLoader.defineClass`'s, kept in the domain's state of the class); for a class the VM
+/// loaded itself from the application class path, the one `BuiltinClassLoader.defineClass`
+/// would have given it: its loader's `getProtectionDomain` of the class path entry's
+/// `CodeSource` (made on first request, then kept; the loader caches one per entry); for a
+/// lambda proxy, its caller's (HotSpot defines it with the caller's lookup). Null
+/// (all permissions, no code source) for the others: boot and platform classes, classes
+/// defined without one, arrays and primitives.
+fn protection_domain(t: &mut JThread, a: &[u64]) -> JResult<u64> {
+    let mirror = nonnull(t, a[0])?;
+    let c = t.class_of_mirror(mirror);
+    protection_domain_of(t, c)
+}
+
+/// The ProtectionDomain of `c` (see `protection_domain`); a lambda proxy's is its caller's.
+fn protection_domain_of(t: &mut JThread, c: &'static Class) -> JResult<u64> {
+    if let Some(pd) = *t.domain.class_state(c).protection_domain.lock() {
+        return Ok(pd.slot());
+    }
+    if let Some(shape) = &c.lambda {
+        return protection_domain_of(t, shape.caller);
+    }
+    if c.hidden || !matches!(c.kind, ClassKind::Instance) || !c.loader.is_app() {
+        return Ok(0);
+    }
+    let (Some(url), Some(loader)) = (
+        t.vm.classes.app_entry_url(c.loader, &c.name),
+        t.domain.loader_object(c.loader),
+    ) else {
+        return Ok(0);
+    };
+    let loader = t.handle(loader);
+    let url_class = t.load_boot("java/net/URL")?;
+    let spec = t.new_string(&url)?;
+    let url = t.construct(url_class, "(Ljava/lang/String;)V", &[spec.slot()])?;
+    let cs_class = t.load_boot("java/security/CodeSource")?;
+    let cs = t.construct(
+        cs_class,
+        "(Ljava/net/URL;[Ljava/security/CodeSigner;)V",
+        &[url.slot(), 0],
+    )?;
+    let recv = t.handle_get(loader);
+    t.handles.truncate(loader);
+    let pd = t.call_virtual(
+        recv,
+        "getProtectionDomain",
+        "(Ljava/security/CodeSource;)Ljava/security/ProtectionDomain;",
+        &[cs.slot()],
+    )?;
+    if let Some(pd) = obj(pd) {
+        t.domain
+            .class_state(c)
+            .protection_domain
+            .lock()
+            .get_or_insert(pd);
+    }
+    Ok(pd)
+}
+
+/// Keeps `pd` (a `ClassLoader.defineClass` argument) as the ProtectionDomain of the class
+/// whose mirror is `defined`.
+pub fn keep_protection_domain(t: &JThread, defined: u64, pd: u64) {
+    if let (Some(mirror), Some(pd)) = (obj(defined), obj(pd)) {
+        let c = t.class_of_mirror(mirror);
+        *t.domain.class_state(c).protection_domain.lock() = Some(pd);
+    }
 }

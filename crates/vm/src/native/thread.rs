@@ -139,7 +139,7 @@ fn sleep(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     set_current_status(t, SLEEPING);
     let flag = t.interrupted.clone();
     let handle = current_handle(t);
-    let interrupted = t.blocking(|| {
+    let interrupted = t.blocking_counted(crate::thread::contention::Kind::Waited, || {
         // On the permit's condvar, which `interrupt` notifies (the permit itself stays).
         let lock = parking_lot::Mutex::new(false);
         let cond = parking_lot::Condvar::new();

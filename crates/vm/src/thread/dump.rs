@@ -422,9 +422,9 @@ fn thread_entry(vm: &Vm, domain: &Domain, threads: &[&JThread], i: usize, out: &
     out.push('\n');
 }
 
-/// Thread `i`'s frames, the top one followed by what it waits for: a monitor it is blocked
-/// entering, the object of its `Object.wait`, its park blocker. (The monitors each frame
-/// holds are not tracked: no "- locked" lines.)
+/// Thread `i`'s frames, each followed by the monitors it holds, newest first ("- locked",
+/// HotSpot's `javaVFrame::print_lock_info_on`), the top one first by what it waits for: the
+/// object of its `Object.wait`, its park blocker, or the monitor it is blocked entering.
 fn frames_text(
     vm: &Vm,
     domain: &Domain,
@@ -434,44 +434,76 @@ fn frames_text(
     out: &mut String,
 ) {
     let t = threads[i];
-    let wait = Wait::of(status, t.frames.last());
-    let waits = status & (WAITING_INDEFINITELY | WAITING_WITH_TIMEOUT);
-    let waiting = status & (RUNNABLE | BLOCKED_ON_MONITOR_ENTER) == 0 && waits != 0;
-    let described = |o: ObjRef| format!("<0x{:016x}> (a {})", o.addr(), o.class().java_name());
+    let n = t.frames.len();
     for (depth, f) in t.frames.iter().rev().enumerate() {
         let _ = writeln!(out, "\tat {}", frame_text(vm, f));
-        if depth > 0 {
-            continue;
-        }
-        if status & BLOCKED_ON_MONITOR_ENTER != 0 {
-            if let Some(b) = super::locks::blocker(domain, threads, i)
-                .filter(|b| b.wait == super::locks::WaitKind::Enter)
-            {
-                let _ = writeln!(out, "\t- waiting to lock {}", described(b.lock));
+        let mut monitors = super::locks::frame_monitors(t, n - 1 - depth).peekable();
+        if depth == 0 {
+            let blocked_on = top_frame_wait(vm, domain, threads, i, status, out);
+            // The monitor it is blocked entering is its newest record, if it has one.
+            if blocked_on.is_some() && monitors.peek().copied() == blocked_on {
+                monitors.next();
             }
-            continue;
         }
-        if f.pc != u32::MAX || !waiting {
-            continue;
-        }
-        match wait {
-            Wait::ObjectMonitor => {
-                // The receiver of Object.wait, the native frame's first argument slot.
-                if let Some(o) = t.stack.get(f.bp as usize).and_then(|&v| from_slot(v)) {
-                    let _ = writeln!(out, "\t- waiting on {}", described(o));
-                }
-            }
-            Wait::Parking => {
-                let blocker = t
-                    .thread_obj
-                    .and_then(|th| th.read_ref(jdk::Thread::get().park_blocker));
-                if let Some(o) = blocker {
-                    let _ = writeln!(out, "\t- parking to wait for  {}", described(o));
-                }
-            }
-            Wait::Sleeping => {}
+        for o in monitors {
+            let _ = writeln!(out, "\t- locked {}", described(vm, o));
         }
     }
+}
+
+/// The line under thread `i`'s top frame that says what it waits for; the monitor it is
+/// blocked entering, if that is what.
+fn top_frame_wait(
+    vm: &Vm,
+    domain: &Domain,
+    threads: &[&JThread],
+    i: usize,
+    status: i32,
+    out: &mut String,
+) -> Option<ObjRef> {
+    let t = threads[i];
+    let f = t.frames.last()?;
+    if status & BLOCKED_ON_MONITOR_ENTER != 0 {
+        let b = super::locks::blocker(domain, threads, i)
+            .filter(|b| b.wait == super::locks::WaitKind::Enter)?;
+        let _ = writeln!(out, "\t- waiting to lock {}", described(vm, b.lock));
+        return Some(b.lock);
+    }
+    let waits = status & (WAITING_INDEFINITELY | WAITING_WITH_TIMEOUT);
+    let waiting = status & RUNNABLE == 0 && waits != 0;
+    if f.pc != u32::MAX || !waiting {
+        return None;
+    }
+    match Wait::of(status, Some(f)) {
+        Wait::ObjectMonitor => {
+            // The receiver of Object.wait, the native frame's first argument slot.
+            if let Some(o) = t.stack.get(f.bp as usize).and_then(|&v| from_slot(v)) {
+                let _ = writeln!(out, "\t- waiting on {}", described(vm, o));
+            }
+        }
+        Wait::Parking => {
+            let blocker = t
+                .thread_obj
+                .and_then(|th| th.read_ref(jdk::Thread::get().park_blocker));
+            if let Some(o) = blocker {
+                let _ = writeln!(out, "\t- parking to wait for  {}", described(vm, o));
+            }
+        }
+        Wait::Sleeping => {}
+    }
+    None
+}
+
+/// "<0x...> (a java.lang.Object)", or for a Class object "(a java.lang.Class for Foo)", as
+/// HotSpot describes a lock.
+fn described(vm: &Vm, o: ObjRef) -> String {
+    let class = if std::ptr::eq(o.class(), vm.wk().class) {
+        let c = crate::runtime::class_of_mirror(vm, o);
+        format!("java.lang.Class for {}", c.java_name())
+    } else {
+        o.class().java_name().to_string()
+    };
+    format!("<0x{:016x}> (a {class})", o.addr())
 }
 
 /// "java.lang.Thread.sleep(java.base@17.0.21.1/Native Method)", "Main.work(Main.java:12)".

@@ -138,6 +138,50 @@ pub fn synchronizer_owner(o: ObjRef) -> Option<ObjRef> {
     o.read_ref(f.exclusive_owner_thread)
 }
 
+/// The objects of the monitors frame `fi` of `t` (an index of its frames) entered and has
+/// not exited, newest first: its lock records (`super::LockRecord`), among them the monitor
+/// it is blocked entering.
+pub fn frame_monitors(t: &JThread, fi: usize) -> impl Iterator<Item = ObjRef> + '_ {
+    t.lock_records
+        .iter()
+        .rev()
+        .filter(move |r| r.frame as usize == fi)
+        .filter_map(|r| from_slot(r.obj))
+}
+
+/// The object of the monitor `t` is blocked entering.
+pub fn pending_monitor(t: &JThread) -> Option<ObjRef> {
+    t.pending_monitor.map(|h| t.handle_get(h))
+}
+
+/// The monitors `t` holds, as `ThreadInfo.getLockedMonitors` lists them (HotSpot's
+/// `javaVFrame::locked_monitors`): (stack depth, object), the top frame's first and each
+/// frame's newest first; a frame's newest monitors are left out while they are the one the
+/// thread waits on in `Object.wait` (which released it) or is blocked entering.
+pub fn locked_monitors(t: &JThread) -> Vec<(usize, ObjRef)> {
+    let status = t
+        .thread_obj
+        .map_or(0, |th| th.read::<i32>(jdk::Thread::get().thread_status));
+    let waiting = match status & IN_OBJECT_WAIT {
+        0 => None,
+        _ => waited_object(t),
+    };
+    let pending = waiting.is_none().then(|| pending_monitor(t)).flatten();
+    let n = t.frames.len();
+    let mut held = Vec::new();
+    for fi in (0..n).rev() {
+        let mut found_first = false;
+        for o in frame_monitors(t, fi) {
+            if !found_first && (Some(o) == waiting || Some(o) == pending) {
+                continue;
+            }
+            found_first = true;
+            held.push((n - 1 - fi, o));
+        }
+    }
+    held
+}
+
 /// The receiver of the `Object.wait` that is `t`'s top frame.
 fn waited_object(t: &JThread) -> Option<ObjRef> {
     let top = t.frames.last()?;

@@ -3,9 +3,11 @@
 //! A `JThread` owns the thread's Java stack (an array of 64-bit slots holding every
 //! interpreter frame's locals and operand stack, so the collector can find them), the list of
 //! frame records (method + current instruction, for stack traces and stack walks), the
-//! pending exception and the domain the thread currently runs in. It is passed as `&mut`
+//! monitors its frames hold ([`LockRecord`]), its contention statistics, the pending
+//! exception and the domain the thread currently runs in. It is passed as `&mut`
 //! through the interpreter and natives; other threads never touch it.
 
+pub mod contention;
 pub mod dump;
 #[allow(unsafe_code)] // the records' storage, shared with compiled code
 pub mod frames;
@@ -80,6 +82,18 @@ impl FrameRec {
     }
 }
 
+/// A monitor that frame `frame` (an index of `JThread::frames`) entered, by `monitorenter` or
+/// as a synchronized method, and has not exited: pushed before a contended entry blocks (it
+/// is then the monitor the frame waits to lock), dropped by the `monitorexit` of the same
+/// object in the same frame or when the frame ends. This is how thread dumps and
+/// `ThreadInfo.getLockedMonitors` know which frame holds which monitor. `obj` is a root the
+/// collector updates.
+#[derive(Clone, Copy, Debug)]
+pub struct LockRecord {
+    pub frame: u32,
+    pub obj: u64,
+}
+
 #[repr(C)]
 pub struct JThread {
     /// What compiled code reads and writes in its thread; first, at offset 0.
@@ -93,6 +107,11 @@ pub struct JThread {
     /// The handle of the object whose monitor this thread is blocked entering
     /// (`monitor::enter_blocked`), read by other threads while it is stopped.
     pub pending_monitor: Option<usize>,
+    /// The monitors this thread's frames entered and have not exited, oldest first (see
+    /// [`LockRecord`]).
+    pub lock_records: Vec<LockRecord>,
+    /// Its blocked and waited counts and times (`ThreadInfo`'s).
+    pub contention: contention::Contention,
     /// Locals and operand stacks of all interpreter frames.
     pub stack: Vec<u64>,
     /// First free slot of `stack` (frames above it belong to nobody).
@@ -179,6 +198,8 @@ impl JThread {
             id,
             lock_id: monitor::LockId::new(),
             pending_monitor: None,
+            lock_records: Vec::new(),
+            contention: Default::default(),
             stack: vec![0; stack_slots],
             sp: 0,
             frames: frames::FrameStack::with_capacity(256),
@@ -251,6 +272,54 @@ impl JThread {
         self.handles.len() - 1
     }
 
+    /// Records that frame `frame` entered (or is about to block entering) `o`'s monitor.
+    #[inline]
+    pub fn push_lock_record(&mut self, frame: usize, o: ObjRef) {
+        self.lock_records.push(LockRecord {
+            frame: frame as u32,
+            obj: o.slot(),
+        });
+    }
+
+    /// Drops the newest record of frame `frame` for `o` (its `monitorexit`); none if the frame
+    /// has none (an exit without an enter, which fails anyway).
+    #[inline]
+    pub fn pop_lock_record(&mut self, frame: usize, o: ObjRef) {
+        let (frame, obj) = (frame as u32, o.slot());
+        if let Some(r) = self.lock_records.last()
+            && r.frame == frame
+            && r.obj == obj
+        {
+            self.lock_records.pop();
+            return;
+        }
+        self.pop_lock_record_below(frame, obj);
+    }
+
+    /// `pop_lock_record` when the record is not the newest (monitors exited out of order).
+    #[cold]
+    fn pop_lock_record_below(&mut self, frame: u32, obj: u64) {
+        let newest = self
+            .lock_records
+            .iter()
+            .rposition(|r| r.frame == frame && r.obj == obj);
+        if let Some(i) = newest {
+            self.lock_records.remove(i);
+        }
+    }
+
+    /// Drops the records of frame `frame` and of the frames above it (they ended).
+    #[inline]
+    pub fn drop_lock_records_from(&mut self, frame: usize) {
+        while self
+            .lock_records
+            .last()
+            .is_some_and(|r| r.frame as usize >= frame)
+        {
+            self.lock_records.pop();
+        }
+    }
+
     /// The current address of the object behind handle `h`.
     pub fn handle_get(&self, h: usize) -> crate::heap::ObjRef {
         crate::heap::from_slot(self.handles[h]).expect("handle to null")
@@ -283,6 +352,15 @@ impl JThread {
         if let Some(a) = &self.activation {
             a.start();
         }
+        r
+    }
+
+    /// [`JThread::blocking`] for a wait of `kind`, counted (and timed, when contention
+    /// monitoring is on) in the thread's statistics.
+    pub fn blocking_counted<R>(&mut self, kind: contention::Kind, f: impl FnOnce() -> R) -> R {
+        self.contention.begin(kind, &self.domain.thread_stats);
+        let r = self.blocking(f);
+        self.contention.end(&self.domain.thread_stats);
         r
     }
 

@@ -372,14 +372,17 @@ pub fn monitor_address(domain: &Domain, obj: ObjRef) -> usize {
 /// Waits to enter `obj`'s monitor `mon`, which another thread holds ([`try_lock`] said so),
 /// as a blocking operation; meanwhile `obj` is the thread's pending monitor (kept in a handle,
 /// where the collector updates it), which deadlock detection, `ThreadInfo` and thread dumps
-/// report (`super::locks`). False if the domain was terminated meanwhile (the owner may never
+/// report (`super::locks`); it counts as the thread's being blocked (`super::contention`).
+/// False if the domain was terminated meanwhile (the owner may never
 /// release it).
 pub fn enter_blocked(t: &mut JThread, obj: ObjRef, mon: &Monitor) -> bool {
     let me = t.lock_id.0 as u64;
     let h = t.handle(obj);
     t.pending_monitor = Some(h);
     let domain = t.domain.clone();
-    let entered = t.blocking(|| mon.enter_unless(me, &|| domain.safepoint.is_killed()));
+    let entered = t.blocking_counted(super::contention::Kind::Blocked, || {
+        mon.enter_unless(me, &|| domain.safepoint.is_killed())
+    });
     t.pending_monitor = None;
     t.handles.truncate(h);
     entered
