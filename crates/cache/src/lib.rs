@@ -276,8 +276,8 @@ impl Cache {
     }
 }
 
-/// Removes the cache files of `dir` (or the one file `path`) and their lock files; returns
-/// how many cache files were removed.
+/// Removes the cache files of directory `path` (or the one file `path`), their lock files and
+/// any temporary file an interrupted writer left; returns how many cache files were removed.
 pub fn clear(path: &Path) -> std::io::Result<usize> {
     let mut removed = 0;
     let files: Vec<PathBuf> = if path.is_dir() {
@@ -293,6 +293,20 @@ pub fn clear(path: &Path) -> std::io::Result<usize> {
             removed += 1;
         }
         let _ = std::fs::remove_file(sibling(&f, ".lock"));
+        let tmp = sibling(&f, ".tmp");
+        let dir = f
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let leftovers = std::fs::read_dir(dir).into_iter().flatten().flatten();
+        let prefix = tmp
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        for e in leftovers.filter(|e| e.file_name().to_string_lossy().starts_with(&prefix)) {
+            let _ = std::fs::remove_file(e.path());
+        }
     }
     Ok(removed)
 }

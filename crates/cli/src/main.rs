@@ -5,6 +5,7 @@
 //! general-purpose parser's conventions.
 
 mod args;
+mod cache;
 mod envopts;
 mod gateway;
 mod home;
@@ -24,6 +25,10 @@ fn main() -> ExitCode {
     // `jxvm gateway ...` is a command of its own, not java's command line.
     if argv.first().is_some_and(|a| a == "gateway") {
         return gateway::main(&argv[1..]);
+    }
+    // `jxvm cache ...`: the class cache's contents, counters, check and removal.
+    if argv.first().is_some_and(|a| a == "cache") {
+        return cache::main(&argv[1..]);
     }
     // `jxvm serve ...`: the fork server.
     if argv.first().is_some_and(|a| a == "serve") {

@@ -458,6 +458,8 @@ pub struct ClassTable {
     /// Classes defined from class files and unloaded, with their estimated metadata, for
     /// the management API.
     pub stats: super::metadata::LoadStats,
+    /// The class cache (`-Xshare`), when the process has one.
+    pub summaries: super::summaries::Summaries,
 }
 
 /// See [`ClassTable::begin_reference_loading`].
@@ -492,6 +494,7 @@ impl ClassTable {
             owners: Default::default(),
             metadata: Default::default(),
             stats: Default::default(),
+            summaries: Default::default(),
         }
     }
 
@@ -810,7 +813,9 @@ impl ClassTable {
             let Some((_, bytes)) = self.sources.boot(name) else {
                 return Err(LoadError::NotFound(name.to_string()));
             };
-            return self.define(owner, Some(name), &bytes, Some(&module));
+            let source = super::summaries::Source::Image(name);
+            let cf = self.summaries.parse(&bytes, Some(name), source)?;
+            return self.define_parsed(owner, Some(name), cf, Some(&module));
         }
         if let Some(bytes) = crate::api::class_bytes(name) {
             // The jxvm API belongs to the boot loader, whichever loader asks.
@@ -862,7 +867,8 @@ impl ClassTable {
         bytes: &[u8],
         module: Option<&str>,
     ) -> Result<&'static Class, LoadError> {
-        let cf = Self::parse(bytes, expected)?;
+        let source = super::summaries::Source::Bytes;
+        let cf = self.summaries.parse(bytes, expected, source)?;
         self.define_parsed(loader, expected, cf, module)
     }
 

@@ -18,6 +18,7 @@ pub mod metadata;
 pub mod pso;
 pub mod resolve;
 pub mod source;
+pub mod summaries;
 #[allow(unsafe_code)] // frees the leaked metadata of unloaded classes
 pub mod unload;
 
