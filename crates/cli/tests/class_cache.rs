@@ -249,7 +249,7 @@ fn a_bit_flipped_cache_is_reported_and_rebuilt() {
 fn a_cache_replaced_by_garbage_is_reported_and_rebuilt() {
     damaged_cache_is_reported_once_and_rebuilt("cache-garbage", |f| {
         let garbage: Vec<u8> = (0..100_000u32)
-            .map(|i| (i * 2_654_435_761 >> 24) as u8)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8)
             .collect();
         std::fs::write(f, garbage).unwrap();
     });
