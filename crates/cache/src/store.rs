@@ -342,7 +342,42 @@ impl Write<'_> {
         file[s..s + 32].copy_from_slice(&format::stats_block(&counters));
         file.extend_from_slice(&body);
         replace(&self.settings.path, &file)
-            .map_err(|e| ReadError::Refused(format!("cannot write the cache: {e}")))
+            .map_err(|e| ReadError::Refused(format!("cannot write the cache: {e}")))?;
+        if cur.is_none() {
+            sweep_unused(&self.settings.path);
+        }
+        Ok(())
+    }
+}
+
+/// How long a cache file of the default directory may go unused (a file of an old jxvm build
+/// or JDK) before a new cache there removes it.
+const UNUSED_FOR: std::time::Duration = std::time::Duration::from_secs(14 * 24 * 3600);
+
+/// Removes the other cache files of the default directory that no run has written to for
+/// [`UNUSED_FOR`] (every run writes its counters), so that builds and JDKs replaced long ago
+/// do not fill the directory.
+fn sweep_unused(made: &Path) {
+    let Some(dir) = made
+        .parent()
+        .filter(|d| Some(*d) == crate::default_dir().as_deref())
+    else {
+        return;
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let path = e.path();
+        let old = e
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age > UNUSED_FOR);
+        if path != made && old && path.extension().is_some_and(|x| x == "jxc") {
+            let _ = crate::clear(&path);
+        }
     }
 }
 
@@ -375,6 +410,8 @@ pub struct Entry {
     pub key: Key,
     pub size: u32,
     pub last_used: u64,
+    /// The payload (None: its checksum fails).
+    pub payload: Option<Vec<u8>>,
 }
 
 /// What `jxvm cache stats` shows.
@@ -414,11 +451,12 @@ pub fn list(settings: &Settings) -> Result<Vec<Entry>, String> {
     let s = read_existing(settings)?;
     Ok(s.records()
         .into_iter()
-        .map(|(_, r)| Entry {
+        .map(|(at, r)| Entry {
             kind: r.kind,
             key: r.key,
             size: r.len,
             last_used: r.last_used,
+            payload: s.checked_payload(at).ok().map(|p| s.data[p].to_vec()),
         })
         .collect())
 }

@@ -60,17 +60,37 @@ fn kind_name(kind: u32) -> &'static str {
     }
 }
 
+/// What an entry holds: a class summary's class name, or why it is unusable.
+fn describe(e: &cache::Entry) -> String {
+    match (&e.payload, e.kind) {
+        (None, _) => "(damaged)".into(),
+        (Some(p), 1) => match classfile::summary::decode(p) {
+            Ok(cf) => cf.name.replace('/', "."),
+            Err(err) => format!("({err})"),
+        },
+        (Some(_), _) => String::new(),
+    }
+}
+
 fn list(s: &cache::Settings) -> Result<(), String> {
+    use std::io::Write;
     let entries = cache::list(s)?;
-    println!("{}: {} entries", s.path.display(), entries.len());
+    let mut out = std::io::stdout().lock();
+    // A reader that stops early (`| head`) ends the listing, quietly.
+    let _ = writeln!(out, "{}: {} entries", s.path.display(), entries.len());
     for e in entries {
-        println!(
-            "{:<6} {} {:>9} bytes  last used {}",
+        let line = writeln!(
+            out,
+            "{:<6} {} {:>9} bytes  last used {}  {}",
             kind_name(e.kind),
             e.key.hex(),
             e.size,
-            e.last_used
+            e.last_used,
+            describe(&e)
         );
+        if line.is_err() {
+            break;
+        }
     }
     Ok(())
 }
@@ -97,7 +117,18 @@ fn stats(s: &cache::Settings) -> Result<(), String> {
 }
 
 fn verify(s: &cache::Settings) -> Result<(), String> {
-    let v = cache::verify(s)?;
+    let mut v = cache::verify(s)?;
+    // Beyond the checksums: every class summary decodes.
+    for e in cache::list(s)?
+        .iter()
+        .filter(|e| e.kind == 1 && e.payload.is_some())
+    {
+        let d = describe(e);
+        if d.starts_with('(') {
+            v.problems
+                .push(format!("entry {} does not decode: {d}", e.key.hex()));
+        }
+    }
     for p in &v.problems {
         println!("{}: {p}", s.path.display());
     }
