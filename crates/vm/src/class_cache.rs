@@ -49,10 +49,13 @@ fn identity(modules: &Path) -> String {
             },
         )
     };
+    // The executable by its path (`/proc/self/exe` itself would be a tool's that runs jxvm,
+    // such as valgrind's).
+    let exe = std::env::current_exe().unwrap_or_else(|_| "/proc/self/exe".into());
     format!(
         "jxvm {} {}\njdk {}",
         env!("CARGO_PKG_VERSION"),
-        stamp(Path::new("/proc/self/exe")),
+        stamp(&exe),
         stamp(modules)
     )
 }

@@ -1207,7 +1207,8 @@ impl ClassTable {
         let Some(cf) = &c.file else { return };
         let mut ms = Vec::with_capacity(cf.methods.len());
         for (i, mi) in cf.methods.iter().enumerate() {
-            ms.push(new_method(c, self.alloc_method_id(), i as u16, mi.clone()));
+            let info = super::MethodSource::File(mi);
+            ms.push(new_method(c, self.alloc_method_id(), i as u16, info));
         }
         let _ = c.methods.set(ms);
         for m in c.methods() {
@@ -1239,7 +1240,9 @@ impl ClassTable {
             param_types,
             ret,
             vtable_index: OnceLock::new(),
-            info: classfile::MethodInfo::new(access, name, desc),
+            info: super::MethodSource::Synthetic(Box::new(classfile::MethodInfo::new(
+                access, name, desc,
+            ))),
             prepared: OnceLock::new(),
             native: OnceLock::new(),
             intrinsic: None,
@@ -1375,7 +1378,7 @@ pub fn maximally_specific(c: &'static Class, name: &str, desc: &str) -> Option<&
         .or_else(|| specific.first().copied())
 }
 
-fn new_method(c: &'static Class, id: Numbered, index: u16, info: classfile::MethodInfo) -> Method {
+fn new_method(c: &'static Class, id: Numbered, index: u16, info: super::MethodSource) -> Method {
     let (param_types, ret, arg_slots) = parse_sig(&info.descriptor);
     let is_static = info.access_flags & ACC_STATIC != 0;
     let intrinsic = if is_static {
