@@ -61,6 +61,11 @@ fn main() -> ExitCode {
     }
     match cmd {
         Command::Run(mut run) => {
+            // The class cache is a file of the host, which `--sandbox` closes: a sandboxed run
+            // goes without it unless it is required (`-Xshare:on` then fails as java does).
+            if run.sandbox && run.opts.class_cache.share == vm::embed::Share::Auto {
+                run.opts.class_cache.share = vm::embed::Share::Off;
+            }
             let guard = match run
                 .sandbox
                 .then(|| sandbox::before_threads(&mut run))
