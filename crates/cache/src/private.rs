@@ -70,7 +70,7 @@ pub fn open_private(path: &Path, uid: u32, create: bool) -> Result<File, String>
         .write(true)
         .create(create)
         .mode(0o600)
-        .custom_flags(libc_o_nofollow())
+        .custom_flags(libc::O_NOFOLLOW)
         .open(path)
         .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
     let m = f
@@ -81,11 +81,6 @@ pub fn open_private(path: &Path, uid: u32, create: bool) -> Result<File, String>
     }
     check_private(&m, uid, path)?;
     Ok(f)
-}
-
-/// Linux's O_NOFOLLOW (0o400000 on every architecture jxvm runs on).
-fn libc_o_nofollow() -> i32 {
-    0o400000
 }
 
 /// Creates `path` 0600, failing if it exists.

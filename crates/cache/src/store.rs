@@ -54,6 +54,12 @@ impl Snapshot {
         }
         let mut file =
             private::open_private(&settings.path, uid, create).map_err(ReadError::Refused)?;
+        // Whatever lies at the path is not read whole if no cache could be that large.
+        let limit = settings.max_size.saturating_mul(2).max(1 << 30);
+        let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+        if len > limit {
+            return Err(Invalid::Corrupt(format!("{len} bytes, larger than any cache")).into());
+        }
         let mut data = Vec::new();
         file.read_to_end(&mut data).map_err(|e| {
             ReadError::Refused(format!("cannot read {}: {e}", settings.path.display()))
