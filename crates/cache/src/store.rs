@@ -211,7 +211,11 @@ impl Write<'_> {
     /// A warm run's flush: counters and last uses, in place, when the file is still the one
     /// the process read (its records are where they were). False: it is not.
     fn count_only(&self) -> Result<bool, ReadError> {
-        let Some(old) = self.snapshot else {
+        // A file past the size limit (lowered since it was written) is rewritten instead.
+        let Some(old) = self
+            .snapshot
+            .filter(|s| s.header.committed <= self.settings.max_size)
+        else {
             return Ok(false);
         };
         let same = std::fs::symlink_metadata(&self.settings.path)
@@ -296,28 +300,27 @@ impl Write<'_> {
     /// this process's, within the size limit, and renames it over the cache.
     fn rewrite(&self, cur: Option<&Snapshot>) -> Result<(), ReadError> {
         let now = self.settings.now();
-        let mut kept: Vec<(u64, Vec<u8>)> = Vec::new();
+        // (last use, used by this process, record): what this process used or added goes
+        // first among entries of the same last use.
+        let mut kept: Vec<(u64, bool, Vec<u8>)> = Vec::new();
         let mut sound = HashSet::new();
         if let Some(c) = cur {
             for (at, r) in c.records() {
                 if c.checked_payload(at).is_ok() {
                     let end = at + r.span() as usize;
-                    let last = if self.used.contains(&r.key) {
-                        now
-                    } else {
-                        r.last_used
-                    };
-                    kept.push((last, c.data[at..end].to_vec()));
+                    let used = self.used.contains(&r.key);
+                    let last = if used { now } else { r.last_used };
+                    kept.push((last, used, c.data[at..end].to_vec()));
                     sound.insert(r.key);
                 }
             }
         }
         // A damaged entry this process put again is written anew.
         for (kind, k, p) in self.pending.iter().filter(|(_, k, _)| !sound.contains(k)) {
-            kept.push((now, format::encode_record(*kind, k, p, now)));
+            kept.push((now, true, format::encode_record(*kind, k, p, now)));
         }
-        kept.sort_by_key(|&(last, _)| std::cmp::Reverse(last));
-        let total: u64 = kept.iter().map(|(_, r)| r.len() as u64).sum();
+        kept.sort_by_key(|&(last, used, _)| std::cmp::Reverse((last, used)));
+        let total: u64 = kept.iter().map(|(_, _, r)| r.len() as u64).sum();
         let budget = if RECORDS_START + total > self.settings.max_size {
             self.settings.max_size / 4 * 3
         } else {
@@ -325,7 +328,7 @@ impl Write<'_> {
         };
         let mut end = RECORDS_START;
         let mut body = Vec::new();
-        for (last, mut r) in kept {
+        for (last, _, mut r) in kept {
             if end + r.len() as u64 > budget {
                 continue;
             }

@@ -221,6 +221,22 @@ fn a_full_cache_evicts_the_least_recently_used() {
 }
 
 #[test]
+fn a_lowered_limit_shrinks_the_cache_at_the_next_run() {
+    let mut s = fresh();
+    fill(&s, 0..200);
+    assert!(std::fs::metadata(&s.path).unwrap().len() > MIN_MAX_SIZE);
+    s.max_size = MIN_MAX_SIZE;
+    let mut c = Cache::open(s.clone()).unwrap();
+    assert!(c.get(1, &key(150)).is_some());
+    c.flush().unwrap();
+    assert!(std::fs::metadata(&s.path).unwrap().len() <= MIN_MAX_SIZE);
+    let mut c = Cache::open(s.clone()).unwrap();
+    assert!(c.get(1, &key(150)).is_some(), "the entry in use is kept");
+    assert!(verify(&s).unwrap().problems.is_empty());
+    clean(&s);
+}
+
+#[test]
 fn random_damage_never_gives_a_wrong_entry_or_panics() {
     let s = fresh();
     fill(&s, 0..20);
