@@ -36,6 +36,11 @@ OUT_DIR="$JAVA_DIR/out"
 RESULTS_DIR="${CONFORMANCE_RESULTS_DIR:-$OUT_DIR/results}"
 KNOWN_FAILURES_FILE="$JAVA_DIR/KNOWN_FAILURES"
 TIMEOUT_SECS="${CONFORMANCE_TIMEOUT:-120}"
+# jxvm's class cache (-Xshare:auto, the default) goes in a directory of this run's own, never
+# the user's: every run starts from an empty cache that its concurrent jobs fill together.
+XDG_CACHE_HOME="$(mktemp -d "${TMPDIR:-/tmp}/jxvm-conformance-cache.XXXXXX")"
+export XDG_CACHE_HOME
+trap 'rm -rf "$XDG_CACHE_HOME"' EXIT
 REPEAT="${CONFORMANCE_REPEAT:-1}"
 
 usage() {

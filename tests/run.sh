@@ -5,6 +5,11 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$ROOT/scripts/ensure-jdk.sh"
 cd "$ROOT"
+# jxvm's class cache (on by default, as java's -Xshare:auto) goes in a directory of this run's
+# own, never the user's home (conformance.sh gives each of its runs a fresh one).
+XDG_CACHE_HOME="$(mktemp -d "${TMPDIR:-/tmp}/jxvm-test-cache.XXXXXX")"
+export XDG_CACHE_HOME
+trap 'rm -rf "$XDG_CACHE_HOME"' EXIT
 # Gates first: the tree is rustfmt-formatted and clippy-clean (warnings are errors).
 for tool in rustfmt clippy; do
     cargo "${tool/rustfmt/fmt}" --version >/dev/null 2>&1 || rustup component add "$tool"

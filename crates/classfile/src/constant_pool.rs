@@ -35,6 +35,16 @@ impl Utf8 {
         }
     }
 
+    /// An entry from its parts as [`Utf8::raw`] gives them (the class summary's decoder).
+    pub(crate) fn from_parts(text: Box<str>, bytes: Option<Box<[u8]>>) -> Utf8 {
+        Utf8 { bytes, text }
+    }
+
+    /// The raw modified-UTF-8 bytes when they differ from the text's.
+    pub(crate) fn raw(&self) -> Option<&[u8]> {
+        self.bytes.as_deref()
+    }
+
     /// The modified-UTF-8 bytes of the entry.
     pub fn bytes(&self) -> &[u8] {
         self.bytes.as_deref().unwrap_or(self.text.as_bytes())

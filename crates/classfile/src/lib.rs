@@ -28,6 +28,7 @@ pub mod mutf8;
 pub mod opcodes;
 mod parse;
 mod reader;
+pub mod summary;
 
 pub use constant_pool::{Constant, ConstantPool, MemberRef, Utf8, ref_kind, tag};
 pub use error::{

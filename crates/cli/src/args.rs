@@ -94,10 +94,19 @@ pub const USAGE: &str = "Usage: jxvm [options] <mainclass> [args...]
 
 /// `-X`'s text: the extra options jxvm takes.
 pub const EXTRA_USAGE: &str = "
-    -Xbatch, -Xcomp, -Xint, -Xmixed, -Xdebug, -Xdiag, -Xcheck:jni, -Xnoclassgc,
-    -Xshare:auto|on|off, -Xmaxjitcodesize<size>
+    -Xbatch, -Xdebug, -Xdiag, -Xcheck:jni, -Xnoclassgc, -Xmaxjitcodesize<size>
                       taken as java takes them; they change nothing in jxvm
-                      (an interpreter without JNI, JIT or shared archive)
+                      (a VM without JNI)
+    -Xint, -Xmixed, -Xcomp
+                      interpreter only; compiled once hot (default); compiled first
+    -Xshare:auto|on|off
+                      the class cache: used if it can be (default), required, never
+    -XX:SharedArchiveFile=<file>
+                      the class cache file (default: one per jxvm build and JDK under
+                      $XDG_CACHE_HOME/jxvm or ~/.cache/jxvm; see `jxvm cache`)
+    -XX:SharedCacheSize=<size>
+                      the class cache's size limit (default 32m; least recently used
+                      entries are evicted)
     -Xfuture          deprecated (java's warning), changes nothing
     -Xinternalversion
                       displays more detailed version information than -version
@@ -404,6 +413,8 @@ struct Given {
     reduce_signal_usage: bool,
     /// `-Xint`, `-Xcomp`, `-Xmixed` and the compiler's `-XX` flags.
     jit: Option<vm::embed::JitOptions>,
+    /// `-Xshare`, `-XX:SharedArchiveFile`, `-XX:SharedCacheSize`.
+    class_cache: vm::embed::CacheOptions,
     xx: crate::xx::State,
     /// `-version` (false) or `--version` (true).
     version: Option<bool>,
@@ -629,6 +640,10 @@ impl Given {
                 1,
                 u64::MAX,
             )?);
+        } else if let Some(v) = a.strip_prefix("-XX:SharedCacheSize=") {
+            // jxvm's own flag (HotSpot 17 has no such flag): the class cache's size limit.
+            let min = cache::MIN_MAX_SIZE;
+            self.class_cache.max_size = Some(size_value(a, v, "shared cache size", min, u64::MAX)?);
         } else if let Some(flag) = a.strip_prefix("-XX:") {
             self.xx_flag(flag)?;
         } else {
@@ -639,7 +654,7 @@ impl Given {
 
     /// `-XX:{flag}`, checked as HotSpot checks it; three flags act.
     fn xx_flag(&mut self, flag: &str) -> Result<(), String> {
-        use crate::xx::Value::{Bool, Int};
+        use crate::xx::Value::{Bool, Int, Text};
         let set = crate::xx::check(flag, &mut self.xx).map_err(|m| format!("{m}{NOT_CREATED}"))?;
         match set {
             Some(("InitialHeapSize", Int(n))) => {
@@ -659,6 +674,9 @@ impl Given {
                 self.jit_options().code_cache = usize::try_from(n).unwrap_or(usize::MAX)
             }
             Some(("UseCompiler", Bool(false))) => self.jit_options().mode = Mode::Interpreted,
+            Some(("SharedArchiveFile", Text(p))) if !p.is_empty() => {
+                self.class_cache.path = Some(p.into())
+            }
             _ => {}
         }
         Ok(())
@@ -674,6 +692,9 @@ impl Given {
         match a {
             "-Xverify:none" | "-noverify" => self.no_verify = true,
             "-Xrs" => self.reduce_signal_usage = true,
+            "-Xshare:off" => self.class_cache.share = vm::embed::Share::Off,
+            "-Xshare:auto" => self.class_cache.share = vm::embed::Share::Auto,
+            "-Xshare:on" => self.class_cache.share = vm::embed::Share::On,
             "-Xint" => self.jit_options().mode = Mode::Interpreted,
             "-Xmixed" => self.jit_options().mode = Mode::Mixed,
             "-Xcomp" => self.jit_options().mode = Mode::Compiled,
@@ -782,6 +803,7 @@ impl Given {
         opts.class_load_log = self.class_load_log;
         opts.assertions = self.assertions.clone();
         opts.reduce_signal_usage = self.reduce_signal_usage;
+        opts.class_cache = self.class_cache.clone();
         if let Some(j) = self.jit {
             opts.jit = j;
         }
@@ -955,7 +977,7 @@ impl Given {
 }
 
 /// Options java takes that change nothing in jxvm (a VM without JNI, run
-/// headless, verifying what HotSpot verifies by default, with no shared archive, unloading
+/// headless, verifying what HotSpot verifies by default, unloading
 /// classes only with their domains): whether `a` is one. -Xcheck:jni checks JNI calls, of
 /// which there are none; -Xdebug has been a no-op since JDK 1.4; -splash: needs a display.
 fn without_effect(a: &str) -> bool {
@@ -967,9 +989,6 @@ fn without_effect(a: &str) -> bool {
             | "-Xdiag"
             | "-Xcheck:jni"
             | "-Xdebug"
-            | "-Xshare:auto"
-            | "-Xshare:off"
-            | "-Xshare:on"
             | "-Xverify:remote"
             | "-Xverify:all"
             | "-Xnoclassgc"

@@ -5,6 +5,7 @@
 //! general-purpose parser's conventions.
 
 mod args;
+mod cache;
 mod envopts;
 mod gateway;
 mod home;
@@ -24,6 +25,10 @@ fn main() -> ExitCode {
     // `jxvm gateway ...` is a command of its own, not java's command line.
     if argv.first().is_some_and(|a| a == "gateway") {
         return gateway::main(&argv[1..]);
+    }
+    // `jxvm cache ...`: the class cache's contents, counters, check and removal.
+    if argv.first().is_some_and(|a| a == "cache") {
+        return cache::main(&argv[1..]);
     }
     // `jxvm serve ...`: the fork server.
     if argv.first().is_some_and(|a| a == "serve") {
@@ -56,6 +61,11 @@ fn main() -> ExitCode {
     }
     match cmd {
         Command::Run(mut run) => {
+            // The class cache is a file of the host, which `--sandbox` closes: a sandboxed run
+            // goes without it unless it is required (`-Xshare:on` then fails as java does).
+            if run.sandbox && run.opts.class_cache.share == vm::embed::Share::Auto {
+                run.opts.class_cache.share = vm::embed::Share::Off;
+            }
             let guard = match run
                 .sandbox
                 .then(|| sandbox::before_threads(&mut run))

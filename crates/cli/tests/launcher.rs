@@ -4,8 +4,12 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// The jxvm binary, with its class cache in this test process's own directory.
 fn jxvm() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_jxvm"))
+    let mut c = Command::new(env!("CARGO_BIN_EXE_jxvm"));
+    let home = std::env::temp_dir().join(format!("jxvm-test-cache-{}", std::process::id()));
+    c.env("XDG_CACHE_HOME", home);
+    c
 }
 
 fn have_jdk() -> bool {

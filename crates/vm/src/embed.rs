@@ -33,11 +33,21 @@ use crate::thread::JThread;
 
 pub use crate::assertions::Assertions;
 pub use crate::class::manifest::{Manifest, launcher_accepts};
+pub use crate::class_cache::{CacheOptions, Share};
 pub use crate::domain::Limits;
 pub use crate::domain::lifecycle::{Component, Spec};
 pub use crate::fork::Client as ForkClient;
 pub use crate::interp::tiers::{JitOptions, Mode};
 pub use crate::vm::{BootError, LaunchError, Options};
+
+/// The class cache file `opts` names for the JDK at `java_home` (None: no home directory), for
+/// `jxvm cache`.
+pub fn class_cache_settings(
+    opts: &CacheOptions,
+    java_home: &std::path::Path,
+) -> Option<cache::Settings> {
+    crate::class_cache::settings(opts, &java_home.join("lib/modules"))
+}
 
 /// Writes the jx API jar (the `jx.*` classes built into the binary, for javac's class path)
 /// The code mappings, one line each (`jxvm --print-mappings`): every method call and field

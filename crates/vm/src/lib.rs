@@ -44,6 +44,7 @@
 #![deny(unsafe_code)]
 
 pub(crate) mod assertions;
+pub(crate) mod class_cache;
 pub(crate) mod domain;
 pub mod embed;
 pub(crate) mod fork;

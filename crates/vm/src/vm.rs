@@ -57,6 +57,8 @@ pub struct Options {
     /// Boot to be forked (a fork server's VM, see `crate::fork`): the threads the boot starts
     /// are held until a forked child releases them.
     pub fork_server: bool,
+    /// The class cache (`-Xshare` and its files).
+    pub class_cache: crate::class_cache::CacheOptions,
 }
 
 impl Options {
@@ -87,6 +89,7 @@ impl Options {
             reduce_signal_usage: false,
             jit: Default::default(),
             fork_server: false,
+            class_cache: Default::default(),
         }
     }
 }
@@ -185,6 +188,7 @@ impl Vm {
             .filter_map(crate::class::loader::ClassPathEntry::open)
             .collect();
         classes.set_launcher_class_path(&opts.classpath, &files);
+        crate::class_cache::open(&opts.class_cache, &modules, &classes)?;
         let launcher_path = || ClassPath {
             loader: LoaderId::APP,
             path: opts.classpath.clone(),
@@ -541,6 +545,7 @@ pub fn boot_in(vm: &'static Vm, domain: Arc<Domain>) -> Result<Box<JThread>, Boo
         ));
     }
     boot_java(&mut t).map_err(|_| BootError::Java(describe_exception(&mut t)))?;
+    crate::class_cache::flush(&vm.classes);
     Ok(t)
 }
 
@@ -898,4 +903,5 @@ pub fn shutdown(t: &mut JThread) {
     {
         t.exception = None;
     }
+    crate::class_cache::flush(&t.vm.classes);
 }

@@ -5,8 +5,17 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// The jxvm binary, with its class cache in this test process's own directory (never the
+/// user's).
 pub fn jxvm() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_jxvm"))
+    let mut c = Command::new(env!("CARGO_BIN_EXE_jxvm"));
+    c.env("XDG_CACHE_HOME", test_cache_home());
+    c
+}
+
+/// The `XDG_CACHE_HOME` of the jxvm processes of this test process.
+pub fn test_cache_home() -> PathBuf {
+    std::env::temp_dir().join(format!("jxvm-test-cache-{}", std::process::id()))
 }
 
 /// The path `jxvm --api-jar` prints.

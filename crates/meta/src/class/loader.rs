@@ -458,6 +458,8 @@ pub struct ClassTable {
     /// Classes defined from class files and unloaded, with their estimated metadata, for
     /// the management API.
     pub stats: super::metadata::LoadStats,
+    /// The class cache (`-Xshare`), when the process has one.
+    pub summaries: super::summaries::Summaries,
 }
 
 /// See [`ClassTable::begin_reference_loading`].
@@ -492,6 +494,7 @@ impl ClassTable {
             owners: Default::default(),
             metadata: Default::default(),
             stats: Default::default(),
+            summaries: Default::default(),
         }
     }
 
@@ -810,7 +813,9 @@ impl ClassTable {
             let Some((_, bytes)) = self.sources.boot(name) else {
                 return Err(LoadError::NotFound(name.to_string()));
             };
-            return self.define(owner, Some(name), &bytes, Some(&module));
+            let source = super::summaries::Source::Image(name);
+            let cf = self.summaries.parse(&bytes, Some(name), source)?;
+            return self.define_parsed(owner, Some(name), cf, Some(&module));
         }
         if let Some(bytes) = crate::api::class_bytes(name) {
             // The jxvm API belongs to the boot loader, whichever loader asks.
@@ -862,7 +867,8 @@ impl ClassTable {
         bytes: &[u8],
         module: Option<&str>,
     ) -> Result<&'static Class, LoadError> {
-        let cf = Self::parse(bytes, expected)?;
+        let source = super::summaries::Source::Bytes;
+        let cf = self.summaries.parse(bytes, expected, source)?;
         self.define_parsed(loader, expected, cf, module)
     }
 
@@ -1201,7 +1207,8 @@ impl ClassTable {
         let Some(cf) = &c.file else { return };
         let mut ms = Vec::with_capacity(cf.methods.len());
         for (i, mi) in cf.methods.iter().enumerate() {
-            ms.push(new_method(c, self.alloc_method_id(), i as u16, mi.clone()));
+            let info = super::MethodSource::File(mi);
+            ms.push(new_method(c, self.alloc_method_id(), i as u16, info));
         }
         let _ = c.methods.set(ms);
         for m in c.methods() {
@@ -1233,7 +1240,9 @@ impl ClassTable {
             param_types,
             ret,
             vtable_index: OnceLock::new(),
-            info: classfile::MethodInfo::new(access, name, desc),
+            info: super::MethodSource::Synthetic(Box::new(classfile::MethodInfo::new(
+                access, name, desc,
+            ))),
             prepared: OnceLock::new(),
             native: OnceLock::new(),
             intrinsic: None,
@@ -1372,7 +1381,7 @@ pub fn maximally_specific(c: &'static Class, name: &str, desc: &str) -> Option<&
         .or_else(|| specific.first().copied())
 }
 
-fn new_method(c: &'static Class, id: Numbered, index: u16, info: classfile::MethodInfo) -> Method {
+fn new_method(c: &'static Class, id: Numbered, index: u16, info: super::MethodSource) -> Method {
     let (param_types, ret, arg_slots) = parse_sig(&info.descriptor);
     let is_static = info.access_flags & ACC_STATIC != 0;
     let intrinsic = if is_static {

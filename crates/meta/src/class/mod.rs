@@ -18,6 +18,7 @@ pub mod metadata;
 pub mod pso;
 pub mod resolve;
 pub mod source;
+pub mod summaries;
 #[allow(unsafe_code)] // frees the leaked metadata of unloaded classes
 pub mod unload;
 
@@ -221,6 +222,23 @@ impl Field {
 pub struct NativeId(pub u32);
 
 /// A method of a class.
+/// A method's parsed form: the one in its class's class file (`Class::file`, which lives as long
+/// as the class: not copied), or the VM's own for a synthetic method.
+pub enum MethodSource {
+    File(&'static MethodInfo),
+    Synthetic(Box<MethodInfo>),
+}
+
+impl std::ops::Deref for MethodSource {
+    type Target = MethodInfo;
+    fn deref(&self) -> &MethodInfo {
+        match self {
+            MethodSource::File(m) => m,
+            MethodSource::Synthetic(m) => m,
+        }
+    }
+}
+
 pub struct Method {
     pub class: &'static Class,
     pub name: Box<str>,
@@ -237,7 +255,8 @@ pub struct Method {
     pub param_types: Box<[BasicType]>,
     pub ret: BasicType,
     pub vtable_index: OnceLock<u32>,
-    pub info: MethodInfo,
+    /// Its parsed form (field accesses go through `Deref`).
+    pub info: MethodSource,
     /// Pre-decoded code, built on first invocation.
     pub prepared: OnceLock<Result<Prepared, String>>,
     /// Bound native implementation, looked up on first invocation (None: there is none).

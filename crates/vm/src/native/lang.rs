@@ -1154,6 +1154,7 @@ fn wait_for_pending_list(t: &mut JThread, _: &[u64]) -> JResult<u64> {
 fn halt(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let status = jint(a[0]);
     if t.domain.is_system() {
+        crate::class_cache::flush(&t.vm.classes);
         port::exit(status);
     }
     let domain = t.domain.clone();
