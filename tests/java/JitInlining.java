@@ -58,6 +58,26 @@ public class JitInlining {
 
     static final AtomicInteger finalized = new AtomicInteger();
 
+    // Divisions by constants cannot throw: inlined. By a variable: called, and it throws.
+    static int halve(int v) { return v / 2 + v % 7; }
+    static int negate(int v) { return v / -1 + v % -1; }
+    static long thirds(long v) { return v / 3 + v % 3L; }
+    static int by(int v, int d) { return v / d; }
+
+    static long divisions(int n) {
+        long s = 0;
+        for (int i = -n; i < n; i++) {
+            s += halve(i) + negate(i) + thirds((long) i * 1_000_003L) + by(i, (i & 7) + 1);
+        }
+        s += negate(Integer.MIN_VALUE) + halve(Integer.MIN_VALUE) + thirds(Long.MIN_VALUE);
+        try {
+            s += by(n, 0);
+        } catch (ArithmeticException ex) {
+            s += ex.getMessage().length();
+        }
+        return s;
+    }
+
     static class Base {
         final int id;
         Base(int id) { this.id = id; }
@@ -147,6 +167,7 @@ public class JitInlining {
 
     public static void main(String[] args) throws Exception {
         System.out.println("points " + points(200_000));
+        System.out.println("divisions " + divisions(100_000));
 
         Holder[] old = new Holder[64];
         for (int i = 0; i < old.length; i++) {

@@ -92,6 +92,7 @@ pub fn body(m: &'static Method, level: u32) -> Result<Body, &'static str> {
         stack: Vec::new(),
         registers: false,
         level,
+        last_const: None,
     };
     let mut steps = Vec::new();
     for (pc, op) in prep.ops.iter().enumerate() {
@@ -123,12 +124,26 @@ struct Walk<'a> {
     stack: Vec<bool>,
     registers: bool,
     level: u32,
+    /// The constant the previous op pushed, if it pushed one: a division by a non-zero
+    /// constant cannot throw.
+    last_const: Option<i64>,
 }
 
 impl Walk<'_> {
     fn step(&mut self, bci: u32, op: &Op, wide: &[u64]) -> Result<Step, &'static str> {
+        let divisor = self.last_const.take();
+        self.last_const = match *op {
+            Op::Iconst(k) => Some(k as i64),
+            Op::Const2(i) => wide.get(i as usize).map(|&bits| bits as i64),
+            _ => None,
+        };
         use Op::*;
         Ok(match *op {
+            // The translator emits no zero check for a constant divisor.
+            Idiv | Irem | Ldiv | Lrem if divisor.is_some_and(|k| k != 0) => {
+                self.plain(op).ok_or(MAY_LEAVE)?;
+                Step::Plain(*op)
+            }
             Return | Return1 | Return2 => Step::Return,
             ReturnRegister => {
                 self.registers = true;

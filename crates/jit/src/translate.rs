@@ -1526,7 +1526,17 @@ impl<'a, 'f> Translator<'a, 'f> {
 
     /// Java's `/` or `%` of ints or longs (`ty`), the divisor checked non-zero already:
     /// `MIN / -1` is MIN and `MIN % -1` is 0, where the machine instruction would trap.
-    fn divide(&mut self, ty: ir::Type, a: Value, b: Value, rem: bool) -> Value {
+    ///
+    /// A divisor `known` to be a constant other than -1 needs neither guard (and Cranelift
+    /// turns the division into multiplications and shifts).
+    fn divide(&mut self, ty: ir::Type, a: Value, b: Value, known: Option<i64>, rem: bool) -> Value {
+        if known.is_some_and(|k| k != -1 && k != 0) {
+            return if rem {
+                self.b.ins().srem(a, b)
+            } else {
+                self.b.ins().sdiv(a, b)
+            };
+        }
         let minus_one = self.b.ins().icmp_imm_s(IntCC::Equal, b, -1);
         let one = self.b.ins().iconst(ty, 1);
         let safe = self.b.ins().select(minus_one, one, b);
@@ -1538,6 +1548,31 @@ impl<'a, 'f> Translator<'a, 'f> {
             let q = self.b.ins().sdiv(a, safe);
             let neg = self.b.ins().ineg(a);
             self.b.ins().select(minus_one, neg, q)
+        }
+    }
+
+    /// Leaves at op `pc` (the interpreter throws) when divisor `b` is zero, unless it is
+    /// `known` to be a non-zero constant: then nothing is emitted (so an inlined body may
+    /// divide by one).
+    fn exit_if_zero_divisor(&mut self, b: Value, known: Option<i64>, pc: usize) {
+        if known.is_some_and(|k| k != 0) {
+            return;
+        }
+        let zero = self.b.ins().icmp_imm_s(IntCC::Equal, b, 0);
+        self.exit_if(zero, pc);
+    }
+
+    /// The constant slot value `v` is, if an `iconst` made it.
+    fn known_const(&self, v: Value) -> Option<i64> {
+        let ir::ValueDef::Result(inst, _) = self.b.func.dfg.value_def(v) else {
+            return None;
+        };
+        match self.b.func.dfg.insts[inst] {
+            ir::InstructionData::UnaryImm {
+                opcode: ir::Opcode::Iconst,
+                imm,
+            } => Some(imm.bits()),
+            _ => None,
         }
     }
 
@@ -1684,24 +1719,24 @@ impl<'a, 'f> Translator<'a, 'f> {
                 self.push2(r);
             }
             Idiv | Irem => {
-                let b = self.peek(0);
-                let b = self.int(b);
-                let zero = self.b.ins().icmp_imm_s(IntCC::Equal, b, 0);
-                self.exit_if(zero, pc);
+                let slot = self.peek(0);
+                let known = self.known_const(slot).map(|k| k as i32 as i64);
+                let b = self.int(slot);
+                self.exit_if_zero_divisor(b, known, pc);
                 self.depth -= 1;
                 let a = self.pop();
                 let a = self.int(a);
-                let r = self.divide(I32, a, b, matches!(op, Irem));
+                let r = self.divide(I32, a, b, known, matches!(op, Irem));
                 let r = self.int_slot(r);
                 self.push(r);
             }
             Ldiv | Lrem => {
                 let b = self.peek(1);
-                let zero = self.b.ins().icmp_imm_s(IntCC::Equal, b, 0);
-                self.exit_if(zero, pc);
+                let known = self.known_const(b);
+                self.exit_if_zero_divisor(b, known, pc);
                 self.depth -= 2;
                 let a = self.pop2();
-                let r = self.divide(I64, a, b, matches!(op, Lrem));
+                let r = self.divide(I64, a, b, known, matches!(op, Lrem));
                 self.push2(r);
             }
             Fadd => self.float_binop(|b, x, y| b.ins().fadd(x, y)),
