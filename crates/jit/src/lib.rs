@@ -69,6 +69,10 @@ pub struct Stubs {
     pub new: usize,
     /// `fn(thread, holder: u64)`: the write barrier's slow path (remember an old object).
     pub remember: usize,
+    /// `fn(thread, assumptions: u64)`: counts a call of the code carrying `assumptions`
+    /// ([`meta::code::deps::Assumptions`]) that missed its site's profile (enough of them
+    /// take the code out to be compiled again).
+    pub missed: usize,
     /// `fn(f32, f32) -> f32` and `fn(f64, f64) -> f64`: Java's `%` of floats (fmod).
     pub frem: usize,
     /// `fn(f: usize, args: *const u64, n: u32) -> u64`: calls pure intrinsic `f` (a

@@ -590,6 +590,14 @@ impl<'a, 'f> Translator<'a, 'f> {
             self.exit_if_null(r, pc);
         }
         let target = self.direct_target(method, kind);
+        if target.is_none()
+            && kind == InvokeKind::Virtual
+            && let Some(seen) = self.profiled(pc, idx)
+        {
+            self.invoke_profiled(pc, &Op::InvokeVirtual(idx), seen)
+                .expect("a resolved call has a stack effect");
+            return true;
+        }
         if target.is_some_and(|t| t.assumed) {
             self.exit_if_assumption_broken(pc);
         }
@@ -820,7 +828,9 @@ impl<'a, 'f> Translator<'a, 'f> {
     /// compares their addresses).
     fn profiled(&self, pc: usize, idx: u16) -> Option<Vec<Profiled>> {
         self.resolved_method(idx)?;
-        let Some(&Op::InvokeInterfaceIC(_, site)) = self.unit.prep.fast.get(pc) else {
+        let (Some(&Op::InvokeInterfaceIC(_, site)) | Some(&Op::InvokeVirtualIC(_, site))) =
+            self.unit.prep.fast.get(pc)
+        else {
             return None;
         };
         let seen = self.unit.prep.icache.get(site as usize)?.seen();
@@ -834,12 +844,13 @@ impl<'a, 'f> Translator<'a, 'f> {
             .then_some(seen)
     }
 
-    /// The call at op `pc` (an `invokeinterface`) for receivers of the classes in `seen`: a
-    /// check of the receiver's class against each, and its method inlined or called
-    /// directly; a receiver of any other class takes the op stub.
+    /// The call at op `pc` (an `invokeinterface` or `invokevirtual`) for receivers of the
+    /// classes in `seen`: a check of the receiver's class against each, and its method
+    /// inlined or called directly; a receiver of any other class takes the op stub (the
+    /// invoke stub for `invokevirtual`).
     fn invoke_profiled(&mut self, pc: usize, op: &Op, seen: Vec<Profiled>) -> Result<(), Refusal> {
-        let Op::InvokeInterface(idx) = *op else {
-            unreachable!("profiled calls are invokeinterface")
+        let (Op::InvokeInterface(idx) | Op::InvokeVirtual(idx)) = *op else {
+            unreachable!("profiled calls are invokeinterface or invokevirtual")
         };
         let (rm, sig) = self.resolved_method(idx).expect("checked by `profiled`");
         let pops = rm.arg_slots as usize;
@@ -871,7 +882,22 @@ impl<'a, 'f> Translator<'a, 'f> {
         (self.depth, self.non_null, self.fresh) = (depth, known.clone(), fresh.clone());
         self.b
             .set_cold_block(self.b.current_block().expect("in a block"));
-        self.stub_op(pc, op)?;
+        // Counted first, against this code's assumptions (the miss stub has the barrier
+        // stub's signature).
+        self.assumes = true;
+        let missed = self.b.ins().iconst(I64, self.env.stubs.missed as i64);
+        let a = self
+            .b
+            .ins()
+            .iconst(I64, self.unit.assumptions as *const _ as i64);
+        self.b
+            .ins()
+            .call_indirect(self.sigs.remember, missed, &[self.thread, a]);
+        if matches!(op, Op::InvokeVirtual(_)) {
+            self.call_resolved(pc, rm, sig, InvokeKind::Virtual, None);
+        } else {
+            self.stub_op(pc, op)?;
+        }
         self.b.ins().jump(join, &[]);
         self.b.seal_block(join);
         self.b.switch_to_block(join);
@@ -2081,6 +2107,7 @@ impl<'a, 'f> Translator<'a, 'f> {
             | Dup2ArrayLoad(_)
             | ArrayLoadL(..)
             | InvokeInterfaceIC(..)
+            | InvokeVirtualIC(..)
             | LoadGetFieldInt(..)
             | LoadGetFieldWide(..)
             | LoadGetFieldRef(..) => {

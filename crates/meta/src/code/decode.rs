@@ -49,7 +49,7 @@ pub struct Prepared {
     pub ops: Box<[Op]>,
     /// What the interpreter runs: `ops` with superinstructions (see `fuse`); same length.
     pub fast: Box<[Op]>,
-    /// One inline cache per `invokeinterface` site of `fast`.
+    /// One inline cache per `invokeinterface` and `invokevirtual` site of `fast`.
     pub icache: Box<[super::icache::InlineCache]>,
     /// Bytecode index of each op.
     pub bcis: Box<[u32]>,

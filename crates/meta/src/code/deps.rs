@@ -22,7 +22,7 @@
 //! how the VM runs it.
 
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU32, Ordering};
 
 use parking_lot::Mutex;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -35,6 +35,9 @@ use crate::class::{Class, Method};
 #[derive(Debug)]
 pub struct Assumptions {
     broken: AtomicU8,
+    /// Calls of the code that missed their site's profile (a receiver of a class the site
+    /// does not check for): see [`Assumptions::missed`].
+    misses: AtomicU32,
     pub method: &'static Method,
     /// The tier the code carrying these assumptions is installed in.
     tier: &'static Tier,
@@ -45,6 +48,7 @@ impl Assumptions {
     pub fn new(method: &'static Method, tier: &'static Tier) -> &'static Assumptions {
         Box::leak(Box::new(Assumptions {
             broken: AtomicU8::new(0),
+            misses: AtomicU32::new(0),
             method,
             tier,
         }))
@@ -58,7 +62,22 @@ impl Assumptions {
     pub fn is_broken(&self) -> bool {
         self.broken.load(Ordering::Acquire) != 0
     }
+
+    /// Counts a call of the code that missed its site's profile; true when that makes
+    /// [`MISSES_BEFORE_RECOMPILE`]: the profile went stale, and the code should be taken out
+    /// ([`take_out_stale`]) to be compiled again from what the method sees now. A plain load
+    /// and store, as the tier's counter (a lost update only delays it).
+    pub fn missed(&self) -> bool {
+        let now = self.misses.load(Ordering::Relaxed).saturating_add(1);
+        self.misses.store(now, Ordering::Relaxed);
+        now == MISSES_BEFORE_RECOMPILE
+    }
 }
+
+/// How many calls that missed their site's profile take a method's code out (HotSpot
+/// deoptimizes at the first, an "uncommon trap"; a few more keep a rare class from costing
+/// a recompilation).
+pub const MISSES_BEFORE_RECOMPILE: u32 = 1000;
 
 #[derive(Default)]
 struct Table {
@@ -166,6 +185,18 @@ pub fn install(tier: &Tier, code: Compiled) -> bool {
             tier.install(code);
             true
         }
+    })
+}
+
+/// Takes the code carrying `a` out of its tier if it is still the installed code (its
+/// profile went stale); true if it was. Under the table's lock, as every taking out and
+/// installation.
+pub fn take_out_stale(a: &'static Assumptions) -> bool {
+    let is_it = |c: &Compiled| c.assumptions.is_some_and(|b| std::ptr::eq(a, b));
+    with_table(|_| {
+        let installed = a.tier.code().is_some_and(is_it);
+        a.tier.take_out(is_it);
+        installed
     })
 }
 

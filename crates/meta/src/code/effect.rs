@@ -160,7 +160,8 @@ pub fn of(op: &Op, operands: &dyn Operands) -> Result<Effect, &'static str> {
         | LoadGetFieldInt(..)
         | LoadGetFieldWide(..)
         | LoadGetFieldRef(..)
-        | InvokeInterfaceIC(..) => return Err("superinstruction among the plain ops"),
+        | InvokeInterfaceIC(..)
+        | InvokeVirtualIC(..) => return Err("superinstruction among the plain ops"),
     })
 }
 

@@ -21,7 +21,8 @@ use super::op::Op;
 /// (`Load a; Load i; Iconst 1; Iadd; ArrayLoad` becomes `Load a; LoadAddConst; ArrayLoad`
 /// rather than `LoadLoad; Iconst; Iadd; ArrayLoad`).
 ///
-/// Each `invokeinterface` also gets its own inline cache: the second result is how many.
+/// Each `invokeinterface` and `invokevirtual` also gets its own inline cache: the second
+/// result is how many.
 pub fn fuse(ops: &[Op]) -> (Box<[Op]>, usize) {
     let n = ops.len();
     let mut fast = ops.to_vec();
@@ -39,10 +40,12 @@ pub fn fuse(ops: &[Op]) -> (Box<[Op]>, usize) {
     }
     let mut sites = 0;
     for op in fast.iter_mut() {
-        if let Op::InvokeInterface(idx) = *op {
-            *op = Op::InvokeInterfaceIC(idx, sites as u32);
-            sites += 1;
+        match *op {
+            Op::InvokeInterface(idx) => *op = Op::InvokeInterfaceIC(idx, sites as u32),
+            Op::InvokeVirtual(idx) => *op = Op::InvokeVirtualIC(idx, sites as u32),
+            _ => continue,
         }
+        sites += 1;
     }
     (fast.into(), sites)
 }

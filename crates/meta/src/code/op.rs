@@ -205,6 +205,9 @@ pub enum Op {
     ArrayLoadL(BasicType, u16),
     /// invokeinterface with the index of its inline cache (`Prepared::icache`).
     InvokeInterfaceIC(u16, u32),
+    /// `invokevirtual` with the inline cache of site `.1`, which records the receiver
+    /// classes seen (the profile compiled code checks for).
+    InvokeVirtualIC(u16, u32),
     /// aload n; getfield (quickened, by width).
     LoadGetFieldInt(u16, u32),
     LoadGetFieldWide(u16, u32),

@@ -1250,7 +1250,9 @@ pub(super) fn run<const STEP: bool>(
                 );
                 sp -= 2;
             }
-            Op::InvokeVirtual(idx) => {
+            // `fuse` gives every invokevirtual of the executable ops an inline cache.
+            Op::InvokeVirtual(_) => unreachable!("invokevirtual without an inline cache"),
+            Op::InvokeVirtualIC(idx, site) => {
                 sync!();
                 let (rm, sig) = tri!(resolve_method(t, m, idx));
                 if rm.is_signature_polymorphic() {
@@ -1265,7 +1267,13 @@ pub(super) fn run<const STEP: bool>(
                     Some(o) => o,
                     None => throw!("java/lang/NullPointerException", None),
                 };
-                let target = select_virtual(recv.class(), rm, sig);
+                let rc = recv.class();
+                let target = select_virtual(rc, rm, sig);
+                // The profile compiled code checks for: the receiver classes seen.
+                let cache = &prep.icache[site as usize];
+                if cache.lookup(rc).is_none() {
+                    cache.insert(rc, target);
+                }
                 let v = tri!(invoke(t, target, sp - n));
                 sp -= n;
                 push_result!(rm.ret, v);

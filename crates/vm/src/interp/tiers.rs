@@ -408,6 +408,7 @@ fn compiler_of(t: &mut JThread) -> Option<&'static jit::Jit> {
             resume: stub_resume as *const () as usize,
             new: stub_new as *const () as usize,
             remember: stub_remember as *const () as usize,
+            missed: stub_missed as *const () as usize,
             frem: stub_frem as *const () as usize,
             pure: stub_pure as *const () as usize,
             drem: stub_drem as *const () as usize,
@@ -539,6 +540,7 @@ extern "C" fn stub_invoke(
     let (caller, prep, bp, fi) = compiled_frame(t);
     t.frames[fi].pc = pc;
     let base = bp + prep.max_locals as usize + depth as usize - rm.arg_slots as usize;
+
     let r = invoke_selected(t, caller, rm, sig, kind, base);
     leave_result(t, r, base, rm.ret)
 }
@@ -555,6 +557,21 @@ fn leave_result(t: &mut JThread, r: JResult<u64>, at: usize, ret: BasicType) -> 
             STUB_OK
         }
         Err(_) => STUB_THREW,
+    }
+}
+
+/// Counts a call of compiled code that missed its site's profile; enough of them take the
+/// code out, so that the method is profiled again and compiled for what it sees now. The
+/// misses are the code's own (its `Assumptions`'), so a frame still running code taken out
+/// does not count against the code compiled after it. Touches no slot.
+#[allow(unsafe_code)]
+extern "C" fn stub_missed(thread: *mut u8, assumptions: u64) {
+    // SAFETY: only compiled code calls this stub, with the thread it was entered with.
+    let t = unsafe { thread_of(thread) };
+    // SAFETY: compiled code passes the `Assumptions` of its compile, which are leaked.
+    let a: &'static Assumptions = unsafe { &*(assumptions as *const Assumptions) };
+    if a.missed() && deps::take_out_stale(a) && t.vm.opts.jit.print {
+        print_not_entrant(a.method);
     }
 }
 
