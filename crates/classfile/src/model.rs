@@ -30,6 +30,45 @@ pub enum VType {
     Uninitialized(u16),
 }
 
+impl VType {
+    /// The class file's tag of this type (JVMS §4.7.4) and its argument (0 if it has none).
+    pub fn tag(&self) -> (u8, u16) {
+        match *self {
+            VType::Top => (0, 0),
+            VType::Integer => (1, 0),
+            VType::Float => (2, 0),
+            VType::Double => (3, 0),
+            VType::Long => (4, 0),
+            VType::Null => (5, 0),
+            VType::UninitializedThis => (6, 0),
+            VType::Object(i) => (7, i),
+            VType::Uninitialized(o) => (8, o),
+        }
+    }
+
+    /// Whether a type of tag `tag` is followed by a u2 argument.
+    pub fn tag_has_arg(tag: u8) -> bool {
+        matches!(tag, 7 | 8)
+    }
+
+    /// The type of tag `tag` with argument `arg` (ignored by tags without one); None for an
+    /// unknown tag.
+    pub fn from_tag(tag: u8, arg: u16) -> Option<VType> {
+        Some(match tag {
+            0 => VType::Top,
+            1 => VType::Integer,
+            2 => VType::Float,
+            3 => VType::Double,
+            4 => VType::Long,
+            5 => VType::Null,
+            6 => VType::UninitializedThis,
+            7 => VType::Object(arg),
+            8 => VType::Uninitialized(arg),
+            _ => return None,
+        })
+    }
+}
+
 /// A StackMapTable frame (JVMS §4.7.4). `Same` covers both `same_frame` and
 /// `same_frame_extended`; `SameLocals1StackItem` covers the extended form too.
 #[derive(Debug, Clone, PartialEq, Eq)]

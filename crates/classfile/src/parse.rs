@@ -647,18 +647,12 @@ fn check_local_variables(
 }
 
 fn parse_vtype(r: &mut Reader<'_>) -> Result<VType> {
-    Ok(match r.u8()? {
-        0 => VType::Top,
-        1 => VType::Integer,
-        2 => VType::Float,
-        3 => VType::Double,
-        4 => VType::Long,
-        5 => VType::Null,
-        6 => VType::UninitializedThis,
-        7 => VType::Object(r.u16()?),
-        8 => VType::Uninitialized(r.u16()?),
-        t => bail!("Illegal verification type tag {t} in StackMapTable"),
-    })
+    let tag = r.u8()?;
+    let arg = if VType::tag_has_arg(tag) { r.u16()? } else { 0 };
+    match VType::from_tag(tag, arg) {
+        Some(t) => Ok(t),
+        None => bail!("Illegal verification type tag {tag} in StackMapTable"),
+    }
 }
 
 fn parse_vtypes(r: &mut Reader<'_>, n: usize) -> Result<Vec<VType>> {

@@ -306,17 +306,7 @@ impl W {
     }
 
     fn vtype(&mut self, t: &VType) {
-        let (tag, arg) = match t {
-            VType::Top => (0, 0),
-            VType::Integer => (1, 0),
-            VType::Float => (2, 0),
-            VType::Double => (3, 0),
-            VType::Long => (4, 0),
-            VType::Null => (5, 0),
-            VType::UninitializedThis => (6, 0),
-            VType::Object(i) => (7, *i),
-            VType::Uninitialized(o) => (8, *o),
-        };
+        let (tag, arg) = t.tag();
         self.u8(tag);
         self.u16(arg);
     }
@@ -580,18 +570,7 @@ impl<'b> R<'b> {
 
     fn vtype(&mut self) -> Res<VType> {
         let (tag, arg) = (self.u8()?, self.u16()?);
-        Ok(match tag {
-            0 => VType::Top,
-            1 => VType::Integer,
-            2 => VType::Float,
-            3 => VType::Double,
-            4 => VType::Long,
-            5 => VType::Null,
-            6 => VType::UninitializedThis,
-            7 => VType::Object(arg),
-            8 => VType::Uninitialized(arg),
-            _ => return Err(bad()),
-        })
+        VType::from_tag(tag, arg).ok_or_else(bad)
     }
 
     fn record_component(&mut self) -> Res<RecordComponent> {

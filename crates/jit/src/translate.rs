@@ -527,13 +527,18 @@ impl<'a, 'f> Translator<'a, 'f> {
     fn exit_here(&mut self, pc: usize) {
         let depth = self.op_depth;
         self.flush(depth);
-        let v = self.exit_value(pc, depth, false);
-        self.b.ins().return_(&[v]);
+        self.leave_at(pc, depth, false);
     }
 
     /// Leaves at the current op when `cond` holds (a check that would throw): the interpreter
     /// runs the op again and throws.
     fn exit_if(&mut self, cond: Value, pc: usize) {
+        self.leave_if(cond, |t| t.exit_here(pc));
+    }
+
+    /// When `cond` holds, goes to a cold block that `leave` fills (ending it with a return);
+    /// goes on here otherwise.
+    fn leave_if(&mut self, cond: Value, leave: impl FnOnce(&mut Self)) {
         let cold = self.b.create_block();
         let cont = self.b.create_block();
         self.b.set_cold_block(cold);
@@ -543,8 +548,14 @@ impl<'a, 'f> Translator<'a, 'f> {
         self.b.seal_block(cold);
         self.b.seal_block(cont);
         self.b.switch_to_block(cold);
-        self.exit_here(pc);
+        leave(self);
         self.b.switch_to_block(cont);
+    }
+
+    /// Returns exit `(pc, depth, exception)` to the interpreter, the frame's slots written.
+    fn leave_at(&mut self, pc: usize, depth: usize, exception: bool) {
+        let v = self.exit_value(pc, depth, exception);
+        self.b.ins().return_(&[v]);
     }
 
     fn exit_if_null(&mut self, r: Value, pc: usize) {
@@ -939,16 +950,7 @@ impl<'a, 'f> Translator<'a, 'f> {
     /// a class broke the unit's assumptions.
     fn leave_if_assumption_broken(&mut self, pc: usize, depth: usize) {
         let broken = self.assumptions_broken();
-        let cold = self.b.create_block();
-        let cont = self.b.create_block();
-        self.b.set_cold_block(cold);
-        self.b.ins().brif(broken, cold, &[], cont, &[]);
-        self.b.seal_block(cold);
-        self.b.seal_block(cont);
-        self.b.switch_to_block(cold);
-        let v = self.exit_value(pc, depth, false);
-        self.b.ins().return_(&[v]);
-        self.b.switch_to_block(cont);
+        self.leave_if(broken, |t| t.leave_at(pc, depth, false));
     }
 
     /// Whether the unit's assumptions are broken (non-zero): a load of their mark, not
@@ -1296,22 +1298,13 @@ impl<'a, 'f> Translator<'a, 'f> {
     /// Leaves with the exception pending at op `pc` (with `depth` slots) when a stub's
     /// `status` says it threw; goes on in a new block otherwise.
     fn exit_if_threw(&mut self, status: Value, pc: usize, depth: usize) {
-        let threw = self.b.create_block();
-        let ok = self.b.create_block();
-        self.b.set_cold_block(threw);
         let failed = self
             .b
             .ins()
             .icmp_imm_s(IntCC::NotEqual, status, STUB_OK as i64);
-        self.b.ins().brif(failed, threw, &[], ok, &[]);
-        self.b.seal_block(threw);
-        self.b.seal_block(ok);
-        self.b.switch_to_block(threw);
         // The interpreter takes over at a handler and reads every local from the frame, where
         // they are (written through).
-        let v = self.exit_value(pc, depth, true);
-        self.b.ins().return_(&[v]);
-        self.b.switch_to_block(ok);
+        self.leave_if(failed, |t| t.leave_at(pc, depth, true));
     }
 
     /// The op at `pc`, run by the VM.
