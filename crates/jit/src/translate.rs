@@ -1149,10 +1149,8 @@ impl<'a, 'f> Translator<'a, 'f> {
             // Any other class's static method, once initialized.
             InvokeKind::Static if m.is_static() => known(false, Some(m.class)),
             // Class-hierarchy analysis: a virtual method no loaded class overrides.
-            InvokeKind::Virtual
-                if self.inline_level == 0
-                    && deps::assume_not_overridden(m, self.unit.assumptions) =>
-            {
+            // (Never inside an inlined body: its ops make no calls.)
+            InvokeKind::Virtual if deps::assume_not_overridden(m, self.unit.assumptions) => {
                 known(true, None)
             }
             _ => None,

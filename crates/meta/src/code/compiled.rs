@@ -232,14 +232,14 @@ impl Tier {
             .store(TierState::Interpreted as u8, Ordering::Release);
     }
 
-    /// Takes the installed code out if `is_it` says it is the one meant: no new call or loop
-    /// entry reaches it, and the method is interpreted and counted again until compiled
+    /// Takes the installed code out if `is_it` says it is the one meant (true if it did): no
+    /// new call or loop entry reaches it, and the method is interpreted and counted again until compiled
     /// anew (or for good, after [`MAX_RECOMPILES`]). Callers serialize this with
     /// installation (`deps`'s lock).
-    pub fn take_out(&self, is_it: impl FnOnce(&Compiled) -> bool) {
+    pub fn take_out(&self, is_it: impl FnOnce(&Compiled) -> bool) -> bool {
         let v = self.version.load(Ordering::Acquire);
         if !self.code().is_some_and(is_it) {
-            return;
+            return false;
         }
         self.entry.store(0, Ordering::Release);
         self.version.store(v + 1, Ordering::Release);
@@ -248,6 +248,7 @@ impl Tier {
         } else {
             self.refuse();
         }
+        true
     }
 
     /// Marks a claimed method as not compilable.

@@ -164,9 +164,9 @@ pub fn note_overrides(c: &Class, vtable: &[&'static Method]) {
 }
 
 /// Takes the code carrying `a` (broken) out of its tier, if it is the installed code.
-fn deoptimize(a: &'static Assumptions) {
+fn deoptimize(a: &'static Assumptions) -> bool {
     a.tier
-        .take_out(|c| c.assumptions.is_some_and(|b| std::ptr::eq(a, b)));
+        .take_out(|c| c.assumptions.is_some_and(|b| std::ptr::eq(a, b)))
 }
 
 /// Installs `code` in `tier` unless the assumptions it carries were broken while it was
@@ -192,12 +192,7 @@ pub fn install(tier: &Tier, code: Compiled) -> bool {
 /// profile went stale); true if it was. Under the table's lock, as every taking out and
 /// installation.
 pub fn take_out_stale(a: &'static Assumptions) -> bool {
-    let is_it = |c: &Compiled| c.assumptions.is_some_and(|b| std::ptr::eq(a, b));
-    with_table(|_| {
-        let installed = a.tier.code().is_some_and(is_it);
-        a.tier.take_out(is_it);
-        installed
-    })
+    with_table(|_| deoptimize(a))
 }
 
 /// Forgets `classes`, being unloaded: their methods, and the assumptions of their code.
