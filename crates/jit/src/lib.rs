@@ -79,6 +79,10 @@ pub struct Stubs {
     /// [`meta::intrinsics::PureFn`]) on the `n` argument slots at `args`.
     pub pure: usize,
     pub drem: usize,
+    /// `fn(class: u64, method: u64, sig: u32) -> u64`: the method an `invokeinterface` of
+    /// `method` (resolved, with interned name-and-descriptor `sig`) selects for a receiver of
+    /// `class`, or 0 when the VM must select it (and throw what selection throws).
+    pub select: usize,
 }
 
 /// Layout numbers compiled code relies on, from the runtime's one definition of them.
@@ -123,6 +127,15 @@ pub struct Layout {
     pub boolean_array_class: usize,
     /// A class's `finalizable` flag (a byte, non-zero: its objects need registering).
     pub class_finalizable: usize,
+    /// What a call whose target is selected at run time reads: a class's vtable address
+    /// (null before linking), a method's code published for direct calls (null: call through
+    /// the VM), and in that code its entry word, frame size in slots (u32) and local count
+    /// (u16).
+    pub class_vtable: usize,
+    pub method_direct: usize,
+    pub prepared_entry: usize,
+    pub prepared_frame_slots: usize,
+    pub prepared_max_locals: usize,
 }
 
 /// What the compiler is given once.

@@ -176,6 +176,46 @@ struct Target {
     init: Option<&'static meta::class::Class>,
 }
 
+/// The callee of a direct call between compiled methods.
+#[derive(Clone, Copy)]
+enum Callee {
+    /// Known when compiling.
+    Known(Target),
+    /// Selected at run time by a virtual or interface call of `resolved`: `method`, whose
+    /// code published for direct calls (`Method::direct`, not null) is `prep`.
+    Selected {
+        resolved: &'static meta::class::Method,
+        method: Value,
+        prep: Value,
+    },
+}
+
+impl Callee {
+    /// A method of the callee's signature (arguments and result).
+    fn shape(&self) -> &'static meta::class::Method {
+        match *self {
+            Callee::Known(t) => t.method,
+            Callee::Selected { resolved, .. } => resolved,
+        }
+    }
+}
+
+/// How a call whose target is selected at run time goes when compiled code cannot select it.
+#[derive(Clone, Copy)]
+enum ByVm {
+    /// The invoke stub, as a virtual call of the resolved method.
+    Invoke,
+    /// The op stub (an `invokeinterface`).
+    Op,
+}
+
+/// A callee's local count: known when compiling, or read from its code.
+#[derive(Clone, Copy)]
+enum LocalCount {
+    Known(u16),
+    Loaded(Value),
+}
+
 const TRUSTED: MemFlags = MemFlags::trusted();
 /// The largest object (bytes) compiled code allocates inline; larger ones take the new stub
 /// (zeroing them inline would be a long run of stores).
@@ -620,7 +660,10 @@ impl<'a, 'f> Translator<'a, 'f> {
             body.ok()
         });
         let Some(body) = inlined else {
-            self.call_resolved(pc, method, sig, kind, target);
+            match target {
+                None if kind == InvokeKind::Virtual => self.call_virtual(pc, method, sig),
+                _ => self.call_resolved(pc, method, sig, kind, target),
+            }
             return true;
         };
         let target = target.expect("an inlined body has a target");
@@ -811,7 +854,7 @@ impl<'a, 'f> Translator<'a, 'f> {
         let join = self.b.create_block();
         let slow = self.b.create_block();
         match target {
-            Some(target) => self.direct_call(pc, target, slow, join),
+            Some(target) => self.direct_call(pc, Callee::Known(target), slow, join),
             None => {
                 self.b.ins().jump(slow, &[]);
             }
@@ -819,10 +862,7 @@ impl<'a, 'f> Translator<'a, 'f> {
         self.b.seal_block(slow);
         self.b.switch_to_block(slow);
         let m = self.b.ins().iconst(I64, method as *const _ as i64);
-        let s = self.b.ins().iconst(I32, sig as i64);
-        let k = self.b.ins().iconst(I32, kind as i64);
-        let status = self.call_flushed(self.sigs.invoke, self.env.stubs.invoke, &[m, s, k], pc);
-        self.exit_if_threw(status, pc, depth);
+        self.invoke_stub(pc, m, sig, kind);
         self.b.ins().jump(join, &[]);
         self.b.seal_block(join);
         self.b.switch_to_block(join);
@@ -831,6 +871,131 @@ impl<'a, 'f> Translator<'a, 'f> {
         if target.is_some_and(|t| t.assumed) {
             self.leave_if_assumption_broken(pc + 1, after);
         }
+    }
+
+    /// A virtual call of `rm` (with interned name-and-descriptor `sig`), its receiver checked
+    /// against null, whose target no profile or analysis knows: selected through the
+    /// receiver's class's vtable (HotSpot's vtable stub), else by the invoke stub.
+    fn call_virtual(&mut self, pc: usize, rm: &'static meta::class::Method, sig: u32) {
+        let selectable = !(rm.class.is_interface()
+            || rm.is_private()
+            || rm.access & classfile::access::ACC_FINAL != 0);
+        let Some(&slot) = rm.vtable_index.get().filter(|_| selectable) else {
+            self.call_resolved(pc, rm, sig, InvokeKind::Virtual, None);
+            return;
+        };
+        let vtable_at = self.env.layout.class_vtable as i32;
+        let select = |t: &mut Self, class: Value, by_vm: Block| {
+            let vtable = t.b.ins().load(I64, TRUSTED, class, vtable_at);
+            let unlinked = t.b.ins().icmp_imm_s(IntCC::Equal, vtable, 0);
+            t.branch_unless(unlinked, by_vm);
+            let entry = slot as i32 * 8;
+            t.b.ins().load(I64, TRUSTED, vtable, entry)
+        };
+        self.call_dispatched(pc, rm, sig, select, ByVm::Invoke);
+    }
+
+    /// The `invokeinterface` at op `pc` of a method the site has resolved, whose target no
+    /// profile knows: selected by the select stub (an interface-table lookup), else by the
+    /// op stub, which throws what selection throws. False, emitting nothing, if unresolved.
+    fn call_interface(&mut self, pc: usize, idx: u16) -> bool {
+        let Some((rm, sig)) = self.resolved_method(idx) else {
+            return false;
+        };
+        if rm.is_signature_polymorphic() {
+            return false;
+        }
+        let r = self.peek(rm.arg_slots as usize - 1);
+        self.exit_if_null(r, pc);
+        let select = |t: &mut Self, class: Value, by_vm: Block| {
+            let rmv = t.b.ins().iconst(I64, rm as *const _ as i64);
+            let sigv = t.b.ins().iconst(I32, sig as i64);
+            let stub = t.env.stubs.select;
+            // The select stub has the pure stubs' signature.
+            let method = t.call_pure(t.sigs.pure, stub, &[class, rmv, sigv]);
+            let none = t.b.ins().icmp_imm_s(IntCC::Equal, method, 0);
+            t.branch_unless(none, by_vm);
+            method
+        };
+        self.call_dispatched(pc, rm, sig, select, ByVm::Op);
+        true
+    }
+
+    /// Goes to `to` (cold) if `cond` is non-zero; goes on in a new block otherwise.
+    fn branch_unless(&mut self, cond: Value, to: Block) {
+        let on = self.b.create_block();
+        self.b.set_cold_block(to);
+        self.b.ins().brif(cond, to, &[], on, &[]);
+        self.b.seal_block(on);
+        self.b.switch_to_block(on);
+    }
+
+    /// A call of `rm` (its arguments on the stack, the receiver checked against null) whose
+    /// target the receiver's class selects at run time: `select` emits the selection from
+    /// the class, giving the method, or going to the block it is given when the VM must
+    /// select (`by_vm` says how). A selected method whose code is published for direct calls
+    /// (`Method::direct`) is called directly; any other through the invoke stub.
+    fn call_dispatched(
+        &mut self,
+        pc: usize,
+        rm: &'static meta::class::Method,
+        sig: u32,
+        select: impl FnOnce(&mut Self, Value, Block) -> Value,
+        by_vm: ByVm,
+    ) {
+        let depth = self.depth;
+        let after = depth - rm.arg_slots as usize + rm.ret.slots();
+        let l = self.env.layout;
+        let r = self.peek(rm.arg_slots as usize - 1);
+        self.flush_for_vm(depth);
+        let class = self.b.ins().load(I64, TRUSTED, r, l.object_class as i32);
+        let vm = self.b.create_block();
+        let join = self.b.create_block();
+        let method = select(self, class, vm);
+        self.b.seal_block(vm);
+        let prep = self
+            .b
+            .ins()
+            .load(I64, TRUSTED, method, l.method_direct as i32);
+        let as_selected = self.b.create_block();
+        let unpublished = self.b.ins().icmp_imm_s(IntCC::Equal, prep, 0);
+        self.branch_unless(unpublished, as_selected);
+        let callee = Callee::Selected {
+            resolved: rm,
+            method,
+            prep,
+        };
+        self.direct_call(pc, callee, as_selected, join);
+        self.b.seal_block(as_selected);
+        self.b.switch_to_block(as_selected);
+        self.invoke_stub(pc, method, sig, InvokeKind::Exact);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(vm);
+        match by_vm {
+            ByVm::Invoke => {
+                let m = self.b.ins().iconst(I64, rm as *const _ as i64);
+                self.invoke_stub(pc, m, sig, InvokeKind::Virtual);
+            }
+            ByVm::Op => {
+                let status = self.call_flushed(self.sigs.op, self.env.stubs.op, &[], pc);
+                self.exit_if_threw(status, pc, depth);
+            }
+        }
+        self.b.ins().jump(join, &[]);
+        self.b.seal_block(join);
+        self.b.switch_to_block(join);
+        self.reload_after_vm(pc, after);
+        self.depth = after;
+    }
+
+    /// Calls the invoke stub for the call at op `pc` of `method` (a value), selected as
+    /// `kind` says, the state flushed; on a throw, leaves with the exception pending.
+    fn invoke_stub(&mut self, pc: usize, method: Value, sig: u32, kind: InvokeKind) {
+        let s = self.b.ins().iconst(I32, sig as i64);
+        let k = self.b.ins().iconst(I32, kind as i64);
+        let stub = self.env.stubs.invoke;
+        let status = self.call_flushed(self.sigs.invoke, stub, &[method, s, k], pc);
+        self.exit_if_threw(status, pc, self.depth);
     }
 
     /// The receiver classes the `invokeinterface` at op `pc` (constant-pool entry `idx`,
@@ -905,8 +1070,8 @@ impl<'a, 'f> Translator<'a, 'f> {
             .ins()
             .call_indirect(self.sigs.remember, missed, &[self.thread, a]);
         if matches!(op, Op::InvokeVirtual(_)) {
-            self.call_resolved(pc, rm, sig, InvokeKind::Virtual, None);
-        } else {
+            self.call_virtual(pc, rm, sig);
+        } else if !self.call_interface(pc, idx) {
             self.stub_op(pc, op)?;
         }
         self.b.ins().jump(join, &[]);
@@ -1157,17 +1322,14 @@ impl<'a, 'f> Translator<'a, 'f> {
         }
     }
 
-    /// The direct call of `target` at op `pc`, the caller's state flushed: pushes its frame
+    /// The direct call of `callee` at op `pc`, the caller's state flushed: pushes its frame
     /// (as `vm::interp::exec::execute` would) and calls its code, then goes to `join`; goes
     /// to `slow` instead when the callee has no code yet, its frame would not fit, a
     /// safepoint is pending (the VM's path polls, and throws what must be thrown) or its
     /// class is not yet initialized in the running domain (the VM's path initializes it).
-    fn direct_call(&mut self, pc: usize, target: Target, slow: Block, join: Block) {
-        let callee = target.method;
+    fn direct_call(&mut self, pc: usize, callee: Callee, slow: Block, join: Block) {
+        let shape = callee.shape();
         let l = self.env.layout;
-        let Some(Ok(cprep)) = callee.prepared.get() else {
-            unreachable!("direct_target checked the callee's code")
-        };
         let (t, ld) = (
             self.thread,
             |b: &mut FunctionBuilder, ty, base, off: usize| {
@@ -1182,14 +1344,38 @@ impl<'a, 'f> Translator<'a, 'f> {
         let pcv = self.b.ins().iconst(I32, pc as i64);
         let caller_pc = (l.frame_pc as i64 - l.frame_size as i64) as i32;
         self.b.ins().store(TRUSTED, pcv, rec, caller_pc);
+        // What the callee's code says of its frame, and the method its record names.
+        let (entry, frame_slots, locals, method) = match callee {
+            Callee::Known(target) => {
+                let Some(Ok(cprep)) = target.method.prepared.get() else {
+                    unreachable!("direct_target checked the callee's code")
+                };
+                let word = self.b.ins().iconst(I64, cprep.tier.entry_word() as i64);
+                let entry = self.b.ins().load(I64, MemFlags::trusted(), word, 0);
+                let slots = cprep.proven_frame_slots() as i64;
+                let slots = self.b.ins().iconst(I64, slots);
+                let m = self.b.ins().iconst(I64, target.method as *const _ as i64);
+                (entry, slots, LocalCount::Known(cprep.max_locals), m)
+            }
+            Callee::Selected { method, prep, .. } => {
+                let entry = ld(&mut self.b, I64, prep, l.prepared_entry);
+                let slots = self
+                    .b
+                    .ins()
+                    .uload32(TRUSTED, prep, l.prepared_frame_slots as i32);
+                let locals = self
+                    .b
+                    .ins()
+                    .uload16(I64, TRUSTED, prep, l.prepared_max_locals as i32);
+                (entry, slots, LocalCount::Loaded(locals), method)
+            }
+        };
         // Whether the fast path may run.
-        let word = self.b.ins().iconst(I64, cprep.tier.entry_word() as i64);
-        let entry = self.b.ins().load(I64, MemFlags::trusted(), word, 0);
         let args_at =
-            (self.unit.prep.max_locals as usize + self.depth - callee.arg_slots as usize) * 8;
+            (self.unit.prep.max_locals as usize + self.depth - shape.arg_slots as usize) * 8;
         let frame = self.b.ins().iadd_imm_s(self.frame, args_at as i64);
-        let frame_bytes = (cprep.proven_frame_slots() * 8) as i64;
-        let end = self.b.ins().iadd_imm_s(frame, frame_bytes);
+        let frame_bytes = self.b.ins().ishl_imm_u(frame_slots, 3);
+        let end = self.b.ins().iadd(frame, frame_bytes);
         let limit = ld(&mut self.b, I64, t, l.thread_stack_limit);
         let max_depth = ld(&mut self.b, I64, t, l.thread_max_depth);
         let cap = ld(&mut self.b, I64, t, l.thread_frames_cap);
@@ -1210,7 +1396,10 @@ impl<'a, 'f> Translator<'a, 'f> {
         let c = self.b.ins().bor(a, b2);
         let polled = self.b.ins().icmp_imm_s(IntCC::NotEqual, polled, 0);
         let mut go_slow = self.b.ins().bor(c, polled);
-        if let Some(class) = target.init {
+        if let Callee::Known(Target {
+            init: Some(class), ..
+        }) = callee
+        {
             let initialized = self.initialized(class);
             let not_yet = self.b.ins().icmp_imm_s(IntCC::Equal, initialized, 0);
             go_slow = self.b.ins().bor(go_slow, not_yet);
@@ -1222,14 +1411,13 @@ impl<'a, 'f> Translator<'a, 'f> {
         self.b.switch_to_block(fast);
         // The callee's frame: locals past the arguments zeroed, its record pushed.
         let zero = self.b.ins().iconst(I64, 0);
-        for i in callee.arg_slots as usize..cprep.max_locals as usize {
-            self.b.ins().store(TRUSTED, zero, frame, (i * 8) as i32);
-        }
+        self.zero_locals(frame, shape.arg_slots, locals);
         let stack_base = ld(&mut self.b, I64, t, l.thread_stack_base);
         let from_base = self.b.ins().isub(frame, stack_base);
         let bp = self.b.ins().ushr_imm_s(from_base, 3);
-        let m = self.b.ins().iconst(I64, callee as *const _ as i64);
-        self.b.ins().store(TRUSTED, m, rec, l.frame_method as i32);
+        self.b
+            .ins()
+            .store(TRUSTED, method, rec, l.frame_method as i32);
         let pc0 = self.b.ins().iconst(I32, 0);
         self.b.ins().store(TRUSTED, pc0, rec, l.frame_pc as i32);
         let bp32 = self.b.ins().ireduce(I32, bp);
@@ -1239,10 +1427,7 @@ impl<'a, 'f> Translator<'a, 'f> {
             .ins()
             .store(TRUSTED, pushed, t, l.thread_frames_len as i32);
         let old_sp = ld(&mut self.b, I64, t, l.thread_sp);
-        let new_sp = self
-            .b
-            .ins()
-            .iadd_imm_s(bp, cprep.proven_frame_slots() as i64);
+        let new_sp = self.b.ins().iadd(bp, frame_slots);
         self.b.ins().store(TRUSTED, new_sp, t, l.thread_sp as i32);
         // The call, and the callee's exit.
         let at0 = self.b.ins().iconst(I32, 0);
@@ -1266,7 +1451,7 @@ impl<'a, 'f> Translator<'a, 'f> {
             .ins()
             .store(TRUSTED, flen, t, l.thread_frames_len as i32);
         self.b.ins().store(TRUSTED, old_sp, t, l.thread_sp as i32);
-        if callee.ret.slots() == 2 {
+        if shape.ret.slots() == 2 {
             self.b.ins().store(TRUSTED, zero, frame, 8);
         }
         self.b.ins().jump(join, &[]);
@@ -1279,6 +1464,43 @@ impl<'a, 'f> Translator<'a, 'f> {
         let status = self.b.inst_results(call)[0];
         self.exit_if_threw(status, pc, self.depth);
         self.b.ins().jump(join, &[]);
+    }
+
+    /// Zeroes a new frame's locals (at `frame`) from slot `from` (past the arguments) to
+    /// `count`: stores when the count is known, else a loop.
+    fn zero_locals(&mut self, frame: Value, from: u16, count: LocalCount) {
+        let zero = self.b.ins().iconst(I64, 0);
+        let count = match count {
+            LocalCount::Known(n) => {
+                for i in from..n {
+                    self.b.ins().store(TRUSTED, zero, frame, i as i32 * 8);
+                }
+                return;
+            }
+            LocalCount::Loaded(n) => n,
+        };
+        let start = self.b.ins().iadd_imm_s(frame, from as i64 * 8);
+        let bytes = self.b.ins().ishl_imm_u(count, 3);
+        let end = self.b.ins().iadd(frame, bytes);
+        let slot = self.b.declare_var(I64);
+        self.b.def_var(slot, start);
+        let head = self.b.create_block();
+        let body = self.b.create_block();
+        let done = self.b.create_block();
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(head);
+        let at = self.b.use_var(slot);
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, at, end);
+        self.b.ins().brif(more, body, &[], done, &[]);
+        self.b.seal_block(body);
+        self.b.switch_to_block(body);
+        self.b.ins().store(TRUSTED, zero, at, 0);
+        let next = self.b.ins().iadd_imm_s(at, 8);
+        self.b.def_var(slot, next);
+        self.b.ins().jump(head, &[]);
+        self.b.seal_block(head);
+        self.b.seal_block(done);
+        self.b.switch_to_block(done);
     }
 
     /// Calls stub `addr` of signature `sig` with (thread, pc, depth, `extra`...), the state
@@ -2052,6 +2274,7 @@ impl<'a, 'f> Translator<'a, 'f> {
             InvokeInterface(idx) if let Some(seen) = self.profiled(pc, idx) => {
                 self.invoke_profiled(pc, op, seen)?
             }
+            InvokeInterface(idx) if self.call_interface(pc, idx) => {}
             InvokeVirtual(idx) if self.inline_mapping(pc, idx) => {}
             InvokeVirtual(idx) if self.invoke_resolved(pc, idx, InvokeKind::Virtual) => {}
             PsoGet(ty, place) => {

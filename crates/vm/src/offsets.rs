@@ -8,13 +8,14 @@
 //! barrier compiled code emits is [`crate::heap::barrier`]'s: the check against the thread's
 //! nursery bounds, then [`crate::heap::Heap::remember`]. Must not hold behaviour.
 //!
-//! Not here yet (the JIT issue adds them with the code that needs them): the dispatch tables
-//! (`Class::dispatch` is a lazily built `OnceLock`) and the running domain's statics (a class's
-//! statics live in its per-domain mirror, reached through the domain's class-state table).
+//! A virtual call in compiled code reads the receiver's class's vtable (`Class::vtable_base`),
+//! the selected method's published code (`Method::direct`) and, in that `Prepared`, the entry
+//! word, frame size and local count. Interface tables are hash maps, read by a stub.
 
 use std::mem::offset_of;
 
-use crate::class::Class;
+use crate::class::{Class, Method};
+use crate::code::Prepared;
 use crate::heap::{ObjHeader, Tlab, layout};
 use crate::thread::{FrameRec, JThread, ThreadArea, frames};
 
@@ -66,6 +67,15 @@ pub struct Offsets {
     pub class_instance_size: usize,
     /// A class's `finalizable` flag (`bool`: one byte, 0 or 1).
     pub class_finalizable: usize,
+    /// A class's vtable's address (a pointer to `&Method`s; null before it is linked).
+    pub class_vtable: usize,
+    /// A method's code published for compiled callers (a pointer to `Prepared`, or null).
+    pub method_direct: usize,
+    /// In a `Prepared`: the entry word (`usize`, 0 while no code is installed), the proven
+    /// frame size in slots (`u32`) and `max_locals` (`u16`).
+    pub prepared_entry: usize,
+    pub prepared_frame_slots: usize,
+    pub prepared_max_locals: usize,
 }
 
 /// The offsets of this build.
@@ -101,6 +111,11 @@ pub const OFFSETS: Offsets = Offsets {
     class_id: offset_of!(Class, id),
     class_instance_size: offset_of!(Class, instance_size),
     class_finalizable: offset_of!(Class, finalizable),
+    class_vtable: offset_of!(Class, vtable_base),
+    method_direct: offset_of!(Method, direct),
+    prepared_entry: Prepared::ENTRY_AT,
+    prepared_frame_slots: Prepared::FRAME_SLOTS_AT,
+    prepared_max_locals: Prepared::MAX_LOCALS_AT,
 };
 
 // What compiled code may assume without reading the table: the thread pointer is the area
@@ -174,5 +189,47 @@ mod tests {
         assert_eq!(at::<u8, _>(&c, OFFSETS.class_finalizable), 0);
         c.finalizable = true;
         assert_eq!(at::<u8, _>(&c, OFFSETS.class_finalizable), 1);
+    }
+
+    #[test]
+    fn a_vtable_is_where_compiled_code_looks_once_published() {
+        let c = Class::bare(ClassId(78), "T", ClassKind::Instance, None, 0);
+        assert_eq!(at::<usize, _>(&c, OFFSETS.class_vtable), 0);
+        c.set_dispatch(Default::default());
+        let base = c.vtable().as_ptr() as usize;
+        assert_eq!(at::<usize, _>(&c, OFFSETS.class_vtable), base);
+    }
+
+    #[test]
+    fn a_prepared_frame_is_where_compiled_code_looks() {
+        use crate::code::op::Op;
+        struct NoOperands;
+        impl crate::code::oopmap::Operands for NoOperands {
+            fn field_type(&self, _: &Op) -> Option<crate::class::BasicType> {
+                None
+            }
+            fn invoke(&self, _: &Op) -> Option<(usize, crate::class::BasicType)> {
+                None
+            }
+        }
+        let p = Prepared::new(
+            vec![Op::Return],
+            vec![0],
+            vec![],
+            vec![],
+            vec![],
+            vec![],
+            5,
+            3,
+        );
+        assert_eq!(at::<u16, _>(&p, OFFSETS.prepared_max_locals), 5);
+        assert_eq!(at::<u32, _>(&p, OFFSETS.prepared_frame_slots), 0);
+        crate::code::depth::check(&p, &NoOperands).expect("a return is proven");
+        assert_eq!(at::<u32, _>(&p, OFFSETS.prepared_frame_slots), 5 + 3 + 2);
+        assert_eq!(at::<usize, _>(&p, OFFSETS.prepared_entry), 0);
+        assert_eq!(
+            p.tier.entry_word(),
+            &p as *const Prepared as usize + OFFSETS.prepared_entry
+        );
     }
 }

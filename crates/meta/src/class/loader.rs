@@ -733,7 +733,7 @@ impl ClassTable {
         let _ = c.methods.set(Vec::new());
         let _ = c.linked.set(Ok(()));
         // Arrays dispatch like Object.
-        let _ = c.dispatch.set(Dispatch {
+        c.set_dispatch(Dispatch {
             vtable: object.vtable().to_vec(),
             itable: object
                 .dispatch
@@ -1117,6 +1117,7 @@ impl ClassTable {
             statics_size,
             methods: OnceLock::new(),
             dispatch: OnceLock::new(),
+            vtable_base: std::sync::atomic::AtomicPtr::new(std::ptr::null_mut()),
             cp_cache: (0..cp_len).map(|_| OnceLock::new()).collect(),
             file: Some(cf),
             module: module.map(Into::into),
@@ -1240,6 +1241,7 @@ impl ClassTable {
             param_types,
             ret,
             vtable_index: OnceLock::new(),
+            direct: std::sync::atomic::AtomicPtr::new(std::ptr::null_mut()),
             info: super::MethodSource::Synthetic(Box::new(classfile::MethodInfo::new(
                 access, name, desc,
             ))),
@@ -1306,7 +1308,7 @@ impl ClassTable {
         // Before the dispatch is published: code assuming a method this class overrides
         // must be out of the way before any object of this class can exist.
         crate::code::deps::note_overrides(c, &vtable);
-        let _ = c.dispatch.set(Dispatch { vtable, itable });
+        c.set_dispatch(Dispatch { vtable, itable });
     }
 }
 
@@ -1414,6 +1416,7 @@ fn new_method(c: &'static Class, id: Numbered, index: u16, info: super::MethodSo
         param_types,
         ret,
         vtable_index: OnceLock::new(),
+        direct: std::sync::atomic::AtomicPtr::new(std::ptr::null_mut()),
         info,
         prepared: OnceLock::new(),
         native: OnceLock::new(),

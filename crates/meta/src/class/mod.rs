@@ -23,6 +23,7 @@ pub mod summaries;
 pub mod unload;
 
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicPtr, Ordering};
 
 use classfile::{ClassFile, MethodInfo};
 
@@ -255,6 +256,10 @@ pub struct Method {
     pub param_types: Box<[BasicType]>,
     pub ret: BasicType,
     pub vtable_index: OnceLock<u32>,
+    /// This method's prepared code once compiled callers may call it without the VM (see
+    /// [`Method::link_direct`]), else null: what a virtual call in compiled code reads of the
+    /// method it selected (`vm::offsets`).
+    pub direct: AtomicPtr<Prepared>,
     /// Its parsed form (field accesses go through `Deref`).
     pub info: MethodSource,
     /// Pre-decoded code, built on first invocation.
@@ -338,6 +343,27 @@ impl Method {
             self.name
         )
     }
+    /// Whether compiled code may call this method's code without the VM's call path, once
+    /// it has proven code: it needs nothing that path does (a monitor, a native frame, a VM
+    /// primitive in its place).
+    pub fn runs_directly(&self) -> bool {
+        !(self.is_native() || self.is_abstract() || self.is_synchronized())
+            && self.intrinsic.is_none()
+            && self.mapped.is_none()
+    }
+
+    /// Publishes `prep`, this method's proven code, to compiled callers that select it at
+    /// run time (a virtual call through the vtable) if it [`runs_directly`]; they call it
+    /// whenever its tier has code installed.
+    ///
+    /// [`runs_directly`]: Method::runs_directly
+    pub fn link_direct(&self, prep: &'static Prepared) {
+        if self.runs_directly() && prep.proven_frame_slots() > 0 {
+            let p = prep as *const Prepared as *mut Prepared;
+            self.direct.store(p, Ordering::Release);
+        }
+    }
+
     /// Whether this method is signature-polymorphic (JVMS §2.9.3).
     #[inline]
     pub fn is_signature_polymorphic(&self) -> bool {
@@ -413,7 +439,11 @@ pub struct Class {
     /// Offsets of reference static fields inside the mirror.
     pub static_ref_offsets: Vec<u32>,
     pub methods: OnceLock<Vec<Method>>,
+    /// Set once, by [`Class::set_dispatch`].
     pub dispatch: OnceLock<Dispatch>,
+    /// The first entry of `dispatch`'s vtable once it is set, else null: what compiled code
+    /// loads to select a virtual call's target (`vm::offsets`).
+    pub vtable_base: AtomicPtr<&'static Method>,
     /// The parsed class file (constant pool, attributes); None for arrays and primitives.
     pub file: Option<ClassFile>,
     /// Per-constant-pool-entry resolution cache.
@@ -479,6 +509,7 @@ impl Class {
             statics_size: 0,
             methods: OnceLock::new(),
             dispatch: OnceLock::new(),
+            vtable_base: AtomicPtr::new(std::ptr::null_mut()),
             file: None,
             cp_cache: Box::new([]),
             module: Some("java.base".into()),
@@ -678,6 +709,15 @@ impl Class {
         self.file.as_ref()?.source_file.as_deref()
     }
     #[inline]
+    /// Publishes the class's dispatch tables (once; later calls are ignored) and its vtable's
+    /// address for compiled code.
+    pub fn set_dispatch(&self, d: Dispatch) {
+        if self.dispatch.set(d).is_ok() {
+            let base = self.vtable().as_ptr() as *mut &'static Method;
+            self.vtable_base.store(base, Ordering::Release);
+        }
+    }
+
     pub fn vtable(&self) -> &[&'static Method] {
         self.dispatch.get().map_or(&[], |d| d.vtable.as_slice())
     }

@@ -144,6 +144,10 @@ pub struct Tier {
 }
 
 impl Tier {
+    /// Where in a `Tier` the entry word ([`Tier::entry_word`]) is, for compiled callers that
+    /// reach a tier through its method at run time.
+    pub const ENTRY_AT: usize = std::mem::offset_of!(Tier, entry);
+
     /// The installed code, if any.
     #[inline(always)]
     pub fn code(&self) -> Option<&Compiled> {

@@ -70,6 +70,14 @@ pub struct Prepared {
 }
 
 impl Prepared {
+    /// Where compiled callers that select a method at run time find what a direct call needs
+    /// (`vm::offsets`): the entry word (a `usize`), the proven frame size in slots (a `u32`,
+    /// see [`Prepared::proven_frame_slots`]) and `max_locals` (a `u16`).
+    pub const ENTRY_AT: usize =
+        std::mem::offset_of!(Prepared, tier) + super::compiled::Tier::ENTRY_AT;
+    pub const FRAME_SLOTS_AT: usize = std::mem::offset_of!(Prepared, proven_frame);
+    pub const MAX_LOCALS_AT: usize = std::mem::offset_of!(Prepared, max_locals);
+
     /// Wraps decoded ops, appending [`Op::FellOff`] so that every op has a successor inside
     /// the array: the interpreter may then fetch the next op without a bounds check.
     #[allow(clippy::too_many_arguments)]

@@ -456,20 +456,30 @@ pub(super) fn select_virtual(rc: &'static Class, m: &'static Method, sig: u32) -
         .unwrap_or(m)
 }
 
+/// The target of invokeinterface for receiver class `rc`, if selecting it throws nothing.
+pub(super) fn select_interface_quietly(
+    rc: &'static Class,
+    m: &'static Method,
+    sig: u32,
+) -> Option<&'static Method> {
+    if m.is_private() {
+        return Some(m);
+    }
+    if !m.class.is_interface() && m.vtable_index.get().is_some() {
+        return Some(select_virtual(rc, m, sig));
+    }
+    let sel = rc.dispatch.get().and_then(|d| d.itable.get(&sig)).copied();
+    sel.filter(|sel| !sel.is_abstract())
+}
+
 fn select_interface(
     t: &mut JThread,
     rc: &'static Class,
     m: &'static Method,
     sig: u32,
 ) -> JResult<&'static Method> {
-    if m.is_private() {
-        return Ok(m);
-    }
-    if !m.class.is_interface() && m.vtable_index.get().is_some() {
-        return Ok(select_virtual(rc, m, sig));
-    }
-    match rc.dispatch.get().and_then(|d| d.itable.get(&sig)).copied() {
-        Some(sel) if !sel.is_abstract() => Ok(sel),
+    match select_interface_quietly(rc, m, sig) {
+        Some(sel) => Ok(sel),
         _ if !rc.is_subtype_of(m.class) => {
             let msg = format!(
                 "Class {} does not implement the requested interface {}",

@@ -269,7 +269,9 @@ fn compile(t: &mut JThread, m: &'static Method, prep: &'static Prepared) {
             if t.vm.opts.jit.print_inlining {
                 print_inlining(&out.inlining);
             }
-            if !deps::install(&prep.tier, out.code) && t.vm.opts.jit.print {
+            if deps::install(&prep.tier, out.code) {
+                m.link_direct(prep);
+            } else if t.vm.opts.jit.print {
                 print_line(t, id, m, "COMPILE SKIPPED: a class broke its assumptions");
             }
         }
@@ -412,6 +414,7 @@ fn compiler_of(t: &mut JThread) -> Option<&'static jit::Jit> {
             frem: stub_frem as *const () as usize,
             pure: stub_pure as *const () as usize,
             drem: stub_drem as *const () as usize,
+            select: stub_select_interface as *const () as usize,
         },
         layout: jit::Layout {
             object_class: o.object_class,
@@ -440,6 +443,11 @@ fn compiler_of(t: &mut JThread) -> Option<&'static jit::Jit> {
             frame_bp: o.frame_bp,
             boolean_array_class: boolean_array as *const crate::class::Class as usize,
             class_finalizable: o.class_finalizable,
+            class_vtable: o.class_vtable,
+            method_direct: o.method_direct,
+            prepared_entry: o.prepared_entry,
+            prepared_frame_slots: o.prepared_frame_slots,
+            prepared_max_locals: o.prepared_max_locals,
         },
     };
     if vm.opts.jit.print {
@@ -543,6 +551,18 @@ extern "C" fn stub_invoke(
 
     let r = invoke_selected(t, caller, rm, sig, kind, base);
     leave_result(t, r, base, rm.ret)
+}
+
+/// The method an `invokeinterface` of `method` selects for a receiver of `class` when no
+/// check or error is involved (see `exec::select_interface`), else null: compiled code then
+/// calls through the op stub, which selects again and throws. Touches no thread state.
+#[allow(unsafe_code)]
+extern "C" fn stub_select_interface(class: u64, method: u64, sig: u32) -> u64 {
+    // SAFETY: compiled code passes its receiver's class and the method its site resolved
+    // to: metadata that outlives the objects and code that name it.
+    let (rc, rm): (&'static Class, &'static Method) =
+        unsafe { (&*(class as *const Class), &*(method as *const Method)) };
+    super::exec::select_interface_quietly(rc, rm, sig).map_or(0, |m| m as *const Method as u64)
 }
 
 /// A call stub's answer: `STUB_OK` with a call's result `r` (of type `ret`) at slot `at` (a

@@ -319,6 +319,7 @@ pub fn spin(t: &mut JThread, caller: &'static Class, b: &Bootstrap) -> JResult<&
             statics_size: 0,
             methods: OnceLock::new(),
             dispatch: OnceLock::new(),
+            vtable_base: std::sync::atomic::AtomicPtr::new(std::ptr::null_mut()),
             file: None,
             cp_cache: (0..entry_count).map(|_| OnceLock::new()).collect(),
             module: caller.module.clone(),
