@@ -8,8 +8,8 @@
 //! straight-line code (no branch, no handler) with no op that could throw, call into the VM,
 //! poll for a safepoint or leave. Field reads and writes are allowed on the callee's own
 //! receiver, which the caller has checked against null, and calls are allowed to methods that
-//! are themselves inlined (on the same receiver): constructors, getters and setters, the empty
-//! `Object.<init>`. Such a body is invisible to everything that looks at frames, as HotSpot's
+//! are themselves inlined (on the same receiver): constructors, getters and setters, `super`
+//! calls, the empty `Object.<init>`. Such a body is invisible to everything that looks at frames, as HotSpot's
 //! inlined frames are to its stack walks: it cannot be on the stack at a safepoint.
 //!
 //! `Object.<init>` registers an object of a finalizable class (its `ReturnRegister`), which
@@ -241,7 +241,13 @@ impl Walk<'_> {
             _ => InvokeKind::Virtual,
         };
         let static_call = kind == InvokeKind::Static;
-        if method.is_static() != static_call || !names_target(self.method.class, method, kind) {
+        let method = match kind {
+            // `super.m()` (or a private method, a constructor): known from the class alone.
+            InvokeKind::Special => meta::class::resolve::select_special(self.method.class, method),
+            _ if names_target(self.method.class, method, kind) => method,
+            _ => return Err("calls a method it cannot name"),
+        };
+        if method.is_static() != static_call {
             return Err("calls a method it cannot name");
         }
         let args = method.arg_slots as usize;

@@ -200,6 +200,13 @@ impl Callee {
     }
 }
 
+/// Whether compiled code may call `m` directly (or inline it): it needs nothing the VM's
+/// call path does (`Method::runs_directly`) and has code proven for the interpreter (so it
+/// has run before).
+fn runs_directly_now(m: &meta::class::Method) -> bool {
+    m.runs_directly() && matches!(m.prepared.get(), Some(Ok(p)) if p.proven_frame_slots() > 0)
+}
+
 /// How a call whose target is selected at run time goes when compiled code cannot select it.
 #[derive(Clone, Copy)]
 enum ByVm {
@@ -1288,16 +1295,12 @@ impl<'a, 'f> Translator<'a, 'f> {
 
     /// The method a call site always runs, if this compile can tell: a static method (of
     /// the caller's class or a superclass, initialized since the caller runs, or of another
-    /// class, which the site checks is initialized), a constructor or private method, a
-    /// method no class can override, or one no loaded class overrides (an assumption: the
-    /// site checks it). It must have code proven for the
-    /// interpreter (so it has run before) and need nothing the VM's call path does (a
-    /// monitor, a native frame).
+    /// class, which the site checks is initialized), a constructor or private method, the
+    /// superclass's method `super.m()` selects, a method no class can override, or one no
+    /// loaded class overrides (an assumption: the site checks it). It must
+    /// [`runs_directly_now`].
     fn direct_target(&self, m: &'static meta::class::Method, kind: InvokeKind) -> Option<Target> {
-        let runnable = !(m.is_native() || m.is_abstract() || m.is_synchronized())
-            && m.intrinsic.is_none()
-            && matches!(m.prepared.get(), Some(Ok(p)) if p.proven_frame_slots() > 0);
-        if !runnable {
+        if !runs_directly_now(m) {
             return None;
         }
         let known = |assumed, init| {
@@ -1313,6 +1316,16 @@ impl<'a, 'f> Translator<'a, 'f> {
         match kind {
             // Any other class's static method, once initialized.
             InvokeKind::Static if m.is_static() => known(false, Some(m.class)),
+            // A superclass's method (`super.m()`): selected from the caller's class alone.
+            InvokeKind::Special => {
+                let caller = self.unit.assumptions.method.class;
+                let selected = meta::class::resolve::select_special(caller, m);
+                runs_directly_now(selected).then_some(Target {
+                    method: selected,
+                    assumed: false,
+                    init: None,
+                })
+            }
             // Class-hierarchy analysis: a virtual method no loaded class overrides.
             // (Never inside an inlined body: its ops make no calls.)
             InvokeKind::Virtual if deps::assume_not_overridden(m, self.unit.assumptions) => {

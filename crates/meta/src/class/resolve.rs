@@ -371,6 +371,26 @@ pub fn resolve_method(
     Ok((m, sig))
 }
 
+/// The method an `invokespecial` of `m` in code of class `from` runs (JVMS §6.5
+/// invokespecial): `m` itself, or for a superclass's method the one a lookup from `from`'s
+/// superclass finds. It depends on `from` and `m` only, so compiled code selects it once.
+pub fn select_special(from: &'static Class, m: &'static Method) -> &'static Method {
+    if &*m.name == "<init>"
+        || m.is_private()
+        || m.class.is_interface()
+        || std::ptr::eq(m.class, from)
+    {
+        return m;
+    }
+    if from.is_subtype_of(m.class)
+        && let Some(sup) = from.super_class
+        && let Some(sel) = lookup_method(sup, &m.name, &m.descriptor)
+    {
+        return sel;
+    }
+    m
+}
+
 /// Method lookup in a class: the class and its superclasses (signature-polymorphic methods
 /// match by name), then maximally-specific superinterface methods.
 #[inline]

@@ -504,24 +504,6 @@ fn select_interface(
     }
 }
 
-/// Selects the target of invokespecial.
-pub(super) fn select_special(from: &'static Class, m: &'static Method) -> &'static Method {
-    if &*m.name == "<init>"
-        || m.is_private()
-        || m.class.is_interface()
-        || std::ptr::eq(m.class, from)
-    {
-        return m;
-    }
-    if from.is_subtype_of(m.class)
-        && let Some(sup) = from.super_class
-        && let Some(sel) = resolve::lookup_method(sup, &m.name, &m.descriptor)
-    {
-        return sel;
-    }
-    m
-}
-
 fn array_store_check(t: &mut JThread, arr: ObjRef, v: Option<ObjRef>) -> JResult<()> {
     if let Some(v) = v {
         let comp = arr.class().array_component().expect("aastore on non-array");
@@ -1295,7 +1277,7 @@ pub(super) fn run<const STEP: bool>(
                 if S!(sp - n) == 0 {
                     throw!("java/lang/NullPointerException", None);
                 }
-                let target = select_special(m.class, rm);
+                let target = resolve::select_special(m.class, rm);
                 let v = tri!(invoke(t, target, sp - n));
                 sp -= n;
                 push_result!(rm.ret, v);

@@ -14,7 +14,7 @@ use std::io::Write;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
-use super::exec::{Flow, Start, invoke, run, select_special, select_virtual};
+use super::exec::{Flow, Start, invoke, run, select_virtual};
 use super::frame::{Code, Refused, Slots};
 use crate::class::{BasicType, Class, Method};
 use crate::code::compiled::{Compiled, Exit, InvokeKind, STUB_OK, STUB_THREW};
@@ -619,7 +619,7 @@ fn invoke_selected(
         return Err(t.throw_new("java/lang/NullPointerException", None));
     };
     let target = if kind == SPECIAL {
-        select_special(caller.class, rm)
+        crate::class::resolve::select_special(caller.class, rm)
     } else {
         select_virtual(recv.class(), rm, sig)
     };
