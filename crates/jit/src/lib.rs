@@ -83,6 +83,9 @@ pub struct Stubs {
     /// `method` (resolved, with interned name-and-descriptor `sig`) selects for a receiver of
     /// `class`, or 0 when the VM must select it (and throw what selection throws).
     pub select: usize,
+    /// `fn(class: u64, target: u64) -> u64`: 1 if objects of `class` are assignable to
+    /// `target`, else 0.
+    pub subtype: usize,
 }
 
 /// Layout numbers compiled code relies on, from the runtime's one definition of them.
@@ -133,6 +136,13 @@ pub struct Layout {
     /// (u16).
     pub class_vtable: usize,
     pub method_direct: usize,
+    /// What an inline `Unsafe` access checks (else the native runs, with its checks): the
+    /// thread's domain is trusted (a word, 0), the object's class is not an API class (its
+    /// `api` byte is 0) and is not `java.lang.Class` (this address: statics live in
+    /// mirrors).
+    pub thread_untrusted: usize,
+    pub class_api: usize,
+    pub mirror_class: usize,
     pub prepared_entry: usize,
     pub prepared_frame_slots: usize,
     pub prepared_max_locals: usize,

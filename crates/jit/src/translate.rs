@@ -25,7 +25,7 @@ use meta::code::deps;
 use meta::code::effect::{self, Push};
 use meta::code::oopmap::OopMaps;
 use meta::code::op::{Cond, Op};
-use meta::intrinsics::{Inline, inline_form};
+use meta::intrinsics::{Inline, UnsafeAccess, UnsafeOp, inline_form, unsafe_access};
 use meta::mappings::Primitive;
 
 use std::collections::{HashMap, HashSet};
@@ -116,6 +116,8 @@ struct Sigs {
     new: SigRef,
     /// (thread, holder).
     remember: SigRef,
+    /// (class, target) -> 0 or 1.
+    subtype: SigRef,
     frem: SigRef,
     /// (function, argument slots' address, count) -> result: a pure intrinsic.
     pure: SigRef,
@@ -263,6 +265,7 @@ impl<'a, 'f> Translator<'a, 'f> {
             resume: b.import_signature(sig(&[I64, I64, I64], Some(I32))),
             new: b.import_signature(sig(&[I64, I32, I32, I64], Some(I32))),
             remember: b.import_signature(sig(&[I64, I64], None)),
+            subtype: b.import_signature(sig(&[I64, I64], Some(I64))),
             frem: b.import_signature(sig(&[F32, F32], Some(F32))),
             pure: b.import_signature(sig(&[I64, I64, I32], Some(I64))),
             drem: b.import_signature(sig(&[F64, F64], Some(F64))),
@@ -1008,7 +1011,8 @@ impl<'a, 'f> Translator<'a, 'f> {
     /// The receiver classes the `invokeinterface` at op `pc` (constant-pool entry `idx`,
     /// resolved) has seen in the interpreter, with the method each selected, when they are
     /// few enough to check for ([`MAX_PROFILED`]), and none can be unloaded (compiled code
-    /// compares their addresses).
+    /// compares their addresses): classes of the boot, platform and application loaders,
+    /// lambda proxies among them.
     fn profiled(&self, pc: usize, idx: u16) -> Option<Vec<Profiled>> {
         self.resolved_method(idx)?;
         let (Some(&Op::InvokeInterfaceIC(_, site)) | Some(&Op::InvokeVirtualIC(_, site))) =
@@ -1017,8 +1021,14 @@ impl<'a, 'f> Translator<'a, 'f> {
             return None;
         };
         let seen = self.unit.prep.icache.get(site as usize)?.seen();
+        // A lambda proxy goes with the class whose call site made it (shared by every
+        // domain when that class is); any other hidden class may go with its domain.
         let permanent = |c: &meta::class::Class| {
-            !c.hidden
+            let shared = match &c.lambda {
+                Some(shape) => !shape.caller.hidden,
+                None => !c.hidden,
+            };
+            shared
                 && (c.loader == LoaderId::BOOT
                     || c.loader == LoaderId::PLATFORM
                     || c.loader == LoaderId::APP)
@@ -1249,8 +1259,10 @@ impl<'a, 'f> Translator<'a, 'f> {
         top
     }
 
-    /// `checkcast` or `instanceof` of a resolved class: a null or an object of exactly that
-    /// class is decided inline, anything else by the op stub (subtyping, the exception).
+    /// `checkcast` or `instanceof` of a resolved class: a null, an object of exactly that
+    /// class, and any object when the class is final are decided inline; any other by the
+    /// subtype stub (no frame state, no op decoding). A failing `checkcast` takes the op
+    /// stub, which throws.
     fn type_check(&mut self, pc: usize, op: &Op, idx: u16) -> Result<(), Refusal> {
         let c = self.resolved_class(idx).expect("checked by the caller");
         let depth = self.depth;
@@ -1258,8 +1270,6 @@ impl<'a, 'f> Translator<'a, 'f> {
         let o = self.peek(0);
         let done = self.b.create_block();
         let check = self.b.create_block();
-        let slow = self.b.create_block();
-        self.b.set_cold_block(slow);
         let null = self.b.ins().icmp_imm_s(IntCC::Equal, o, 0);
         if is_instance_of {
             let zero = self.b.ins().iconst(I64, 0);
@@ -1276,17 +1286,41 @@ impl<'a, 'f> Translator<'a, 'f> {
             .b
             .ins()
             .icmp_imm_s(IntCC::Equal, class, c as *const _ as i64);
-        if is_instance_of {
+        // A final class has no subclass: only its own objects pass. Any other target asks
+        // the subtype stub when the class is not the target itself.
+        let has_subtypes = !(matches!(c.kind, meta::class::ClassKind::Instance)
+            && c.access & classfile::access::ACC_FINAL != 0);
+        let passes = if has_subtypes {
+            let other = self.b.create_block();
+            let join = self.b.create_block();
+            self.b.append_block_param(join, I64);
             let one = self.b.ins().iconst(I64, 1);
-            self.b.def_var(self.stack[depth - 1], one);
+            self.b.ins().brif(exact, join, &[one.into()], other, &[]);
+            self.b.seal_block(other);
+            self.b.switch_to_block(other);
+            let target = self.b.ins().iconst(I64, c as *const _ as i64);
+            let stub = self.env.stubs.subtype;
+            let yes = self.call_pure(self.sigs.subtype, stub, &[class, target]);
+            self.b.ins().jump(join, &[yes.into()]);
+            self.b.seal_block(join);
+            self.b.switch_to_block(join);
+            self.b.block_params(join)[0]
+        } else {
+            self.b.ins().uextend(I64, exact)
+        };
+        if is_instance_of {
+            self.b.def_var(self.stack[depth - 1], passes);
+            self.b.ins().jump(done, &[]);
+        } else {
+            // A failed `checkcast`: the op stub throws.
+            let fail = self.b.create_block();
+            self.b.set_cold_block(fail);
+            self.b.ins().brif(passes, done, &[], fail, &[]);
+            self.b.seal_block(fail);
+            self.b.switch_to_block(fail);
+            self.stub_op(pc, op)?;
+            self.b.ins().jump(done, &[]);
         }
-        self.b.ins().brif(exact, done, &[], slow, &[]);
-        self.b.seal_block(slow);
-        self.b.switch_to_block(slow);
-        // The op stub reads the object from the slot the fast paths gave their answer.
-        self.b.def_var(self.stack[depth - 1], o);
-        self.stub_op(pc, op)?;
-        self.b.ins().jump(done, &[]);
         self.b.seal_block(done);
         self.b.switch_to_block(done);
         self.depth = depth;
@@ -2289,6 +2323,7 @@ impl<'a, 'f> Translator<'a, 'f> {
             }
             InvokeInterface(idx) if self.call_interface(pc, idx) => {}
             InvokeVirtual(idx) if self.inline_mapping(pc, idx) => {}
+            InvokeVirtual(idx) if self.inline_unsafe(pc, idx) => {}
             InvokeVirtual(idx) if self.invoke_resolved(pc, idx, InvokeKind::Virtual) => {}
             PsoGet(ty, place) => {
                 let o = self.peek(0);
@@ -2511,6 +2546,140 @@ impl<'a, 'f> Translator<'a, 'f> {
             self.push_sized(v, ty.slots());
         }
         true
+    }
+
+    /// An `invokevirtual` at op `pc` (constant-pool entry `idx`, resolved) of an `Unsafe`
+    /// accessor compiled code emits ([`meta::intrinsics::unsafe_access`]): the access inline
+    /// where none of the native's checks could refuse it (a trusted domain; a null base, an
+    /// absolute address, or an object neither of an API class nor a `Class` mirror), else
+    /// the native through the invoke stub. False, emitting nothing, if it is not one.
+    fn inline_unsafe(&mut self, pc: usize, idx: u16) -> bool {
+        let Some((method, sig)) = self.resolved_method(idx) else {
+            return false;
+        };
+        let c = &method.class.name;
+        let Some(access) = unsafe_access(c, &method.name, &method.descriptor) else {
+            return false;
+        };
+        if !method.is_native() {
+            return false;
+        }
+        let n = method.arg_slots as usize;
+        let unsafe_ref = self.peek(n - 1);
+        self.exit_if_null(unsafe_ref, pc);
+        let base = self.peek(n - 2);
+        let offset = self.peek(n - 3);
+        let l = self.env.layout;
+        let (slow, fast, join) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        let addr = self.b.declare_var(I64);
+        let untrusted = self
+            .b
+            .ins()
+            .load(I64, TRUSTED, self.thread, l.thread_untrusted as i32);
+        self.branch_unless(untrusted, slow);
+        // An absolute address (no base), except for a reference store: the barrier needs
+        // the object it stores into.
+        let absolute = self.b.ins().icmp_imm_s(IntCC::Equal, base, 0);
+        let in_object = self.b.create_block();
+        self.b.def_var(addr, offset);
+        if access.ty == BasicType::Ref && access.op != UnsafeOp::Get {
+            self.b.ins().brif(absolute, slow, &[], in_object, &[]);
+        } else {
+            self.b.ins().brif(absolute, fast, &[], in_object, &[]);
+        }
+        self.b.seal_block(in_object);
+        self.b.switch_to_block(in_object);
+        let class = self.b.ins().load(I64, TRUSTED, base, l.object_class as i32);
+        let api = self.b.ins().uload8(I32, TRUSTED, class, l.class_api as i32);
+        let mirror = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::Equal, class, l.mirror_class as i64);
+        let api = self.b.ins().icmp_imm_s(IntCC::NotEqual, api, 0);
+        let refused = self.b.ins().bor(api, mirror);
+        let field = self.b.ins().iadd(base, offset);
+        self.b.def_var(addr, field);
+        self.b.set_cold_block(slow);
+        self.b.ins().brif(refused, slow, &[], fast, &[]);
+        self.b.seal_block(fast);
+        self.b.seal_block(slow);
+        let (depth, known) = (self.depth, self.non_null.clone());
+        self.b.switch_to_block(fast);
+        let a = self.b.use_var(addr);
+        self.unsafe_access_at(access, a, base, n);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(slow);
+        (self.depth, self.non_null) = (depth, known.clone());
+        self.call_resolved(pc, method, sig, InvokeKind::Virtual, None);
+        self.b.ins().jump(join, &[]);
+        self.b.seal_block(join);
+        self.b.switch_to_block(join);
+        self.non_null = known;
+        true
+    }
+
+    /// The access `access` at address `a` (in object `base`, or absolute when it is null),
+    /// its `n` argument slots (the `Unsafe` receiver first) on the stack, replaced by its
+    /// result.
+    fn unsafe_access_at(&mut self, access: UnsafeAccess, a: Value, base: Value, n: usize) {
+        let ty = access.ty;
+        let w = ty.slots();
+        let flags = MemFlags::new();
+        if access.volatile {
+            self.b.ins().fence();
+        }
+        let result = match access.op {
+            UnsafeOp::Get if ty == BasicType::Boolean => {
+                // Any non-zero byte reads as true, as in the native.
+                let byte = self.b.ins().uload8(I32, flags, a, 0);
+                let set = self.b.ins().icmp_imm_s(IntCC::NotEqual, byte, 0);
+                Some(self.b.ins().uextend(I64, set))
+            }
+            UnsafeOp::Get => Some(self.load_with(flags, ty, a, 0)),
+            UnsafeOp::Put => {
+                let v = self.peek(w - 1);
+                self.store_with(flags, ty, v, a, 0);
+                if ty == BasicType::Ref {
+                    self.barrier(base, v);
+                }
+                None
+            }
+            UnsafeOp::CompareAndSet | UnsafeOp::CompareAndExchange => {
+                let x = self.peek(w - 1);
+                let expected = self.peek(2 * w - 1);
+                let (x, expected) = match ty {
+                    BasicType::Int => (self.int(x), self.int(expected)),
+                    _ => (x, expected),
+                };
+                let old = self.b.ins().atomic_cas(flags, a, expected, x);
+                if ty == BasicType::Ref {
+                    self.barrier(base, x);
+                }
+                Some(if access.op == UnsafeOp::CompareAndSet {
+                    let same = self.b.ins().icmp(IntCC::Equal, old, expected);
+                    self.b.ins().uextend(I64, same)
+                } else if ty == BasicType::Int {
+                    self.int_slot(old)
+                } else {
+                    old
+                })
+            }
+        };
+        if access.volatile {
+            self.b.ins().fence();
+        }
+        self.depth -= n;
+        if let Some(v) = result {
+            let slots = match access.op {
+                UnsafeOp::CompareAndSet => 1,
+                _ => w,
+            };
+            self.push_sized(v, slots);
+        }
     }
 
     /// An `invokestatic` at constant-pool index `idx` already resolved to an intrinsic with

@@ -190,6 +190,76 @@ macro_rules! min_max {
 min_max!(max_d, min_d, f64);
 min_max!(max_f, min_f, f32);
 
+/// What a native accessor of `jdk.internal.misc.Unsafe` does, for compiled code that emits
+/// the access itself (HotSpot's Unsafe intrinsics). The native stays the one implementation
+/// of every check: compiled code takes it whenever a check could refuse (see the JIT).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnsafeAccess {
+    pub op: UnsafeOp,
+    /// The type accessed (`Ref` for `Reference`).
+    pub ty: crate::class::BasicType,
+    /// The `...Volatile` accessors: a full fence on both sides, as the natives do.
+    pub volatile: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnsafeOp {
+    /// `getX(Object o, long offset)`.
+    Get,
+    /// `putX(Object o, long offset, X x)`.
+    Put,
+    /// `compareAndSetX(Object o, long offset, X expected, X x)`: a boolean.
+    CompareAndSet,
+    /// `compareAndExchangeX(Object o, long offset, X expected, X x)`: the old value.
+    CompareAndExchange,
+}
+
+/// The access Unsafe method `name descriptor` makes, if it is one compiled code emits: the
+/// plain and volatile getters and putters of every type, and the compare-and-set and
+/// compare-and-exchange of ints, longs and references. (The others are Java code, or rare.)
+pub fn unsafe_access(class: &str, name: &str, descriptor: &str) -> Option<UnsafeAccess> {
+    if class != "jdk/internal/misc/Unsafe" {
+        return None;
+    }
+    let (rest, volatile) = match name.strip_suffix("Volatile") {
+        Some(rest) => (rest, true),
+        None => (name, false),
+    };
+    let ops = [
+        ("compareAndSet", UnsafeOp::CompareAndSet),
+        ("compareAndExchange", UnsafeOp::CompareAndExchange),
+        ("get", UnsafeOp::Get),
+        ("put", UnsafeOp::Put),
+    ];
+    let (op, ty_name) = ops
+        .iter()
+        .find_map(|&(prefix, op)| Some((op, rest.strip_prefix(prefix)?)))?;
+    use crate::class::BasicType;
+    let (ty, letter) = match ty_name {
+        "Int" => (BasicType::Int, "I"),
+        "Long" => (BasicType::Long, "J"),
+        "Reference" => (BasicType::Ref, "Ljava/lang/Object;"),
+        "Byte" => (BasicType::Byte, "B"),
+        "Short" => (BasicType::Short, "S"),
+        "Char" => (BasicType::Char, "C"),
+        "Boolean" => (BasicType::Boolean, "Z"),
+        "Float" => (BasicType::Float, "F"),
+        "Double" => (BasicType::Double, "D"),
+        _ => return None,
+    };
+    let cas = matches!(op, UnsafeOp::CompareAndSet | UnsafeOp::CompareAndExchange);
+    if cas && (volatile || !matches!(ty, BasicType::Int | BasicType::Long | BasicType::Ref)) {
+        return None;
+    }
+    let expected = match op {
+        UnsafeOp::Get => format!("(Ljava/lang/Object;J){letter}"),
+        UnsafeOp::Put => format!("(Ljava/lang/Object;J{letter})V"),
+        UnsafeOp::CompareAndSet => format!("(Ljava/lang/Object;J{letter}{letter})Z"),
+        UnsafeOp::CompareAndExchange => format!("(Ljava/lang/Object;J{letter}{letter}){letter}"),
+    };
+    (descriptor == expected).then_some(UnsafeAccess { op, ty, volatile })
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -327,5 +397,33 @@ mod tests {
         );
         assert!(pure_intrinsic("java/lang/Math", "hypot", "(DD)D").is_none());
         assert!(pure_intrinsic("java/lang/String", "length", "()I").is_none());
+    }
+
+    #[test]
+    fn unsafe_accessors_are_recognized_by_name_and_descriptor() {
+        use super::{UnsafeOp, unsafe_access};
+        use crate::class::BasicType;
+        let u = "jdk/internal/misc/Unsafe";
+        let get = unsafe_access(u, "getIntVolatile", "(Ljava/lang/Object;J)I").unwrap();
+        assert_eq!(
+            (get.op, get.ty, get.volatile),
+            (UnsafeOp::Get, BasicType::Int, true)
+        );
+        let put = unsafe_access(
+            u,
+            "putReference",
+            "(Ljava/lang/Object;JLjava/lang/Object;)V",
+        );
+        assert_eq!(
+            put.map(|a| (a.op, a.ty)),
+            Some((UnsafeOp::Put, BasicType::Ref))
+        );
+        let cas = unsafe_access(u, "compareAndSetLong", "(Ljava/lang/Object;JJJ)Z").unwrap();
+        assert_eq!((cas.op, cas.ty), (UnsafeOp::CompareAndSet, BasicType::Long));
+        // Java code, other shapes, other classes: not emitted.
+        assert!(unsafe_access(u, "compareAndSetByte", "(Ljava/lang/Object;JBB)Z").is_none());
+        assert!(unsafe_access(u, "getInt", "(J)I").is_none());
+        assert!(unsafe_access(u, "getIntAcquire", "(Ljava/lang/Object;J)I").is_none());
+        assert!(unsafe_access("sun/misc/Unsafe", "getInt", "(Ljava/lang/Object;J)I").is_none());
     }
 }

@@ -67,6 +67,10 @@ pub struct Offsets {
     pub class_instance_size: usize,
     /// A class's `finalizable` flag (`bool`: one byte, 0 or 1).
     pub class_finalizable: usize,
+    /// `ThreadArea::untrusted`: non-zero in a domain whose `Unsafe` accesses are checked.
+    pub thread_untrusted: usize,
+    /// A class's `api` flag (`bool`): `Unsafe` may not touch its objects.
+    pub class_api: usize,
     /// A class's vtable's address (a pointer to `&Method`s; null before it is linked).
     pub class_vtable: usize,
     /// A method's code published for compiled callers (a pointer to `Prepared`, or null).
@@ -111,6 +115,8 @@ pub const OFFSETS: Offsets = Offsets {
     class_id: offset_of!(Class, id),
     class_instance_size: offset_of!(Class, instance_size),
     class_finalizable: offset_of!(Class, finalizable),
+    thread_untrusted: offset_of!(JThread, area) + offset_of!(ThreadArea, untrusted),
+    class_api: offset_of!(Class, api),
     class_vtable: offset_of!(Class, vtable_base),
     method_direct: offset_of!(Method, direct),
     prepared_entry: Prepared::ENTRY_AT,
@@ -165,6 +171,7 @@ mod tests {
             mirrors: 88,
             stack_base: 55,
             stack_limit: 66,
+            untrusted: 99,
         };
         assert_eq!(at::<usize, _>(&area, OFFSETS.thread_tlab_top), 11);
         assert_eq!(at::<usize, _>(&area, OFFSETS.thread_tlab_end), 22);
@@ -174,6 +181,7 @@ mod tests {
         assert_eq!(at::<usize, _>(&area, OFFSETS.thread_stack_limit), 66);
         assert_eq!(at::<usize, _>(&area, OFFSETS.thread_init_flags), 77);
         assert_eq!(at::<usize, _>(&area, OFFSETS.thread_mirrors), 88);
+        assert_eq!(at::<usize, _>(&area, OFFSETS.thread_untrusted), 99);
         let poll: *const AtomicBool = at(&area, OFFSETS.thread_poll_word);
         flag.store(true, Ordering::Relaxed);
         // SAFETY: the poll word points at `flag`, alive for the test.
@@ -189,6 +197,9 @@ mod tests {
         assert_eq!(at::<u8, _>(&c, OFFSETS.class_finalizable), 0);
         c.finalizable = true;
         assert_eq!(at::<u8, _>(&c, OFFSETS.class_finalizable), 1);
+        assert_eq!(at::<u8, _>(&c, OFFSETS.class_api), 0);
+        c.api = true;
+        assert_eq!(at::<u8, _>(&c, OFFSETS.class_api), 1);
     }
 
     #[test]

@@ -182,6 +182,50 @@ pub fn resolve_field_if_loaded(
     Some(rf)
 }
 
+/// Resolves a method reference only if that needs no class loading (as
+/// [`resolve_field_if_loaded`]) and cannot fail; signature-polymorphic methods are left to
+/// the first execution too. `None` leaves resolution (and any error) to the first execution.
+pub fn resolve_method_if_loaded(
+    table: &ClassTable,
+    from: &'static Class,
+    index: u16,
+) -> Option<(&'static Method, u32)> {
+    if let Some(Resolved::Method { method, sig }) =
+        from.cp_cache.get(index as usize).and_then(|s| s.get())
+    {
+        return Some((method, *sig));
+    }
+    let cpool = cp(from);
+    let is_interface_ref = matches!(
+        cpool.get(index),
+        Some(classfile::Constant::InterfaceMethodRef { .. })
+    );
+    let r = cpool.member_ref(index)?;
+    let c = if *from.name == *r.class_name {
+        from
+    } else {
+        table.find_loaded(from.loader, r.class_name)?
+    };
+    if !super::exports::may_link(&table.sources.jimage, from, c)
+        || c.is_interface() != is_interface_ref
+    {
+        return None;
+    }
+    check_class_access(from, c).ok()?;
+    let m = if is_interface_ref {
+        lookup_interface_method(table, c, r.name, r.descriptor)
+    } else {
+        lookup_method(c, r.name, r.descriptor)
+    }?;
+    if m.is_signature_polymorphic() {
+        return None;
+    }
+    check_access(table, from, m.class, m.access, String::new).ok()?;
+    let sig = table.sig_id(r.name, r.descriptor);
+    let _ = from.cp_cache[index as usize].set(Resolved::Method { method: m, sig });
+    Some((m, sig))
+}
+
 /// Access control of a resolved field or method (JVMS §5.4.4): a member declared in `holder`
 /// with flags `access` must be accessible to `from`, or resolution fails with
 /// IllegalAccessError. Private members are accessible within a nest (`nest_host`). The JDK's

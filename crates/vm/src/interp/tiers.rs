@@ -232,7 +232,7 @@ fn compile(t: &mut JThread, m: &'static Method, prep: &'static Prepared) {
             return;
         }
     };
-    resolve_loaded_fields(t, m, prep);
+    resolve_loaded_members(t, m, prep);
     let operands = MethodOperands {
         class: m.class,
         prep,
@@ -381,14 +381,26 @@ fn add_to_perf_map(m: &'static Method, code: &Compiled) {
 }
 
 /// The compiler, made on first use; None if this machine has no code generator.
-/// Resolves the field references of `m` whose classes are loaded (without side effects, as
-/// `exec::quicken` does), so that compiled code accesses them inline: a method prepared before
-/// a class it uses was loaded (a `main` that makes its objects) would otherwise reach their
-/// fields through the op stub for as long as its code lives.
-fn resolve_loaded_fields(t: &JThread, m: &'static Method, prep: &Prepared) {
+/// Resolves the field and method references of `m` whose classes are loaded (without side
+/// effects, as `exec::quicken` does), so that compiled code accesses and calls them inline:
+/// a method compiled before its later code first ran (a `main` whose first loop is hot) would
+/// otherwise reach them through the op stub for as long as its code lives.
+fn resolve_loaded_members(t: &JThread, m: &'static Method, prep: &Prepared) {
+    use crate::class::resolve::{resolve_field_if_loaded, resolve_method_if_loaded};
+    use crate::code::op::Op;
+    let table = &t.vm.classes;
     for op in prep.ops.iter() {
-        if let crate::code::op::Op::GetField(idx) | crate::code::op::Op::PutField(idx) = *op {
-            let _ = crate::class::resolve::resolve_field_if_loaded(&t.vm.classes, m.class, idx);
+        match *op {
+            Op::GetField(idx) | Op::PutField(idx) => {
+                let _ = resolve_field_if_loaded(table, m.class, idx);
+            }
+            Op::InvokeVirtual(idx)
+            | Op::InvokeSpecial(idx)
+            | Op::InvokeStatic(idx)
+            | Op::InvokeInterface(idx) => {
+                let _ = resolve_method_if_loaded(table, m.class, idx);
+            }
+            _ => {}
         }
     }
 }
@@ -415,6 +427,7 @@ fn compiler_of(t: &mut JThread) -> Option<&'static jit::Jit> {
             pure: stub_pure as *const () as usize,
             drem: stub_drem as *const () as usize,
             select: stub_select_interface as *const () as usize,
+            subtype: stub_is_subtype as *const () as usize,
         },
         layout: jit::Layout {
             object_class: o.object_class,
@@ -443,6 +456,9 @@ fn compiler_of(t: &mut JThread) -> Option<&'static jit::Jit> {
             frame_bp: o.frame_bp,
             boolean_array_class: boolean_array as *const crate::class::Class as usize,
             class_finalizable: o.class_finalizable,
+            thread_untrusted: o.thread_untrusted,
+            class_api: o.class_api,
+            mirror_class: vm.wk().class as *const crate::class::Class as usize,
             class_vtable: o.class_vtable,
             method_direct: o.method_direct,
             prepared_entry: o.prepared_entry,
@@ -723,6 +739,17 @@ extern "C" fn stub_frem(a: f32, b: f32) -> f32 {
 
 extern "C" fn stub_drem(a: f64, b: f64) -> f64 {
     a % b
+}
+
+/// Whether objects of `class` are assignable to `target` (1) or not (0): `checkcast` and
+/// `instanceof` when the class is not the target itself. Touches no thread state.
+#[allow(unsafe_code)]
+extern "C" fn stub_is_subtype(class: u64, target: u64) -> u64 {
+    // SAFETY: compiled code passes an object's class and a class its site resolved:
+    // metadata that outlives the objects and code that name it.
+    let (k, c): (&'static Class, &'static Class) =
+        unsafe { (&*(class as *const Class), &*(target as *const Class)) };
+    k.is_subtype_of(c) as u64
 }
 
 #[cfg(test)]

@@ -165,6 +165,9 @@ pub struct ThreadArea {
     /// reserve a StackOverflowError is built in (calls past it take the VM's path, which
     /// throws).
     pub stack_limit: usize,
+    /// 1 if the thread's domain is not trusted (its `Unsafe` accesses are checked), else 0:
+    /// compiled code's inline `Unsafe` accesses are for trusted domains only.
+    pub untrusted: usize,
 }
 
 impl ThreadArea {
@@ -179,6 +182,7 @@ impl ThreadArea {
             mirrors: domain.mirrors_base(),
             stack_base: 0,
             stack_limit: 0,
+            untrusted: !domain.trusted as usize,
         }
     }
 }
