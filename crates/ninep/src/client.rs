@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -21,7 +21,9 @@ use crate::addr::{Addr, AddrError, Stream};
 use crate::errno::Errno;
 use crate::lock;
 use crate::msg::{self, Attr, Dirent, Flock, Getlock, Qid, Rmsg, SetAttr, Statfs, Tmsg};
-use crate::wire::{Data, MAXWELEM, NOFID, NOTAG, ReadError, WireError, read_frame};
+use crate::wire::{
+    Data, HEADER, MAXWELEM, NOFID, NOTAG, ReadError, WireError, check_size, read_frame,
+};
 
 /// How long a request waits for its reply unless told otherwise: a server that accepts but
 /// never answers must not hold a program for ever, and no 9P2000.L request to a file server
@@ -488,14 +490,18 @@ impl Client {
     /// Reads up to `count` bytes from `offset`, in as many `Tread`s as needed; fewer bytes
     /// only at end of file.
     pub fn read(&self, fid: Fid, offset: u64, count: usize) -> Result<Vec<u8>> {
-        let mut out = Vec::with_capacity(count.min(1 << 24));
+        let mut out = Vec::new();
         while out.len() < count {
             let want = (count - out.len()).min(self.max_io() as usize) as u32;
             let chunk = self.read_once(fid, offset + out.len() as u64, want)?;
             if chunk.is_empty() {
                 break;
             }
-            out.extend_from_slice(&chunk);
+            if out.is_empty() {
+                out = chunk;
+            } else {
+                out.extend_from_slice(&chunk);
+            }
         }
         Ok(out)
     }
@@ -813,10 +819,11 @@ fn stream_timeout(stream: &Stream) -> Duration {
 
 /// The reader thread: hands each reply to its tag's waiter until the connection fails or the
 /// client is gone.
-fn read_replies(mut stream: Stream, msize: u32, inner: std::sync::Weak<Inner>) {
+fn read_replies(stream: Stream, msize: u32, inner: std::sync::Weak<Inner>) {
+    let mut stream = std::io::BufReader::with_capacity(REPLY_BUFFER, stream);
     let why = loop {
-        let frame = match read_frame(&mut stream, msize) {
-            Ok(Some(f)) => f,
+        let reply = match read_reply(&mut stream, msize) {
+            Ok(Some(r)) => r,
             Ok(None) => break "server closed the connection".to_string(),
             Err(ReadError::Io(e)) => break e.to_string(),
             Err(ReadError::Wire(e)) => break e.to_string(),
@@ -824,10 +831,10 @@ fn read_replies(mut stream: Stream, msize: u32, inner: std::sync::Weak<Inner>) {
         let Some(inner) = inner.upgrade() else {
             return;
         };
-        match Rmsg::decode(&frame, msize) {
+        match reply {
             Ok((tag, reply)) => deliver(&inner, tag, reply),
-            Err(e) => {
-                fail_all(&inner, &bad_reply(&frame, &e));
+            Err(why) => {
+                fail_all(&inner, &why);
                 return;
             }
         }
@@ -835,6 +842,55 @@ fn read_replies(mut stream: Stream, msize: u32, inner: std::sync::Weak<Inner>) {
     if let Some(inner) = inner.upgrade() {
         fail_all(&inner, &why);
     }
+}
+
+/// Bytes of replies read ahead from the connection.
+const REPLY_BUFFER: usize = 16 << 10;
+
+/// The next reply: its tag and message, or why it does not decode. An `Rread`'s data is
+/// read straight into the vector it is delivered in (no frame to copy it out of).
+#[allow(clippy::type_complexity)]
+fn read_reply(
+    r: &mut impl Read,
+    msize: u32,
+) -> std::result::Result<Option<std::result::Result<(u16, Rmsg), String>>, ReadError> {
+    let mut head = [0u8; HEADER + 4];
+    match r.read(&mut head[..1]) {
+        Ok(0) => return Ok(None),
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => return read_reply(r, msize),
+        Err(e) => return Err(ReadError::Io(e)),
+    }
+    r.read_exact(&mut head[1..4]).map_err(ReadError::Io)?;
+    let declared = u32::from_le_bytes([head[0], head[1], head[2], head[3]]);
+    check_size(declared, msize).map_err(ReadError::Wire)?;
+    let rread = Rmsg::Read {
+        data: Data(Vec::new()),
+    }
+    .type_id();
+    let mut start = 4;
+    if declared as usize >= head.len() {
+        start = head.len();
+        r.read_exact(&mut head[4..]).map_err(ReadError::Io)?;
+        let count = u32::from_le_bytes([head[7], head[8], head[9], head[10]]) as usize;
+        if head[4] == rread && count == declared as usize - head.len() {
+            let mut data = Vec::with_capacity(count);
+            r.take(count as u64)
+                .read_to_end(&mut data)
+                .map_err(ReadError::Io)?;
+            if data.len() < count {
+                return Err(ReadError::Io(std::io::ErrorKind::UnexpectedEof.into()));
+            }
+            let tag = u16::from_le_bytes([head[5], head[6]]);
+            return Ok(Some(Ok((tag, Rmsg::Read { data: Data(data) }))));
+        }
+    }
+    let mut frame = vec![0u8; declared as usize];
+    frame[..start].copy_from_slice(&head[..start]);
+    r.read_exact(&mut frame[start..]).map_err(ReadError::Io)?;
+    Ok(Some(
+        Rmsg::decode(&frame, msize).map_err(|e| bad_reply(&frame, &e)),
+    ))
 }
 
 fn bad_reply(frame: &[u8], e: &WireError) -> String {
