@@ -844,16 +844,15 @@ fn read_replies(stream: Stream, msize: u32, inner: std::sync::Weak<Inner>) {
     }
 }
 
+/// A reply's tag and message, or why it does not decode.
+type Reply = std::result::Result<(u16, Rmsg), String>;
+
 /// Bytes of replies read ahead from the connection.
 const REPLY_BUFFER: usize = 16 << 10;
 
 /// The next reply: its tag and message, or why it does not decode. An `Rread`'s data is
 /// read straight into the vector it is delivered in (no frame to copy it out of).
-#[allow(clippy::type_complexity)]
-fn read_reply(
-    r: &mut impl Read,
-    msize: u32,
-) -> std::result::Result<Option<std::result::Result<(u16, Rmsg), String>>, ReadError> {
+fn read_reply(r: &mut impl Read, msize: u32) -> std::result::Result<Option<Reply>, ReadError> {
     let mut head = [0u8; HEADER + 4];
     match r.read(&mut head[..1]) {
         Ok(0) => return Ok(None),

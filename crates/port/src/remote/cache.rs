@@ -285,6 +285,9 @@ impl FileCache {
     }
 }
 
+/// Block numbers and contents of one file.
+pub type Blocks = Vec<(u64, Arc<[u8]>)>;
+
 /// One file's blocks as a dump holds them (see [`super::dump`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Saved {
@@ -292,8 +295,7 @@ pub struct Saved {
     pub file: u64,
     /// The stamp its blocks belong to.
     pub stamp: Stamp,
-    /// Block numbers and contents.
-    pub blocks: Vec<(u64, Arc<[u8]>)>,
+    pub blocks: Blocks,
 }
 
 impl FileCache {
@@ -301,7 +303,7 @@ impl FileCache {
     /// number order.
     pub fn export(&self) -> Vec<Saved> {
         let inner = super::lock(&self.inner);
-        let mut by_file: BTreeMap<u64, Vec<(u64, Arc<[u8]>)>> = BTreeMap::new();
+        let mut by_file: BTreeMap<u64, Blocks> = BTreeMap::new();
         for (&(file, n), b) in &inner.blocks {
             by_file.entry(file).or_default().push((n, b.data.clone()));
         }
