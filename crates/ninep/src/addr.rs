@@ -104,6 +104,15 @@ impl Stream {
         }
     }
 
+    /// The stream's descriptor.
+    pub fn as_fd(&self) -> std::os::fd::BorrowedFd<'_> {
+        use std::os::fd::AsFd;
+        match self {
+            Stream::Unix(s) => s.as_fd(),
+            Stream::Tcp(s) => s.as_fd(),
+        }
+    }
+
     /// Shuts both directions down: a thread blocked reading the stream wakes with end of
     /// stream.
     pub fn shutdown(&self) {
