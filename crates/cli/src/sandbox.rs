@@ -14,6 +14,11 @@ use crate::args::Run;
 pub fn before_threads(run: &mut Run) -> Result<FileGuard, String> {
     port::sandbox::prepare();
     let port = resolve_tcp_gateway(&mut run.opts.io)?;
+    if let IoSpec::NineP(spec) = &run.opts.io
+        && let Some(dump) = &spec.cache_dump
+    {
+        port::remote::dump::open_early(dump);
+    }
     let guard = port::sandbox::restrict_files(&run.opts.java_home, port)?;
     if guard == FileGuard::Seccomp {
         eprintln!(

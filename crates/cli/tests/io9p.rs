@@ -812,6 +812,9 @@ fn xlog_9p_prints_a_line_per_request_that_the_gateways_stats_agree_with() {
         r#"System.out.println(Files.readString(Path.of("/data.txt")).length());"#,
     );
     std::fs::write(dir.join("data.txt"), "x".repeat(100_000)).unwrap();
+    // Settled before the first run (the file cache reads a file changed within the last
+    // second around itself), so both runs make the same requests.
+    std::thread::sleep(std::time::Duration::from_millis(1100));
     let sock = scratch("io9p-xlog-sock").join("gw.sock");
     let mut gw = jxvm()
         .args(["gateway", "--stats", "--export"])
@@ -1039,4 +1042,84 @@ fn cached_reads_ask_the_server_far_less() {
     };
     let (on, off) = (treads(""), treads(",cache=off"));
     assert!(on * 4 < off, "Treads with the cache {on}, without {off}");
+}
+
+/// Runs `Dumped` over `io` with the cache dump `dump`, with `-Xlog:9p`: its output, the
+/// number of `Tread`s it sent, and its stderr without the log.
+fn run_with_dump(io: &str, dump: &Path) -> (String, usize, String) {
+    let out = jxvm()
+        .arg("-Xlog:9p")
+        .arg(format!("--io={io},cachedump={}", dump.display()))
+        .arg("Dumped")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    let treads = err.lines().filter(|l| l.starts_with("[9p] Tread ")).count();
+    let rest: Vec<&str> = err.lines().filter(|l| !l.starts_with("[9p]")).collect();
+    (stdout(&out), treads, rest.join("\n"))
+}
+
+#[test]
+fn a_cache_dump_starts_the_next_vm_warm_and_never_stale() {
+    let dir = scratch("io9p-dump");
+    program(
+        &dir,
+        "Dumped",
+        r#"byte[] b = Files.readAllBytes(Path.of("/data.bin"));
+           System.out.println(b.length + " " + java.util.Arrays.hashCode(b));"#,
+    );
+    let expect = |b: &[u8]| format!("{} {}\n", b.len(), java_hash(b));
+    let first = pattern(1_500_000, 3);
+    std::fs::write(dir.join("data.bin"), &first).unwrap();
+    // The cache keeps no blocks of files changed within the last second.
+    std::thread::sleep(Duration::from_millis(1100));
+    let sock = scratch("io9p-dump-sock").join("gw.sock");
+    let gw = gateway(&dir, &sock);
+    let dump = scratch("io9p-dump-file").join("cache.dump");
+
+    // The first run reads from the server and writes the dump at exit.
+    let (out, treads, err) = run_with_dump(&gw.io, &dump);
+    assert_eq!(out, expect(&first));
+    assert!(treads > 0 && err.is_empty(), "{treads} {err}");
+    assert!(std::fs::metadata(&dump).unwrap().len() > first.len() as u64);
+    // The next starts warm: the file and the program's class come from the dump, checked
+    // against the server's stamp (Tgetattr) but never read.
+    let (out, treads, err) = run_with_dump(&gw.io, &dump);
+    assert_eq!(out, expect(&first));
+    assert_eq!((treads, err.as_str()), (0, ""));
+
+    // A file changed between runs (same size) is read anew, never served from the dump.
+    let second = pattern(first.len(), 7);
+    std::fs::write(dir.join("data.bin"), &second).unwrap();
+    std::thread::sleep(Duration::from_millis(1100));
+    let (out, treads, _) = run_with_dump(&gw.io, &dump);
+    assert_eq!(out, expect(&second));
+    assert!(treads > 0);
+
+    // A corrupt, truncated or foreign dump is reported once and ignored.
+    let good = std::fs::read(&dump).unwrap();
+    let mut flipped = good.clone();
+    flipped[good.len() / 2] ^= 0x40;
+    let other_sock = scratch("io9p-dump-sock2").join("gw.sock");
+    let other = gateway(&dir, &other_sock);
+    let cases: [(&[u8], &str, &str); 4] = [
+        (b"not a dump at all", &gw.io, "not a jxvm 9P cache dump"),
+        (&flipped, &gw.io, "checksum mismatch"),
+        (&good[..good.len() / 3], &gw.io, "checksum mismatch"),
+        (&good, &other.io, "made for another server"),
+    ];
+    for (bytes, io, why) in cases {
+        std::fs::write(&dump, bytes).unwrap();
+        let (out, treads, err) = run_with_dump(io, &dump);
+        assert_eq!(out, expect(&second));
+        assert!(treads > 0);
+        let reports = err
+            .lines()
+            .filter(|l| l.starts_with("jxvm: 9P cache dump "));
+        assert_eq!(reports.count(), 1, "{err}");
+        assert!(err.contains(why) && err.contains("ignored"), "{err}");
+        // ... and replaced by a good one at exit.
+        let (_, treads, err) = run_with_dump(io, &dump);
+        assert_eq!((treads, err.as_str()), (0, ""));
+    }
 }

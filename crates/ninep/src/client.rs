@@ -3,25 +3,29 @@
 //! to 16 names).
 //!
 //! Thread safety: any number of threads may call at once. Each request takes a free tag and
-//! registers a waiter; a reader thread decodes replies and hands each to the waiter of its
-//! tag, so a slow request does not hold others up. When the connection fails (the server
-//! closes it or dies, or sends a frame that does not decode) every pending and every later
-//! call returns [`Error::Disconnected`]; dropping the last [`Client`] shuts the socket down,
-//! which ends the reader thread.
+//! registers a waiter. There is no reader thread: a waiting caller that finds nobody reading
+//! the connection reads it itself (the *leader*), handing each reply to the waiter of its tag
+//! until its own comes, then wakes another waiter to lead; the others wait for their reply
+//! or their turn. A lone caller thus reads its own reply, with no thread switch in between
+//! (which was most of an uncached read's time), and a slow request does not hold others up.
+//! When the connection fails (the server closes it or dies, or sends a frame that does not
+//! decode) every pending and every later call returns [`Error::Disconnected`]; dropping the
+//! last [`Client`] shuts the socket down.
 
 use std::collections::HashMap;
 use std::fmt;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
-use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::addr::{Addr, AddrError, Stream};
 use crate::errno::Errno;
 use crate::lock;
 use crate::msg::{self, Attr, Dirent, Flock, Getlock, Qid, Rmsg, SetAttr, Statfs, Tmsg};
-use crate::wire::{Data, MAXWELEM, NOFID, NOTAG, ReadError, WireError, read_frame};
+use crate::wire::{
+    Data, HEADER, MAXWELEM, NOFID, NOTAG, ReadError, WireError, check_size, read_frame,
+};
 
 /// How long a request waits for its reply unless told otherwise: a server that accepts but
 /// never answers must not hold a program for ever, and no 9P2000.L request to a file server
@@ -104,7 +108,15 @@ pub type Result<T> = std::result::Result<T, Error>;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Fid(pub u32);
 
-type Waiter = Sender<Result<Rmsg>>;
+/// What wakes a waiting caller.
+enum Wake {
+    /// Its reply (or the connection's failure).
+    Reply(Result<Rmsg>),
+    /// The leader left: read the connection if nobody else does.
+    Lead,
+}
+
+type Waiter = Sender<Wake>;
 
 /// Tags in flight and the connection's fate.
 #[derive(Default)]
@@ -126,6 +138,8 @@ struct Inner {
     writer: Mutex<Stream>,
     /// Another handle of the socket, to shut it down without waiting for a writer.
     control: Stream,
+    /// The socket's reading side, held by the leader (see the module doc).
+    reader: Mutex<std::io::BufReader<Stream>>,
     pending: Mutex<Pending>,
     fids: Mutex<FidPool>,
     msize: u32,
@@ -196,17 +210,13 @@ impl Client {
         let inner = Arc::new(Inner {
             writer: Mutex::new(stream),
             control,
+            reader: Mutex::new(std::io::BufReader::with_capacity(REPLY_BUFFER, reader)),
             pending: Mutex::new(Pending::default()),
             fids: Mutex::new(FidPool::default()),
             msize,
             cancel: std::sync::OnceLock::new(),
             timeout,
         });
-        let weak = Arc::downgrade(&inner);
-        thread::Builder::new()
-            .name("9p-client".into())
-            .spawn(move || read_replies(reader, msize, weak))
-            .map_err(|e| Error::Connect(e.to_string()))?;
         Ok(Client {
             inner,
             bounded: true,
@@ -255,28 +265,40 @@ impl Client {
     }
 
     /// The reply to request `tag`, unless the cancellation check gives up first or the
-    /// timeout passes (which gives the connection up).
-    fn wait(&self, tag: u16, rx: &Receiver<Result<Rmsg>>) -> Result<Rmsg> {
-        use std::sync::mpsc::RecvTimeoutError;
+    /// timeout passes (which gives the connection up). Reads the connection itself when
+    /// nobody else does (see the module doc).
+    fn wait(&self, tag: u16, rx: &Receiver<Wake>) -> Result<Rmsg> {
+        use std::sync::mpsc::{RecvTimeoutError, TryRecvError};
         let cancelled = self.inner.cancel.get().copied();
         let limit = self.inner.timeout.filter(|_| self.bounded);
         let deadline = limit.map(|t| Instant::now() + t);
-        if cancelled.is_none() && deadline.is_none() {
-            return rx
-                .recv()
-                .unwrap_or_else(|_| Err(Error::Disconnected("reader ended".into())));
-        }
+        let checks = cancelled.is_some() || deadline.is_some();
         loop {
             let poll = match deadline {
                 Some(d) => d.saturating_duration_since(Instant::now()).min(CANCEL_POLL),
                 None => CANCEL_POLL,
             };
-            match rx.recv_timeout(poll) {
-                Ok(reply) => return reply,
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err(Error::Disconnected("reader ended".into()));
+            match rx.try_recv() {
+                Ok(Wake::Reply(r)) => return r,
+                Ok(Wake::Lead) | Err(TryRecvError::Empty) => {}
+                Err(TryRecvError::Disconnected) => return Err(reader_ended()),
+            }
+            if let Some(mut reader) = try_lock(&self.inner.reader) {
+                let got = self.lead(&mut reader, rx, checks.then_some(poll));
+                drop(reader);
+                self.pass_lead(tag);
+                if let Some(r) = got {
+                    return r;
                 }
-                Err(RecvTimeoutError::Timeout) => {}
+            } else {
+                // Bounded even without checks: a waiter that was told to lead and gave up
+                // (cancelled) leaves the others to notice within a poll.
+                match rx.recv_timeout(poll) {
+                    Ok(Wake::Reply(r)) => return r,
+                    Ok(Wake::Lead) => continue,
+                    Err(RecvTimeoutError::Disconnected) => return Err(reader_ended()),
+                    Err(RecvTimeoutError::Timeout) => {}
+                }
             }
             if cancelled.is_some_and(|c| c()) {
                 self.unregister(tag);
@@ -294,8 +316,61 @@ impl Client {
         }
     }
 
+    /// As the leader: reads replies and hands each to its waiter until this caller's own
+    /// comes (returned) or `poll` passes (`None` returned, for the caller's checks).
+    fn lead(
+        &self,
+        reader: &mut std::io::BufReader<Stream>,
+        rx: &Receiver<Wake>,
+        poll: Option<Duration>,
+    ) -> Option<Result<Rmsg>> {
+        let until = poll.map(|p| Instant::now() + p);
+        loop {
+            if reader.buffer().is_empty() {
+                let left = until.map(|u| u.saturating_duration_since(Instant::now()));
+                match crate::sys::wait_readable(reader.get_ref().as_fd(), left) {
+                    Ok(true) => {}
+                    Ok(false) => return None,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(e) => fail_all(&self.inner, &e.to_string()),
+                }
+            }
+            if lock(&self.inner.pending).dead.is_none() {
+                match read_reply(reader, self.inner.msize) {
+                    Ok(Some(Ok((tag, reply)))) => deliver(&self.inner, tag, reply),
+                    Ok(Some(Err(why))) => fail_all(&self.inner, &why),
+                    Ok(None) => fail_all(&self.inner, "server closed the connection"),
+                    Err(ReadError::Io(e)) => fail_all(&self.inner, &e.to_string()),
+                    Err(ReadError::Wire(e)) => fail_all(&self.inner, &e.to_string()),
+                }
+            }
+            match rx.try_recv() {
+                Ok(Wake::Reply(r)) => return Some(r),
+                Ok(Wake::Lead) => {}
+                Err(std::sync::mpsc::TryRecvError::Empty) => {}
+                Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                    return Some(Err(reader_ended()));
+                }
+            }
+            if lock(&self.inner.pending).dead.is_some() {
+                return Some(Err(Error::Disconnected(dead_reason(&self.inner))));
+            }
+            if until.is_some_and(|u| Instant::now() >= u) {
+                return None;
+            }
+        }
+    }
+
+    /// After leading: wakes another waiter to read the connection.
+    fn pass_lead(&self, tag: u16) {
+        let p = lock(&self.inner.pending);
+        if let Some((_, w)) = p.waiters.iter().find(|(t, _)| **t != tag) {
+            let _ = w.send(Wake::Lead);
+        }
+    }
+
     /// Registers a waiter under a free tag and writes the request.
-    fn send(&self, msg: &Tmsg) -> Result<(u16, Receiver<Result<Rmsg>>)> {
+    fn send(&self, msg: &Tmsg) -> Result<(u16, Receiver<Wake>)> {
         let (tx, rx) = channel();
         let tag = self.register(tx)?;
         let frame = msg.encode(tag);
@@ -488,14 +563,18 @@ impl Client {
     /// Reads up to `count` bytes from `offset`, in as many `Tread`s as needed; fewer bytes
     /// only at end of file.
     pub fn read(&self, fid: Fid, offset: u64, count: usize) -> Result<Vec<u8>> {
-        let mut out = Vec::with_capacity(count.min(1 << 24));
+        let mut out = Vec::new();
         while out.len() < count {
             let want = (count - out.len()).min(self.max_io() as usize) as u32;
             let chunk = self.read_once(fid, offset + out.len() as u64, want)?;
             if chunk.is_empty() {
                 break;
             }
-            out.extend_from_slice(&chunk);
+            if out.is_empty() {
+                out = chunk;
+            } else {
+                out.extend_from_slice(&chunk);
+            }
         }
         Ok(out)
     }
@@ -811,30 +890,71 @@ fn stream_timeout(stream: &Stream) -> Duration {
     t.ok().flatten().unwrap_or_default()
 }
 
-/// The reader thread: hands each reply to its tag's waiter until the connection fails or the
-/// client is gone.
-fn read_replies(mut stream: Stream, msize: u32, inner: std::sync::Weak<Inner>) {
-    let why = loop {
-        let frame = match read_frame(&mut stream, msize) {
-            Ok(Some(f)) => f,
-            Ok(None) => break "server closed the connection".to_string(),
-            Err(ReadError::Io(e)) => break e.to_string(),
-            Err(ReadError::Wire(e)) => break e.to_string(),
-        };
-        let Some(inner) = inner.upgrade() else {
-            return;
-        };
-        match Rmsg::decode(&frame, msize) {
-            Ok((tag, reply)) => deliver(&inner, tag, reply),
-            Err(e) => {
-                fail_all(&inner, &bad_reply(&frame, &e));
-                return;
-            }
-        }
-    };
-    if let Some(inner) = inner.upgrade() {
-        fail_all(&inner, &why);
+/// The error of a wait whose waiter was dropped (the connection failed meanwhile).
+fn reader_ended() -> Error {
+    Error::Disconnected("reader ended".into())
+}
+
+/// Why the connection failed.
+fn dead_reason(inner: &Inner) -> String {
+    lock(&inner.pending).dead.clone().unwrap_or_default()
+}
+
+/// Takes `m` if it is free (past a poisoned lock).
+fn try_lock<T>(m: &Mutex<T>) -> Option<std::sync::MutexGuard<'_, T>> {
+    match m.try_lock() {
+        Ok(g) => Some(g),
+        Err(std::sync::TryLockError::Poisoned(p)) => Some(p.into_inner()),
+        Err(std::sync::TryLockError::WouldBlock) => None,
     }
+}
+
+/// A reply's tag and message, or why it does not decode.
+type Reply = std::result::Result<(u16, Rmsg), String>;
+
+/// Bytes of replies read ahead from the connection.
+const REPLY_BUFFER: usize = 16 << 10;
+
+/// The next reply: its tag and message, or why it does not decode. An `Rread`'s data is
+/// read straight into the vector it is delivered in (no frame to copy it out of).
+fn read_reply(r: &mut impl Read, msize: u32) -> std::result::Result<Option<Reply>, ReadError> {
+    let mut head = [0u8; HEADER + 4];
+    match r.read(&mut head[..1]) {
+        Ok(0) => return Ok(None),
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => return read_reply(r, msize),
+        Err(e) => return Err(ReadError::Io(e)),
+    }
+    r.read_exact(&mut head[1..4]).map_err(ReadError::Io)?;
+    let declared = u32::from_le_bytes([head[0], head[1], head[2], head[3]]);
+    check_size(declared, msize).map_err(ReadError::Wire)?;
+    let rread = Rmsg::Read {
+        data: Data(Vec::new()),
+    }
+    .type_id();
+    let mut start = 4;
+    if declared as usize >= head.len() {
+        start = head.len();
+        r.read_exact(&mut head[4..]).map_err(ReadError::Io)?;
+        let count = u32::from_le_bytes([head[7], head[8], head[9], head[10]]) as usize;
+        if head[4] == rread && count == declared as usize - head.len() {
+            let mut data = Vec::with_capacity(count);
+            r.take(count as u64)
+                .read_to_end(&mut data)
+                .map_err(ReadError::Io)?;
+            if data.len() < count {
+                return Err(ReadError::Io(std::io::ErrorKind::UnexpectedEof.into()));
+            }
+            let tag = u16::from_le_bytes([head[5], head[6]]);
+            return Ok(Some(Ok((tag, Rmsg::Read { data: Data(data) }))));
+        }
+    }
+    let mut frame = vec![0u8; declared as usize];
+    frame[..start].copy_from_slice(&head[..start]);
+    r.read_exact(&mut frame[start..]).map_err(ReadError::Io)?;
+    Ok(Some(
+        Rmsg::decode(&frame, msize).map_err(|e| bad_reply(&frame, &e)),
+    ))
 }
 
 fn bad_reply(frame: &[u8], e: &WireError) -> String {
@@ -844,7 +964,7 @@ fn bad_reply(frame: &[u8], e: &WireError) -> String {
 fn deliver(inner: &Inner, tag: u16, reply: Rmsg) {
     let waiter = lock(&inner.pending).waiters.remove(&tag);
     if let Some(w) = waiter {
-        let _ = w.send(Ok(reply));
+        let _ = w.send(Wake::Reply(Ok(reply)));
     }
 }
 
@@ -854,7 +974,7 @@ fn fail_all(inner: &Inner, why: &str) {
         p.dead = Some(why.to_string());
     }
     for (_, w) in p.waiters.drain() {
-        let _ = w.send(Err(Error::Disconnected(why.to_string())));
+        let _ = w.send(Wake::Reply(Err(Error::Disconnected(why.to_string()))));
     }
     drop(p);
     inner.control.shutdown();

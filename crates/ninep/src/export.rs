@@ -632,6 +632,12 @@ impl Filesystem for Export {
         })
     }
 
+    /// Regular files and directories (a FIFO or socket may block).
+    fn quick(&self, fid: &ExportFid) -> bool {
+        sys::fstat(Self::fd(fid).as_fd())
+            .is_ok_and(|st| matches!(file_type(st.st_mode), libc::S_IFREG | libc::S_IFDIR))
+    }
+
     fn read(&self, fid: &ExportFid, offset: u64, count: u32) -> FsResult<Vec<u8>> {
         let file = Self::open_file(fid)?;
         let mut buf = vec![0u8; count as usize];

@@ -277,8 +277,9 @@ messages!(
 );
 
 /// Encodes a whole frame: `size[4] type[1] tag[2] body`.
-fn encode_frame(ty: u8, tag: u16, body: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
-    let mut out = Vec::with_capacity(64);
+fn encode_frame(ty: u8, tag: u16, payload: usize, body: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
+    // Room for the data too: growing a 64 KiB frame by doubling copies it several times.
+    let mut out = Vec::with_capacity(64 + payload);
     out.extend_from_slice(&[0; 4]);
     out.push(ty);
     tag.put(&mut out);
@@ -311,7 +312,9 @@ macro_rules! frame_codec {
         impl $enum {
             /// This message as a whole frame with `tag`.
             pub fn encode(&self, tag: u16) -> Vec<u8> {
-                encode_frame(self.type_id(), tag, |out| self.put_body(out))
+                encode_frame(self.type_id(), tag, self.payload_len(), |out| {
+                    self.put_body(out)
+                })
             }
 
             /// Decodes a whole frame (`size[4]` included) no larger than `msize`: the tag
@@ -334,7 +337,25 @@ macro_rules! frame_codec {
 frame_codec!(Tmsg);
 frame_codec!(Rmsg);
 
+impl Rmsg {
+    /// Bytes of counted data the reply carries.
+    fn payload_len(&self) -> usize {
+        match self {
+            Rmsg::Read { data } | Rmsg::Readdir { data } => data.0.len(),
+            _ => 0,
+        }
+    }
+}
+
 impl Tmsg {
+    /// Bytes of counted data the request carries.
+    fn payload_len(&self) -> usize {
+        match self {
+            Tmsg::Write { data, .. } => data.0.len(),
+            _ => 0,
+        }
+    }
+
     /// The fid the request is about (the first, for those that name two), if any.
     pub fn fid(&self) -> Option<u32> {
         use Tmsg::*;

@@ -835,4 +835,10 @@ impl<F: Filesystem> Filesystem for WithNet<F> {
             (EitherFid::Net(_), None) => {}
         }
     }
+    fn quick(&self, fid: &Self::Fid) -> bool {
+        match fid {
+            EitherFid::Files(f) => self.files.quick(f),
+            EitherFid::Net(_) => false,
+        }
+    }
 }

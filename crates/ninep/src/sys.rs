@@ -101,6 +101,20 @@ pub fn mknodat(dir: BorrowedFd<'_>, name: &[u8], mode: u32) -> io::Result<()> {
     check(unsafe { libc::mknodat(dir.as_raw_fd(), c.as_ptr(), mode as libc::mode_t, 0) }).map(drop)
 }
 
+/// Waits until `fd` is readable (or at its end, or failed): `Ok(false)` when `timeout`
+/// (`None`: for ever) passes first.
+pub fn wait_readable(fd: BorrowedFd<'_>, timeout: Option<std::time::Duration>) -> io::Result<bool> {
+    let ms = timeout.map_or(-1, |t| t.as_millis().min(i32::MAX as u128) as libc::c_int);
+    let mut p = libc::pollfd {
+        fd: fd.as_raw_fd(),
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: one valid pollfd, which poll only writes `revents` of.
+    let n = check(unsafe { libc::poll(&mut p, 1, ms) })?;
+    Ok(n > 0)
+}
+
 pub fn symlinkat(target: &[u8], dir: BorrowedFd<'_>, name: &[u8]) -> io::Result<()> {
     let (t, c) = (cstring(target)?, cstring(name)?);
     // SAFETY: valid strings.

@@ -904,4 +904,5 @@ pub fn shutdown(t: &mut JThread) {
         t.exception = None;
     }
     crate::class_cache::flush(&t.vm.classes);
+    port::remote::dump::write_all();
 }

@@ -96,7 +96,8 @@ impl Default for Config {
 struct FileEntry {
     /// The stamp of the last check; `None` after an invalidation (the next read checks).
     stamp: Option<Stamp>,
-    checked: Instant,
+    /// When this process last checked it (`None`: loaded from a dump, never checked here).
+    checked: Option<Instant>,
     /// Whether its blocks may be kept (its stamp is settled).
     keep: bool,
     generation: u64,
@@ -193,7 +194,7 @@ impl FileCache {
             file,
             FileEntry {
                 stamp: Some(stamp),
-                checked: now,
+                checked: Some(now),
                 keep,
                 generation,
             },
@@ -210,7 +211,7 @@ impl FileCache {
         match inner.files.get(&file) {
             Some(FileEntry {
                 stamp: Some(s),
-                checked,
+                checked: Some(checked),
                 keep,
                 generation,
             }) if now.saturating_duration_since(*checked) < self.cfg.revalidate => {
@@ -281,6 +282,87 @@ impl FileCache {
             e.stamp = None;
             e.generation = generation;
         }
+    }
+}
+
+/// Block numbers and contents of one file.
+pub type Blocks = Vec<(u64, Arc<[u8]>)>;
+
+/// One file's blocks as a dump holds them (see [`super::dump`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Saved {
+    /// The file's qid path.
+    pub file: u64,
+    /// The stamp its blocks belong to.
+    pub stamp: Stamp,
+    pub blocks: Blocks,
+}
+
+impl FileCache {
+    /// The blocks held now, with the stamp of their file, files in qid order and blocks in
+    /// number order.
+    pub fn export(&self) -> Vec<Saved> {
+        let inner = super::lock(&self.inner);
+        let mut by_file: BTreeMap<u64, Blocks> = BTreeMap::new();
+        for (&(file, n), b) in &inner.blocks {
+            by_file.entry(file).or_default().push((n, b.data.clone()));
+        }
+        by_file
+            .into_iter()
+            .filter_map(|(file, mut blocks)| {
+                let e = inner.files.get(&file).filter(|e| e.keep)?;
+                blocks.sort_by_key(|b| b.0);
+                Some(Saved {
+                    file,
+                    stamp: e.stamp?,
+                    blocks,
+                })
+            })
+            .collect()
+    }
+
+    /// Takes in blocks saved by another process, for files this cache knows nothing of yet.
+    /// They are used only once a check of their file finds the saved stamp on the server
+    /// (the file is marked never checked), so a file changed since is never served from them.
+    /// Blocks of the wrong size and what does not fit the capacity are left out.
+    pub fn import(&self, saved: &[Saved]) -> usize {
+        let mut taken = 0;
+        for s in saved {
+            let generation = {
+                let mut inner = super::lock(&self.inner);
+                if inner.files.contains_key(&s.file) {
+                    continue;
+                }
+                let generation = inner.new_generation();
+                inner.files.insert(
+                    s.file,
+                    FileEntry {
+                        stamp: Some(s.stamp),
+                        checked: None,
+                        keep: true,
+                        generation,
+                    },
+                );
+                generation
+            };
+            for (n, data) in &s.blocks {
+                if self.fits(s.stamp.size, *n, data.len())
+                    && self.bytes() + data.len() <= self.cfg.capacity
+                {
+                    self.put(s.file, generation, *n, data.clone());
+                    taken += 1;
+                }
+            }
+        }
+        taken
+    }
+
+    /// Whether block `n` of a file of `size` bytes has the length `len` this cache's blocks
+    /// of it have.
+    fn fits(&self, size: u64, n: u64, len: usize) -> bool {
+        let block = self.cfg.block as u64;
+        let start = n.saturating_mul(block);
+        start < size && len as u64 == (size - start).min(block)
     }
 }
 

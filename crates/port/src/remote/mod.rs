@@ -8,7 +8,7 @@
 //!
 //! What it owns: the descriptor table ([`table`]), client-side path resolution ([`ns`]), the
 //! `--io` value ([`spec`]) and the mapping of every file and directory call to 9P messages
-//! ([`files`]), and the read-only file cache ([`cache`]). What is not a file keeps to the host (the clock, the environment, the
+//! ([`files`]), and the read-only file cache ([`cache`]) and its dump ([`dump`]). What is not a file keeps to the host (the clock, the environment, the
 //! standard streams 0-2 the process was started with, and — read-only — the JDK's own
 //! directory, which the VM reads from the host anyway). Memory mappings are copies
 //! ([`mapped`]). TCP sockets and name lookups go over the gateway's `/net` ([`sockets`]),
@@ -18,6 +18,7 @@
 //! falling back to the host.
 
 pub mod cache;
+pub mod dump;
 pub mod events;
 pub mod files;
 mod host_impl;
@@ -55,7 +56,7 @@ pub struct NinepBackend {
     /// Rung when a socket or eventfd changes (see [`events`]).
     bell: std::sync::Arc<events::Bell>,
     /// File contents kept in the process (`cache=on`, see [`cache`]).
-    cache: Option<cache::FileCache>,
+    cache: Option<std::sync::Arc<cache::FileCache>>,
 }
 
 impl NinepBackend {
@@ -68,6 +69,12 @@ impl NinepBackend {
         use std::os::unix::ffi::OsStrExt;
         let ns = ns::Namespace::attach(spec)?;
         let jdk = jdk.map(|p| p.as_os_str().as_bytes().to_vec());
+        let cache = spec
+            .cache
+            .then(|| std::sync::Arc::new(cache::FileCache::new(cache::Config::default())));
+        if let (Some(c), Some(path)) = (&cache, &spec.cache_dump) {
+            dump::attach(path, &format!("{} {}", spec.addr, spec.aname), c);
+        }
         Ok(NinepBackend {
             host: HostBackend::new(owner),
             ns,
@@ -76,9 +83,7 @@ impl NinepBackend {
             jdk: jdk.filter(|p| p.len() > 1),
             net: Mutex::new(None),
             bell: Default::default(),
-            cache: spec
-                .cache
-                .then(|| cache::FileCache::new(cache::Config::default())),
+            cache,
         })
     }
 
@@ -86,7 +91,7 @@ impl NinepBackend {
     /// is off.
     pub fn set_cache_config(&mut self, cfg: cache::Config) {
         if self.cache.is_some() {
-            self.cache = Some(cache::FileCache::new(cfg));
+            self.cache = Some(std::sync::Arc::new(cache::FileCache::new(cfg)));
         }
     }
 

@@ -1,5 +1,5 @@
 //! Owns the `--io` value: which backend a domain gets (`host`, or
-//! `9p:ADDR[,aname=PATH][,timeout=SECONDS][,cache=on|off][,stream=off]`), parsed once by the launcher or the
+//! `9p:ADDR[,aname=PATH][,timeout=SECONDS][,cache=on|off][,cachedump=FILE][,stream=off]`), parsed once by the launcher or the
 //! system description and handed to the domain that is created with it.
 
 use std::fmt;
@@ -27,6 +27,9 @@ pub struct NinepSpec {
     /// Whether file contents are cached in the process (`cache=on|off`, on by default; see
     /// [`super::cache`]).
     pub cache: bool,
+    /// A host file the file cache is loaded from at start and written to at exit
+    /// (`cachedump=PATH`; see [`super::dump`]).
+    pub cache_dump: Option<std::path::PathBuf>,
 }
 
 impl NinepSpec {
@@ -37,6 +40,7 @@ impl NinepSpec {
             aname: String::new(),
             timeout: Some(ninep::client::DEFAULT_TIMEOUT),
             cache: true,
+            cache_dump: None,
         }
     }
 }
@@ -56,6 +60,9 @@ impl fmt::Display for IoSpec {
                 }
                 if !s.cache {
                     f.write_str(",cache=off")?;
+                }
+                if let Some(p) = &s.cache_dump {
+                    write!(f, ",cachedump={}", p.display())?;
                 }
                 Ok(())
             }
@@ -97,6 +104,8 @@ fn apply_option(spec: &mut NinepSpec, opt: &str) -> Result<(), String> {
             spec.timeout = (secs > 0).then(|| std::time::Duration::from_secs(secs));
         }
         Some(("cache", v @ ("on" | "off"))) => spec.cache = v == "on",
+        Some(("cachedump", "")) => return Err("--io: cachedump needs a file name".into()),
+        Some(("cachedump", v)) => spec.cache_dump = Some(v.into()),
         Some(("stream", "off")) => {}
         Some(("stream", "on")) => {
             return Err("--io: stream=on is not implemented yet".into());
@@ -146,6 +155,9 @@ mod tests {
             assert!(IoSpec::parse(bad).is_err(), "{bad}");
         }
         assert!(IoSpec::parse("9p:unix:/s,cache=maybe").is_err());
+        let d = IoSpec::parse("9p:unix:/s,cachedump=/tmp/c.dump").unwrap();
+        assert_eq!(d.to_string(), "9p:unix:/s,cachedump=/tmp/c.dump");
+        assert!(IoSpec::parse("9p:unix:/s,cachedump=").is_err());
         assert!(IoSpec::parse("9p:unix:/s,stream=on").is_err());
     }
 }

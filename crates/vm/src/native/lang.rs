@@ -1155,6 +1155,7 @@ fn halt(t: &mut JThread, a: &[u64]) -> JResult<u64> {
     let status = jint(a[0]);
     if t.domain.is_system() {
         crate::class_cache::flush(&t.vm.classes);
+        port::remote::dump::write_all();
         port::exit(status);
     }
     let domain = t.domain.clone();
