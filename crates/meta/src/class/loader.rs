@@ -1582,6 +1582,21 @@ mod tests {
         assert_eq!(r, BasicType::Ref);
         assert_eq!(s, 0);
     }
+
+    /// A borrowed key finds what its owned pair was stored under, and only that.
+    #[test]
+    fn borrowed_keys_find_owned_pairs() {
+        let mut sigs = SigIds::default();
+        sigs.insert(("run".into(), "()V".into()), 7);
+        sigs.insert(("ru".into(), "n()V".into()), 8);
+        assert_eq!(sigs.get(&SigRef("run", "()V")), Some(&7));
+        assert_eq!(sigs.get(&SigRef("ru", "n()V")), Some(&8));
+        assert_eq!(sigs.get(&SigRef("run", "()I")), None);
+        let mut names = hashbrown::HashMap::<_, u32, rustc_hash::FxBuildHasher>::default();
+        names.insert((LoaderId::BOOT, Box::<str>::from("a/B")), 1);
+        assert_eq!(names.get(&NameRef(LoaderId::BOOT, "a/B")), Some(&1));
+        assert_eq!(names.get(&NameRef(LoaderId::PLATFORM, "a/B")), None);
+    }
 }
 
 #[cfg(test)]
