@@ -154,6 +154,10 @@ struct PackageIndex {
     modules: Vec<String>,
 }
 
+/// A class found in the image: its module, and its bytes (borrowed from the mapping unless
+/// they had to be decompressed).
+pub type ClassRef<'a> = (&'a str, Cow<'a, [u8]>);
+
 /// An open jimage file (`lib/modules`).
 ///
 /// Cheap lookups: a resource is found with one hash, one redirect-table probe
@@ -548,10 +552,7 @@ impl JImage {
     /// Like [`find_class`](Self::find_class), but borrows the module name, and the bytes
     /// straight from the mapping when the resource is not compressed (a class loader that
     /// only parses them, or finds their summary cached, need not copy them).
-    pub fn find_class_ref(
-        &self,
-        class_name: &str,
-    ) -> Result<Option<(&str, Cow<'_, [u8]>)>, JImageError> {
+    pub fn find_class_ref(&self, class_name: &str) -> Result<Option<ClassRef<'_>>, JImageError> {
         let Some((package, _)) = class_name.rsplit_once('/') else {
             return Ok(None);
         };
