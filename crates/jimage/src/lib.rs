@@ -154,6 +154,10 @@ struct PackageIndex {
     modules: Vec<String>,
 }
 
+/// A class found in the image: its module, and its bytes (borrowed from the mapping unless
+/// they had to be decompressed).
+pub type ClassRef<'a> = (&'a str, Cow<'a, [u8]>);
+
 /// An open jimage file (`lib/modules`).
 ///
 /// Cheap lookups: a resource is found with one hash, one redirect-table probe
@@ -540,6 +544,15 @@ impl JImage {
     /// finds the module through the package, then the `.class` resource.
     /// `Ok(None)` for classes in the unnamed package or not in the image.
     pub fn find_class(&self, class_name: &str) -> Result<Option<(String, Vec<u8>)>, JImageError> {
+        Ok(self
+            .find_class_ref(class_name)?
+            .map(|(module, bytes)| (module.to_owned(), bytes.into_owned())))
+    }
+
+    /// Like [`find_class`](Self::find_class), but borrows the module name, and the bytes
+    /// straight from the mapping when the resource is not compressed (a class loader that
+    /// only parses them, or finds their summary cached, need not copy them).
+    pub fn find_class_ref(&self, class_name: &str) -> Result<Option<ClassRef<'_>>, JImageError> {
         let Some((package, _)) = class_name.rsplit_once('/') else {
             return Ok(None);
         };
@@ -549,9 +562,7 @@ impl JImage {
         let mut path = String::with_capacity(class_name.len() + 6);
         path.push_str(class_name);
         path.push_str(".class");
-        Ok(self
-            .find(module, &path)?
-            .map(|bytes| (module.to_owned(), bytes)))
+        Ok(self.find_ref(module, &path)?.map(|bytes| (module, bytes)))
     }
 
     /// All module names in the image, sorted.

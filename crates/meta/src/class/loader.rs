@@ -380,9 +380,9 @@ pub fn class_path_key(files: &Files, classpath: &str) -> String {
 }
 
 impl ClassSources {
-    /// Boot classes: (module, bytes).
-    pub fn boot(&self, name: &str) -> Option<(String, Vec<u8>)> {
-        self.jimage.find_class(name).ok().flatten()
+    /// Boot classes: (module, bytes), the bytes borrowed from the image's mapping.
+    pub fn boot(&self, name: &str) -> Option<(&str, std::borrow::Cow<'_, [u8]>)> {
+        self.jimage.find_class_ref(name).ok().flatten()
     }
     pub fn app(&self, name: &str) -> Option<Vec<u8>> {
         let path = format!("{name}.class");
@@ -394,8 +394,33 @@ impl ClassSources {
     }
 }
 
-/// Interned (name, descriptor) pairs (see `ClassTable::sig_id`).
-type SigIds = FxHashMap<(Box<str>, Box<str>), u32>;
+/// Interned (name, descriptor) pairs (see `ClassTable::sig_id`), looked up by a borrowed
+/// [`SigRef`] so that a lookup allocates nothing (linking a class looks up every method's).
+type SigIds = hashbrown::HashMap<(Box<str>, Box<str>), u32, rustc_hash::FxBuildHasher>;
+
+/// Classes by (defining or initiating loader, name), looked up by a borrowed [`NameRef`].
+pub(super) type ByName =
+    hashbrown::HashMap<(LoaderId, Box<str>), &'static Class, rustc_hash::FxBuildHasher>;
+
+/// A (loader, name) pair borrowed for a [`ByName`] lookup; it hashes as the owned pair.
+#[derive(Hash)]
+struct NameRef<'a>(LoaderId, &'a str);
+
+impl hashbrown::Equivalent<(LoaderId, Box<str>)> for NameRef<'_> {
+    fn equivalent(&self, key: &(LoaderId, Box<str>)) -> bool {
+        key.0 == self.0 && *key.1 == *self.1
+    }
+}
+
+/// A (name, descriptor) pair borrowed for a [`SigIds`] lookup; it hashes as the owned pair.
+#[derive(Hash)]
+struct SigRef<'a>(&'a str, &'a str);
+
+impl hashbrown::Equivalent<(Box<str>, Box<str>)> for SigRef<'_> {
+    fn equivalent(&self, key: &(Box<str>, Box<str>)) -> bool {
+        *key.0 == *self.0 && *key.1 == *self.1
+    }
+}
 
 /// The (loader, name) pairs a thread is defining, outermost first (to detect circularity).
 type DefineChain = Vec<(LoaderId, String)>;
@@ -418,7 +443,7 @@ fn id_capacity() -> u32 {
 
 /// The VM-wide class table.
 pub struct ClassTable {
-    pub(super) by_name: RwLock<FxHashMap<(LoaderId, Box<str>), &'static Class>>,
+    pub(super) by_name: RwLock<ByName>,
     pub(super) by_id: Slots<Class>,
     pub(super) class_ids: IdPool,
     pub(super) methods: Slots<Method>,
@@ -472,12 +497,12 @@ pub enum ReferenceLoading {
 impl ClassTable {
     pub fn new(sources: ClassSources) -> ClassTable {
         ClassTable {
-            by_name: RwLock::new(FxHashMap::default()),
+            by_name: RwLock::new(ByName::default()),
             by_id: Slots::default(),
             class_ids: IdPool::new(id_capacity()),
             methods: Slots::default(),
             method_ids: IdPool::new(id_capacity()),
-            sigs: RwLock::new(FxHashMap::default()),
+            sigs: RwLock::new(SigIds::default()),
             define_lock: ReentrantMutex::new(std::cell::RefCell::new(Vec::new())),
             primitives: OnceLock::new(),
             module_loaders: RwLock::new(FxHashMap::default()),
@@ -568,16 +593,20 @@ impl ClassTable {
 
     /// Interned id of a (name, descriptor) pair, used as the interface dispatch key.
     pub fn sig_id(&self, name: &str, desc: &str) -> u32 {
-        if let Some(&id) = self.sigs.read().get(&(Box::from(name), Box::from(desc))) {
+        if let Some(&id) = self.sigs.read().get(&SigRef(name, desc)) {
             return id;
         }
         let mut w = self.sigs.write();
+        if let Some(&id) = w.get(&SigRef(name, desc)) {
+            return id;
+        }
         let n = w.len() as u32;
-        *w.entry((name.into(), desc.into())).or_insert(n)
+        w.insert((name.into(), desc.into()), n);
+        n
     }
 
     pub fn find_loaded(&self, loader: LoaderId, name: &str) -> Option<&'static Class> {
-        self.by_name.read().get(&(loader, Box::from(name))).copied()
+        self.by_name.read().get(&NameRef(loader, name)).copied()
     }
 
     /// Records `loader` as an initiating loader of `c` under `name` (its `loadClass` returned
@@ -1555,6 +1584,21 @@ mod tests {
         assert!(p.is_empty());
         assert_eq!(r, BasicType::Ref);
         assert_eq!(s, 0);
+    }
+
+    /// A borrowed key finds what its owned pair was stored under, and only that.
+    #[test]
+    fn borrowed_keys_find_owned_pairs() {
+        let mut sigs = SigIds::default();
+        sigs.insert(("run".into(), "()V".into()), 7);
+        sigs.insert(("ru".into(), "n()V".into()), 8);
+        assert_eq!(sigs.get(&SigRef("run", "()V")), Some(&7));
+        assert_eq!(sigs.get(&SigRef("ru", "n()V")), Some(&8));
+        assert_eq!(sigs.get(&SigRef("run", "()I")), None);
+        let mut names = hashbrown::HashMap::<_, u32, rustc_hash::FxBuildHasher>::default();
+        names.insert((LoaderId::BOOT, Box::<str>::from("a/B")), 1);
+        assert_eq!(names.get(&NameRef(LoaderId::BOOT, "a/B")), Some(&1));
+        assert_eq!(names.get(&NameRef(LoaderId::PLATFORM, "a/B")), None);
     }
 }
 
