@@ -20,12 +20,6 @@ use std::process::ExitCode;
 use args::{Command, parse_args};
 use vm::embed::{LaunchError, Launcher, Options, Spec};
 
-/// Start-up makes about 180 thousand small allocations (class metadata, decoded summaries,
-/// pre-decoded code), most of them never freed; glibc's malloc took a fifth of a warm Hello
-/// World's instructions on them, mimalloc's per-thread free lists take a fraction of that.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 fn main() -> ExitCode {
     let argv: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
     // `jxvm gateway ...` is a command of its own, not java's command line.
