@@ -182,6 +182,22 @@ pub fn resolve_field_if_loaded(
     Some(rf)
 }
 
+/// The method entry `index` of `from`'s constant pool resolved to, if it has been.
+fn method_resolved(from: &Class, index: u16) -> Option<(&'static Method, u32)> {
+    match from.cp_cache.get(index as usize)?.get()? {
+        Resolved::Method { method, sig } => Some((method, *sig)),
+        _ => None,
+    }
+}
+
+/// Whether constant-pool entry `index` is an interface method reference.
+fn is_interface_ref(cpool: &classfile::ConstantPool, index: u16) -> bool {
+    matches!(
+        cpool.get(index),
+        Some(classfile::Constant::InterfaceMethodRef { .. })
+    )
+}
+
 /// Resolves a method reference only if that needs no class loading (as
 /// [`resolve_field_if_loaded`]) and cannot fail; signature-polymorphic methods are left to
 /// the first execution too. `None` leaves resolution (and any error) to the first execution.
@@ -190,16 +206,11 @@ pub fn resolve_method_if_loaded(
     from: &'static Class,
     index: u16,
 ) -> Option<(&'static Method, u32)> {
-    if let Some(Resolved::Method { method, sig }) =
-        from.cp_cache.get(index as usize).and_then(|s| s.get())
-    {
-        return Some((method, *sig));
+    if let Some(resolved) = method_resolved(from, index) {
+        return Some(resolved);
     }
     let cpool = cp(from);
-    let is_interface_ref = matches!(
-        cpool.get(index),
-        Some(classfile::Constant::InterfaceMethodRef { .. })
-    );
+    let is_interface_ref = is_interface_ref(cpool, index);
     let r = cpool.member_ref(index)?;
     let c = if *from.name == *r.class_name {
         from
@@ -364,16 +375,11 @@ pub fn resolve_method(
     from: &'static Class,
     index: u16,
 ) -> Result<(&'static Method, u32), ResolveError> {
-    if let Some(Resolved::Method { method, sig }) =
-        from.cp_cache.get(index as usize).and_then(|s| s.get())
-    {
-        return Ok((method, *sig));
+    if let Some(resolved) = method_resolved(from, index) {
+        return Ok(resolved);
     }
     let cpool = cp(from);
-    let is_interface_ref = matches!(
-        cpool.get(index),
-        Some(classfile::Constant::InterfaceMethodRef { .. })
-    );
+    let is_interface_ref = is_interface_ref(cpool, index);
     let r = cpool.member_ref(index).ok_or_else(|| {
         err(
             "java/lang/VerifyError",
