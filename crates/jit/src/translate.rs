@@ -202,13 +202,6 @@ impl Callee {
     }
 }
 
-/// Whether compiled code may call `m` directly (or inline it): it needs nothing the VM's
-/// call path does (`Method::runs_directly`) and has code proven for the interpreter (so it
-/// has run before).
-fn runs_directly_now(m: &meta::class::Method) -> bool {
-    m.runs_directly() && matches!(m.prepared.get(), Some(Ok(p)) if p.proven_frame_slots() > 0)
-}
-
 /// How a call whose target is selected at run time goes when compiled code cannot select it.
 #[derive(Clone, Copy)]
 enum ByVm {
@@ -726,18 +719,37 @@ impl<'a, 'f> Translator<'a, 'f> {
         let flag = call;
         let inline = self.b.create_block();
         let call = self.b.create_block();
-        let join = self.b.create_block();
         self.b.set_cold_block(call);
         self.b.ins().brif(flag, call, &[], inline, &[]);
         self.b.seal_block(inline);
         self.b.seal_block(call);
+        let emit = |t: &mut Self| t.emit_inlined(pc, body, 0);
+        self.fast_or_call(pc, (inline, emit), call, (body.method, sig, kind, target));
+    }
+
+    /// Emits `fast`'s code in its block and, in block `call`, the call of `method` (with
+    /// `sig`, `kind` and `target` as [`Self::call_resolved`] takes them), both already
+    /// branched to and sealed; goes on where they join.
+    fn fast_or_call(
+        &mut self,
+        pc: usize,
+        fast: (Block, impl FnOnce(&mut Self)),
+        call: Block,
+        (method, sig, kind, target): (
+            &'static meta::class::Method,
+            u32,
+            InvokeKind,
+            Option<Target>,
+        ),
+    ) {
+        let join = self.b.create_block();
         let (depth, known) = (self.depth, self.non_null.clone());
-        self.b.switch_to_block(inline);
-        self.emit_inlined(pc, body, 0);
+        self.b.switch_to_block(fast.0);
+        (fast.1)(self);
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(call);
         (self.depth, self.non_null) = (depth, known.clone());
-        self.call_resolved(pc, body.method, sig, kind, target);
+        self.call_resolved(pc, method, sig, kind, target);
         self.b.ins().jump(join, &[]);
         self.b.seal_block(join);
         self.b.switch_to_block(join);
@@ -887,10 +899,7 @@ impl<'a, 'f> Translator<'a, 'f> {
     /// against null, whose target no profile or analysis knows: selected through the
     /// receiver's class's vtable (HotSpot's vtable stub), else by the invoke stub.
     fn call_virtual(&mut self, pc: usize, rm: &'static meta::class::Method, sig: u32) {
-        let selectable = !(rm.class.is_interface()
-            || rm.is_private()
-            || rm.access & classfile::access::ACC_FINAL != 0);
-        let Some(&slot) = rm.vtable_index.get().filter(|_| selectable) else {
+        let Some(slot) = rm.vtable_slot().filter(|_| !rm.class.is_interface()) else {
             self.call_resolved(pc, rm, sig, InvokeKind::Virtual, None);
             return;
         };
@@ -912,9 +921,6 @@ impl<'a, 'f> Translator<'a, 'f> {
         let Some((rm, sig)) = self.resolved_method(idx) else {
             return false;
         };
-        if rm.is_signature_polymorphic() {
-            return false;
-        }
         let r = self.peek(rm.arg_slots as usize - 1);
         self.exit_if_null(r, pc);
         let select = |t: &mut Self, class: Value, by_vm: Block| {
@@ -1331,12 +1337,10 @@ impl<'a, 'f> Translator<'a, 'f> {
     /// the caller's class or a superclass, initialized since the caller runs, or of another
     /// class, which the site checks is initialized), a constructor or private method, the
     /// superclass's method `super.m()` selects, a method no class can override, or one no
-    /// loaded class overrides (an assumption: the site checks it). It must
-    /// [`runs_directly_now`].
+    /// loaded class overrides (an assumption: the site checks it). It must have
+    /// `Method::direct_code`.
     fn direct_target(&self, m: &'static meta::class::Method, kind: InvokeKind) -> Option<Target> {
-        if !runs_directly_now(m) {
-            return None;
-        }
+        m.direct_code()?;
         let known = |assumed, init| {
             Some(Target {
                 method: m,
@@ -1354,7 +1358,7 @@ impl<'a, 'f> Translator<'a, 'f> {
             InvokeKind::Special => {
                 let caller = self.unit.assumptions.method.class;
                 let selected = meta::class::resolve::select_special(caller, m);
-                runs_directly_now(selected).then_some(Target {
+                selected.direct_code().map(|_| Target {
                     method: selected,
                     assumed: false,
                     init: None,
@@ -1394,9 +1398,8 @@ impl<'a, 'f> Translator<'a, 'f> {
         // What the callee's code says of its frame, and the method its record names.
         let (entry, frame_slots, locals, method) = match callee {
             Callee::Known(target) => {
-                let Some(Ok(cprep)) = target.method.prepared.get() else {
-                    unreachable!("direct_target checked the callee's code")
-                };
+                let cprep =
+                    (target.method.direct_code()).expect("direct_target checked the callee's code");
                 let word = self.b.ins().iconst(I64, cprep.tier.entry_word() as i64);
                 let entry = self.b.ins().load(I64, MemFlags::trusted(), word, 0);
                 let slots = cprep.proven_frame_slots() as i64;
@@ -2570,11 +2573,7 @@ impl<'a, 'f> Translator<'a, 'f> {
         let base = self.peek(n - 2);
         let offset = self.peek(n - 3);
         let l = self.env.layout;
-        let (slow, fast, join) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
+        let (slow, fast) = (self.b.create_block(), self.b.create_block());
         let addr = self.b.declare_var(I64);
         let untrusted = self
             .b
@@ -2607,18 +2606,12 @@ impl<'a, 'f> Translator<'a, 'f> {
         self.b.ins().brif(refused, slow, &[], fast, &[]);
         self.b.seal_block(fast);
         self.b.seal_block(slow);
-        let (depth, known) = (self.depth, self.non_null.clone());
-        self.b.switch_to_block(fast);
-        let a = self.b.use_var(addr);
-        self.unsafe_access_at(access, a, base, n);
-        self.b.ins().jump(join, &[]);
-        self.b.switch_to_block(slow);
-        (self.depth, self.non_null) = (depth, known.clone());
-        self.call_resolved(pc, method, sig, InvokeKind::Virtual, None);
-        self.b.ins().jump(join, &[]);
-        self.b.seal_block(join);
-        self.b.switch_to_block(join);
-        self.non_null = known;
+        let emit = |t: &mut Self| {
+            let a = t.b.use_var(addr);
+            t.unsafe_access_at(access, a, base, n);
+        };
+        let native = (method, sig, InvokeKind::Virtual, None);
+        self.fast_or_call(pc, (fast, emit), slow, native);
         true
     }
 

@@ -352,16 +352,37 @@ impl Method {
             && self.mapped.is_none()
     }
 
-    /// Publishes `prep`, this method's proven code, to compiled callers that select it at
-    /// run time (a virtual call through the vtable) if it [`runs_directly`]; they call it
-    /// whenever its tier has code installed.
+    /// This method's code if compiled code may call it directly (or inline it): it
+    /// [`runs_directly`] and its code is proven for the interpreter (so it has run before).
     ///
     /// [`runs_directly`]: Method::runs_directly
-    pub fn link_direct(&self, prep: &'static Prepared) {
-        if self.runs_directly() && prep.proven_frame_slots() > 0 {
-            let p = prep as *const Prepared as *mut Prepared;
+    pub fn direct_code(&self) -> Option<&Prepared> {
+        match self.prepared.get() {
+            Some(Ok(p)) if self.runs_directly() && p.proven_frame_slots() > 0 => Some(p),
+            _ => None,
+        }
+    }
+
+    /// Publishes this method's [`direct_code`] to compiled callers that select it at run
+    /// time (a virtual call through the vtable); they call it whenever its tier has code
+    /// installed.
+    ///
+    /// [`direct_code`]: Method::direct_code
+    pub fn link_direct(&self) {
+        if let Some(p) = self.direct_code() {
+            let p = p as *const Prepared as *mut Prepared;
             self.direct.store(p, Ordering::Release);
         }
+    }
+
+    /// The vtable slot a virtual call of this method selects its target by, or None when it
+    /// runs this method itself (private or final) or has no slot.
+    pub fn vtable_slot(&self) -> Option<u32> {
+        let own = self.is_private() || self.access & classfile::access::ACC_FINAL != 0;
+        if own {
+            return None;
+        }
+        self.vtable_index.get().copied()
     }
 
     /// Whether this method is signature-polymorphic (JVMS §2.9.3).
@@ -708,7 +729,6 @@ impl Class {
     pub fn source_file(&self) -> Option<&str> {
         self.file.as_ref()?.source_file.as_deref()
     }
-    #[inline]
     /// Publishes the class's dispatch tables (once; later calls are ignored) and its vtable's
     /// address for compiled code.
     pub fn set_dispatch(&self, d: Dispatch) {
@@ -718,6 +738,7 @@ impl Class {
         }
     }
 
+    #[inline]
     pub fn vtable(&self) -> &[&'static Method] {
         self.dispatch.get().map_or(&[], |d| d.vtable.as_slice())
     }

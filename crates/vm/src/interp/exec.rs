@@ -444,7 +444,7 @@ pub(super) fn select_virtual(rc: &'static Class, m: &'static Method, sig: u32) -
     if m.is_private() || m.access & classfile::access::ACC_FINAL != 0 {
         return m;
     }
-    if let Some(&vi) = m.vtable_index.get()
+    if let Some(vi) = m.vtable_slot()
         && let Some(&sel) = rc.vtable().get(vi as usize)
     {
         return sel;

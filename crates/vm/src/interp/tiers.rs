@@ -270,7 +270,7 @@ fn compile(t: &mut JThread, m: &'static Method, prep: &'static Prepared) {
                 print_inlining(&out.inlining);
             }
             if deps::install(&prep.tier, out.code) {
-                m.link_direct(prep);
+                m.link_direct();
             } else if t.vm.opts.jit.print {
                 print_line(t, id, m, "COMPILE SKIPPED: a class broke its assumptions");
             }
@@ -380,7 +380,6 @@ fn add_to_perf_map(m: &'static Method, code: &Compiled) {
     }
 }
 
-/// The compiler, made on first use; None if this machine has no code generator.
 /// Resolves the field and method references of `m` whose classes are loaded (without side
 /// effects, as `exec::quicken` does), so that compiled code accesses and calls them inline:
 /// a method compiled before its later code first ran (a `main` whose first loop is hot) would
@@ -405,6 +404,7 @@ fn resolve_loaded_members(t: &JThread, m: &'static Method, prep: &Prepared) {
     }
 }
 
+/// The compiler, made on first use; None if this machine has no code generator.
 fn compiler_of(t: &mut JThread) -> Option<&'static jit::Jit> {
     let vm = t.vm;
     if let Some(j) = vm.compiler.jit.get() {
